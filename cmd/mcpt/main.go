@@ -1,0 +1,136 @@
+// Command mcpt tests transpilers by mutation consistency of programs: it
+// mutates seed programs, transpiles each base and follow-up, and checks that
+// the two outputs differ exactly as the relation predicts.
+//
+// Exit codes: 0 no finding, 1 findings, 2 usage, configuration or input
+// error, 3 the campaign itself broke (a transpiler that cannot be started, a
+// full disk, a relation that fails at run time), 130 interrupted twice.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/alecthomas/kong"
+
+	"mcpt/internal/setup"
+	_ "mcpt/transpiler/cllc" // the builtin cllc transpiler
+)
+
+// Exit codes.
+const (
+	exitOK       = 0
+	exitFindings = 1
+	exitUsage    = 2
+	exitBroken   = 3
+)
+
+// exitError carries an exit code.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return ""
+	}
+	return e.err.Error()
+}
+func (e *exitError) Unwrap() error { return e.err }
+func (e *exitError) Code() int     { return e.code }
+
+func usageErr(format string, args ...any) error {
+	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
+}
+
+// findingsErr reports findings through the exit status only.
+var findingsErr = &exitError{code: exitFindings}
+
+type cli struct {
+	Run       runCmd       `cmd:"" help:"Run a campaign: seeds × relations × spots under a budget."`
+	Validate  validateCmd  `cmd:"" help:"Check a configuration and its relations, and try every relation on the seeds."`
+	Spots     spotsCmd     `cmd:"" help:"List a relation's spots on a file and show each follow-up."`
+	Repro     reproCmd     `cmd:"" help:"Reproduce a finding from its bundle directory."`
+	Relations relationsCmd `cmd:"" help:"List the relations of a configuration with their one-line docs."`
+	// Report     reportCmd     `cmd:"" help:"Rebuild report.html and junit.xml of an output directory from report.json and the bundles."`
+	// Merge      mergeCmd      `cmd:"" help:"Merge the output directories of shards into one."`
+	// Seeds      seedsCmd      `cmd:"" help:"Generate seed programs from a grammar."`
+	// Reduce     reduceCmd     `cmd:"" help:"Reduce the base input of a finding while it still fails the same way."`
+	// Faults     faultsCmd     `cmd:"" help:"Branch fault injection into a transpiler written in Go."`
+	// Experiment experimentCmd `cmd:"" help:"Run the paper's experiment: MCP and fuzz sessions against injected faults."`
+	// Bench      benchCmd      `cmd:"" help:"Measure how fast mcpt is on the bundled CLL example."`
+}
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+func run(args []string) int {
+	var c cli
+	parser, err := kong.New(&c,
+		kong.Name("mcpt"),
+		kong.Description("Metamorphic testing of transpilers by mutation consistency of programs."),
+		kong.UsageOnError(),
+		kong.Exit(func(code int) { panic(exitPanic(code)) }),
+	)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mcpt:", err)
+		return exitBroken
+	}
+	code, done := parse(parser, args)
+	if done {
+		return code
+	}
+	return code
+}
+
+type exitPanic int
+
+// parse parses args and runs the selected command.
+func parse(parser *kong.Kong, args []string) (code int, done bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			if ep, ok := r.(exitPanic); ok {
+				// kong exits 0 after --help; its own errors become usage errors.
+				code, done = int(ep), true
+				if code != 0 {
+					code = exitUsage
+				}
+				return
+			}
+			panic(r)
+		}
+	}()
+	ctx, err := parser.Parse(args)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mcpt:", err)
+		if pe, ok := err.(*kong.ParseError); ok && pe.Context != nil {
+			_ = pe.Context.PrintUsage(true)
+		}
+		return exitUsage, true
+	}
+	err = ctx.Run()
+	return exitCode(err), true
+}
+
+func exitCode(err error) int {
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintln(os.Stderr, "mcpt:", ee.err)
+		}
+		return ee.code
+	}
+	var ce *setup.ConfigError
+	if errors.As(err, &ce) {
+		fmt.Fprintln(os.Stderr, ce.Err)
+		return exitUsage
+	}
+	fmt.Fprintln(os.Stderr, "mcpt:", err)
+	return exitBroken
+}

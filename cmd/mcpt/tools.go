@@ -1,0 +1,245 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"mcpt/engine"
+	"mcpt/oracle"
+	"mcpt/relation"
+	"mcpt/result"
+	"mcpt/transpiler"
+)
+
+type validateCmd struct {
+	Config string `short:"c" default:"mcpt.yaml" help:"Configuration file."`
+}
+
+// Run loads everything and tries each relation on each seed: find the spots,
+// mutate at the first and last spot, instantiate the checkers. No
+// transpiler runs, so template and pattern mistakes show up at once.
+func (c *validateCmd) Run() error {
+	s, err := loadSetup(c.Config, nil)
+	if err != nil {
+		return err
+	}
+	var problems []string
+	for _, r := range s.Relations {
+		total := 0
+		for _, sd := range s.Seeds {
+			in := relation.Input{Name: path.Base(sd.Name), Src: sd.Src}
+			spots, err := r.Spots(in)
+			if err != nil {
+				problems = append(problems, fmt.Sprintf("relation %s on %s: %v", r.Name, sd.Name, err))
+				continue
+			}
+			total += len(spots)
+			for _, i := range distinct(0, len(spots)-1) {
+				if _, err := r.Mutate(in, spots[i], rand.New(rand.NewPCG(1, 2))); err != nil {
+					problems = append(problems, fmt.Sprintf("relation %s on %s at spot %d: %v", r.Name, sd.Name, i, err))
+				}
+			}
+		}
+		fmt.Printf("%-32s %5d spots on %d seeds  %s\n", r.Name, total, len(s.Seeds), r.Summary())
+		if total == 0 {
+			problems = append(problems, fmt.Sprintf("relation %s has no spot on any seed", r.Name))
+		}
+	}
+	if len(problems) > 0 {
+		return usageErr("%s", strings.Join(problems, "\n"))
+	}
+	fmt.Printf("ok: %s: %d relations, %d seeds\n", c.Config, len(s.Relations), len(s.Seeds))
+	return nil
+}
+
+func distinct(a, b int) []int {
+	if b < 0 {
+		return nil
+	}
+	if a == b {
+		return []int{a}
+	}
+	return []int{a, b}
+}
+
+type spotsCmd struct {
+	Config   string `short:"c" default:"mcpt.yaml" help:"Configuration file."`
+	Relation string `arg:"" help:"Relation name."`
+	File     string `arg:"" help:"Input file."`
+	Seed     uint64 `default:"1" help:"Seed of the fresh names and picks."`
+	Diff     bool   `default:"true" negatable:"" help:"Show each follow-up as a diff from the input."`
+}
+
+func (c *spotsCmd) Run() error {
+	s, err := loadSetup(c.Config, nil)
+	if err != nil {
+		return err
+	}
+	var rel *relation.Relation
+	for _, r := range s.Relations {
+		if r.Name == c.Relation {
+			rel = r
+		}
+	}
+	if rel == nil {
+		return usageErr("no relation named %q in %s", c.Relation, c.Config)
+	}
+	src, err := os.ReadFile(c.File)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	in := relation.Input{Name: filepath.Base(c.File), Src: src}
+	spots, err := rel.Spots(in)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%s: %d spots for %s\n", c.File, len(spots), rel.Name)
+	for _, sp := range spots {
+		fu, err := rel.Mutate(in, sp, rand.New(rand.NewPCG(c.Seed, uint64(sp.Index))))
+		if err != nil {
+			return err
+		}
+		fmt.Printf("\nspot %d at %s:%d:%d: %s\n", sp.Index, c.File, sp.Line, sp.Col, sp.Desc)
+		if c.Diff {
+			fmt.Print(indent(oracle.Diff(in.Name, string(src), string(fu.Src))))
+		}
+		var keys []string
+		for k := range fu.Bindings {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			fmt.Printf("  %s = %s\n", k, fu.Bindings[k])
+		}
+	}
+	return nil
+}
+
+func indent(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "  " + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n  ") + "\n"
+}
+
+type reproCmd struct {
+	Bundle string `arg:"" help:"Finding bundle directory (OUT/findings/ID)."`
+	Config string `short:"c" help:"Configuration file (default: the one recorded in the finding)."`
+}
+
+// Run re-runs a finding: the follow-up is derived again from the bundle's
+// base input with the recorded relation, spot and case seed, both inputs are
+// transpiled and the checkers run.
+func (c *reproCmd) Run() error {
+	b, err := os.ReadFile(filepath.Join(c.Bundle, engine.BundleFinding))
+	if err != nil {
+		return usageErr("not a finding bundle: %v", err)
+	}
+	var f result.Finding
+	if err := json.Unmarshal(b, &f); err != nil {
+		return usageErr("%s: %v", filepath.Join(c.Bundle, engine.BundleFinding), err)
+	}
+	cfg := c.Config
+	if cfg == "" {
+		cfg = f.Config
+	}
+	if cfg == "" {
+		return usageErr("the finding records no configuration: pass -c")
+	}
+	s, err := loadSetup(cfg, nil)
+	if err != nil {
+		return err
+	}
+	var rel *relation.Relation
+	for _, r := range s.Relations {
+		if r.Name == f.Relation {
+			rel = r
+		}
+	}
+	if rel == nil {
+		return usageErr("relation %s is not in %s", f.Relation, cfg)
+	}
+	name := path.Base(f.SeedFile)
+	src, err := os.ReadFile(filepath.Join(c.Bundle, engine.BundleBase, name))
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	out, err := Reproduce(context.Background(), s.Transpiler, rel, s.Normalize, name, src, f.Spot.Index, f.CaseSeed, engine.Mode(f.Mode))
+	if err != nil {
+		return err
+	}
+	fmt.Printf("relation %s, %s, spot %d (%s), case seed %d\n", f.Relation, f.SeedFile, f.Spot.Index, f.Spot.Desc, f.CaseSeed)
+	if len(out) == 0 {
+		fmt.Println("not reproduced: the relation holds")
+		return nil
+	}
+	for _, fl := range out {
+		fmt.Printf("reproduced: %s: %s\n", fl.Checker, fl.Message)
+		if fl.Diff != "" {
+			fmt.Print(indent(fl.Diff))
+		}
+	}
+	return findingsErr
+}
+
+// Reproduce runs one test case from its parts and returns its failures
+// (crashes and rejections of the follow-up included, as pseudo-checkers).
+func Reproduce(ctx context.Context, t transpiler.Transpiler, rel *relation.Relation, norm oracle.Normalizer, name string, src []byte, spot int, caseSeed uint64, mode engine.Mode) ([]oracle.Failure, error) {
+	in := relation.Input{Name: name, Src: src}
+	spots, err := rel.Spots(in)
+	if err != nil {
+		return nil, err
+	}
+	if spot < 0 || spot >= len(spots) {
+		return nil, fmt.Errorf("the base has %d spots for %s; spot %d is gone", len(spots), rel.Name, spot)
+	}
+	fu, err := rel.Mutate(in, spots[spot], engine.CaseRand(caseSeed))
+	if err != nil {
+		return nil, err
+	}
+	base, err := t.Transpile(ctx, transpiler.Request{Name: name, Src: src, Role: transpiler.Base})
+	if err != nil {
+		return nil, err
+	}
+	if base.Status != transpiler.Accepted {
+		return []oracle.Failure{{Checker: "base-run", Message: "the base run " + base.Status.String() + ": " + firstLine(base.Stderr)}}, nil
+	}
+	res, err := t.Transpile(ctx, transpiler.Request{Name: name, Src: fu.Src, Role: transpiler.FollowUp})
+	if err != nil {
+		return nil, err
+	}
+	if res.Status != transpiler.Accepted {
+		return []oracle.Failure{{Checker: "follow-up-run", Message: "the follow-up run " + res.Status.String() + ": " + firstLine(res.Stderr)}}, nil
+	}
+	if mode == engine.Fuzz {
+		return nil, nil
+	}
+	return fu.Check(norm.Apply(base.Files), norm.Apply(res.Files)), nil
+}
+
+func firstLine(b []byte) string {
+	s, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
+	return s
+}
+
+type relationsCmd struct {
+	Config string `short:"c" default:"mcpt.yaml" help:"Configuration file."`
+}
+
+func (c *relationsCmd) Run() error {
+	s, err := loadSetup(c.Config, nil)
+	if err != nil {
+		return err
+	}
+	for _, r := range s.Relations {
+		fmt.Printf("%-32s %s\n", r.Name, r.Summary())
+	}
+	return nil
+}

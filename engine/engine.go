@@ -1,0 +1,584 @@
+// Package engine runs MCP campaigns: Algorithm 1 of the paper (seeds ×
+// relations × spots under a budget), with the base translation cached per
+// seed, a pool of workers pulling from one deterministic plan, the fuzz
+// ablation (same picks and runs, no consistency checks), finding bundles,
+// a durable journal and sharding by seed.
+package engine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"path"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"mcpt/oracle"
+	"mcpt/relation"
+	"mcpt/result"
+	"mcpt/transpiler"
+	"mcpt/tree"
+)
+
+// Mode is the kind of campaign.
+type Mode string
+
+const (
+	// MCP checks every relation's consistency checkers.
+	MCP Mode = "mcp"
+	// Fuzz makes the same picks and transpiler runs but checks nothing: only
+	// crashes, timeouts and rejected follow-ups are recorded (the paper's RQ2
+	// ablation).
+	Fuzz Mode = "fuzz"
+)
+
+// Seed is a seed input.
+type Seed struct {
+	Name string // as the user knows it (a path)
+	Src  []byte
+}
+
+// Shard selects the seeds a process works on: seed k belongs to shard
+// k mod Count. The zero value means unsharded.
+type Shard struct{ Index, Count int }
+
+func (s Shard) String() string {
+	if s.Count <= 1 {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", s.Index, s.Count)
+}
+
+func (s Shard) owns(seed int) bool { return s.Count <= 1 || seed%s.Count == s.Index }
+
+// Options configure a campaign.
+type Options struct {
+	Mode     Mode
+	Seed     uint64
+	MaxTime  time.Duration // 0: no time limit
+	MaxCases int           // 0: no count limit (at least one limit is required)
+	MaxMR    int           // relations picked per seed visit; 0: all
+	MaxSpots int           // spots picked per relation; 0: 4
+	Workers  int           // 0: the number of CPUs
+	Shard    Shard
+	// BaseRuns is how many times each base is transpiled; outputs that
+	// differ mark the seed nondeterministic. 0 means 1.
+	BaseRuns  int
+	Normalize oracle.Normalizer
+	// OutDir receives finding bundles and the journal; empty keeps
+	// everything in memory.
+	OutDir string
+	// Config is the configuration file, recorded for repro commands.
+	Config string
+	// Resume continues the journal in OutDir instead of starting afresh.
+	Resume bool
+	// OnCase is called for every finished test case, from one goroutine.
+	OnCase func(*CaseResult)
+}
+
+// Campaign is what a run needs: the transpiler, the relations and seeds.
+type Campaign struct {
+	Transpiler transpiler.Transpiler
+	Relations  []*relation.Relation
+	Seeds      []Seed
+	Options    Options
+}
+
+// Status of a test case.
+const (
+	StatusPass    = "pass"
+	StatusFinding = "finding"
+	StatusSkip    = "skip"
+)
+
+// CaseResult is the outcome of one test case, as journaled.
+type CaseResult struct {
+	Index       int              `json:"case"`
+	Seed        string           `json:"seed"`
+	Relation    string           `json:"relation"`
+	Spot        result.Spot      `json:"spot"`
+	Status      string           `json:"status"`
+	Skip        string           `json:"skip,omitempty"`
+	Findings    []result.Finding `json:"findings,omitempty"`
+	Runs        int              `json:"runs"`
+	MutationNS  int64            `json:"mutation_ns"`
+	TranspileNS int64            `json:"transpile_ns"`
+	CheckNS     int64            `json:"check_ns"`
+}
+
+type dispatched struct {
+	seq int
+	c   Case
+}
+
+type sequenced struct {
+	seq     int
+	cr      *CaseResult // nil when the case broke the campaign
+	resumed bool
+}
+
+// baseEntry caches the translation of one seed.
+type baseEntry struct {
+	once  sync.Once
+	res   *transpiler.Result
+	files tree.Tree // normalised output
+	skip  string    // why the seed's cases are skipped, if they are
+	runs  atomic.Int32
+	err   error
+}
+
+// Error is an error that stopped a campaign, with the findings recorded
+// before it.
+type Error struct {
+	Err    error
+	Report *result.Report
+}
+
+func (e *Error) Error() string { return e.Err.Error() }
+func (e *Error) Unwrap() error { return e.Err }
+
+// Run runs the campaign. Cancelling ctx stops the planning of new test
+// cases; the cases in flight finish and the report is complete for the cases
+// run. Run returns an error only when the campaign itself broke (a relation
+// bug, a transpiler that cannot be started, a full disk); findings are in
+// the report.
+func (c *Campaign) Run(ctx context.Context) (*result.Report, error) {
+	opt := c.Options
+	if opt.Mode == "" {
+		opt.Mode = MCP
+	}
+	if opt.Mode != MCP && opt.Mode != Fuzz {
+		return nil, fmt.Errorf("unknown mode %q (want mcp or fuzz)", opt.Mode)
+	}
+	if opt.MaxTime <= 0 && opt.MaxCases <= 0 {
+		return nil, errors.New("no budget: set max_time or max_cases")
+	}
+	if len(c.Relations) == 0 {
+		return nil, errors.New("no relations")
+	}
+	if len(c.Seeds) == 0 {
+		return nil, errors.New("no seeds")
+	}
+	if opt.Shard.Count > 1 && (opt.Shard.Index < 0 || opt.Shard.Index >= opt.Shard.Count) {
+		return nil, fmt.Errorf("bad shard %d/%d", opt.Shard.Index, opt.Shard.Count)
+	}
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	if opt.BaseRuns <= 0 {
+		opt.BaseRuns = 1
+	}
+	r := &runner{c: c, opt: opt, bases: make([]baseEntry, len(c.Seeds))}
+	return r.run(ctx, workers)
+}
+
+type runner struct {
+	c     *Campaign
+	opt   Options
+	bases []baseEntry
+	jr    *journal
+	done  map[int]*CaseResult // cases finished before a resume
+	// firstCase is the index of the first planned case of each seed; a base
+	// failure is reported once, on that case.
+	firstCase []int
+}
+
+func (r *runner) run(ctx context.Context, workers int) (*result.Report, error) {
+	start := time.Now()
+	r.firstCase = make([]int, len(r.c.Seeds))
+	for i := range r.firstCase {
+		r.firstCase[i] = -1
+	}
+	if r.opt.OutDir != "" {
+		jr, done, err := openJournal(r.opt.OutDir, r.opt, r.c, r.opt.Resume)
+		if err != nil {
+			return nil, err
+		}
+		r.jr, r.done = jr, done
+		defer jr.close()
+	}
+
+	spotCache := map[[2]int][]relation.Spot{}
+	spots := func(si, ri int) ([]relation.Spot, error) {
+		k := [2]int{si, ri}
+		if s, ok := spotCache[k]; ok {
+			return s, nil
+		}
+		s, err := r.c.Relations[ri].Spots(relation.Input{Name: path.Base(r.c.Seeds[si].Name), Src: r.c.Seeds[si].Src})
+		if err != nil {
+			return nil, fmt.Errorf("relation %s on %s: %w", r.c.Relations[ri].Name, r.c.Seeds[si].Name, err)
+		}
+		spotCache[k] = s
+		return s, nil
+	}
+	pl := newPlanner(r.opt.Seed, len(r.c.Seeds), len(r.c.Relations), r.opt.MaxMR, r.opt.MaxSpots, spots)
+
+	cases := make(chan dispatched)
+	results := make(chan sequenced, workers)
+	var deadline time.Time
+	if r.opt.MaxTime > 0 {
+		deadline = start.Add(r.opt.MaxTime)
+	}
+	stopped := "budget"
+	runCtx := context.WithoutCancel(ctx) // cases in flight finish after a stop
+	var fatal error
+	var fatalOnce sync.Once
+	setFatal := func(err error) { fatalOnce.Do(func() { fatal = err }) }
+	abort := make(chan struct{})
+	var abortOnce sync.Once
+
+	var planErr error
+	go func() {
+		defer close(cases)
+		seq := 0
+		planErr = pl.run(func(cs Case) bool {
+			if r.opt.MaxCases > 0 && cs.Index >= r.opt.MaxCases {
+				return false
+			}
+			if !deadline.IsZero() && time.Now().After(deadline) {
+				stopped = "time"
+				return false
+			}
+			if r.firstCase[cs.Seed] < 0 {
+				r.firstCase[cs.Seed] = cs.Index
+			}
+			if !r.opt.Shard.owns(cs.Seed) {
+				return true
+			}
+			select {
+			case cases <- dispatched{seq, cs}:
+				seq++
+				return true
+			case <-ctx.Done():
+				stopped = "interrupted"
+				return false
+			case <-abort:
+				return false
+			}
+		})
+	}()
+
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for d := range cases {
+				if prev, ok := r.done[d.c.Index]; ok {
+					results <- sequenced{d.seq, prev, true}
+					continue
+				}
+				cr, err := r.runCase(runCtx, d.c)
+				if err != nil {
+					setFatal(err)
+					abortOnce.Do(func() { close(abort) })
+					cr = nil
+				}
+				results <- sequenced{d.seq, cr, false}
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(results) }()
+
+	rep := &result.Report{
+		Tool: "mcpt", Mode: string(r.opt.Mode), Seed: r.opt.Seed, Config: r.opt.Config,
+		Shard: r.opt.Shard.String(), ByRelation: map[string]result.RelationStats{},
+		Findings: []result.Finding{},
+	}
+	for _, rel := range r.c.Relations {
+		rep.ByRelation[rel.Name] = result.RelationStats{}
+	}
+	var all []*CaseResult
+	// Results are journaled as they come, and handed to OnCase in plan
+	// order, so that what a user sees does not depend on scheduling.
+	pending := map[int]sequenced{}
+	next := 0
+	for sr := range results {
+		if sr.cr != nil && r.jr != nil && !sr.resumed {
+			if err := r.jr.append(sr.cr); err != nil {
+				setFatal(err)
+				abortOnce.Do(func() { close(abort) })
+			}
+		}
+		pending[sr.seq] = sr
+		for {
+			p, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			next++
+			if p.cr == nil {
+				continue
+			}
+			all = append(all, p.cr)
+			if r.opt.OnCase != nil {
+				r.opt.OnCase(p.cr)
+			}
+		}
+	}
+	// After an error, later cases may be missing; keep what finished.
+	for _, seq := range sortedInts(pending) {
+		if p := pending[seq]; p.cr != nil {
+			all = append(all, p.cr)
+			if r.opt.OnCase != nil {
+				r.opt.OnCase(p.cr)
+			}
+		}
+	}
+	if planErr != nil && fatal == nil {
+		fatal = planErr
+	}
+	r.fill(rep, all)
+	rep.Timing.WallNS = time.Since(start).Nanoseconds()
+	rep.Stopped = stopped
+	if fatal != nil {
+		rep.Stopped = "error"
+		return rep, &Error{Err: fatal, Report: rep}
+	}
+	return rep, nil
+}
+
+// fill aggregates case results into the report, in case order.
+func (r *runner) fill(rep *result.Report, all []*CaseResult) {
+	byIndex := map[int]*CaseResult{}
+	for _, cr := range all {
+		byIndex[cr.Index] = cr
+	}
+	rep.Seeds.Total = 0
+	for i := range r.c.Seeds {
+		if r.opt.Shard.owns(i) {
+			rep.Seeds.Total++
+		}
+	}
+	skipped := map[string]map[string]bool{}
+	type key struct{ seed, rel string }
+	perCase := map[key]*result.CaseSummary{}
+	var order []key
+	for _, cr := range sortedResults(all) {
+		rep.TranspilerRuns += cr.Runs
+		rep.Timing.MutationNS += cr.MutationNS
+		rep.Timing.TranspileNS += cr.TranspileNS
+		rep.Timing.CheckNS += cr.CheckNS
+		if cr.Status == StatusSkip {
+			if skipped[cr.Skip] == nil {
+				skipped[cr.Skip] = map[string]bool{}
+			}
+			skipped[cr.Skip][cr.Seed] = true
+			// A base failure is still a finding, reported once per seed.
+			rep.Findings = append(rep.Findings, cr.Findings...)
+			continue
+		}
+		rep.TestCases++
+		st := rep.ByRelation[cr.Relation]
+		st.TestCases++
+		st.Findings += len(cr.Findings)
+		rep.ByRelation[cr.Relation] = st
+		rep.Findings = append(rep.Findings, cr.Findings...)
+		k := key{cr.Seed, cr.Relation}
+		cs := perCase[k]
+		if cs == nil {
+			cs = &result.CaseSummary{Seed: cr.Seed, Relation: cr.Relation}
+			perCase[k] = cs
+			order = append(order, k)
+		}
+		cs.TestCases++
+		cs.Findings += len(cr.Findings)
+	}
+	for _, k := range order {
+		rep.Cases = append(rep.Cases, *perCase[k])
+	}
+	rep.Seeds.Rejected = sortedKeys(skipped[skipRejected])
+	rep.Seeds.Nondeterministic = sortedKeys(skipped[skipNondeterministic])
+	rep.Seeds.Crashed = sortedKeys(skipped[skipCrashed])
+	rep.Sort()
+}
+
+const (
+	skipRejected         = "base rejected"
+	skipNondeterministic = "base nondeterministic"
+	skipCrashed          = "base crashed"
+)
+
+// base transpiles a seed once (BaseRuns times, to detect nondeterminism)
+// and caches the outcome.
+func (r *runner) base(ctx context.Context, si int) (*baseEntry, error) {
+	b := &r.bases[si]
+	b.once.Do(func() {
+		seed := r.c.Seeds[si]
+		req := transpiler.Request{Name: path.Base(seed.Name), Src: seed.Src, Role: transpiler.Base}
+		for i := range r.opt.BaseRuns {
+			res, err := r.c.Transpiler.Transpile(ctx, req)
+			b.runs.Add(1)
+			if err != nil {
+				b.err = fmt.Errorf("transpiling %s: %w", seed.Name, err)
+				return
+			}
+			if i == 0 {
+				b.res = res
+				switch res.Status {
+				case transpiler.Rejected:
+					b.skip = skipRejected
+					return
+				case transpiler.Crashed, transpiler.TimedOut:
+					b.skip = skipCrashed
+					return
+				}
+				b.files = r.opt.Normalize.Apply(res.Files)
+				continue
+			}
+			if res.Status != transpiler.Accepted || !sameTree(b.files, r.opt.Normalize.Apply(res.Files)) {
+				b.skip = skipNondeterministic
+				return
+			}
+		}
+	})
+	return b, b.err
+}
+
+func sameTree(a, b tree.Tree) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		w, ok := b[k]
+		if !ok || !bytes.Equal(v, w) {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *runner) runCase(ctx context.Context, cs Case) (*CaseResult, error) {
+	seed := r.c.Seeds[cs.Seed]
+	rel := r.c.Relations[cs.Relation]
+	cr := &CaseResult{
+		Index: cs.Index, Seed: seed.Name, Relation: rel.Name,
+		Spot: result.Spot{Index: cs.Spot.Index, Line: cs.Spot.Line, Col: cs.Spot.Col, Desc: cs.Spot.Desc},
+	}
+	t0 := time.Now()
+	b, err := r.base(ctx, cs.Seed)
+	cr.TranspileNS += time.Since(t0).Nanoseconds()
+	if err != nil {
+		return nil, err
+	}
+	// The runs of the base are counted on the case that triggered them.
+	cr.Runs += int(b.runs.Swap(0))
+	if b.skip != "" {
+		cr.Status, cr.Skip = StatusSkip, b.skip
+		if b.skip == skipCrashed && cs.Index == r.firstCase[cs.Seed] {
+			f := r.finding(cs, cr, kindOf(b.res.Status))
+			f.Role = transpiler.Base.String()
+			f.Message = fmt.Sprintf("the base run %s", describeRun(b.res))
+			fillRun(&f, b.res)
+			cr.Findings = append(cr.Findings, f)
+			if err := r.bundle(&cr.Findings[0], seed, nil, b.res, nil); err != nil {
+				return nil, err
+			}
+		}
+		return cr, nil
+	}
+	in := relation.Input{Name: path.Base(seed.Name), Src: seed.Src}
+	t0 = time.Now()
+	fu, err := rel.Mutate(in, cs.Spot, CaseRand(cs.CaseSeed))
+	cr.MutationNS = time.Since(t0).Nanoseconds()
+	if err != nil {
+		return nil, fmt.Errorf("relation %s (%s) on %s at spot %d: %w", rel.Name, rel.Source, seed.Name, cs.Spot.Index, err)
+	}
+	t0 = time.Now()
+	res, err := r.c.Transpiler.Transpile(ctx, transpiler.Request{Name: in.Name, Src: fu.Src, Role: transpiler.FollowUp})
+	cr.TranspileNS += time.Since(t0).Nanoseconds()
+	cr.Runs++
+	if err != nil {
+		return nil, fmt.Errorf("transpiling the follow-up of %s: %w", seed.Name, err)
+	}
+	switch res.Status {
+	case transpiler.Crashed, transpiler.TimedOut, transpiler.Rejected:
+		f := r.finding(cs, cr, kindOf(res.Status))
+		f.Role = transpiler.FollowUp.String()
+		f.Bindings = fu.Bindings
+		f.Message = fmt.Sprintf("the follow-up run %s", describeRun(res))
+		fillRun(&f, res)
+		cr.Findings = append(cr.Findings, f)
+	case transpiler.Accepted:
+		if r.opt.Mode == MCP {
+			t0 = time.Now()
+			o2 := r.opt.Normalize.Apply(res.Files)
+			fails := fu.Check(b.files, o2)
+			cr.CheckNS = time.Since(t0).Nanoseconds()
+			for _, fl := range fails {
+				f := r.finding(cs, cr, result.Oracle)
+				f.Checker, f.File, f.Message = fl.Checker, fl.File, fl.Message
+				f.Expected, f.Actual, f.Diff = fl.Expected, fl.Actual, fl.Diff
+				f.Bindings = fu.Bindings
+				cr.Findings = append(cr.Findings, f)
+			}
+		}
+	}
+	for i := range cr.Findings {
+		if len(cr.Findings) > 1 {
+			cr.Findings[i].ID = fmt.Sprintf("%s-%d", cr.Findings[i].ID, i+1)
+		}
+		cr.Findings[i].Signature = result.Signature(&cr.Findings[i])
+		if err := r.bundle(&cr.Findings[i], seed, fu.Src, b.res, res); err != nil {
+			return nil, err
+		}
+	}
+	cr.Status = StatusPass
+	if len(cr.Findings) > 0 {
+		cr.Status = StatusFinding
+	}
+	return cr, nil
+}
+
+// CaseRand is the source of a test case's random choices.
+func CaseRand(caseSeed uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(caseSeed, caseSeed^0x9e3779b97f4a7c15))
+}
+
+func (r *runner) finding(cs Case, cr *CaseResult, k result.Kind) result.Finding {
+	return result.Finding{
+		ID:       fmt.Sprintf("c%06d-%s", cs.Index, cr.Relation),
+		Kind:     k,
+		Relation: cr.Relation,
+		SeedFile: cr.Seed,
+		Spot:     cr.Spot,
+		Case:     cs.Index,
+		CaseSeed: cs.CaseSeed,
+		Mode:     string(r.opt.Mode),
+		Config:   r.opt.Config,
+	}
+}
+
+func kindOf(s transpiler.Status) result.Kind {
+	switch s {
+	case transpiler.TimedOut:
+		return result.Timeout
+	case transpiler.Rejected:
+		return result.RejectedFollowUp
+	}
+	return result.Crash
+}
+
+func describeRun(res *transpiler.Result) string {
+	switch res.Status {
+	case transpiler.TimedOut:
+		return fmt.Sprintf("timed out after %s", res.Duration.Round(time.Millisecond))
+	case transpiler.Rejected:
+		return "was rejected (the base was accepted)"
+	}
+	if res.Signal != "" {
+		return "crashed: killed by " + res.Signal
+	}
+	return fmt.Sprintf("crashed: exit status %d", res.ExitCode)
+}
+
+func fillRun(f *result.Finding, res *transpiler.Result) {
+	f.ExitCode, f.Signal = res.ExitCode, res.Signal
+	f.Stderr = string(res.Stderr)
+}

@@ -1,0 +1,46 @@
+package engine_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"mcpt/engine"
+	"mcpt/internal/setup"
+	"mcpt/result"
+	_ "mcpt/transpiler/cllc"
+)
+
+// load reads the bundled CLL example configuration with the given faults.
+func load(t testing.TB, cfg string, faults []string) *setup.Setup {
+	t.Helper()
+	s, err := setup.Load(filepath.Join("..", "examples", "cll", cfg), setup.Options{Faults: faults})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func run(t testing.TB, s *setup.Setup, opt engine.Options) *result.Report {
+	t.Helper()
+	c := &engine.Campaign{Transpiler: s.Transpiler, Relations: s.Relations, Seeds: s.Seeds, Options: opt}
+	rep, err := c.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func BenchmarkCampaign(b *testing.B) {
+	s := load(b, "mcpt.yaml", nil)
+	for _, mode := range []engine.Mode{engine.MCP, engine.Fuzz} {
+		b.Run(string(mode), func(b *testing.B) {
+			for b.Loop() {
+				run(b, s, engine.Options{Mode: mode, Seed: 1, MaxCases: 1000, Workers: 1})
+			}
+		})
+	}
+}
+
+var _ = os.Getenv

@@ -1,0 +1,192 @@
+// Package setup turns a configuration file into what the engine needs: the
+// transpiler under test, the relations and the seeds. Every command that
+// reads mcpt.yaml goes through it.
+package setup
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"unicode/utf8"
+
+	"mcpt/config"
+	"mcpt/engine"
+	"mcpt/oracle"
+	"mcpt/relation"
+	"mcpt/relation/yamlrel"
+	"mcpt/transpiler"
+)
+
+// GoRelations holds the relations written in Go that a configuration can
+// name under relations.go.
+var GoRelations relation.Registry
+
+// Setup is a loaded configuration.
+type Setup struct {
+	Config     *config.Config
+	Transpiler transpiler.Transpiler
+	Relations  []*relation.Relation
+	Seeds      []engine.Seed
+	Normalize  oracle.Normalizer
+}
+
+// ConfigError marks errors in what the user gave (configuration, relations,
+// seeds), as opposed to a failure of the machine.
+type ConfigError struct{ Err error }
+
+func (e *ConfigError) Error() string { return e.Err.Error() }
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+func cfgErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &ConfigError{Err: err}
+}
+
+// Options change what Load does.
+type Options struct {
+	// Faults, when set, replace the builtin transpiler's faults.
+	Faults []string
+	// SeedFiles, when set, replace the configured seeds.
+	SeedFiles []string
+	// Generate produces seeds from a grammar (configured under seeds.grammar).
+	Generate func(grammarPath string, count int, seed uint64) ([]engine.Seed, error)
+}
+
+// Load reads the configuration at path and everything it names.
+func Load(path string, opt Options) (*Setup, error) {
+	cfg, err := config.Load(path)
+	if err != nil {
+		return nil, cfgErr(err)
+	}
+	s := &Setup{Config: cfg}
+	if s.Transpiler, err = Transpiler(cfg, opt.Faults); err != nil {
+		return nil, cfgErr(err)
+	}
+	if s.Relations, err = Relations(cfg); err != nil {
+		return nil, cfgErr(err)
+	}
+	files := cfg.Seeds.Files
+	if len(opt.SeedFiles) > 0 {
+		files = opt.SeedFiles
+	}
+	if s.Seeds, err = ReadSeeds(files); err != nil {
+		return nil, cfgErr(err)
+	}
+	if cfg.Seeds.Grammar != "" && len(opt.SeedFiles) == 0 {
+		if opt.Generate == nil {
+			return nil, cfgErr(config.Errorf(cfg.Seeds.Pos, "seeds from a grammar are not available here"))
+		}
+		gen, err := opt.Generate(cfg.Seeds.Grammar, cfg.Seeds.Count, cfg.Seeds.Seed)
+		if err != nil {
+			return nil, cfgErr(err)
+		}
+		s.Seeds = append(s.Seeds, gen...)
+	}
+	for _, r := range cfg.Normalize {
+		re, err := regexp.Compile(r.Match)
+		if err != nil {
+			return nil, cfgErr(config.Errorf(r.Pos, "bad pattern: %v", err))
+		}
+		s.Normalize = append(s.Normalize, oracle.Rule{Files: r.Files, Match: re, Replace: r.Replace})
+	}
+	return s, nil
+}
+
+// Transpiler builds the configured transpiler.
+func Transpiler(cfg *config.Config, faults []string) (transpiler.Transpiler, error) {
+	tc := cfg.Transpiler
+	if tc.Builtin != "" {
+		if faults == nil {
+			faults = tc.Faults
+		}
+		t, err := transpiler.Builtin(tc.Builtin, tc.Options, faults)
+		if err != nil {
+			return nil, config.Errorf(tc.Pos, "%v", err)
+		}
+		if tc.Timeout > 0 {
+			t = transpiler.WithTimeout(t, tc.Timeout)
+		}
+		return t, nil
+	}
+	if faults != nil {
+		return nil, config.Errorf(tc.Pos, "--fault needs a builtin transpiler")
+	}
+	t, err := transpiler.NewCommand(transpiler.Command{
+		Argv: tc.Command, Dir: tc.WorkDir, Env: tc.Env, Timeout: tc.Timeout,
+		Accept: tc.Accept, Reject: tc.Reject, InputName: tc.InputName,
+		MaxOutputFiles: tc.MaxOutputFiles, MaxOutputBytes: tc.MaxOutputBytes,
+	})
+	if err != nil {
+		return nil, config.Errorf(tc.Pos, "%v", err)
+	}
+	return t, nil
+}
+
+// Relations loads the configured relations (YAML files and Go relations),
+// restricted to relations.only when it is set.
+func Relations(cfg *config.Config) ([]*relation.Relation, error) {
+	var reg relation.Registry
+	if len(cfg.Relations.Files) > 0 {
+		rels, err := yamlrel.Load(cfg.Relations.Files...)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rels {
+			if err := reg.Add(r); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, name := range cfg.Relations.Go {
+		r := GoRelations.Lookup(name)
+		if r == nil {
+			return nil, config.Errorf(cfg.Relations.Pos, "no Go relation named %q", name)
+		}
+		if err := reg.Add(r); err != nil {
+			return nil, err
+		}
+	}
+	return reg.Select(cfg.Relations.Only)
+}
+
+// ReadSeeds reads seed files. A file that cannot be read or is not UTF-8 is
+// an error naming it.
+func ReadSeeds(files []string) ([]engine.Seed, error) {
+	var seeds []engine.Seed
+	var errs []error
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("seed %s: %w", f, err))
+			continue
+		}
+		if !utf8.Valid(b) {
+			line, col := invalidUTF8(b)
+			errs = append(errs, fmt.Errorf("%s:%d:%d: seed is not valid UTF-8", f, line, col))
+			continue
+		}
+		seeds = append(seeds, engine.Seed{Name: filepath.ToSlash(f), Src: b})
+	}
+	return seeds, errors.Join(errs...)
+}
+
+func invalidUTF8(b []byte) (line, col int) {
+	line, col = 1, 1
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		if r == utf8.RuneError && n <= 1 {
+			return line, col
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+		b = b[n:]
+	}
+	return line, col
+}

@@ -1,0 +1,305 @@
+// Package oracle holds the consistency checkers of MCP relations: the
+// equivalence check (files byte-identical between the base output o and the
+// follow-up output o′) and the difference check (o′ equals o with exactly a
+// predicted set of line edits applied). A checker reports failures, never
+// errors: a failed check is a finding about the transpiler.
+package oracle
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/aymanbagabas/go-udiff"
+
+	"mcpt/tree"
+)
+
+// Failure is one failed consistency check.
+type Failure struct {
+	Checker  string
+	File     string
+	Message  string
+	Expected string // the predicted content of File in o′ (difference checks)
+	Actual   string // the actual content of File in o′
+	Diff     string // unified diff from Expected to Actual
+}
+
+// Equivalence checks that every file of o and o′ is byte-identical, except
+// the files named in Except. Files present in only one tree fail it too.
+type Equivalence struct {
+	Name   string
+	Except []string
+}
+
+// Check runs the equivalence check.
+func (e *Equivalence) Check(o, o2 tree.Tree) []Failure {
+	name := e.Name
+	if name == "" {
+		name = "equivalence"
+	}
+	skip := func(f string) bool { return slices.Contains(e.Except, f) }
+	var fails []Failure
+	for _, f := range o.Names() {
+		if skip(f) {
+			continue
+		}
+		b2, ok := o2[f]
+		if !ok {
+			fails = append(fails, Failure{Checker: name, File: f, Message: fmt.Sprintf("%s is in o but missing from o′", f)})
+			continue
+		}
+		if !bytes.Equal(o[f], b2) {
+			fails = append(fails, Failure{
+				Checker: name, File: f,
+				Message:  fmt.Sprintf("%s changed, but the mutation must leave it byte-identical", f),
+				Expected: string(o[f]), Actual: string(b2),
+				Diff: Diff(f, string(o[f]), string(b2)),
+			})
+		}
+	}
+	for _, f := range o2.Names() {
+		if skip(f) {
+			continue
+		}
+		if _, ok := o[f]; !ok {
+			fails = append(fails, Failure{Checker: name, File: f, Message: fmt.Sprintf("%s appeared in o′ but is not in o", f), Actual: string(o2[f])})
+		}
+	}
+	return fails
+}
+
+// Matcher matches one line: exactly (ignoring leading and trailing white
+// space) or by a regular expression.
+type Matcher struct {
+	Text string
+	Re   *regexp.Regexp
+}
+
+// Match reports whether the line matches.
+func (m Matcher) Match(line string) bool {
+	if m.Re != nil {
+		return m.Re.MatchString(line)
+	}
+	return strings.TrimSpace(line) == strings.TrimSpace(m.Text)
+}
+
+func (m Matcher) String() string {
+	if m.Re != nil {
+		return "/" + m.Re.String() + "/"
+	}
+	return fmt.Sprintf("%q", strings.TrimSpace(m.Text))
+}
+
+// Anchor locates one line of a file: each matcher of Path is searched for
+// from the line after the previous match (the first from the top of the
+// file), and the line that the last one matches is the anchor. A path such as
+// ["void p_init(p_ctx_t *ctx)", "ctx->transition_pending = false;"] scopes a
+// line to a function.
+type Anchor struct {
+	Path []Matcher
+	// Before places an insertion before the anchor line instead of after it.
+	Before bool
+}
+
+func (a Anchor) String() string {
+	parts := make([]string, len(a.Path))
+	for i, m := range a.Path {
+		parts[i] = m.String()
+	}
+	where := "after "
+	if a.Before {
+		where = "before "
+	}
+	return where + strings.Join(parts, " … ")
+}
+
+// Find returns the index of the anchor line in lines, or -1.
+func (a Anchor) Find(lines []string) int {
+	at := -1
+	for _, m := range a.Path {
+		found := -1
+		for i := at + 1; i < len(lines); i++ {
+			if m.Match(lines[i]) {
+				found = i
+				break
+			}
+		}
+		if found < 0 {
+			return -1
+		}
+		at = found
+	}
+	return at
+}
+
+// Op is the kind of an edit.
+type Op int
+
+const (
+	Insert  Op = iota // insert Lines after (or before) the anchor
+	Replace           // replace the anchor line with Lines
+	Delete            // delete the anchor line
+)
+
+// Edit is one predicted change of a file. Anchors are alternatives tried in
+// order: the first one found in o places the edit, so a relation can say
+// "right after the line of the preceding X, else first in its group".
+type Edit struct {
+	Op      Op
+	Lines   []string
+	Anchors []Anchor
+}
+
+// Difference checks that File in o′ equals File in o with exactly Edits
+// applied: anchors are resolved in o, the prediction is built, and the
+// prediction is compared with o′ byte for byte.
+type Difference struct {
+	Name  string
+	File  string
+	Edits []Edit
+}
+
+// Predict applies the edits to the base content and returns the predicted
+// follow-up content, or an error naming an anchor that is not in base.
+func (d *Difference) Predict(base string) (string, error) {
+	lines, nl := SplitLines(base)
+	type placed struct {
+		at    int // index of the anchor line
+		pos   int // insertion slot: edits apply before slot pos (0..len)
+		order int
+		e     *Edit
+	}
+	var ps []placed
+	for i := range d.Edits {
+		e := &d.Edits[i]
+		at, before := -1, false
+		for _, a := range e.Anchors {
+			if at = a.Find(lines); at >= 0 {
+				before = a.Before
+				break
+			}
+		}
+		if at < 0 {
+			var alts []string
+			for _, a := range e.Anchors {
+				alts = append(alts, a.String())
+			}
+			return "", fmt.Errorf("no anchor line found in o for %s: tried %s", describe(e), strings.Join(alts, "; "))
+		}
+		pos := at + 1
+		if before || e.Op != Insert {
+			pos = at
+		}
+		ps = append(ps, placed{at: at, pos: pos, order: i, e: e})
+	}
+	replaced := map[int]*Edit{}
+	for _, p := range ps {
+		if p.e.Op != Insert {
+			if replaced[p.at] != nil {
+				return "", fmt.Errorf("two edits replace or delete line %d", p.at+1)
+			}
+			replaced[p.at] = p.e
+		}
+	}
+	var out []string
+	for i := 0; i <= len(lines); i++ {
+		for _, p := range ps {
+			if p.e.Op == Insert && p.pos == i {
+				out = append(out, p.e.Lines...)
+			}
+		}
+		if i == len(lines) {
+			break
+		}
+		if e := replaced[i]; e != nil {
+			if e.Op == Replace {
+				out = append(out, e.Lines...)
+			}
+			continue
+		}
+		out = append(out, lines[i])
+	}
+	return JoinLines(out, nl), nil
+}
+
+func describe(e *Edit) string {
+	first := ""
+	if len(e.Lines) > 0 {
+		first = strings.TrimSpace(e.Lines[0])
+		for _, l := range e.Lines {
+			if strings.TrimSpace(l) != "" {
+				first = strings.TrimSpace(l)
+				break
+			}
+		}
+	}
+	switch e.Op {
+	case Replace:
+		return fmt.Sprintf("the replacement %q", first)
+	case Delete:
+		return "a deletion"
+	}
+	return fmt.Sprintf("the insertion of %q", first)
+}
+
+// Check runs the difference check.
+func (d *Difference) Check(o, o2 tree.Tree) []Failure {
+	name := d.Name
+	if name == "" {
+		name = "difference:" + d.File
+	}
+	base, ok := o[d.File]
+	if !ok {
+		return []Failure{{Checker: name, File: d.File, Message: fmt.Sprintf("%s is missing from o", d.File)}}
+	}
+	act, ok := o2[d.File]
+	if !ok {
+		return []Failure{{Checker: name, File: d.File, Message: fmt.Sprintf("%s is missing from o′", d.File)}}
+	}
+	want, err := d.Predict(string(base))
+	if err != nil {
+		return []Failure{{Checker: name, File: d.File, Message: err.Error(), Actual: string(act)}}
+	}
+	if want == string(act) {
+		return nil
+	}
+	return []Failure{{
+		Checker: name, File: d.File,
+		Message:  fmt.Sprintf("%s in o′ differs from the predicted difference", d.File),
+		Expected: want, Actual: string(act),
+		Diff: Diff(d.File, want, string(act)),
+	}}
+}
+
+// Diff renders a unified diff from a to b, labelled with the file name.
+func Diff(file, a, b string) string {
+	return udiff.Unified("expected/"+file, "actual/"+file, a, b)
+}
+
+// SplitLines splits text into lines without their newlines, and reports
+// whether the text ended with a newline.
+func SplitLines(s string) ([]string, bool) {
+	if s == "" {
+		return nil, false
+	}
+	nl := strings.HasSuffix(s, "\n")
+	if nl {
+		s = s[:len(s)-1]
+	}
+	return strings.Split(s, "\n"), nl
+}
+
+// JoinLines is the inverse of SplitLines.
+func JoinLines(lines []string, nl bool) string {
+	if len(lines) == 0 {
+		return ""
+	}
+	s := strings.Join(lines, "\n")
+	if nl {
+		s += "\n"
+	}
+	return s
+}

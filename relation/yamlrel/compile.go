@@ -1,0 +1,357 @@
+// Package yamlrel compiles relations declared in YAML into relation.Relation
+// values. A relation file declares where spots are (declaration boundaries of
+// a region, or gaps of delimited lists), which declaration kinds the input
+// has (so that a relation can speak of "the preceding timer"), the line to
+// insert with fresh names and choices among captured names, and the
+// consistency checkers, whose expected lines and anchors are text/template
+// templates over those bindings. docs/relations.md documents the language.
+package yamlrel
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"text/template"
+
+	"mcpt/config"
+	"mcpt/relation"
+)
+
+// defs are the definitions shared by the relations of a file and the files
+// it includes.
+type defs struct {
+	fresh    *relation.FreshPattern
+	freshPos config.Pos
+	skip     *regexp.Regexp
+	captures map[string]*regexp.Regexp
+	capOrder []string
+	lets     []let
+	regions  map[string]*region
+	kinds    map[string]*kind
+	kindList []string
+	sources  map[string]config.Pos // where each definition was made, for duplicate errors
+
+	cacheMu sync.Mutex
+	cache   map[string]*model
+}
+
+type let struct {
+	name string
+	tmpl *template.Template
+}
+
+type region struct {
+	name     string
+	from, to *regexp.Regexp
+}
+
+type kind struct {
+	name   string
+	region string
+	match  *regexp.Regexp
+	list   string // the named group holding a delimited list, if any
+	sep    string
+	named  bool // the pattern has a group called "name"
+}
+
+// Load reads relation files (and what they include) and compiles their
+// relations. Errors carry file:line:col.
+func Load(paths ...string) ([]*relation.Relation, error) {
+	l := &loader{d: newDefs(), seen: map[string]bool{}}
+	for _, p := range paths {
+		if err := l.loadFile(p, config.Pos{}); err != nil {
+			return nil, err
+		}
+	}
+	if l.d.fresh == nil {
+		fp, _ := relation.ParseFreshPattern(DefaultFresh)
+		l.d.fresh = fp
+	}
+	var rels []*relation.Relation
+	var errs []error
+	for _, ry := range l.rels {
+		r, err := l.d.compileRelation(ry.r)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		rels = append(rels, r)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return rels, nil
+}
+
+// DefaultFresh is the pattern of fresh names when a file sets none.
+const DefaultFresh = "Zq[a-z]{6}"
+
+func newDefs() *defs {
+	return &defs{captures: map[string]*regexp.Regexp{}, regions: map[string]*region{}, kinds: map[string]*kind{}, sources: map[string]config.Pos{}}
+}
+
+type loader struct {
+	d    *defs
+	seen map[string]bool
+	rels []pendingRel
+}
+
+type pendingRel struct {
+	r relYAML
+}
+
+func (l *loader) loadFile(path string, from config.Pos) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return err
+	}
+	if l.seen[abs] {
+		return nil // included twice: definitions are already there
+	}
+	l.seen[abs] = true
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if from.File != "" {
+			return config.Errorf(from, "cannot include: %v", err)
+		}
+		return err
+	}
+	var f fileYAML
+	if err := config.Decode(path, data, &f); err != nil {
+		return err
+	}
+	for _, inc := range f.Include {
+		p := inc.Value
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(filepath.Dir(path), p)
+		}
+		if err := l.loadFile(p, inc.Pos); err != nil {
+			return err
+		}
+	}
+	if err := l.d.add(&f); err != nil {
+		return err
+	}
+	for _, r := range f.Relations {
+		l.rels = append(l.rels, pendingRel{r: r})
+	}
+	return nil
+}
+
+func (d *defs) define(what, name string, pos config.Pos) error {
+	key := what + " " + name
+	if old, ok := d.sources[key]; ok {
+		return config.Errorf(pos, "%s %q defined twice (first at %s)", what, name, old)
+	}
+	d.sources[key] = pos
+	return nil
+}
+
+var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+func (d *defs) add(f *fileYAML) error {
+	if f.Fresh != nil {
+		if d.fresh != nil {
+			return f.Fresh.At("fresh-name pattern defined twice (first at %s)", d.freshPos)
+		}
+		fp, err := relation.ParseFreshPattern(f.Fresh.Value)
+		if err != nil {
+			return f.Fresh.At("%v", err)
+		}
+		d.fresh, d.freshPos = fp, f.Fresh.Pos
+	}
+	if f.Skip != nil {
+		re, err := compileRE(*f.Skip)
+		if err != nil {
+			return err
+		}
+		d.skip = re
+	}
+	for _, name := range sortedKeys(f.Captures) {
+		s := f.Captures[name]
+		if err := d.define("capture", name, s.Pos); err != nil {
+			return err
+		}
+		re, err := compileRE(s)
+		if err != nil {
+			return err
+		}
+		if re.NumSubexp() < 1 {
+			return s.At("capture %s: the pattern needs a group for the captured value", name)
+		}
+		d.captures[name] = re
+		d.capOrder = append(d.capOrder, name)
+	}
+	lets, err := compileLets(f.Let)
+	if err != nil {
+		return err
+	}
+	d.lets = append(d.lets, lets...)
+	for _, name := range sortedKeys(f.Regions) {
+		r := f.Regions[name]
+		if err := d.define("region", name, r.From.Pos); err != nil {
+			return err
+		}
+		from, err := compileRE(r.From)
+		if err != nil {
+			return err
+		}
+		to, err := compileRE(r.To)
+		if err != nil {
+			return err
+		}
+		d.regions[name] = &region{name: name, from: from, to: to}
+	}
+	for _, name := range sortedKeys(f.Kinds) {
+		k := f.Kinds[name]
+		if !identRE.MatchString(name) {
+			return k.Match.At("kind name %q must be an identifier", name)
+		}
+		if err := d.define("kind", name, k.Match.Pos); err != nil {
+			return err
+		}
+		re, err := compileRE(k.Match)
+		if err != nil {
+			return err
+		}
+		kd := &kind{name: name, region: k.Region.Value, match: re, sep: ","}
+		kd.named = slices.Contains(re.SubexpNames(), "name")
+		if k.List != nil {
+			if !slices.Contains(re.SubexpNames(), k.List.Value) {
+				return k.List.At("kind %s: the pattern has no group named %q", name, k.List.Value)
+			}
+			kd.list = k.List.Value
+		}
+		if k.Sep != nil {
+			kd.sep = k.Sep.Value
+		}
+		if !kd.named && kd.list == "" {
+			return k.Match.At("kind %s: the pattern needs a group called name, or a list group", name)
+		}
+		d.kinds[name] = kd
+		d.kindList = append(d.kindList, name)
+	}
+	// Regions named by kinds are checked once every file is loaded.
+	for _, name := range sortedKeys(f.Kinds) {
+		k := f.Kinds[name]
+		if k.Region.Value == "" {
+			return k.Match.At("kind %s: no region", name)
+		}
+	}
+	return nil
+}
+
+func compileRE(s config.String) (*regexp.Regexp, error) {
+	if s.Value == "" {
+		return nil, s.At("empty pattern")
+	}
+	re, err := regexp.Compile(s.Value)
+	if err != nil {
+		return nil, s.At("bad pattern: %v", err)
+	}
+	return re, nil
+}
+
+func compileLets(ls []map[string]config.String) ([]let, error) {
+	var out []let
+	for _, m := range ls {
+		if len(m) != 1 {
+			for _, v := range m {
+				return nil, v.At("each let item defines one name")
+			}
+			return nil, errors.New("empty let item")
+		}
+		for name, v := range m {
+			if !identRE.MatchString(name) {
+				return nil, v.At("let name %q must be an identifier", name)
+			}
+			t, err := parseTemplate(v)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, let{name: name, tmpl: t})
+		}
+	}
+	return out, nil
+}
+
+// tmpl is a compiled template with the position it was written at.
+type tmpl struct {
+	t   *template.Template
+	pos config.Pos
+	src string
+}
+
+func parseTemplate(s config.String) (*template.Template, error) {
+	t, err := template.New(s.Pos.String()).Funcs(funcs).Option("missingkey=error").Parse(s.Value)
+	if err != nil {
+		msg := err.Error()
+		// text/template prefixes "template: NAME:LINE:"; the position is ours.
+		if i := strings.LastIndex(msg, ": "); i >= 0 && strings.HasPrefix(msg, "template: ") {
+			msg = msg[i+2:]
+		}
+		return nil, s.At("bad template: %s", msg)
+	}
+	return t, nil
+}
+
+func mkTmpl(s config.String) (*tmpl, error) {
+	t, err := parseTemplate(s)
+	if err != nil {
+		return nil, err
+	}
+	return &tmpl{t: t, pos: s.Pos, src: s.Value}, nil
+}
+
+func (t *tmpl) render(data map[string]any) (string, error) {
+	var b strings.Builder
+	if err := t.t.Execute(&b, data); err != nil {
+		msg := err.Error()
+		if i := strings.Index(msg, ": executing "); i >= 0 {
+			if j := strings.Index(msg[i:], "> "); j >= 0 {
+				msg = msg[i+j+2:]
+			}
+		}
+		return "", fmt.Errorf("%s: %s", t.pos, msg)
+	}
+	return b.String(), nil
+}
+
+var funcs = template.FuncMap{
+	"snake": relation.Snake,
+	"upper": relation.Upper,
+	"lower": strings.ToLower,
+	"caps":  strings.ToUpper,
+	"add":   func(a, b int) int { return a + b },
+	"sub":   func(a, b int) int { return a - b },
+	"join":  func(sep string, xs []string) string { return strings.Join(xs, sep) },
+	"quote": func(s string) string { return fmt.Sprintf("%q", s) },
+	"split": strings.Split,
+	"re":    regexp.QuoteMeta,
+	"last": func(xs []string) string {
+		if len(xs) == 0 {
+			return ""
+		}
+		return xs[len(xs)-1]
+	},
+	"first": func(xs []string) string {
+		if len(xs) == 0 {
+			return ""
+		}
+		return xs[0]
+	},
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}

@@ -1,0 +1,204 @@
+package yamlrel
+
+import (
+	"strings"
+)
+
+// model is what the definitions see of one input: its lines, the captured
+// values, and the declarations found in each instance of each region.
+type model struct {
+	src      string
+	lines    []string
+	offsets  []int // byte offset of the start of each line
+	captures map[string]string
+	regions  map[string][]*regionInst
+	decls    map[string][]*decl // by kind, in source order, over all regions
+}
+
+type regionInst struct {
+	from, to int // line index of the from line, and of the to line (or len(lines))
+	groups   map[string]string
+	items    []*decl // declarations inside, in order
+}
+
+// decl is one declaration: a line that a kind's pattern matches.
+type decl struct {
+	kind    *kind
+	line    int // line index
+	end     int // index of the last line that belongs to it
+	name    string
+	names   []string // the list, for list kinds
+	groups  map[string]string
+	listBeg int // byte offset (in src) of the list group, for list kinds
+	listEnd int
+	elems   [][2]int // byte offsets of each list element
+}
+
+// key is the name by which a declaration is "the preceding X": its name
+// group, else the last name of its list.
+func (d *decl) key() string {
+	if d.kind.named {
+		return d.name
+	}
+	if len(d.names) > 0 {
+		return d.names[len(d.names)-1]
+	}
+	return ""
+}
+
+// parse returns the model of src, from a small cache: the engine mutates
+// the same seeds over and over, and a model is never changed once built.
+func (d *defs) parse(src []byte) *model {
+	d.cacheMu.Lock()
+	m, ok := d.cache[string(src)]
+	d.cacheMu.Unlock()
+	if ok {
+		return m
+	}
+	m = d.build(src)
+	d.cacheMu.Lock()
+	defer d.cacheMu.Unlock()
+	if d.cache == nil {
+		d.cache = map[string]*model{}
+	}
+	if len(d.cache) >= modelCacheSize {
+		clear(d.cache) // simple and bounded; seeds come back in rounds
+	}
+	d.cache[string(src)] = m
+	return m
+}
+
+const modelCacheSize = 512
+
+func (d *defs) build(src []byte) *model {
+	m := &model{src: string(src), captures: map[string]string{}, regions: map[string][]*regionInst{}, decls: map[string][]*decl{}}
+	text := m.src
+	off := 0
+	for {
+		i := strings.IndexByte(text[off:], '\n')
+		m.offsets = append(m.offsets, off)
+		if i < 0 {
+			m.lines = append(m.lines, text[off:])
+			break
+		}
+		m.lines = append(m.lines, text[off:off+i])
+		off += i + 1
+		if off == len(text) {
+			break
+		}
+	}
+	for _, name := range d.capOrder {
+		re := d.captures[name]
+		for _, l := range m.lines {
+			if sm := re.FindStringSubmatch(l); sm != nil {
+				m.captures[name] = sm[1]
+				break
+			}
+		}
+	}
+	for _, rname := range sortedKeys(d.regions) {
+		r := d.regions[rname]
+		for i := 0; i < len(m.lines); i++ {
+			sm := r.from.FindStringSubmatch(m.lines[i])
+			if sm == nil {
+				continue
+			}
+			inst := &regionInst{from: i, to: len(m.lines), groups: map[string]string{}}
+			for gi, gn := range r.from.SubexpNames() {
+				if gn != "" {
+					inst.groups[gn] = sm[gi]
+				}
+			}
+			for j := i + 1; j < len(m.lines); j++ {
+				if r.to.MatchString(m.lines[j]) {
+					inst.to = j
+					break
+				}
+			}
+			m.regions[rname] = append(m.regions[rname], inst)
+			d.scanRegion(m, rname, inst)
+			i = inst.to
+		}
+	}
+	return m
+}
+
+func (d *defs) scanRegion(m *model, rname string, inst *regionInst) {
+	var last *decl
+	for i := inst.from + 1; i < inst.to; i++ {
+		line := m.lines[i]
+		var found *decl
+		for _, kn := range d.kindList {
+			k := d.kinds[kn]
+			if k.region != rname {
+				continue
+			}
+			idx := k.match.FindStringSubmatchIndex(line)
+			if idx == nil {
+				continue
+			}
+			dc := &decl{kind: k, line: i, end: i, groups: map[string]string{}}
+			for gi, gn := range k.match.SubexpNames() {
+				if gn == "" || idx[2*gi] < 0 {
+					continue
+				}
+				dc.groups[gn] = line[idx[2*gi]:idx[2*gi+1]]
+			}
+			dc.name = dc.groups["name"]
+			if k.list != "" {
+				gi := k.match.SubexpIndex(k.list)
+				if idx[2*gi] >= 0 {
+					base := m.offsets[i]
+					dc.listBeg, dc.listEnd = base+idx[2*gi], base+idx[2*gi+1]
+					dc.names, dc.elems = splitList(m.src, dc.listBeg, dc.listEnd, k.sep)
+				}
+			}
+			found = dc
+			break
+		}
+		if found != nil {
+			inst.items = append(inst.items, found)
+			m.decls[found.kind.name] = append(m.decls[found.kind.name], found)
+			last = found
+			continue
+		}
+		// A line that starts no declaration continues the one above it,
+		// unless it is a line to skip (blank or comment).
+		if last != nil && (d.skip == nil || !d.skip.MatchString(line)) {
+			last.end = i
+		}
+	}
+}
+
+// splitList splits src[beg:end] at sep into trimmed, non-empty elements and
+// their byte ranges.
+func splitList(src string, beg, end int, sep string) ([]string, [][2]int) {
+	var names []string
+	var spans [][2]int
+	start := beg
+	for start <= end {
+		j := strings.Index(src[start:end], sep)
+		stop := end
+		if j >= 0 {
+			stop = start + j
+		}
+		a, b := start, stop
+		for a < b && isSpace(src[a]) {
+			a++
+		}
+		for b > a && isSpace(src[b-1]) {
+			b--
+		}
+		if a < b {
+			names = append(names, src[a:b])
+			spans = append(spans, [2]int{a, b})
+		}
+		if j < 0 {
+			break
+		}
+		start = stop + len(sep)
+	}
+	return names, spans
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }

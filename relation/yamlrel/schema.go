@@ -1,0 +1,140 @@
+package yamlrel
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/goccy/go-yaml/ast"
+
+	"mcpt/config"
+)
+
+// fileYAML is one relation file. Definitions (regions, kinds, captures,
+// lets, the fresh-name pattern) may live in a file of their own that
+// relation files include.
+type fileYAML struct {
+	Include   []config.String            `yaml:"include"`
+	Fresh     *config.String             `yaml:"fresh"`
+	Skip      *config.String             `yaml:"skip"`
+	Captures  map[string]config.String   `yaml:"captures"`
+	Let       []map[string]config.String `yaml:"let"`
+	Regions   map[string]regionYAML      `yaml:"regions"`
+	Kinds     map[string]kindYAML        `yaml:"kinds"`
+	Relations []relYAML                  `yaml:"relations"`
+}
+
+type regionYAML struct {
+	From config.String `yaml:"from"`
+	To   config.String `yaml:"to"`
+}
+
+type kindYAML struct {
+	Region config.String  `yaml:"region"`
+	Match  config.String  `yaml:"match"`
+	List   *config.String `yaml:"list"`
+	Sep    *config.String `yaml:"sep"`
+}
+
+type relYAML struct {
+	Name       config.String              `yaml:"name"`
+	Doc        config.String              `yaml:"doc"`
+	Spots      spotsYAML                  `yaml:"spots"`
+	Fresh      []config.String            `yaml:"fresh"`
+	FreshLists []freshListYAML            `yaml:"fresh_lists"`
+	Choose     []chooseYAML               `yaml:"choose"`
+	Let        []map[string]config.String `yaml:"let"`
+	Insert     config.String              `yaml:"insert"`
+	Checks     []checkYAML                `yaml:"checks"`
+}
+
+type spotsYAML struct {
+	Boundaries *config.String `yaml:"boundaries"`
+	Lists      []listSpotYAML `yaml:"lists"`
+}
+
+type listSpotYAML struct {
+	Kind config.String              `yaml:"kind"`
+	Join *config.String             `yaml:"join"`
+	Let  []map[string]config.String `yaml:"let"`
+}
+
+type freshListYAML struct {
+	Name config.String `yaml:"name"`
+	Min  int           `yaml:"min"`
+	Max  int           `yaml:"max"`
+}
+
+type chooseYAML struct {
+	Name    config.String   `yaml:"name"`
+	From    *config.String  `yaml:"from"`
+	Among   *config.String  `yaml:"among"`
+	Options []config.String `yaml:"options"`
+}
+
+type checkYAML struct {
+	Equivalence *equivYAML `yaml:"equivalence"`
+	Difference  *diffYAML  `yaml:"difference"`
+}
+
+type equivYAML struct {
+	Name   *config.String  `yaml:"name"`
+	Except []config.String `yaml:"except"`
+}
+
+type diffYAML struct {
+	Name  *config.String `yaml:"name"`
+	File  config.String  `yaml:"file"`
+	Edits []editYAML     `yaml:"edits"`
+}
+
+type editYAML struct {
+	Insert      *config.String `yaml:"insert"`
+	Replace     *config.String `yaml:"replace"`
+	Delete      bool           `yaml:"delete"`
+	BlankBefore bool           `yaml:"blank_before"`
+	Where       []anchorYAML   `yaml:"where"`
+}
+
+// anchorYAML is one alternative placement of an edit: the line found by the
+// path of matchers given as after, before (inserts) or at (replace, delete),
+// tried only when its when-template renders non-empty.
+type anchorYAML struct {
+	When   *config.String `yaml:"when"`
+	After  []matcherYAML  `yaml:"after"`
+	Before []matcherYAML  `yaml:"before"`
+	At     []matcherYAML  `yaml:"at"`
+}
+
+// matcherYAML is a line matcher: a plain string matches a line exactly
+// (white space around it ignored); {re: '…'} matches by regular expression.
+type matcherYAML struct {
+	Text config.String
+	Re   bool
+}
+
+// UnmarshalYAML implements yaml.NodeUnmarshalerContext.
+func (m *matcherYAML) UnmarshalYAML(ctx context.Context, n ast.Node) error {
+	if mn, ok := n.(*ast.MappingNode); ok {
+		if len(mn.Values) != 1 {
+			return errAt(ctx, n, "a matcher is a string or {re: 'regexp'}")
+		}
+		kv := mn.Values[0]
+		if kv.Key.String() != "re" {
+			return errAt(ctx, kv.Key, fmt.Sprintf("unknown matcher %q (want re)", kv.Key.String()))
+		}
+		m.Re = true
+		return m.Text.UnmarshalYAML(ctx, kv.Value)
+	}
+	if mv, ok := n.(*ast.MappingValueNode); ok {
+		if mv.Key.String() != "re" {
+			return errAt(ctx, mv.Key, fmt.Sprintf("unknown matcher %q (want re)", mv.Key.String()))
+		}
+		m.Re = true
+		return m.Text.UnmarshalYAML(ctx, mv.Value)
+	}
+	return m.Text.UnmarshalYAML(ctx, n)
+}
+
+func errAt(ctx context.Context, n ast.Node, msg string) error {
+	return config.Errorf(config.PosOf(ctx, n), "%s", msg)
+}

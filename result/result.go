@@ -1,0 +1,234 @@
+// Package result is the run model of mcpt: findings, per-relation counts and
+// the report of a campaign, as written to report.json. Reports, merging and
+// sharding need nothing but this package, so that a report can be rebuilt
+// from the JSON alone.
+package result
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// Kind is the kind of a finding.
+type Kind string
+
+const (
+	// Oracle: a consistency checker failed on the pair of outputs.
+	Oracle Kind = "oracle"
+	// Crash: the transpiler exited with an unexpected status or a signal.
+	Crash Kind = "crash"
+	// Timeout: the transpiler was killed at the per-run timeout.
+	Timeout Kind = "timeout"
+	// RejectedFollowUp: the base was accepted but the follow-up rejected.
+	RejectedFollowUp Kind = "rejected-followup"
+)
+
+// Spot identifies where a mutation was applied in a seed.
+type Spot struct {
+	Index int    `json:"index"` // index among the relation's spots on the seed
+	Line  int    `json:"line"`  // 1-based line of the spot in the seed
+	Col   int    `json:"col"`   // 1-based column
+	Desc  string `json:"desc"`  // a human description ("between Red and Green")
+}
+
+// Finding is one failed test case: a relation broken by a transpiler run.
+type Finding struct {
+	ID       string `json:"id"`
+	Kind     Kind   `json:"kind"`
+	Relation string `json:"relation"`
+	SeedFile string `json:"seed_file"`
+	Spot     Spot   `json:"spot"`
+	Case     int    `json:"case"`      // index of the test case in the campaign plan
+	CaseSeed uint64 `json:"case_seed"` // seed of the test case's random choices (fresh names, picks)
+	Mode     string `json:"mode"`      // "mcp" or "fuzz"
+	Config   string `json:"config,omitempty"`
+	// Role is the run that crashed or timed out: "base" or "follow-up".
+	Role string `json:"role,omitempty"`
+
+	Checker  string `json:"checker,omitempty"` // the failed consistency checker
+	File     string `json:"file,omitempty"`    // the output file the checker failed on
+	Message  string `json:"message"`
+	Expected string `json:"expected,omitempty"` // the predicted follow-up content of File
+	Actual   string `json:"actual,omitempty"`   // the actual follow-up content of File
+	Diff     string `json:"diff,omitempty"`     // unified diff from Expected to Actual
+
+	ExitCode int    `json:"exit_code,omitempty"`
+	Signal   string `json:"signal,omitempty"`
+	Stderr   string `json:"stderr,omitempty"`
+
+	// FileKey is File with its seed-dependent part replaced (see FileKey),
+	// so that signatures match across seeds whose outputs are named after
+	// the program; empty means File itself.
+	FileKey string `json:"file_key,omitempty"`
+
+	Bindings  map[string]string `json:"bindings,omitempty"` // names the mutation drew
+	Signature string            `json:"signature"`          // deduplication key
+	Bundle    string            `json:"bundle,omitempty"`   // bundle directory, relative to the output directory
+}
+
+// RelationStats counts the work done for one relation.
+type RelationStats struct {
+	TestCases int `json:"test_cases"`
+	Findings  int `json:"findings"`
+}
+
+// Timing is the time spent in each phase, summed over workers.
+type Timing struct {
+	MutationNS  int64 `json:"mutation_ns"`
+	TranspileNS int64 `json:"transpilation_ns"`
+	CheckNS     int64 `json:"checking_ns"`
+	WallNS      int64 `json:"wall_ns"`
+}
+
+// SeedStats counts what happened to the seeds of a campaign.
+type SeedStats struct {
+	Total            int      `json:"total"`
+	Rejected         []string `json:"rejected,omitempty"`         // seeds the transpiler refused (skipped)
+	Nondeterministic []string `json:"nondeterministic,omitempty"` // seeds whose base output changed between runs
+	Crashed          []string `json:"crashed,omitempty"`          // seeds whose base run crashed or timed out
+}
+
+// CaseSummary counts the test cases run on one seed under one relation, and
+// the findings among them.
+type CaseSummary struct {
+	Seed      string `json:"seed"` // the seed file name, as in Finding.SeedFile
+	Relation  string `json:"relation"`
+	TestCases int    `json:"test_cases"`
+	Findings  int    `json:"findings"`
+}
+
+// Group is a set of findings with the same signature.
+type Group struct {
+	Signature string   `json:"signature"`
+	Kind      Kind     `json:"kind"`
+	Relation  string   `json:"relation"`
+	Checker   string   `json:"checker,omitempty"`
+	File      string   `json:"file,omitempty"`
+	Count     int      `json:"count"`
+	Example   string   `json:"example"`  // ID of the smallest finding of the group
+	Findings  []string `json:"findings"` // IDs, in case order
+}
+
+// Report is the outcome of a campaign (or of merged shards).
+type Report struct {
+	Tool           string                   `json:"tool"`
+	Mode           string                   `json:"mode"` // "mcp" or "fuzz"
+	Seed           uint64                   `json:"seed"`
+	Config         string                   `json:"config,omitempty"` // the configuration file, as given
+	Shard          string                   `json:"shard,omitempty"`  // "i/n" when sharded
+	TestCases      int                      `json:"test_cases"`
+	TranspilerRuns int                      `json:"transpiler_runs"`
+	Seeds          SeedStats                `json:"seeds"`
+	Findings       []Finding                `json:"findings"`
+	Groups         []Group                  `json:"groups"`
+	ByRelation     map[string]RelationStats `json:"by_relation"`
+	Cases          []CaseSummary            `json:"cases,omitempty"` // per seed × relation
+	Timing         Timing                   `json:"timing"`
+	Stopped        string                   `json:"stopped,omitempty"` // why the campaign ended: "budget", "time", "interrupted"
+}
+
+// Sort puts findings in case order and rebuilds the groups.
+func (r *Report) Sort() {
+	slices.SortStableFunc(r.Findings, func(a, b Finding) int {
+		if a.Case != b.Case {
+			return a.Case - b.Case
+		}
+		if a.ID < b.ID {
+			return -1
+		}
+		if a.ID > b.ID {
+			return 1
+		}
+		return 0
+	})
+	r.Groups = GroupFindings(r.Findings)
+}
+
+// GroupFindings groups findings by signature; groups are ordered by the
+// first finding of each. The example of a group is its finding with the
+// smallest input (then the earliest).
+func GroupFindings(fs []Finding) []Group {
+	idx := map[string]int{}
+	var groups []Group
+	size := map[string]int{}
+	for _, f := range fs {
+		i, ok := idx[f.Signature]
+		if !ok {
+			i = len(groups)
+			idx[f.Signature] = i
+			groups = append(groups, Group{Signature: f.Signature, Kind: f.Kind, Relation: f.Relation, Checker: f.Checker, File: f.File, Example: f.ID})
+			size[f.ID] = weight(f)
+		}
+		g := &groups[i]
+		g.Count++
+		g.Findings = append(g.Findings, f.ID)
+		if w := weight(f); w < size[g.Example] {
+			size[f.ID] = w
+			g.Example = f.ID
+		}
+	}
+	return groups
+}
+
+// weight orders findings of a group by how small their evidence is.
+func weight(f Finding) int { return len(f.Expected) + len(f.Actual) + len(f.Stderr) }
+
+// Load reads a report.json.
+func Load(path string) (*Report, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r Report
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &r, nil
+}
+
+// Save writes the report as indented JSON, atomically.
+func (r *Report) Save(path string) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(path, append(b, '\n'))
+}
+
+// WriteFileAtomic writes data to a temporary file beside path, syncs it and
+// renames it over path, so that readers see the old or the new content and
+// never a half-written file.
+func WriteFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Chmod(tmp, 0o644); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}
