@@ -4,6 +4,7 @@ package tree
 
 import (
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -60,23 +61,22 @@ func Read(dir string, lim Limits) (Tree, error) {
 			return err
 		}
 		rel = filepath.ToSlash(rel)
+		if d.Type()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("%s: a symbolic link, not a regular file", rel)
+		}
 		if !d.Type().IsRegular() {
 			return fmt.Errorf("%s: not a regular file", rel)
 		}
 		if lim.MaxFiles > 0 && len(t) >= lim.MaxFiles {
 			return fmt.Errorf("%w: more than %d files", ErrLimit, lim.MaxFiles)
 		}
-		info, err := d.Info()
+		b, err := readAtMost(path, lim.MaxBytes, total)
 		if err != nil {
 			return err
 		}
-		total += info.Size()
+		total += int64(len(b))
 		if lim.MaxBytes > 0 && total > lim.MaxBytes {
 			return fmt.Errorf("%w: more than %d bytes", ErrLimit, lim.MaxBytes)
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
 		}
 		t[rel] = b
 		return nil
@@ -85,6 +85,22 @@ func Read(dir string, lim Limits) (Tree, error) {
 		return nil, err
 	}
 	return t, nil
+}
+
+// readAtMost reads a file, but no more than one byte past what the budget
+// max (zero: none) leaves after used, so that a file growing while it is
+// read cannot exhaust memory.
+func readAtMost(path string, max, used int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if max > 0 {
+		r = io.LimitReader(f, max-used+1)
+	}
+	return io.ReadAll(r)
 }
 
 // Write writes every file of the tree below dir, creating directories as

@@ -1,0 +1,102 @@
+// Package cllc offers the reference CLL transpiler, package mcpt/cll, to the
+// tester as the builtin transpiler "cllc", run in process: importing the
+// package registers it. The tester still reaches it only through the
+// transpiler interface, as it would any other transpiler under test.
+package cllc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"mcpt/cll"
+	"mcpt/cll/token"
+	"mcpt/transpiler"
+	"mcpt/tree"
+)
+
+// Name is the name of the builtin.
+const Name = "cllc"
+
+// OptionFaultsIn is the option choosing the runs in which the requested
+// faults are active: "both" (the default: a faulty transpiler is faulty in
+// every run, like `cllc --fault`) or "follow-up" (only follow-up runs, as in
+// the paper's fault-injection experiments, where the base run uses the
+// correct transpiler).
+const OptionFaultsIn = "faults-in"
+
+const doc = `the reference CLL → C transpiler (mcpt/cll), run in process
+Options: faults-in=both|follow-up (default both): the runs in which the
+requested faults are switched on.`
+
+func init() { transpiler.RegisterBuiltin(Name, doc, New) }
+
+// New makes the cllc transpiler with the given faults switched on. An
+// unknown option or fault name is an error.
+func New(options map[string]string, faults []string) (transpiler.Transpiler, error) {
+	inBase := true
+	for k, v := range options {
+		switch {
+		case k == OptionFaultsIn && v == "follow-up":
+			inBase = false
+		case k == OptionFaultsIn && (v == "both" || v == ""):
+		case k == OptionFaultsIn:
+			return nil, fmt.Errorf("option %s=%q: want follow-up or both", k, v)
+		default:
+			return nil, fmt.Errorf("unknown option %q (known: %s)", k, OptionFaultsIn)
+		}
+	}
+	var known []string
+	for _, f := range cll.Faults() {
+		known = append(known, f.Name)
+	}
+	for _, f := range faults {
+		if !slices.Contains(known, f) {
+			sort.Strings(known)
+			return nil, fmt.Errorf("unknown fault %q (known: %s)", f, strings.Join(known, ", "))
+		}
+	}
+	faults = slices.Clone(faults)
+	transpile := func(_ context.Context, req transpiler.Request) (tree.Tree, error) {
+		var active []string
+		if req.Role == transpiler.FollowUp || inBase {
+			active = faults
+		}
+		files, err := cll.Transpile(req.Name, req.Src, active...)
+		var list token.ErrorList
+		if errors.As(err, &list) {
+			return nil, diagnostics{list}
+		}
+		if err != nil {
+			return nil, err
+		}
+		return tree.Tree(files), nil
+	}
+	return transpiler.InProcess(Name, transpile, IsRejection), nil
+}
+
+// IsRejection reports whether err is a positioned front-end error of CLL:
+// the program was refused, the transpiler did not fail.
+func IsRejection(err error) bool {
+	var list token.ErrorList
+	var one *token.Error
+	return errors.As(err, &list) || errors.As(err, &one)
+}
+
+// diagnostics prints every error of a list, one per line, as the cllc
+// command does on standard error.
+type diagnostics struct{ list token.ErrorList }
+
+func (d diagnostics) Error() string {
+	var b strings.Builder
+	for _, e := range d.list {
+		b.WriteString(e.Error())
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func (d diagnostics) Unwrap() error { return d.list }

@@ -1,0 +1,322 @@
+package transpiler
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Defaults applied by NewCommand to the zero fields of a Command.
+const (
+	DefaultTimeout        = time.Minute
+	DefaultWaitDelay      = time.Second
+	DefaultMaxOutputFiles = 10_000
+	DefaultMaxOutputBytes = 64 << 20
+	DefaultMaxStderrBytes = 8 << 10
+	DefaultInputName      = "input"
+)
+
+// Placeholders that may appear inside the arguments of Command.Argv. Each
+// occurrence is replaced by its value for the run; the rest of the argument
+// is kept as written, so "--out={outdir}" works.
+const (
+	PlaceholderInput     = "{input}"     // absolute path of the input file
+	PlaceholderInputName = "{inputname}" // base name of the input file
+	PlaceholderOutDir    = "{outdir}"    // absolute path of a fresh, empty output directory
+	PlaceholderWorkDir   = "{workdir}"   // absolute path of the run's private directory
+)
+
+var knownPlaceholders = []string{PlaceholderInput, PlaceholderInputName, PlaceholderOutDir, PlaceholderWorkDir}
+
+// placeholderRx matches anything that looks like a placeholder, known or not,
+// so that a misspelt one is reported instead of reaching the transpiler.
+var placeholderRx = regexp.MustCompile(`\{[a-z_]+\}`)
+
+// Command describes a transpiler run as an external command. Each run gets a
+// private directory holding in/<name> (the input) and out/ (where the
+// transpiler must write its output tree); the directory is removed when the
+// run ends, however it ends. Standard input is empty.
+//
+// The transpiler runs in a process group of its own, which is killed when
+// the run times out, when its context is cancelled, and as soon as the
+// transpiler exits, so that nothing it started outlives the run (a process
+// that leaves the group escapes this). A run is TimedOut when Timeout or
+// the deadline of the context passes; when the context is cancelled,
+// Transpile returns the context's error. An output tree that breaks the
+// caps or holds anything but regular files and directories makes the run
+// Crashed, with a line "mcpt: output tree: …" after the kept standard error.
+type Command struct {
+	// Argv is the command line: the program and its arguments. Arguments
+	// may contain the placeholders {input}, {inputname}, {outdir} and
+	// {workdir}; they are substituted per argument and the command is
+	// started directly, never through a shell, so spaces, quotes and $
+	// stay literal. Argv[0] may not contain placeholders; without a slash
+	// it is looked up in $PATH, with one it is relative to Dir.
+	Argv []string
+
+	// Dir is the working directory of the transpiler; empty means the
+	// current directory of mcpt.
+	Dir string
+
+	// Env holds extra KEY=value entries added on top of mcpt's own
+	// environment. MCPT_ROLE=base or MCPT_ROLE=follow-up is always set
+	// last and cannot be overridden.
+	Env []string
+
+	// Timeout bounds one run; when it passes, the transpiler's whole
+	// process group is killed and the run is TimedOut. Zero means
+	// DefaultTimeout.
+	Timeout time.Duration
+
+	// WaitDelay bounds how long a run waits, once the transpiler has
+	// exited or been killed, for other processes to release its standard
+	// error (a daemon it forked, say). Zero means DefaultWaitDelay.
+	WaitDelay time.Duration
+
+	// Accept lists the exit codes of a successful run, whose output tree
+	// is read; nil means [0]. Reject lists the exit codes with which the
+	// transpiler refuses an input; nil means [1], an empty non-nil slice
+	// means none. Any other code, or a signal, is a crash.
+	Accept, Reject []int
+
+	// MaxOutputFiles and MaxOutputBytes cap the output tree; a run that
+	// exceeds them is Crashed. Zero means the default, negative no cap.
+	MaxOutputFiles int
+	MaxOutputBytes int64
+
+	// MaxStderrBytes is how much of the end of standard error is kept;
+	// zero means DefaultMaxStderrBytes.
+	MaxStderrBytes int
+
+	// CaptureStdout, when set, interleaves standard output into the kept
+	// standard error; otherwise standard output is discarded.
+	CaptureStdout bool
+
+	// TempDir is where the private run directories are created; empty
+	// means os.TempDir().
+	TempDir string
+
+	// InputName is the file name of the input when Request.Name is
+	// empty; empty means DefaultInputName.
+	InputName string
+}
+
+// command is a validated Command with its defaults filled in.
+type command struct {
+	Command
+	path   string // absolute path of the executable
+	accept map[int]bool
+	reject map[int]bool
+}
+
+// NewCommand checks c and returns a Transpiler that runs it. The checks are
+// the ones that would otherwise fail every run: an empty or unresolvable
+// command, an unknown placeholder, nonsensical limits.
+func NewCommand(c Command) (Transpiler, error) {
+	if !commandSupported {
+		return nil, errCommandUnsupported
+	}
+	cmd, err := checkCommand(c)
+	if err != nil {
+		return nil, fmt.Errorf("transpiler command: %w", err)
+	}
+	return cmd, nil
+}
+
+func checkCommand(c Command) (*command, error) {
+	if len(c.Argv) == 0 || c.Argv[0] == "" {
+		return nil, errors.New("empty command line")
+	}
+	c.Argv = slices.Clone(c.Argv)
+	c.Env = slices.Clone(c.Env)
+	if placeholderRx.MatchString(c.Argv[0]) {
+		return nil, fmt.Errorf("%q: the program name cannot contain placeholders", c.Argv[0])
+	}
+	for i, a := range c.Argv[1:] {
+		for _, p := range placeholderRx.FindAllString(a, -1) {
+			if !slices.Contains(knownPlaceholders, p) {
+				return nil, fmt.Errorf("argument %d %q: unknown placeholder %s (known: %s)",
+					i+1, a, p, strings.Join(knownPlaceholders, ", "))
+			}
+		}
+	}
+	for _, kv := range c.Env {
+		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
+			return nil, fmt.Errorf("environment entry %q is not KEY=value", kv)
+		}
+	}
+
+	var err error
+	if c.Dir != "" {
+		if c.Dir, err = existingDir(c.Dir, "working directory"); err != nil {
+			return nil, err
+		}
+	}
+	if c.TempDir != "" {
+		if c.TempDir, err = existingDir(c.TempDir, "temporary directory"); err != nil {
+			return nil, err
+		}
+	}
+	path, err := lookPath(c.Argv[0], c.Dir)
+	if err != nil {
+		return nil, err
+	}
+
+	switch {
+	case c.Timeout < 0:
+		return nil, fmt.Errorf("negative timeout %v", c.Timeout)
+	case c.Timeout == 0:
+		c.Timeout = DefaultTimeout
+	}
+	switch {
+	case c.WaitDelay < 0:
+		return nil, fmt.Errorf("negative wait delay %v", c.WaitDelay)
+	case c.WaitDelay == 0:
+		c.WaitDelay = DefaultWaitDelay
+	}
+	switch {
+	case c.MaxStderrBytes < 0:
+		return nil, fmt.Errorf("negative standard error limit %d", c.MaxStderrBytes)
+	case c.MaxStderrBytes == 0:
+		c.MaxStderrBytes = DefaultMaxStderrBytes
+	}
+	switch {
+	case c.MaxOutputFiles < 0:
+		c.MaxOutputFiles = 0 // tree.Limits: no cap
+	case c.MaxOutputFiles == 0:
+		c.MaxOutputFiles = DefaultMaxOutputFiles
+	}
+	switch {
+	case c.MaxOutputBytes < 0:
+		c.MaxOutputBytes = 0
+	case c.MaxOutputBytes == 0:
+		c.MaxOutputBytes = DefaultMaxOutputBytes
+	}
+	if c.InputName == "" {
+		c.InputName = DefaultInputName
+	}
+	if err := checkInputName(c.InputName); err != nil {
+		return nil, err
+	}
+
+	if c.Accept == nil {
+		c.Accept = []int{0}
+	}
+	if c.Reject == nil {
+		c.Reject = []int{1}
+	}
+	if len(c.Accept) == 0 {
+		return nil, errors.New("no exit code is accepted")
+	}
+	cmd := &command{Command: c, path: path, accept: map[int]bool{}, reject: map[int]bool{}}
+	for _, code := range c.Accept {
+		if code < 0 || code > 255 {
+			return nil, fmt.Errorf("accepted exit code %d outside 0…255", code)
+		}
+		cmd.accept[code] = true
+	}
+	for _, code := range c.Reject {
+		if code < 0 || code > 255 {
+			return nil, fmt.Errorf("rejecting exit code %d outside 0…255", code)
+		}
+		if cmd.accept[code] {
+			return nil, fmt.Errorf("exit code %d both accepts and rejects", code)
+		}
+		cmd.reject[code] = true
+	}
+	return cmd, nil
+}
+
+// existingDir returns the absolute form of dir after checking that it is a
+// directory.
+func existingDir(dir, what string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("%s %q: %w", what, dir, err)
+	}
+	info, err := os.Stat(abs)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", what, err)
+	}
+	if !info.IsDir() {
+		return "", fmt.Errorf("%s %q is not a directory", what, dir)
+	}
+	return abs, nil
+}
+
+// lookPath resolves the program name as the transpiler will see it: a bare
+// name through $PATH, a name with a slash relative to dir. The result is
+// absolute, so that later changes of mcpt's directory do not matter.
+func lookPath(name, dir string) (string, error) {
+	p := name
+	if strings.ContainsRune(name, filepath.Separator) && !filepath.IsAbs(name) && dir != "" {
+		p = filepath.Join(dir, name)
+	}
+	resolved, err := exec.LookPath(p)
+	if errors.Is(err, exec.ErrDot) {
+		err = fmt.Errorf("found only relative to the current directory through $PATH; write it as ./%s", name)
+	}
+	if err != nil {
+		var ee *exec.Error
+		switch {
+		case errors.As(err, &ee) && errors.Is(ee.Err, exec.ErrNotFound):
+			err = errors.New("not found in $PATH")
+		case errors.As(err, &ee) && errors.Is(ee.Err, fs.ErrNotExist):
+			err = errors.New("no such file")
+		case errors.As(err, &ee) && errors.Is(ee.Err, fs.ErrPermission):
+			err = errors.New("not an executable file")
+		case errors.As(err, &ee):
+			err = ee.Err
+		}
+		if p != name {
+			return "", fmt.Errorf("%q (in %s): %w", name, dir, err)
+		}
+		return "", fmt.Errorf("%q: %w", name, err)
+	}
+	abs, err := filepath.Abs(resolved)
+	if err != nil {
+		return "", fmt.Errorf("%q: %w", name, err)
+	}
+	return abs, nil
+}
+
+// checkInputName refuses input names that would leave the in/ directory.
+func checkInputName(name string) error {
+	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\`) || strings.ContainsRune(name, 0) {
+		return fmt.Errorf("input name %q is not a plain file name", name)
+	}
+	return nil
+}
+
+// String renders the command line template.
+func (c *command) String() string { return strings.Join(c.Argv, " ") }
+
+// args substitutes the placeholders of the argument template.
+func (c *command) args(input, outdir, workdir string) []string {
+	r := strings.NewReplacer(
+		PlaceholderInput, input,
+		PlaceholderInputName, filepath.Base(input),
+		PlaceholderOutDir, outdir,
+		PlaceholderWorkDir, workdir,
+	)
+	args := make([]string, len(c.Argv))
+	args[0] = c.Argv[0]
+	for i, a := range c.Argv[1:] {
+		args[i+1] = r.Replace(a)
+	}
+	return args
+}
+
+// env is the environment of one run.
+func (c *command) env(role Role) []string {
+	env := os.Environ()
+	env = append(env, c.Env...)
+	return append(env, "MCPT_ROLE="+role.String())
+}

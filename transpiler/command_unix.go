@@ -1,0 +1,174 @@
+//go:build unix
+
+package transpiler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"mcpt/tree"
+)
+
+const commandSupported = true
+
+var errCommandUnsupported error // never returned on Unix
+
+// Transpile runs the command once on req; see Command for how runs end.
+func (c *command) Transpile(ctx context.Context, req Request) (res *Result, err error) {
+	name := req.Name
+	if name == "" {
+		name = c.InputName
+	}
+	if err := checkInputName(name); err != nil {
+		return nil, fmt.Errorf("transpiler run: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return c.ended(ctx, time.Now(), false, nil)
+	}
+
+	work, err := os.MkdirTemp(c.TempDir, "mcpt-run-")
+	if err != nil {
+		return nil, fmt.Errorf("transpiler run %s: %w", name, err)
+	}
+	work, err = filepath.Abs(work)
+	if err != nil {
+		_ = removeRunDir(work)
+		return nil, fmt.Errorf("transpiler run %s: %w", name, err)
+	}
+	defer func() {
+		if rmErr := removeRunDir(work); rmErr != nil && err == nil {
+			res, err = nil, fmt.Errorf("transpiler run %s: cleaning up: %w", name, rmErr)
+		}
+	}()
+	in := filepath.Join(work, "in", name)
+	out := filepath.Join(work, "out")
+	if err := os.Mkdir(filepath.Dir(in), 0o755); err != nil {
+		return nil, fmt.Errorf("transpiler run %s: %w", name, err)
+	}
+	if err := os.Mkdir(out, 0o755); err != nil {
+		return nil, fmt.Errorf("transpiler run %s: %w", name, err)
+	}
+	if err := os.WriteFile(in, req.Src, 0o644); err != nil {
+		return nil, fmt.Errorf("transpiler run %s: writing the input: %w", name, err)
+	}
+
+	runCtx, cancel := context.WithTimeout(ctx, c.Timeout)
+	defer cancel()
+	stderr := newTail(c.MaxStderrBytes)
+	args := c.args(in, out, work)
+	cmd := exec.CommandContext(runCtx, c.path)
+	cmd.Args = args
+	cmd.Dir = c.Dir
+	cmd.Env = c.env(req.Role)
+	cmd.Stderr = stderr
+	if c.CaptureStdout {
+		cmd.Stdout = stderr
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var killed atomic.Bool
+	cmd.Cancel = func() error {
+		killed.Store(true)
+		return killGroup(cmd.Process.Pid)
+	}
+	cmd.WaitDelay = c.WaitDelay
+
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		if runCtx.Err() != nil {
+			return c.ended(ctx, start, false, nil)
+		}
+		return nil, fmt.Errorf("transpiler run %s: starting %s: %w", name, c.path, err)
+	}
+	waitErr := cmd.Wait()
+	dur := time.Since(start)
+	// Whatever the transpiler left running in its group goes now, before
+	// its output is read and its directory removed.
+	_ = killGroup(cmd.Process.Pid)
+
+	if killed.Load() {
+		return c.ended(ctx, start, true, stderr.Bytes())
+	}
+	st := cmd.ProcessState
+	if st == nil {
+		return nil, fmt.Errorf("transpiler run %s: %w", name, waitErr)
+	}
+	var exitErr *exec.ExitError
+	if waitErr != nil && !errors.As(waitErr, &exitErr) && !errors.Is(waitErr, exec.ErrWaitDelay) {
+		return nil, fmt.Errorf("transpiler run %s: %w", name, waitErr)
+	}
+
+	res = &Result{ExitCode: st.ExitCode(), Stderr: stderr.Bytes(), Duration: dur}
+	ws, _ := st.Sys().(syscall.WaitStatus)
+	switch {
+	case ws.Signaled():
+		res.Status = Crashed
+		res.Signal = unix.SignalName(ws.Signal())
+		if res.Signal == "" {
+			res.Signal = ws.Signal().String()
+		}
+	case c.accept[res.ExitCode]:
+		files, err := tree.Read(out, tree.Limits{MaxFiles: c.MaxOutputFiles, MaxBytes: c.MaxOutputBytes})
+		if err != nil {
+			res.Status = Crashed
+			res.Stderr = appendNote(res.Stderr, "output tree: "+err.Error())
+			break
+		}
+		res.Status = Accepted
+		res.Files = files
+	case c.reject[res.ExitCode]:
+		res.Status = Rejected
+	default:
+		res.Status = Crashed
+	}
+	return res, nil
+}
+
+// ended is the outcome of a run whose context ended first: an error when
+// ctx was cancelled, TimedOut when a deadline passed. killed says whether a
+// transpiler was running and had to be killed.
+func (c *command) ended(ctx context.Context, start time.Time, killed bool, stderr []byte) (*Result, error) {
+	if err := ctx.Err(); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return nil, fmt.Errorf("transpiler run: %w", context.Cause(ctx))
+	}
+	res := &Result{Status: TimedOut, ExitCode: -1, Stderr: stderr, Duration: time.Since(start)}
+	if killed {
+		res.Signal = "SIGKILL"
+	}
+	return res, nil
+}
+
+// killGroup kills the process group led by pid. A group that is already
+// gone is not an error.
+func killGroup(pid int) error {
+	if pid <= 0 {
+		return nil
+	}
+	if err := unix.Kill(-pid, unix.SIGKILL); err != nil && !errors.Is(err, unix.ESRCH) {
+		return err
+	}
+	return nil
+}
+
+// removeRunDir removes a run directory, first making writable whatever the
+// transpiler made read-only inside it.
+func removeRunDir(dir string) error {
+	if err := os.RemoveAll(dir); err == nil {
+		return nil
+	}
+	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			_ = os.Chmod(p, 0o700)
+		}
+		return nil
+	})
+	return os.RemoveAll(dir)
+}
