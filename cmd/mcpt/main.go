@@ -14,6 +14,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	_ "mcpt/examples/cll/gorel" // the example relation written in Go
 	"mcpt/internal/setup"
 	_ "mcpt/transpiler/cllc" // the builtin cllc transpiler
 )

@@ -306,7 +306,14 @@ func compileEdit(ey editYAML, file config.String) (editT, error) {
 			path = ay.At
 		}
 		if n != 1 {
-			return e, file.At("each where item of %s has exactly one of after, before, at", file.Value)
+			at := file
+			for _, l := range [][]matcherYAML{ay.After, ay.Before, ay.At} {
+				if len(l) > 0 {
+					at = l[0].Text
+					break
+				}
+			}
+			return e, at.At("each where item has exactly one of after, before, at")
 		}
 		if (e.op == oracle.Insert) != (len(ay.At) == 0) {
 			if e.op == oracle.Insert {

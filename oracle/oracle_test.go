@@ -1,0 +1,167 @@
+package oracle
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"mcpt/tree"
+)
+
+func exact(lines ...string) []Matcher {
+	var ms []Matcher
+	for _, l := range lines {
+		ms = append(ms, Matcher{Text: l})
+	}
+	return ms
+}
+
+const base = `struct a {
+    int x;
+    int y;
+};
+void f(void)
+{
+    x = 1;
+}
+`
+
+func TestPredict(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		edits []Edit
+		want  string
+		err   string
+	}{
+		{
+			name:  "insert after, path scoped",
+			edits: []Edit{{Op: Insert, Lines: []string{"    x = 2;"}, Anchors: []Anchor{{Path: exact("void f(void)", "x = 1;")}}}},
+			want:  strings.Replace(base, "    x = 1;\n", "    x = 1;\n    x = 2;\n", 1),
+		},
+		{
+			name: "first alternative missing, second used, before",
+			edits: []Edit{{Op: Insert, Lines: []string{"    int w;"}, Anchors: []Anchor{
+				{Path: exact("int nope;")},
+				{Path: exact("int x;"), Before: true},
+			}}},
+			want: strings.Replace(base, "    int x;\n", "    int w;\n    int x;\n", 1),
+		},
+		{
+			name:  "replace by regexp and delete",
+			edits: []Edit{{Op: Replace, Lines: []string{"    long y;"}, Anchors: []Anchor{{Path: []Matcher{{Re: regexp.MustCompile(`^\s+int y;$`)}}}}}, {Op: Delete, Anchors: []Anchor{{Path: exact("int x;")}}}},
+			want:  strings.Replace(base, "    int x;\n    int y;\n", "    long y;\n", 1),
+		},
+		{
+			name:  "two inserts at one place keep edit order",
+			edits: []Edit{{Op: Insert, Lines: []string{"A"}, Anchors: []Anchor{{Path: exact("};")}}}, {Op: Insert, Lines: []string{"", "B"}, Anchors: []Anchor{{Path: exact("};")}}}},
+			want:  strings.Replace(base, "};\n", "};\nA\n\nB\n", 1),
+		},
+		{
+			name:  "no anchor",
+			edits: []Edit{{Op: Insert, Lines: []string{"z"}, Anchors: []Anchor{{Path: exact("void g(void)")}}}},
+			err:   `no anchor line found in o for the insertion of "z": tried after "void g(void)"`,
+		},
+		{
+			name:  "two edits on one line",
+			edits: []Edit{{Op: Delete, Anchors: []Anchor{{Path: exact("int x;")}}}, {Op: Replace, Lines: []string{"q"}, Anchors: []Anchor{{Path: exact("int x;")}}}},
+			err:   "two edits replace or delete line 2",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := &Difference{File: "a.h", Edits: tc.edits}
+			got, err := d.Predict(base)
+			if tc.err != "" {
+				if err == nil || err.Error() != tc.err {
+					t.Fatalf("error %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestDifferenceCheck(t *testing.T) {
+	d := &Difference{Name: "member", File: "a.h", Edits: []Edit{{Op: Insert, Lines: []string{"    int z;"}, Anchors: []Anchor{{Path: exact("int y;")}}}}}
+	o := tree.Tree{"a.h": []byte(base)}
+	good := tree.Tree{"a.h": []byte(strings.Replace(base, "int y;\n", "int y;\n    int z;\n", 1))}
+	if f := d.Check(o, good); len(f) != 0 {
+		t.Fatalf("false alarm: %+v", f)
+	}
+	// The item in the wrong place: the paper's reverse-order kind of fault.
+	bad := tree.Tree{"a.h": []byte(strings.Replace(base, "    int x;\n", "    int z;\n    int x;\n", 1))}
+	f := d.Check(o, bad)
+	if len(f) != 1 || f[0].Checker != "member" || f[0].File != "a.h" {
+		t.Fatalf("want one failure of member on a.h, got %+v", f)
+	}
+	if !strings.Contains(f[0].Diff, "-    int z;") || !strings.Contains(f[0].Diff, "+    int z;") {
+		t.Errorf("diff does not show the misplaced line:\n%s", f[0].Diff)
+	}
+	if f := d.Check(o, tree.Tree{}); len(f) != 1 || !strings.Contains(f[0].Message, "missing from o′") {
+		t.Errorf("missing follow-up file: %+v", f)
+	}
+	if f := d.Check(tree.Tree{}, good); len(f) != 1 || !strings.Contains(f[0].Message, "missing from o") {
+		t.Errorf("missing base file: %+v", f)
+	}
+}
+
+func TestEquivalence(t *testing.T) {
+	o := tree.Tree{"a.h": []byte("a\n"), "b.h": []byte("b\n"), "c.h": []byte("c\n")}
+	e := &Equivalence{Except: []string{"c.h"}}
+	o2 := tree.Tree{"a.h": []byte("a\n"), "b.h": []byte("b\n"), "c.h": []byte("changed\n")}
+	if f := e.Check(o, o2); len(f) != 0 {
+		t.Fatalf("false alarm: %+v", f)
+	}
+	o2["b.h"] = []byte("B\n")
+	delete(o2, "a.h")
+	o2["d.h"] = []byte("new\n")
+	f := e.Check(o, o2)
+	var got []string
+	for _, x := range f {
+		got = append(got, x.File+": "+x.Message)
+	}
+	want := []string{
+		"a.h: a.h is in o but missing from o′",
+		"b.h: b.h changed, but the mutation must leave it byte-identical",
+		"d.h: d.h appeared in o′ but is not in o",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestNormalizer(t *testing.T) {
+	stamp := "X"
+	n := Normalizer{
+		{Match: regexp.MustCompile(`^// generated at .*$`)},
+		{Files: []string{"*.c"}, Match: regexp.MustCompile(`version [0-9.]+`), Replace: &stamp},
+	}
+	in := tree.Tree{
+		"a.c":     []byte("// generated at 12:00\nint v; // version 1.2\n"),
+		"sub/b.h": []byte("// generated at 13:00\n// version 3\n"),
+	}
+	out := n.Apply(in)
+	if got := string(out["a.c"]); got != "int v; // X\n" {
+		t.Errorf("a.c: %q", got)
+	}
+	if got := string(out["sub/b.h"]); got != "// version 3\n" {
+		t.Errorf("sub/b.h: %q", got)
+	}
+	if string(in["a.c"]) != "// generated at 12:00\nint v; // version 1.2\n" {
+		t.Error("Apply changed its input")
+	}
+}
+
+func TestSplitJoin(t *testing.T) {
+	for _, s := range []string{"", "a", "a\n", "a\nb", "a\n\nb\n", "\n"} {
+		l, nl := SplitLines(s)
+		if got := JoinLines(l, nl); got != s {
+			t.Errorf("%q round-trips to %q", s, got)
+		}
+	}
+}
