@@ -1,0 +1,539 @@
+// Package check applies the static rules of CLL (SPEC §4) to a parsed
+// program: one namespace of declared names, their C forms and the C
+// identifiers generated from them, name kinds, types, literal and duration
+// ranges, and the configuration section. It records the type of every
+// expression for the C generator.
+package check
+
+import (
+	"errors"
+	"math"
+	"sort"
+	"strconv"
+
+	"mcpt/cll/ast"
+	"mcpt/cll/token"
+)
+
+const (
+	maxInt32 = math.MaxInt32
+	minInt32 = math.MinInt32
+)
+
+// Check applies the static rules to p. The error, when not nil, is a
+// token.ErrorList in source order with at most one error per position. Info
+// is returned even then, but it is complete only for a program without
+// errors.
+func Check(p *ast.Program) (*Info, error) {
+	c := &checker{
+		prog: p,
+		info: &Info{Entities: map[string]*Entity{}, Types: map[ast.Expr]Type{}},
+	}
+	c.declare()
+	c.resolveVarTypes()
+	c.checkNames()
+	c.checkDeclValues()
+	c.stmts(p.Init)
+	c.stmts(p.Cycle)
+	c.checkConfig()
+	return c.info, c.errorList().Err()
+}
+
+type checker struct {
+	prog *ast.Program
+	info *Info
+	errs token.ErrorList
+	// declPos is where each entity's name is declared.
+	declPos map[*Entity]token.Pos
+	// order holds the entities in source order, for the naming rules.
+	order []*Entity
+}
+
+func (c *checker) errorf(pos token.Pos, format string, args ...any) {
+	c.errs.Add(pos, format, args...)
+}
+
+// errorList sorts the errors by position and keeps the first reported at
+// each position: later ones there are consequences of it.
+func (c *checker) errorList() token.ErrorList {
+	sort.SliceStable(c.errs, func(i, j int) bool {
+		return c.errs[i].Pos.Offset < c.errs[j].Pos.Offset
+	})
+	var out token.ErrorList
+	for _, e := range c.errs {
+		if len(out) > 0 && out[len(out)-1].Pos == e.Pos {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// declare enters every declared name into the one namespace, reporting
+// names declared twice and a missing or repeated states declaration.
+func (c *checker) declare() {
+	c.declPos = map[*Entity]token.Pos{}
+	var states *ast.StatesDecl
+	counts := map[Kind]int{}
+	add := func(id ast.Ident, k Kind, d ast.Decl, t Type, index int) {
+		if prev, ok := c.info.Entities[id.Name]; ok {
+			c.errorf(id.Pos, "%q declared twice (first at %s)", id.Name, c.declPos[prev])
+			return
+		}
+		if index < 0 {
+			index = counts[k]
+			counts[k]++
+		}
+		e := &Entity{Kind: k, Name: id.Name, Decl: d, Type: t, Index: index}
+		c.info.Entities[id.Name] = e
+		c.declPos[e] = id.Pos
+		c.order = append(c.order, e)
+	}
+	for _, d := range c.prog.Decls {
+		switch d := d.(type) {
+		case *ast.StatesDecl:
+			if states != nil {
+				c.errorf(d.Pos, "more than one \"states\" declaration (first at %s)", states.Pos)
+			} else {
+				states = d
+			}
+			for i, s := range d.States {
+				add(s, State, d, Type{Kind: StateType}, i)
+			}
+		case *ast.EnumDecl:
+			add(d.Name, Enum, d, Type{}, -1)
+			for i, v := range d.Values {
+				add(v, EnumValue, d, Type{Kind: EnumType, Enum: d.Name.Name}, i)
+			}
+		case *ast.CommandDecl:
+			for _, n := range d.Names {
+				add(n, Command, d, Type{}, -1)
+			}
+		case *ast.ParamDecl:
+			add(d.Name, Param, d, builtinType(d.Type.Name), -1)
+		case *ast.VarDecl:
+			// An enumeration type is resolved once every name is known.
+			add(d.Name, Var, d, builtinType(d.Type.Name), -1)
+		case *ast.TimerDecl:
+			add(d.Name, Timer, d, Type{}, -1)
+		case *ast.EventDecl:
+			add(d.Name, Event, d, Type{Kind: Bool}, -1)
+		case *ast.AttrDecl:
+			add(d.Name, Attr, d, builtinType(d.Type.Name), -1)
+		}
+	}
+	if states == nil {
+		c.errorf(c.prog.Declarations, "missing \"states\" declaration")
+	}
+}
+
+// builtinType is the type a built-in type name denotes; Invalid for any
+// other name.
+func builtinType(name string) Type {
+	switch name {
+	case "Boolean":
+		return Type{Kind: Bool}
+	case "Integer":
+		return Type{Kind: Int}
+	case "Real":
+		return Type{Kind: Real}
+	case "String":
+		return Type{Kind: String}
+	}
+	return Type{}
+}
+
+// lookup returns the entity named by id, reporting an undefined name.
+func (c *checker) lookup(id ast.Ident) *Entity {
+	e := c.info.Entities[id.Name]
+	if e == nil {
+		c.errorf(id.Pos, "undefined name %q", id.Name)
+	}
+	return e
+}
+
+// lookupKind returns the entity named by id if it is of kind k, reporting
+// an undefined name or one of another kind (want names k in the message).
+func (c *checker) lookupKind(id ast.Ident, k Kind, want string) *Entity {
+	e := c.lookup(id)
+	if e == nil {
+		return nil
+	}
+	if e.Kind != k {
+		c.errorf(id.Pos, "%q is %s, not %s", id.Name, describe(e), want)
+		return nil
+	}
+	return e
+}
+
+// describe names the kind of an entity with its article.
+func describe(e *Entity) string {
+	switch e.Kind {
+	case State:
+		return "a state"
+	case Enum:
+		return "an enumeration"
+	case EnumValue:
+		return "an enumeration value"
+	case Command:
+		return "a command"
+	case Param:
+		return "a configuration parameter"
+	case Var:
+		return "a variable"
+	case Timer:
+		return "a timer"
+	case Event:
+		return "an input event"
+	case Attr:
+		if e.Type.Kind == String {
+			return "a String attribute"
+		}
+		return "an Integer attribute"
+	}
+	return "an entity"
+}
+
+// resolveVarTypes gives each variable of an enumeration type its type.
+func (c *checker) resolveVarTypes() {
+	for _, d := range c.prog.Decls {
+		v, ok := d.(*ast.VarDecl)
+		if !ok || v.Type.Builtin {
+			continue
+		}
+		id := ast.Ident{Pos: v.Type.Pos, Name: v.Type.Name}
+		enum := c.lookupKind(id, Enum, "an enumeration")
+		if e := c.info.Entities[v.Name.Name]; e != nil && e.Decl == d && enum != nil {
+			e.Type = Type{Kind: EnumType, Enum: enum.Name}
+		}
+	}
+}
+
+// String renders a type as CLL spells it; the type of the states has no
+// name in CLL and is rendered "state".
+func (t Type) String() string {
+	switch t.Kind {
+	case Bool:
+		return "Boolean"
+	case Int:
+		return "Integer"
+	case Real:
+		return "Real"
+	case String:
+		return "String"
+	case EnumType:
+		return t.Enum
+	case StateType:
+		return "state"
+	}
+	return "invalid type"
+}
+
+func (t Type) numeric() bool { return t.Kind == Int || t.Kind == Real }
+
+// assignable reports whether a value of type src may be stored where dst
+// is expected: the same type, or an Integer given to a Real. An invalid
+// type, already reported, is assignable to keep errors from cascading.
+func assignable(dst, src Type) bool {
+	if dst.Kind == Invalid || src.Kind == Invalid {
+		return true
+	}
+	return dst == src || dst.Kind == Real && src.Kind == Int
+}
+
+// checkDeclValues checks the initial values of variables and the values
+// of attributes.
+func (c *checker) checkDeclValues() {
+	for _, d := range c.prog.Decls {
+		switch d := d.(type) {
+		case *ast.VarDecl:
+			if d.Init == nil {
+				continue
+			}
+			t := c.literal(*d.Init)
+			want := Type{}
+			if e := c.info.Entities[d.Name.Name]; e != nil && e.Decl == d {
+				want = e.Type
+			}
+			if !assignable(want, t) {
+				c.errorf(d.Init.Pos, "cannot use %s as initial value of %s variable %q", t, want, d.Name.Name)
+			}
+		case *ast.AttrDecl:
+			if d.Value.Kind == ast.LitInt && d.Value.Int > maxInt32 {
+				c.errorf(d.Value.Pos, "integer literal out of range")
+			}
+		}
+	}
+}
+
+// literal checks a constant of a declaration or configuration entry and
+// returns its type; Invalid after an error.
+func (c *checker) literal(l ast.Literal) Type {
+	switch l.Kind {
+	case ast.LitInt:
+		if l.Int > maxInt32 || l.Int < minInt32 {
+			c.errorf(l.Pos, "integer literal out of range")
+			return Type{}
+		}
+		return Type{Kind: Int}
+	case ast.LitReal:
+		if !finiteReal(l.Text) {
+			c.errorf(l.Pos, "real literal out of range")
+			return Type{}
+		}
+		return Type{Kind: Real}
+	case ast.LitBool:
+		return Type{Kind: Bool}
+	case ast.LitString:
+		return Type{Kind: String}
+	case ast.LitIdent:
+		id := ast.Ident{Pos: l.Pos, Name: l.Text}
+		e := c.lookup(id)
+		if e == nil {
+			return Type{}
+		}
+		if e.Kind != EnumValue && e.Kind != State {
+			c.errorf(l.Pos, "%q is %s, not an enumeration value", l.Text, describe(e))
+			return Type{}
+		}
+		return e.Type
+	}
+	return Type{}
+}
+
+// finiteReal reports whether a real literal's value is a finite double.
+func finiteReal(text string) bool {
+	// ParseFloat fails with ErrRange and an infinity on overflow; an
+	// underflow to zero is a finite value.
+	f, err := strconv.ParseFloat(text, 64)
+	return (err == nil || errors.Is(err, strconv.ErrRange)) && !math.IsInf(f, 0)
+}
+
+// checkDuration reports a duration above the 32-bit range.
+func (c *checker) checkDuration(d ast.Duration) bool {
+	if d.MS > maxInt32 {
+		c.errorf(d.Pos, "duration out of range (at most 2147483647 ms)")
+		return false
+	}
+	return true
+}
+
+// stmts checks a list of statements.
+func (c *checker) stmts(list []ast.Stmt) {
+	for _, s := range list {
+		c.stmt(s)
+	}
+}
+
+func (c *checker) stmt(s ast.Stmt) {
+	switch s := s.(type) {
+	case *ast.IfStmt:
+		for i, cond := range s.Conds {
+			if t := c.expr(cond); t.Kind != Invalid && t.Kind != Bool {
+				c.errorf(cond.Start(), "condition must be Boolean, found %s", t)
+			}
+			if i < len(s.Thens) {
+				c.stmts(s.Thens[i])
+			}
+		}
+		c.stmts(s.Else)
+	case *ast.SendStmt:
+		c.lookupKind(s.Command, Command, "a command")
+	case *ast.TransitionStmt:
+		if s.Kind == ast.ToState {
+			c.lookupKind(s.Target, State, "a state")
+		}
+	case *ast.SetStmt:
+		v := c.lookupKind(s.Var, Var, "a variable")
+		t := c.expr(s.Value)
+		if v != nil && !assignable(v.Type, t) {
+			c.errorf(s.Value.Start(), "cannot assign %s to %s variable %q", t, v.Type, v.Name)
+		}
+	case *ast.StartStmt:
+		c.lookupKind(s.Timer, Timer, "a timer")
+		c.checkDuration(s.Duration)
+	case *ast.StopStmt:
+		c.lookupKind(s.Timer, Timer, "a timer")
+	}
+}
+
+// expr checks an expression and records its type, and those of its
+// operands, in Info.Types.
+func (c *checker) expr(x ast.Expr) Type {
+	t := c.expr1(x)
+	c.info.Types[x] = t
+	return t
+}
+
+func (c *checker) expr1(x ast.Expr) Type {
+	switch x := x.(type) {
+	case *ast.IntLit:
+		if x.Value > maxInt32 {
+			c.errorf(x.Pos, "integer literal out of range")
+		}
+		return Type{Kind: Int}
+	case *ast.RealLit:
+		if !finiteReal(x.Text) {
+			c.errorf(x.Pos, "real literal out of range")
+		}
+		return Type{Kind: Real}
+	case *ast.BoolLit:
+		return Type{Kind: Bool}
+	case *ast.StateExpr:
+		return Type{Kind: StateType}
+	case *ast.Name:
+		e := c.lookup(x.Ident)
+		if e == nil {
+			return Type{}
+		}
+		switch e.Kind {
+		case Var, Param, Event, EnumValue, State:
+			return e.Type
+		case Attr:
+			if e.Type.Kind == Int {
+				return e.Type
+			}
+		}
+		c.errorf(x.Ident.Pos, "%q is %s, not a value", e.Name, describe(e))
+		return Type{}
+	case *ast.Expired:
+		c.lookupKind(x.Timer, Timer, "a timer")
+		return Type{Kind: Bool}
+	case *ast.Paren:
+		return c.expr(x.X)
+	case *ast.Unary:
+		t := c.expr(x.X)
+		if x.Op == "not" {
+			if t.Kind != Invalid && t.Kind != Bool {
+				c.errorf(x.OpPos, "operator \"not\" needs Boolean, found %s", t)
+			}
+			return Type{Kind: Bool}
+		}
+		if t.Kind != Invalid && !t.numeric() {
+			c.errorf(x.OpPos, "operator %q needs Integer or Real, found %s", x.Op, t)
+			return Type{}
+		}
+		return t
+	case *ast.Binary:
+		return c.binary(x)
+	}
+	return Type{}
+}
+
+// binary checks X op Y. Comparisons and logical operators are Boolean
+// even when mistyped, so that one error does not cascade.
+func (c *checker) binary(x *ast.Binary) Type {
+	tx, ty := c.expr(x.X), c.expr(x.Y)
+	if tx.Kind == Invalid || ty.Kind == Invalid {
+		switch x.Op {
+		case "+", "-", "*", "/", "mod":
+			return Type{}
+		}
+		return Type{Kind: Bool}
+	}
+	mismatch := func() {
+		c.errorf(x.OpPos, "mismatched types %s and %s in %q", tx, ty, x.Op)
+	}
+	needs := func(what string, t Type) {
+		c.errorf(x.OpPos, "operator %q needs %s, found %s", x.Op, what, t)
+	}
+	// wrong is the operand that fails ok, preferring the left one.
+	wrong := func(ok func(Type) bool) Type {
+		if !ok(tx) {
+			return tx
+		}
+		return ty
+	}
+	switch x.Op {
+	case "and", "or":
+		isBool := func(t Type) bool { return t.Kind == Bool }
+		switch {
+		case isBool(tx) && isBool(ty):
+		case tx != ty:
+			mismatch()
+		default:
+			needs("Boolean", tx)
+		}
+		return Type{Kind: Bool}
+	case "+", "-", "*", "/":
+		switch {
+		case tx.numeric() && ty.numeric():
+			if tx.Kind == Real || ty.Kind == Real {
+				return Type{Kind: Real}
+			}
+			return Type{Kind: Int}
+		case tx != ty:
+			mismatch()
+		default:
+			needs("Integer or Real", tx)
+		}
+		return Type{}
+	case "mod":
+		isInt := func(t Type) bool { return t.Kind == Int }
+		switch {
+		case isInt(tx) && isInt(ty):
+			return Type{Kind: Int}
+		case tx.numeric() && ty.numeric() || tx == ty:
+			needs("Integer", wrong(isInt))
+		default:
+			mismatch()
+		}
+		return Type{}
+	case "=", "<>":
+		if tx != ty && !(tx.numeric() && ty.numeric()) {
+			mismatch()
+		}
+		return Type{Kind: Bool}
+	case "<", "<=", ">", ">=":
+		ordered := func(t Type) bool {
+			return t.numeric() || t.Kind == EnumType || t.Kind == StateType
+		}
+		switch {
+		case tx.numeric() && ty.numeric():
+		case tx != ty:
+			mismatch()
+		case !ordered(tx):
+			needs("numbers or enumeration values", tx)
+		}
+		return Type{Kind: Bool}
+	}
+	return Type{}
+}
+
+// checkConfig checks the configuration section: entries for declared
+// parameters with values of their types, at most once each, and exactly
+// one positive cycle time.
+func (c *checker) checkConfig() {
+	seen := map[string]token.Pos{}
+	var cycle *ast.CycleTimeEntry
+	for _, e := range c.prog.Config {
+		switch e := e.(type) {
+		case *ast.ParamEntry:
+			param := c.lookupKind(e.Name, Param, "a configuration parameter")
+			t := c.literal(e.Value)
+			if param == nil {
+				continue
+			}
+			if first, ok := seen[e.Name.Name]; ok {
+				c.errorf(e.Name.Pos, "duplicate configuration entry for %q (first at %s)", e.Name.Name, first)
+				continue
+			}
+			seen[e.Name.Name] = e.Name.Pos
+			if !assignable(param.Type, t) {
+				c.errorf(e.Value.Pos, "cannot use %s as value of %s parameter %q", t, param.Type, param.Name)
+			}
+		case *ast.CycleTimeEntry:
+			if cycle != nil {
+				c.errorf(e.Pos, "\"cycle time\" given twice (first at %s)", cycle.Pos)
+				continue
+			}
+			cycle = e
+			if c.checkDuration(e.Duration) && e.Duration.MS == 0 {
+				c.errorf(e.Duration.Pos, "cycle time must be greater than 0")
+			}
+		}
+	}
+	if cycle == nil {
+		c.errorf(c.prog.ConfigPos, "missing \"cycle time\"")
+	}
+}

@@ -1,0 +1,175 @@
+package progress
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/vbauerster/mpb/v8"
+)
+
+// fakeClock is a clock the test moves by hand.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// lineWriter hands each written line to the test.
+type lineWriter struct {
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	lines chan string
+}
+
+func newLineWriter() *lineWriter { return &lineWriter{lines: make(chan string, 100)} }
+
+func (w *lineWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(p)
+	for {
+		line, err := w.buf.ReadString('\n')
+		if err != nil {
+			w.buf.WriteString(line)
+			return len(p), nil
+		}
+		w.lines <- strings.TrimSuffix(line, "\n")
+	}
+}
+
+func (w *lineWriter) next(t *testing.T) string {
+	t.Helper()
+	select {
+	case l := <-w.lines:
+		return l
+	case <-time.After(10 * time.Second):
+		t.Fatal("no progress line written")
+		return ""
+	}
+}
+
+// plainBar makes a plain-mode bar driven by a fake clock and manual ticks.
+func plainBar(w *lineWriter, total int, budget time.Duration) (*Bar, *fakeClock, chan time.Time) {
+	clock := &fakeClock{t: time.Date(2026, 4, 12, 9, 0, 0, 0, time.UTC)}
+	ticks := make(chan time.Time)
+	b := newBar(w, total, budget, Clock(clock.now))
+	b.ticks = ticks
+	b.startPlain()
+	return b, clock, ticks
+}
+
+func TestPlainLines(t *testing.T) {
+	w := newLineWriter()
+	b, clock, ticks := plainBar(w, 5000, 0)
+
+	b.Update(1200, 3)
+	clock.advance(2900 * time.Millisecond)
+	ticks <- time.Time{}
+	if got, want := w.next(t), "mcpt: 1200/5000 cases, 414/s, 3 findings, 2.9s elapsed, 9.2s left"; got != want {
+		t.Errorf("line\n got %q\nwant %q", got, want)
+	}
+
+	b.Update(1201, 1)
+	clock.advance(100 * time.Millisecond)
+	ticks <- time.Time{}
+	if got, want := w.next(t), "mcpt: 1201/5000 cases, 400/s, 1 finding, 3.0s elapsed, 9.5s left"; got != want {
+		t.Errorf("line\n got %q\nwant %q", got, want)
+	}
+
+	b.Done()
+	if got, want := w.next(t), "mcpt: 1201/5000 cases, 400/s, 1 finding, 3.0s elapsed"; got != want {
+		t.Errorf("last line\n got %q\nwant %q", got, want)
+	}
+	b.Done() // a second Done does nothing
+	b.Update(9999, 9)
+	select {
+	case l := <-w.lines:
+		t.Errorf("line after Done: %q", l)
+	default:
+	}
+}
+
+func TestRemainingFromTheBindingBudget(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		total  int
+		budget time.Duration
+		want   string
+	}{
+		{"time", 0, 10 * time.Second, "mcpt: 100 cases, 25/s, 0 findings, 4.0s elapsed, 6.0s left"},
+		{"cases", 200, 0, "mcpt: 100/200 cases, 25/s, 0 findings, 4.0s elapsed, 4.0s left"},
+		{"time first", 1000, 10 * time.Second, "mcpt: 100/1000 cases, 25/s, 0 findings, 4.0s elapsed, 6.0s left"},
+		{"cases first", 150, time.Hour, "mcpt: 100/150 cases, 25/s, 0 findings, 4.0s elapsed, 2.0s left"},
+		{"unbounded", 0, 0, "mcpt: 100 cases, 25/s, 0 findings, 4.0s elapsed"},
+		{"over time", 0, 3 * time.Second, "mcpt: 100 cases, 25/s, 0 findings, 4.0s elapsed, 0.0s left"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newLineWriter()
+			b, clock, ticks := plainBar(w, tc.total, tc.budget)
+			defer b.Done()
+			b.Update(100, 0)
+			clock.advance(4 * time.Second)
+			ticks <- time.Time{}
+			if got := w.next(t); got != tc.want {
+				t.Errorf("\n got %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestPlainModeWithRealTicker(t *testing.T) {
+	w := newLineWriter()
+	b := New(w, 100, time.Minute, Interval(5*time.Millisecond))
+	if b.progress != nil {
+		t.Fatal("a bar was drawn on a writer that is no terminal")
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 50 {
+				b.Update(g*50+i, i/10)
+			}
+		}()
+	}
+	wg.Wait()
+	re := regexp.MustCompile(`^mcpt: \d+/100 cases, [\d.]+/s, \d+ findings?, [\d.]+s elapsed(, [\d.]+s left)?$`)
+	for range 2 {
+		if l := w.next(t); !re.MatchString(l) {
+			t.Errorf("line %q", l)
+		}
+	}
+	b.Done()
+}
+
+func TestLiveBarRenders(t *testing.T) {
+	// mpb draws on any writer; here it is a buffer instead of a terminal.
+	var buf bytes.Buffer
+	b := newBar(&buf, 10, 0)
+	b.startBar(mpb.WithOutput(&buf), mpb.WithWidth(120), mpb.WithAutoRefresh())
+	b.Update(4, 2)
+	b.Update(10, 3)
+	b.Done()
+	out := buf.String()
+	for _, want := range []string{"mcpt ", "10/10 cases", "3 findings"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("bar output lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -1,0 +1,294 @@
+package report
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"html/template"
+	"maps"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"mcpt/result"
+)
+
+//go:embed report.html.tmpl
+var htmlSource string
+
+var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
+	"plural": plural,
+}).Parse(htmlSource))
+
+// WriteHTML writes outDir/report.html for r: a summary of the campaign and,
+// for each group of findings, its smallest example with the evidence read
+// from the example's bundle. The file needs nothing else: no network, no
+// script, no external style.
+func WriteHTML(outDir string, r *result.Report) error {
+	p, err := newPage(outDir, r)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := htmlTemplate.Execute(&buf, p); err != nil {
+		return err
+	}
+	return result.WriteFileAtomic(filepath.Join(outDir, ReportHTML), buf.Bytes())
+}
+
+// htmlPage is what the template shows.
+type htmlPage struct {
+	R          *result.Report
+	Findings   int
+	Wall       string
+	Phases     string
+	Relations  []relationRow
+	Kinds      []kindRow
+	Skipped    int
+	Groups     []groupView
+	Unreported bool // findings with no group: an old or hand-made report
+}
+
+type relationRow struct {
+	Name                        string
+	TestCases, Findings, Groups int
+}
+
+type kindRow struct {
+	Kind             result.Kind
+	Findings, Groups int
+}
+
+type groupView struct {
+	N        int
+	Anchor   string
+	G        result.Group
+	Example  exampleView
+	Others   []otherView
+	Missing  bool // the example is not among the findings
+	Headline string
+}
+
+type otherView struct {
+	ID, Seed, Spot string
+}
+
+type exampleView struct {
+	F        result.Finding
+	Spot     string
+	Repro    string
+	Bindings []binding
+	Output   *sideBySide
+	OutNote  string // why there is no side-by-side view, or what is odd about it
+	Input    []uline
+	InNote   string
+	Patch    []uline // the bundle's diff.txt
+	Stderr   string
+}
+
+type binding struct{ Name, Value string }
+
+func newPage(outDir string, r *result.Report) (*htmlPage, error) {
+	p := &htmlPage{R: r, Findings: len(r.Findings)}
+	if r.Timing.WallNS > 0 {
+		p.Wall = fmtDuration(time.Duration(r.Timing.WallNS))
+	}
+	if t := r.Timing; t.MutationNS+t.TranspileNS+t.CheckNS > 0 {
+		p.Phases = fmt.Sprintf("mutation %s · transpilation %s · checking %s",
+			fmtDuration(time.Duration(t.MutationNS)), fmtDuration(time.Duration(t.TranspileNS)), fmtDuration(time.Duration(t.CheckNS)))
+	}
+	p.Skipped = len(r.Seeds.Rejected) + len(r.Seeds.Nondeterministic) + len(r.Seeds.Crashed)
+
+	groups := r.Groups
+	if len(groups) == 0 && len(r.Findings) > 0 {
+		groups = result.GroupFindings(r.Findings)
+		p.Unreported = true
+	}
+	byID := map[string]*result.Finding{}
+	for i := range r.Findings {
+		byID[r.Findings[i].ID] = &r.Findings[i]
+	}
+
+	rel := map[string]*relationRow{}
+	relRow := func(name string) *relationRow {
+		if rel[name] == nil {
+			rel[name] = &relationRow{Name: name}
+		}
+		return rel[name]
+	}
+	for name, s := range r.ByRelation {
+		row := relRow(name)
+		row.TestCases, row.Findings = s.TestCases, s.Findings
+	}
+	kinds := map[result.Kind]*kindRow{}
+	kindRowOf := func(k result.Kind) *kindRow {
+		if kinds[k] == nil {
+			kinds[k] = &kindRow{Kind: k}
+		}
+		return kinds[k]
+	}
+	for _, f := range r.Findings {
+		kindRowOf(f.Kind).Findings++
+		if _, ok := r.ByRelation[f.Relation]; !ok {
+			relRow(f.Relation).Findings++
+		}
+	}
+
+	for i, g := range groups {
+		relRow(g.Relation).Groups++
+		kindRowOf(g.Kind).Groups++
+		gv := groupView{N: i + 1, Anchor: fmt.Sprintf("g%d", i+1), G: g}
+		gv.Headline = g.Relation
+		if g.Checker != "" {
+			gv.Headline += " · " + g.Checker
+		} else {
+			gv.Headline += " · " + string(g.Kind)
+		}
+		if g.File != "" && !strings.Contains(g.Checker, g.File) {
+			gv.Headline += " · " + g.File
+		}
+		for _, id := range g.Findings {
+			if id == g.Example {
+				continue
+			}
+			o := otherView{ID: id}
+			if f := byID[id]; f != nil {
+				o.Seed, o.Spot = f.SeedFile, spotText(f.Spot)
+			}
+			gv.Others = append(gv.Others, o)
+		}
+		f := byID[g.Example]
+		if f == nil {
+			gv.Missing = true
+		} else {
+			ex, err := newExample(outDir, f)
+			if err != nil {
+				return nil, err
+			}
+			gv.Example = ex
+		}
+		p.Groups = append(p.Groups, gv)
+	}
+
+	for _, name := range slices.Sorted(maps.Keys(rel)) {
+		p.Relations = append(p.Relations, *rel[name])
+	}
+	order := []result.Kind{result.Oracle, result.Crash, result.Timeout, result.RejectedFollowUp}
+	for _, k := range order {
+		if kinds[k] != nil {
+			p.Kinds = append(p.Kinds, *kinds[k])
+			delete(kinds, k)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(kinds)) {
+		p.Kinds = append(p.Kinds, *kinds[k])
+	}
+	return p, nil
+}
+
+// newExample gathers the evidence of a group's example from its bundle.
+func newExample(outDir string, f0 *result.Finding) (exampleView, error) {
+	b := openBundle(outDir, f0)
+	f, err := b.finding(*f0)
+	if err != nil {
+		return exampleView{}, err
+	}
+	ex := exampleView{F: f, Spot: spotText(f.Spot), Stderr: f.Stderr}
+	for _, k := range slices.Sorted(maps.Keys(f.Bindings)) {
+		ex.Bindings = append(ex.Bindings, binding{k, f.Bindings[k]})
+	}
+	if ex.Repro, err = b.repro(); err != nil {
+		return ex, err
+	}
+
+	// The input change i → i′.
+	// Bundles keep the inputs under the seed's base name.
+	seed := path.Base(filepath.ToSlash(f.SeedFile))
+	in, okIn, err := b.read(bundleBase, seed)
+	if err != nil {
+		return ex, err
+	}
+	in2, okIn2, err := b.read(bundleFollowUp, seed)
+	if err != nil {
+		return ex, err
+	}
+	switch {
+	case !okIn || !okIn2:
+		ex.InNote = "The bundle has no copy of the base or the follow-up input."
+	case in == in2:
+		ex.InNote = "The follow-up input is identical to the base input."
+	default:
+		ex.Input = unified(in, in2)
+	}
+
+	// The outputs o and o′ of the failing file, against the prediction.
+	if f.File != "" {
+		file := filepath.FromSlash(f.File)
+		o, okO, err := b.read(bundleBaseOut, file)
+		if err != nil {
+			return ex, err
+		}
+		o2, okO2, err := b.read(bundleFollowUpOut, file)
+		if err != nil {
+			return ex, err
+		}
+		if !okO2 && f.Actual != "" {
+			o2, okO2 = f.Actual, true
+		}
+		switch {
+		case !okO && !okO2:
+			ex.OutNote = f.File + " is in neither output."
+		default:
+			if !okO {
+				ex.OutNote = f.File + " is not in o."
+			} else if !okO2 {
+				ex.OutNote = f.File + " is not in o′."
+			}
+			ex.Output = buildSideBySide(o, o2, f.Expected, f.Expected != "")
+			if f.Expected == "" {
+				ex.OutNote = strings.TrimSpace(ex.OutNote + " The finding carries no predicted content, so no line is marked.")
+			}
+		}
+	}
+	if d, ok, err := b.read(bundleDiff); err != nil {
+		return ex, err
+	} else if ok && d != "" {
+		ex.Patch = patchLines(d)
+	} else if f.Diff != "" {
+		ex.Patch = patchLines(f.Diff)
+	}
+	return ex, nil
+}
+
+func spotText(s result.Spot) string {
+	var parts []string
+	if s.Line > 0 {
+		parts = append(parts, fmt.Sprintf("line %d, column %d", s.Line, s.Col))
+	}
+	if s.Desc != "" {
+		parts = append(parts, s.Desc)
+	}
+	parts = append(parts, fmt.Sprintf("spot #%d", s.Index))
+	return strings.Join(parts, " · ")
+}
+
+// fmtDuration prints a duration to a precision that suits its size.
+func fmtDuration(d time.Duration) string {
+	switch {
+	case d >= time.Minute:
+		return d.Round(time.Second).String()
+	case d >= time.Second:
+		return d.Round(100 * time.Millisecond).String()
+	default:
+		return d.Round(time.Millisecond).String()
+	}
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

@@ -1,0 +1,215 @@
+package report
+
+import (
+	"cmp"
+	"encoding/xml"
+	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/aymanbagabas/go-udiff"
+
+	"mcpt/result"
+)
+
+// The JUnit XML schema as CI servers read it: a suite per relation, a test
+// case per seed under that relation, a failure per test case with findings.
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Skipped  int          `xml:"skipped,attr"`
+	Time     string       `xml:"time,attr,omitempty"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name       string          `xml:"name,attr"`
+	Tests      int             `xml:"tests,attr"`
+	Failures   int             `xml:"failures,attr"`
+	Errors     int             `xml:"errors,attr"`
+	Skipped    int             `xml:"skipped,attr"`
+	Properties []junitProperty `xml:"properties>property,omitempty"`
+	Cases      []junitCase     `xml:"testcase"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Failure   *junitFailure `xml:"failure,omitempty"`
+	Skipped   *junitSkipped `xml:"skipped,omitempty"`
+	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+type junitFailure struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",chardata"`
+}
+
+type junitSkipped struct {
+	Message string `xml:"message,attr,omitempty"`
+}
+
+// WriteJUnit writes outDir/junit.xml for r: a test suite per relation and a
+// test case per seed under it, which fails with the findings of that seed
+// and relation. Counts come from r.Cases; a report without them gets one
+// test case per seed with findings.
+func WriteJUnit(outDir string, r *result.Report) error {
+	doc, err := newJUnit(outDir, r)
+	if err != nil {
+		return err
+	}
+	out, err := xml.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return err
+	}
+	data := append([]byte(xml.Header), out...)
+	return result.WriteFileAtomic(filepath.Join(outDir, JUnitXML), append(data, '\n'))
+}
+
+type seedRelation struct{ seed, relation string }
+
+func newJUnit(outDir string, r *result.Report) (*junitSuites, error) {
+	cases := map[seedRelation]result.CaseSummary{}
+	for _, c := range r.Cases {
+		k := seedRelation{c.Seed, c.Relation}
+		old := cases[k]
+		old.Seed, old.Relation = c.Seed, c.Relation
+		old.TestCases += c.TestCases
+		old.Findings += c.Findings
+		cases[k] = old
+	}
+	found := map[seedRelation][]*result.Finding{}
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		k := seedRelation{f.SeedFile, f.Relation}
+		found[k] = append(found[k], f)
+		if _, ok := cases[k]; !ok {
+			cases[k] = result.CaseSummary{Seed: f.SeedFile, Relation: f.Relation}
+		}
+	}
+	relations := map[string]bool{}
+	for name := range r.ByRelation {
+		relations[name] = true
+	}
+	for k := range cases {
+		relations[k.relation] = true
+	}
+
+	doc := &junitSuites{Name: "mcpt"}
+	if r.Timing.WallNS > 0 {
+		doc.Time = fmt.Sprintf("%.3f", time.Duration(r.Timing.WallNS).Seconds())
+	}
+	props := []junitProperty{{"mode", r.Mode}, {"seed", fmt.Sprint(r.Seed)}}
+	if r.Config != "" {
+		props = append(props, junitProperty{"config", r.Config})
+	}
+	if r.Shard != "" {
+		props = append(props, junitProperty{"shard", r.Shard})
+	}
+	keys := slices.SortedFunc(maps.Keys(cases), func(a, b seedRelation) int {
+		return cmp.Or(strings.Compare(a.relation, b.relation), strings.Compare(a.seed, b.seed))
+	})
+	for _, rel := range slices.Sorted(maps.Keys(relations)) {
+		s := junitSuite{Name: rel, Properties: props}
+		for _, k := range keys {
+			if k.relation != rel {
+				continue
+			}
+			c := cases[k]
+			tc := junitCase{Name: k.seed, Classname: "mcpt." + rel}
+			fs := found[k]
+			switch {
+			case len(fs) > 0:
+				fail, err := junitFailureOf(outDir, fs)
+				if err != nil {
+					return nil, err
+				}
+				tc.Failure = fail
+				s.Failures++
+			case c.Findings > 0:
+				// Counted, but the findings are not in this report.
+				tc.Failure = &junitFailure{Message: plural(c.Findings, "finding") + " (not in report.json)", Type: "finding"}
+				s.Failures++
+			case c.TestCases == 0 && len(r.Cases) > 0:
+				tc.Skipped = &junitSkipped{Message: "no test case: the relation has no spot on this seed"}
+				s.Skipped++
+			}
+			if c.TestCases > 0 {
+				tc.SystemOut = fmt.Sprintf("%s, %s\n", plural(c.TestCases, "test case"), plural(max(c.Findings, len(fs)), "finding"))
+			}
+			s.Cases = append(s.Cases, tc)
+		}
+		s.Tests = len(s.Cases)
+		doc.Tests += s.Tests
+		doc.Failures += s.Failures
+		doc.Skipped += s.Skipped
+		doc.Suites = append(doc.Suites, s)
+	}
+	return doc, nil
+}
+
+// junitFailureOf describes the findings of one seed under one relation.
+func junitFailureOf(outDir string, fs []*result.Finding) (*junitFailure, error) {
+	first := fs[0]
+	fail := &junitFailure{Message: first.Message, Type: string(first.Kind)}
+	if first.Checker != "" {
+		fail.Type += ":" + first.Checker
+	}
+	if len(fs) > 1 {
+		fail.Message += fmt.Sprintf(" (and %s)", plural(len(fs)-1, "more finding"))
+	}
+	var b strings.Builder
+	for i, f0 := range fs {
+		bd := openBundle(outDir, f0)
+		f, err := bd.finding(*f0)
+		if err != nil {
+			return nil, err
+		}
+		repro, err := bd.repro()
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "%s: %s", f.ID, f.Kind)
+		if f.Checker != "" {
+			fmt.Fprintf(&b, " %s", f.Checker)
+		}
+		if f.File != "" {
+			fmt.Fprintf(&b, " on %s", f.File)
+		}
+		fmt.Fprintf(&b, "\n  %s\n", f.Message)
+		fmt.Fprintf(&b, "  spot: %s\n", spotText(f.Spot))
+		fmt.Fprintf(&b, "  signature: %s\n", f.Signature)
+		fmt.Fprintf(&b, "  repro: %s\n", repro)
+		switch {
+		case f.Signal != "":
+			fmt.Fprintf(&b, "  killed by signal %s\n", f.Signal)
+		case f.ExitCode != 0:
+			fmt.Fprintf(&b, "  exit code %d\n", f.ExitCode)
+		}
+		diff := f.Diff
+		if diff == "" && f.Expected != "" && f.Expected != f.Actual {
+			diff = udiff.Unified("expected/"+f.File, "actual/"+f.File, f.Expected, f.Actual)
+		}
+		for _, text := range []string{diff, f.Stderr} {
+			if text != "" {
+				b.WriteString(strings.TrimSuffix(text, "\n") + "\n")
+			}
+		}
+	}
+	fail.Text = b.String()
+	return fail, nil
+}

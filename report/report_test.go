@@ -1,0 +1,464 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"flag"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"mcpt/result"
+)
+
+var update = flag.Bool("update", false, "rewrite the signatures and groups of testdata/out")
+
+// The fixture, testdata/out, is a campaign output directory: a report.json
+// and five bundles made with the reference transpiler cllc and its seeded
+// faults on the example seeds: reverse-enums met twice by
+// augment-enumeration (traffic.cll and conveyor.cll), count-off-by-one met
+// by augment-enumeration (elevator.cll), attr-escape met by add-attribute
+// with a value that is an XSS payload (boiler.cll), and a crash under
+// add-timer.
+const fixture = "testdata/out"
+
+const xssPayload = "</script><script>alert(1)</script>"
+
+// copyFixture copies the fixture into a fresh directory and returns it.
+func copyFixture(t *testing.T) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), "mcpt-out")
+	err := filepath.WalkDir(fixture, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(fixture, path)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+func loadFixture(t *testing.T) *result.Report {
+	t.Helper()
+	r, err := result.Load(filepath.Join(fixture, ReportJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestFixtureSignatures checks that the fixture's signatures and groups are
+// what Signature and GroupFindings make of its findings (rewrite them with
+// -update), and that they group the two reverse-enums findings together.
+func TestFixtureSignatures(t *testing.T) {
+	r := loadFixture(t)
+	changed := false
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		if s := result.Signature(f); s != f.Signature {
+			if !*update {
+				t.Errorf("%s: stored signature %q, Signature gives %q (run with -update)", f.ID, f.Signature, s)
+			}
+			f.Signature, changed = s, true
+		}
+	}
+	groups := result.GroupFindings(r.Findings)
+	if !slices.EqualFunc(groups, r.Groups, func(a, b result.Group) bool {
+		return a.Signature == b.Signature && a.Count == b.Count && a.Example == b.Example && slices.Equal(a.Findings, b.Findings)
+	}) {
+		if !*update {
+			t.Errorf("stored groups differ from GroupFindings (run with -update)")
+		}
+		r.Groups, changed = groups, true
+	}
+	if *update && changed {
+		if err := r.Save(filepath.Join(fixture, ReportJSON)); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range r.Findings {
+			b, _ := json.MarshalIndent(f, "", "  ")
+			if err := result.WriteFileAtomic(filepath.Join(fixture, filepath.FromSlash(f.Bundle), "finding.json"), append(b, '\n')); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+
+	sig := map[string]string{}
+	for _, f := range r.Findings {
+		sig[f.ID] = f.Signature
+	}
+	if sig["c000042-augment-enumeration"] != sig["c000187-augment-enumeration"] {
+		t.Errorf("reverse-enums in traffic.cll and conveyor.cll: %s vs %s", sig["c000042-augment-enumeration"], sig["c000187-augment-enumeration"])
+	}
+	if sig["c000042-augment-enumeration"] == sig["c000097-augment-enumeration"] {
+		t.Errorf("reverse-enums and count-off-by-one share %s", sig["c000042-augment-enumeration"])
+	}
+	if len(groups) != 4 {
+		t.Errorf("%d groups, want 4", len(groups))
+	}
+}
+
+func writeFixtureHTML(t *testing.T) (dir, html string) {
+	t.Helper()
+	dir = copyFixture(t)
+	r, err := result.Load(filepath.Join(dir, ReportJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteHTML(dir, r); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, ReportHTML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, string(b)
+}
+
+func TestHTMLSummaryAndGroups(t *testing.T) {
+	_, html := writeFixtureHTML(t)
+	for _, want := range []string{
+		// Summary.
+		"<b>156</b><span>test cases</span>",
+		"<b>172</b><span>transpiler runs</span>",
+		"<b>5</b><span>findings</span>",
+		"<b>4</b><span>distinct groups</span>",
+		"mcp mode",
+		"random seed 20260412",
+		"stopped: budget",
+		"<b>11.3s</b><span>wall time</span>",
+		"broken_comment.cll",
+		// Groups, with their counts.
+		"1. augment-enumeration · difference:traffic_light_types.h</h3>",
+		"augment-enumeration · difference:elevator_types.h</h3>",
+		"add-attribute · difference:boiler_attrs.h</h3>",
+		"add-timer · crash</h3>",
+		`<span class="badge count">2 findings</span>`,
+		`<span class="badge count">1 finding</span>`,
+		"c000187-augment-enumeration</span> — <span class=\"mono\">conveyor.cll</span>",
+		// Repro commands.
+		"<code>mcpt repro mcpt-out/findings/c000042-augment-enumeration</code>",
+		"<code>mcpt repro mcpt-out/findings/c000263-add-timer</code>",
+		// The crash's standard error.
+		"panic: runtime error: index out of range [2] with length 2",
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("report.html lacks %q", want)
+		}
+	}
+	// By relation: test cases, findings and groups per relation.
+	relRow := regexp.MustCompile(`<tr><td>augment-enumeration</td><td class="num">(\d+)</td><td class="num">(\d+)</td><td class="num">(\d+)</td></tr>`)
+	if m := relRow.FindStringSubmatch(html); m == nil || m[1] != "28" || m[2] != "3" || m[3] != "2" {
+		t.Errorf("augment-enumeration row %v, want 28 test cases, 3 findings, 2 groups", m)
+	}
+	// The smaller reverse-enums finding is the example; the other is listed.
+	if !strings.Contains(html, "1 other finding in this group") {
+		t.Error("the second finding of the reverse-enums group is not listed")
+	}
+}
+
+func TestHTMLMarksExpectedVersusActual(t *testing.T) {
+	_, html := writeFixtureHTML(t)
+	for _, want := range []string{
+		// count-off-by-one: the predicted define is missing, the actual one unexpected.
+		`<td class="t miss">#define ELEVATOR_FLOOR_COUNT 6</td><td class="m miss">missing</td>`,
+		`<td class="t unexp">#define ELEVATOR_FLOOR_COUNT 7</td><td class="m unexp">unexpected</td>`,
+		// o beside o′: the old define removed from o, the new enumerator added as predicted.
+		`<td class="t l del">#define ELEVATOR_FLOOR_COUNT 5</td>`,
+		`<td class="t add">    ELEVATOR_FLOOR_ZQ_MOVRAT,</td>`,
+		// reverse-enums: enumerators out of order are unexpected.
+		`<td class="t unexp">    TRAFFIC_LIGHT_STATE_YELLOW,</td>`,
+		// The input change.
+		`<td class="t add">+  states Red, ZqKelmor, Green, Yellow</td>`,
+		`<td class="t del">-  states Red, Green, Yellow</td>`,
+		"1 line of o′ not predicted, 1 predicted line missing from o′.",
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("report.html lacks %q", want)
+		}
+	}
+	// Far from any change, unchanged lines are folded.
+	if !regexp.MustCompile(`⋯ \d+ unchanged lines`).MatchString(html) {
+		t.Error("no folded run of unchanged lines")
+	}
+}
+
+func TestHTMLEscapesOutputs(t *testing.T) {
+	dir, html := writeFixtureHTML(t)
+	// The payload is really in an output file of the fixture...
+	o2, err := os.ReadFile(filepath.Join(dir, "findings/c000311-add-attribute/followup-out/boiler_attrs.h"))
+	if err != nil || !bytes.Contains(o2, []byte(xssPayload)) {
+		t.Fatalf("fixture lacks the payload: %v", err)
+	}
+	// ...and stays text in the report.
+	if strings.Contains(html, "<script") || strings.Contains(html, "alert(1)</script>") {
+		t.Error("report.html contains a script element")
+	}
+	if !strings.Contains(html, "&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;") {
+		t.Error("report.html lacks the escaped payload")
+	}
+	// Self-contained: nothing is fetched.
+	for _, bad := range []string{"http://", "https://", "<link", "src=", "@import", "url("} {
+		if strings.Contains(html, bad) {
+			t.Errorf("report.html refers to an external resource: %q", bad)
+		}
+	}
+}
+
+func TestHTMLWithoutGroupsOrFindings(t *testing.T) {
+	dir := t.TempDir()
+	r := &result.Report{Tool: "mcpt", Mode: "fuzz", TestCases: 10, ByRelation: map[string]result.RelationStats{"add-timer": {TestCases: 10}}}
+	if err := WriteHTML(dir, r); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, ReportHTML))
+	if !strings.Contains(string(b), "No findings") {
+		t.Error("an empty report does not say there are no findings")
+	}
+
+	// A report whose groups were not built gets them from the signatures.
+	dir = copyFixture(t)
+	r, err := result.Load(filepath.Join(dir, ReportJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Groups = nil
+	if err := WriteHTML(dir, r); err != nil {
+		t.Fatal(err)
+	}
+	b, _ = os.ReadFile(filepath.Join(dir, ReportHTML))
+	if !strings.Contains(string(b), "<b>4</b><span>distinct groups</span>") {
+		t.Error("groups were not rebuilt from the signatures")
+	}
+}
+
+func TestRebuildIsDeterministic(t *testing.T) {
+	a, b := copyFixture(t), copyFixture(t)
+	for _, dir := range []string{a, b, a} {
+		if err := Rebuild(dir); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first := map[string][]byte{}
+	for _, name := range []string{ReportHTML, JUnitXML} {
+		x, err := os.ReadFile(filepath.Join(a, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		y, err := os.ReadFile(filepath.Join(b, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(x, y) {
+			t.Errorf("%s differs between two rebuilds from the same inputs", name)
+		}
+		first[name] = x
+	}
+	// Writing from the loaded report gives the same bytes as Rebuild.
+	r, err := result.Load(filepath.Join(a, ReportJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(a, r); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range first {
+		got, _ := os.ReadFile(filepath.Join(a, name))
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s from Write differs from Rebuild", name)
+		}
+	}
+	// Nothing but the two files and no temporary file is left behind.
+	entries, _ := os.ReadDir(a)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if want := []string{"findings", JUnitXML, ReportHTML, ReportJSON}; !slices.Equal(names, want) {
+		t.Errorf("output directory holds %v, want %v", names, want)
+	}
+}
+
+func TestRebuildErrors(t *testing.T) {
+	if err := Rebuild(t.TempDir()); err == nil {
+		t.Error("Rebuild of a directory without report.json succeeded")
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, ReportJSON), []byte("{not json"), 0o644)
+	if err := Rebuild(dir); err == nil {
+		t.Error("Rebuild of a broken report.json succeeded")
+	}
+}
+
+func TestBundleStaysInsideOutDir(t *testing.T) {
+	dir := copyFixture(t)
+	r, err := result.Load(filepath.Join(dir, ReportJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := filepath.Join(filepath.Dir(dir), "secret")
+	os.MkdirAll(filepath.Join(secret, "base"), 0o755)
+	os.WriteFile(filepath.Join(secret, "repro.txt"), []byte("SECRET-REPRO"), 0o644)
+	for i := range r.Findings {
+		r.Findings[i].Bundle = "../secret"
+	}
+	if err := Write(dir, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{ReportHTML, JUnitXML} {
+		b, _ := os.ReadFile(filepath.Join(dir, name))
+		if bytes.Contains(b, []byte("SECRET-REPRO")) {
+			t.Errorf("%s read a bundle outside the output directory", name)
+		}
+	}
+}
+
+// JUnit as a CI server reads it.
+type xSuites struct {
+	XMLName  xml.Name `xml:"testsuites"`
+	Tests    int      `xml:"tests,attr"`
+	Failures int      `xml:"failures,attr"`
+	Skipped  int      `xml:"skipped,attr"`
+	Suites   []struct {
+		Name     string `xml:"name,attr"`
+		Tests    int    `xml:"tests,attr"`
+		Failures int    `xml:"failures,attr"`
+		Skipped  int    `xml:"skipped,attr"`
+		Cases    []struct {
+			Name      string `xml:"name,attr"`
+			Classname string `xml:"classname,attr"`
+			Failure   *struct {
+				Message string `xml:"message,attr"`
+				Type    string `xml:"type,attr"`
+				Text    string `xml:",chardata"`
+			} `xml:"failure"`
+			Skipped *struct{} `xml:"skipped"`
+		} `xml:"testcase"`
+	} `xml:"testsuite"`
+}
+
+func TestJUnit(t *testing.T) {
+	dir := copyFixture(t)
+	r, err := result.Load(filepath.Join(dir, ReportJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteJUnit(dir, r); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, JUnitXML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc xSuites
+	if err := xml.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("junit.xml does not parse: %v", err)
+	}
+	var names []string
+	for _, s := range doc.Suites {
+		names = append(names, s.Name)
+	}
+	wantNames := []string{"add-actuator-command", "add-attribute", "add-configuration-parameter", "add-timer", "augment-enumeration"}
+	if !slices.Equal(names, wantNames) {
+		t.Fatalf("suites %v, want %v", names, wantNames)
+	}
+	wantFailures := map[string][]string{
+		"add-attribute":       {"boiler.cll"},
+		"add-timer":           {"elevator.cll"},
+		"augment-enumeration": {"conveyor.cll", "elevator.cll", "traffic.cll"},
+	}
+	total := 0
+	for _, s := range doc.Suites {
+		if s.Tests != len(s.Cases) || s.Tests != 8 {
+			t.Errorf("suite %s: tests=%d with %d test cases, want 8 (one per seed)", s.Name, s.Tests, len(s.Cases))
+		}
+		var failed []string
+		for _, c := range s.Cases {
+			if c.Classname != "mcpt."+s.Name {
+				t.Errorf("%s/%s: classname %q", s.Name, c.Name, c.Classname)
+			}
+			if c.Failure != nil {
+				failed = append(failed, c.Name)
+			}
+		}
+		if !slices.Equal(failed, wantFailures[s.Name]) || s.Failures != len(failed) {
+			t.Errorf("suite %s: failures %v (attribute %d), want %v", s.Name, failed, s.Failures, wantFailures[s.Name])
+		}
+		total += s.Tests
+		if s.Name == "augment-enumeration" && s.Skipped != 1 {
+			t.Errorf("augment-enumeration: %d skipped, want 1 (level_crossing.cll has no enumeration)", s.Skipped)
+		}
+	}
+	if doc.Tests != total || doc.Failures != 5 || doc.Skipped != 1 {
+		t.Errorf("totals tests=%d failures=%d skipped=%d, want %d, 5, 1", doc.Tests, doc.Failures, doc.Skipped, total)
+	}
+
+	// A failure carries the finding: message, diff and repro command.
+	for _, s := range doc.Suites {
+		for _, c := range s.Cases {
+			if s.Name == "augment-enumeration" && c.Name == "elevator.cll" {
+				f := c.Failure
+				if !strings.Contains(f.Message, "elevator_types.h differs from the prediction") || f.Type != "oracle:difference:elevator_types.h" {
+					t.Errorf("failure message %q type %q", f.Message, f.Type)
+				}
+				for _, want := range []string{"-#define ELEVATOR_FLOOR_COUNT 6", "+#define ELEVATOR_FLOOR_COUNT 7", "repro: mcpt repro mcpt-out/findings/c000097-augment-enumeration"} {
+					if !strings.Contains(f.Text, want) {
+						t.Errorf("failure text lacks %q", want)
+					}
+				}
+			}
+			if s.Name == "add-attribute" && c.Failure != nil && !strings.Contains(c.Failure.Text, xssPayload) {
+				t.Error("the payload did not survive the round trip through XML")
+			}
+		}
+	}
+}
+
+func TestJUnitWithoutCases(t *testing.T) {
+	// An older report without per-seed counts still fails the right cases.
+	r := loadFixture(t)
+	r.Cases = nil
+	dir := copyFixture(t)
+	if err := WriteJUnit(dir, r); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, JUnitXML))
+	var doc xSuites
+	if err := xml.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Failures != 5 || doc.Tests != 5 || len(doc.Suites) != 5 {
+		t.Errorf("tests=%d failures=%d suites=%d, want 5, 5, 5", doc.Tests, doc.Failures, len(doc.Suites))
+	}
+}
+
+func TestJUnitInvalidCharacters(t *testing.T) {
+	// Transpiler output may hold bytes XML cannot carry; the file must parse.
+	r := loadFixture(t)
+	r.Findings[0].Diff = "+\x00\x1b[31mred\x1b[0m\n"
+	r.Findings[0].Message = "bad \x07 bell"
+	dir := copyFixture(t)
+	if err := WriteJUnit(dir, r); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, JUnitXML))
+	var doc xSuites
+	if err := xml.Unmarshal(data, &doc); err != nil {
+		t.Errorf("junit.xml with control characters does not parse: %v", err)
+	}
+}

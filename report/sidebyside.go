@@ -1,0 +1,252 @@
+package report
+
+import (
+	"strings"
+
+	"github.com/aymanbagabas/go-udiff"
+	"github.com/aymanbagabas/go-udiff/lcs"
+)
+
+// Classes of a line in a side-by-side view.
+const (
+	clsRemoved    = "del"   // in o, not in o′
+	clsAdded      = "add"   // in o′, not in o, as predicted
+	clsUnexpected = "unexp" // in o′ but not in the prediction
+	clsMissing    = "miss"  // in the prediction but not in o′
+)
+
+// row is one row of a side-by-side view of o and o′. A row with Gap > 0
+// stands for that many unchanged rows left out.
+type row struct {
+	Gap            int
+	LNo, RNo       int // 1-based line numbers, 0 for none
+	L, R           string
+	LClass, RClass string
+	Mark           string // "unexpected" or "missing", for the gutter
+}
+
+// sideBySide is the view of one output file in o and o′, with the
+// difference between the predicted and the actual o′ marked.
+type sideBySide struct {
+	Rows       []row
+	Missing    int // predicted lines absent from o′
+	Unexpected int // lines of o′ that were not predicted
+	Added      int // lines of o′ not in o, as predicted
+	Removed    int // lines of o not in o′
+	Truncated  int // rows left out past the limit
+	Predicted  bool
+}
+
+// Limits of a side-by-side view, so that a report with a huge output file
+// stays readable.
+const (
+	contextRows = 3
+	maxRows     = 600
+)
+
+// buildSideBySide lines up base (o) and actual (o′) and marks, against
+// predicted when hasPrediction, the lines of o′ that were not predicted and
+// the predicted lines that o′ lacks.
+func buildSideBySide(base, actual, predicted string, hasPrediction bool) *sideBySide {
+	o, a := lines(base), lines(actual)
+	v := &sideBySide{Predicted: hasPrediction}
+
+	// Prediction against the actual o′: which lines of o′ are unexpected,
+	// and which predicted lines are missing, anchored before a line of o′.
+	unexpected := make([]bool, len(a))
+	missingAt := map[int][]string{}
+	if hasPrediction && predicted != actual {
+		e := lines(predicted)
+		for _, d := range lcs.DiffLines(e, a) {
+			for j := d.ReplStart; j < d.ReplEnd; j++ {
+				unexpected[j] = true
+				v.Unexpected++
+			}
+			missingAt[d.ReplStart] = append(missingAt[d.ReplStart], e[d.Start:d.End]...)
+			v.Missing += d.End - d.Start
+		}
+	}
+
+	var rows []row
+	flushMissing := func(j int) {
+		for _, l := range missingAt[j] {
+			rows = append(rows, row{R: l, RClass: clsMissing, Mark: "missing"})
+		}
+		delete(missingAt, j)
+	}
+	right := func(r *row, j int, changed bool) {
+		r.RNo, r.R = j+1, a[j]
+		switch {
+		case unexpected[j]:
+			r.RClass, r.Mark = clsUnexpected, "unexpected"
+		case changed:
+			r.RClass = clsAdded
+			v.Added++
+		}
+	}
+
+	var diffs []lcs.Diff
+	if base != actual {
+		diffs = lcs.DiffLines(o, a)
+	}
+	i, j := 0, 0
+	equalUpTo := func(iEnd int) {
+		for i < iEnd {
+			flushMissing(j)
+			r := row{LNo: i + 1, L: o[i]}
+			right(&r, j, false)
+			rows = append(rows, r)
+			i++
+			j++
+		}
+	}
+	for _, d := range diffs {
+		equalUpTo(d.Start)
+		// Pair removed and added lines row by row.
+		for k := 0; i < d.End || j < d.ReplEnd; k++ {
+			if j < d.ReplEnd {
+				flushMissing(j)
+			}
+			var r row
+			if i < d.End {
+				r.LNo, r.L, r.LClass = i+1, o[i], clsRemoved
+				v.Removed++
+				i++
+			}
+			if j < d.ReplEnd {
+				right(&r, j, true)
+				j++
+			}
+			rows = append(rows, r)
+		}
+	}
+	equalUpTo(len(o))
+	flushMissing(len(a))
+
+	v.Rows = collapse(rows)
+	if len(v.Rows) > maxRows {
+		v.Truncated = len(v.Rows) - maxRows
+		v.Rows = v.Rows[:maxRows]
+	}
+	return v
+}
+
+// collapse replaces runs of unchanged rows far from any change by a gap row.
+func collapse(rows []row) []row {
+	keep := make([]bool, len(rows))
+	for k, r := range rows {
+		if r.LClass == "" && r.RClass == "" {
+			continue
+		}
+		for m := max(0, k-contextRows); m <= min(len(rows)-1, k+contextRows); m++ {
+			keep[m] = true
+		}
+	}
+	var out []row
+	gap := 0
+	for k, r := range rows {
+		if !keep[k] {
+			gap++
+			continue
+		}
+		if gap > 0 {
+			out = append(out, row{Gap: gap})
+			gap = 0
+		}
+		out = append(out, r)
+	}
+	if gap > 0 {
+		out = append(out, row{Gap: gap})
+	}
+	return out
+}
+
+// uline is one line of a unified diff view.
+type uline struct {
+	Class    string // "hunk", "add", "del" or ""
+	Old, New int    // line numbers, 0 for none
+	Text     string
+}
+
+// unified renders the line diff from a to b with three lines of context.
+func unified(a, b string) []uline {
+	if a == b {
+		return nil
+	}
+	u, err := udiff.ToUnifiedDiff("a", "b", a, udiff.Lines(a, b), udiff.DefaultContextLines)
+	if err != nil {
+		return []uline{{Class: "hunk", Text: "(no diff: " + err.Error() + ")"}}
+	}
+	var out []uline
+	for _, h := range u.Hunks {
+		var nOld, nNew int
+		for _, l := range h.Lines {
+			if l.Kind != udiff.Insert {
+				nOld++
+			}
+			if l.Kind != udiff.Delete {
+				nNew++
+			}
+		}
+		out = append(out, uline{Class: "hunk", Text: hunkHeader(h.FromLine, nOld, h.ToLine, nNew)})
+		o, n := h.FromLine, h.ToLine
+		for _, l := range h.Lines {
+			text := strings.TrimSuffix(l.Content, "\n")
+			switch l.Kind {
+			case udiff.Delete:
+				out = append(out, uline{Class: "del", Old: o, Text: text})
+				o++
+			case udiff.Insert:
+				out = append(out, uline{Class: "add", New: n, Text: text})
+				n++
+			default:
+				out = append(out, uline{Old: o, New: n, Text: text})
+				o++
+				n++
+			}
+		}
+	}
+	return out
+}
+
+// patchLines renders a unified diff text, such as a bundle's diff.txt.
+func patchLines(text string) []uline {
+	var out []uline
+	for _, l := range lines(text) {
+		c := ""
+		switch {
+		case strings.HasPrefix(l, "@@"):
+			c = "hunk"
+		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
+			c = "file"
+		case strings.HasPrefix(l, "+"):
+			c = "add"
+		case strings.HasPrefix(l, "-"):
+			c = "del"
+		}
+		out = append(out, uline{Class: c, Text: l})
+	}
+	return out
+}
+
+func hunkHeader(from, nFrom, to, nTo int) string {
+	return "@@ -" + span(from, nFrom) + " +" + span(to, nTo) + " @@"
+}
+
+func span(start, n int) string {
+	if n == 0 {
+		start--
+	}
+	if n == 1 {
+		return itoa(start)
+	}
+	return itoa(start) + "," + itoa(n)
+}
+
+// lines splits text into lines without their newlines.
+func lines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+}

@@ -1,0 +1,480 @@
+package result
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// Signature returns the deduplication key of a finding: the relation, the
+// checker and file for an oracle finding (the kind for the others), and a
+// short hash of the normalised shape of the evidence. The shape keeps only
+// the lines that differ between the predicted and the actual content, with
+// the names the mutation drew replaced by placeholders, then every other
+// name and number by a generic token, so that the same fault met at
+// different spots, with different fresh names or in different seeds, gives
+// one signature, and different faults give different ones.
+//
+// The forms are
+//
+//	relation/checker[/file]/hash   oracle findings (file when the checker name lacks it)
+//	relation/crash/hash            exit status or signal, and the first line of stderr
+//	relation/rejected-followup/hash
+//	relation/timeout
+func Signature(f *Finding) string {
+	rel := orDash(f.Relation)
+	n := newNormaliser(f)
+	switch f.Kind {
+	case Timeout:
+		return rel + "/timeout"
+	case Crash, RejectedFollowUp:
+		shape := fmt.Sprintf("%s\nexit=%d signal=%s\n%s", f.Kind, f.ExitCode, f.Signal, n.text(firstLine(f.Stderr)))
+		return rel + "/" + string(f.Kind) + "/" + hash12(shape)
+	}
+	key := f.FileKey
+	if key == "" {
+		key = f.File
+	}
+	checker := f.Checker
+	if f.File != "" && key != f.File {
+		checker = strings.ReplaceAll(checker, f.File, key)
+	}
+	parts := []string{rel, orDash(checker)}
+	if key != "" && !strings.Contains(checker, key) {
+		parts = append(parts, key)
+	}
+	parts = append(parts, hash12(string(f.Kind)+"\n"+n.shape(f)))
+	return strings.Join(parts, "/")
+}
+
+// FileKey returns file with the part that all the output files of the run
+// share at its start replaced by "*": a transpiler that names its outputs
+// after the program (cllc writes traffic_light_types.h, traffic_light.c, …)
+// then gets the same key, "*_types.h", for every seed. names are the paths
+// of the output tree; with fewer than two, only the extension is kept.
+func FileKey(file string, names []string) string {
+	if file == "" {
+		return ""
+	}
+	if len(names) < 2 {
+		if i := strings.LastIndexByte(file, '.'); i > 0 && !strings.Contains(file[i:], "/") {
+			return "*" + file[i:]
+		}
+		return "*"
+	}
+	p := file
+	for _, n := range names {
+		k := 0
+		for k < len(p) && k < len(n) && p[k] == n[k] {
+			k++
+		}
+		p = p[:k]
+	}
+	// Back off to a word boundary in every name, then drop separators the
+	// prefix ends with, so that "pump_" and "traffic_li" do not count.
+	for len(p) > 0 {
+		ok := isAlnum(p[len(p)-1])
+		for _, n := range append(names, file) {
+			if !ok {
+				break
+			}
+			ok = boundary(n, len(p))
+		}
+		if ok {
+			break
+		}
+		p = p[:len(p)-1]
+	}
+	if p == "" {
+		return file
+	}
+	return "*" + file[len(p):]
+}
+
+// snake is the C form of a CLL-style name: an underscore goes before an
+// upper-case letter preceded by a lower-case letter or a digit, or followed
+// by a lower-case letter and preceded by an upper-case one; then all is
+// lower-cased (CameraOn → camera_on, HTTPServer → http_server).
+func snake(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if i > 0 && isUpper(c) {
+			p := s[i-1]
+			if isLower(p) || isDigit(p) || (isUpper(p) && i+1 < len(s) && isLower(s[i+1])) {
+				b.WriteByte('_')
+			}
+		}
+		b.WriteString(strings.ToLower(string(c)))
+	}
+	return b.String()
+}
+
+// normaliser turns the lines of a finding into their shape.
+type normaliser struct {
+	pats   []pattern // bound names and their C forms, longest first
+	file   string
+	key    string
+	labels []string
+}
+
+type pattern struct {
+	text  string
+	label int
+}
+
+func newNormaliser(f *Finding) *normaliser {
+	n := &normaliser{file: f.File, key: f.FileKey}
+	keys := make([]string, 0, len(f.Bindings))
+	for k := range f.Bindings {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	seen := map[string]bool{}
+	add := func(text, label string) {
+		if text == "" || seen[text] {
+			return
+		}
+		seen[text] = true
+		n.pats = append(n.pats, pattern{text, len(n.labels)})
+		n.labels = append(n.labels, "«"+label+"»")
+	}
+	for _, k := range keys {
+		v := f.Bindings[k]
+		add(v, k)
+		add(snake(v), k+".snake")
+		add(strings.ToUpper(snake(v)), k+".upper")
+	}
+	slices.SortStableFunc(n.pats, func(a, b pattern) int { return len(b.text) - len(a.text) })
+	return n
+}
+
+// A bound name stands in a line as one rune of the private use area, which
+// no pattern below matches, until the line is tokenised.
+const firstMark = 0xE000
+
+// bind replaces the bound names of s that stand on word boundaries by
+// sentinels.
+func (n *normaliser) bind(s string) string {
+	if len(n.pats) == 0 {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		matched := false
+		for _, p := range n.pats {
+			end := i + len(p.text)
+			if strings.HasPrefix(s[i:], p.text) && boundary(s, i) && boundary(s, end) {
+				b.WriteRune(rune(firstMark + p.label))
+				i = end
+				matched = true
+				break
+			}
+		}
+		if !matched {
+			b.WriteByte(s[i])
+			i++
+		}
+	}
+	return b.String()
+}
+
+// code is the shape of one line of output: bound names become placeholders,
+// other identifiers ID unless they are keywords or fixed names, numbers #,
+// and runs of white space one space.
+func (n *normaliser) code(line string) string {
+	s := n.bind(strings.Join(strings.Fields(line), " "))
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			b.WriteString(n.label(r))
+			i += size
+		case isDigit(c):
+			for i < len(s) && (isAlnum(s[i]) || s[i] == '_' || s[i] == '.') {
+				i++
+			}
+			b.WriteByte('#')
+		case isLetter(c) || c == '_':
+			j := i
+			for j < len(s) && (isAlnum(s[j]) || s[j] == '_') {
+				j++
+			}
+			id := s[i:j]
+			switch {
+			case strings.Trim(id, "_") == "":
+				// An underscore joining a bound name to another is part
+				// of the generated name, not a token of its own.
+				prev, _ := utf8.DecodeLastRuneInString(s[:i])
+				next, _ := utf8.DecodeRuneInString(s[j:])
+				if !n.isMark(prev) && !n.isMark(next) {
+					b.WriteString(id)
+				}
+			case keywords[id]:
+				b.WriteString(id)
+			default:
+				b.WriteString("ID")
+			}
+			i = j
+		default:
+			b.WriteByte(c)
+			i++
+		}
+	}
+	return b.String()
+}
+
+var (
+	pathRE = regexp.MustCompile(`[^\s:'"]*/[^\s:'"]*`)
+	hexRE  = regexp.MustCompile(`0[xX][0-9a-fA-F]+`)
+	numRE  = regexp.MustCompile(`[0-9]+`)
+
+	placeholderRE = regexp.MustCompile(`«[^»]*»`)
+	idRunRE       = regexp.MustCompile(`(?:ID)+`)
+	// A word that looks generated: it has an underscore, a digit, or an
+	// upper-case letter after its first character.
+	genRE = regexp.MustCompile(`\b[A-Za-z_][A-Za-z0-9]*(?:[_0-9A-Z][A-Za-z0-9_]*)\b`)
+)
+
+// text is the shape of a message or a line of stderr: prose stays, bound
+// names, paths, numbers and generated-looking words are replaced.
+func (n *normaliser) text(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if n.file != "" && n.key != "" {
+		s = strings.ReplaceAll(s, n.file, n.key)
+	}
+	s = n.bind(s)
+	s = pathRE.ReplaceAllString(s, "PATH")
+	s = hexRE.ReplaceAllString(s, "#")
+	s = genRE.ReplaceAllStringFunc(s, func(w string) string {
+		if w == "PATH" || keywords[w] {
+			return w
+		}
+		return "ID"
+	})
+	s = numRE.ReplaceAllString(s, "#")
+	var b strings.Builder
+	for _, r := range s {
+		b.WriteString(n.label(r))
+	}
+	return b.String()
+}
+
+func (n *normaliser) isMark(r rune) bool {
+	k := int(r - firstMark)
+	return k >= 0 && k < len(n.labels)
+}
+
+// label returns the placeholder a marker rune stands for, or the rune.
+func (n *normaliser) label(r rune) string {
+	if k := int(r - firstMark); k >= 0 && k < len(n.labels) {
+		return n.labels[k]
+	}
+	return string(r)
+}
+
+// shape describes how the actual content departs from the prediction: the
+// distinct normalised lines that are missing and those that are unexpected
+// (as multisets, so that the alignment a diff happens to choose does not
+// matter), or, when the same lines are only in another order, the distinct
+// normalised lines that moved.
+func (n *normaliser) shape(f *Finding) string {
+	exp, act, ok := sides(f)
+	if !ok {
+		return "message: " + n.text(f.Message) + "\n"
+	}
+	count := map[string]int{}
+	for _, l := range exp {
+		count[l]++
+	}
+	for _, l := range act {
+		count[l]--
+	}
+	var missing, unexpected []string
+	for l, c := range count {
+		if c > 0 {
+			missing = append(missing, n.code(l))
+		} else if c < 0 {
+			unexpected = append(unexpected, n.code(l))
+		}
+	}
+	var b strings.Builder
+	if len(missing)+len(unexpected) == 0 {
+		kind, moved := n.order(exp, act)
+		writeSet(&b, kind, moved)
+		return b.String()
+	}
+	writeSet(&b, "missing", missing)
+	writeSet(&b, "unexpected", unexpected)
+	return b.String()
+}
+
+// order describes a change of order between two sequences of the same
+// lines. When the lines that moved are whole blocks in reverse order, the
+// fresh name is not told apart, so that it makes no difference whether its
+// line happened to stay in place (the middle of a block). A swap of
+// adjacent lines is kept apart from a reversal, and any other move keeps
+// the placeholders, since a fresh line put in the wrong place is its own
+// fault.
+func (n *normaliser) order(exp, act []string) (string, []string) {
+	kind := "moved"
+	if segs, ok := reversals(exp, act); ok {
+		kind = "swapped"
+		if slices.ContainsFunc(segs, func(l int) bool { return l > 2 }) {
+			kind = "reversed"
+		}
+	}
+	var moved []string
+	for i := range min(len(exp), len(act)) {
+		if exp[i] != act[i] {
+			l := n.code(exp[i])
+			if kind == "reversed" {
+				l = idRunRE.ReplaceAllString(placeholderRE.ReplaceAllString(l, "ID"), "ID")
+			}
+			moved = append(moved, l)
+		}
+	}
+	return "order " + kind, moved
+}
+
+// reversals splits the differences between exp and act into blocks that
+// act holds in reverse order, and returns their lengths; ok is false when
+// the difference is not made of such blocks.
+func reversals(exp, act []string) (segs []int, ok bool) {
+	for i := 0; i < len(exp) && i < len(act); {
+		if exp[i] == act[i] {
+			i++
+			continue
+		}
+		found := false
+		for j := i + 1; j < len(exp) && j < len(act); j++ {
+			if act[i] == exp[j] && reversal(exp[i:j+1], act[i:j+1]) {
+				segs = append(segs, j-i+1)
+				i = j + 1
+				found = true
+				break
+			}
+		}
+		if !found {
+			return nil, false
+		}
+	}
+	return segs, true
+}
+
+func reversal(a, b []string) bool {
+	for k := range a {
+		if a[k] != b[len(b)-1-k] {
+			return false
+		}
+	}
+	return true
+}
+
+// sides returns the predicted and the actual lines of a finding: the whole
+// contents when the finding carries the prediction, else the removed and
+// added lines of its diff.
+func sides(f *Finding) (exp, act []string, ok bool) {
+	switch {
+	case f.Expected != "":
+		return splitLines(f.Expected), splitLines(f.Actual), true
+	case f.Diff != "":
+		inHunk := false
+		for _, l := range splitLines(f.Diff) {
+			switch {
+			case strings.HasPrefix(l, "@@"):
+				inHunk = true
+			case !inHunk:
+			case strings.HasPrefix(l, "-"):
+				exp = append(exp, l[1:])
+			case strings.HasPrefix(l, "+"):
+				act = append(act, l[1:])
+			}
+		}
+		return exp, act, true
+	}
+	return nil, nil, false
+}
+
+func writeSet(b *strings.Builder, name string, lines []string) {
+	slices.Sort(lines)
+	lines = slices.Compact(lines)
+	b.WriteString(name + ":\n")
+	for _, l := range lines {
+		b.WriteString("\t" + l + "\n")
+	}
+}
+
+func splitLines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+}
+
+func firstLine(s string) string {
+	for l := range strings.SplitSeq(s, "\n") {
+		if strings.TrimSpace(l) != "" {
+			return l
+		}
+	}
+	return ""
+}
+
+func hash12(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:6])
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// boundary reports whether position k of s is the edge of a word: an end,
+// an underscore or other non-alphanumeric neighbour, or a lower-case letter
+// or digit followed by an upper-case letter.
+func boundary(s string, k int) bool {
+	if k <= 0 || k >= len(s) {
+		return true
+	}
+	a, b := s[k-1], s[k]
+	return !isAlnum(a) || !isAlnum(b) || ((isLower(a) || isDigit(a)) && isUpper(b))
+}
+
+func isUpper(c byte) bool  { return 'A' <= c && c <= 'Z' }
+func isLower(c byte) bool  { return 'a' <= c && c <= 'z' }
+func isDigit(c byte) bool  { return '0' <= c && c <= '9' }
+func isLetter(c byte) bool { return isUpper(c) || isLower(c) }
+func isAlnum(c byte) bool  { return isLetter(c) || isDigit(c) }
+
+// keywords are the words of generated code that do not come from the
+// program: keywords and fixed names of C and of other common targets.
+var keywords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`
+		auto break case char const continue default do double else enum extern
+		float for goto if inline int long register restrict return short signed
+		sizeof static struct switch typedef union unsigned void volatile while
+		_Bool _Complex _Imaginary
+		include define undef ifdef ifndef endif elif pragma defined
+		bool true false NULL stdbool stdint stddef stdio stdlib string h
+		int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t size_t
+		ctx state next_state transition_pending cycle_time_ms active remaining_ms
+		class public private protected final new this null super extends implements
+		import package interface abstract throws throw try catch finally
+		def self None True False lambda pass yield async await from as in is not and or
+		func var let function nil type map range go chan select fallthrough
+		panic runtime error goroutine signal exit status`) {
+		keywords[w] = true
+	}
+}

@@ -1,0 +1,287 @@
+package result
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// enumHeader renders the start of a cllc types header for a logic prefix
+// and the enumerators of its states; extra lines follow the states block.
+func enumHeader(prefix string, states []string, extra ...string) string {
+	P := strings.ToUpper(prefix)
+	var b strings.Builder
+	b.WriteString("#ifndef " + P + "_TYPES_H\n#define " + P + "_TYPES_H\n\n#include <stdbool.h>\n\ntypedef enum {\n")
+	for _, s := range states {
+		b.WriteString("    " + P + "_STATE_" + s + ",\n")
+	}
+	b.WriteString("} " + prefix + "_state_t;\n")
+	b.WriteString("#define " + P + "_STATE_COUNT " + strconv.Itoa(len(states)) + "\n")
+	b.WriteString("const char *" + prefix + "_state_name(" + prefix + "_state_t v);\n")
+	for _, l := range extra {
+		b.WriteString(l + "\n")
+	}
+	b.WriteString("\n#endif\n")
+	return b.String()
+}
+
+func reversed(s []string) []string {
+	out := make([]string, len(s))
+	for i, v := range s {
+		out[len(s)-1-i] = v
+	}
+	return out
+}
+
+func oracleFinding(prefix, fresh string, expected, actual string) *Finding {
+	file := prefix + "_types.h"
+	return &Finding{
+		Kind: Oracle, Relation: "augment-enumeration",
+		Checker: "difference:" + file, File: file, FileKey: "*_types.h",
+		Expected: expected, Actual: actual,
+		Bindings: map[string]string{"N": fresh},
+	}
+}
+
+// The reverse-enums fault met at two spots of two seeds with different
+// logic names, list lengths and fresh names.
+func reverseEnumsFindings() (a, b *Finding) {
+	exp := []string{"RED", "ZQ_KELMOR", "GREEN", "YELLOW"}
+	a = oracleFinding("traffic_light", "ZqKelmor",
+		enumHeader("traffic_light", exp), enumHeader("traffic_light", reversed(exp)))
+	exp2 := []string{"IDLE", "FILLING", "DRAINING", "ZQ_WUBFIN", "LOCKED"}
+	b = oracleFinding("pump", "ZqWubfin",
+		enumHeader("pump", exp2), enumHeader("pump", reversed(exp2)))
+	return a, b
+}
+
+func TestSignatureSameFaultSameSignature(t *testing.T) {
+	a, b := reverseEnumsFindings()
+	sa, sb := Signature(a), Signature(b)
+	if sa != sb {
+		t.Errorf("reverse-enums at two spots: signatures differ:\n%s\n%s", sa, sb)
+	}
+	if !regexp.MustCompile(`^augment-enumeration/difference:\*_types\.h/[0-9a-f]{12}$`).MatchString(sa) {
+		t.Errorf("signature %q has not the form relation/checker/hash", sa)
+	}
+
+	// The new enumerator keeping its place (the middle of an odd list)
+	// must not matter either.
+	exp := []string{"OFF", "ZQ_TORVIK", "ON"}
+	c := oracleFinding("lamp", "ZqTorvik", enumHeader("lamp", exp), enumHeader("lamp", reversed(exp)))
+	if sc := Signature(c); sc != sa {
+		t.Errorf("reverse-enums with the new value in the middle: %s, want %s", sc, sa)
+	}
+}
+
+func TestSignatureDifferentFaultsDiffer(t *testing.T) {
+	rev, _ := reverseEnumsFindings()
+	states := []string{"RED", "ZQ_KELMOR", "GREEN"}
+	// count-off-by-one: the _COUNT define one too large.
+	count := oracleFinding("traffic_light", "ZqKelmor", enumHeader("traffic_light", states),
+		strings.Replace(enumHeader("traffic_light", states), "_STATE_COUNT 3", "_STATE_COUNT 4", 1))
+	// The new enumerator dropped.
+	dropped := oracleFinding("traffic_light", "ZqKelmor", enumHeader("traffic_light", states),
+		enumHeader("traffic_light", []string{"RED", "GREEN"}))
+	// The new enumerator at the end instead of in order.
+	misplaced := oracleFinding("traffic_light", "ZqKelmor", enumHeader("traffic_light", states),
+		enumHeader("traffic_light", []string{"RED", "GREEN", "ZQ_KELMOR"}))
+	// An old enumerator dropped instead.
+	wrongOne := oracleFinding("traffic_light", "ZqKelmor", enumHeader("traffic_light", states),
+		enumHeader("traffic_light", []string{"RED", "ZQ_KELMOR"}))
+	sigs := map[string]string{}
+	for name, f := range map[string]*Finding{"reverse": rev, "count": count, "dropped": dropped, "misplaced": misplaced, "wrong-one": wrongOne} {
+		s := Signature(f)
+		if other, ok := sigs[s]; ok {
+			t.Errorf("faults %s and %s share signature %s", name, other, s)
+		}
+		sigs[s] = name
+	}
+
+	// The same shape under another checker, file or relation is another fault.
+	other := *count
+	other.Relation = "add-enumeration"
+	if Signature(&other) == Signature(count) {
+		t.Error("the relation is not part of the signature")
+	}
+	other = *count
+	other.Checker, other.File, other.FileKey = "difference:traffic_light_types.c", "traffic_light_types.c", "*_types.c"
+	if Signature(&other) == Signature(count) {
+		t.Error("the checker and file are not part of the signature")
+	}
+}
+
+func TestSignatureUsesBindingsAndCForms(t *testing.T) {
+	// A prototype missing for the fresh command: the same fault for two
+	// fresh names, a different one when an old command's line is missing.
+	mk := func(fresh, missingLine string) *Finding {
+		base := "#ifndef P_IO_H\n#define P_IO_H\n\nvoid p_cmd_motor_on(void);\n%s\n#endif\n"
+		return &Finding{
+			Kind: Oracle, Relation: "add-actuator-command", Checker: "difference:p_io.h", File: "p_io.h",
+			Expected: strings.Replace(base, "%s", "void p_cmd_motor_on(void);\n"+missingLine, 1),
+			Actual:   strings.Replace(base, "%s", "void p_cmd_motor_on(void);", 1),
+			Bindings: map[string]string{"N": fresh},
+		}
+	}
+	a := mk("ZqAbcdef", "void p_cmd_zq_abcdef(void);")
+	b := mk("ZqHtmlBox", "void p_cmd_zq_html_box(void);")
+	c := mk("ZqAbcdef", "void p_cmd_pump_off(void);")
+	if Signature(a) != Signature(b) {
+		t.Errorf("same missing prototype for two fresh names: %s vs %s", Signature(a), Signature(b))
+	}
+	if Signature(a) == Signature(c) {
+		t.Errorf("missing prototype of the fresh command and of another command share %s", Signature(a))
+	}
+}
+
+func TestSignatureFromDiffOnly(t *testing.T) {
+	diff := func(name string) string {
+		return "--- expected/p_attrs.h\n+++ actual/p_attrs.h\n@@ -3,3 +3,3 @@\n #define P_ATTR_MANUAL \"x\"\n" +
+			"-#define P_ATTR_" + name + " \"a\\n\"\n+#define P_ATTR_" + name + " \"a\\\\n\"\n #endif\n"
+	}
+	a := &Finding{Kind: Oracle, Relation: "add-attribute", Checker: "difference:p_attrs.h", File: "p_attrs.h",
+		Diff: diff("ZQ_ONE"), Bindings: map[string]string{"N": "ZqOne"}}
+	b := &Finding{Kind: Oracle, Relation: "add-attribute", Checker: "difference:p_attrs.h", File: "p_attrs.h",
+		Diff: diff("ZQ_TWO_THREE"), Bindings: map[string]string{"N": "ZqTwoThree"}}
+	if Signature(a) != Signature(b) {
+		t.Errorf("same escape fault from diffs: %s vs %s", Signature(a), Signature(b))
+	}
+}
+
+func TestSignatureCrashAndTimeout(t *testing.T) {
+	crash := func(stderr string, code int) *Finding {
+		return &Finding{Kind: Crash, Relation: "add-timer", ExitCode: code, Stderr: stderr, Bindings: map[string]string{"N": "ZqDaxlup"}}
+	}
+	a := crash("\npanic: runtime error: index out of range [2] with length 2\n\ngoroutine 1 [running]:\n", 2)
+	b := crash("panic: runtime error: index out of range [7] with length 7\n\ngoroutine 9 [running]:\nmore\n", 2)
+	c := crash("panic: runtime error: invalid memory address or nil pointer dereference\n", 2)
+	d := crash("panic: runtime error: index out of range [2] with length 2\n", 1)
+	if Signature(a) != Signature(b) {
+		t.Errorf("same panic with other numbers: %s vs %s", Signature(a), Signature(b))
+	}
+	if Signature(a) == Signature(c) || Signature(a) == Signature(d) {
+		t.Error("another panic or another exit code gives the same signature")
+	}
+	if !strings.HasPrefix(Signature(a), "add-timer/crash/") {
+		t.Errorf("crash signature %s", Signature(a))
+	}
+	// Paths and fresh names in the first line do not split a group.
+	e := crash("/tmp/mcpt-123/followup/elevator.cll:20:9: name ZqDaxlup declared twice\n", 1)
+	f := crash("/tmp/mcpt-977/followup/boiler.cll:31:3: name ZqDaxlup declared twice\n", 1)
+	f.Bindings["N"] = "ZqQuorin"
+	f.Stderr = strings.ReplaceAll(f.Stderr, "ZqDaxlup", "ZqQuorin")
+	e.Kind, f.Kind = RejectedFollowUp, RejectedFollowUp
+	if Signature(e) != Signature(f) {
+		t.Errorf("same rejection: %s vs %s", Signature(e), Signature(f))
+	}
+	to := &Finding{Kind: Timeout, Relation: "add-timer"}
+	if got := Signature(to); got != "add-timer/timeout" {
+		t.Errorf("timeout signature %q", got)
+	}
+}
+
+func TestSignatureFromMessage(t *testing.T) {
+	a := &Finding{Kind: Oracle, Relation: "add-timer", Checker: "equivalence", File: "traffic_light_io.h", FileKey: "*_io.h",
+		Message: "traffic_light_io.h is in o but missing from o′"}
+	b := &Finding{Kind: Oracle, Relation: "add-timer", Checker: "equivalence", File: "pump_io.h", FileKey: "*_io.h",
+		Message: "pump_io.h is in o but missing from o′"}
+	c := &Finding{Kind: Oracle, Relation: "add-timer", Checker: "equivalence", File: "pump_io.h", FileKey: "*_io.h",
+		Message: "pump_io.h appeared in o′ but is not in o"}
+	if Signature(a) != Signature(b) {
+		t.Errorf("same missing file in two seeds: %s vs %s", Signature(a), Signature(b))
+	}
+	if Signature(b) == Signature(c) {
+		t.Error("a missing and an appearing file share a signature")
+	}
+	if got := Signature(a); !strings.HasPrefix(got, "add-timer/equivalence/*_io.h/") {
+		t.Errorf("signature %s does not name the file key", got)
+	}
+}
+
+func TestFileKey(t *testing.T) {
+	names := func(p string) []string {
+		return []string{p + "_types.h", p + "_types.c", p + "_config.h", p + "_config.c", p + "_io.h", p + "_attrs.h", p + ".h", p + ".c"}
+	}
+	for _, tc := range []struct {
+		file  string
+		names []string
+		want  string
+	}{
+		{"traffic_light_types.h", names("traffic_light"), "*_types.h"},
+		{"pump_types.h", names("pump"), "*_types.h"},
+		{"pump.c", names("pump"), "*.c"},
+		{"traffic_light.h", names("traffic_light"), "*.h"},
+		{"src/Main.java", []string{"src/Main.java", "src/Util.java"}, "*/Main.java"},
+		{"traffic_light.h", []string{"traffic_light.h", "traffic_lime.h"}, "*_light.h"},
+		{"a.c", []string{"a.c", "b.c"}, "a.c"},
+		{"out.c", []string{"out.c"}, "*.c"},
+		{"", names("p"), ""},
+	} {
+		if got := FileKey(tc.file, tc.names); got != tc.want {
+			t.Errorf("FileKey(%q, %v) = %q, want %q", tc.file, tc.names, got, tc.want)
+		}
+	}
+}
+
+func TestSnake(t *testing.T) {
+	// The examples of the CLL specification, section 5.1.
+	for in, want := range map[string]string{
+		"CameraOn": "camera_on", "HTTPServer": "http_server", "max_count": "max_count", "X1": "x1",
+		"X1Go": "x1_go", "HTTPSignalBox2": "http_signal_box2", "Foo_Bar": "foo_bar", "ZqKelmor": "zq_kelmor",
+	} {
+		if got := snake(in); got != want {
+			t.Errorf("snake(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestGroupFindingsBySignature(t *testing.T) {
+	a, b := reverseEnumsFindings()
+	states := []string{"RED", "ZQ_KELMOR", "GREEN"}
+	c := oracleFinding("traffic_light", "ZqKelmor", enumHeader("traffic_light", states),
+		strings.Replace(enumHeader("traffic_light", states), "_STATE_COUNT 3", "_STATE_COUNT 4", 1))
+	a.ID, b.ID, c.ID = "c1", "c2", "c3"
+	a.Case, b.Case, c.Case = 1, 2, 3
+	var fs []Finding
+	for _, f := range []*Finding{a, b, c} {
+		f.Signature = Signature(f)
+		fs = append(fs, *f)
+	}
+	gs := GroupFindings(fs)
+	if len(gs) != 2 || gs[0].Count != 2 || gs[1].Count != 1 {
+		t.Fatalf("groups = %+v, want 2 then 1 finding", gs)
+	}
+	// The example is the finding with the least evidence.
+	want := "c1"
+	if len(b.Expected)+len(b.Actual) < len(a.Expected)+len(a.Actual) {
+		want = "c2"
+	}
+	if gs[0].Example != want {
+		t.Errorf("example of the first group is %s, want the smaller %s", gs[0].Example, want)
+	}
+}
+
+func TestSignatureBoundListName(t *testing.T) {
+	// The reverse-enums fault met on the states (no bound list name in the
+	// output) and on an enumeration whose name is bound and appears in
+	// every enumerator: one fault, one signature.
+	states := []string{"RED", "ZQ_KELMOR", "GREEN", "YELLOW"}
+	a := oracleFinding("traffic_light", "ZqKelmor", enumHeader("traffic_light", states), enumHeader("traffic_light", reversed(states)))
+	a.Bindings["list"] = "states"
+	speed := func(vals []string) string {
+		var ls []string
+		ls = append(ls, "", "typedef enum {")
+		for _, v := range vals {
+			ls = append(ls, "    CONVEYOR_SPEED_"+v+",")
+		}
+		return strings.Join(append(ls, "} conveyor_speed_t;"), "\n")
+	}
+	st := []string{"STOPPED", "RUNNING"}
+	sp := []string{"SLOW", "FAST", "ZQ_WUBFIN"}
+	b := oracleFinding("conveyor", "ZqWubfin", enumHeader("conveyor", st, speed(sp)), enumHeader("conveyor", reversed(st), speed(reversed(sp))))
+	b.Bindings["list"] = "Speed"
+	if Signature(a) != Signature(b) {
+		t.Errorf("reverse-enums on states and on a bound enumeration: %s vs %s", Signature(a), Signature(b))
+	}
+}
