@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -43,11 +44,12 @@ type Transpiler struct {
 
 // Seeds names seed files, or a grammar to generate them from.
 type Seeds struct {
-	Files   []string // resolved, sorted, de-duplicated paths
-	Grammar string
-	Count   int
-	Seed    uint64
-	Pos     Pos
+	Files     []string // resolved, sorted, de-duplicated paths
+	Grammar   string
+	Count     int
+	Seed      uint64
+	Extension string // of generated seeds' names, without the dot
+	Pos       Pos
 }
 
 // Relations names relation files and Go relations.
@@ -101,10 +103,11 @@ type transpilerYAML struct {
 }
 
 type seedsYAML struct {
-	Files   []String `yaml:"files"`
-	Grammar *String  `yaml:"grammar"`
-	Count   int      `yaml:"count"`
-	Seed    uint64   `yaml:"seed"`
+	Files     []String `yaml:"files"`
+	Grammar   *String  `yaml:"grammar"`
+	Count     int      `yaml:"count"`
+	Seed      uint64   `yaml:"seed"`
+	Extension *String  `yaml:"extension"`
 }
 
 type relationsYAML struct {
@@ -316,6 +319,13 @@ func (c *Config) seeds(s *seedsYAML) error {
 			return s.Grammar.At("seeds: a grammar needs a positive count")
 		}
 		c.Seeds.Count, c.Seeds.Seed = s.Count, s.Seed
+		c.Seeds.Extension = "txt"
+		if s.Extension != nil {
+			c.Seeds.Extension = strings.TrimPrefix(s.Extension.Value, ".")
+			if c.Seeds.Extension == "" || strings.ContainsAny(c.Seeds.Extension, "/\\") {
+				return s.Extension.At("seeds: bad extension %q", s.Extension.Value)
+			}
+		}
 	}
 	if len(c.Seeds.Files) == 0 && c.Seeds.Grammar == "" {
 		return Errorf(Pos{File: c.File, Line: 1, Col: 1}, "seeds: no files and no grammar")

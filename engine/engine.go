@@ -17,6 +17,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"mcpt/oracle"
 	"mcpt/relation"
 	"mcpt/result"
@@ -125,9 +127,9 @@ type sequenced struct {
 type baseEntry struct {
 	once  sync.Once
 	res   *transpiler.Result
-	files tree.Tree // normalised output
-	skip  string    // why the seed's cases are skipped, if they are
-	runs  atomic.Int32
+	files tree.Tree    // normalised output
+	skip  string       // why the seed's cases are skipped, if they are
+	runs  atomic.Int32 // transpiler runs of this base
 	err   error
 }
 
@@ -183,17 +185,15 @@ type runner struct {
 	bases []baseEntry
 	jr    *journal
 	done  map[int]*CaseResult // cases finished before a resume
-	// firstCase is the index of the first planned case of each seed; a base
-	// failure is reported once, on that case.
-	firstCase []int
+	// admitted lists the seeds whose base was accepted (deterministically),
+	// in seed order; only they are planned.
+	admitted []int
+	// baseFindings are the crashes and timeouts of base runs.
+	baseFindings []result.Finding
 }
 
 func (r *runner) run(ctx context.Context, workers int) (*result.Report, error) {
 	start := time.Now()
-	r.firstCase = make([]int, len(r.c.Seeds))
-	for i := range r.firstCase {
-		r.firstCase[i] = -1
-	}
 	if r.opt.OutDir != "" {
 		jr, done, err := openJournal(r.opt.OutDir, r.opt, r.c, r.opt.Resume)
 		if err != nil {
@@ -203,8 +203,13 @@ func (r *runner) run(ctx context.Context, workers int) (*result.Report, error) {
 		defer jr.close()
 	}
 
+	if err := r.admit(ctx, workers); err != nil {
+		return nil, err
+	}
+
 	spotCache := map[[2]int][]relation.Spot{}
-	spots := func(si, ri int) ([]relation.Spot, error) {
+	spots := func(ai, ri int) ([]relation.Spot, error) {
+		si := r.admitted[ai]
 		k := [2]int{si, ri}
 		if s, ok := spotCache[k]; ok {
 			return s, nil
@@ -216,7 +221,7 @@ func (r *runner) run(ctx context.Context, workers int) (*result.Report, error) {
 		spotCache[k] = s
 		return s, nil
 	}
-	pl := newPlanner(r.opt.Seed, len(r.c.Seeds), len(r.c.Relations), r.opt.MaxMR, r.opt.MaxSpots, spots)
+	pl := newPlanner(r.opt.Seed, len(r.admitted), len(r.c.Relations), r.opt.MaxMR, r.opt.MaxSpots, spots)
 
 	cases := make(chan dispatched)
 	results := make(chan sequenced, workers)
@@ -237,15 +242,13 @@ func (r *runner) run(ctx context.Context, workers int) (*result.Report, error) {
 		defer close(cases)
 		seq := 0
 		planErr = pl.run(func(cs Case) bool {
+			cs.Seed = r.admitted[cs.Seed]
 			if r.opt.MaxCases > 0 && cs.Index >= r.opt.MaxCases {
 				return false
 			}
 			if !deadline.IsZero() && time.Now().After(deadline) {
 				stopped = "time"
 				return false
-			}
-			if r.firstCase[cs.Seed] < 0 {
-				r.firstCase[cs.Seed] = cs.Index
 			}
 			if !r.opt.Shard.owns(cs.Seed) {
 				return true
@@ -346,17 +349,24 @@ func (r *runner) run(ctx context.Context, workers int) (*result.Report, error) {
 
 // fill aggregates case results into the report, in case order.
 func (r *runner) fill(rep *result.Report, all []*CaseResult) {
-	byIndex := map[int]*CaseResult{}
-	for _, cr := range all {
-		byIndex[cr.Index] = cr
-	}
 	rep.Seeds.Total = 0
 	for i := range r.c.Seeds {
 		if r.opt.Shard.owns(i) {
 			rep.Seeds.Total++
 		}
 	}
-	skipped := map[string]map[string]bool{}
+	skipped := map[string][]string{}
+	for i := range r.c.Seeds {
+		if !r.opt.Shard.owns(i) {
+			continue
+		}
+		b := &r.bases[i]
+		rep.TranspilerRuns += int(b.runs.Load())
+		if b.skip != "" {
+			skipped[b.skip] = append(skipped[b.skip], r.c.Seeds[i].Name)
+		}
+	}
+	rep.Findings = append(rep.Findings, r.baseFindings...)
 	type key struct{ seed, rel string }
 	perCase := map[key]*result.CaseSummary{}
 	var order []key
@@ -365,15 +375,6 @@ func (r *runner) fill(rep *result.Report, all []*CaseResult) {
 		rep.Timing.MutationNS += cr.MutationNS
 		rep.Timing.TranspileNS += cr.TranspileNS
 		rep.Timing.CheckNS += cr.CheckNS
-		if cr.Status == StatusSkip {
-			if skipped[cr.Skip] == nil {
-				skipped[cr.Skip] = map[string]bool{}
-			}
-			skipped[cr.Skip][cr.Seed] = true
-			// A base failure is still a finding, reported once per seed.
-			rep.Findings = append(rep.Findings, cr.Findings...)
-			continue
-		}
 		rep.TestCases++
 		st := rep.ByRelation[cr.Relation]
 		st.TestCases++
@@ -393,9 +394,9 @@ func (r *runner) fill(rep *result.Report, all []*CaseResult) {
 	for _, k := range order {
 		rep.Cases = append(rep.Cases, *perCase[k])
 	}
-	rep.Seeds.Rejected = sortedKeys(skipped[skipRejected])
-	rep.Seeds.Nondeterministic = sortedKeys(skipped[skipNondeterministic])
-	rep.Seeds.Crashed = sortedKeys(skipped[skipCrashed])
+	rep.Seeds.Rejected = skipped[skipRejected]
+	rep.Seeds.Nondeterministic = skipped[skipNondeterministic]
+	rep.Seeds.Crashed = skipped[skipCrashed]
 	rep.Sort()
 }
 
@@ -404,6 +405,47 @@ const (
 	skipNondeterministic = "base nondeterministic"
 	skipCrashed          = "base crashed"
 )
+
+// admit transpiles the base of every seed, in parallel, before any test
+// case: the plan covers the seeds whose base was accepted, so that it does
+// not depend on the order in which workers finish. Every shard admits every
+// seed (the plan is global) but reports only its own.
+func (r *runner) admit(ctx context.Context, workers int) error {
+	var g errgroup.Group
+	g.SetLimit(workers)
+	for i := range r.c.Seeds {
+		g.Go(func() error {
+			_, err := r.base(ctx, i)
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	for i := range r.c.Seeds {
+		b := &r.bases[i]
+		if b.skip == "" {
+			r.admitted = append(r.admitted, i)
+			continue
+		}
+		if b.skip != skipCrashed || !r.opt.Shard.owns(i) {
+			continue
+		}
+		seed := r.c.Seeds[i]
+		f := result.Finding{
+			ID: fmt.Sprintf("s%04d-base", i), Kind: kindOf(b.res.Status), Relation: "-", SeedFile: seed.Name,
+			Case: -1, Mode: string(r.opt.Mode), Config: r.opt.Config, Role: transpiler.Base.String(),
+			Message: "the base run " + describeRun(b.res),
+		}
+		fillRun(&f, b.res)
+		f.Signature = result.Signature(&f)
+		if err := r.bundle(&f, seed, nil, b.res, nil); err != nil {
+			return err
+		}
+		r.baseFindings = append(r.baseFindings, f)
+	}
+	return nil
+}
 
 // base transpiles a seed once (BaseRuns times, to detect nondeterminism)
 // and caches the outcome.
@@ -461,30 +503,9 @@ func (r *runner) runCase(ctx context.Context, cs Case) (*CaseResult, error) {
 		Index: cs.Index, Seed: seed.Name, Relation: rel.Name,
 		Spot: result.Spot{Index: cs.Spot.Index, Line: cs.Spot.Line, Col: cs.Spot.Col, Desc: cs.Spot.Desc},
 	}
-	t0 := time.Now()
-	b, err := r.base(ctx, cs.Seed)
-	cr.TranspileNS += time.Since(t0).Nanoseconds()
-	if err != nil {
-		return nil, err
-	}
-	// The runs of the base are counted on the case that triggered them.
-	cr.Runs += int(b.runs.Swap(0))
-	if b.skip != "" {
-		cr.Status, cr.Skip = StatusSkip, b.skip
-		if b.skip == skipCrashed && cs.Index == r.firstCase[cs.Seed] {
-			f := r.finding(cs, cr, kindOf(b.res.Status))
-			f.Role = transpiler.Base.String()
-			f.Message = fmt.Sprintf("the base run %s", describeRun(b.res))
-			fillRun(&f, b.res)
-			cr.Findings = append(cr.Findings, f)
-			if err := r.bundle(&cr.Findings[0], seed, nil, b.res, nil); err != nil {
-				return nil, err
-			}
-		}
-		return cr, nil
-	}
+	b := &r.bases[cs.Seed] // admitted: its base was accepted
 	in := relation.Input{Name: path.Base(seed.Name), Src: seed.Src}
-	t0 = time.Now()
+	t0 := time.Now()
 	fu, err := rel.Mutate(in, cs.Spot, CaseRand(cs.CaseSeed))
 	cr.MutationNS = time.Since(t0).Nanoseconds()
 	if err != nil {
@@ -524,6 +545,11 @@ func (r *runner) runCase(ctx context.Context, cs Case) (*CaseResult, error) {
 		if len(cr.Findings) > 1 {
 			cr.Findings[i].ID = fmt.Sprintf("%s-%d", cr.Findings[i].ID, i+1)
 		}
+		var names []string
+		if b.res != nil && b.res.Files != nil {
+			names = b.res.Files.Names()
+		}
+		cr.Findings[i].FileKey = result.FileKey(cr.Findings[i].File, names)
 		cr.Findings[i].Signature = result.Signature(&cr.Findings[i])
 		if err := r.bundle(&cr.Findings[i], seed, fu.Src, b.res, res); err != nil {
 			return nil, err

@@ -189,12 +189,3 @@ func sortedInts[V any](m map[int]V) []int {
 	slices.Sort(ks)
 	return ks
 }
-
-func sortedKeys(m map[string]bool) []string {
-	var ks []string
-	for k := range m {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	return ks
-}

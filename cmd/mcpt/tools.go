@@ -108,7 +108,7 @@ func (c *spotsCmd) Run() error {
 		}
 		fmt.Printf("\nspot %d at %s:%d:%d: %s\n", sp.Index, c.File, sp.Line, sp.Col, sp.Desc)
 		if c.Diff {
-			fmt.Print(indent(oracle.Diff(in.Name, string(src), string(fu.Src))))
+			fmt.Print(indent(oracle.DiffInputs(in.Name, string(src), string(fu.Src))))
 		}
 		var keys []string
 		for k := range fu.Bindings {

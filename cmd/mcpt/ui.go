@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -9,56 +10,70 @@ import (
 	"time"
 
 	"mcpt/engine"
+	"mcpt/progress"
+	"mcpt/report"
 	"mcpt/result"
 )
 
-// progress prints finding lines and a periodic status line.
-type progress struct {
-	mu       sync.Mutex
-	w        io.Writer
-	total    int
-	budget   time.Duration
-	start    time.Time
-	last     time.Time
-	cases    int
-	findings int
+// ui prints finding lines on stdout and progress on stderr; progress is a
+// live bar on a terminal and a plain line every few seconds elsewhere.
+type ui struct {
+	mu  sync.Mutex
+	bar *progress.Bar
 }
 
-func newProgress(w io.Writer, total int, budget time.Duration) *progress {
-	return &progress{w: w, total: total, budget: budget, start: time.Now(), last: time.Now()}
+func newProgress(w io.Writer, total int, budget time.Duration) *ui {
+	return &ui{bar: progress.New(w, total, budget)}
 }
 
-func (p *progress) println(s string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
+func (u *ui) println(s string) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
 	fmt.Fprintln(os.Stdout, s)
 }
 
-func (p *progress) update(cases, findings int) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.cases, p.findings = cases, findings
-	if time.Since(p.last) >= 5*time.Second {
-		p.last = time.Now()
-		el := time.Since(p.start)
-		fmt.Fprintf(p.w, "mcpt: %d cases, %.0f/s, %d findings, %s elapsed\n", cases, float64(cases)/el.Seconds(), findings, el.Round(time.Second))
+func (u *ui) update(cases, findings int) { u.bar.Update(cases, findings) }
+
+func (u *ui) done() { u.bar.Done() }
+
+// events writes the --events stream; the zero value writes nothing.
+type events struct {
+	w *report.EventWriter
+}
+
+func (e events) caseDone(cr *engine.CaseResult) {
+	if e.w == nil {
+		return
+	}
+	st := report.Pass
+	switch cr.Status {
+	case engine.StatusFinding:
+		st = report.Found
+	case engine.StatusSkip:
+		st = report.Skipped
+	}
+	e.w.Case(cr.Index, cr.Seed, cr.Relation, cr.Spot, st, cr.Skip)
+	for i := range cr.Findings {
+		e.w.Finding(&cr.Findings[i])
 	}
 }
 
-func (p *progress) done() {}
-
-type events struct{}
-
-func (events) caseDone(*engine.CaseResult) {}
-
 func openEvents(path string) (events, func(), error) {
-	return events{}, func() {}, nil
+	if path == "" {
+		return events{}, func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return events{}, nil, err
+	}
+	bw := bufio.NewWriter(f)
+	return events{w: report.NewEventWriter(bw)}, func() { bw.Flush(); f.Close() }, nil
 }
 
+// writeReport writes report.json, report.html and junit.xml.
 func writeReport(out string, r *result.Report) error {
-	return r.Save(filepath.Join(out, "report.json"))
-}
-
-func generateSeeds(grammarPath string, count int, seed uint64) ([]engine.Seed, error) {
-	return nil, fmt.Errorf("%s: grammar seeds are not wired yet", grammarPath)
+	if err := r.Save(filepath.Join(out, report.ReportJSON)); err != nil {
+		return err
+	}
+	return report.Write(out, r)
 }

@@ -53,7 +53,7 @@ type Options struct {
 	// SeedFiles, when set, replace the configured seeds.
 	SeedFiles []string
 	// Generate produces seeds from a grammar (configured under seeds.grammar).
-	Generate func(grammarPath string, count int, seed uint64) ([]engine.Seed, error)
+	Generate func(s config.Seeds) ([]engine.Seed, error)
 }
 
 // Load reads the configuration at path and everything it names.
@@ -80,7 +80,7 @@ func Load(path string, opt Options) (*Setup, error) {
 		if opt.Generate == nil {
 			return nil, cfgErr(config.Errorf(cfg.Seeds.Pos, "seeds from a grammar are not available here"))
 		}
-		gen, err := opt.Generate(cfg.Seeds.Grammar, cfg.Seeds.Count, cfg.Seeds.Seed)
+		gen, err := opt.Generate(cfg.Seeds)
 		if err != nil {
 			return nil, cfgErr(err)
 		}

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func TestMain(m *testing.M) {
+	os.Exit(testscript.RunMain(m, map[string]func() int{
+		"mcpt": func() int { return run(os.Args[1:]) },
+	}))
+}
+
+func TestScripts(t *testing.T) {
+	examples, err := filepath.Abs(filepath.Join("..", "..", "examples", "cll"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Some scripts drive cllc as an external command: build it once.
+	bin := t.TempDir()
+	build := exec.Command("go", "build", "-o", filepath.Join(bin, "cllc"), "mcpt/cmd/cllc")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building cllc: %v\n%s", err, out)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join("testdata", "script"),
+		UpdateScripts:       os.Getenv("UPDATE_SCRIPTS") == "1",
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("EXAMPLES", examples)
+			env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
+			return nil
+		},
+	})
+}

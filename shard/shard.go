@@ -1,0 +1,165 @@
+// Package shard merges the output directories of campaign shards into one:
+// the reports are summed, the findings and their bundles gathered, and the
+// groups rebuilt, so that n shards of a campaign read like one run.
+package shard
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"mcpt/report"
+	"mcpt/result"
+)
+
+// Merge reads OUT/report.json of each directory and writes the merged
+// report, the bundles, report.html and junit.xml into out.
+func Merge(dirs []string, out string) (*result.Report, error) {
+	if len(dirs) == 0 {
+		return nil, fmt.Errorf("nothing to merge")
+	}
+	var reps []*result.Report
+	for _, d := range dirs {
+		r, err := result.Load(filepath.Join(d, report.ReportJSON))
+		if err != nil {
+			return nil, err
+		}
+		reps = append(reps, r)
+	}
+	m, err := Reports(dirs, reps)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, err
+	}
+	for i, r := range reps {
+		for _, f := range r.Findings {
+			if f.Bundle == "" {
+				continue
+			}
+			src := filepath.Join(dirs[i], filepath.FromSlash(f.Bundle))
+			dst := filepath.Join(out, filepath.FromSlash(f.Bundle))
+			if !filepath.IsLocal(filepath.FromSlash(f.Bundle)) {
+				return nil, fmt.Errorf("%s: finding %s has a bundle outside its directory", dirs[i], f.ID)
+			}
+			if err := copyTree(src, dst); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := m.Save(filepath.Join(out, report.ReportJSON)); err != nil {
+		return nil, err
+	}
+	return m, report.Write(out, m)
+}
+
+// Reports merges reports of shards of one campaign. They must agree on the
+// mode and seed; a finding that two shards both report is kept once.
+func Reports(names []string, reps []*result.Report) (*result.Report, error) {
+	m := &result.Report{ByRelation: map[string]result.RelationStats{}, Findings: []result.Finding{}}
+	seen := map[string]string{}
+	shards := map[string]string{}
+	for i, r := range reps {
+		if i == 0 {
+			m.Tool, m.Mode, m.Seed, m.Config = r.Tool, r.Mode, r.Seed, r.Config
+		} else if r.Mode != m.Mode || r.Seed != m.Seed {
+			return nil, fmt.Errorf("%s is a %s run with seed %d, %s a %s run with seed %d: not shards of one campaign",
+				names[i], r.Mode, r.Seed, names[0], m.Mode, m.Seed)
+		}
+		if r.Shard != "" {
+			if other, dup := shards[r.Shard]; dup {
+				return nil, fmt.Errorf("%s and %s are both shard %s", other, names[i], r.Shard)
+			}
+			shards[r.Shard] = names[i]
+		}
+		m.TestCases += r.TestCases
+		m.TranspilerRuns += r.TranspilerRuns
+		m.Seeds.Total += r.Seeds.Total
+		m.Seeds.Rejected = append(m.Seeds.Rejected, r.Seeds.Rejected...)
+		m.Seeds.Nondeterministic = append(m.Seeds.Nondeterministic, r.Seeds.Nondeterministic...)
+		m.Seeds.Crashed = append(m.Seeds.Crashed, r.Seeds.Crashed...)
+		for name, st := range r.ByRelation {
+			acc := m.ByRelation[name]
+			acc.TestCases += st.TestCases
+			acc.Findings += st.Findings
+			m.ByRelation[name] = acc
+		}
+		m.Cases = append(m.Cases, r.Cases...)
+		for _, f := range r.Findings {
+			if _, dup := seen[f.ID]; dup {
+				continue
+			}
+			seen[f.ID] = names[i]
+			m.Findings = append(m.Findings, f)
+		}
+		m.Timing.MutationNS += r.Timing.MutationNS
+		m.Timing.TranspileNS += r.Timing.TranspileNS
+		m.Timing.CheckNS += r.Timing.CheckNS
+		m.Timing.WallNS = max(m.Timing.WallNS, r.Timing.WallNS)
+		if r.Stopped != "budget" && r.Stopped != "" {
+			m.Stopped = r.Stopped
+		}
+	}
+	if m.Stopped == "" {
+		m.Stopped = "budget"
+	}
+	for _, l := range []*[]string{&m.Seeds.Rejected, &m.Seeds.Nondeterministic, &m.Seeds.Crashed} {
+		slices.Sort(*l)
+		*l = slices.Compact(*l)
+	}
+	slices.SortStableFunc(m.Cases, func(a, b result.CaseSummary) int {
+		if c := strings.Compare(a.Seed, b.Seed); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Relation, b.Relation)
+	})
+	m.Sort()
+	return m, nil
+}
+
+// copyTree copies a bundle directory; an existing destination is left as
+// it is (the same finding merged twice).
+func copyTree(src, dst string) error {
+	if _, err := os.Stat(dst); err == nil {
+		return nil
+	}
+	tmp := dst + ".tmp"
+	os.RemoveAll(tmp)
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(tmp, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return fmt.Errorf("%s: not a regular file", p)
+		}
+		in, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		defer in.Close()
+		o, err := os.Create(target)
+		if err != nil {
+			return err
+		}
+		if _, err := io.Copy(o, in); err != nil {
+			o.Close()
+			return err
+		}
+		return o.Close()
+	})
+	if err != nil {
+		os.RemoveAll(tmp)
+		return err
+	}
+	return os.Rename(tmp, dst)
+}
