@@ -340,6 +340,20 @@ func (n *normaliser) order(exp, act []string) (string, []string) {
 			moved = append(moved, l)
 		}
 	}
+	if kind == "moved" {
+		// When the new item is among the lines that moved, it is the one put
+		// in the wrong place; the others only made way for it, and which
+		// ones did depends on the spot, not on the fault.
+		var fresh []string
+		for _, l := range moved {
+			if placeholderRE.MatchString(l) {
+				fresh = append(fresh, l)
+			}
+		}
+		if len(fresh) > 0 {
+			return "order moved, new item misplaced", fresh
+		}
+	}
 	return "order " + kind, moved
 }
 

@@ -1,0 +1,189 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/goccy/go-yaml"
+
+	"mcpt/result"
+)
+
+// buildTools builds mcpt and cllc into a temporary directory.
+func buildTools(t *testing.T) string {
+	t.Helper()
+	bin := t.TempDir()
+	for _, cmd := range []string{"mcpt", "cllc"} {
+		b := exec.Command("go", "build", "-o", filepath.Join(bin, cmd), "mcpt/cmd/"+cmd)
+		if out, err := b.CombinedOutput(); err != nil {
+			t.Fatalf("building %s: %v\n%s", cmd, err, out)
+		}
+	}
+	return bin
+}
+
+// TestKillAndResume kills a campaign with SIGKILL while it runs, checks that
+// every finding it had printed is in its journal, resumes it, and compares
+// the final findings with those of an uninterrupted run.
+func TestKillAndResume(t *testing.T) {
+	bin := buildTools(t)
+	examples, _ := filepath.Abs(filepath.Join("..", "..", "examples", "cll"))
+	dir := t.TempDir()
+	env := append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	mcpt := filepath.Join(bin, "mcpt")
+
+	// --fault needs a builtin transpiler: the external cllc gets it through
+	// its own flag instead, from a configuration written here.
+	cfg := filepath.Join(dir, "mcpt.yaml")
+	os.WriteFile(cfg, []byte(strings.Join([]string{
+		"transpiler:",
+		"  command: [cllc, --fault, sorted-resets, '{input}', -o, '{outdir}']",
+		"seeds: {files: ['" + examples + "/*.cll']}",
+		"relations: {files: ['" + examples + "/relations/*.yaml']}",
+	}, "\n")+"\n"), 0o644)
+	args := func(out string, extra ...string) []string {
+		a := []string{"run", "-c", cfg, "--seed", "3", "--max-cases", "400", "--workers", "2"}
+		return append(append(a, extra...), "-o", out)
+	}
+
+	full := exec.Command(mcpt, args(filepath.Join(dir, "full"))...)
+	full.Env = env
+	if out, err := full.CombinedOutput(); procExit(err) != 1 {
+		t.Fatalf("uninterrupted run: %v\n%s", err, out)
+	}
+	want := reportIDs(t, filepath.Join(dir, "full"))
+	if len(want) == 0 {
+		t.Fatal("the campaign has no findings")
+	}
+
+	killed := filepath.Join(dir, "killed")
+	cmd := exec.Command(mcpt, args(killed)...)
+	cmd.Env = env
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Read findings as they are printed; kill after the fifth.
+	var printed []string
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		line := sc.Text()
+		if id, ok := strings.CutPrefix(line, "finding "); ok {
+			id, _, _ = strings.Cut(id, ":")
+			printed = append(printed, id)
+			if len(printed) == 5 {
+				cmd.Process.Signal(syscall.SIGKILL)
+				break
+			}
+		}
+	}
+	cmd.Wait()
+	if len(printed) < 5 {
+		t.Fatalf("the run ended before it could be killed (%d findings printed)", len(printed))
+	}
+	journal, err := os.ReadFile(filepath.Join(killed, "journal.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(killed, "report.json")); err == nil {
+		t.Fatal("the killed run wrote its report: it was not killed in the middle")
+	}
+	for _, id := range printed {
+		if !bytes.Contains(journal, []byte(`"id":"`+id+`"`)) {
+			t.Errorf("finding %s was printed but is not in the journal", id)
+		}
+		if _, err := os.Stat(filepath.Join(killed, "findings", id, "finding.json")); err != nil {
+			t.Errorf("finding %s was printed but its bundle is missing: %v", id, err)
+		}
+	}
+
+	resume := exec.Command(mcpt, append(args(killed)[:len(args(killed))-2], "--resume", killed)...)
+	resume.Env = env
+	if out, err := resume.CombinedOutput(); procExit(err) != 1 {
+		t.Fatalf("resumed run: %v\n%s", err, out)
+	}
+	if got := reportIDs(t, killed); !slices.Equal(got, want) {
+		t.Errorf("after kill -9 and resume: %d findings, uninterrupted: %d", len(got), len(want))
+	}
+}
+
+func procExit(err error) int {
+	if err == nil {
+		return 0
+	}
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.ExitCode()
+	}
+	return -1
+}
+
+func reportIDs(t *testing.T, dir string) []string {
+	t.Helper()
+	r, err := result.Load(filepath.Join(dir, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, f := range r.Findings {
+		ids = append(ids, f.ID+" "+f.Signature)
+	}
+	return ids
+}
+
+// TestIndexedJobExample checks that the Kubernetes example is valid YAML of
+// an Indexed Job whose pods run mcpt.
+func TestIndexedJobExample(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "examples", "k8s", "indexed-job.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var job struct {
+		Kind string `yaml:"kind"`
+		Spec struct {
+			CompletionMode string `yaml:"completionMode"`
+			Completions    int    `yaml:"completions"`
+			Template       struct {
+				Spec struct {
+					Containers []struct {
+						Args []string `yaml:"args"`
+					} `yaml:"containers"`
+				} `yaml:"spec"`
+			} `yaml:"template"`
+		} `yaml:"spec"`
+	}
+	if err := yaml.Unmarshal(b, &job); err != nil {
+		t.Fatal(err)
+	}
+	if job.Kind != "Job" || job.Spec.CompletionMode != "Indexed" || job.Spec.Completions < 2 {
+		t.Fatalf("not an Indexed Job: %+v", job)
+	}
+	args := strings.Join(job.Spec.Template.Spec.Containers[0].Args, " ")
+	if !strings.Contains(args, "mcpt run") || !strings.Contains(args, "--resume") || !strings.Contains(args, "JOB_COMPLETION_INDEX") {
+		t.Errorf("the pod does not run a shard of mcpt: %s", args)
+	}
+	// The environment of a pod is what mcpt reads as its shard.
+	s, err := shardFrom("", func(k string) string {
+		return map[string]string{"JOB_COMPLETION_INDEX": "2", "JOB_COMPLETIONS": "4"}[k]
+	})
+	if err != nil || s.Index != 2 || s.Count != 4 {
+		t.Errorf("shard from a pod's environment: %+v %v", s, err)
+	}
+	if _, err := shardFrom("", func(k string) string {
+		return map[string]string{"SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_COUNT": "4"}[k]
+	}); err == nil {
+		t.Error("task 4 of 4 accepted")
+	}
+	if _, err := shardFrom("1/0", os.Getenv); err == nil {
+		t.Error("--shard 1/0 accepted")
+	}
+}
