@@ -190,3 +190,80 @@ func findingIDs(r *result.Report) []string {
 	}
 	return ids
 }
+
+// TestFeedback: with feedback, passed follow-ups join the pool, later test
+// cases run on seeds that already carry a mutation, the correct cllc still
+// passes them all, and the run does not depend on the number of workers.
+func TestFeedback(t *testing.T) {
+	s := load(t, "mcpt.yaml", nil)
+	opt := engine.Options{Seed: 2, MaxCases: 2000, Feedback: true, FeedbackMax: 8, Workers: 1}
+	one := run(t, s, opt)
+	opt.Workers = 2
+	two := run(t, s, opt)
+	if comparable(t, one) != comparable(t, two) {
+		t.Error("feedback runs differ between 1 and 2 workers")
+	}
+	for _, f := range one.Findings {
+		t.Errorf("false alarm on %s: %s %s\n%s", f.SeedFile, f.Relation, f.Message, f.Diff)
+	}
+	mutated := 0
+	for _, c := range one.Cases {
+		if strings.Contains(c.Seed, "~c") {
+			mutated += c.TestCases
+		}
+	}
+	if mutated == 0 {
+		t.Fatal("no test case ran on a follow-up added by feedback")
+	}
+	// A follow-up of a follow-up carries two mutations.
+	twice := false
+	for _, c := range one.Cases {
+		if strings.Count(c.Seed, "~c") >= 2 {
+			twice = true
+		}
+	}
+	if !twice {
+		t.Error("no seed carries two mutations")
+	}
+	// Faults are still found on mutated seeds.
+	f := run(t, load(t, "mcpt.yaml", []string{"sorted-resets"}), engine.Options{Seed: 2, MaxCases: 2000, Feedback: true, FeedbackMax: 8})
+	onMutated := 0
+	for _, x := range f.Findings {
+		if strings.Contains(x.SeedFile, "~c") {
+			onMutated++
+		}
+	}
+	if onMutated == 0 {
+		t.Error("no finding on a seed added by feedback")
+	}
+}
+
+// TestGeneratedSeeds: 300 programs generated from cll.grammar, 5,000 test
+// cases with the correct cllc, no finding; with a demo fault, findings.
+func TestGeneratedSeeds(t *testing.T) {
+	s := load(t, "generated.yaml", nil)
+	if len(s.Seeds) != 300 {
+		t.Fatalf("%d seeds", len(s.Seeds))
+	}
+	r := run(t, s, engine.Options{Seed: 1, MaxCases: 5000})
+	if r.TestCases != 5000 || len(r.Seeds.Rejected) != 0 {
+		t.Fatalf("%d test cases, %d seeds rejected", r.TestCases, len(r.Seeds.Rejected))
+	}
+	for _, f := range r.Findings {
+		t.Errorf("false alarm on %s: %s %s\n%s", f.SeedFile, f.Relation, f.Message, f.Diff)
+	}
+	faulty := run(t, load(t, "generated.yaml", []string{"skip-third-clear"}), engine.Options{Seed: 1, MaxCases: 2000})
+	if countBy(faulty, result.Oracle, "") == 0 {
+		t.Error("skip-third-clear not found on generated seeds")
+	}
+}
+
+// TestRunsPerCase: with one base run per seed, the base cache makes the
+// transpiler runs exactly the test cases plus the seeds.
+func TestRunsPerCase(t *testing.T) {
+	s := load(t, "mcpt.yaml", nil)
+	r := run(t, s, engine.Options{Seed: 1, MaxCases: 700, BaseRuns: 1})
+	if r.TranspilerRuns != r.TestCases+len(s.Seeds) {
+		t.Errorf("%d runs for %d test cases on %d seeds", r.TranspilerRuns, r.TestCases, len(s.Seeds))
+	}
+}

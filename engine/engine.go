@@ -13,6 +13,8 @@ import (
 	"math/rand/v2"
 	"path"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -78,6 +80,12 @@ type Options struct {
 	Config string
 	// Resume continues the journal in OutDir instead of starting afresh.
 	Resume bool
+	// Feedback adds the follow-ups that passed to the seed pool after each
+	// pass over the pool, so that later test cases carry several mutations
+	// (the paper's future work). At most FeedbackMax are added per pass
+	// (0: 16), the earliest cases first.
+	Feedback    bool
+	FeedbackMax int
 	// OnCase is called for every finished test case, from one goroutine.
 	OnCase func(*CaseResult)
 }
@@ -110,6 +118,10 @@ type CaseResult struct {
 	MutationNS  int64            `json:"mutation_ns"`
 	TranspileNS int64            `json:"transpile_ns"`
 	CheckNS     int64            `json:"check_ns"`
+
+	// The follow-up and its output, kept for feedback only.
+	followUp    []byte
+	followFiles tree.Tree
 }
 
 type dispatched struct {
@@ -175,14 +187,21 @@ func (c *Campaign) Run(ctx context.Context) (*result.Report, error) {
 	if opt.BaseRuns <= 0 {
 		opt.BaseRuns = 1
 	}
-	r := &runner{c: c, opt: opt, bases: make([]baseEntry, len(c.Seeds))}
+	if opt.Feedback && (opt.Shard.Count > 1 || opt.Resume) {
+		return nil, errors.New("feedback cannot be combined with sharding or resuming: the seed pool grows with the results of every seed")
+	}
+	r := &runner{c: c, opt: opt, seeds: slices.Clone(c.Seeds)}
+	for range c.Seeds {
+		r.bases = append(r.bases, &baseEntry{})
+	}
 	return r.run(ctx, workers)
 }
 
 type runner struct {
 	c     *Campaign
 	opt   Options
-	bases []baseEntry
+	seeds []Seed // the campaign's seeds, then follow-ups added by feedback
+	bases []*baseEntry
 	jr    *journal
 	done  map[int]*CaseResult // cases finished before a resume
 	// admitted lists the seeds whose base was accepted (deterministically),
@@ -190,6 +209,12 @@ type runner struct {
 	admitted []int
 	// baseFindings are the crashes and timeouts of base runs.
 	baseFindings []result.Finding
+
+	// Feedback: follow-ups that passed in the current round, by case index.
+	fbMu    sync.Mutex
+	fb      map[int]*CaseResult
+	fbRound sync.WaitGroup
+	fbSeen  map[string]bool // contents already in the pool
 }
 
 func (r *runner) run(ctx context.Context, workers int) (*result.Report, error) {
@@ -214,14 +239,17 @@ func (r *runner) run(ctx context.Context, workers int) (*result.Report, error) {
 		if s, ok := spotCache[k]; ok {
 			return s, nil
 		}
-		s, err := r.c.Relations[ri].Spots(relation.Input{Name: path.Base(r.c.Seeds[si].Name), Src: r.c.Seeds[si].Src})
+		s, err := r.c.Relations[ri].Spots(relation.Input{Name: path.Base(r.seeds[si].Name), Src: r.seeds[si].Src})
 		if err != nil {
-			return nil, fmt.Errorf("relation %s on %s: %w", r.c.Relations[ri].Name, r.c.Seeds[si].Name, err)
+			return nil, fmt.Errorf("relation %s on %s: %w", r.c.Relations[ri].Name, r.seeds[si].Name, err)
 		}
 		spotCache[k] = s
 		return s, nil
 	}
 	pl := newPlanner(r.opt.Seed, len(r.admitted), len(r.c.Relations), r.opt.MaxMR, r.opt.MaxSpots, spots)
+	if r.opt.Feedback {
+		pl.endRound = r.growPool
+	}
 
 	cases := make(chan dispatched)
 	results := make(chan sequenced, workers)
@@ -253,16 +281,21 @@ func (r *runner) run(ctx context.Context, workers int) (*result.Report, error) {
 			if !r.opt.Shard.owns(cs.Seed) {
 				return true
 			}
+			if r.opt.Feedback {
+				r.fbRound.Add(1)
+			}
 			select {
 			case cases <- dispatched{seq, cs}:
 				seq++
 				return true
 			case <-ctx.Done():
 				stopped = "interrupted"
-				return false
 			case <-abort:
-				return false
 			}
+			if r.opt.Feedback {
+				r.fbRound.Done() // not sent after all
+			}
+			return false
 		})
 	}()
 
@@ -281,6 +314,10 @@ func (r *runner) run(ctx context.Context, workers int) (*result.Report, error) {
 					setFatal(err)
 					abortOnce.Do(func() { close(abort) })
 					cr = nil
+				}
+				if r.opt.Feedback {
+					r.keepForFeedback(cr)
+					r.fbRound.Done()
 				}
 				results <- sequenced{d.seq, cr, false}
 			}
@@ -350,20 +387,20 @@ func (r *runner) run(ctx context.Context, workers int) (*result.Report, error) {
 // fill aggregates case results into the report, in case order.
 func (r *runner) fill(rep *result.Report, all []*CaseResult) {
 	rep.Seeds.Total = 0
-	for i := range r.c.Seeds {
+	for i := range r.seeds {
 		if r.opt.Shard.owns(i) {
 			rep.Seeds.Total++
 		}
 	}
 	skipped := map[string][]string{}
-	for i := range r.c.Seeds {
+	for i := range r.seeds {
 		if !r.opt.Shard.owns(i) {
 			continue
 		}
-		b := &r.bases[i]
+		b := r.bases[i]
 		rep.TranspilerRuns += int(b.runs.Load())
 		if b.skip != "" {
-			skipped[b.skip] = append(skipped[b.skip], r.c.Seeds[i].Name)
+			skipped[b.skip] = append(skipped[b.skip], r.seeds[i].Name)
 		}
 	}
 	rep.Findings = append(rep.Findings, r.baseFindings...)
@@ -413,7 +450,7 @@ const (
 func (r *runner) admit(ctx context.Context, workers int) error {
 	var g errgroup.Group
 	g.SetLimit(workers)
-	for i := range r.c.Seeds {
+	for i := range r.seeds {
 		g.Go(func() error {
 			_, err := r.base(ctx, i)
 			return err
@@ -422,8 +459,8 @@ func (r *runner) admit(ctx context.Context, workers int) error {
 	if err := g.Wait(); err != nil {
 		return err
 	}
-	for i := range r.c.Seeds {
-		b := &r.bases[i]
+	for i := range r.seeds {
+		b := r.bases[i]
 		if b.skip == "" {
 			r.admitted = append(r.admitted, i)
 			continue
@@ -431,7 +468,7 @@ func (r *runner) admit(ctx context.Context, workers int) error {
 		if b.skip != skipCrashed || !r.opt.Shard.owns(i) {
 			continue
 		}
-		seed := r.c.Seeds[i]
+		seed := r.seeds[i]
 		f := result.Finding{
 			ID: fmt.Sprintf("s%04d-base", i), Kind: kindOf(b.res.Status), Relation: "-", SeedFile: seed.Name,
 			Case: -1, Mode: string(r.opt.Mode), Config: r.opt.Config, Role: transpiler.Base.String(),
@@ -450,9 +487,9 @@ func (r *runner) admit(ctx context.Context, workers int) error {
 // base transpiles a seed once (BaseRuns times, to detect nondeterminism)
 // and caches the outcome.
 func (r *runner) base(ctx context.Context, si int) (*baseEntry, error) {
-	b := &r.bases[si]
+	b := r.bases[si]
 	b.once.Do(func() {
-		seed := r.c.Seeds[si]
+		seed := r.seeds[si]
 		req := transpiler.Request{Name: path.Base(seed.Name), Src: seed.Src, Role: transpiler.Base}
 		for i := range r.opt.BaseRuns {
 			res, err := r.c.Transpiler.Transpile(ctx, req)
@@ -497,13 +534,13 @@ func sameTree(a, b tree.Tree) bool {
 }
 
 func (r *runner) runCase(ctx context.Context, cs Case) (*CaseResult, error) {
-	seed := r.c.Seeds[cs.Seed]
+	seed := r.seeds[cs.Seed]
 	rel := r.c.Relations[cs.Relation]
 	cr := &CaseResult{
 		Index: cs.Index, Seed: seed.Name, Relation: rel.Name,
 		Spot: result.Spot{Index: cs.Spot.Index, Line: cs.Spot.Line, Col: cs.Spot.Col, Desc: cs.Spot.Desc},
 	}
-	b := &r.bases[cs.Seed] // admitted: its base was accepted
+	b := r.bases[cs.Seed] // admitted: its base was accepted
 	in := relation.Input{Name: path.Base(seed.Name), Src: seed.Src}
 	t0 := time.Now()
 	fu, err := rel.Mutate(in, cs.Spot, CaseRand(cs.CaseSeed))
@@ -559,7 +596,85 @@ func (r *runner) runCase(ctx context.Context, cs Case) (*CaseResult, error) {
 	if len(cr.Findings) > 0 {
 		cr.Status = StatusFinding
 	}
+	if r.opt.Feedback && cr.Status == StatusPass && res.Status == transpiler.Accepted {
+		cr.followUp, cr.followFiles = fu.Src, res.Files
+	}
 	return cr, nil
+}
+
+// keepForFeedback remembers a passed follow-up of the current round.
+func (r *runner) keepForFeedback(cr *CaseResult) {
+	if cr == nil || cr.followUp == nil {
+		return
+	}
+	r.fbMu.Lock()
+	defer r.fbMu.Unlock()
+	if r.fb == nil {
+		r.fb = map[int]*CaseResult{}
+	}
+	r.fb[cr.Index] = cr
+}
+
+// growPool ends a pass over the pool: it waits for the pass's test cases
+// to finish, then adds passed follow-ups (see below for which) as new
+// seeds whose base output is the follow-up's (already checked) output. It
+// returns how many seeds it added. Waiting at the end of each pass keeps the
+// pool, and so the plan, independent of the number of workers.
+func (r *runner) growPool() (int, error) {
+	r.fbRound.Wait()
+	r.fbMu.Lock()
+	defer r.fbMu.Unlock()
+	if r.fbSeen == nil {
+		r.fbSeen = map[string]bool{}
+		for _, s := range r.seeds {
+			r.fbSeen[string(s.Src)] = true
+		}
+	}
+	// One follow-up per seed, the earliest; seeds added last first, so that
+	// mutations pile up instead of the pool filling with first-generation
+	// follow-ups of the original seeds.
+	bySeed := map[string]*CaseResult{}
+	for _, cr := range r.fb {
+		if prev := bySeed[cr.Seed]; prev == nil || cr.Index < prev.Index {
+			bySeed[cr.Seed] = cr
+		}
+	}
+	pos := map[string]int{}
+	for i, s := range r.seeds {
+		pos[s.Name] = i
+	}
+	var picks []*CaseResult
+	for _, cr := range bySeed {
+		picks = append(picks, cr)
+	}
+	slices.SortFunc(picks, func(a, b *CaseResult) int { return pos[b.Seed] - pos[a.Seed] })
+	limit := r.opt.FeedbackMax
+	if limit <= 0 {
+		limit = 16
+	}
+	added := 0
+	for _, cr := range picks {
+		if added == limit {
+			break
+		}
+		if r.fbSeen[string(cr.followUp)] {
+			continue
+		}
+		r.fbSeen[string(cr.followUp)] = true
+		ext := path.Ext(cr.Seed)
+		name := fmt.Sprintf("%s~c%06d%s", strings.TrimSuffix(cr.Seed, ext), cr.Index, ext)
+		b := &baseEntry{res: &transpiler.Result{Status: transpiler.Accepted, Files: cr.followFiles}, files: r.opt.Normalize.Apply(cr.followFiles)}
+		b.once.Do(func() {}) // the output is known: no base run
+		r.seeds = append(r.seeds, Seed{Name: name, Src: cr.followUp})
+		r.bases = append(r.bases, b)
+		r.admitted = append(r.admitted, len(r.seeds)-1)
+		added++
+	}
+	for _, cr := range r.fb {
+		cr.followUp, cr.followFiles = nil, nil // keep memory flat over a long campaign
+	}
+	clear(r.fb)
+	return added, nil
 }
 
 // CaseRand is the source of a test case's random choices.

@@ -53,6 +53,9 @@ type planner struct {
 	spots    func(seed, rel int) ([]relation.Spot, error)
 	rels     map[int]*picker
 	spotPick map[[2]int]*picker
+	// endRound, when set, is called after each pass over the seeds and
+	// returns how many seeds it appended to the pool.
+	endRound func() (int, error)
 }
 
 func newPlanner(campaignSeed uint64, nseeds, nrel, maxMR, maxSpots int, spots func(seed, rel int) ([]relation.Spot, error)) *planner {
@@ -103,6 +106,19 @@ func (p *planner) run(emit func(Case) bool) error {
 						return nil
 					}
 				}
+			}
+		}
+		if p.endRound != nil {
+			n, err := p.endRound()
+			if err != nil {
+				return err
+			}
+			next := len(p.order)
+			for k := range n {
+				p.order = append(p.order, next+k)
+			}
+			if n > 0 {
+				continue
 			}
 		}
 		if emitted == 0 {

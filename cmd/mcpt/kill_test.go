@@ -3,30 +3,48 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/goccy/go-yaml"
 
 	"mcpt/result"
 )
 
-// buildTools builds mcpt and cllc into a temporary directory.
+var (
+	toolsOnce sync.Once
+	toolsDir  string
+	toolsErr  error
+)
+
+// buildTools builds mcpt and cllc once into a temporary directory, removed
+// by TestMain.
 func buildTools(t *testing.T) string {
 	t.Helper()
-	bin := t.TempDir()
-	for _, cmd := range []string{"mcpt", "cllc"} {
-		b := exec.Command("go", "build", "-o", filepath.Join(bin, cmd), "mcpt/cmd/"+cmd)
-		if out, err := b.CombinedOutput(); err != nil {
-			t.Fatalf("building %s: %v\n%s", cmd, err, out)
+	toolsOnce.Do(func() {
+		toolsDir, toolsErr = os.MkdirTemp("", "mcpt-tools-")
+		for _, cmd := range []string{"mcpt", "cllc"} {
+			if toolsErr != nil {
+				return
+			}
+			b := exec.Command("go", "build", "-o", filepath.Join(toolsDir, cmd), "mcpt/cmd/"+cmd)
+			if out, err := b.CombinedOutput(); err != nil {
+				toolsErr = fmt.Errorf("building %s: %v\n%s", cmd, err, out)
+			}
 		}
+	})
+	if toolsErr != nil {
+		t.Fatal(toolsErr)
 	}
-	return bin
+	return toolsDir
 }
 
 // TestKillAndResume kills a campaign with SIGKILL while it runs, checks that
@@ -185,5 +203,48 @@ func TestIndexedJobExample(t *testing.T) {
 	}
 	if _, err := shardFrom("1/0", os.Getenv); err == nil {
 		t.Error("--shard 1/0 accepted")
+	}
+}
+
+// TestInterrupt: the first SIGINT finishes the test cases in flight and
+// writes the report of what ran.
+func TestInterrupt(t *testing.T) {
+	bin := buildTools(t)
+	examples, _ := filepath.Abs(filepath.Join("..", "..", "examples", "cll"))
+	out := filepath.Join(t.TempDir(), "out")
+	cmd := exec.Command(filepath.Join(bin, "mcpt"), "run", "-c", filepath.Join(examples, "mcpt-exec.yaml"),
+		"--max-cases", "100000", "-o", out)
+	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Wait until test cases are being journaled, then interrupt.
+	for i := 0; ; i++ {
+		b, _ := os.ReadFile(filepath.Join(out, "journal.jsonl"))
+		if bytes.Count(b, []byte("\n")) > 20 {
+			break
+		}
+		if i > 6000 {
+			cmd.Process.Kill()
+			t.Fatal("the campaign journaled nothing")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	if procExit(err) != 0 {
+		t.Fatalf("exit %v after an interrupt without findings\n%s", err, stderr.String())
+	}
+	r, err := result.Load(filepath.Join(out, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Stopped != "interrupted" || r.TestCases == 0 || r.TestCases >= 100000 {
+		t.Errorf("report after an interrupt: stopped %q, %d test cases", r.Stopped, r.TestCases)
+	}
+	if !strings.Contains(stderr.String(), "finishing the test cases in flight") {
+		t.Errorf("stderr: %s", stderr.String())
 	}
 }

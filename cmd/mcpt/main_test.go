@@ -10,9 +10,13 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	os.Exit(testscript.RunMain(m, map[string]func() int{
+	code := testscript.RunMain(m, map[string]func() int{
 		"mcpt": func() int { return run(os.Args[1:]) },
-	}))
+	})
+	if toolsDir != "" {
+		os.RemoveAll(toolsDir)
+	}
+	os.Exit(code)
 }
 
 func TestScripts(t *testing.T) {

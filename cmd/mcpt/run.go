@@ -56,6 +56,7 @@ func (c *runCmd) Run() error {
 	}
 	opt := c.options(s)
 	opt.OutDir, opt.Resume, opt.Shard = out, c.Resume != "", shard
+	opt.Feedback = c.Feedback
 	if !opt.Resume {
 		if err := prepareOut(out); err != nil {
 			return usageErr("%v", err)
@@ -125,7 +126,7 @@ func (f *campaignFlags) options(s *setup.Setup) engine.Options {
 }
 
 func loadSetup(cfg string, faults []string) (*setup.Setup, error) {
-	return setup.Load(cfg, setup.Options{Faults: faults, Generate: generateSeeds})
+	return setup.Load(cfg, setup.Options{Faults: faults})
 }
 
 // prepareOut makes a fresh output directory; an existing one must hold an

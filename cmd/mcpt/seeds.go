@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
 	"mcpt/config"
-	"mcpt/engine"
 	"mcpt/grammar"
 	"mcpt/internal/setup"
 	"mcpt/transpiler"
@@ -75,22 +73,4 @@ func acceptor(t transpiler.Transpiler, ext string) func([]byte) bool {
 		res, err := t.Transpile(context.Background(), transpiler.Request{Name: "seed." + ext, Src: src, Role: transpiler.Base})
 		return err == nil && res.Status == transpiler.Accepted
 	}
-}
-
-// generateSeeds makes the seeds a configuration asks for under seeds.grammar.
-func generateSeeds(s config.Seeds) ([]engine.Seed, error) {
-	g, err := grammar.ParseFile(s.Grammar)
-	if err != nil {
-		return nil, err
-	}
-	b, err := grammar.Generate(g, grammar.Options{N: s.Count, Seed: s.Seed})
-	if err != nil {
-		return nil, err
-	}
-	seeds := make([]engine.Seed, len(b.Programs))
-	base := filepath.Base(s.Grammar)
-	for i, p := range b.Programs {
-		seeds[i] = engine.Seed{Name: fmt.Sprintf("%s/seed-%04d.%s", base, i+1, s.Extension), Src: p.Source}
-	}
-	return seeds, nil
 }

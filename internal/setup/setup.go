@@ -13,6 +13,7 @@ import (
 
 	"mcpt/config"
 	"mcpt/engine"
+	"mcpt/grammar"
 	"mcpt/oracle"
 	"mcpt/relation"
 	"mcpt/relation/yamlrel"
@@ -52,7 +53,8 @@ type Options struct {
 	Faults []string
 	// SeedFiles, when set, replace the configured seeds.
 	SeedFiles []string
-	// Generate produces seeds from a grammar (configured under seeds.grammar).
+	// Generate produces seeds from a grammar (configured under
+	// seeds.grammar); nil means GenerateSeeds.
 	Generate func(s config.Seeds) ([]engine.Seed, error)
 }
 
@@ -77,10 +79,11 @@ func Load(path string, opt Options) (*Setup, error) {
 		return nil, cfgErr(err)
 	}
 	if cfg.Seeds.Grammar != "" && len(opt.SeedFiles) == 0 {
-		if opt.Generate == nil {
-			return nil, cfgErr(config.Errorf(cfg.Seeds.Pos, "seeds from a grammar are not available here"))
+		generate := opt.Generate
+		if generate == nil {
+			generate = GenerateSeeds
 		}
-		gen, err := opt.Generate(cfg.Seeds)
+		gen, err := generate(cfg.Seeds)
 		if err != nil {
 			return nil, cfgErr(err)
 		}
@@ -189,4 +192,23 @@ func invalidUTF8(b []byte) (line, col int) {
 		b = b[n:]
 	}
 	return line, col
+}
+
+// GenerateSeeds makes the seeds a configuration asks for under
+// seeds.grammar, named GRAMMAR/seed-0001.EXT and so on.
+func GenerateSeeds(s config.Seeds) ([]engine.Seed, error) {
+	g, err := grammar.ParseFile(s.Grammar)
+	if err != nil {
+		return nil, err
+	}
+	b, err := grammar.Generate(g, grammar.Options{N: s.Count, Seed: s.Seed})
+	if err != nil {
+		return nil, err
+	}
+	seeds := make([]engine.Seed, len(b.Programs))
+	base := filepath.Base(s.Grammar)
+	for i, p := range b.Programs {
+		seeds[i] = engine.Seed{Name: fmt.Sprintf("%s/seed-%04d.%s", base, i+1, s.Extension), Src: p.Source}
+	}
+	return seeds, nil
 }
