@@ -1,0 +1,186 @@
+// Command cllc is the reference CLL transpiler: it translates one CLL program
+// into the eight C files of the specification.
+//
+//	cllc FILE.cll -o DIR [--fault NAME]...
+//	cllc - -o DIR          (the program on standard input)
+//	cllc --list-faults
+//
+// Static errors go to standard error as file:line:col: message lines, with
+// exit status 1 and nothing written; usage errors exit with status 2.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"mcpt/cll"
+	"mcpt/cll/token"
+)
+
+func main() {
+	err := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	if err == nil {
+		return
+	}
+	var ce interface{ Code() int }
+	code := 1
+	if errors.As(err, &ce) {
+		code = ce.Code()
+	}
+	if msg := err.Error(); msg != "" {
+		fmt.Fprintln(os.Stderr, "cllc: "+msg)
+	}
+	os.Exit(code)
+}
+
+// usageError is a wrong command line: exit status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg + "\n" + usage }
+func (e *usageError) Code() int     { return 2 }
+
+// staticError is a program rejected by the front end, already reported line
+// by line on standard error: exit status 1 and no further message.
+type staticError struct{}
+
+func (staticError) Error() string { return "" }
+func (staticError) Code() int     { return 1 }
+
+const usage = `usage: cllc FILE.cll -o DIR [--fault NAME]...
+       cllc - -o DIR [--fault NAME]...   (read the program from standard input)
+       cllc --list-faults`
+
+// maxErrors caps the static errors printed, as a broken file can yield many.
+const maxErrors = 20
+
+// faultList collects repeated --fault flags.
+type faultList []string
+
+func (f *faultList) String() string     { return strings.Join(*f, ",") }
+func (f *faultList) Set(s string) error { *f = append(*f, s); return nil }
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("cllc", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var (
+		outDir     string
+		faults     faultList
+		listFaults bool
+	)
+	fs.StringVar(&outDir, "o", "", "output directory")
+	fs.Var(&faults, "fault", "switch a seeded fault on (repeatable)")
+	fs.BoolVar(&listFaults, "list-faults", false, "list the seeded faults")
+
+	// The flag package stops at the first operand; flags may follow it.
+	var operands []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fmt.Fprintln(stdout, usage)
+				return nil
+			}
+			return &usageError{err.Error()}
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			break
+		}
+		operands = append(operands, args[0])
+		args = args[1:]
+	}
+
+	known := map[string]bool{}
+	for _, f := range cll.Faults() {
+		known[f.Name] = true
+	}
+	for _, f := range faults {
+		if !known[f] {
+			return &usageError{fmt.Sprintf("unknown fault %q (see --list-faults)", f)}
+		}
+	}
+	if listFaults {
+		if len(operands) > 0 || outDir != "" {
+			return &usageError{"--list-faults takes no other argument"}
+		}
+		for _, f := range cll.Faults() {
+			fmt.Fprintf(stdout, "%s\t%s\n", f.Name, f.Doc)
+		}
+		return nil
+	}
+	switch {
+	case len(operands) == 0:
+		return &usageError{"missing input file"}
+	case len(operands) > 1:
+		return &usageError{"more than one input file"}
+	case outDir == "":
+		return &usageError{"missing -o DIR"}
+	}
+
+	name, src, err := readInput(operands[0], stdin)
+	if err != nil {
+		return err
+	}
+	files, err := cll.Transpile(name, src, faults...)
+	if err != nil {
+		var list token.ErrorList
+		if !errors.As(err, &list) {
+			return err
+		}
+		for i, e := range list {
+			if i == maxErrors {
+				fmt.Fprintf(stderr, "%s: too many errors (%d more)\n", name, len(list)-i)
+				break
+			}
+			fmt.Fprintln(stderr, e.Error())
+		}
+		return staticError{}
+	}
+	return writeFiles(outDir, files)
+}
+
+// readInput reads the program from path, or from stdin for "-".
+func readInput(path string, stdin io.Reader) (name string, src []byte, err error) {
+	if path == "-" {
+		src, err = io.ReadAll(stdin)
+		return "<stdin>", src, err
+	}
+	src, err = os.ReadFile(path)
+	return path, src, err
+}
+
+// writeFiles puts files into dir, creating it if needed. The files are first
+// written to a temporary directory beside dir, so that a failure while
+// writing leaves dir as it was; they are moved in only when all are written.
+func writeFiles(dir string, files map[string][]byte) error {
+	dir = filepath.Clean(dir)
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), ".cllc-*")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if err := os.WriteFile(filepath.Join(tmp, n), files[n], 0o666); err != nil {
+			return err
+		}
+	}
+	for _, n := range names {
+		if err := os.Rename(filepath.Join(tmp, n), filepath.Join(dir, n)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
