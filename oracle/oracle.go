@@ -102,12 +102,18 @@ type Anchor struct {
 	Path []Matcher
 	// Before places an insertion before the anchor line instead of after it.
 	Before bool
+	// End anchors at the last line of the file (Path is not used): an
+	// insertion after it appends to the file.
+	End bool
 }
 
 func (a Anchor) String() string {
 	parts := make([]string, len(a.Path))
 	for i, m := range a.Path {
 		parts[i] = m.String()
+	}
+	if a.End {
+		return "at the end of the file"
 	}
 	where := "after "
 	if a.Before {
@@ -118,8 +124,17 @@ func (a Anchor) String() string {
 
 // Find returns the index of the anchor line in lines, or -1.
 func (a Anchor) Find(lines []string) int {
-	at := -1
-	for _, m := range a.Path {
+	if a.End {
+		return len(lines) - 1
+	}
+	return findPath(a.Path, lines, -1)
+}
+
+// findPath searches the path of matchers from the line after index from and
+// returns the index of the line the last one matches, or -1.
+func findPath(path []Matcher, lines []string, from int) int {
+	at := from
+	for _, m := range path {
 		found := -1
 		for i := at + 1; i < len(lines); i++ {
 			if m.Match(lines[i]) {
@@ -139,18 +154,29 @@ func (a Anchor) Find(lines []string) int {
 type Op int
 
 const (
-	Insert  Op = iota // insert Lines after (or before) the anchor
-	Replace           // replace the anchor line with Lines
-	Delete            // delete the anchor line
+	Insert     Op = iota // insert Lines after (or before) the anchor
+	Replace              // replace the anchor line (or range) with Lines
+	Delete               // delete the anchor line (or range)
+	Substitute           // rewrite the lines of the range that Pattern matches (Pattern → With)
+	Renumber             // add By to the number that Pattern's first matching group holds, in the lines of the range
 )
 
 // Edit is one predicted change of a file. Anchors are alternatives tried in
 // order: the first one found in o places the edit, so a relation can say
 // "right after the line of the preceding X, else first in its group".
+//
+// Every edit but Insert acts on a range of lines of o: the anchor line,
+// through the line that Through finds (a path searched from the line after
+// the anchor) when Through is set.
 type Edit struct {
 	Op      Op
 	Lines   []string
 	Anchors []Anchor
+	Through []Matcher
+
+	Pattern *regexp.Regexp // Substitute, Renumber
+	With    string         // Substitute: the replacement, with $1 expansion
+	By      int            // Renumber: the amount added
 }
 
 // Difference checks that File in o′ equals File in o with exactly Edits
@@ -168,6 +194,7 @@ func (d *Difference) Predict(base string) (string, error) {
 	lines, nl := SplitLines(base)
 	type placed struct {
 		at    int // index of the anchor line
+		end   int // index of the last line of the range (edits other than Insert)
 		pos   int // insertion slot: edits apply before slot pos (0..len)
 		order int
 		e     *Edit
@@ -193,16 +220,38 @@ func (d *Difference) Predict(base string) (string, error) {
 		if before || e.Op != Insert {
 			pos = at
 		}
-		ps = append(ps, placed{at: at, pos: pos, order: i, e: e})
-	}
-	replaced := map[int]*Edit{}
-	for _, p := range ps {
-		if p.e.Op != Insert {
-			if replaced[p.at] != nil {
-				return "", fmt.Errorf("two edits replace or delete line %d", p.at+1)
+		end := at
+		if e.Op != Insert && len(e.Through) > 0 {
+			if end = findPath(e.Through, lines, at); end < 0 {
+				return "", fmt.Errorf("no end of range found in o for %s from line %d: tried %s", describe(e), at+1, pathString(e.Through))
 			}
-			replaced[p.at] = p.e
 		}
+		ps = append(ps, placed{at: at, end: end, pos: pos, order: i, e: e})
+	}
+	// Rewrites change lines in place, in edit order, before the lines are
+	// replaced, deleted or moved by inserts.
+	cur := slices.Clone(lines)
+	for _, p := range ps {
+		if p.e.Op != Substitute && p.e.Op != Renumber {
+			continue
+		}
+		if err := rewrite(p.e, cur[p.at:p.end+1]); err != nil {
+			return "", fmt.Errorf("%s at line %d: %v", describe(p.e), p.at+1, err)
+		}
+	}
+	replaced := map[int]*Edit{} // the first line of a replaced or deleted range
+	covered := map[int]bool{}   // every line of such a range
+	for _, p := range ps {
+		if p.e.Op != Replace && p.e.Op != Delete {
+			continue
+		}
+		for l := p.at; l <= p.end; l++ {
+			if covered[l] {
+				return "", fmt.Errorf("two edits replace or delete line %d", l+1)
+			}
+			covered[l] = true
+		}
+		replaced[p.at] = p.e
 	}
 	var out []string
 	for i := 0; i <= len(lines); i++ {
@@ -214,13 +263,13 @@ func (d *Difference) Predict(base string) (string, error) {
 		if i == len(lines) {
 			break
 		}
-		if e := replaced[i]; e != nil {
-			if e.Op == Replace {
-				out = append(out, e.Lines...)
-			}
+		if e := replaced[i]; e != nil && e.Op == Replace {
+			out = append(out, e.Lines...)
+		}
+		if covered[i] {
 			continue
 		}
-		out = append(out, lines[i])
+		out = append(out, cur[i])
 	}
 	return JoinLines(out, nl), nil
 }
@@ -241,6 +290,10 @@ func describe(e *Edit) string {
 		return fmt.Sprintf("the replacement %q", first)
 	case Delete:
 		return "a deletion"
+	case Substitute:
+		return fmt.Sprintf("the substitution /%s/", e.Pattern)
+	case Renumber:
+		return fmt.Sprintf("the renumbering /%s/ by %+d", e.Pattern, e.By)
 	}
 	return fmt.Sprintf("the insertion of %q", first)
 }
@@ -274,9 +327,15 @@ func (d *Difference) Check(o, o2 tree.Tree) []Failure {
 	}}
 }
 
-// Diff renders a unified diff from a to b, labelled with the file name.
+// Diff renders a unified diff from the expected content a to the actual
+// content b of a file.
 func Diff(file, a, b string) string {
 	return udiff.Unified("expected/"+file, "actual/"+file, a, b)
+}
+
+// DiffInputs renders a unified diff from the base input to the follow-up.
+func DiffInputs(name, base, followup string) string {
+	return udiff.Unified("base/"+name, "followup/"+name, base, followup)
 }
 
 // SplitLines splits text into lines without their newlines, and reports

@@ -34,6 +34,7 @@ type defs struct {
 	regions  map[string]*region
 	kinds    map[string]*kind
 	kindList []string
+	tables   map[string][]map[string]any
 	sources  map[string]config.Pos // where each definition was made, for duplicate errors
 
 	cacheMu sync.Mutex
@@ -56,7 +57,8 @@ type kind struct {
 	match  *regexp.Regexp
 	list   string // the named group holding a delimited list, if any
 	sep    string
-	named  bool // the pattern has a group called "name"
+	named  bool  // the pattern has a group called "name"
+	lets   []let // computed attributes of each declaration
 }
 
 // Load reads relation files (and what they include) and compiles their
@@ -205,6 +207,9 @@ func (d *defs) add(f *fileYAML) error {
 		if err != nil {
 			return err
 		}
+		if err := checkRegionGroups(r.From, from); err != nil {
+			return err
+		}
 		d.regions[name] = &region{name: name, from: from, to: to}
 	}
 	for _, name := range sortedKeys(f.Kinds) {
@@ -233,8 +238,14 @@ func (d *defs) add(f *fileYAML) error {
 		if !kd.named && kd.list == "" {
 			return k.Match.At("kind %s: the pattern needs a group called name, or a list group", name)
 		}
+		if kd.lets, err = compileLets(k.Let); err != nil {
+			return err
+		}
 		d.kinds[name] = kd
 		d.kindList = append(d.kindList, name)
+	}
+	if err := d.addTables(f.Tables); err != nil {
+		return err
 	}
 	// Regions named by kinds are checked once every file is loaded.
 	for _, name := range sortedKeys(f.Kinds) {

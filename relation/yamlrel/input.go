@@ -13,6 +13,9 @@ type model struct {
 	captures map[string]string
 	regions  map[string][]*regionInst
 	decls    map[string][]*decl // by kind, in source order, over all regions
+	// declItems is .decls: per kind, the item maps of its declarations.
+	declItems map[string]any
+	err       error // a kind's let failed on this input
 }
 
 type regionInst struct {
@@ -31,7 +34,8 @@ type decl struct {
 	groups  map[string]string
 	listBeg int // byte offset (in src) of the list group, for list kinds
 	listEnd int
-	elems   [][2]int // byte offsets of each list element
+	elems   [][2]int       // byte offsets of each list element
+	item    map[string]any // what templates see of it (see itemMap)
 }
 
 // key is the name by which a declaration is "the preceding X": its name
@@ -120,6 +124,7 @@ func (d *defs) build(src []byte) *model {
 			i = inst.to
 		}
 	}
+	d.finish(m)
 	return m
 }
 

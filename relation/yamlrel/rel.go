@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -19,6 +20,7 @@ type rel struct {
 	pos        config.Pos
 	boundaries *region
 	lists      []listSpot
+	when       *tmpl // spots.when: the condition a spot must meet
 	fresh      []string
 	freshLists []freshList
 	choose     []choice
@@ -42,12 +44,14 @@ type choice struct {
 	name    string
 	from    *kind
 	among   string // dotted path to a list binding
+	amongT  *tmpl  // the path, when it is a template ("tables.{{.which}}")
 	options []*tmpl
 }
 
 type checkT struct {
-	equiv *equivT
-	diff  *diffT
+	equiv   *equivT
+	diff    *diffT
+	created *createdT
 }
 
 type equivT struct {
@@ -66,10 +70,16 @@ type editT struct {
 	lines       *tmpl
 	blankBefore bool
 	anchors     []anchorT
+	through     []matcherT
+	when        *tmpl // the edit applies only when this renders non-empty
+	pattern     *tmpl // substitute, renumber
+	with        *tmpl // substitute
+	by          *tmpl // renumber
 }
 
 type anchorT struct {
 	when   *tmpl
+	end    bool // at the end of the file
 	before bool
 	path   []matcherT
 }
@@ -111,6 +121,13 @@ func (d *defs) compileRelation(ry relYAML) (*relation.Relation, error) {
 			return nil, err
 		}
 		r.lists = append(r.lists, listSpot{kind: k, join: join, lets: lets})
+	}
+	if ry.Spots.When != nil {
+		t, err := mkTmpl(*ry.Spots.When)
+		if err != nil {
+			return nil, err
+		}
+		r.when = t
 	}
 	for _, kn := range d.kindList {
 		if k := d.kinds[kn]; d.regions[k.region] == nil {
@@ -159,6 +176,13 @@ func (d *defs) compileRelation(ry relYAML) (*relation.Relation, error) {
 		if c.Among != nil {
 			n++
 			ch.among = c.Among.Value
+			if strings.Contains(ch.among, "{{") {
+				t, err := mkTmpl(*c.Among)
+				if err != nil {
+					return nil, err
+				}
+				ch.amongT = t
+			}
 		}
 		if len(c.Options) > 0 {
 			n++
@@ -207,8 +231,13 @@ func (d *defs) compileRelation(ry relYAML) (*relation.Relation, error) {
 
 func compileCheck(cy checkYAML, relName config.String) (checkT, error) {
 	var c checkT
-	if (cy.Equivalence == nil) == (cy.Difference == nil) {
-		return c, relName.At("relation %s: each check is one of equivalence or difference", relName.Value)
+	if n := btoi(cy.Equivalence != nil) + btoi(cy.Difference != nil) + btoi(cy.Created != nil); n != 1 {
+		return c, relName.At("relation %s: each check is one of equivalence, difference, created", relName.Value)
+	}
+	if cy.Created != nil {
+		var err error
+		c.created, err = compileCreated(cy.Created, relName)
+		return c, err
 	}
 	if e := cy.Equivalence; e != nil {
 		c.equiv = &equivT{name: "equivalence"}
@@ -268,8 +297,22 @@ func compileEdit(ey editYAML, file config.String) (editT, error) {
 		ops++
 		e.op = oracle.Delete
 	}
+	if ey.Substitute != nil {
+		ops++
+		e.op = oracle.Substitute
+	}
+	if ey.Renumber != nil {
+		ops++
+		e.op = oracle.Renumber
+	}
 	if ops != 1 {
-		return e, file.At("an edit of %s is exactly one of insert, replace, delete", file.Value)
+		return e, file.At("an edit of %s is exactly one of insert, replace, delete, substitute, renumber", file.Value)
+	}
+	if e.op == oracle.Insert && len(ey.Through) > 0 {
+		return e, ey.Through[0].Text.At("an insert has no range: through is for replace, delete, substitute and renumber")
+	}
+	if err := compileRewrite(ey, &e); err != nil {
+		return e, err
 	}
 	if body != nil {
 		t, err := mkTmpl(*body)
@@ -293,6 +336,14 @@ func compileEdit(ey editYAML, file config.String) (editT, error) {
 		}
 		var path []matcherYAML
 		n := 0
+		if ay.End {
+			if e.op != oracle.Insert || len(ay.After)+len(ay.Before)+len(ay.At) > 0 {
+				return e, file.At("end: true places an insert at the end of %s, alone", file.Value)
+			}
+			a.end = true
+			e.anchors = append(e.anchors, a)
+			continue
+		}
 		if len(ay.After) > 0 {
 			n++
 			path = ay.After
@@ -319,7 +370,7 @@ func compileEdit(ey editYAML, file config.String) (editT, error) {
 			if e.op == oracle.Insert {
 				return e, path[0].Text.At("an insert is placed with after or before, not at")
 			}
-			return e, path[0].Text.At("a replace or delete is placed with at")
+			return e, path[0].Text.At("a replace, delete, substitute or renumber is placed with at")
 		}
 		for _, m := range path {
 			t, err := mkTmpl(m.Text)
@@ -344,7 +395,10 @@ type spot struct {
 
 func (r *rel) spots(in relation.Input) ([]relation.Spot, error) {
 	m := r.d.parse(in.Src)
-	ss := r.find(m)
+	ss, err := r.find(m, in.Name)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]relation.Spot, len(ss))
 	for i, s := range ss {
 		out[i] = s.Spot
@@ -363,12 +417,26 @@ func (r *rel) applicable(m *model) bool {
 	return true
 }
 
-func (r *rel) find(m *model) []*spot {
+func (r *rel) find(m *model, name string) ([]*spot, error) {
+	if m.err != nil {
+		return nil, m.err
+	}
 	if !r.applicable(m) {
-		return nil
+		return nil, nil
 	}
 	var out []*spot
+	var err error
 	add := func(s *spot) {
+		if err != nil {
+			return
+		}
+		ok, kerr := r.keep(s, name, m.src)
+		if kerr != nil {
+			err = fmt.Errorf("relation %s: spots.when: %v", r.name, kerr)
+		}
+		if !ok {
+			return
+		}
 		s.Index = len(out)
 		line := 1 + strings.Count(m.src[:s.offset], "\n")
 		col := s.offset - strings.LastIndexByte(m.src[:s.offset], '\n')
@@ -449,7 +517,7 @@ func (r *rel) find(m *model) []*spot {
 			}
 		}
 	}
-	return out
+	return out, err
 }
 
 func lineEnd(m *model, i int) int {
@@ -486,6 +554,7 @@ func (r *rel) globalData(m *model) map[string]any {
 		count[kn] = n
 	}
 	data["first"], data["last"], data["count"] = first, last, count
+	data["decls"], data["tables"] = m.declItems, r.d.tableData()
 	return data
 }
 
@@ -520,18 +589,23 @@ func (r *rel) boundaryData(m *model, inst *regionInst, b int) map[string]any {
 	for k, v := range inst.groups {
 		region[k] = v
 	}
+	r.addScope(region, inst, b)
 	data["region"] = region
 	return data
 }
 
 func (r *rel) mutate(in relation.Input, sp relation.Spot, rng *rand.Rand) (*relation.FollowUp, error) {
 	m := r.d.parse(in.Src)
-	ss := r.find(m)
+	ss, err := r.find(m, in.Name)
+	if err != nil {
+		return nil, err
+	}
 	if sp.Index < 0 || sp.Index >= len(ss) {
 		return nil, fmt.Errorf("relation %s: no spot %d in %s (it has %d)", r.name, sp.Index, in.Name, len(ss))
 	}
 	s := ss[sp.Index]
 	data := s.data()
+	data["input"] = inputData(in.Name, m.src)
 	if err := evalLets(r.d.lets, data); err != nil {
 		return nil, err
 	}
@@ -571,15 +645,29 @@ func (r *rel) mutate(in relation.Input, sp relation.Spot, rng *rand.Rand) (*rela
 			}
 			data[c.name] = inst
 		case c.among != "":
-			v, err := lookup(data, c.among)
+			path := c.among
+			if c.amongT != nil {
+				if path, err = c.amongT.render(data); err != nil {
+					return nil, err
+				}
+			}
+			v, err := lookup(data, path)
 			if err != nil {
 				return nil, fmt.Errorf("relation %s: choice %s: %v", r.name, c.name, err)
 			}
-			xs, ok := v.([]string)
-			if !ok || len(xs) == 0 {
-				return nil, fmt.Errorf("relation %s: choice %s: %s is not a non-empty list", r.name, c.name, c.among)
+			switch xs := v.(type) {
+			case []string:
+				if len(xs) > 0 {
+					data[c.name] = xs[rng.IntN(len(xs))]
+					continue
+				}
+			case []map[string]any:
+				if len(xs) > 0 {
+					data[c.name] = xs[rng.IntN(len(xs))]
+					continue
+				}
 			}
-			data[c.name] = xs[rng.IntN(len(xs))]
+			return nil, fmt.Errorf("relation %s: choice %s: %s is not a non-empty list", r.name, c.name, c.among)
 		default:
 			o := c.options[rng.IntN(len(c.options))]
 			v, err := o.render(data)
@@ -646,6 +734,9 @@ func flatten(data map[string]any) map[string]string {
 		switch x := v.(type) {
 		case map[string]any:
 			for k, y := range x {
+				if prefix == "region" && slices.Contains(scopeKeys, k) && k != "index" || prefix == "input" && k == "text" {
+					continue // the declarations around the spot, the input: context
+				}
 				p := k
 				if prefix != "" {
 					p = prefix + "." + k
@@ -654,6 +745,8 @@ func flatten(data map[string]any) map[string]string {
 			}
 		case []string:
 			out[prefix] = strings.Join(x, ", ")
+		case []map[string]any:
+			// lists of items (.region.items, tables) are context, not bindings
 		case string:
 			if x != "" {
 				out[prefix] = x
@@ -664,7 +757,7 @@ func flatten(data map[string]any) map[string]string {
 			out[prefix] = fmt.Sprint(x)
 		}
 	}
-	ctx := map[string]bool{"first": true, "last": true, "next": true, "count": true}
+	ctx := map[string]bool{"first": true, "last": true, "next": true, "count": true, "decls": true, "tables": true}
 	for k, v := range data {
 		if !ctx[k] {
 			walk(k, v)
@@ -674,6 +767,9 @@ func flatten(data map[string]any) map[string]string {
 }
 
 func (c checkT) instantiate(data map[string]any) (relation.Checker, error) {
+	if c.created != nil {
+		return c.created.instantiate(data)
+	}
 	if c.equiv != nil {
 		e := &oracle.Equivalence{Name: c.equiv.name}
 		for _, t := range c.equiv.except {
@@ -699,6 +795,11 @@ func (c checkT) instantiate(data map[string]any) (relation.Checker, error) {
 		}
 	}
 	for _, et := range dt.edits {
+		if on, err := et.applies(data); err != nil {
+			return nil, err
+		} else if !on {
+			continue
+		}
 		e := oracle.Edit{Op: et.op}
 		if et.lines != nil {
 			body, err := et.lines.render(data)
@@ -721,7 +822,7 @@ func (c checkT) instantiate(data map[string]any) (relation.Checker, error) {
 					continue
 				}
 			}
-			a := oracle.Anchor{Before: at.before}
+			a := oracle.Anchor{Before: at.before, End: at.end}
 			for _, mt := range at.path {
 				s, err := mt.t.render(data)
 				if err != nil {
@@ -738,6 +839,9 @@ func (c checkT) instantiate(data map[string]any) (relation.Checker, error) {
 				}
 			}
 			e.Anchors = append(e.Anchors, a)
+		}
+		if err := et.instantiateRewrite(data, &e); err != nil {
+			return nil, err
 		}
 		d.Edits = append(d.Edits, e)
 	}

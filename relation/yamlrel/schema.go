@@ -13,14 +13,15 @@ import (
 // lets, the fresh-name pattern) may live in a file of their own that
 // relation files include.
 type fileYAML struct {
-	Include   []config.String            `yaml:"include"`
-	Fresh     *config.String             `yaml:"fresh"`
-	Skip      *config.String             `yaml:"skip"`
-	Captures  map[string]config.String   `yaml:"captures"`
-	Let       []map[string]config.String `yaml:"let"`
-	Regions   map[string]regionYAML      `yaml:"regions"`
-	Kinds     map[string]kindYAML        `yaml:"kinds"`
-	Relations []relYAML                  `yaml:"relations"`
+	Include   []config.String                       `yaml:"include"`
+	Fresh     *config.String                        `yaml:"fresh"`
+	Skip      *config.String                        `yaml:"skip"`
+	Captures  map[string]config.String              `yaml:"captures"`
+	Let       []map[string]config.String            `yaml:"let"`
+	Regions   map[string]regionYAML                 `yaml:"regions"`
+	Kinds     map[string]kindYAML                   `yaml:"kinds"`
+	Tables    map[string][]map[string]config.String `yaml:"tables"`
+	Relations []relYAML                             `yaml:"relations"`
 }
 
 type regionYAML struct {
@@ -33,6 +34,8 @@ type kindYAML struct {
 	Match  config.String  `yaml:"match"`
 	List   *config.String `yaml:"list"`
 	Sep    *config.String `yaml:"sep"`
+	// Let computes attributes of each declaration (see itemLets).
+	Let []map[string]config.String `yaml:"let"`
 }
 
 type relYAML struct {
@@ -50,6 +53,7 @@ type relYAML struct {
 type spotsYAML struct {
 	Boundaries *config.String `yaml:"boundaries"`
 	Lists      []listSpotYAML `yaml:"lists"`
+	When       *config.String `yaml:"when"`
 }
 
 type listSpotYAML struct {
@@ -72,8 +76,9 @@ type chooseYAML struct {
 }
 
 type checkYAML struct {
-	Equivalence *equivYAML `yaml:"equivalence"`
-	Difference  *diffYAML  `yaml:"difference"`
+	Equivalence *equivYAML   `yaml:"equivalence"`
+	Difference  *diffYAML    `yaml:"difference"`
+	Created     *createdYAML `yaml:"created"`
 }
 
 type equivYAML struct {
@@ -91,8 +96,12 @@ type editYAML struct {
 	Insert      *config.String `yaml:"insert"`
 	Replace     *config.String `yaml:"replace"`
 	Delete      bool           `yaml:"delete"`
+	Substitute  *substYAML     `yaml:"substitute"`
+	Renumber    *renumberYAML  `yaml:"renumber"`
+	When        *config.String `yaml:"when"`
 	BlankBefore bool           `yaml:"blank_before"`
 	Where       []anchorYAML   `yaml:"where"`
+	Through     []matcherYAML  `yaml:"through"`
 }
 
 // anchorYAML is one alternative placement of an edit: the line found by the
@@ -100,6 +109,7 @@ type editYAML struct {
 // tried only when its when-template renders non-empty.
 type anchorYAML struct {
 	When   *config.String `yaml:"when"`
+	End    bool           `yaml:"end"`
 	After  []matcherYAML  `yaml:"after"`
 	Before []matcherYAML  `yaml:"before"`
 	At     []matcherYAML  `yaml:"at"`

@@ -1,0 +1,371 @@
+package yamlrel
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode"
+
+	"mcpt/relation"
+)
+
+// listFuncs are the template functions over lists of names, numbers and
+// items (the maps of .region.items, .decls.KIND and tables) that relations
+// need to compute what a code generator derives from several declarations:
+// the next free field id, the values of enumerators numbered implicitly,
+// the members a mutation shifts.
+var listFuncs = map[string]any{
+	"atoi":      atoi,
+	"maxint":    func(xs any, def ...int) (int, error) { return extreme(xs, def, func(a, b int) bool { return a > b }) },
+	"minint":    func(xs any, def ...int) (int, error) { return extreme(xs, def, func(a, b int) bool { return a < b }) },
+	"mul":       func(a, b int) int { return a * b },
+	"div":       func(a, b int) (int, error) { return divmod(a, b, false) },
+	"mod":       func(a, b int) (int, error) { return divmod(a, b, true) },
+	"pluck":     pluck,
+	"select":    func(key, re string, xs []map[string]any) ([]map[string]any, error) { return filter(key, re, xs, true) },
+	"reject":    func(key, re string, xs []map[string]any) ([]map[string]any, error) { return filter(key, re, xs, false) },
+	"until":     until,
+	"numbering": numbering,
+	"has":       has,
+	"list":      func(xs ...any) []any { return xs },
+	"strings":   func(xs ...string) []string { return xs },
+	"concat":    concat,
+	"sortstrings": func(xs []string) []string {
+		ys := slices.Clone(xs)
+		slices.Sort(ys)
+		return ys
+	},
+	"dict":   dict,
+	"repeat": func(s string, n int) string { return strings.Repeat(s, max(n, 0)) },
+	"match":  func(re, s string) (bool, error) { rx, err := cachedRE(re); return err == nil && rx.MatchString(s), err },
+	"count": func(re, s string) (int, error) {
+		rx, err := cachedRE(re)
+		if err != nil {
+			return 0, err
+		}
+		return len(rx.FindAllStringIndex(s, -1)), nil
+	},
+	"resub":      func(re, repl, s string) (string, error) { rx, err := cachedRE(re); return replaceAll(rx, repl, s), err },
+	"alt":        alt,
+	"kebab":      func(s string) string { return strings.ReplaceAll(relation.Snake(s), "_", "-") },
+	"camel":      func(s string) string { return lowerFirst(pascal(s)) },
+	"pascal":     pascal,
+	"lowerfirst": lowerFirst,
+	"upperfirst": upperFirst,
+}
+
+func init() {
+	for name, f := range listFuncs {
+		if _, dup := funcs[name]; dup {
+			panic("yamlrel: template function " + name + " defined twice")
+		}
+		funcs[name] = f
+	}
+}
+
+// atoi reads an integer (decimal, or 0x hexadecimal) from a string or an int.
+func atoi(v any) (int, error) {
+	switch x := v.(type) {
+	case int:
+		return x, nil
+	case string:
+		s := strings.TrimSpace(x)
+		n, err := strconv.ParseInt(s, 0, 64)
+		if err != nil {
+			return 0, fmt.Errorf("atoi: %q is not an integer", s)
+		}
+		return int(n), nil
+	}
+	return 0, fmt.Errorf("atoi: %v (%T) is not an integer", v, v)
+}
+
+// ints reads a list of integers; empty strings are skipped.
+func ints(xs any) ([]int, error) {
+	var out []int
+	add := func(v any) error {
+		if s, ok := v.(string); ok && strings.TrimSpace(s) == "" {
+			return nil
+		}
+		n, err := atoi(v)
+		if err != nil {
+			return err
+		}
+		out = append(out, n)
+		return nil
+	}
+	switch l := xs.(type) {
+	case []int:
+		return l, nil
+	case []string:
+		for _, s := range l {
+			if err := add(s); err != nil {
+				return nil, err
+			}
+		}
+	case []any:
+		for _, v := range l {
+			if err := add(v); err != nil {
+				return nil, err
+			}
+		}
+	default:
+		return nil, fmt.Errorf("%T is not a list of numbers", xs)
+	}
+	return out, nil
+}
+
+func extreme(xs any, def []int, better func(a, b int) bool) (int, error) {
+	ns, err := ints(xs)
+	if err != nil {
+		return 0, err
+	}
+	if len(ns) == 0 {
+		if len(def) == 1 {
+			return def[0], nil
+		}
+		return 0, errors.New("empty list and no default")
+	}
+	best := ns[0]
+	for _, n := range ns[1:] {
+		if better(n, best) {
+			best = n
+		}
+	}
+	return best, nil
+}
+
+func divmod(a, b int, mod bool) (int, error) {
+	if b == 0 {
+		return 0, errors.New("division by zero")
+	}
+	if mod {
+		return a % b, nil
+	}
+	return a / b, nil
+}
+
+// pluck returns the value of key in each item, as strings.
+func pluck(key string, xs []map[string]any) ([]string, error) {
+	out := make([]string, 0, len(xs))
+	for _, it := range xs {
+		v, ok := it[key]
+		if !ok {
+			return nil, fmt.Errorf("pluck: an item has no %q", key)
+		}
+		out = append(out, fmt.Sprint(v))
+	}
+	return out, nil
+}
+
+// filter keeps the items whose key matches re (keep) or does not (!keep).
+func filter(key, re string, xs []map[string]any, keep bool) ([]map[string]any, error) {
+	rx, err := cachedRE(re)
+	if err != nil {
+		return nil, err
+	}
+	out := []map[string]any{}
+	for _, it := range xs {
+		v, ok := it[key]
+		if !ok {
+			return nil, fmt.Errorf("an item has no %q", key)
+		}
+		if rx.MatchString(fmt.Sprint(v)) == keep {
+			out = append(out, it)
+		}
+	}
+	return out, nil
+}
+
+// until returns the leading items up to (not including) the first whose key
+// matches re.
+func until(key, re string, xs []map[string]any) ([]map[string]any, error) {
+	rx, err := cachedRE(re)
+	if err != nil {
+		return nil, err
+	}
+	for i, it := range xs {
+		v, ok := it[key]
+		if !ok {
+			return nil, fmt.Errorf("until: an item has no %q", key)
+		}
+		if rx.MatchString(fmt.Sprint(v)) {
+			return xs[:i], nil
+		}
+	}
+	return xs, nil
+}
+
+// numbering numbers items the way C-like enumerations do: an item with a
+// value under key has that value, any other item the value of the one
+// before it plus one, the first such item start.
+func numbering(key string, start int, xs []map[string]any) ([]int, error) {
+	out := make([]int, len(xs))
+	next := start
+	for i, it := range xs {
+		v, ok := it[key]
+		if !ok {
+			return nil, fmt.Errorf("numbering: an item has no %q", key)
+		}
+		if s := strings.TrimSpace(fmt.Sprint(v)); s != "" {
+			n, err := atoi(s)
+			if err != nil {
+				return nil, err
+			}
+			next = n
+		}
+		out[i] = next
+		next++
+	}
+	return out, nil
+}
+
+func has(xs any, x any) (bool, error) {
+	switch l := xs.(type) {
+	case []string:
+		s, ok := x.(string)
+		return ok && slices.Contains(l, s), nil
+	case []int:
+		n, err := atoi(x)
+		return err == nil && slices.Contains(l, n), nil
+	case []any:
+		for _, v := range l {
+			if fmt.Sprint(v) == fmt.Sprint(x) {
+				return true, nil
+			}
+		}
+		return false, nil
+	}
+	return false, fmt.Errorf("has: %T is not a list", xs)
+}
+
+// concat joins lists of the same type.
+func concat(lists ...any) (any, error) {
+	if len(lists) == 0 {
+		return []any{}, nil
+	}
+	switch lists[0].(type) {
+	case []string:
+		var out []string
+		for _, l := range lists {
+			x, ok := l.([]string)
+			if !ok {
+				return nil, fmt.Errorf("concat: %T and []string", l)
+			}
+			out = append(out, x...)
+		}
+		return out, nil
+	case []map[string]any:
+		var out []map[string]any
+		for _, l := range lists {
+			x, ok := l.([]map[string]any)
+			if !ok {
+				return nil, fmt.Errorf("concat: %T and a list of items", l)
+			}
+			out = append(out, x...)
+		}
+		return out, nil
+	}
+	var out []any
+	for _, l := range lists {
+		switch x := l.(type) {
+		case []any:
+			out = append(out, x...)
+		case []int:
+			for _, n := range x {
+				out = append(out, n)
+			}
+		default:
+			return nil, fmt.Errorf("concat: %T is not a list", l)
+		}
+	}
+	return out, nil
+}
+
+func dict(kv ...any) (map[string]any, error) {
+	if len(kv)%2 != 0 {
+		return nil, errors.New("dict: odd number of arguments")
+	}
+	m := map[string]any{}
+	for i := 0; i < len(kv); i += 2 {
+		k, ok := kv[i].(string)
+		if !ok {
+			return nil, fmt.Errorf("dict: key %v is not a string", kv[i])
+		}
+		m[k] = kv[i+1]
+	}
+	return m, nil
+}
+
+// alt is a regular expression matching exactly one of the strings; with no
+// string, it matches nothing.
+func alt(xs []string) string {
+	if len(xs) == 0 {
+		return `[^\s\S]`
+	}
+	q := make([]string, len(xs))
+	for i, x := range xs {
+		q[i] = regexp.QuoteMeta(x)
+	}
+	return "(?:" + strings.Join(q, "|") + ")"
+}
+
+// pascal upper-cases the first letter of each part of a snake or kebab case
+// name and drops the separators (max_speed → MaxSpeed, Zoo → Zoo).
+func pascal(s string) string {
+	var b strings.Builder
+	up := true
+	for _, c := range s {
+		if c == '_' || c == '-' {
+			up = true
+			continue
+		}
+		if up {
+			b.WriteRune(unicode.ToUpper(c))
+			up = false
+		} else {
+			b.WriteRune(c)
+		}
+	}
+	return b.String()
+}
+
+func lowerFirst(s string) string {
+	for i, c := range s {
+		return string(unicode.ToLower(c)) + s[i+len(string(c)):]
+	}
+	return s
+}
+
+func upperFirst(s string) string {
+	for i, c := range s {
+		return string(unicode.ToUpper(c)) + s[i+len(string(c)):]
+	}
+	return s
+}
+
+func replaceAll(rx *regexp.Regexp, repl, s string) string {
+	if rx == nil {
+		return s
+	}
+	return rx.ReplaceAllString(s, repl)
+}
+
+var reCache sync.Map // string → *regexp.Regexp
+
+// cachedRE compiles the patterns that templates use, once: the same few
+// patterns are applied for every test case.
+func cachedRE(re string) (*regexp.Regexp, error) {
+	if v, ok := reCache.Load(re); ok {
+		return v.(*regexp.Regexp), nil
+	}
+	rx, err := regexp.Compile(re)
+	if err != nil {
+		return nil, fmt.Errorf("bad pattern %q: %v", re, err)
+	}
+	reCache.Store(re, rx)
+	return rx, nil
+}
