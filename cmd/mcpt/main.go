@@ -58,7 +58,7 @@ type cli struct {
 	Report    reportCmd    `cmd:"" help:"Rebuild report.html and junit.xml of an output directory from report.json and the bundles."`
 	Merge     mergeCmd     `cmd:"" help:"Merge the output directories of shards into one."`
 	Seeds     seedsCmd     `cmd:"" help:"Generate seed programs from a grammar."`
-	// Reduce     reduceCmd     `cmd:"" help:"Reduce the base input of a finding while it still fails the same way."`
+	Reduce     reduceCmd     `cmd:"" help:"Reduce the base input of a finding while it still fails the same way."`
 	// Faults     faultsCmd     `cmd:"" help:"Branch fault injection into a transpiler written in Go."`
 	// Experiment experimentCmd `cmd:"" help:"Run the paper's experiment: MCP and fuzz sessions against injected faults."`
 	// Bench      benchCmd      `cmd:"" help:"Measure how fast mcpt is on the bundled CLL example."`

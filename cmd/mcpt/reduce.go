@@ -1,0 +1,111 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+
+	"mcpt/engine"
+	"mcpt/internal/setup"
+	"mcpt/reduce"
+	"mcpt/relation"
+)
+
+type reduceCmd struct {
+	Bundle  string `arg:"" help:"Finding bundle directory (OUT/findings/ID)."`
+	Config  string `short:"c" help:"Configuration file (default: the one recorded in the finding)."`
+	MaxRuns int64  `name:"max-runs" default:"10000" help:"Budget of transpiler runs; when spent, the smallest base found so far is kept (0: no limit)."`
+	Verbose bool   `short:"v" help:"Print a line after each pass."`
+}
+
+// Run reduces the base input of a finding by delta debugging, first over
+// lines then over tokens, keeping a candidate when the finding's relation
+// still fails on it with the same signature, and writes the reduced finding
+// as a bundle next to the original.
+func (c *reduceCmd) Run() error {
+	if c.MaxRuns < 0 {
+		return usageErr("--max-runs must not be negative")
+	}
+	bd, err := reduce.LoadBundle(c.Bundle)
+	if err != nil {
+		return usageErr("%s: %v", c.Bundle, err)
+	}
+	f := bd.Finding
+	cfg := c.Config
+	if cfg == "" {
+		cfg = f.Config
+		if cfg == "" {
+			return usageErr("the finding records no configuration: pass -c")
+		}
+		if _, err := os.Stat(cfg); err != nil {
+			return usageErr("the configuration recorded in the finding: %v (pass -c)", err)
+		}
+	}
+	// The seeds of the configuration play no part: the bundle's base stands
+	// in for them, which spares generating seeds from a grammar.
+	s, err := setup.Load(cfg, setup.Options{
+		SeedFiles: []string{filepath.Join(c.Bundle, engine.BundleBase, path.Base(f.SeedFile))},
+		Generate:  setup.GenerateSeeds,
+	})
+	if err != nil {
+		return err
+	}
+	var rel *relation.Relation
+	for _, r := range s.Relations {
+		if r.Name == f.Relation {
+			rel = r
+		}
+	}
+	if rel == nil && f.Relation != "-" {
+		return usageErr("relation %s is not in %s", f.Relation, cfg)
+	}
+	opt := reduce.Options{MaxRuns: c.MaxRuns}
+	if c.Verbose {
+		opt.Logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
+	}
+	ctx, stop := interruptible()
+	defer stop()
+	res, err := reduce.Reduce(ctx, reduce.Target{
+		Transpiler: s.Transpiler, Relation: rel, Normalize: s.Normalize, Finding: f, Base: bd.Base,
+	}, opt)
+	var nr *reduce.NotReproducedError
+	if errors.As(err, &nr) {
+		return &exitError{code: exitFindings, err: fmt.Errorf("%v: nothing to reduce", nr)}
+	}
+	if errors.Is(err, reduce.ErrBudget) {
+		return usageErr("%v: raise --max-runs", err)
+	}
+	if err != nil {
+		return err
+	}
+
+	out := reduce.ReducedDir(c.Bundle)
+	rf := res.Finding
+	rf.ID = f.ID + "-reduced"
+	if f.Bundle != "" {
+		rf.Bundle = f.Bundle + "-reduced"
+	}
+	rf.Config = cfg
+	if err := reduce.WriteBundle(out, &rf, res); err != nil {
+		return err
+	}
+	fmt.Printf("reduced %s: %d → %d lines (%.1f%% fewer), %d → %d bytes\n",
+		f.ID, res.LinesBefore, res.LinesAfter, 100*res.Ratio(), res.BytesBefore, res.BytesAfter)
+	if rf.Relation != "-" {
+		fmt.Printf("spot %d (%s), case seed %d, signature %s\n", rf.Spot.Index, rf.Spot.Desc, rf.CaseSeed, rf.Signature)
+	} else {
+		fmt.Printf("signature %s\n", rf.Signature)
+	}
+	fmt.Printf("%d transpiler runs, %d candidates\n", res.Runs, res.Candidates)
+	switch res.Stopped {
+	case "budget":
+		fmt.Printf("stopped at the budget of %d transpiler runs: the base may reduce further\n", c.MaxRuns)
+	case "interrupted":
+		fmt.Println("interrupted: the base may reduce further")
+	}
+	fmt.Printf("reduced bundle: %s\n", out)
+	fmt.Printf("mcpt repro %s\n", filepath.ToSlash(out))
+	return nil
+}

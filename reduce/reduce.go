@@ -1,0 +1,455 @@
+// Package reduce shrinks the base input of a finding while the finding
+// stays: delta debugging (ddmin) over the lines of the base, helped by the
+// removal of short blocks of lines that only go together, then ddmin over
+// the white-space separated tokens of the lines left. A candidate base is
+// kept when the same relation, with the same case seed, still fails on it
+// with a finding of the same signature. The reduced finding is saved as a
+// bundle with the layout of the engine's, so that mcpt repro works on it.
+package reduce
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+	"time"
+
+	"mcpt/engine"
+	"mcpt/oracle"
+	"mcpt/relation"
+	"mcpt/result"
+	"mcpt/transpiler"
+	"mcpt/tree"
+)
+
+// Target is a finding to reduce and what its test case needs.
+type Target struct {
+	Transpiler transpiler.Transpiler
+	// Relation is the finding's relation; nil for a crash of the base run,
+	// which needs none.
+	Relation  *relation.Relation
+	Normalize oracle.Normalizer
+	Finding   result.Finding
+	// Base is the base input of the finding, named path.Base(Finding.SeedFile).
+	Base []byte
+}
+
+// Options tune a reduction.
+type Options struct {
+	// MaxRuns is the budget of transpiler runs; the reduction stops when it
+	// is spent and keeps the smallest base found so far. 0: no limit.
+	MaxRuns int64
+	// Logf, when set, receives a line at the end of each pass.
+	Logf func(format string, args ...any)
+}
+
+// Result is a reduced finding.
+type Result struct {
+	// Finding is the finding on the reduced base: the original's relation,
+	// case seed, mode and signature, with the spot and the evidence of the
+	// reduced test case.
+	Finding     result.Finding
+	Base        []byte
+	FollowUp    []byte    // nil for a crash of the base run
+	BaseOut     tree.Tree // output tree of the base run (nil unless accepted)
+	FollowUpOut tree.Tree
+
+	LinesBefore, LinesAfter int
+	BytesBefore, BytesAfter int
+	// Runs counts the transpiler runs spent, those of the first
+	// reproduction of the original included.
+	Runs int64
+	// Candidates counts the distinct candidate bases judged.
+	Candidates int
+	// Stopped says why the reduction ended early: "budget" or
+	// "interrupted"; empty when it ran to the end.
+	Stopped string
+}
+
+// Ratio is the fraction of lines removed, from 0 to 1.
+func (r *Result) Ratio() float64 {
+	if r.LinesBefore == 0 {
+		return 0
+	}
+	return 1 - float64(r.LinesAfter)/float64(r.LinesBefore)
+}
+
+// NotReproducedError says that the original finding does not fail again:
+// there is nothing to reduce.
+type NotReproducedError struct {
+	Finding string // its ID
+	Why     string
+}
+
+func (e *NotReproducedError) Error() string {
+	return fmt.Sprintf("finding %s does not reproduce: %s", e.Finding, e.Why)
+}
+
+// ErrBudget says that the budget of transpiler runs ran out before the
+// original finding was reproduced.
+var ErrBudget = errors.New("the budget of transpiler runs ran out")
+
+// errStop ends a reduction early; it never leaves the package.
+var errStop = errors.New("stop")
+
+// Reduce reduces the base of a finding. It returns a *NotReproducedError
+// when the original base does not give the finding again, an error wrapping
+// ErrBudget or ctx's error when the budget or ctx ends before the original
+// is reproduced, and other errors when a transpiler run could not be
+// carried out. Once the original is reproduced, running out of budget or a
+// cancelled ctx end the reduction with the smallest base found so far (see
+// Result.Stopped).
+func Reduce(ctx context.Context, tg Target, opt Options) (*Result, error) {
+	if tg.Relation == nil && !isBaseCrash(&tg.Finding) {
+		return nil, fmt.Errorf("finding %s: no relation given", tg.Finding.ID)
+	}
+	if tg.Relation != nil && tg.Relation.Name != tg.Finding.Relation {
+		return nil, fmt.Errorf("finding %s is of relation %s, not %s", tg.Finding.ID, tg.Finding.Relation, tg.Relation.Name)
+	}
+	r := &reducer{
+		ctx:   ctx,
+		tg:    tg,
+		opt:   opt,
+		t:     transpiler.Counting(tg.Transpiler),
+		name:  path.Base(tg.Finding.SeedFile),
+		cache: map[[sha256.Size]byte]*outcome{},
+	}
+	logf := opt.Logf
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	src := string(tg.Base)
+	first, err := r.judge(src)
+	if err != nil {
+		if errors.Is(err, errStop) {
+			if r.stopped == "budget" {
+				return nil, fmt.Errorf("%w before finding %s was reproduced", ErrBudget, tg.Finding.ID)
+			}
+			return nil, fmt.Errorf("reducing %s: %w", tg.Finding.ID, context.Cause(ctx))
+		}
+		return nil, err
+	}
+	if !first.kept {
+		return nil, &NotReproducedError{Finding: tg.Finding.ID, Why: first.why}
+	}
+	start := time.Now()
+
+	lines := r.lines(splitLines(src))
+	src = strings.Join(lines, "")
+	logf("lines: %d → %d (%d transpiler runs, %s)", CountLines(tg.Base), len(lines), r.runs(), time.Since(start).Round(time.Millisecond))
+
+	if r.err == nil && r.stopped == "" {
+		tk := tokenize(src)
+		kept := DDMin(tk.tokens, func(ts []token) bool { return r.test(tk.join(ts)) })
+		src = tk.join(kept)
+		logf("tokens: %d → %d (%d transpiler runs)", len(tk.tokens), len(kept), r.runs())
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	best := r.cache[sha256.Sum256([]byte(src))]
+	if best == nil || !best.kept {
+		// Only kept candidates are ever chosen, and they are cached.
+		return nil, fmt.Errorf("internal error: the reduced base of %s was not judged", tg.Finding.ID)
+	}
+	res := &Result{
+		Finding:     best.finding,
+		Base:        []byte(src),
+		FollowUp:    best.followUp,
+		LinesBefore: CountLines(tg.Base),
+		LinesAfter:  CountLines([]byte(src)),
+		BytesBefore: len(tg.Base),
+		BytesAfter:  len(src),
+		Runs:        r.runs(),
+		Candidates:  len(r.cache),
+		Stopped:     r.stopped,
+	}
+	if best.base != nil {
+		res.BaseOut = best.base.Files
+	}
+	if best.follow != nil {
+		res.FollowUpOut = best.follow.Files
+	}
+	return res, nil
+}
+
+// maxBlock is the longest run of lines the line pass tries to leave out as
+// a whole after ddmin.
+const maxBlock = 4
+
+// lines is the line pass: ddmin, then the removal of blocks of lines that
+// only go together, until neither removes anything.
+func (r *reducer) lines(lines []string) []string {
+	test := func(ls []string) bool { return r.test(strings.Join(ls, "")) }
+	for {
+		lines = DDMin(lines, test)
+		n := len(lines)
+		lines = RemoveBlocks(lines, maxBlock, test)
+		if len(lines) == n || r.err != nil || r.stopped != "" {
+			return lines
+		}
+	}
+}
+
+type reducer struct {
+	ctx     context.Context
+	tg      Target
+	opt     Options
+	t       *transpiler.Counter
+	name    string
+	cache   map[[sha256.Size]byte]*outcome
+	err     error  // a transpiler run that could not be carried out
+	stopped string // why no more candidates are judged
+}
+
+// outcome is the judgement of one candidate base.
+type outcome struct {
+	kept bool
+	why  string // why it was not kept (for the original)
+	// The test case that gave the finding again.
+	finding  result.Finding
+	followUp []byte
+	base     *transpiler.Result
+	follow   *transpiler.Result
+}
+
+func (r *reducer) runs() int64 { return r.t.Stats().Runs() }
+
+// test is the predicate of ddmin: whether the candidate base keeps the
+// finding. After an error or the end of the budget every new candidate
+// fails, so that ddmin winds down on what it has.
+func (r *reducer) test(src string) bool {
+	if o, ok := r.cache[sha256.Sum256([]byte(src))]; ok {
+		return o.kept
+	}
+	if r.err != nil || r.stopped != "" {
+		return false
+	}
+	o, err := r.judge(src)
+	if err != nil {
+		if !errors.Is(err, errStop) {
+			r.err = err
+		}
+		return false
+	}
+	return o.kept
+}
+
+// judge runs the finding's test case on a candidate base and caches the
+// outcome. It returns errStop, and caches nothing, when the budget ran out
+// or ctx was cancelled half way.
+func (r *reducer) judge(src string) (*outcome, error) {
+	key := sha256.Sum256([]byte(src))
+	if o, ok := r.cache[key]; ok {
+		return o, nil
+	}
+	o, err := r.judgeRuns([]byte(src))
+	if err != nil {
+		return nil, err
+	}
+	r.cache[key] = o
+	return o, nil
+}
+
+// transpile is one counted run within the budget.
+func (r *reducer) transpile(src []byte, role transpiler.Role) (*transpiler.Result, error) {
+	if err := r.ctx.Err(); err != nil {
+		r.stopped = "interrupted"
+		return nil, errStop
+	}
+	if r.opt.MaxRuns > 0 && r.runs() >= r.opt.MaxRuns {
+		r.stopped = "budget"
+		return nil, errStop
+	}
+	res, err := r.t.Transpile(r.ctx, transpiler.Request{Name: r.name, Src: src, Role: role})
+	if err != nil {
+		if r.ctx.Err() != nil {
+			r.stopped = "interrupted"
+			return nil, errStop
+		}
+		return nil, fmt.Errorf("transpiling a candidate base of %s: %w", r.tg.Finding.ID, err)
+	}
+	return res, nil
+}
+
+func (r *reducer) judgeRuns(src []byte) (*outcome, error) {
+	orig := &r.tg.Finding
+	base, err := r.transpile(src, transpiler.Base)
+	if err != nil {
+		return nil, err
+	}
+	if isBaseCrash(orig) {
+		return r.judgeBaseCrash(base), nil
+	}
+	if base.Status != transpiler.Accepted {
+		return &outcome{why: "the base run " + base.Status.String()}, nil
+	}
+	in := relation.Input{Name: r.name, Src: src}
+	spots, err := r.tg.Relation.Spots(in)
+	if err != nil {
+		// The relation cannot read what the transpiler accepts; such a
+		// candidate says nothing about the finding.
+		return &outcome{why: fmt.Sprintf("relation %s finds no spots: %v", orig.Relation, err)}, nil
+	}
+	if len(spots) == 0 {
+		return &outcome{why: fmt.Sprintf("relation %s has no spot on the base", orig.Relation)}, nil
+	}
+	baseFiles := r.tg.Normalize.Apply(base.Files)
+	var names []string
+	if base.Files != nil {
+		names = base.Files.Names()
+	}
+	var got []string
+	near := false // a finding of the same checker and file, with another signature
+	for _, i := range spotOrder(spots, orig.Spot) {
+		sp := spots[i]
+		fu, err := r.tg.Relation.Mutate(in, sp, engine.CaseRand(orig.CaseSeed))
+		if err != nil {
+			continue
+		}
+		res, err := r.transpile(fu.Src, transpiler.FollowUp)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range r.findings(sp, fu, baseFiles, names, res) {
+			if f.Signature == orig.Signature {
+				return &outcome{kept: true, finding: f, followUp: fu.Src, base: base, follow: res}, nil
+			}
+			got = append(got, f.Signature)
+			near = near || f.Kind == orig.Kind && f.Checker == orig.Checker && f.FileKey == orig.FileKey
+		}
+	}
+	why := fmt.Sprintf("no spot of %d fails with signature %s", len(spots), orig.Signature)
+	if len(got) > 0 {
+		slices.Sort(got)
+		why += "; other signatures: " + strings.Join(slices.Compact(got), ", ")
+	} else {
+		why += "; the relation holds at every spot"
+	}
+	if near {
+		why += " (the same checker fails on the same file: was the finding made by another version of mcpt?)"
+	}
+	return &outcome{why: why}, nil
+}
+
+// spotOrder is the order in which a candidate's spots are tried: first
+// those described as the original spot, then the one at its index, then
+// all the others in order.
+func spotOrder(spots []relation.Spot, orig result.Spot) []int {
+	var order []int
+	tried := make([]bool, len(spots))
+	add := func(i int) {
+		if i >= 0 && i < len(spots) && !tried[i] {
+			tried[i] = true
+			order = append(order, i)
+		}
+	}
+	for i, sp := range spots {
+		if sp.Desc == orig.Desc {
+			add(i)
+		}
+	}
+	add(orig.Index)
+	for i := range spots {
+		add(i)
+	}
+	return order
+}
+
+// findings are the findings of one test case, made as the engine makes
+// them, signatures included.
+func (r *reducer) findings(sp relation.Spot, fu *relation.FollowUp, baseFiles tree.Tree, names []string, res *transpiler.Result) []result.Finding {
+	orig := &r.tg.Finding
+	mk := func(k result.Kind) result.Finding {
+		return result.Finding{
+			ID: orig.ID, Kind: k, Relation: orig.Relation, SeedFile: orig.SeedFile,
+			Spot: result.Spot{Index: sp.Index, Line: sp.Line, Col: sp.Col, Desc: sp.Desc},
+			Case: orig.Case, CaseSeed: orig.CaseSeed, Mode: orig.Mode, Config: orig.Config,
+		}
+	}
+	var fs []result.Finding
+	switch res.Status {
+	case transpiler.Crashed, transpiler.TimedOut, transpiler.Rejected:
+		f := mk(kindOf(res.Status))
+		f.Role = transpiler.FollowUp.String()
+		f.Bindings = fu.Bindings
+		f.Message = "the follow-up run " + describeRun(res)
+		fillRun(&f, res)
+		fs = append(fs, f)
+	case transpiler.Accepted:
+		if engine.Mode(orig.Mode) == engine.Fuzz {
+			break
+		}
+		for _, fl := range fu.Check(baseFiles, r.tg.Normalize.Apply(res.Files)) {
+			f := mk(result.Oracle)
+			f.Checker, f.File, f.Message = fl.Checker, fl.File, fl.Message
+			f.Expected, f.Actual, f.Diff = fl.Expected, fl.Actual, fl.Diff
+			f.Bindings = fu.Bindings
+			fs = append(fs, f)
+		}
+	}
+	for i := range fs {
+		fs[i].FileKey = result.FileKey(fs[i].File, names)
+		fs[i].Signature = result.Signature(&fs[i])
+	}
+	return fs
+}
+
+// isBaseCrash tells a crash or timeout of a seed's base run, which the
+// engine reports under relation "-".
+func isBaseCrash(f *result.Finding) bool {
+	return f.Role == transpiler.Base.String() && (f.Kind == result.Crash || f.Kind == result.Timeout)
+}
+
+// judgeBaseCrash keeps a candidate whose base run crashes the same way.
+func (r *reducer) judgeBaseCrash(base *transpiler.Result) *outcome {
+	orig := &r.tg.Finding
+	if base.Status != transpiler.Crashed && base.Status != transpiler.TimedOut {
+		return &outcome{why: "the base run " + base.Status.String()}
+	}
+	f := result.Finding{
+		ID: orig.ID, Kind: kindOf(base.Status), Relation: orig.Relation, SeedFile: orig.SeedFile,
+		Case: orig.Case, Mode: orig.Mode, Config: orig.Config, Role: transpiler.Base.String(),
+		Message: "the base run " + describeRun(base),
+	}
+	fillRun(&f, base)
+	f.Signature = result.Signature(&f)
+	if f.Signature != orig.Signature {
+		return &outcome{why: fmt.Sprintf("the base run %s with signature %s, not %s", base.Status, f.Signature, orig.Signature)}
+	}
+	return &outcome{kept: true, finding: f, base: base}
+}
+
+// The three helpers below make the same fields as the engine's for the
+// same run.
+
+func kindOf(s transpiler.Status) result.Kind {
+	switch s {
+	case transpiler.TimedOut:
+		return result.Timeout
+	case transpiler.Rejected:
+		return result.RejectedFollowUp
+	}
+	return result.Crash
+}
+
+func describeRun(res *transpiler.Result) string {
+	switch res.Status {
+	case transpiler.TimedOut:
+		return fmt.Sprintf("timed out after %s", res.Duration.Round(time.Millisecond))
+	case transpiler.Rejected:
+		return "was rejected (the base was accepted)"
+	}
+	if res.Signal != "" {
+		return "crashed: killed by " + res.Signal
+	}
+	return fmt.Sprintf("crashed: exit status %d", res.ExitCode)
+}
+
+func fillRun(f *result.Finding, res *transpiler.Result) {
+	f.ExitCode, f.Signal = res.ExitCode, res.Signal
+	f.Stderr = string(res.Stderr)
+}
