@@ -78,6 +78,9 @@ type Options struct {
 	OutDir string
 	// Config is the configuration file, recorded for repro commands.
 	Config string
+	// Faults are the builtin transpiler's faults given on the command line,
+	// recorded in findings for repro commands.
+	Faults []string
 	// Resume continues the journal in OutDir instead of starting afresh.
 	Resume bool
 	// Feedback adds the follow-ups that passed to the seed pool after each
@@ -471,7 +474,7 @@ func (r *runner) admit(ctx context.Context, workers int) error {
 		seed := r.seeds[i]
 		f := result.Finding{
 			ID: fmt.Sprintf("s%04d-base", i), Kind: kindOf(b.res.Status), Relation: "-", SeedFile: seed.Name,
-			Case: -1, Mode: string(r.opt.Mode), Config: r.opt.Config, Role: transpiler.Base.String(),
+			Case: -1, Mode: string(r.opt.Mode), Config: r.opt.Config, Faults: r.opt.Faults, Role: transpiler.Base.String(),
 			Message: "the base run " + describeRun(b.res),
 		}
 		fillRun(&f, b.res)
@@ -693,6 +696,7 @@ func (r *runner) finding(cs Case, cr *CaseResult, k result.Kind) result.Finding 
 		CaseSeed: cs.CaseSeed,
 		Mode:     string(r.opt.Mode),
 		Config:   r.opt.Config,
+		Faults:   r.opt.Faults,
 	}
 }
 

@@ -45,6 +45,9 @@ type Finding struct {
 	CaseSeed uint64 `json:"case_seed"` // seed of the test case's random choices (fresh names, picks)
 	Mode     string `json:"mode"`      // "mcp" or "fuzz"
 	Config   string `json:"config,omitempty"`
+	// Faults are the demo faults switched on from the command line (mcpt run
+	// --fault), which repro and reduce switch on again.
+	Faults []string `json:"faults,omitempty"`
 	// Role is the run that crashed or timed out: "base" or "follow-up".
 	Role string `json:"role,omitempty"`
 

@@ -45,9 +45,13 @@ func (c *reduceCmd) Run() error {
 	}
 	// The seeds of the configuration play no part: the bundle's base stands
 	// in for them, which spares generating seeds from a grammar.
+	var faults []string
+	if c.Config == "" {
+		faults = f.Faults // the run's --fault, unless another configuration is given
+	}
 	s, err := setup.Load(cfg, setup.Options{
 		SeedFiles: []string{filepath.Join(c.Bundle, engine.BundleBase, path.Base(f.SeedFile))},
-		Generate:  setup.GenerateSeeds,
+		Faults:    faults,
 	})
 	if err != nil {
 		return err

@@ -57,6 +57,7 @@ func (c *runCmd) Run() error {
 	opt := c.options(s)
 	opt.OutDir, opt.Resume, opt.Shard = out, c.Resume != "", shard
 	opt.Feedback = c.Feedback
+	opt.Faults = c.Fault
 	if !opt.Resume {
 		if err := prepareOut(out); err != nil {
 			return usageErr("%v", err)

@@ -153,7 +153,11 @@ func (c *reproCmd) Run() error {
 	if cfg == "" {
 		return usageErr("the finding records no configuration: pass -c")
 	}
-	s, err := loadSetup(cfg, nil)
+	faults := f.Faults
+	if c.Config != "" {
+		faults = nil // another configuration: its own transpiler settings
+	}
+	s, err := loadSetup(cfg, faults)
 	if err != nil {
 		return err
 	}
