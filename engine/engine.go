@@ -473,11 +473,10 @@ func (r *runner) admit(ctx context.Context, workers int) error {
 		}
 		seed := r.seeds[i]
 		f := result.Finding{
-			ID: fmt.Sprintf("s%04d-base", i), Kind: kindOf(b.res.Status), Relation: "-", SeedFile: seed.Name,
-			Case: -1, Mode: string(r.opt.Mode), Config: r.opt.Config, Faults: r.opt.Faults, Role: transpiler.Base.String(),
-			Message: "the base run " + describeRun(b.res),
+			ID: fmt.Sprintf("s%04d-base", i), Relation: "-", SeedFile: seed.Name,
+			Case: -1, Mode: string(r.opt.Mode), Config: r.opt.Config, Faults: r.opt.Faults,
 		}
-		fillRun(&f, b.res)
+		RunFinding(&f, b.res, transpiler.Base)
 		f.Signature = result.Signature(&f)
 		if err := r.bundle(&f, seed, nil, b.res, nil); err != nil {
 			return err
@@ -558,39 +557,19 @@ func (r *runner) runCase(ctx context.Context, cs Case) (*CaseResult, error) {
 	if err != nil {
 		return nil, fmt.Errorf("transpiling the follow-up of %s: %w", seed.Name, err)
 	}
-	switch res.Status {
-	case transpiler.Crashed, transpiler.TimedOut, transpiler.Rejected:
-		f := r.finding(cs, cr, kindOf(res.Status))
-		f.Role = transpiler.FollowUp.String()
-		f.Bindings = fu.Bindings
-		f.Message = fmt.Sprintf("the follow-up run %s", describeRun(res))
-		fillRun(&f, res)
-		cr.Findings = append(cr.Findings, f)
-	case transpiler.Accepted:
-		if r.opt.Mode == MCP {
-			t0 = time.Now()
-			o2 := r.opt.Normalize.Apply(res.Files)
-			fails := fu.Check(b.files, o2)
-			cr.CheckNS = time.Since(t0).Nanoseconds()
-			for _, fl := range fails {
-				f := r.finding(cs, cr, result.Oracle)
-				f.Checker, f.File, f.Message = fl.Checker, fl.File, fl.Message
-				f.Expected, f.Actual, f.Diff = fl.Expected, fl.Actual, fl.Diff
-				f.Bindings = fu.Bindings
-				cr.Findings = append(cr.Findings, f)
-			}
-		}
+	var names []string
+	if b.res != nil && b.res.Files != nil {
+		names = b.res.Files.Names()
+	}
+	t0 = time.Now()
+	cr.Findings = FollowUpFindings(r.finding(cs, cr), fu, b.files, names, res, r.opt.Mode, r.opt.Normalize)
+	if res.Status == transpiler.Accepted && r.opt.Mode == MCP {
+		cr.CheckNS = time.Since(t0).Nanoseconds()
 	}
 	for i := range cr.Findings {
 		if len(cr.Findings) > 1 {
 			cr.Findings[i].ID = fmt.Sprintf("%s-%d", cr.Findings[i].ID, i+1)
 		}
-		var names []string
-		if b.res != nil && b.res.Files != nil {
-			names = b.res.Files.Names()
-		}
-		cr.Findings[i].FileKey = result.FileKey(cr.Findings[i].File, names)
-		cr.Findings[i].Signature = result.Signature(&cr.Findings[i])
 		if err := r.bundle(&cr.Findings[i], seed, fu.Src, b.res, res); err != nil {
 			return nil, err
 		}
@@ -685,10 +664,10 @@ func CaseRand(caseSeed uint64) *rand.Rand {
 	return rand.New(rand.NewPCG(caseSeed, caseSeed^0x9e3779b97f4a7c15))
 }
 
-func (r *runner) finding(cs Case, cr *CaseResult, k result.Kind) result.Finding {
+// finding is the template of the findings of a test case.
+func (r *runner) finding(cs Case, cr *CaseResult) result.Finding {
 	return result.Finding{
 		ID:       fmt.Sprintf("c%06d-%s", cs.Index, cr.Relation),
-		Kind:     k,
 		Relation: cr.Relation,
 		SeedFile: cr.Seed,
 		Spot:     cr.Spot,
@@ -700,14 +679,55 @@ func (r *runner) finding(cs Case, cr *CaseResult, k result.Kind) result.Finding 
 	}
 }
 
-func kindOf(s transpiler.Status) result.Kind {
-	switch s {
-	case transpiler.TimedOut:
-		return result.Timeout
-	case transpiler.Rejected:
-		return result.RejectedFollowUp
+// FollowUpFindings makes the findings of one follow-up run as a campaign
+// does: the crash, timeout or rejection of the run, or, in MCP mode, one
+// oracle finding per failed checker on the normalised outputs (o is the
+// normalised base output). proto carries the fields that identify the test
+// case; baseNames, the file names of the base output, make the signatures
+// independent of the seed's naming.
+func FollowUpFindings(proto result.Finding, fu *relation.FollowUp, o tree.Tree, baseNames []string, res *transpiler.Result, mode Mode, norm oracle.Normalizer) []result.Finding {
+	var fs []result.Finding
+	switch res.Status {
+	case transpiler.Crashed, transpiler.TimedOut, transpiler.Rejected:
+		f := proto
+		RunFinding(&f, res, transpiler.FollowUp)
+		f.Bindings = fu.Bindings
+		fs = append(fs, f)
+	case transpiler.Accepted:
+		if mode == Fuzz {
+			break
+		}
+		for _, fl := range fu.Check(o, norm.Apply(res.Files)) {
+			f := proto
+			f.Kind = result.Oracle
+			f.Checker, f.File, f.Message = fl.Checker, fl.File, fl.Message
+			f.Expected, f.Actual, f.Diff = fl.Expected, fl.Actual, fl.Diff
+			f.Bindings = fu.Bindings
+			fs = append(fs, f)
+		}
 	}
-	return result.Crash
+	for i := range fs {
+		fs[i].FileKey = result.FileKey(fs[i].File, baseNames)
+		fs[i].Signature = result.Signature(&fs[i])
+	}
+	return fs
+}
+
+// RunFinding fills in a finding about a run that crashed, timed out or was
+// rejected: its kind, role, message, exit status and stderr.
+func RunFinding(f *result.Finding, res *transpiler.Result, role transpiler.Role) {
+	switch res.Status {
+	case transpiler.TimedOut:
+		f.Kind = result.Timeout
+	case transpiler.Rejected:
+		f.Kind = result.RejectedFollowUp
+	default:
+		f.Kind = result.Crash
+	}
+	f.Role = role.String()
+	f.Message = "the " + role.String() + " run " + describeRun(res)
+	f.ExitCode, f.Signal = res.ExitCode, res.Signal
+	f.Stderr = string(res.Stderr)
 }
 
 func describeRun(res *transpiler.Result) string {
@@ -721,9 +741,4 @@ func describeRun(res *transpiler.Result) string {
 		return "crashed: killed by " + res.Signal
 	}
 	return fmt.Sprintf("crashed: exit status %d", res.ExitCode)
-}
-
-func fillRun(f *result.Finding, res *transpiler.Result) {
-	f.ExitCode, f.Signal = res.ExitCode, res.Signal
-	f.Stderr = string(res.Stderr)
 }

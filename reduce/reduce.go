@@ -363,39 +363,12 @@ func spotOrder(spots []relation.Spot, orig result.Spot) []int {
 // them, signatures included.
 func (r *reducer) findings(sp relation.Spot, fu *relation.FollowUp, baseFiles tree.Tree, names []string, res *transpiler.Result) []result.Finding {
 	orig := &r.tg.Finding
-	mk := func(k result.Kind) result.Finding {
-		return result.Finding{
-			ID: orig.ID, Kind: k, Relation: orig.Relation, SeedFile: orig.SeedFile,
-			Spot: result.Spot{Index: sp.Index, Line: sp.Line, Col: sp.Col, Desc: sp.Desc},
-			Case: orig.Case, CaseSeed: orig.CaseSeed, Mode: orig.Mode, Config: orig.Config,
-		}
+	proto := result.Finding{
+		ID: orig.ID, Relation: orig.Relation, SeedFile: orig.SeedFile,
+		Spot: result.Spot{Index: sp.Index, Line: sp.Line, Col: sp.Col, Desc: sp.Desc},
+		Case: orig.Case, CaseSeed: orig.CaseSeed, Mode: orig.Mode, Config: orig.Config, Faults: orig.Faults,
 	}
-	var fs []result.Finding
-	switch res.Status {
-	case transpiler.Crashed, transpiler.TimedOut, transpiler.Rejected:
-		f := mk(kindOf(res.Status))
-		f.Role = transpiler.FollowUp.String()
-		f.Bindings = fu.Bindings
-		f.Message = "the follow-up run " + describeRun(res)
-		fillRun(&f, res)
-		fs = append(fs, f)
-	case transpiler.Accepted:
-		if engine.Mode(orig.Mode) == engine.Fuzz {
-			break
-		}
-		for _, fl := range fu.Check(baseFiles, r.tg.Normalize.Apply(res.Files)) {
-			f := mk(result.Oracle)
-			f.Checker, f.File, f.Message = fl.Checker, fl.File, fl.Message
-			f.Expected, f.Actual, f.Diff = fl.Expected, fl.Actual, fl.Diff
-			f.Bindings = fu.Bindings
-			fs = append(fs, f)
-		}
-	}
-	for i := range fs {
-		fs[i].FileKey = result.FileKey(fs[i].File, names)
-		fs[i].Signature = result.Signature(&fs[i])
-	}
-	return fs
+	return engine.FollowUpFindings(proto, fu, baseFiles, names, res, engine.Mode(orig.Mode), r.tg.Normalize)
 }
 
 // isBaseCrash tells a crash or timeout of a seed's base run, which the
@@ -411,45 +384,13 @@ func (r *reducer) judgeBaseCrash(base *transpiler.Result) *outcome {
 		return &outcome{why: "the base run " + base.Status.String()}
 	}
 	f := result.Finding{
-		ID: orig.ID, Kind: kindOf(base.Status), Relation: orig.Relation, SeedFile: orig.SeedFile,
-		Case: orig.Case, Mode: orig.Mode, Config: orig.Config, Role: transpiler.Base.String(),
-		Message: "the base run " + describeRun(base),
+		ID: orig.ID, Relation: orig.Relation, SeedFile: orig.SeedFile,
+		Case: orig.Case, Mode: orig.Mode, Config: orig.Config, Faults: orig.Faults,
 	}
-	fillRun(&f, base)
+	engine.RunFinding(&f, base, transpiler.Base)
 	f.Signature = result.Signature(&f)
 	if f.Signature != orig.Signature {
 		return &outcome{why: fmt.Sprintf("the base run %s with signature %s, not %s", base.Status, f.Signature, orig.Signature)}
 	}
 	return &outcome{kept: true, finding: f, base: base}
-}
-
-// The three helpers below make the same fields as the engine's for the
-// same run.
-
-func kindOf(s transpiler.Status) result.Kind {
-	switch s {
-	case transpiler.TimedOut:
-		return result.Timeout
-	case transpiler.Rejected:
-		return result.RejectedFollowUp
-	}
-	return result.Crash
-}
-
-func describeRun(res *transpiler.Result) string {
-	switch res.Status {
-	case transpiler.TimedOut:
-		return fmt.Sprintf("timed out after %s", res.Duration.Round(time.Millisecond))
-	case transpiler.Rejected:
-		return "was rejected (the base was accepted)"
-	}
-	if res.Signal != "" {
-		return "crashed: killed by " + res.Signal
-	}
-	return fmt.Sprintf("crashed: exit status %d", res.ExitCode)
-}
-
-func fillRun(f *result.Finding, res *transpiler.Result) {
-	f.ExitCode, f.Signal = res.ExitCode, res.Signal
-	f.Stderr = string(res.Stderr)
 }

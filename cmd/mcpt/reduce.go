@@ -10,7 +10,6 @@ import (
 	"mcpt/engine"
 	"mcpt/internal/setup"
 	"mcpt/reduce"
-	"mcpt/relation"
 )
 
 type reduceCmd struct {
@@ -56,12 +55,7 @@ func (c *reduceCmd) Run() error {
 	if err != nil {
 		return err
 	}
-	var rel *relation.Relation
-	for _, r := range s.Relations {
-		if r.Name == f.Relation {
-			rel = r
-		}
-	}
+	rel := s.Relation(f.Relation)
 	if rel == nil && f.Relation != "-" {
 		return usageErr("relation %s is not in %s", f.Relation, cfg)
 	}

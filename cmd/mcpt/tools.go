@@ -82,12 +82,7 @@ func (c *spotsCmd) Run() error {
 	if err != nil {
 		return err
 	}
-	var rel *relation.Relation
-	for _, r := range s.Relations {
-		if r.Name == c.Relation {
-			rel = r
-		}
-	}
+	rel := s.Relation(c.Relation)
 	if rel == nil {
 		return usageErr("no relation named %q in %s", c.Relation, c.Config)
 	}
@@ -161,12 +156,7 @@ func (c *reproCmd) Run() error {
 	if err != nil {
 		return err
 	}
-	var rel *relation.Relation
-	for _, r := range s.Relations {
-		if r.Name == f.Relation {
-			rel = r
-		}
-	}
+	rel := s.Relation(f.Relation)
 	if rel == nil {
 		return usageErr("relation %s is not in %s", f.Relation, cfg)
 	}

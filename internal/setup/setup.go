@@ -212,3 +212,13 @@ func GenerateSeeds(s config.Seeds) ([]engine.Seed, error) {
 	}
 	return seeds, nil
 }
+
+// Relation returns the loaded relation named name, or nil.
+func (s *Setup) Relation(name string) *relation.Relation {
+	for _, r := range s.Relations {
+		if r.Name == name {
+			return r
+		}
+	}
+	return nil
+}
