@@ -265,9 +265,15 @@ func (r *rel) keep(s *spot, name, src string) (bool, error) {
 	return truthy(w), nil
 }
 
+// truthy reports whether a rendered condition holds: anything but white
+// space, false, 0, and the renderings of an empty list or map (what `and`
+// and `or` return when they stop at an empty select).
 func truthy(s string) bool {
-	s = strings.TrimSpace(s)
-	return s != "" && s != "false" && s != "0"
+	switch strings.TrimSpace(s) {
+	case "", "false", "0", "[]", "map[]":
+		return false
+	}
+	return true
 }
 
 // compileRewrite compiles the substitute and renumber edits.

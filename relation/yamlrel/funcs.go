@@ -242,7 +242,8 @@ func has(xs any, x any) (bool, error) {
 	return false, fmt.Errorf("has: %T is not a list", xs)
 }
 
-// concat joins lists of the same type.
+// concat joins lists: of strings, or of numbers, items and other values
+// (a list of items when every element is one).
 func concat(lists ...any) (any, error) {
 	if len(lists) == 0 {
 		return []any{}, nil
@@ -258,16 +259,6 @@ func concat(lists ...any) (any, error) {
 			out = append(out, x...)
 		}
 		return out, nil
-	case []map[string]any:
-		var out []map[string]any
-		for _, l := range lists {
-			x, ok := l.([]map[string]any)
-			if !ok {
-				return nil, fmt.Errorf("concat: %T and a list of items", l)
-			}
-			out = append(out, x...)
-		}
-		return out, nil
 	}
 	var out []any
 	for _, l := range lists {
@@ -278,11 +269,24 @@ func concat(lists ...any) (any, error) {
 			for _, n := range x {
 				out = append(out, n)
 			}
+		case []map[string]any:
+			for _, it := range x {
+				out = append(out, it)
+			}
 		default:
 			return nil, fmt.Errorf("concat: %T is not a list", l)
 		}
 	}
-	return out, nil
+	// Items and item maps built with dict make a list of items.
+	items := make([]map[string]any, 0, len(out))
+	for _, v := range out {
+		it, ok := v.(map[string]any)
+		if !ok {
+			return out, nil
+		}
+		items = append(items, it)
+	}
+	return items, nil
 }
 
 func dict(kv ...any) (map[string]any, error) {

@@ -818,7 +818,7 @@ func (c checkT) instantiate(data map[string]any) (relation.Checker, error) {
 				if err != nil {
 					return nil, err
 				}
-				if strings.TrimSpace(w) == "" || w == "false" || w == "0" {
+				if !truthy(w) {
 					continue
 				}
 			}

@@ -1,0 +1,142 @@
+// Command faulty is the Thrift compiler with a bug injected: it runs the
+// real generators (the wrapper given as its first argument) and then
+// rewrites the C++ output the way a generator that forgot to sort the
+// fields by id would write it: each struct's write() serialises the fields
+// in declaration order (the order of the cases of its read()) instead of
+// field-id order. On the example seeds, whose ids ascend in declaration
+// order, the output is unchanged; a field added in the middle of a struct
+// with the next free id shows the bug, and mcpt's add-field relations
+// predict exactly that field's block last in write().
+//
+// Usage: faulty WRAPPER INPUT OUTDIR
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "faulty:", err)
+		os.Exit(2)
+	}
+}
+
+func run(args []string) error {
+	if len(args) != 3 {
+		return fmt.Errorf("usage: faulty WRAPPER INPUT OUTDIR")
+	}
+	cmd := exec.Command(args[0], args[1], args[2])
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	if err := cmd.Run(); err != nil {
+		if ee, ok := err.(*exec.ExitError); ok {
+			os.Exit(ee.ExitCode()) // a rejection stays a rejection
+		}
+		return err
+	}
+	files, err := filepath.Glob(filepath.Join(args[2], "cpp", "*_types.cpp"))
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(f, []byte(declarationOrder(string(b))), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+var (
+	readRE  = regexp.MustCompile(`(?m)^uint32_t (\w+)::read\(`)
+	caseRE  = regexp.MustCompile(`(?m)^      case (-?\d+):$`)
+	writeRE = regexp.MustCompile(`(?m)^uint32_t (\w+)::write\(.*\{$`)
+	idRE    = regexp.MustCompile(`writeFieldBegin\("\w+", [:\w]+, (-?\d+)\);`)
+)
+
+// declarationOrder reorders the field blocks of every write() function by
+// the order in which the struct's read() lists the field ids.
+func declarationOrder(src string) string {
+	order := map[string][]string{} // struct → ids in declaration order
+	for _, m := range readRE.FindAllStringSubmatchIndex(src, -1) {
+		name := src[m[2]:m[3]]
+		body := src[m[1]:]
+		if end := strings.Index(body, "\n}\n"); end >= 0 {
+			body = body[:end]
+		}
+		for _, c := range caseRE.FindAllStringSubmatch(body, -1) {
+			order[name] = append(order[name], c[1])
+		}
+	}
+	lines := strings.Split(src, "\n")
+	var out []string
+	for i := 0; i < len(lines); i++ {
+		out = append(out, lines[i])
+		m := writeRE.FindStringSubmatch(lines[i])
+		if m == nil {
+			continue
+		}
+		// The blocks run from after the writeStructBegin line and its blank
+		// line to the writeFieldStop line.
+		j := i + 1
+		for j < len(lines) && !strings.Contains(lines[j], "writeStructBegin(") {
+			out = append(out, lines[j])
+			j++
+		}
+		if j+1 >= len(lines) {
+			continue
+		}
+		out = append(out, lines[j], lines[j+1])
+		k := j + 2
+		blocks := map[string][]string{}
+		var ids []string
+		var cur []string
+		for ; k < len(lines) && !strings.Contains(lines[k], "writeFieldStop()"); k++ {
+			// A block starts at its writeFieldBegin, or at the if that
+			// guards an optional field (whose lines are indented further).
+			if strings.HasPrefix(lines[k], "  if (this->__isset.") || strings.HasPrefix(lines[k], "  xfer += oprot->writeFieldBegin(") {
+				if len(cur) > 0 {
+					id := blockID(cur)
+					blocks[id], ids = cur, append(ids, id)
+				}
+				cur = nil
+			}
+			cur = append(cur, lines[k])
+		}
+		if len(cur) > 0 {
+			id := blockID(cur)
+			blocks[id], ids = cur, append(ids, id)
+		}
+		seen := map[string]bool{}
+		for _, id := range order[m[1]] {
+			if b, ok := blocks[id]; ok && !seen[id] {
+				out = append(out, b...)
+				seen[id] = true
+			}
+		}
+		for _, id := range ids { // fields the reader does not list, if any
+			if !seen[id] {
+				out = append(out, blocks[id]...)
+			}
+		}
+		i = k - 1
+	}
+	return strings.Join(out, "\n")
+}
+
+func blockID(block []string) string {
+	for _, l := range block {
+		if m := idRE.FindStringSubmatch(l); m != nil {
+			return m[1]
+		}
+	}
+	return ""
+}
