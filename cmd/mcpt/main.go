@@ -59,8 +59,8 @@ type cli struct {
 	Merge     mergeCmd     `cmd:"" help:"Merge the output directories of shards into one."`
 	Seeds     seedsCmd     `cmd:"" help:"Generate seed programs from a grammar."`
 	Reduce     reduceCmd     `cmd:"" help:"Reduce the base input of a finding while it still fails the same way."`
-	// Faults     faultsCmd     `cmd:"" help:"Branch fault injection into a transpiler written in Go."`
-	// Experiment experimentCmd `cmd:"" help:"Run the paper's experiment: MCP and fuzz sessions against injected faults."`
+	Faults     faultsCmd     `cmd:"" help:"Branch fault injection into a transpiler written in Go."`
+	Experiment experimentCmd `cmd:"" help:"Run the paper's experiment: MCP and fuzz sessions against injected faults."`
 	// Bench      benchCmd      `cmd:"" help:"Measure how fast mcpt is on the bundled CLL example."`
 }
 

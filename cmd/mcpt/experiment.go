@@ -1,0 +1,143 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"mcpt/config"
+	"mcpt/experiment"
+	"mcpt/internal/setup"
+	"mcpt/oracle"
+	"mcpt/transpiler"
+)
+
+type experimentCmd struct {
+	Config       string        `short:"c" default:"mcpt.yaml" help:"Configuration whose transpiler is an external command built from a Go module; the command's program is replaced by the instrumented binary."`
+	Sessions     int           `default:"10" help:"Number of session pairs (MCP and fuzz)."`
+	Budget       time.Duration `help:"Time budget of each session's campaign."`
+	MaxCases     int           `name:"max-cases" help:"Test-case budget of each session's campaign (deterministic, for tests)."`
+	Seed         uint64        `help:"Session k runs with campaign seed SEED+k in both modes."`
+	Out          string        `short:"o" required:"" help:"Output directory (must not exist or be empty)."`
+	Module       string        `help:"Root of the transpiler's Go module (default: the module holding the configuration)."`
+	Packages     []string      `default:"./cll/..." help:"Package patterns to instrument, relative to the module."`
+	Main         string        `default:"./cmd/cllc" help:"Main package of the transpiler, relative to the module."`
+	Instrumented string        `help:"Reuse this output of 'mcpt faults instrument' instead of instrumenting the module." type:"existingdir"`
+	Sample       string        `help:"Input of the preparatory step (default: the first seed)." type:"existingfile"`
+	Workers      int           `help:"Transpiler runs at a time (default: the number of CPUs)."`
+	RunTimeout   time.Duration `name:"run-timeout" help:"Per-run timeout of the transpiler (default: the configuration's)."`
+	SideBySide   bool          `name:"side-by-side" help:"Run the MCP and the fuzz campaign of a session at the same time, so that both see the same machine load."`
+	Triage       bool          `default:"true" negatable:"" help:"Run the seeds with each undetected fault forced, to tell the faults the relations missed from those that change nothing."`
+}
+
+func (c *experimentCmd) Run() error {
+	if c.Budget <= 0 && c.MaxCases <= 0 {
+		return usageErr("give a budget: --budget DURATION or --max-cases N")
+	}
+	if c.Sessions < 1 {
+		return usageErr("--sessions must be at least 1")
+	}
+	if entries, err := os.ReadDir(c.Out); err == nil && len(entries) > 0 {
+		return usageErr("output directory %s is not empty: choose another --out", c.Out)
+	}
+	cfg, err := config.Load(c.Config)
+	if err != nil {
+		return &setup.ConfigError{Err: err}
+	}
+	tc := cfg.Transpiler
+	if len(tc.Command) == 0 {
+		return usageErr("%s: the experiment needs a transpiler run as an external command (transpiler.command), such as examples/cll/mcpt-exec.yaml", c.Config)
+	}
+	rels, err := setup.Relations(cfg)
+	if err != nil {
+		return &setup.ConfigError{Err: err}
+	}
+	seeds, err := setup.ReadSeeds(cfg.Seeds.Files)
+	if err != nil {
+		return &setup.ConfigError{Err: err}
+	}
+	if cfg.Seeds.Grammar != "" {
+		gen, err := setup.GenerateSeeds(cfg.Seeds)
+		if err != nil {
+			return &setup.ConfigError{Err: err}
+		}
+		seeds = append(seeds, gen...)
+	}
+	norm, err := normalizer(cfg)
+	if err != nil {
+		return &setup.ConfigError{Err: err}
+	}
+	module := c.Module
+	if module == "" && c.Instrumented == "" {
+		if module, err = moduleOf(cfg.Dir); err != nil {
+			return usageErr("%v: pass --module", err)
+		}
+	}
+	timeout := tc.Timeout
+	if c.RunTimeout > 0 {
+		timeout = c.RunTimeout
+	}
+
+	ctx, stop := interruptible()
+	defer stop()
+	rep, err := experiment.Run(ctx, experiment.Config{
+		Command: transpiler.Command{
+			Argv: tc.Command, Dir: tc.WorkDir, Env: tc.Env, Timeout: timeout, Accept: tc.Accept, Reject: tc.Reject,
+			InputName: tc.InputName, MaxOutputFiles: tc.MaxOutputFiles, MaxOutputBytes: tc.MaxOutputBytes,
+		},
+		Relations: rels, Seeds: seeds, Normalize: norm,
+		BaseRuns: cfg.BaseRuns, MaxMR: cfg.Budget.MaxMR, MaxSpots: cfg.Budget.MaxSpots, ConfigFile: cfg.File,
+		Module: module, Packages: c.Packages, Main: c.Main, Instrumented: c.Instrumented, Sample: c.Sample,
+		Sessions: c.Sessions, Seed: c.Seed, Budget: c.Budget, MaxCases: c.MaxCases, Workers: c.Workers,
+		SideBySide: c.SideBySide, Triage: c.Triage, Out: c.Out, Log: os.Stderr,
+	})
+	if rep != nil {
+		md := rep.Markdown()
+		if i := strings.Index(md, "\n## Details"); i >= 0 {
+			md = md[:i+1]
+		}
+		fmt.Print(md)
+		sc := rep.Score
+		fmt.Printf("\nRelation-set score: %d of %d executed faults detected by an oracle, %d by a crash, %d by a rejection, %d undetected.\n",
+			sc.Oracle, sc.Executed, sc.Crash, sc.Rejection, sc.Undetected)
+		fmt.Printf("Written: %s, %s, %s\n", filepath.Join(c.Out, experiment.MarkdownFile),
+			filepath.Join(c.Out, experiment.CSVFile), filepath.Join(c.Out, experiment.JSONFile))
+	}
+	return err
+}
+
+// normalizer compiles the configured normalisation rules.
+func normalizer(cfg *config.Config) (oracle.Normalizer, error) {
+	var n oracle.Normalizer
+	for _, r := range cfg.Normalize {
+		re, err := regexp.Compile(r.Match)
+		if err != nil {
+			return nil, config.Errorf(r.Pos, "bad pattern: %v", err)
+		}
+		n = append(n, oracle.Rule{Files: r.Files, Match: re, Replace: r.Replace})
+	}
+	return n, nil
+}
+
+// moduleOf finds the Go module holding dir: the nearest directory upwards
+// with a go.mod.
+func moduleOf(dir string) (string, error) {
+	d, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d, nil
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", errors.New("no go.mod above " + dir)
+		}
+		d = parent
+	}
+}

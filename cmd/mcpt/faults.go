@@ -1,0 +1,43 @@
+package main
+
+import (
+	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"mcpt/faultinject"
+)
+
+type faultsCmd struct {
+	Instrument faultsInstrumentCmd `cmd:"" help:"Copy a Go module and make every branch of the chosen packages forcible by fault id."`
+}
+
+type faultsInstrumentCmd struct {
+	Dir      string   `arg:"" help:"Root of the Go module to instrument (the directory holding go.mod)." type:"existingdir"`
+	Out      string   `short:"o" required:"" help:"Directory for the instrumented copy (must not exist or be empty)."`
+	Packages []string `help:"Package patterns to instrument, relative to DIR (default: ./...)."`
+	Main     string   `help:"Main package to build in the copy, such as ./cmd/cllc; the binary goes to OUT/bin."`
+}
+
+func (c *faultsInstrumentCmd) Run() error {
+	ctx, stop := interruptible()
+	defer stop()
+	m, err := faultinject.Instrument(ctx, faultinject.Options{ModuleDir: c.Dir, OutDir: c.Out, Packages: c.Packages, Main: c.Main})
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	counts := m.Count()
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(counts)) {
+		parts = append(parts, fmt.Sprintf("%s %d", k, counts[k]))
+	}
+	fmt.Printf("%d packages of %s: %d branch sites (%s), %d faults; %d constructs skipped\n",
+		len(m.Packages), m.Module, len(m.Sites), strings.Join(parts, ", "), 2*len(m.Sites), len(m.Skipped))
+	fmt.Printf("manifest: %s\n", filepath.Join(m.Dir, faultinject.ManifestFile))
+	if m.Binary != "" {
+		fmt.Printf("binary: %s\n", m.Binary)
+	}
+	return nil
+}

@@ -1,0 +1,438 @@
+// Package experiment runs the fault-injection experiment of section 4 of
+// the paper (RQ1 and RQ2) on a transpiler written in Go: it instruments the
+// transpiler's branches once, drops the faults that crash or hang it on a
+// sample input, then runs pairs of testing sessions with the same campaign
+// seed — one with MCP-Tester's relations and checkers, one as the fuzzing
+// ablation — each against a fresh fault ledger, confirms offline the faults
+// that the oracles revealed, and tabulates the sessions as the paper's
+// Figure 4, with a summary per mode, the faults that only MCP detected and
+// a score of the relation set over the executed faults.
+package experiment
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"mcpt/engine"
+	"mcpt/faultinject"
+	"mcpt/oracle"
+	"mcpt/relation"
+	"mcpt/result"
+	"mcpt/transpiler"
+)
+
+// Config describes an experiment.
+type Config struct {
+	// Command runs the transpiler under test as the configuration says; its
+	// program, Argv[0], is replaced by the instrumented binary, and the
+	// rest (arguments with placeholders, working directory, environment,
+	// timeout, exit codes) is kept.
+	Command   transpiler.Command
+	Relations []*relation.Relation
+	Seeds     []engine.Seed
+	Normalize oracle.Normalizer
+	// BaseRuns, MaxMR and MaxSpots are passed to every campaign.
+	BaseRuns, MaxMR, MaxSpots int
+	// ConfigFile is the configuration, recorded in the findings.
+	ConfigFile string
+
+	// Module is the root of the transpiler's Go module, Packages the
+	// patterns of the packages to instrument (none: all) and Main the main
+	// package to build, as in faultinject.Options.
+	Module   string
+	Packages []string
+	Main     string
+	// Instrumented, when set, is the output directory of an earlier
+	// instrumentation (mcpt faults instrument), used instead of
+	// instrumenting Module again.
+	Instrumented string
+
+	// Sample is the input of the preparatory step; empty means the first
+	// seed.
+	Sample string
+
+	// Sessions is the number of session pairs; session k runs with the
+	// campaign seed Seed+k in both modes.
+	Sessions int
+	Seed     uint64
+	// Budget bounds each session's campaign in time, MaxCases in test
+	// cases; at least one is needed. The confirmation step is outside the
+	// budget.
+	Budget   time.Duration
+	MaxCases int
+	// Workers is the number of transpiler runs at a time, in every step
+	// and in each campaign; zero means the number of CPUs.
+	Workers int
+	// SideBySide runs the MCP and the fuzz campaign of a session at the
+	// same time instead of one after the other, so that both see the same
+	// load of the machine and their transpiler runs can be compared on a
+	// shared one.
+	SideBySide bool
+	// Triage runs every seed with each executed fault that nothing
+	// detected forced, to tell the faults that change an outcome (missed
+	// by the relations) from those that change nothing on the seeds.
+	Triage bool
+
+	// Out receives everything: instrumented/, preparation.json,
+	// sessions/NN-MODE/ and the experiment.{md,csv,json} files. It must not
+	// exist or be empty.
+	Out string
+	// Log, if set, receives a line per step.
+	Log io.Writer
+}
+
+// Report is the outcome of an experiment, as written to experiment.json.
+type Report struct {
+	Tool     string   `json:"tool"`
+	Config   string   `json:"config,omitempty"`
+	Module   string   `json:"module"`   // the module path of the transpiler
+	Packages []string `json:"packages"` // the instrumented packages
+	Binary   string   `json:"binary"`   // the instrumented transpiler
+	Manifest string   `json:"manifest"`
+	Sites    int      `json:"sites"`
+	Faults   int      `json:"faults"`
+	Sample   string   `json:"sample"`
+	Excluded []int    `json:"excluded"` // dropped by the preparatory step
+	Budget   string   `json:"budget,omitempty"`
+	MaxCases int      `json:"max_cases,omitempty"`
+	Workers  int      `json:"workers"`
+	// SideBySide says that the two campaigns of a session ran at once.
+	SideBySide bool     `json:"side_by_side"`
+	Seeds      int      `json:"seeds"`
+	Relations  []string `json:"relations"`
+
+	PreparationSeconds  float64 `json:"preparation_seconds"`
+	ConfirmationSeconds float64 `json:"confirmation_seconds"`
+	TriageSeconds       float64 `json:"triage_seconds,omitempty"`
+
+	Sessions []Session `json:"sessions"`
+	Analysis
+}
+
+// Run runs the experiment and writes its files into cfg.Out. When ctx is
+// cancelled, the session in flight is dropped and the files describe the
+// sessions that were complete; Run then returns ctx's error with the
+// report.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	logf := func(format string, args ...any) {
+		if cfg.Log != nil {
+			fmt.Fprintf(cfg.Log, format+"\n", args...)
+		}
+	}
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
+		return nil, err
+	}
+
+	// Instrumentation, once.
+	t0 := time.Now()
+	m, manifestPath, err := cfg.instrument(ctx)
+	if err != nil {
+		return nil, err
+	}
+	logf("instrumented %s: %d branch sites, %d faults in %d packages (%v); binary %s",
+		m.Module, len(m.Sites), 2*len(m.Sites), len(m.Packages), time.Since(t0).Round(time.Millisecond), m.Binary)
+	cmd := cfg.Command
+	cmd.Argv = slices.Clone(cmd.Argv)
+	cmd.Argv[0] = m.Binary
+
+	// The preparatory step, once.
+	sample, err := cfg.sample()
+	if err != nil {
+		return nil, err
+	}
+	t0 = time.Now()
+	prep := preparation{Sample: sample, Statuses: map[string]int{}}
+	excluded, err := faultinject.Prepare(ctx, cmd, sample, m, faultinject.PrepareOptions{
+		Workers: workers,
+		OnRun:   func(r faultinject.FaultRun) { prep.Runs++; prep.Statuses[r.Status.String()]++ },
+	})
+	if err != nil {
+		return nil, err
+	}
+	prep.Excluded, prep.Seconds = excluded, time.Since(t0).Seconds()
+	if err := writeJSON(filepath.Join(cfg.Out, "preparation.json"), prep); err != nil {
+		return nil, err
+	}
+	logf("preparation on %s: %d forced runs %v, %d faults dropped (crash or hang), %d kept (%v)",
+		sample, prep.Runs, prep.Statuses, len(excluded), 2*len(m.Sites)-len(excluded), time.Since(t0).Round(time.Millisecond))
+
+	rep := &Report{
+		Tool: "mcpt experiment", Config: cfg.ConfigFile, Module: m.Module, Packages: m.Packages,
+		Binary: m.Binary, Manifest: manifestPath, Sites: len(m.Sites), Faults: 2 * len(m.Sites),
+		Sample: sample, Excluded: nonNil(excluded), MaxCases: cfg.MaxCases, Workers: workers, SideBySide: cfg.SideBySide,
+		Seeds: len(cfg.Seeds), PreparationSeconds: prep.Seconds, Sessions: []Session{},
+	}
+	if cfg.Budget > 0 {
+		rep.Budget = cfg.Budget.String()
+	}
+	for _, r := range cfg.Relations {
+		rep.Relations = append(rep.Relations, r.Name)
+	}
+
+	conf := &confirmer{cmd: cmd, relations: map[string]*relation.Relation{}, seeds: map[string]engine.Seed{},
+		normalize: cfg.Normalize, workers: workers}
+	for _, r := range cfg.Relations {
+		conf.relations[r.Name] = r
+	}
+	for _, s := range cfg.Seeds {
+		conf.seeds[s.Name] = s
+	}
+
+	var stopErr error
+	for k := 1; k <= cfg.Sessions; k++ {
+		pair, err := cfg.pair(ctx, k, cmd, excluded, workers)
+		if ctx.Err() != nil {
+			stopErr = fmt.Errorf("experiment interrupted in session %d: %w", k, ctx.Err())
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range pair {
+			t0 := time.Now()
+			if err := cfg.finish(ctx, c, conf, logf); err != nil {
+				return nil, fmt.Errorf("session %d (%s): %w", k, c.s.Mode, err)
+			}
+			rep.ConfirmationSeconds += time.Since(t0).Seconds()
+			rep.Sessions = append(rep.Sessions, *c.s)
+		}
+	}
+	rep.Analysis = *Analyze(rep.Sessions, rep.Relations, m)
+	if cfg.Triage && stopErr == nil && len(rep.Score.UndetectedFaults) > 0 {
+		t0 := time.Now()
+		var faults []int
+		for _, n := range rep.Score.UndetectedFaults {
+			faults = append(faults, n.Fault)
+		}
+		visible, err := triage(ctx, cmd, cfg.Seeds, cfg.Normalize, faults, workers)
+		if err != nil {
+			return nil, fmt.Errorf("triage of the undetected faults: %w", err)
+		}
+		rep.Score.Triage(visible)
+		rep.TriageSeconds = time.Since(t0).Seconds()
+		logf("triage: %d of %d undetected faults change the outcome of some seed, %d change nothing (%v)",
+			len(faults)-rep.Score.Inert, len(faults), rep.Score.Inert, time.Since(t0).Round(time.Millisecond))
+	}
+	if err := rep.WriteFiles(cfg.Out); err != nil {
+		return nil, err
+	}
+	return rep, stopErr
+}
+
+// preparation is what preparation.json records.
+type preparation struct {
+	Sample   string         `json:"sample"`
+	Runs     int            `json:"runs"`
+	Statuses map[string]int `json:"statuses"`
+	Excluded []int          `json:"excluded"`
+	Seconds  float64        `json:"seconds"`
+}
+
+func (cfg *Config) check() error {
+	switch {
+	case len(cfg.Command.Argv) == 0:
+		return errors.New("experiment: the transpiler must be an external command")
+	case len(cfg.Relations) == 0:
+		return errors.New("experiment: no relations")
+	case len(cfg.Seeds) == 0:
+		return errors.New("experiment: no seeds")
+	case cfg.Sessions < 1:
+		return errors.New("experiment: at least one session is needed")
+	case cfg.Budget <= 0 && cfg.MaxCases <= 0:
+		return errors.New("experiment: no budget: give a duration or a number of test cases")
+	case cfg.Out == "":
+		return errors.New("experiment: no output directory")
+	case cfg.Module == "" && cfg.Instrumented == "":
+		return errors.New("experiment: no module to instrument")
+	}
+	entries, err := os.ReadDir(cfg.Out)
+	if err == nil && len(entries) > 0 {
+		return fmt.Errorf("experiment: the output directory %s is not empty", cfg.Out)
+	}
+	return nil
+}
+
+// instrument instruments the module, or loads an earlier instrumentation.
+func (cfg *Config) instrument(ctx context.Context) (*faultinject.Manifest, string, error) {
+	if cfg.Instrumented != "" {
+		p := filepath.Join(cfg.Instrumented, faultinject.ManifestFile)
+		m, err := faultinject.ReadManifest(p)
+		if err != nil {
+			return nil, "", err
+		}
+		if m.Binary == "" {
+			return nil, "", fmt.Errorf("%s: the instrumented copy has no binary (instrument with a main package)", p)
+		}
+		if _, err := os.Stat(m.Binary); err != nil {
+			return nil, "", fmt.Errorf("%s: %w", p, err)
+		}
+		return m, p, nil
+	}
+	out := filepath.Join(cfg.Out, "instrumented")
+	m, err := faultinject.Instrument(ctx, faultinject.Options{
+		ModuleDir: cfg.Module, OutDir: out, Packages: cfg.Packages, Main: cfg.Main,
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	if m.Binary == "" {
+		return nil, "", errors.New("experiment: no main package to build")
+	}
+	return m, filepath.Join(out, faultinject.ManifestFile), nil
+}
+
+// sample returns the path of the preparatory step's input: the configured
+// sample, or the first seed written into the output directory.
+func (cfg *Config) sample() (string, error) {
+	if cfg.Sample != "" {
+		return filepath.Abs(cfg.Sample)
+	}
+	dir := filepath.Join(cfg.Out, "sample")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	p := filepath.Join(dir, path.Base(cfg.Seeds[0].Name))
+	if err := os.WriteFile(p, cfg.Seeds[0].Src, 0o644); err != nil {
+		return "", err
+	}
+	return filepath.Abs(p)
+}
+
+// campaign is a testing session whose campaign has run.
+type campaign struct {
+	s   *Session
+	rep *result.Report
+	rec *recorder
+}
+
+// pair runs the campaigns of session k, MCP then fuzz, or both at once
+// when cfg.SideBySide is set. An interrupted pair is dropped whole, so
+// that every row of the table has its twin.
+func (cfg *Config) pair(ctx context.Context, k int, cmd transpiler.Command, excluded []int, workers int) ([]*campaign, error) {
+	modes := []string{MCP, Fuzz}
+	out := make([]*campaign, len(modes))
+	errs := make([]error, len(modes))
+	if cfg.SideBySide {
+		var wg sync.WaitGroup
+		for i, mode := range modes {
+			wg.Go(func() { out[i], errs[i] = cfg.campaign(ctx, k, mode, cmd, excluded, workers) })
+		}
+		wg.Wait()
+	} else {
+		for i, mode := range modes {
+			if out[i], errs[i] = cfg.campaign(ctx, k, mode, cmd, excluded, workers); errs[i] != nil {
+				break
+			}
+		}
+	}
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("session %d (%s): %w", k, modes[i], err)
+		}
+	}
+	return out, nil
+}
+
+// campaign runs the campaign of testing session k in mode through the
+// instrumented transpiler, against a fresh ledger holding the prepared
+// exclusions.
+func (cfg *Config) campaign(ctx context.Context, k int, mode string, cmd transpiler.Command, excluded []int, workers int) (*campaign, error) {
+	dir := filepath.Join(cfg.Out, "sessions", fmt.Sprintf("%02d-%s", k, mode))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	ledger, err := faultinject.OpenLedger(filepath.Join(dir, "ledger"))
+	if err != nil {
+		return nil, err
+	}
+	if err := ledger.Exclude(excluded); err != nil {
+		return nil, err
+	}
+	fs, err := faultinject.NewSession(cmd, ledger)
+	if err != nil {
+		return nil, err
+	}
+	rec := newRecorder(fs)
+	rels := make([]*relation.Relation, len(cfg.Relations))
+	for i, r := range cfg.Relations {
+		rels[i] = rec.wrap(r)
+	}
+	seed := cfg.Seed + uint64(k)
+	camp := &engine.Campaign{Transpiler: rec, Relations: rels, Seeds: cfg.Seeds, Options: engine.Options{
+		Mode: engine.Mode(mode), Seed: seed, MaxTime: cfg.Budget, MaxCases: cfg.MaxCases,
+		MaxMR: cfg.MaxMR, MaxSpots: cfg.MaxSpots, Workers: workers, BaseRuns: cfg.BaseRuns,
+		Normalize: cfg.Normalize, OutDir: dir, Config: cfg.ConfigFile,
+	}}
+	rep, err := camp.Run(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := rep.Save(filepath.Join(dir, "report.json")); err != nil {
+		return nil, err
+	}
+	executed, err := ledger.Executed()
+	if err != nil {
+		return nil, err
+	}
+	crashed, rejected, byRelation := rec.outcomes()
+	s := &Session{
+		Session: k, Mode: mode, Seed: seed, TestCases: rep.TestCases, TranspilerRuns: rep.TranspilerRuns,
+		Seconds: float64(rep.Timing.WallNS) / 1e9, Dir: dir,
+		Executed: nonNil(executed), Crashed: crashed, Rejected: rejected,
+		Confirmed: []Detection{}, UnconfirmedFaults: []int{}, Activated: byRelation,
+	}
+	return &campaign{s: s, rep: rep, rec: rec}, nil
+}
+
+// finish runs the confirmation step of an MCP session, outside its budget,
+// and records the session.
+func (cfg *Config) finish(ctx context.Context, c *campaign, conf *confirmer, logf func(string, ...any)) error {
+	s := c.s
+	if s.Mode == MCP {
+		res, err := conf.confirm(ctx, c.rep, c.rec, s.Dir)
+		if err != nil {
+			return err
+		}
+		s.Confirmed, s.UnconfirmedFaults, s.Unattributed = nonNil(res.confirmed), nonNil(res.unconfirmed), res.unattributed
+		for _, w := range res.warnings {
+			logf("session %d (%s): %s", s.Session, s.Mode, w)
+		}
+	}
+	s.Tally()
+	if err := writeJSON(filepath.Join(s.Dir, "session.json"), s); err != nil {
+		return err
+	}
+	oracleFindings := 0
+	for _, f := range c.rep.Findings {
+		if f.Kind == result.Oracle {
+			oracleFindings++
+		}
+	}
+	logf("session %d %-4s seed %d: %d test cases, %d transpiler runs, %d faults injected, %d crashes, %d oracle failures confirmed (%d oracle findings, %d faults unconfirmed, %d findings without a fault) in %.0fs",
+		s.Session, s.Mode, s.Seed, s.TestCases, s.TranspilerRuns, s.InjectedFaults, s.Crashes, s.OracleFailures,
+		oracleFindings, s.Unconfirmed, s.Unattributed, s.Seconds)
+	return nil
+}
+
+func nonNil[T any](xs []T) []T {
+	if xs == nil {
+		return []T{}
+	}
+	return xs
+}

@@ -1,0 +1,222 @@
+package experiment
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"mcpt/result"
+)
+
+// The files an experiment writes into its output directory.
+const (
+	MarkdownFile = "experiment.md"
+	CSVFile      = "experiment.csv"
+	JSONFile     = "experiment.json"
+)
+
+// CSVHeader is the header row of experiment.csv.
+var CSVHeader = []string{"session", "mode", "seed", "test_cases", "transpiler_runs", "injected_faults",
+	"crashes", "oracle_failures", "rejections", "unconfirmed", "unattributed", "seconds"}
+
+// UndetectedShown is how many undetected faults the Markdown lists.
+const UndetectedShown = 20
+
+// WriteFiles writes experiment.md, experiment.csv and experiment.json into
+// dir.
+func (r *Report) WriteFiles(dir string) error {
+	if err := writeJSON(filepath.Join(dir, JSONFile), r); err != nil {
+		return err
+	}
+	if err := result.WriteFileAtomic(filepath.Join(dir, CSVFile), r.CSV()); err != nil {
+		return err
+	}
+	return result.WriteFileAtomic(filepath.Join(dir, MarkdownFile), []byte(r.Markdown()))
+}
+
+func writeJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return result.WriteFileAtomic(path, append(b, '\n'))
+}
+
+// CSV renders the sessions as comma-separated values, one row each.
+func (r *Report) CSV() []byte {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.Write(CSVHeader)
+	for _, s := range r.Sessions {
+		w.Write([]string{
+			strconv.Itoa(s.Session), s.Mode, strconv.FormatUint(s.Seed, 10), strconv.Itoa(s.TestCases),
+			strconv.Itoa(s.TranspilerRuns), strconv.Itoa(s.InjectedFaults), strconv.Itoa(s.Crashes),
+			strconv.Itoa(s.OracleFailures), strconv.Itoa(s.Rejections), strconv.Itoa(s.Unconfirmed),
+			strconv.Itoa(s.Unattributed), strconv.FormatFloat(s.Seconds, 'f', 1, 64),
+		})
+	}
+	w.Flush()
+	return b.Bytes()
+}
+
+func modeName(mode string) string {
+	if mode == MCP {
+		return "MCP"
+	}
+	return mode
+}
+
+// Markdown renders the report for people: Figure 4, the summary, the
+// faults only MCP detected and the relation-set score.
+func (r *Report) Markdown() string {
+	var b strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+
+	p("# Fault-injection experiment\n\n")
+	p("Transpiler: `%s` (module %s, %d instrumented packages): %d branch sites, %d faults. ",
+		r.Binary, r.Module, len(r.Packages), r.Sites, r.Faults)
+	p("The preparatory step on `%s` dropped %d faults that crash or hang the transpiler; %d remain.\n\n",
+		r.Sample, len(r.Excluded), r.Faults-len(r.Excluded))
+	budget := r.Budget
+	if r.MaxCases > 0 {
+		if budget != "" {
+			budget += ", "
+		}
+		budget += fmt.Sprintf("%d test cases", r.MaxCases)
+	}
+	order := "MCP, then fuzz"
+	if r.SideBySide {
+		order = "MCP and fuzz side by side"
+	}
+	p("%d session%s (%s, with the same seed), each campaign bounded by %s, %d workers, %d seeds, %d relations. ",
+		len(r.Sessions)/2, plural(len(r.Sessions)/2), order, budget, r.Workers, r.Seeds, len(r.Relations))
+	p("Preparation took %.0fs; the confirmation step, outside the budget, %.0fs", r.PreparationSeconds, r.ConfirmationSeconds)
+	if r.TriageSeconds > 0 {
+		p("; the triage of the undetected faults %.0fs", r.TriageSeconds)
+	}
+	p(".\n\n")
+
+	p("## Figure 4\n\n")
+	p("| Session | Mode | Seed | Transpiler runs | Injected faults | Crashes | Oracle failures |\n")
+	p("|---:|---|---:|---:|---:|---:|---:|\n")
+	for _, s := range r.Sessions {
+		oracle := strconv.Itoa(s.OracleFailures)
+		if s.Mode == Fuzz {
+			oracle = "–"
+		}
+		p("| %d | %s | %d | %d | %d | %d | %s |\n", s.Session, modeName(s.Mode), s.Seed, s.TranspilerRuns, s.InjectedFaults, s.Crashes, oracle)
+	}
+	p("\nTranspiler runs count base and follow-up runs; injected faults are the distinct faults that some follow-up run activated; ")
+	p("crashes and oracle failures are distinct faults, the latter confirmed by re-running the revealing pair with the fault forced. ")
+	p("The fuzz sessions check no oracle (–).\n\n")
+
+	p("## Summary\n\nMedian (range) over the sessions of each mode.\n\n")
+	p("| Mode | Sessions | Transpiler runs | Injected faults | Crashes | Oracle failures |\n")
+	p("|---|---:|---:|---:|---:|---:|\n")
+	for _, m := range r.Summary {
+		oracle := m.OracleFailures.String()
+		if m.Mode == Fuzz {
+			oracle = "–"
+		}
+		p("| %s | %d | %s | %s | %s | %s |\n", modeName(m.Mode), m.Sessions, m.TranspilerRuns, m.InjectedFaults, m.Crashes, oracle)
+	}
+	if len(r.Runs) > 0 {
+		p("\nTranspiler runs of fuzz relative to MCP (RQ2):")
+		for _, x := range r.Runs {
+			p(" session %d %+.1f%%;", x.Session, 100*(x.Ratio-1))
+		}
+		p("\n")
+	}
+
+	p("\n## Details\n\n")
+	p("| Session | Mode | Test cases | Rejections | Unconfirmed | Findings without a fault | Seconds |\n")
+	p("|---:|---|---:|---:|---:|---:|---:|\n")
+	for _, s := range r.Sessions {
+		p("| %d | %s | %d | %d | %d | %d | %.0f |\n", s.Session, modeName(s.Mode), s.TestCases, s.Rejections, s.Unconfirmed, s.Unattributed, s.Seconds)
+	}
+	p("\nRejections: faults whose follow-up run was rejected although its base was accepted. ")
+	p("Unconfirmed: faults an oracle finding pointed at that the confirmation step did not confirm. ")
+	p("Findings without a fault: oracle findings whose follow-up run activated no fault (false alarms, or bugs of the transpiler itself).\n\n")
+
+	p("## Faults detected by MCP alone (%d)\n\n", len(r.MCPOnly))
+	if len(r.MCPOnly) == 0 {
+		p("None.\n")
+	}
+	for _, n := range r.MCPOnly {
+		p("- %s — %s, session%s %s\n", n, n.How, plural(len(n.Sessions)), joinInts(n.Sessions))
+	}
+
+	sc := r.Score
+	p("\n## Relation-set score\n\n")
+	p("Of the %d distinct faults executed in the MCP sessions, the relations' oracles detected %d (%s), ",
+		sc.Executed, sc.Oracle, percent(sc.OracleShare))
+	p("%d more crashed or hung the transpiler, %d more only made it reject a follow-up, and %d went undetected: ",
+		sc.Crash, sc.Rejection, sc.Undetected)
+	p("%s of the executed faults were detected.\n\n", percent(sc.DetectedShare))
+	p("| Relation | Faults activated | Detected | Rate | Detected by it alone |\n")
+	p("|---|---:|---:|---:|---|\n")
+	for _, rs := range sc.Relations {
+		rate := "–"
+		if rs.Activated > 0 {
+			rate = percent(float64(rs.Detected) / float64(rs.Activated))
+		}
+		alone := "–"
+		if len(rs.Alone) > 0 {
+			alone = fmt.Sprintf("%d: %s", len(rs.Alone), joinInts(rs.Alone))
+		}
+		p("| %s | %d | %d | %s | %s |\n", rs.Relation, rs.Activated, rs.Detected, rate, alone)
+	}
+	p("\nEach fault is activated by one follow-up run per session, so a relation is only tried on the faults its own follow-ups reached first; ")
+	p("\"alone\" means no other relation detected the fault in these sessions, not that no other relation could.\n\n")
+	if sc.Triaged {
+		p("Forced on every seed, %d of the %d undetected faults change the transpiler's outcome (its status or its output) on some seed: ",
+			sc.Undetected-sc.Inert, sc.Undetected)
+		p("those are the faults the relations missed. The other %d change nothing on the seeds; ", sc.Inert)
+		p("most are branches forced to the value they always take there, which no test on such inputs can reveal.\n\n")
+	}
+	shown := min(len(sc.UndetectedFaults), UndetectedShown)
+	listOrder := "most often executed first"
+	if sc.Triaged {
+		listOrder = "those that change an outcome first, then most often executed"
+	}
+	p("### Executed faults that nothing detected (%d; %d shown, %s)\n\n", len(sc.UndetectedFaults), shown, listOrder)
+	if shown == 0 {
+		p("None.\n")
+	}
+	for _, n := range sc.UndetectedFaults[:shown] {
+		fn := ""
+		if n.Func != "" {
+			fn = " in " + n.Func
+		}
+		effect := ""
+		if n.Visible != nil {
+			effect = "changes nothing on the seeds; "
+			if *n.Visible {
+				effect = "changes an outcome; "
+			}
+		}
+		p("- %s%s — %sexecuted in session%s %s\n", n, fn, effect, plural(len(n.Sessions)), joinInts(n.Sessions))
+	}
+	return b.String()
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func joinInts(xs []int) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, ", ")
+}
+
+func percent(f float64) string { return fmt.Sprintf("%.0f%%", 100*f) }
