@@ -50,18 +50,18 @@ func usageErr(format string, args ...any) error {
 var findingsErr = &exitError{code: exitFindings}
 
 type cli struct {
-	Run       runCmd       `cmd:"" help:"Run a campaign: seeds × relations × spots under a budget."`
-	Validate  validateCmd  `cmd:"" help:"Check a configuration and its relations, and try every relation on the seeds."`
-	Spots     spotsCmd     `cmd:"" help:"List a relation's spots on a file and show each follow-up."`
-	Repro     reproCmd     `cmd:"" help:"Reproduce a finding from its bundle directory."`
-	Relations relationsCmd `cmd:"" help:"List the relations of a configuration with their one-line docs."`
-	Report    reportCmd    `cmd:"" help:"Rebuild report.html and junit.xml of an output directory from report.json and the bundles."`
-	Merge     mergeCmd     `cmd:"" help:"Merge the output directories of shards into one."`
-	Seeds     seedsCmd     `cmd:"" help:"Generate seed programs from a grammar."`
+	Run        runCmd        `cmd:"" help:"Run a campaign: seeds × relations × spots under a budget."`
+	Validate   validateCmd   `cmd:"" help:"Check a configuration and its relations, and try every relation on the seeds."`
+	Spots      spotsCmd      `cmd:"" help:"List a relation's spots on a file and show each follow-up."`
+	Repro      reproCmd      `cmd:"" help:"Reproduce a finding from its bundle directory."`
+	Relations  relationsCmd  `cmd:"" help:"List the relations of a configuration with their one-line docs."`
+	Report     reportCmd     `cmd:"" help:"Rebuild report.html and junit.xml of an output directory from report.json and the bundles."`
+	Merge      mergeCmd      `cmd:"" help:"Merge the output directories of shards into one."`
+	Seeds      seedsCmd      `cmd:"" help:"Generate seed programs from a grammar."`
 	Reduce     reduceCmd     `cmd:"" help:"Reduce the base input of a finding while it still fails the same way."`
 	Faults     faultsCmd     `cmd:"" help:"Branch fault injection into a transpiler written in Go."`
 	Experiment experimentCmd `cmd:"" help:"Run the paper's experiment: MCP and fuzz sessions against injected faults."`
-	// Bench      benchCmd      `cmd:"" help:"Measure how fast mcpt is on the bundled CLL example."`
+	Bench      benchCmd      `cmd:"" help:"Measure how fast mcpt is on the bundled CLL example."`
 }
 
 func main() {

@@ -1,0 +1,305 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"mcpt/engine"
+	"mcpt/transpiler"
+)
+
+// sample is one timed run: a campaign or a bare loop.
+type sample struct {
+	wall  time.Duration
+	cpu   time.Duration // of the mcpt process
+	alloc uint64        // bytes the mcpt process allocated
+	cases int           // test cases (0 for a bare loop)
+	runs  int           // transpiler runs
+	check int64         // the engine's CheckNS
+}
+
+// job is a kind of timed run.
+type job struct {
+	name string
+	run  func(context.Context) (sample, error)
+}
+
+// comparison is two jobs run side by side, repeat times each, in
+// alternating order; value turns a pair of samples into the figure
+// compared, and the figure reported is the median over the pairs.
+type comparison struct {
+	key    string
+	a, b   *job
+	value  func(a, b sample) float64
+	repeat int
+}
+
+// campaigns runs the comparisons of whole campaigns: MCP over fuzz (in
+// process and external), utilisation of the external cllc (1 and 2
+// workers) and scaling in process (2 workers over 1).
+func (e *env) campaigns(ctx context.Context, res *Results) error {
+	w := e.opt.Workers
+	inproc, ext := e.inproc.Transpiler, e.exec
+	jobs := map[string]*job{}
+	camp := func(t transpiler.Transpiler, mode engine.Mode, workers int) *job {
+		where, cases := "in process", e.opt.Cases
+		if t == ext {
+			where, cases = "external", e.opt.ExecCases
+		}
+		name := fmt.Sprintf("%s %s, %d worker%s", mode, where, workers, plural(workers))
+		if j := jobs[name]; j != nil {
+			return j
+		}
+		j := &job{name: name, run: func(ctx context.Context) (sample, error) {
+			return e.runCampaign(ctx, e.campaign(t, mode, workers, cases))
+		}}
+		jobs[name] = j
+		return j
+	}
+	// The bare loops replay the transpiler runs of the external campaign,
+	// recorded once before any timing.
+	var reqs []transpiler.Request
+	bare := func(workers int) *job {
+		name := fmt.Sprintf("bare cllc loop, %d worker%s", workers, plural(workers))
+		j := &job{name: name, run: func(ctx context.Context) (sample, error) {
+			return bareLoop(ctx, e.cllc, reqs, workers)
+		}}
+		jobs[name] = j
+		return j
+	}
+	wallRatio := func(a, b sample) float64 { return a.wall.Seconds() / b.wall.Seconds() }
+	// Both sides make the same transpiler runs; the ratio of runs per
+	// second is the campaign's test cases per second over what a bare loop
+	// would make of the same runs.
+	utilisation := func(c, l sample) float64 {
+		return (float64(c.runs) / c.wall.Seconds()) / (float64(l.runs) / l.wall.Seconds())
+	}
+	throughput := func(a, b sample) float64 {
+		return (float64(a.cases) / a.wall.Seconds()) / (float64(b.cases) / b.wall.Seconds())
+	}
+	rIn, rEx := e.opt.Repeat*InprocRepeats, e.opt.Repeat
+	mcpIn := camp(inproc, engine.MCP, w)
+	comps := []comparison{
+		{"mcp_over_fuzz_inproc", mcpIn, camp(inproc, engine.Fuzz, w), wallRatio, rIn},
+		{"scaling_2w_inproc", camp(inproc, engine.MCP, 2), camp(inproc, engine.MCP, 1), throughput, rIn},
+		{"mcp_over_fuzz_exec", camp(ext, engine.MCP, w), camp(ext, engine.Fuzz, w), wallRatio, rEx},
+		{"utilisation_1w", camp(ext, engine.MCP, 1), bare(1), utilisation, rEx},
+		{"utilisation_2w", camp(ext, engine.MCP, 2), bare(2), utilisation, rEx},
+	}
+
+	rec := &recorder{t: ext}
+	warm, err := e.runCampaign(ctx, e.campaign(rec, engine.MCP, 1, e.opt.ExecCases))
+	if err != nil {
+		return err
+	}
+	reqs = rec.reqs
+	if len(reqs) != warm.runs {
+		return fmt.Errorf("recorded %d transpiler runs, the report counts %d", len(reqs), warm.runs)
+	}
+	e.opt.logf("campaigns: external: %d test cases, %d transpiler runs each (%d base runs)", warm.cases, warm.runs, warm.runs-warm.cases)
+	// One untimed run of every job, so that caches and the page cache are
+	// as warm for the first timed run as for the last (not in quick mode,
+	// whose figures are not meant to be read).
+	for _, c := range comps {
+		if e.opt.Quick {
+			break
+		}
+		for _, j := range []*job{c.a, c.b} {
+			if _, err := j.run(ctx); err != nil {
+				return fmt.Errorf("%s: %w", j.name, err)
+			}
+		}
+	}
+
+	samples := map[string][]sample{}
+	values := map[string][]float64{}
+	cpuRatios := []float64{}
+	for k := range max(rIn, rEx) {
+		for _, c := range comps {
+			if k >= c.repeat {
+				continue
+			}
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			first, second := c.a, c.b
+			if k%2 == 1 {
+				first, second = second, first
+			}
+			s1, err := first.run(ctx)
+			if err != nil {
+				return fmt.Errorf("%s: %w", first.name, err)
+			}
+			s2, err := second.run(ctx)
+			if err != nil {
+				return fmt.Errorf("%s: %w", second.name, err)
+			}
+			sa, sb := s1, s2
+			if k%2 == 1 {
+				sa, sb = s2, s1
+			}
+			samples[c.a.name] = append(samples[c.a.name], sa)
+			samples[c.b.name] = append(samples[c.b.name], sb)
+			values[c.key] = append(values[c.key], c.value(sa, sb))
+			if c.key == "mcp_over_fuzz_inproc" && sb.cpu > 0 {
+				cpuRatios = append(cpuRatios, sa.cpu.Seconds()/sb.cpu.Seconds())
+			}
+		}
+		if (k+1)%e.opt.Repeat == 0 || k+1 == max(rIn, rEx) {
+			e.opt.logf("campaigns: %d of %d rounds done", k+1, max(rIn, rEx))
+		}
+	}
+
+	res.MCPOverFuzzInproc = median(values["mcp_over_fuzz_inproc"])
+	res.MCPOverFuzzExec = median(values["mcp_over_fuzz_exec"])
+	res.Utilisation1W = median(values["utilisation_1w"])
+	res.Utilisation2W = median(values["utilisation_2w"])
+	res.Scaling2WInproc = median(values["scaling_2w_inproc"])
+	if len(cpuRatios) > 0 {
+		res.MCPOverFuzzInprocCPU = median(cpuRatios)
+	}
+
+	var perCase []float64
+	for _, s := range samples[mcpIn.name] {
+		if s.cases > 0 {
+			perCase = append(perCase, float64(s.check)/float64(s.cases))
+		}
+	}
+	res.EngineCheckMSPerCase = median(perCase) / 1e6
+
+	for _, c := range comps {
+		for _, j := range []*job{c.a, c.b} {
+			if res.hasRun(j.name) {
+				continue
+			}
+			ss := samples[j.name]
+			walls := make([]float64, len(ss))
+			cpus := make([]float64, len(ss))
+			for i, s := range ss {
+				walls[i], cpus[i] = s.wall.Seconds(), s.cpu.Seconds()
+			}
+			r := RunStats{Name: j.name, Runs: ss[0].runs, TestCases: ss[0].cases, Samples: len(ss), WallS: median(walls), CPUS: median(cpus)}
+			r.WallMinS, r.WallMaxS = percentile(walls, 0), percentile(walls, 1)
+			r.RunsPerS = float64(r.Runs) / r.WallS
+			r.CasesPerS = float64(r.TestCases) / r.WallS
+			if r.TestCases > 0 {
+				r.AllocKBPerCase = float64(ss[0].alloc) / float64(r.TestCases) / 1024
+			}
+			res.Runs = append(res.Runs, r)
+		}
+	}
+	return nil
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// runCampaign runs a campaign and times it; with Options.Journal it gets a
+// fresh output directory, removed after the timing.
+func (e *env) runCampaign(ctx context.Context, c *engine.Campaign) (sample, error) {
+	if e.opt.Journal {
+		dir, err := os.MkdirTemp("", "mcpt-bench-out-")
+		if err != nil {
+			return sample{}, err
+		}
+		defer os.RemoveAll(dir)
+		c.Options.OutDir = dir
+	}
+	a0 := allocated()
+	t0, c0 := time.Now(), cpuTime()
+	rep, err := c.Run(ctx)
+	wall, cpu := time.Since(t0), cpuTime()-c0
+	alloc := allocated() - a0
+	if err != nil {
+		return sample{}, err
+	}
+	if len(rep.Findings) > 0 {
+		e.opt.logf("warning: %s campaign found %d findings (the example expects none)", rep.Mode, len(rep.Findings))
+	}
+	return sample{wall: wall, cpu: cpu, alloc: alloc, cases: rep.TestCases, runs: rep.TranspilerRuns, check: rep.Timing.CheckNS}, nil
+}
+
+// allocated is the number of bytes the process has allocated so far.
+func allocated() uint64 {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.TotalAlloc
+}
+
+// recorder is a transpiler decorator that keeps a copy of every request.
+type recorder struct {
+	t    transpiler.Transpiler
+	mu   sync.Mutex
+	reqs []transpiler.Request
+}
+
+func (r *recorder) Transpile(ctx context.Context, req transpiler.Request) (*transpiler.Result, error) {
+	r.mu.Lock()
+	r.reqs = append(r.reqs, transpiler.Request{Name: req.Name, Src: bytes.Clone(req.Src), Role: req.Role})
+	r.mu.Unlock()
+	return r.t.Transpile(ctx, req)
+}
+
+// bareLoop runs cllc on every request with the given number of workers,
+// each run in a fresh directory (in/NAME, out/) that is removed afterwards:
+// all a tester must do to run an external transpiler, and nothing more. A
+// rejection (exit status 1) is a normal run; another failure is an error.
+func bareLoop(ctx context.Context, cllc string, reqs []transpiler.Request, workers int) (sample, error) {
+	var next atomic.Int64
+	g, ctx := errgroup.WithContext(ctx)
+	t0, c0 := time.Now(), cpuTime()
+	for range workers {
+		g.Go(func() error {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(reqs) {
+					return nil
+				}
+				if err := bareRun(ctx, cllc, reqs[i]); err != nil {
+					return err
+				}
+			}
+		})
+	}
+	err := g.Wait()
+	return sample{wall: time.Since(t0), cpu: cpuTime() - c0, runs: len(reqs)}, err
+}
+
+func bareRun(ctx context.Context, cllc string, req transpiler.Request) error {
+	dir, err := os.MkdirTemp("", "mcpt-bare-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	in, out := filepath.Join(dir, "in", req.Name), filepath.Join(dir, "out")
+	if err := os.Mkdir(filepath.Dir(in), 0o755); err != nil {
+		return err
+	}
+	if err := os.Mkdir(out, 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(in, req.Src, 0o644); err != nil {
+		return err
+	}
+	err = exec.CommandContext(ctx, cllc, in, "-o", out).Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) && ee.ExitCode() == 1 {
+		return nil
+	}
+	return err
+}

@@ -1,0 +1,119 @@
+package bench
+
+import (
+	"context"
+	"math"
+	"path/filepath"
+	"testing"
+
+	"mcpt/engine"
+	"mcpt/transpiler"
+)
+
+func TestMedianPercentile(t *testing.T) {
+	xs := []float64{5, 1, 4, 2, 3}
+	if m := median(xs); m != 3 {
+		t.Errorf("median = %v, want 3", m)
+	}
+	if m := median([]float64{4, 1, 3, 2}); m != 2.5 {
+		t.Errorf("median of four = %v, want 2.5", m)
+	}
+	if xs[0] != 5 {
+		t.Error("median sorted its argument")
+	}
+	for _, c := range []struct{ p, want float64 }{{0, 1}, {0.5, 3}, {0.99, 5}, {1, 5}} {
+		if got := percentile(xs, c.p); got != c.want {
+			t.Errorf("percentile(%v) = %v, want %v", c.p, got, c.want)
+		}
+	}
+	if !math.IsNaN(median(nil)) || !math.IsNaN(percentile(nil, 0.5)) {
+		t.Error("empty samples should give NaN")
+	}
+}
+
+// benchEnv loads the example with cllc in process only.
+func benchEnv(b *testing.B) *env {
+	b.Helper()
+	opt := Options{Examples: filepath.Join("..", "examples", "cll"), Cllc: "/bin/true"}
+	opt.fill()
+	e, cleanup, err := load(context.Background(), opt)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(cleanup)
+	return e
+}
+
+// BenchmarkCheck times FollowUp.Check over the check cases of the bench,
+// one case per iteration in turn: the hot path of MCP over fuzzing.
+func BenchmarkCheck(b *testing.B) {
+	e := benchEnv(b)
+	cases, _, err := e.checkCases(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		c := cases[i%len(cases)]
+		c.fu.Check(c.o, c.o2)
+	}
+}
+
+// BenchmarkCampaignInProcess runs MCP and fuzz campaigns with cllc in
+// process, with 1 and 2 workers.
+func BenchmarkCampaignInProcess(b *testing.B) {
+	e := benchEnv(b)
+	for _, bc := range []struct {
+		name    string
+		mode    engine.Mode
+		workers int
+	}{{"mcp-1w", engine.MCP, 1}, {"fuzz-1w", engine.Fuzz, 1}, {"mcp-2w", engine.MCP, 2}, {"fuzz-2w", engine.Fuzz, 2}} {
+		b.Run(bc.name, func(b *testing.B) {
+			for range b.N {
+				if _, err := e.runCampaign(context.Background(), e.campaign(e.inproc.Transpiler, bc.mode, bc.workers, 500)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(500*b.N)/b.Elapsed().Seconds(), "cases/s")
+		})
+	}
+}
+
+// BenchmarkExternalRun compares one run of the external cllc through the
+// command adapter with the same run in the bare loop; the difference is
+// the adapter's cost per run.
+func BenchmarkExternalRun(b *testing.B) {
+	dir := b.TempDir()
+	root, err := ModuleRoot(".")
+	if err != nil {
+		b.Fatal(err)
+	}
+	cllc, err := BuildCllc(context.Background(), root, dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	opt := Options{Examples: filepath.Join("..", "examples", "cll"), Cllc: cllc}
+	opt.fill()
+	e, cleanup, err := load(context.Background(), opt)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(cleanup)
+	seed := e.inproc.Seeds[0]
+	req := transpiler.Request{Name: filepath.Base(seed.Name), Src: seed.Src, Role: transpiler.FollowUp}
+	b.Run("adapter", func(b *testing.B) {
+		for range b.N {
+			r, err := e.exec.Transpile(context.Background(), req)
+			if err != nil || r.Status != transpiler.Accepted {
+				b.Fatal(r, err)
+			}
+		}
+	})
+	b.Run("bare", func(b *testing.B) {
+		for range b.N {
+			if err := bareRun(context.Background(), cllc, req); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"runtime/pprof"
+
+	"mcpt/bench"
+)
+
+type benchCmd struct {
+	JSON       string `name:"json" placeholder:"FILE" help:"Also write the figures as JSON to this file."`
+	Cases      int    `help:"Test cases per campaign with cllc in process (default 2000; 20 with --quick)."`
+	ExecCases  int    `name:"exec-cases" help:"Test cases per campaign with the external cllc (default 300; 10 with --quick)."`
+	Repeat     int    `help:"Times each compared run with the external cllc is repeated, and a third of the times those in process are; medians are reported (default 5; 1 with --quick)."`
+	CheckCases int    `name:"check-cases" help:"Test cases whose consistency checks are timed (default 2000)."`
+	Seeds      int    `help:"Programs generated per seed-generation run (default 300)."`
+	Workers    int    `help:"Workers of the MCP/fuzz campaigns and of seed generation (default: the number of CPUs)."`
+	Examples   string `default:"examples/cll" help:"The CLL example directory, relative to the working directory or the module root."`
+	Cllc       string `help:"The cllc executable to run as an external command (default: built with go build)." type:"path"`
+	Journal    bool   `help:"Let every campaign write its journal to a fresh output directory, as mcpt run does."`
+	Quick      bool   `help:"Small sizes, for a smoke test."`
+	CPUProfile string `name:"cpuprofile" placeholder:"FILE" help:"Write a CPU profile of the whole bench to this file."`
+}
+
+func (c *benchCmd) Run() error {
+	ex, err := bench.FindExamples(c.Examples)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	if c.CPUProfile != "" {
+		f, err := os.Create(c.CPUProfile)
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	ctx, stop := interruptible()
+	defer stop()
+	res, err := bench.Run(ctx, bench.Options{
+		Examples: ex, Cllc: c.Cllc, Cases: c.Cases, ExecCases: c.ExecCases, Repeat: c.Repeat, CheckCases: c.CheckCases,
+		SeedPrograms: c.Seeds, Workers: c.Workers, Journal: c.Journal, Quick: c.Quick, Log: os.Stderr,
+	})
+	if err != nil {
+		return err
+	}
+	if err := res.WriteTable(os.Stdout); err != nil {
+		return err
+	}
+	if c.JSON == "" {
+		return nil
+	}
+	f, err := os.Create(c.JSON)
+	if err != nil {
+		return err
+	}
+	if err := res.WriteJSON(f); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", c.JSON, err)
+	}
+	return nil
+}
