@@ -1,0 +1,5 @@
+package main
+
+// The module's golden files are regenerated with go test ./... -update;
+// this package has none, but accepts the flag.
+import _ "mcpt/internal/golden"
