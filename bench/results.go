@@ -203,8 +203,8 @@ func (s Settings) String() string {
 	if s.Journal {
 		out = "with a journal"
 	}
-	return fmt.Sprintf("settings: campaigns of %d test cases in process, %d with the external cllc (%s), %d repeats (×%d in process), %d workers, %d check cases, %d seed programs",
-		s.Cases, s.ExecCases, out, s.Repeat, InprocRepeats, s.Workers, s.CheckCases, s.SeedPrograms)
+	return fmt.Sprintf("settings: campaigns of %d test cases in process, %d with the external cllc (%s), %d repeat%s (×%d in process), %d workers, %d check cases, %d seed programs",
+		s.Cases, s.ExecCases, out, s.Repeat, plural(s.Repeat), InprocRepeats, s.Workers, s.CheckCases, s.SeedPrograms)
 }
 
 func thisMachine() Machine {

@@ -12,7 +12,7 @@ type benchCmd struct {
 	JSON       string `name:"json" placeholder:"FILE" help:"Also write the figures as JSON to this file."`
 	Cases      int    `help:"Test cases per campaign with cllc in process (default 2000; 20 with --quick)."`
 	ExecCases  int    `name:"exec-cases" help:"Test cases per campaign with the external cllc (default 300; 10 with --quick)."`
-	Repeat     int    `help:"Times each compared run with the external cllc is repeated, and a third of the times those in process are; medians are reported (default 5; 1 with --quick)."`
+	Repeat     int    `help:"Times each compared run with the external cllc is repeated, those in process three times as often; medians are reported (default 5; 1 with --quick)."`
 	CheckCases int    `name:"check-cases" help:"Test cases whose consistency checks are timed (default 2000)."`
 	Seeds      int    `help:"Programs generated per seed-generation run (default 300)."`
 	Workers    int    `help:"Workers of the MCP/fuzz campaigns and of seed generation (default: the number of CPUs)."`
