@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime"
 	"time"
 
 	"mcpt/config"
@@ -34,7 +35,11 @@ func (c *seedsCmd) Run() error {
 	for _, w := range g.Warnings() {
 		fmt.Fprintln(os.Stderr, w)
 	}
-	opt := grammar.Options{N: c.N, Seed: c.Seed, Workers: c.Workers}
+	workers := c.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	opt := grammar.Options{N: c.N, Seed: c.Seed, Workers: workers}
 	if c.Accept {
 		cfg, err := config.Load(c.Config)
 		if err != nil {
