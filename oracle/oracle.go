@@ -191,15 +191,25 @@ type Difference struct {
 // Predict applies the edits to the base content and returns the predicted
 // follow-up content, or an error naming an anchor that is not in base.
 func (d *Difference) Predict(base string) (string, error) {
+	out, nl, err := d.predict(base)
+	if err != nil {
+		return "", err
+	}
+	return JoinLines(out, nl), nil
+}
+
+// predict is Predict without joining the lines: Check compares them with
+// the follow-up's content directly and joins them only when they differ.
+func (d *Difference) predict(base string) ([]string, bool, error) {
 	lines, nl := SplitLines(base)
 	type placed struct {
-		at    int // index of the anchor line
-		end   int // index of the last line of the range (edits other than Insert)
-		pos   int // insertion slot: edits apply before slot pos (0..len)
-		order int
-		e     *Edit
+		at  int // index of the anchor line
+		end int // index of the last line of the range (edits other than Insert)
+		pos int // insertion slot: edits apply before slot pos (0..len)
+		e   *Edit
 	}
-	var ps []placed
+	ps := make([]placed, 0, len(d.Edits))
+	added, rewrites, ranges := 0, false, false
 	for i := range d.Edits {
 		e := &d.Edits[i]
 		at, before := -1, false
@@ -214,7 +224,7 @@ func (d *Difference) Predict(base string) (string, error) {
 			for _, a := range e.Anchors {
 				alts = append(alts, a.String())
 			}
-			return "", fmt.Errorf("no anchor line found in o for %s: tried %s", describe(e), strings.Join(alts, "; "))
+			return nil, false, fmt.Errorf("no anchor line found in o for %s: tried %s", describe(e), strings.Join(alts, "; "))
 		}
 		pos := at + 1
 		if before || e.Op != Insert {
@@ -223,37 +233,54 @@ func (d *Difference) Predict(base string) (string, error) {
 		end := at
 		if e.Op != Insert && len(e.Through) > 0 {
 			if end = findPath(e.Through, lines, at); end < 0 {
-				return "", fmt.Errorf("no end of range found in o for %s from line %d: tried %s", describe(e), at+1, pathString(e.Through))
+				return nil, false, fmt.Errorf("no end of range found in o for %s from line %d: tried %s", describe(e), at+1, pathString(e.Through))
 			}
 		}
-		ps = append(ps, placed{at: at, end: end, pos: pos, order: i, e: e})
+		switch e.Op {
+		case Insert, Replace:
+			added += len(e.Lines)
+		}
+		switch e.Op {
+		case Substitute, Renumber:
+			rewrites = true
+		case Replace, Delete:
+			ranges = true
+		}
+		ps = append(ps, placed{at: at, end: end, pos: pos, e: e})
 	}
 	// Rewrites change lines in place, in edit order, before the lines are
-	// replaced, deleted or moved by inserts.
-	cur := slices.Clone(lines)
-	for _, p := range ps {
-		if p.e.Op != Substitute && p.e.Op != Renumber {
-			continue
-		}
-		if err := rewrite(p.e, cur[p.at:p.end+1]); err != nil {
-			return "", fmt.Errorf("%s at line %d: %v", describe(p.e), p.at+1, err)
-		}
-	}
-	replaced := map[int]*Edit{} // the first line of a replaced or deleted range
-	covered := map[int]bool{}   // every line of such a range
-	for _, p := range ps {
-		if p.e.Op != Replace && p.e.Op != Delete {
-			continue
-		}
-		for l := p.at; l <= p.end; l++ {
-			if covered[l] {
-				return "", fmt.Errorf("two edits replace or delete line %d", l+1)
+	// replaced, deleted or moved by inserts. The lines of base are only
+	// copied when some edit rewrites them.
+	cur := lines
+	if rewrites {
+		cur = slices.Clone(lines)
+		for _, p := range ps {
+			if p.e.Op != Substitute && p.e.Op != Renumber {
+				continue
 			}
-			covered[l] = true
+			if err := rewrite(p.e, cur[p.at:p.end+1]); err != nil {
+				return nil, false, fmt.Errorf("%s at line %d: %v", describe(p.e), p.at+1, err)
+			}
 		}
-		replaced[p.at] = p.e
 	}
-	var out []string
+	var replaced map[int]*Edit // the first line of a replaced or deleted range
+	var covered map[int]bool   // every line of such a range
+	if ranges {
+		replaced, covered = map[int]*Edit{}, map[int]bool{}
+		for _, p := range ps {
+			if p.e.Op != Replace && p.e.Op != Delete {
+				continue
+			}
+			for l := p.at; l <= p.end; l++ {
+				if covered[l] {
+					return nil, false, fmt.Errorf("two edits replace or delete line %d", l+1)
+				}
+				covered[l] = true
+			}
+			replaced[p.at] = p.e
+		}
+	}
+	out := make([]string, 0, len(lines)+added)
 	for i := 0; i <= len(lines); i++ {
 		for _, p := range ps {
 			if p.e.Op == Insert && p.pos == i {
@@ -263,6 +290,10 @@ func (d *Difference) Predict(base string) (string, error) {
 		if i == len(lines) {
 			break
 		}
+		if !ranges {
+			out = append(out, cur[i])
+			continue
+		}
 		if e := replaced[i]; e != nil && e.Op == Replace {
 			out = append(out, e.Lines...)
 		}
@@ -271,7 +302,29 @@ func (d *Difference) Predict(base string) (string, error) {
 		}
 		out = append(out, cur[i])
 	}
-	return JoinLines(out, nl), nil
+	return out, nl, nil
+}
+
+// sameContent reports whether content is lines joined as JoinLines(lines,
+// nl) would join them, without building that string.
+func sameContent(lines []string, nl bool, content []byte) bool {
+	if len(lines) == 0 {
+		return len(content) == 0
+	}
+	p := 0
+	for i, l := range lines {
+		if len(content)-p < len(l) || string(content[p:p+len(l)]) != l {
+			return false
+		}
+		p += len(l)
+		if i < len(lines)-1 || nl {
+			if p >= len(content) || content[p] != '\n' {
+				return false
+			}
+			p++
+		}
+	}
+	return p == len(content)
 }
 
 func describe(e *Edit) string {
@@ -312,13 +365,14 @@ func (d *Difference) Check(o, o2 tree.Tree) []Failure {
 	if !ok {
 		return []Failure{{Checker: name, File: d.File, Message: fmt.Sprintf("%s is missing from o′", d.File)}}
 	}
-	want, err := d.Predict(string(base))
+	lines, nl, err := d.predict(string(base))
 	if err != nil {
 		return []Failure{{Checker: name, File: d.File, Message: err.Error(), Actual: string(act)}}
 	}
-	if want == string(act) {
+	if sameContent(lines, nl, act) {
 		return nil
 	}
+	want := JoinLines(lines, nl)
 	return []Failure{{
 		Checker: name, File: d.File,
 		Message:  fmt.Sprintf("%s in o′ differs from the predicted difference", d.File),
@@ -356,9 +410,23 @@ func JoinLines(lines []string, nl bool) string {
 	if len(lines) == 0 {
 		return ""
 	}
-	s := strings.Join(lines, "\n")
+	n := len(lines) - 1
 	if nl {
-		s += "\n"
+		n++
 	}
-	return s
+	for _, l := range lines {
+		n += len(l)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i, l := range lines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(l)
+	}
+	if nl {
+		b.WriteByte('\n')
+	}
+	return b.String()
 }

@@ -165,3 +165,17 @@ func TestSplitJoin(t *testing.T) {
 		}
 	}
 }
+
+// sameContent must agree with comparing the joined lines, for every pair
+// of small texts, including those that differ only in the final newline.
+func TestSameContent(t *testing.T) {
+	texts := []string{"", "a", "a\n", "ab", "a\nb", "a\nb\n", "a\n\nb\n", "\n", "\n\n", "a\nbc", "ab\nc"}
+	for _, s := range texts {
+		l, nl := SplitLines(s)
+		for _, c := range texts {
+			if got, want := sameContent(l, nl, []byte(c)), s == c; got != want {
+				t.Errorf("sameContent(%q, %q) = %v, want %v", s, c, got, want)
+			}
+		}
+	}
+}

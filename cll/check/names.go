@@ -178,12 +178,16 @@ func (c *checker) checkNames() {
 	}
 
 	fixed := fixedIdentifiers(p)
-	// Every entity generates a few identifiers: size the maps once rather
-	// than growing them (a large program spent a tenth of its time rehashing).
-	var seen [numScopes]map[string]*Entity
-	for i := range seen {
-		seen[i] = make(map[string]*Entity, 4*len(c.order))
+	// Gather the generated identifiers first, so that each scope's map is
+	// made at its size once rather than grown (a large program spent a
+	// tenth of its time rehashing) or made too large (most programs put
+	// few names in some scopes).
+	type named struct {
+		e   *Entity
+		ids []generated
 	}
+	all := make([]named, 0, len(c.order))
+	var n [numScopes]int
 	for _, e := range c.order {
 		if !good[e] {
 			continue
@@ -194,7 +198,19 @@ func (c *checker) checkNames() {
 				continue
 			}
 		}
-		for _, g := range c.generatedIdentifiers(e, p) {
+		ids := c.generatedIdentifiers(e, p)
+		for _, g := range ids {
+			n[g.scope]++
+		}
+		all = append(all, named{e, ids})
+	}
+	var seen [numScopes]map[string]*Entity
+	for i := range seen {
+		seen[i] = make(map[string]*Entity, n[i])
+	}
+	for _, x := range all {
+		e := x.e
+		for _, g := range x.ids {
 			pos := c.declPos[e]
 			if fixed[g.scope][g.id] {
 				c.errorf(pos, "C identifier %q of %q collides with a fixed one", g.id, e.Name)

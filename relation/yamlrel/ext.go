@@ -340,9 +340,9 @@ func (et editT) instantiateRewrite(data map[string]any, e *oracle.Edit) error {
 		if err != nil {
 			return err
 		}
-		re, err := regexp.Compile(src)
+		re, err := cachedRE(src)
 		if err != nil {
-			return fmt.Errorf("%s: bad pattern %q: %v", et.pattern.pos, src, err)
+			return fmt.Errorf("%s: %v", et.pattern.pos, err)
 		}
 		e.Pattern = re
 	}
@@ -382,9 +382,9 @@ func (mt matcherT) matcher(data map[string]any) (oracle.Matcher, error) {
 	if !mt.re {
 		return oracle.Matcher{Text: s}, nil
 	}
-	re, err := regexp.Compile(s)
+	re, err := cachedRE(s)
 	if err != nil {
-		return oracle.Matcher{}, fmt.Errorf("%s: bad pattern %q: %v", mt.t.pos, s, err)
+		return oracle.Matcher{}, fmt.Errorf("%s: %v", mt.t.pos, err)
 	}
 	return oracle.Matcher{Re: re}, nil
 }

@@ -358,18 +358,34 @@ func replaceAll(rx *regexp.Regexp, repl, s string) string {
 	return rx.ReplaceAllString(s, repl)
 }
 
-var reCache sync.Map // string → *regexp.Regexp
+// reCache holds the patterns that templates and checkers compile, so that
+// each is compiled once and not for every test case. Patterns rendered from
+// fresh names differ from case to case, so the cache is bounded: when it is
+// full it starts afresh.
+var reCache struct {
+	sync.Mutex
+	m map[string]*regexp.Regexp
+}
 
-// cachedRE compiles the patterns that templates use, once: the same few
-// patterns are applied for every test case.
+const reCacheSize = 4096
+
+// cachedRE compiles a pattern, or returns it compiled already.
 func cachedRE(re string) (*regexp.Regexp, error) {
-	if v, ok := reCache.Load(re); ok {
-		return v.(*regexp.Regexp), nil
+	reCache.Lock()
+	rx, ok := reCache.m[re]
+	reCache.Unlock()
+	if ok {
+		return rx, nil
 	}
 	rx, err := regexp.Compile(re)
 	if err != nil {
 		return nil, fmt.Errorf("bad pattern %q: %v", re, err)
 	}
-	reCache.Store(re, rx)
+	reCache.Lock()
+	if reCache.m == nil || len(reCache.m) >= reCacheSize {
+		reCache.m = make(map[string]*regexp.Regexp)
+	}
+	reCache.m[re] = rx
+	reCache.Unlock()
 	return rx, nil
 }

@@ -2,6 +2,7 @@ package yamlrel
 
 import (
 	"strings"
+	"sync"
 )
 
 // model is what the definitions see of one input: its lines, the captured
@@ -16,6 +17,22 @@ type model struct {
 	// declItems is .decls: per kind, the item maps of its declarations.
 	declItems map[string]any
 	err       error // a kind's let failed on this input
+
+	// found memoises each relation's spots in this input (per input name,
+	// which spots.when may look at): the engine mutates the same seed at
+	// one spot after another, and finding the spots is the costly part.
+	foundMu sync.Mutex
+	found   map[foundKey]foundSpots
+}
+
+type foundKey struct {
+	r    *rel
+	name string
+}
+
+type foundSpots struct {
+	spots []*spot
+	err   error
 }
 
 type regionInst struct {

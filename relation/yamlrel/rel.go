@@ -3,7 +3,6 @@ package yamlrel
 import (
 	"fmt"
 	"math/rand/v2"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -417,7 +416,28 @@ func (r *rel) applicable(m *model) bool {
 	return true
 }
 
+// find returns the spots of the relation in the input that m models. The
+// spots are shared between callers and never changed: each call of a spot's
+// data builds a fresh map.
 func (r *rel) find(m *model, name string) ([]*spot, error) {
+	k := foundKey{r, name}
+	m.foundMu.Lock()
+	f, ok := m.found[k]
+	m.foundMu.Unlock()
+	if ok {
+		return f.spots, f.err
+	}
+	ss, err := r.findAll(m, name)
+	m.foundMu.Lock()
+	if m.found == nil {
+		m.found = map[foundKey]foundSpots{}
+	}
+	m.found[k] = foundSpots{ss, err}
+	m.foundMu.Unlock()
+	return ss, err
+}
+
+func (r *rel) findAll(m *model, name string) ([]*spot, error) {
 	if m.err != nil {
 		return nil, m.err
 	}
@@ -829,9 +849,9 @@ func (c checkT) instantiate(data map[string]any) (relation.Checker, error) {
 					return nil, err
 				}
 				if mt.re {
-					re, err := regexp.Compile(s)
+					re, err := cachedRE(s)
 					if err != nil {
-						return nil, fmt.Errorf("%s: bad pattern %q: %v", mt.t.pos, s, err)
+						return nil, fmt.Errorf("%s: %v", mt.t.pos, err)
 					}
 					a.Path = append(a.Path, oracle.Matcher{Re: re})
 				} else {
