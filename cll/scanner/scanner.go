@@ -127,8 +127,13 @@ func isIdentRune(r rune) bool {
 func (s *Scanner) skipSpace() {
 	for s.off < len(s.src) {
 		switch c := s.src[s.off]; {
-		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
-			s.next()
+		case c == ' ' || c == '\t' || c == '\r':
+			s.off++ // what next does, without the bookkeeping for backup
+			s.col++
+		case c == '\n':
+			s.off++
+			s.line++
+			s.col = 1
 		case c == '/' && s.off+1 < len(s.src) && s.src[s.off+1] == '/':
 			s.skipComment()
 		default:
@@ -227,6 +232,10 @@ func (s *Scanner) Scan() Token {
 }
 
 func (s *Scanner) emit(k token.Kind) Token {
+	if k.IsOperator() {
+		// The spelling of an operator is its text: no copy of the source.
+		return Token{Kind: k, Pos: s.start, Text: k.String()}
+	}
 	return Token{Kind: k, Pos: s.start, Text: string(s.src[s.start.Offset:s.off])}
 }
 
@@ -234,11 +243,15 @@ func (s *Scanner) emit(k token.Kind) Token {
 // is reserved.
 func (s *Scanner) scanIdent() Token {
 	s.acceptRun(isIdentRune)
+	word := s.src[s.start.Offset:s.off]
+	if k := token.LookupBytes(word); k != token.IDENT {
+		// A keyword or type name: its text is its spelling, not a copy.
+		return Token{Kind: k, Pos: s.start, Text: k.String()}
+	}
 	t := s.emit(token.IDENT)
 	if len(t.Text) > token.MaxIdentLen {
 		s.errorf(t.Pos, "identifier longer than %d characters", token.MaxIdentLen)
 	}
-	t.Kind = token.Lookup(t.Text)
 	return t
 }
 

@@ -249,5 +249,13 @@ func Lookup(word string) Kind {
 	return IDENT
 }
 
+// LookupBytes is Lookup for a word still in the source, without copying it.
+func LookupBytes(word []byte) Kind {
+	if k, ok := reserved[string(word)]; ok {
+		return k
+	}
+	return IDENT
+}
+
 // MaxIdentLen is the length limit of an identifier, in characters.
 const MaxIdentLen = 64
