@@ -691,7 +691,7 @@ func FollowUpFindings(proto result.Finding, fu *relation.FollowUp, o tree.Tree, 
 	case transpiler.Crashed, transpiler.TimedOut, transpiler.Rejected:
 		f := proto
 		RunFinding(&f, res, transpiler.FollowUp)
-		f.Bindings = fu.Bindings
+		f.Bindings, f.Fresh = fu.Bindings, fu.Fresh
 		fs = append(fs, f)
 	case transpiler.Accepted:
 		if mode == Fuzz {
@@ -702,12 +702,12 @@ func FollowUpFindings(proto result.Finding, fu *relation.FollowUp, o tree.Tree, 
 			f.Kind = result.Oracle
 			f.Checker, f.File, f.Message = fl.Checker, fl.File, fl.Message
 			f.Expected, f.Actual, f.Diff = fl.Expected, fl.Actual, fl.Diff
-			f.Bindings = fu.Bindings
+			f.Bindings, f.Fresh = fu.Bindings, fu.Fresh
 			fs = append(fs, f)
 		}
 	}
 	for i := range fs {
-		fs[i].FileKey = result.FileKey(fs[i].File, baseNames)
+		fs[i].FileKey = result.FileKey(fs[i].File, baseNames, fs[i].SeedFile)
 		fs[i].Signature = result.Signature(&fs[i])
 	}
 	return fs

@@ -124,9 +124,9 @@ func replay(t testing.TB, s *setup.Setup, f *result.Finding, base []byte) []resu
 	for _, fl := range fu.Check(s.Normalize.Apply(o.Files), s.Normalize.Apply(o2.Files)) {
 		g := result.Finding{
 			Kind: result.Oracle, Relation: f.Relation, Checker: fl.Checker, File: fl.File, Message: fl.Message,
-			Expected: fl.Expected, Actual: fl.Actual, Diff: fl.Diff, Bindings: fu.Bindings,
+			Expected: fl.Expected, Actual: fl.Actual, Diff: fl.Diff, Bindings: fu.Bindings, Fresh: fu.Fresh,
 		}
-		g.FileKey = result.FileKey(g.File, o.Files.Names())
+		g.FileKey = result.FileKey(g.File, o.Files.Names(), f.SeedFile)
 		g.Signature = result.Signature(&g)
 		out = append(out, g)
 	}

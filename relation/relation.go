@@ -37,6 +37,11 @@ type Spot struct {
 type FollowUp struct {
 	Src      []byte
 	Bindings map[string]string
+	// Fresh names the bindings that hold fresh names (ones the seed does
+	// not have), one name or a list joined with ", ": the output lines that
+	// carry them belong to the inserted declaration, which groups findings
+	// by what happened to it.
+	Fresh []string
 	// Checks are the consistency checkers instantiated for this follow-up.
 	Checks []Checker
 }

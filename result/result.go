@@ -68,6 +68,7 @@ type Finding struct {
 	FileKey string `json:"file_key,omitempty"`
 
 	Bindings  map[string]string `json:"bindings,omitempty"` // names the mutation drew
+	Fresh     []string          `json:"fresh,omitempty"`    // the keys of Bindings that hold fresh names
 	Signature string            `json:"signature"`          // deduplication key
 	Bundle    string            `json:"bundle,omitempty"`   // bundle directory, relative to the output directory
 }

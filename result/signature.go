@@ -55,11 +55,47 @@ func Signature(f *Finding) string {
 // share at its start replaced by "*": a transpiler that names its outputs
 // after the program (cllc writes traffic_light_types.h, traffic_light.c, …)
 // then gets the same key, "*_types.h", for every seed. names are the paths
-// of the output tree; with fewer than two, only the extension is kept.
-func FileKey(file string, names []string) string {
+// of the output tree; with fewer than two, only the extension is kept. When
+// the names share no start (outputs in several directories, as thrift
+// writes cpp/chat_types.cpp and py/chat/ttypes.py), the stem of the seed
+// file is replaced where it stands in file as a word: cpp/*_types.cpp.
+func FileKey(file string, names []string, seed string) string {
 	if file == "" {
 		return ""
 	}
+	key := prefixKey(file, names)
+	if key != file {
+		return key
+	}
+	return stemKey(file, seed)
+}
+
+// stemKey replaces the words of file that are the stem of the seed file
+// (its base name without the extension) by "*".
+func stemKey(file, seed string) string {
+	stem := seed[strings.LastIndexAny(seed, `/\`)+1:]
+	if i := strings.IndexByte(stem, '.'); i > 0 {
+		stem = stem[:i]
+	}
+	if stem == "" {
+		return file
+	}
+	var b strings.Builder
+	for i := 0; i < len(file); {
+		if strings.HasPrefix(file[i:], stem) && (i == 0 || !isAlnum(file[i-1])) &&
+			(i+len(stem) == len(file) || !isAlnum(file[i+len(stem)])) {
+			b.WriteByte('*')
+			i += len(stem)
+			continue
+		}
+		b.WriteByte(file[i])
+		i++
+	}
+	return b.String()
+}
+
+// prefixKey replaces the start that file shares with names (see FileKey).
+func prefixKey(file string, names []string) string {
 	if len(names) < 2 {
 		if i := strings.LastIndexByte(file, '.'); i > 0 && !strings.Contains(file[i:], "/") {
 			return "*" + file[i:]
@@ -120,6 +156,7 @@ type normaliser struct {
 	file   string
 	key    string
 	labels []string
+	fresh  []string // the placeholders of fresh names and of their C forms
 }
 
 type pattern struct {
@@ -135,19 +172,43 @@ func newNormaliser(f *Finding) *normaliser {
 	}
 	slices.Sort(keys)
 	seen := map[string]bool{}
-	add := func(text, label string) {
-		if text == "" || seen[text] {
+	add := func(text, label string, fresh bool) {
+		// A number is no name: a binding such as a line or an index equals
+		// some number of the output by chance, and numbers are # anyway.
+		if text == "" || seen[text] || isNumber(text) {
 			return
 		}
 		seen[text] = true
 		n.pats = append(n.pats, pattern{text, len(n.labels)})
 		n.labels = append(n.labels, "«"+label+"»")
+		if fresh {
+			n.fresh = append(n.fresh, "«"+label+"»")
+		}
+	}
+	// A binding made from a fresh name (a let such as t = "t_" + snake T)
+	// is fresh too.
+	var forms []string
+	for _, k := range f.Fresh {
+		for _, v := range strings.Split(f.Bindings[k], ", ") {
+			if v != "" {
+				forms = append(forms, v, snake(v), strings.ToUpper(snake(v)))
+			}
+		}
 	}
 	for _, k := range keys {
 		v := f.Bindings[k]
-		add(v, k)
-		add(snake(v), k+".snake")
-		add(strings.ToUpper(snake(v)), k+".upper")
+		fresh := slices.ContainsFunc(forms, func(form string) bool { return strings.Contains(v, form) })
+		if fresh && strings.Contains(v, ", ") {
+			// A list of fresh names: each name stands for the list.
+			for _, item := range strings.Split(v, ", ") {
+				add(item, k, true)
+				add(snake(item), k+".snake", true)
+				add(strings.ToUpper(snake(item)), k+".upper", true)
+			}
+		}
+		add(v, k, fresh)
+		add(snake(v), k+".snake", fresh)
+		add(strings.ToUpper(snake(v)), k+".upper", fresh)
 	}
 	slices.SortStableFunc(n.pats, func(a, b pattern) int { return len(b.text) - len(a.text) })
 	return n
@@ -322,12 +383,19 @@ func (n *normaliser) shape(f *Finding) string {
 // adjacent lines is kept apart from a reversal, and any other move keeps
 // the placeholders, since a fresh line put in the wrong place is its own
 // fault.
+//
+// When the finding says which bindings are fresh names, a swap is told
+// apart by what it swaps: two lines of the new item are a reversal of two
+// (the new item's own lines in reverse order, as with three or more), and
+// a line of the new item with an old one is the new item put one place off.
 func (n *normaliser) order(exp, act []string) (string, []string) {
 	kind := "moved"
 	if segs, ok := reversals(exp, act); ok {
 		kind = "swapped"
 		if slices.ContainsFunc(segs, func(l int) bool { return l > 2 }) {
 			kind = "reversed"
+		} else if n.fresh != nil {
+			kind = n.swap(exp, act)
 		}
 	}
 	var moved []string
@@ -346,8 +414,8 @@ func (n *normaliser) order(exp, act []string) (string, []string) {
 		// ones did depends on the spot, not on the fault.
 		var fresh []string
 		for _, l := range moved {
-			if placeholderRE.MatchString(l) {
-				fresh = append(fresh, l)
+			if n.newItem(l) {
+				fresh = append(fresh, n.valuesOut(l))
 			}
 		}
 		if len(fresh) > 0 {
@@ -355,6 +423,60 @@ func (n *normaliser) order(exp, act []string) (string, []string) {
 		}
 	}
 	return "order " + kind, moved
+}
+
+// swap classifies a difference made of swaps of adjacent lines (see order).
+func (n *normaliser) swap(exp, act []string) string {
+	all, some := true, false
+	for i := range min(len(exp), len(act)) {
+		if exp[i] != act[i] {
+			isNew := n.newItem(n.code(exp[i]))
+			all = all && isNew
+			some = some || isNew
+		}
+	}
+	switch {
+	case all:
+		return "reversed"
+	case some:
+		return "moved"
+	}
+	return "swapped"
+}
+
+// newItem reports whether a normalised line belongs to the inserted
+// declaration: it holds a fresh name, when the finding says which bindings
+// are fresh, or else any bound name. The second is a guess: a binding such
+// as a line number or the program's prefix also shows in lines that only
+// made way for the new item.
+func (n *normaliser) newItem(line string) bool {
+	if n.fresh == nil {
+		return placeholderRE.MatchString(line)
+	}
+	for _, p := range n.fresh {
+		if strings.Contains(line, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// valuesOut replaces, in a line of the new item, the placeholders of the
+// bindings that are not fresh names and the numbers by one token: where the
+// item went is the fault, not the value it holds, which the relation draws
+// and which may equal some other binding by chance. Without fresh names
+// the line stays as it is.
+func (n *normaliser) valuesOut(line string) string {
+	if n.fresh == nil {
+		return line
+	}
+	line = placeholderRE.ReplaceAllStringFunc(strings.ReplaceAll(line, "#", "VALUE"), func(p string) string {
+		if slices.Contains(n.fresh, p) {
+			return p
+		}
+		return "VALUE"
+	})
+	return strings.ReplaceAll(line, "-VALUE", "VALUE") // a negative literal is a value too
 }
 
 // reversals splits the differences between exp and act into blocks that
@@ -462,6 +584,22 @@ func boundary(s string, k int) bool {
 	}
 	a, b := s[k-1], s[k]
 	return !isAlnum(a) || !isAlnum(b) || ((isLower(a) || isDigit(a)) && isUpper(b))
+}
+
+// isNumber reports whether s is an integer or a decimal, with an optional
+// sign.
+func isNumber(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	digits := 0
+	for i := 0; i < len(s); i++ {
+		switch {
+		case isDigit(s[i]):
+			digits++
+		case s[i] != '.':
+			return false
+		}
+	}
+	return digits > 0 && strings.Count(s, ".") <= 1
 }
 
 func isUpper(c byte) bool  { return 'A' <= c && c <= 'Z' }

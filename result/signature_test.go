@@ -203,23 +203,35 @@ func TestFileKey(t *testing.T) {
 	names := func(p string) []string {
 		return []string{p + "_types.h", p + "_types.c", p + "_config.h", p + "_config.c", p + "_io.h", p + "_attrs.h", p + ".h", p + ".c"}
 	}
+	thrift := func(stem, service string) []string {
+		return []string{"py/__init__.py", "py/" + stem + "/ttypes.py", "py/" + stem + "/" + service + ".py",
+			"cpp/" + stem + "_types.h", "cpp/" + stem + "_types.cpp", "cpp/" + service + ".cpp"}
+	}
 	for _, tc := range []struct {
 		file  string
 		names []string
+		seed  string
 		want  string
 	}{
-		{"traffic_light_types.h", names("traffic_light"), "*_types.h"},
-		{"pump_types.h", names("pump"), "*_types.h"},
-		{"pump.c", names("pump"), "*.c"},
-		{"traffic_light.h", names("traffic_light"), "*.h"},
-		{"src/Main.java", []string{"src/Main.java", "src/Util.java"}, "*/Main.java"},
-		{"traffic_light.h", []string{"traffic_light.h", "traffic_lime.h"}, "*_light.h"},
-		{"a.c", []string{"a.c", "b.c"}, "a.c"},
-		{"out.c", []string{"out.c"}, "*.c"},
-		{"", names("p"), ""},
+		// Outputs in several directories: the seed's stem, where it is a word.
+		{"cpp/chat_types.cpp", thrift("chat", "ChatService"), "seeds/chat.thrift", "cpp/*_types.cpp"},
+		{"cpp/scheduler_types.cpp", thrift("scheduler", "Scheduler"), "scheduler.thrift", "cpp/*_types.cpp"},
+		{"py/chat/ttypes.py", thrift("chat", "ChatService"), "chat.thrift", "py/*/ttypes.py"},
+		{"cpp/ChatService.cpp", thrift("chat", "ChatService"), "chat.thrift", "cpp/ChatService.cpp"},
+		{"cpp/chatter_types.cpp", thrift("chatter", "Chat"), "chat.thrift", "cpp/chatter_types.cpp"},
+		{"traffic_light_types.h", names("traffic_light"), "traffic.cll", "*_types.h"},
+		{"pump_types.h", names("pump"), "pump.cll", "*_types.h"},
+		{"pump.c", names("pump"), "pump.cll", "*.c"},
+		{"traffic_light.h", names("traffic_light"), "traffic.cll", "*.h"},
+		{"src/Main.java", []string{"src/Main.java", "src/Util.java"}, "main.src", "*/Main.java"},
+		{"traffic_light.h", []string{"traffic_light.h", "traffic_lime.h"}, "traffic.cll", "*_light.h"},
+		{"a.c", []string{"a.c", "b.c"}, "x.src", "a.c"},
+		{"a.c", []string{"a.c", "b.c"}, "a.src", "*.c"},
+		{"out.c", []string{"out.c"}, "out.src", "*.c"},
+		{"", names("p"), "p.cll", ""},
 	} {
-		if got := FileKey(tc.file, tc.names); got != tc.want {
-			t.Errorf("FileKey(%q, %v) = %q, want %q", tc.file, tc.names, got, tc.want)
+		if got := FileKey(tc.file, tc.names, tc.seed); got != tc.want {
+			t.Errorf("FileKey(%q, %v, %q) = %q, want %q", tc.file, tc.names, tc.seed, got, tc.want)
 		}
 	}
 }
@@ -283,5 +295,100 @@ func TestSignatureBoundListName(t *testing.T) {
 	b.Bindings["list"] = "Speed"
 	if Signature(a) != Signature(b) {
 		t.Errorf("reverse-enums on states and on a bound enumeration: %s vs %s", Signature(a), Signature(b))
+	}
+}
+
+// initBody renders the reset lines of a cllc init function, one per
+// variable, with the given values.
+func initBody(prefix string, vars, values []string) string {
+	var b strings.Builder
+	b.WriteString("void " + prefix + "_init(" + prefix + "_ctx_t *ctx)\n{\n")
+	for i, v := range vars {
+		b.WriteString("    ctx->v_" + v + " = " + values[i] + ";\n")
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// resetFinding is the sorted-resets fault: the reset of the new variable
+// (fresh name N) is expected at want but is at got, among old variables
+// whose values may equal bindings by chance.
+func resetFinding(prefix, fresh string, vars, values []string, want, got int, bindings map[string]string) *Finding {
+	ins := func(at int) ([]string, []string) {
+		vs := append(append(append([]string{}, vars[:at]...), snake(fresh)), vars[at:]...)
+		xs := append(append(append([]string{}, values[:at]...), bindings["reset"]), values[at:]...)
+		return vs, xs
+	}
+	ev, ex := ins(want)
+	av, ax := ins(got)
+	file := prefix + ".c"
+	bs := map[string]string{"N": fresh, "P": strings.ToUpper(prefix)}
+	for k, v := range bindings {
+		bs[k] = v
+	}
+	return &Finding{
+		Kind: Oracle, Relation: "add-integer-variable", Checker: "reset-line", File: file, FileKey: "*.c",
+		Expected: initBody(prefix, ev, ex), Actual: initBody(prefix, av, ax),
+		Bindings: bs, Fresh: []string{"N"},
+	}
+}
+
+// A new item put in the wrong place is one fault however far it went and
+// whatever the lines it passed hold: here they hold numbers and names equal
+// to bindings that are not fresh (a region index, the program's prefix).
+func TestSignatureMisplacedNewItem(t *testing.T) {
+	vars := []string{"alpha", "beta", "gamma", "delta", "epsilon"}
+	a := resetFinding("far", "ZqKelmor", vars, []string{"0", "FAR_SEL_A", "9", "true", "-3"}, 4, 1,
+		map[string]string{"reset": "7", "region.index": "0", "E.line": "9"})
+	b := resetFinding("pump", "ZqWubfin", vars, []string{"1", "2", "3", "4", "5"}, 1, 4,
+		map[string]string{"reset": "-12", "region.index": "3"})
+	// One place off: a swap of the new line with an old one.
+	c := resetFinding("boiler", "ZqQuorin", vars, []string{"1.5", "false", "3", "4", "5"}, 2, 3,
+		map[string]string{"reset": "PUMP_MODE_ON", "region.index": "6"})
+	if Signature(a) != Signature(b) || Signature(a) != Signature(c) {
+		t.Errorf("misplaced new reset line: %s, %s, %s", Signature(a), Signature(b), Signature(c))
+	}
+	// Without knowing the fresh names, the lines that made way count.
+	a.Fresh, b.Fresh = nil, nil
+	if Signature(a) == Signature(b) {
+		t.Error("without fresh names, different moves share a signature")
+	}
+	// A missing new line is another fault.
+	d := resetFinding("far", "ZqKelmor", vars, []string{"0", "1", "2", "3", "4"}, 2, 2, map[string]string{"reset": "0"})
+	d.Actual = strings.Replace(d.Actual, "    ctx->v_zq_kelmor = 0;\n", "", 1)
+	if Signature(d) == Signature(c) {
+		t.Error("a missing and a misplaced new line share a signature")
+	}
+	// Old lines swapped, the new one in place: not the new item's fault.
+	e := resetFinding("far", "ZqKelmor", vars, []string{"0", "1", "2", "3", "4"}, 2, 2, map[string]string{"reset": "0"})
+	e.Actual = strings.Replace(e.Actual, "    ctx->v_delta = 3;\n    ctx->v_epsilon = 4;\n", "    ctx->v_epsilon = 4;\n    ctx->v_delta = 3;\n", 1)
+	if Signature(e) == Signature(c) {
+		t.Error("a swap of old lines and a misplaced new line share a signature")
+	}
+}
+
+// The values of a new enumeration (a fresh list) in reverse order: two
+// values swapped are the same fault as three reversed.
+func TestSignatureFreshListReversed(t *testing.T) {
+	table := func(values []string) string {
+		var b strings.Builder
+		b.WriteString("static const char *const p_zq_enum_names[] = {\n")
+		for _, v := range values {
+			b.WriteString("    \"" + v + "\",\n")
+		}
+		b.WriteString("};\n")
+		return b.String()
+	}
+	mk := func(values []string) *Finding {
+		return &Finding{
+			Kind: Oracle, Relation: "add-enumeration", Checker: "name-table", File: "p_types.c", FileKey: "*_types.c",
+			Expected: table(values), Actual: table(reversed(values)),
+			Bindings: map[string]string{"N": "ZqEnum", "values": strings.Join(values, ", ")},
+			Fresh:    []string{"N", "values"},
+		}
+	}
+	two, three := mk([]string{"ZqOne", "ZqTwo"}), mk([]string{"ZqRed", "ZqAmber", "ZqGreen"})
+	if Signature(two) != Signature(three) {
+		t.Errorf("two values swapped and three reversed: %s vs %s", Signature(two), Signature(three))
 	}
 }

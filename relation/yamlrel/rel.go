@@ -22,6 +22,7 @@ type rel struct {
 	when       *tmpl // spots.when: the condition a spot must meet
 	fresh      []string
 	freshLists []freshList
+	freshKeys  []string // the bindings that hold fresh names: fresh, then fresh lists
 	choose     []choice
 	lets       []let
 	insert     *tmpl
@@ -159,6 +160,11 @@ func (d *defs) compileRelation(ry relYAML) (*relation.Relation, error) {
 		}
 		r.freshLists = append(r.freshLists, freshList{name: fl.Name.Value, min: fl.Min, max: fl.Max})
 	}
+	r.freshKeys = slices.Clip(slices.Clone(r.fresh))
+	for _, fl := range r.freshLists {
+		r.freshKeys = append(r.freshKeys, fl.name)
+	}
+	r.freshKeys = slices.Clip(r.freshKeys)
 	for _, c := range ry.Choose {
 		if err := bind(c.Name); err != nil {
 			return nil, err
@@ -708,7 +714,7 @@ func (r *rel) mutate(in relation.Input, sp relation.Spot, rng *rand.Rand) (*rela
 	if s.offset == len(m.src) && len(m.src) > 0 && !strings.HasSuffix(m.src, "\n") {
 		src = m.src + "\n" + s.text(ins)
 	}
-	fu := &relation.FollowUp{Src: []byte(src), Bindings: flatten(data)}
+	fu := &relation.FollowUp{Src: []byte(src), Bindings: flatten(data), Fresh: r.freshKeys}
 	for _, c := range r.checks {
 		chk, err := c.instantiate(data)
 		if err != nil {

@@ -126,6 +126,7 @@ func mutate(in relation.Input, sp relation.Spot, rng *rand.Rand) (*relation.Foll
 	return &relation.FollowUp{
 		Src:      src.Bytes(),
 		Bindings: map[string]string{"N": n, "prev.command": b.prevCommand, "p": p},
+		Fresh:    []string{"N"},
 		Checks: []relation.Checker{
 			&oracle.Equivalence{Except: []string{file}},
 			&oracle.Difference{Name: "io-header", File: file, Edits: []oracle.Edit{{
