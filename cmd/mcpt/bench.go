@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime/pprof"
 
 	"mcpt/bench"
+	"mcpt/result"
 )
 
 type benchCmd struct {
@@ -27,6 +30,15 @@ func (c *benchCmd) Run() error {
 	ex, err := bench.FindExamples(c.Examples)
 	if err != nil {
 		return usageErr("%v", err)
+	}
+	if c.JSON != "" {
+		// Fail now rather than after minutes of measuring.
+		f, err := os.CreateTemp(filepath.Dir(c.JSON), "."+filepath.Base(c.JSON)+".probe*")
+		if err != nil {
+			return usageErr("cannot write %s: %v", c.JSON, err)
+		}
+		f.Close()
+		os.Remove(f.Name())
 	}
 	if c.CPUProfile != "" {
 		f, err := os.Create(c.CPUProfile)
@@ -54,15 +66,13 @@ func (c *benchCmd) Run() error {
 	if c.JSON == "" {
 		return nil
 	}
-	f, err := os.Create(c.JSON)
-	if err != nil {
+	// Written whole or not at all: a JSON file that compares runs must not
+	// be left half-written by a full disk or an interrupt.
+	var b bytes.Buffer
+	if err := res.WriteJSON(&b); err != nil {
 		return err
 	}
-	if err := res.WriteJSON(f); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
+	if err := result.WriteFileAtomic(c.JSON, b.Bytes()); err != nil {
 		return fmt.Errorf("writing %s: %w", c.JSON, err)
 	}
 	return nil
