@@ -237,14 +237,15 @@ func (d *Difference) predict(base string) ([]string, bool, error) {
 			}
 		}
 		switch e.Op {
-		case Insert, Replace:
+		case Insert:
 			added += len(e.Lines)
-		}
-		switch e.Op {
+		case Replace:
+			added += len(e.Lines)
+			ranges = true
+		case Delete:
+			ranges = true
 		case Substitute, Renumber:
 			rewrites = true
-		case Replace, Delete:
-			ranges = true
 		}
 		ps = append(ps, placed{at: at, end: end, pos: pos, e: e})
 	}

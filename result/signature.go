@@ -185,6 +185,12 @@ func newNormaliser(f *Finding) *normaliser {
 			n.fresh = append(n.fresh, "«"+label+"»")
 		}
 	}
+	// addForms adds a name with its C forms.
+	addForms := func(v, k string, fresh bool) {
+		add(v, k, fresh)
+		add(snake(v), k+".snake", fresh)
+		add(strings.ToUpper(snake(v)), k+".upper", fresh)
+	}
 	// A binding made from a fresh name (a let such as t = "t_" + snake T)
 	// is fresh too.
 	var forms []string
@@ -201,14 +207,10 @@ func newNormaliser(f *Finding) *normaliser {
 		if fresh && strings.Contains(v, ", ") {
 			// A list of fresh names: each name stands for the list.
 			for _, item := range strings.Split(v, ", ") {
-				add(item, k, true)
-				add(snake(item), k+".snake", true)
-				add(strings.ToUpper(snake(item)), k+".upper", true)
+				addForms(item, k, true)
 			}
 		}
-		add(v, k, fresh)
-		add(snake(v), k+".snake", fresh)
-		add(strings.ToUpper(snake(v)), k+".upper", fresh)
+		addForms(v, k, fresh)
 	}
 	slices.SortStableFunc(n.pats, func(a, b pattern) int { return len(b.text) - len(a.text) })
 	return n

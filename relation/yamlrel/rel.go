@@ -160,11 +160,10 @@ func (d *defs) compileRelation(ry relYAML) (*relation.Relation, error) {
 		}
 		r.freshLists = append(r.freshLists, freshList{name: fl.Name.Value, min: fl.Min, max: fl.Max})
 	}
-	r.freshKeys = slices.Clip(slices.Clone(r.fresh))
+	r.freshKeys = slices.Clone(r.fresh)
 	for _, fl := range r.freshLists {
 		r.freshKeys = append(r.freshKeys, fl.name)
 	}
-	r.freshKeys = slices.Clip(r.freshKeys)
 	for _, c := range ry.Choose {
 		if err := bind(c.Name); err != nil {
 			return nil, err
