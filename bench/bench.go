@@ -19,11 +19,11 @@ import (
 	"strings"
 	"time"
 
-	"mcpt/config"
-	"mcpt/engine"
-	"mcpt/internal/setup"
-	"mcpt/transpiler"
-	_ "mcpt/transpiler/cllc" // the builtin cllc of mcpt.yaml
+	"github.com/mcpt-tool/mcpt/config"
+	"github.com/mcpt-tool/mcpt/engine"
+	"github.com/mcpt-tool/mcpt/internal/setup"
+	"github.com/mcpt-tool/mcpt/transpiler"
+	_ "github.com/mcpt-tool/mcpt/transpiler/cllc" // the builtin cllc of mcpt.yaml
 )
 
 // Defaults of the zero fields of Options, and their values in quick mode.
@@ -260,7 +260,7 @@ func FindExamples(dir string) (string, error) {
 // returns the executable's path.
 func BuildCllc(ctx context.Context, root, dir string) (string, error) {
 	bin := filepath.Join(dir, "cllc")
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "mcpt/cmd/cllc")
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/mcpt-tool/mcpt/cmd/cllc")
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("building cllc: %v\n%s", err, out)

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"mcpt/bench"
+	"github.com/mcpt-tool/mcpt/bench"
 )
 
 // TestQuick runs the whole bench in quick mode and checks the shape and
@@ -22,7 +22,7 @@ func TestQuick(t *testing.T) {
 		t.Skip("runs campaigns with an external cllc")
 	}
 	bin := t.TempDir()
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "cllc"), "mcpt/cmd/cllc")
+	build := exec.Command("go", "build", "-o", filepath.Join(bin, "cllc"), "github.com/mcpt-tool/mcpt/cmd/cllc")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building cllc: %v\n%s", err, out)
 	}

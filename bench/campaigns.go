@@ -15,8 +15,8 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"mcpt/engine"
-	"mcpt/transpiler"
+	"github.com/mcpt-tool/mcpt/engine"
+	"github.com/mcpt-tool/mcpt/transpiler"
 )
 
 // sample is one timed run: a campaign or a bare loop.

@@ -6,10 +6,10 @@ import (
 	"path"
 	"time"
 
-	"mcpt/engine"
-	"mcpt/relation"
-	"mcpt/transpiler"
-	"mcpt/tree"
+	"github.com/mcpt-tool/mcpt/engine"
+	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/transpiler"
+	"github.com/mcpt-tool/mcpt/tree"
 )
 
 // checkCase is a test case made ready for timing its checks: the follow-up

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"mcpt/engine"
-	"mcpt/transpiler"
+	"github.com/mcpt-tool/mcpt/engine"
+	"github.com/mcpt-tool/mcpt/transpiler"
 )
 
 func TestMedianPercentile(t *testing.T) {

@@ -4,8 +4,8 @@ import (
 	"context"
 	"time"
 
-	"mcpt/grammar"
-	"mcpt/transpiler"
+	"github.com/mcpt-tool/mcpt/grammar"
+	"github.com/mcpt-tool/mcpt/transpiler"
 )
 
 // seedGeneration times grammar.Generate on cll.grammar with acceptance by

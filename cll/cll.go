@@ -5,9 +5,9 @@
 package cll
 
 import (
-	"mcpt/cll/cgen"
-	"mcpt/cll/check"
-	"mcpt/cll/parser"
+	"github.com/mcpt-tool/mcpt/cll/cgen"
+	"github.com/mcpt-tool/mcpt/cll/check"
+	"github.com/mcpt-tool/mcpt/cll/parser"
 )
 
 // Fault is a seeded defect of the transpiler, chosen by name.

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"mcpt/cll"
-	"mcpt/cll/token"
+	"github.com/mcpt-tool/mcpt/cll"
+	"github.com/mcpt-tool/mcpt/cll/token"
 )
 
 // update is accepted so that "go test ./cll/... -update", which rewrites

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"mcpt/cll/ast"
-	"mcpt/cll/parser"
+	"github.com/mcpt-tool/mcpt/cll/ast"
+	"github.com/mcpt-tool/mcpt/cll/parser"
 )
 
 // TestExamplesCoverLanguage checks that the shipped examples together use

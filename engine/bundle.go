@@ -7,8 +7,8 @@ import (
 	"path"
 	"path/filepath"
 
-	"mcpt/result"
-	"mcpt/transpiler"
+	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/transpiler"
 )
 
 // Bundle layout, relative to a finding's directory.

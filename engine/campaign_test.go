@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"mcpt/cll"
-	"mcpt/engine"
-	"mcpt/result"
+	"github.com/mcpt-tool/mcpt/cll"
+	"github.com/mcpt-tool/mcpt/engine"
+	"github.com/mcpt-tool/mcpt/result"
 )
 
 // comparable strips what legitimately differs between two runs of the same

@@ -21,11 +21,11 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"mcpt/oracle"
-	"mcpt/relation"
-	"mcpt/result"
-	"mcpt/transpiler"
-	"mcpt/tree"
+	"github.com/mcpt-tool/mcpt/oracle"
+	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/transpiler"
+	"github.com/mcpt-tool/mcpt/tree"
 )
 
 // Mode is the kind of campaign.

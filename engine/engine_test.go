@@ -5,10 +5,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"mcpt/engine"
-	"mcpt/internal/setup"
-	"mcpt/result"
-	_ "mcpt/transpiler/cllc"
+	"github.com/mcpt-tool/mcpt/engine"
+	"github.com/mcpt-tool/mcpt/internal/setup"
+	"github.com/mcpt-tool/mcpt/result"
+	_ "github.com/mcpt-tool/mcpt/transpiler/cllc"
 )
 
 // load reads the bundled CLL example configuration with the given faults.

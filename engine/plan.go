@@ -3,7 +3,7 @@ package engine
 import (
 	"math/rand/v2"
 
-	"mcpt/relation"
+	"github.com/mcpt-tool/mcpt/relation"
 )
 
 // Case is one planned test case: a seed, a relation and a spot, with the

@@ -8,11 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"mcpt/engine"
-	"mcpt/oracle"
-	"mcpt/relation"
-	"mcpt/transpiler"
-	"mcpt/tree"
+	"github.com/mcpt-tool/mcpt/engine"
+	"github.com/mcpt-tool/mcpt/oracle"
+	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/transpiler"
+	"github.com/mcpt-tool/mcpt/tree"
 )
 
 // TestEachCheckerCanFail takes every CLL relation at several spots of the

@@ -17,16 +17,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"mcpt/engine"
-	"mcpt/internal/setup"
-	"mcpt/result"
-	"mcpt/transpiler"
+	"github.com/mcpt-tool/mcpt/engine"
+	"github.com/mcpt-tool/mcpt/internal/setup"
+	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/transpiler"
 )
 
 // pack is one relation pack and the compiler it tests.
@@ -187,10 +186,7 @@ func TestFaultsAreDetected(t *testing.T) {
 // buildFaulty compiles the pack's fault demonstration.
 func buildFaulty(t *testing.T, p pack) string {
 	t.Helper()
-	goCmd := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goCmd); err != nil {
-		goCmd = "go"
-	}
+	goCmd := "go"
 	bin := filepath.Join(t.TempDir(), "faulty")
 	cmd := exec.Command(goCmd, "build", "-o", bin, "./"+p.dir+"/faulty")
 	if out, err := cmd.CombinedOutput(); err != nil {

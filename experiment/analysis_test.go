@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"mcpt/faultinject"
+	"github.com/mcpt-tool/mcpt/faultinject"
 )
 
 // synthetic is two session pairs whose numbers are easy to check by hand.

@@ -14,13 +14,13 @@ import (
 	"testing"
 	"time"
 
-	"mcpt/config"
-	"mcpt/engine"
-	"mcpt/faultinject"
-	"mcpt/internal/setup"
-	"mcpt/relation"
-	"mcpt/result"
-	"mcpt/transpiler"
+	"github.com/mcpt-tool/mcpt/config"
+	"github.com/mcpt-tool/mcpt/engine"
+	"github.com/mcpt-tool/mcpt/faultinject"
+	"github.com/mcpt-tool/mcpt/internal/setup"
+	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/transpiler"
 )
 
 // The experiment on cllc, run once for the tests of this file: two session

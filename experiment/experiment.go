@@ -22,12 +22,12 @@ import (
 	"sync"
 	"time"
 
-	"mcpt/engine"
-	"mcpt/faultinject"
-	"mcpt/oracle"
-	"mcpt/relation"
-	"mcpt/result"
-	"mcpt/transpiler"
+	"github.com/mcpt-tool/mcpt/engine"
+	"github.com/mcpt-tool/mcpt/faultinject"
+	"github.com/mcpt-tool/mcpt/oracle"
+	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/transpiler"
 )
 
 // Config describes an experiment.

@@ -7,9 +7,9 @@ import (
 	"slices"
 	"sync"
 
-	"mcpt/faultinject"
-	"mcpt/relation"
-	"mcpt/transpiler"
+	"github.com/mcpt-tool/mcpt/faultinject"
+	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/transpiler"
 )
 
 // inputKey identifies a follow-up input by its name and content. The engine

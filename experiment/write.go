@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"mcpt/result"
+	"github.com/mcpt-tool/mcpt/result"
 )
 
 // The files an experiment writes into its output directory.

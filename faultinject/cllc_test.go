@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"mcpt/transpiler"
-	"mcpt/tree"
+	"github.com/mcpt-tool/mcpt/transpiler"
+	"github.com/mcpt-tool/mcpt/tree"
 )
 
 // cllcFixture is the CLL transpiler of this repository, built as it is and

@@ -10,7 +10,7 @@
 // re-runs a revealing base/follow-up pair with its fault forced in both.
 package faultinject
 
-import "mcpt/faultinject/mcptfault"
+import "github.com/mcpt-tool/mcpt/faultinject/mcptfault"
 
 // The environment variables through which the tester configures the
 // runtime in the instrumented transpiler.

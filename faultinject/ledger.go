@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"mcpt/faultinject/mcptfault"
+	"github.com/mcpt-tool/mcpt/faultinject/mcptfault"
 )
 
 // A Ledger is the file through which the runs of a testing session agree

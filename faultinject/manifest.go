@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 
-	"mcpt/faultinject/mcptfault"
+	"github.com/mcpt-tool/mcpt/faultinject/mcptfault"
 )
 
 // Construct names the kind of branch a site is.

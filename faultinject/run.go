@@ -13,7 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"mcpt/transpiler"
+	"github.com/mcpt-tool/mcpt/transpiler"
 )
 
 // PrepareOptions tune Prepare; the zero value is ready to use.

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"mcpt/transpiler"
+	"github.com/mcpt-tool/mcpt/transpiler"
 )
 
 func sampleCommand(fx *sampleFixture) transpiler.Command {

@@ -3,7 +3,7 @@ package grammar_test
 import (
 	"testing"
 
-	"mcpt/grammar"
+	"github.com/mcpt-tool/mcpt/grammar"
 )
 
 // BenchmarkGenerate measures derivations of cll.grammar, in programs per

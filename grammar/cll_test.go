@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"mcpt/cll"
-	"mcpt/grammar"
+	"github.com/mcpt-tool/mcpt/cll"
+	"github.com/mcpt-tool/mcpt/grammar"
 )
 
 // The tests of this file run examples/cll/cll.grammar and judge its

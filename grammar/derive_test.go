@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"mcpt/grammar"
+	"github.com/mcpt-tool/mcpt/grammar"
 )
 
 func mustParse(t testing.TB, src string) *grammar.Grammar {

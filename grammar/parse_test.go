@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"mcpt/grammar"
+	"github.com/mcpt-tool/mcpt/grammar"
 )
 
 // TestParseErrors checks that every mistake in a grammar is reported at its

@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"strings"
 
-	"mcpt/tree"
+	"github.com/mcpt-tool/mcpt/tree"
 )
 
 // Rule rewrites or drops the lines of output files that carry data the

@@ -14,7 +14,7 @@ import (
 
 	"github.com/aymanbagabas/go-udiff"
 
-	"mcpt/tree"
+	"github.com/mcpt-tool/mcpt/tree"
 )
 
 // Failure is one failed consistency check.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"mcpt/tree"
+	"github.com/mcpt-tool/mcpt/tree"
 )
 
 func exact(lines ...string) []Matcher {

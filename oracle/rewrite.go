@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"mcpt/tree"
+	"github.com/mcpt-tool/mcpt/tree"
 )
 
 // rewrite applies a Substitute or Renumber edit to the lines of its range,

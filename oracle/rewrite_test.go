@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"mcpt/tree"
+	"github.com/mcpt-tool/mcpt/tree"
 )
 
 const vtable = `struct T {

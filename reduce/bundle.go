@@ -7,8 +7,8 @@ import (
 	"path"
 	"path/filepath"
 
-	"mcpt/engine"
-	"mcpt/result"
+	"github.com/mcpt-tool/mcpt/engine"
+	"github.com/mcpt-tool/mcpt/result"
 )
 
 // Bundle is a finding bundle as read from disk.

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"mcpt/cll"
-	"mcpt/reduce"
-	"mcpt/result"
+	"github.com/mcpt-tool/mcpt/cll"
+	"github.com/mcpt-tool/mcpt/reduce"
+	"github.com/mcpt-tool/mcpt/result"
 )
 
 var (

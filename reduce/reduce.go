@@ -17,12 +17,12 @@ import (
 	"strings"
 	"time"
 
-	"mcpt/engine"
-	"mcpt/oracle"
-	"mcpt/relation"
-	"mcpt/result"
-	"mcpt/transpiler"
-	"mcpt/tree"
+	"github.com/mcpt-tool/mcpt/engine"
+	"github.com/mcpt-tool/mcpt/oracle"
+	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/transpiler"
+	"github.com/mcpt-tool/mcpt/tree"
 )
 
 // Target is a finding to reduce and what its test case needs.

@@ -11,14 +11,14 @@ import (
 	"sync"
 	"testing"
 
-	"mcpt/engine"
-	"mcpt/grammar"
-	"mcpt/internal/setup"
-	"mcpt/reduce"
-	"mcpt/relation"
-	"mcpt/result"
-	"mcpt/transpiler"
-	_ "mcpt/transpiler/cllc"
+	"github.com/mcpt-tool/mcpt/engine"
+	"github.com/mcpt-tool/mcpt/grammar"
+	"github.com/mcpt-tool/mcpt/internal/setup"
+	"github.com/mcpt-tool/mcpt/reduce"
+	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/transpiler"
+	_ "github.com/mcpt-tool/mcpt/transpiler/cllc"
 )
 
 var examples = filepath.Join("..", "examples", "cll")

@@ -13,8 +13,8 @@ import (
 	"slices"
 	"strings"
 
-	"mcpt/oracle"
-	"mcpt/tree"
+	"github.com/mcpt-tool/mcpt/oracle"
+	"github.com/mcpt-tool/mcpt/tree"
 )
 
 // Input is a program given to a mutation operator.

@@ -15,7 +15,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
-	"mcpt/result"
+	"github.com/mcpt-tool/mcpt/result"
 )
 
 const chromiumPath = "/usr/bin/chromium"

@@ -6,7 +6,7 @@ import (
 	"io"
 	"sync"
 
-	"mcpt/result"
+	"github.com/mcpt-tool/mcpt/result"
 )
 
 // Status is the outcome of one test case.

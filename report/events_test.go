@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"mcpt/result"
+	"github.com/mcpt-tool/mcpt/result"
 )
 
 func TestEventLines(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"mcpt/result"
+	"github.com/mcpt-tool/mcpt/result"
 )
 
 //go:embed report.html.tmpl

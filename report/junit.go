@@ -12,7 +12,7 @@ import (
 
 	"github.com/aymanbagabas/go-udiff"
 
-	"mcpt/result"
+	"github.com/mcpt-tool/mcpt/result"
 )
 
 // The JUnit XML schema as CI servers read it: a suite per relation, a test

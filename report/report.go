@@ -18,7 +18,7 @@ import (
 	"strconv"
 	"strings"
 
-	"mcpt/result"
+	"github.com/mcpt-tool/mcpt/result"
 )
 
 // File names inside an output directory and a bundle.

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"mcpt/result"
+	"github.com/mcpt-tool/mcpt/result"
 )
 
 var update = flag.Bool("update", false, "rewrite the signatures and groups of testdata/out")

@@ -12,8 +12,8 @@ import (
 	"slices"
 	"strings"
 
-	"mcpt/report"
-	"mcpt/result"
+	"github.com/mcpt-tool/mcpt/report"
+	"github.com/mcpt-tool/mcpt/result"
 )
 
 // Merge reads OUT/report.json of each directory and writes the merged

@@ -15,7 +15,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"mcpt/tree"
+	"github.com/mcpt-tool/mcpt/tree"
 )
 
 const commandSupported = true

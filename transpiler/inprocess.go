@@ -8,7 +8,7 @@ import (
 	"runtime/debug"
 	"time"
 
-	"mcpt/tree"
+	"github.com/mcpt-tool/mcpt/tree"
 )
 
 // maxPanicBytes bounds the panic value and stack kept from an in-process run.

@@ -8,7 +8,7 @@ import (
 	"context"
 	"time"
 
-	"mcpt/tree"
+	"github.com/mcpt-tool/mcpt/tree"
 )
 
 // Role says whether a run transpiles a base input or a follow-up input.

@@ -2,7 +2,7 @@
 // every node, as the parser builds it and the checker and C generator read it.
 package ast
 
-import "mcpt/cll/token"
+import "github.com/mcpt-tool/mcpt/cll/token"
 
 // Program is a whole CLL source: logic NAME declarations init cycle configuration.
 type Program struct {

@@ -12,8 +12,8 @@ import (
 	"strconv"
 	"strings"
 
-	"mcpt/cll/ast"
-	"mcpt/cll/check"
+	"github.com/mcpt-tool/mcpt/cll/ast"
+	"github.com/mcpt-tool/mcpt/cll/check"
 )
 
 // FileNames returns the names of the eight files generated for a logic

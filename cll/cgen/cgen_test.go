@@ -13,10 +13,10 @@ import (
 	"sync"
 	"testing"
 
-	"mcpt/cll/ast"
-	"mcpt/cll/cgen"
-	"mcpt/cll/check"
-	"mcpt/cll/parser"
+	"github.com/mcpt-tool/mcpt/cll/ast"
+	"github.com/mcpt-tool/mcpt/cll/cgen"
+	"github.com/mcpt-tool/mcpt/cll/check"
+	"github.com/mcpt-tool/mcpt/cll/parser"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")

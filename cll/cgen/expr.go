@@ -4,8 +4,8 @@ import (
 	"strconv"
 	"strings"
 
-	"mcpt/cll/ast"
-	"mcpt/cll/check"
+	"github.com/mcpt-tool/mcpt/cll/ast"
+	"github.com/mcpt-tool/mcpt/cll/check"
 )
 
 // stmts renders statements at the given indentation depth (four spaces each).

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"mcpt/cll/cgen"
+	"github.com/mcpt-tool/mcpt/cll/cgen"
 )
 
 // TestFaultsChangeExamples pins which example outputs each seeded fault

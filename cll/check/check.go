@@ -11,8 +11,8 @@ import (
 	"sort"
 	"strconv"
 
-	"mcpt/cll/ast"
-	"mcpt/cll/token"
+	"github.com/mcpt-tool/mcpt/cll/ast"
+	"github.com/mcpt-tool/mcpt/cll/token"
 )
 
 const (

@@ -5,10 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"mcpt/cll/ast"
-	"mcpt/cll/check"
-	"mcpt/cll/parser"
-	"mcpt/cll/token"
+	"github.com/mcpt-tool/mcpt/cll/ast"
+	"github.com/mcpt-tool/mcpt/cll/check"
+	"github.com/mcpt-tool/mcpt/cll/parser"
+	"github.com/mcpt-tool/mcpt/cll/token"
 )
 
 // frontEnd runs the parser and, when it succeeds, the checker on src, and

@@ -4,10 +4,10 @@ import (
 	"errors"
 	"testing"
 
-	"mcpt/cll/ast"
-	"mcpt/cll/check"
-	"mcpt/cll/parser"
-	"mcpt/cll/token"
+	"github.com/mcpt-tool/mcpt/cll/ast"
+	"github.com/mcpt-tool/mcpt/cll/check"
+	"github.com/mcpt-tool/mcpt/cll/parser"
+	"github.com/mcpt-tool/mcpt/cll/token"
 )
 
 // FuzzParseCheck runs the front end on arbitrary sources: it must never

@@ -1,6 +1,6 @@
 package check
 
-import "mcpt/cll/ast"
+import "github.com/mcpt-tool/mcpt/cll/ast"
 
 // Kind is the kind of a declared entity.
 type Kind int

@@ -3,7 +3,7 @@ package check
 import (
 	"strings"
 
-	"mcpt/cll/ast"
+	"github.com/mcpt-tool/mcpt/cll/ast"
 )
 
 // reservedCForms are the C forms no name may have (SPEC §4): the members

@@ -8,9 +8,9 @@ import (
 	"sort"
 	"strconv"
 
-	"mcpt/cll/ast"
-	"mcpt/cll/scanner"
-	"mcpt/cll/token"
+	"github.com/mcpt-tool/mcpt/cll/ast"
+	"github.com/mcpt-tool/mcpt/cll/scanner"
+	"github.com/mcpt-tool/mcpt/cll/token"
 )
 
 // MaxErrors is the number of errors (on distinct lines) after which Parse

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
-	"mcpt/cll/token"
+	"github.com/mcpt-tool/mcpt/cll/token"
 )
 
 // Token is one lexical token.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"mcpt/cll/token"
+	"github.com/mcpt-tool/mcpt/cll/token"
 )
 
 // scanAll returns the tokens of src up to EOF included, each as

@@ -19,8 +19,8 @@ import (
 	"sort"
 	"strings"
 
-	"mcpt/cll"
-	"mcpt/cll/token"
+	"github.com/mcpt-tool/mcpt/cll"
+	"github.com/mcpt-tool/mcpt/cll/token"
 )
 
 func main() {

@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"runtime/pprof"
 
-	"mcpt/bench"
-	"mcpt/result"
+	"github.com/mcpt-tool/mcpt/bench"
+	"github.com/mcpt-tool/mcpt/result"
 )
 
 type benchCmd struct {

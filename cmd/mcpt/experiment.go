@@ -9,11 +9,11 @@ import (
 	"strings"
 	"time"
 
-	"mcpt/config"
-	"mcpt/experiment"
-	"mcpt/internal/setup"
-	"mcpt/oracle"
-	"mcpt/transpiler"
+	"github.com/mcpt-tool/mcpt/config"
+	"github.com/mcpt-tool/mcpt/experiment"
+	"github.com/mcpt-tool/mcpt/internal/setup"
+	"github.com/mcpt-tool/mcpt/oracle"
+	"github.com/mcpt-tool/mcpt/transpiler"
 )
 
 type experimentCmd struct {

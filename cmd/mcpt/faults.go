@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"mcpt/faultinject"
+	"github.com/mcpt-tool/mcpt/faultinject"
 )
 
 type faultsCmd struct {

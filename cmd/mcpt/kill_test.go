@@ -16,7 +16,7 @@ import (
 
 	"github.com/goccy/go-yaml"
 
-	"mcpt/result"
+	"github.com/mcpt-tool/mcpt/result"
 )
 
 var (
@@ -35,7 +35,7 @@ func buildTools(t *testing.T) string {
 			if toolsErr != nil {
 				return
 			}
-			b := exec.Command("go", "build", "-o", filepath.Join(toolsDir, cmd), "mcpt/cmd/"+cmd)
+			b := exec.Command("go", "build", "-o", filepath.Join(toolsDir, cmd), "github.com/mcpt-tool/mcpt/cmd/"+cmd)
 			if out, err := b.CombinedOutput(); err != nil {
 				toolsErr = fmt.Errorf("building %s: %v\n%s", cmd, err, out)
 			}

@@ -15,9 +15,9 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	_ "mcpt/examples/cll/gorel" // the example relation written in Go
-	"mcpt/internal/setup"
-	_ "mcpt/transpiler/cllc" // the builtin cllc transpiler
+	_ "github.com/mcpt-tool/mcpt/examples/cll/gorel" // the example relation written in Go
+	"github.com/mcpt-tool/mcpt/internal/setup"
+	_ "github.com/mcpt-tool/mcpt/transpiler/cllc" // the builtin cllc transpiler
 )
 
 // Exit codes.

@@ -10,13 +10,20 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	code := testscript.RunMain(m, map[string]func() int{
-		"mcpt": func() int { return run(os.Args[1:]) },
+	testscript.Main(cleanupM{m}, map[string]func(){
+		"mcpt": func() { os.Exit(run(os.Args[1:])) },
 	})
+}
+
+// cleanupM removes the tools built for the tests once they have run.
+type cleanupM struct{ *testing.M }
+
+func (c cleanupM) Run() int {
+	code := c.M.Run()
 	if toolsDir != "" {
 		os.RemoveAll(toolsDir)
 	}
-	os.Exit(code)
+	return code
 }
 
 func TestScripts(t *testing.T) {
@@ -26,7 +33,7 @@ func TestScripts(t *testing.T) {
 	}
 	// Some scripts drive cllc as an external command: build it once.
 	bin := t.TempDir()
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "cllc"), "mcpt/cmd/cllc")
+	build := exec.Command("go", "build", "-o", filepath.Join(bin, "cllc"), "github.com/mcpt-tool/mcpt/cmd/cllc")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building cllc: %v\n%s", err, out)
 	}

@@ -7,9 +7,9 @@ import (
 	"path"
 	"path/filepath"
 
-	"mcpt/engine"
-	"mcpt/internal/setup"
-	"mcpt/reduce"
+	"github.com/mcpt-tool/mcpt/engine"
+	"github.com/mcpt-tool/mcpt/internal/setup"
+	"github.com/mcpt-tool/mcpt/reduce"
 )
 
 type reduceCmd struct {

@@ -5,8 +5,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"mcpt/report"
-	"mcpt/shard"
+	"github.com/mcpt-tool/mcpt/report"
+	"github.com/mcpt-tool/mcpt/shard"
 )
 
 type reportCmd struct {

@@ -14,9 +14,9 @@ import (
 	"syscall"
 	"time"
 
-	"mcpt/engine"
-	"mcpt/internal/setup"
-	"mcpt/result"
+	"github.com/mcpt-tool/mcpt/engine"
+	"github.com/mcpt-tool/mcpt/internal/setup"
+	"github.com/mcpt-tool/mcpt/result"
 )
 
 type campaignFlags struct {

@@ -7,10 +7,10 @@ import (
 	"runtime"
 	"time"
 
-	"mcpt/config"
-	"mcpt/grammar"
-	"mcpt/internal/setup"
-	"mcpt/transpiler"
+	"github.com/mcpt-tool/mcpt/config"
+	"github.com/mcpt-tool/mcpt/grammar"
+	"github.com/mcpt-tool/mcpt/internal/setup"
+	"github.com/mcpt-tool/mcpt/transpiler"
 )
 
 type seedsCmd struct {

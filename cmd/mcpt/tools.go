@@ -11,11 +11,11 @@ import (
 	"slices"
 	"strings"
 
-	"mcpt/engine"
-	"mcpt/oracle"
-	"mcpt/relation"
-	"mcpt/result"
-	"mcpt/transpiler"
+	"github.com/mcpt-tool/mcpt/engine"
+	"github.com/mcpt-tool/mcpt/oracle"
+	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/transpiler"
 )
 
 type validateCmd struct {

@@ -9,10 +9,10 @@ import (
 	"sync"
 	"time"
 
-	"mcpt/engine"
-	"mcpt/progress"
-	"mcpt/report"
-	"mcpt/result"
+	"github.com/mcpt-tool/mcpt/engine"
+	"github.com/mcpt-tool/mcpt/progress"
+	"github.com/mcpt-tool/mcpt/report"
+	"github.com/mcpt-tool/mcpt/result"
 )
 
 // ui prints finding lines on stdout and progress on stderr; progress is a

@@ -11,13 +11,13 @@ import (
 	"regexp"
 	"unicode/utf8"
 
-	"mcpt/config"
-	"mcpt/engine"
-	"mcpt/grammar"
-	"mcpt/oracle"
-	"mcpt/relation"
-	"mcpt/relation/yamlrel"
-	"mcpt/transpiler"
+	"github.com/mcpt-tool/mcpt/config"
+	"github.com/mcpt-tool/mcpt/engine"
+	"github.com/mcpt-tool/mcpt/grammar"
+	"github.com/mcpt-tool/mcpt/oracle"
+	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/relation/yamlrel"
+	"github.com/mcpt-tool/mcpt/transpiler"
 )
 
 // GoRelations holds the relations written in Go that a configuration can

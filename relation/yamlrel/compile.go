@@ -18,8 +18,8 @@ import (
 	"sync"
 	"text/template"
 
-	"mcpt/config"
-	"mcpt/relation"
+	"github.com/mcpt-tool/mcpt/config"
+	"github.com/mcpt-tool/mcpt/relation"
 )
 
 // defs are the definitions shared by the relations of a file and the files

@@ -14,8 +14,8 @@ import (
 	"strconv"
 	"strings"
 
-	"mcpt/config"
-	"mcpt/oracle"
+	"github.com/mcpt-tool/mcpt/config"
+	"github.com/mcpt-tool/mcpt/oracle"
 )
 
 type substYAML struct {

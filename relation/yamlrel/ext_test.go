@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"mcpt/relation"
-	"mcpt/tree"
+	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/tree"
 )
 
 // An IDL small enough to predict its "generated code" by hand: each struct

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"unicode"
 
-	"mcpt/relation"
+	"github.com/mcpt-tool/mcpt/relation"
 )
 
 // listFuncs are the template functions over lists of names, numbers and

@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"strings"
 
-	"mcpt/config"
-	"mcpt/oracle"
-	"mcpt/relation"
+	"github.com/mcpt-tool/mcpt/config"
+	"github.com/mcpt-tool/mcpt/oracle"
+	"github.com/mcpt-tool/mcpt/relation"
 )
 
 // rel is a compiled YAML relation.

@@ -6,7 +6,7 @@ import (
 
 	"github.com/goccy/go-yaml/ast"
 
-	"mcpt/config"
+	"github.com/mcpt-tool/mcpt/config"
 )
 
 // fileYAML is one relation file. Definitions (regions, kinds, captures,

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"mcpt/relation"
+	"github.com/mcpt-tool/mcpt/relation"
 )
 
 // write puts files in a temporary directory and returns its path.

@@ -12,10 +12,10 @@ import (
 	"sort"
 	"strings"
 
-	"mcpt/cll"
-	"mcpt/cll/token"
-	"mcpt/transpiler"
-	"mcpt/tree"
+	"github.com/mcpt-tool/mcpt/cll"
+	"github.com/mcpt-tool/mcpt/cll/token"
+	"github.com/mcpt-tool/mcpt/transpiler"
+	"github.com/mcpt-tool/mcpt/tree"
 )
 
 // Name is the name of the builtin.

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"mcpt/cll"
-	"mcpt/transpiler"
-	_ "mcpt/transpiler/cllc"
+	"github.com/mcpt-tool/mcpt/cll"
+	"github.com/mcpt-tool/mcpt/transpiler"
+	_ "github.com/mcpt-tool/mcpt/transpiler/cllc"
 )
 
 // traffic is the example of the CLL specification.

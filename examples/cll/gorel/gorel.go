@@ -14,9 +14,9 @@ import (
 	"regexp"
 	"strings"
 
-	"mcpt/internal/setup"
-	"mcpt/oracle"
-	"mcpt/relation"
+	"github.com/mcpt-tool/mcpt/internal/setup"
+	"github.com/mcpt-tool/mcpt/oracle"
+	"github.com/mcpt-tool/mcpt/relation"
 )
 
 // Name is the name of the relation.
@@ -53,7 +53,7 @@ func AddCommand() *relation.Relation {
 The same relation as the YAML add-actuator-command, written with the Go API.`,
 		Spots:  spots,
 		Mutate: mutate,
-		Source: "mcpt/examples/cll/gorel",
+		Source: "github.com/mcpt-tool/mcpt/examples/cll/gorel",
 	}
 }
 

@@ -6,11 +6,11 @@ import (
 	"strings"
 	"testing"
 
-	"mcpt/engine"
-	"mcpt/examples/cll/gorel"
-	"mcpt/relation"
-	"mcpt/transpiler"
-	"mcpt/transpiler/cllc"
+	"github.com/mcpt-tool/mcpt/engine"
+	"github.com/mcpt-tool/mcpt/examples/cll/gorel"
+	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/transpiler"
+	"github.com/mcpt-tool/mcpt/transpiler/cllc"
 )
 
 func traffic(t *testing.T) relation.Input {
