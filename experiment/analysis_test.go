@@ -246,3 +246,10 @@ func TestTriage(t *testing.T) {
 		t.Errorf("untriaged faults: inert %d", sc.Inert)
 	}
 }
+
+func TestCountsText(t *testing.T) {
+	got := countsText(map[string]int{"crashed": 33, "accepted": 481, "timed out": 2, "rejected": 33})
+	if want := "481 accepted, 33 crashed, 33 rejected, 2 timed out"; got != want {
+		t.Errorf("countsText = %q, want %q", got, want)
+	}
+}

@@ -10,15 +10,18 @@
 package experiment
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -169,8 +172,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err := writeJSON(filepath.Join(cfg.Out, "preparation.json"), prep); err != nil {
 		return nil, err
 	}
-	logf("preparation on %s: %d forced runs %v, %d faults dropped (crash or hang), %d kept (%v)",
-		sample, prep.Runs, prep.Statuses, len(excluded), 2*len(m.Sites)-len(excluded), time.Since(t0).Round(time.Millisecond))
+	logf("preparation on %s: %d forced runs (%s), %d faults dropped (crash or hang), %d kept (%v)",
+		sample, prep.Runs, countsText(prep.Statuses), len(excluded), 2*len(m.Sites)-len(excluded), time.Since(t0).Round(time.Millisecond))
 
 	rep := &Report{
 		Tool: "mcpt experiment", Config: cfg.ConfigFile, Module: m.Module, Packages: m.Packages,
@@ -233,6 +236,20 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	return rep, stopErr
+}
+
+// countsText writes counts by name as a person reads them, largest first:
+// "481 accepted, 33 crashed, 2 timed out".
+func countsText(counts map[string]int) string {
+	names := slices.Collect(maps.Keys(counts))
+	slices.SortFunc(names, func(a, b string) int {
+		return cmp.Or(cmp.Compare(counts[b], counts[a]), strings.Compare(a, b))
+	})
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("%d %s", counts[n], n)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // preparation is what preparation.json records.

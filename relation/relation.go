@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpt-tool/mcpt/internal/suggest"
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/tree"
 )
@@ -122,6 +123,16 @@ func (g *Registry) Lookup(name string) *Relation {
 	return nil
 }
 
+// Names returns the names of the relations, sorted.
+func (g *Registry) Names() []string {
+	names := make([]string, len(g.rels))
+	for i, r := range g.rels {
+		names[i] = r.Name
+	}
+	slices.Sort(names)
+	return names
+}
+
 // All returns the relations sorted by name.
 func (g *Registry) All() []*Relation {
 	out := slices.Clone(g.rels)
@@ -139,7 +150,7 @@ func (g *Registry) Select(names []string) ([]*Relation, error) {
 	for _, n := range names {
 		r := g.Lookup(n)
 		if r == nil {
-			return nil, fmt.Errorf("no relation named %q", n)
+			return nil, fmt.Errorf("no relation named %q%s", n, suggest.DidYouMean(n, g.Names()))
 		}
 		out = append(out, r)
 	}

@@ -44,6 +44,9 @@ func (c *experimentCmd) Run() error {
 	if entries, err := os.ReadDir(c.Out); err == nil && len(entries) > 0 {
 		return usageErr("output directory %s is not empty: choose another --out", c.Out)
 	}
+	if err := configExists(c.Config); err != nil {
+		return err
+	}
 	cfg, err := config.Load(c.Config)
 	if err != nil {
 		return &setup.ConfigError{Err: err}

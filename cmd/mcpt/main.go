@@ -89,6 +89,10 @@ func run(args []string) int {
 		fmt.Fprintln(os.Stderr, "mcpt:", err)
 		return exitBroken
 	}
+	if len(args) > 0 && args[0] == "help" {
+		// "mcpt help run" as users type it: the help of the command.
+		args = append(args[1:len(args):len(args)], "--help")
+	}
 	code, done := parse(parser, args)
 	if done {
 		return code

@@ -127,6 +127,9 @@ func (f *campaignFlags) options(s *setup.Setup) engine.Options {
 }
 
 func loadSetup(cfg string, faults []string) (*setup.Setup, error) {
+	if err := configExists(cfg); err != nil {
+		return nil, err
+	}
 	return setup.Load(cfg, setup.Options{Faults: faults})
 }
 

@@ -41,6 +41,9 @@ func (c *seedsCmd) Run() error {
 	}
 	opt := grammar.Options{N: c.N, Seed: c.Seed, Workers: workers}
 	if c.Accept {
+		if err := configExists(c.Config); err != nil {
+			return err
+		}
 		cfg, err := config.Load(c.Config)
 		if err != nil {
 			return &setup.ConfigError{Err: err}

@@ -82,9 +82,9 @@ func (c *spotsCmd) Run() error {
 	if err != nil {
 		return err
 	}
-	rel := s.Relation(c.Relation)
-	if rel == nil {
-		return usageErr("no relation named %q in %s", c.Relation, c.Config)
+	rel, err := s.FindRelation(c.Relation)
+	if err != nil {
+		return usageErr("%v", err)
 	}
 	src, err := os.ReadFile(c.File)
 	if err != nil {

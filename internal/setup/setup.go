@@ -14,6 +14,7 @@ import (
 	"github.com/mcpt-tool/mcpt/config"
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/grammar"
+	"github.com/mcpt-tool/mcpt/internal/suggest"
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/relation/yamlrel"
@@ -103,10 +104,16 @@ func Load(path string, opt Options) (*Setup, error) {
 func Transpiler(cfg *config.Config, faults []string) (transpiler.Transpiler, error) {
 	tc := cfg.Transpiler
 	if tc.Builtin != "" {
-		if faults == nil {
+		fromFlag := faults != nil
+		if !fromFlag {
 			faults = tc.Faults
 		}
 		t, err := transpiler.Builtin(tc.Builtin, tc.Options, faults)
+		var uf *transpiler.UnknownFaultError
+		if fromFlag && errors.As(err, &uf) {
+			// The name came from the command line, not from the file.
+			return nil, fmt.Errorf("--fault %s: %v", uf.Name, uf)
+		}
 		if err != nil {
 			return nil, config.Errorf(tc.Pos, "%v", err)
 		}
@@ -147,7 +154,7 @@ func Relations(cfg *config.Config) ([]*relation.Relation, error) {
 	for _, name := range cfg.Relations.Go {
 		r := GoRelations.Lookup(name)
 		if r == nil {
-			return nil, config.Errorf(cfg.Relations.Pos, "no Go relation named %q", name)
+			return nil, config.Errorf(cfg.Relations.Pos, "no Go relation named %q%s", name, suggest.DidYouMean(name, GoRelations.Names()))
 		}
 		if err := reg.Add(r); err != nil {
 			return nil, err
@@ -221,4 +228,17 @@ func (s *Setup) Relation(name string) *relation.Relation {
 		}
 	}
 	return nil
+}
+
+// FindRelation returns the loaded relation named name; the error for an
+// unknown name suggests the closest one.
+func (s *Setup) FindRelation(name string) (*relation.Relation, error) {
+	if r := s.Relation(name); r != nil {
+		return r, nil
+	}
+	names := make([]string, len(s.Relations))
+	for i, r := range s.Relations {
+		names[i] = r.Name
+	}
+	return nil, fmt.Errorf("no relation named %q in %s%s", name, s.Config.File, suggest.DidYouMean(name, names))
 }

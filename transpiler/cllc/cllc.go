@@ -56,7 +56,7 @@ func New(options map[string]string, faults []string) (transpiler.Transpiler, err
 	for _, f := range faults {
 		if !slices.Contains(known, f) {
 			sort.Strings(known)
-			return nil, fmt.Errorf("unknown fault %q (known: %s)", f, strings.Join(known, ", "))
+			return nil, &transpiler.UnknownFaultError{Name: f, Known: known}
 		}
 	}
 	faults = slices.Clone(faults)
