@@ -47,7 +47,10 @@ var placeholderRx = regexp.MustCompile(`\{[a-z_]+\}`)
 // The transpiler runs in a process group of its own, which is killed when
 // the run times out, when its context is cancelled, and as soon as the
 // transpiler exits, so that nothing it started outlives the run (a process
-// that leaves the group escapes this). A run is TimedOut when Timeout or
+// that leaves the group escapes this). On Linux the transpiler also gets a
+// parent-death signal (SIGKILL): when mcpt is killed outright, the process
+// it started dies too; what that process started in turn is its own
+// affair. A run is TimedOut when Timeout or
 // the deadline of the context passes; when the context is cancelled,
 // Transpile returns the context's error. An output tree that breaks the
 // caps or holds anything but regular files and directories makes the run
@@ -76,8 +79,9 @@ type Command struct {
 	Timeout time.Duration
 
 	// WaitDelay bounds how long a run waits, once the transpiler has
-	// exited or been killed, for other processes to release its standard
-	// error (a daemon it forked, say). Zero means DefaultWaitDelay.
+	// exited or been killed and its process group with it, for processes
+	// that left the group (a daemon that called setsid, say) to release
+	// its standard error. Zero means DefaultWaitDelay.
 	WaitDelay time.Duration
 
 	// Accept lists the exit codes of a successful run, whose output tree

@@ -428,6 +428,36 @@ func TestCommandLingeringGrandchild(t *testing.T) {
 	wantEmptyDir(t, tmp)
 }
 
+// The group is killed when the transpiler exits: a grandchild holding
+// standard error open costs no wait, however long WaitDelay is.
+func TestCommandLingeringGrandchildNoWait(t *testing.T) {
+	tmp := t.TempDir()
+	pids := filepath.Join(t.TempDir(), "pids")
+	tr := fakeCommand(t, Command{TempDir: tmp, WaitDelay: time.Hour}, "orphan", pids)
+	done := make(chan *Result, 1)
+	go func() {
+		res, err := tr.Transpile(context.Background(), Request{Name: "x.cll"})
+		if err != nil {
+			t.Error(err)
+		}
+		done <- res
+	}()
+	child, grandchild := readPids(t, pids, 30*time.Second)
+	select {
+	case res := <-done:
+		if res != nil {
+			wantStatus(t, res, Accepted)
+		}
+	case <-time.After(20 * time.Second): // the grandchild sleeps an hour
+		t.Errorf("the run waits for a grandchild that holds standard error")
+		_ = unix.Kill(grandchild, unix.SIGKILL)
+		<-done
+	}
+	wantGone(t, "transpiler", child)
+	wantGone(t, "grandchild", grandchild)
+	wantEmptyDir(t, tmp)
+}
+
 func TestCommandConcurrent(t *testing.T) {
 	tmp := t.TempDir()
 	counter := Counting(fakeCommand(t, Command{TempDir: tmp}, "copy", "{input}", "{outdir}"))

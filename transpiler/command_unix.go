@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -64,25 +65,28 @@ func (c *command) Transpile(ctx context.Context, req Request) (res *Result, err 
 	runCtx, cancel := context.WithTimeout(ctx, c.Timeout)
 	defer cancel()
 	stderr := newTail(c.MaxStderrBytes)
-	args := c.args(in, out, work)
 	cmd := exec.CommandContext(runCtx, c.path)
-	cmd.Args = args
+	cmd.Args = c.args(in, out, work)
 	cmd.Dir = c.Dir
 	cmd.Env = c.env(req.Role)
-	cmd.Stderr = stderr
-	if c.CaptureStdout {
-		cmd.Stdout = stderr
-	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	setParentDeath(cmd.SysProcAttr)
 	var killed atomic.Bool
 	cmd.Cancel = func() error {
 		killed.Store(true)
 		return killGroup(cmd.Process.Pid)
 	}
 	cmd.WaitDelay = c.WaitDelay
+	pipe, err := c.stderrPipe(cmd, stderr)
+	if err != nil {
+		return nil, fmt.Errorf("transpiler run %s: %w", name, err)
+	}
 
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	err = startProcess(cmd)
+	pipe.started()
+	if err != nil {
+		pipe.wait(0)
 		if runCtx.Err() != nil {
 			return c.ended(ctx, start, false, nil)
 		}
@@ -91,8 +95,11 @@ func (c *command) Transpile(ctx context.Context, req Request) (res *Result, err 
 	waitErr := cmd.Wait()
 	dur := time.Since(start)
 	// Whatever the transpiler left running in its group goes now, before
-	// its output is read and its directory removed.
+	// its output is read and its directory removed; once the group is gone
+	// nothing holds standard error open but a process that left the group,
+	// which gets WaitDelay.
 	_ = killGroup(cmd.Process.Pid)
+	pipe.wait(c.WaitDelay)
 
 	if killed.Load() {
 		return c.ended(ctx, start, true, stderr.Bytes())
@@ -130,6 +137,49 @@ func (c *command) Transpile(ctx context.Context, req Request) (res *Result, err 
 		res.Status = Crashed
 	}
 	return res, nil
+}
+
+// stderrPipe is the transpiler's standard error (and standard output when
+// it is captured), read into a tail by a goroutine of its own. Handing the
+// child a pipe of mcpt's making, rather than letting os/exec copy, makes
+// cmd.Wait return as soon as the transpiler exits, so that the group can be
+// killed at once instead of after WaitDelay when a grandchild holds it.
+type stderrPipe struct {
+	r, w *os.File
+	done chan struct{}
+}
+
+func (c *command) stderrPipe(cmd *exec.Cmd, dst *tail) (*stderrPipe, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	p := &stderrPipe{r: r, w: w, done: make(chan struct{})}
+	cmd.Stderr = w
+	if c.CaptureStdout {
+		cmd.Stdout = w
+	}
+	go func() {
+		defer close(p.done)
+		_, _ = io.Copy(dst, r)
+	}()
+	return p, nil
+}
+
+// started closes mcpt's copy of the write end once the child has its own.
+func (p *stderrPipe) started() { _ = p.w.Close() }
+
+// wait waits up to delay for every writer to close the pipe, then closes
+// the read end, so that a process still writing gets EPIPE.
+func (p *stderrPipe) wait(delay time.Duration) {
+	t := time.NewTimer(delay)
+	defer t.Stop()
+	select {
+	case <-p.done:
+	case <-t.C:
+	}
+	_ = p.r.Close()
+	<-p.done
 }
 
 // ended is the outcome of a run whose context ended first: an error when

@@ -1,6 +1,7 @@
 package transpiler
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -108,6 +109,14 @@ func fake(args []string) int {
 		return 97
 	case "sleep":
 		time.Sleep(time.Hour)
+		return 97
+	case "parent": // parent PIDFILE: run "hang PIDFILE" as a transpiler, as mcpt would
+		self, err := os.Executable()
+		must(err)
+		tr, err := NewCommand(Command{Argv: []string{self, "hang", args[0]}})
+		must(err)
+		_, err = tr.Transpile(context.Background(), Request{Name: "x.cll"})
+		must(err)
 		return 97
 	}
 	fmt.Fprintln(os.Stderr, "fake: unknown mode", mode)
