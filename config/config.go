@@ -319,7 +319,10 @@ func (c *Config) seeds(s *seedsYAML) error {
 			return s.Grammar.At("seeds: a grammar needs a positive count")
 		}
 		c.Seeds.Count, c.Seeds.Seed = s.Count, s.Seed
-		c.Seeds.Extension = "txt"
+		c.Seeds.Extension = GrammarExtension(c.Seeds.Grammar)
+		if c.Seeds.Extension == "" && s.Extension == nil {
+			return s.Grammar.At("seeds: give the extension of the generated programs: the grammar's file name is not LANGUAGE.grammar")
+		}
 		if s.Extension != nil {
 			c.Seeds.Extension = strings.TrimPrefix(s.Extension.Value, ".")
 			if c.Seeds.Extension == "" || strings.ContainsAny(c.Seeds.Extension, "/\\") {
@@ -345,4 +348,15 @@ func sortedKeysS(m map[string]String) []string {
 	}
 	slices.Sort(ks)
 	return ks
+}
+
+// GrammarExtension is the extension of the programs a grammar generates,
+// read from its file name: "cll" for cll.grammar. It is "" when the name
+// is not of the form LANGUAGE.grammar.
+func GrammarExtension(grammar string) string {
+	stem, ok := strings.CutSuffix(filepath.Base(grammar), ".grammar")
+	if !ok || stem == "" || strings.ContainsAny(stem, ". ") {
+		return ""
+	}
+	return stem
 }

@@ -28,6 +28,9 @@ type Options struct {
 	// Workers is the number of derivations run at once; 0 means 1. The
 	// batch does not depend on it.
 	Workers int
+	// Progress, when set, is called now and then with the number of
+	// programs kept so far.
+	Progress func(programs int)
 }
 
 // Program is one generated program.
@@ -155,6 +158,9 @@ func Generate(g *Grammar, opt Options) (*Batch, error) {
 			b.Programs = append(b.Programs, Program{Source: r.src, Attempt: next + k, Seed: ProgramSeed(opt.Seed, next+k), Choices: r.choices})
 		}
 		next += n
+		if opt.Progress != nil {
+			opt.Progress(len(b.Programs))
+		}
 	}
 	b.Coverage.Total = len(g.alts)
 	for id, c := range covered {

@@ -6,6 +6,7 @@
 package progress
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -37,6 +38,13 @@ func Clock(now func() time.Time) Option {
 	return func(b *Bar) { b.now = now }
 }
 
+// Task makes the bar count something else than a campaign's test cases:
+// the units of a long step, such as "runs" of the preparation, without
+// findings. Its lines read "preparation: 120/1198 runs, …".
+func Task(name, unit string) Option {
+	return func(b *Bar) { b.task, b.unit = name, unit }
+}
+
 // Bar reports the progress of one campaign. Its methods are safe for
 // concurrent use.
 type Bar struct {
@@ -46,6 +54,8 @@ type Bar struct {
 	interval time.Duration
 	now      func() time.Time
 	ticks    <-chan time.Time // plain lines are written on each tick; tests set it
+	task     string           // what is done, "" for a campaign
+	unit     string           // what is counted, "" for a campaign's test cases
 
 	mu       sync.Mutex
 	start    time.Time
@@ -151,6 +161,9 @@ func (b *Bar) startBar(opts ...mpb.ContainerOption) {
 	b.progress = mpb.New(append([]mpb.ContainerOption{mpb.WithRefreshRate(200 * time.Millisecond)}, opts...)...)
 	stats := decor.Any(func(decor.Statistics) string { return b.status(false) })
 	name := decor.Name("mcpt ")
+	if b.task != "" {
+		name = decor.Name("mcpt " + b.task + " ")
+	}
 	if b.total == 0 && b.budget == 0 {
 		b.bar = b.progress.AddSpinner(0, mpb.PrependDecorators(name), mpb.AppendDecorators(stats))
 	} else {
@@ -204,19 +217,27 @@ func (b *Bar) status(final bool) string {
 	defer b.mu.Unlock()
 	final = final || b.done
 	elapsed := b.now().Sub(b.start)
+	unit := cmp.Or(b.unit, "cases")
 	var parts []string
 	if b.total > 0 {
-		parts = append(parts, fmt.Sprintf("%d/%d cases", b.cases, b.total))
+		parts = append(parts, fmt.Sprintf("%d/%d %s", b.cases, b.total, unit))
 	} else {
-		parts = append(parts, fmt.Sprintf("%d cases", b.cases))
+		parts = append(parts, fmt.Sprintf("%d %s", b.cases, unit))
 	}
 	rate := 0.0
 	if elapsed > 0 {
 		rate = float64(b.cases) / elapsed.Seconds()
 	}
-	parts = append(parts, fmtRate(rate), plural(b.findings, "finding"), fmtDuration(elapsed)+" elapsed")
+	parts = append(parts, fmtRate(rate))
+	if b.unit == "" {
+		parts = append(parts, plural(b.findings, "finding"))
+	}
+	parts = append(parts, fmtDuration(elapsed)+" elapsed")
 	if left, ok := b.remaining(elapsed, rate); ok && !final {
 		parts = append(parts, fmtDuration(left)+" left")
+	}
+	if b.task != "" {
+		return b.task + ": " + strings.Join(parts, ", ")
 	}
 	return strings.Join(parts, ", ")
 }

@@ -173,3 +173,22 @@ func TestLiveBarRenders(t *testing.T) {
 		}
 	}
 }
+
+func TestTaskLines(t *testing.T) {
+	w := newLineWriter()
+	clock := &fakeClock{t: time.Date(2026, 4, 12, 9, 0, 0, 0, time.UTC)}
+	ticks := make(chan time.Time)
+	b := newBar(w, 1198, 0, Clock(clock.now), Task("preparation", "runs"))
+	b.ticks = ticks
+	b.startPlain()
+	b.Update(120, 0)
+	clock.advance(4 * time.Second)
+	ticks <- time.Time{}
+	if got, want := w.next(t), "mcpt: preparation: 120/1198 runs, 30/s, 4.0s elapsed, 35.9s left"; got != want {
+		t.Errorf("line\n got %q\nwant %q", got, want)
+	}
+	b.Done()
+	if got, want := w.next(t), "mcpt: preparation: 120/1198 runs, 30/s, 4.0s elapsed"; got != want {
+		t.Errorf("last line\n got %q\nwant %q", got, want)
+	}
+}

@@ -2,14 +2,20 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"regexp"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/mcpt-tool/mcpt/config"
 	"github.com/mcpt-tool/mcpt/grammar"
 	"github.com/mcpt-tool/mcpt/internal/setup"
+	"github.com/mcpt-tool/mcpt/progress"
 	"github.com/mcpt-tool/mcpt/transpiler"
 )
 
@@ -17,16 +23,29 @@ type seedsCmd struct {
 	Grammar   string `short:"g" required:"" help:"Grammar file."`
 	N         int    `short:"n" default:"100" help:"Number of programs."`
 	Seed      uint64 `default:"1" help:"Seed of the generator: the same seed gives the same programs."`
-	Out       string `short:"o" required:"" help:"Directory for the programs (seed-0001.EXT, …)."`
-	Extension string `default:"txt" help:"Extension of the program files."`
+	Out       string `short:"o" required:"" help:"Directory for the programs (seed-0001.EXT, …); it must not exist or be empty."`
+	Force     bool   `help:"Replace the programs an earlier mcpt seeds wrote in OUT (seed-NNNN.EXT files); OUT must hold nothing else."`
+	Extension string `help:"Extension of the program files (default: LANG for a grammar named LANG.grammar)."`
 	Accept    bool   `help:"Keep only programs the configured transpiler accepts."`
 	Config    string `short:"c" default:"mcpt.yaml" help:"Configuration naming the transpiler (with --accept)."`
 	Workers   int    `help:"Parallel workers (default: the number of CPUs)."`
+	Quiet     bool   `short:"q" help:"Show no progress."`
 }
 
 func (c *seedsCmd) Run() error {
 	if c.N <= 0 {
 		return usageErr("-n must be positive")
+	}
+	ext := strings.TrimPrefix(c.Extension, ".")
+	if ext == "" {
+		ext = config.GrammarExtension(c.Grammar)
+	}
+	if ext == "" || strings.ContainsAny(ext, `/\`) {
+		return usageErr("give the extension of the programs with --extension: %s is not named LANGUAGE.grammar", c.Grammar)
+	}
+	older, err := olderSeeds(c.Out, c.Force)
+	if err != nil {
+		return err
 	}
 	g, err := grammar.ParseFile(c.Grammar)
 	if err != nil {
@@ -52,14 +71,26 @@ func (c *seedsCmd) Run() error {
 		if err != nil {
 			return &setup.ConfigError{Err: err}
 		}
-		opt.Accept = acceptor(t, c.Extension)
+		opt.Accept = acceptor(t, ext)
 	}
 	start := time.Now()
+	done := func() {}
+	if !c.Quiet {
+		bar := progress.New(os.Stderr, c.N, 0, progress.Task("seeds", "programs"))
+		opt.Progress = func(n int) { bar.Update(n, 0) }
+		done = bar.Done
+	}
 	b, err := grammar.Generate(g, opt)
+	done()
 	if err != nil {
 		return err
 	}
-	paths, err := b.WriteDir(c.Out, c.Extension)
+	for _, p := range older {
+		if err := os.Remove(p); err != nil {
+			return err
+		}
+	}
+	paths, err := b.WriteDir(c.Out, ext)
 	if err != nil {
 		return err
 	}
@@ -81,4 +112,38 @@ func acceptor(t transpiler.Transpiler, ext string) func([]byte) bool {
 		res, err := t.Transpile(context.Background(), transpiler.Request{Name: "seed." + ext, Src: src, Role: transpiler.Base})
 		return err == nil && res.Status == transpiler.Accepted
 	}
+}
+
+// seedFile is the name of a program mcpt seeds writes.
+var seedFile = regexp.MustCompile(`^seed-[0-9]{4,}\.[^.]+$`)
+
+// olderSeeds checks that the programs can go into dir without mixing with
+// other files: dir must not exist or be empty; with force it may hold the
+// programs of an earlier run (returned, to be replaced) and nothing else.
+func olderSeeds(dir string, force bool) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, usageErr("%v", err)
+	}
+	if len(entries) == 0 {
+		return nil, nil
+	}
+	if !force {
+		return nil, usageErr("%s is not empty: choose another -o, or --force to replace the programs an earlier mcpt seeds wrote there", dir)
+	}
+	var older, others []string
+	for _, e := range entries {
+		if e.Type().IsRegular() && seedFile.MatchString(e.Name()) {
+			older = append(older, filepath.Join(dir, e.Name()))
+		} else {
+			others = append(others, e.Name())
+		}
+	}
+	if len(others) > 0 {
+		return nil, usageErr("%s holds files mcpt seeds did not write (%s): choose another -o", dir, strings.Join(others[:min(3, len(others))], ", "))
+	}
+	return older, nil
 }
