@@ -23,6 +23,9 @@ const (
 	BundleFindingDir = "findings"
 )
 
+// bundleTempPrefix starts the name of a bundle's temporary directory.
+const bundleTempPrefix = ".tmp-"
+
 // bundle writes everything needed to see and reproduce a finding into
 // OUT/findings/<id>, atomically: into a temporary directory first, renamed
 // into place when complete.
@@ -40,7 +43,7 @@ func (r *runner) bundle(f *result.Finding, seed Seed, followup []byte, base, fre
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp(parent, ".tmp-"+f.ID+"-")
+	tmp, err := os.MkdirTemp(parent, bundleTempPrefix+f.ID+"-")
 	if err != nil {
 		return err
 	}

@@ -170,10 +170,26 @@ func TestResume(t *testing.T) {
 	if err := os.WriteFile(journal, []byte(cut), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A bundle half-written when the kill came is removed on resume; a file
+	// of that name that the bundle writer would not make stays.
+	tmp := filepath.Join(opt.OutDir, "findings", ".tmp-c000123-add-state-4242")
+	if err := os.MkdirAll(filepath.Join(tmp, "base"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	keep := filepath.Join(opt.OutDir, "findings", ".tmp-notes")
+	if err := os.WriteFile(keep, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	opt.Resume = true
 	resumed := run(t, s, opt)
 	if a, b := findingIDs(full), findingIDs(resumed); !slices.Equal(a, b) || resumed.TestCases != full.TestCases {
 		t.Errorf("resumed run: %d cases, findings %v; uninterrupted: %d cases, %v", resumed.TestCases, b, full.TestCases, a)
+	}
+	if _, err := os.Stat(tmp); !os.IsNotExist(err) {
+		t.Errorf("half-written bundle left after resume: %v", err)
+	}
+	if _, err := os.Stat(keep); err != nil {
+		t.Errorf("a file the bundle writer did not make was removed: %v", err)
 	}
 	// A journal of another campaign is refused.
 	opt.Seed = 10

@@ -380,11 +380,31 @@ func (r *runner) run(ctx context.Context, workers int) (*result.Report, error) {
 	r.fill(rep, all)
 	rep.Timing.WallNS = time.Since(start).Nanoseconds()
 	rep.Stopped = stopped
+	if fatal == nil {
+		fatal = nothingChecked(rep)
+	}
 	if fatal != nil {
 		rep.Stopped = "error"
 		return rep, &Error{Err: fatal, Report: rep}
 	}
 	return rep, nil
+}
+
+// ErrNothingChecked is the error of a campaign that could not check
+// anything: every seed it owns was skipped (rejected, nondeterministic, or
+// its base run crashed or timed out).
+var ErrNothingChecked = errors.New("the campaign checked nothing")
+
+// nothingChecked returns ErrNothingChecked, saying why, when every seed of
+// the shard was skipped.
+func nothingChecked(rep *result.Report) error {
+	s := rep.Seeds
+	skipped := len(s.Rejected) + len(s.Nondeterministic) + len(s.Crashed)
+	if rep.TestCases > 0 || s.Total == 0 || skipped < s.Total {
+		return nil
+	}
+	return fmt.Errorf("%w: all %d seeds were skipped (%d rejected by the transpiler, %d nondeterministic, %d crashed or timed out in the base run)",
+		ErrNothingChecked, s.Total, len(s.Rejected), len(s.Nondeterministic), len(s.Crashed))
 }
 
 // fill aggregates case results into the report, in case order.

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -76,6 +77,9 @@ func openJournal(dir string, opt Options, c *Campaign, resume bool) (*journal, m
 		if err := os.Truncate(p, valid); err != nil {
 			return nil, nil, err
 		}
+		if err := removeBundleTemps(dir); err != nil {
+			return nil, nil, err
+		}
 		f, err = os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0o644)
 		if err != nil {
 			return nil, nil, err
@@ -94,6 +98,28 @@ func openJournal(dir string, opt Options, c *Campaign, resume bool) (*journal, m
 		return nil, nil, err
 	}
 	return j, done, nil
+}
+
+// removeBundleTemps removes the temporary directories of bundles that a
+// kill left half-written (see bundle): only directories of findings/ whose
+// name has the prefix the bundle writer gives them.
+func removeBundleTemps(dir string) error {
+	fd := filepath.Join(dir, BundleFindingDir)
+	entries, err := os.ReadDir(fd)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.IsDir() && strings.HasPrefix(e.Name(), bundleTempPrefix) {
+			if err := os.RemoveAll(filepath.Join(fd, e.Name())); err != nil {
+				return fmt.Errorf("removing a half-written bundle: %w", err)
+			}
+		}
+	}
+	return nil
 }
 
 // readJournal loads the finished cases and returns the length of the valid

@@ -4,7 +4,8 @@
 //
 // Exit codes: 0 no finding, 1 findings, 2 usage, configuration or input
 // error, 3 the campaign itself broke (a transpiler that cannot be started, a
-// full disk, a relation that fails at run time), 130 interrupted twice.
+// full disk, a relation that fails at run time) or checked nothing, 130
+// interrupted twice.
 package main
 
 import (
