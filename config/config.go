@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/mcpt-tool/mcpt/internal/inputfile"
 )
 
 // Config is a decoded and validated mcpt.yaml. Paths in it are resolved
@@ -131,7 +133,7 @@ type ruleYAML struct {
 
 // Load reads and validates a configuration file.
 func Load(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.Read(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read configuration: %w", err)
 	}

@@ -1,8 +1,9 @@
 package grammar
 
 import (
-	"os"
 	"strconv"
+
+	"github.com/mcpt-tool/mcpt/internal/inputfile"
 )
 
 const maxErrors = 20
@@ -20,7 +21,7 @@ type parser struct {
 
 // ParseFile reads and parses the grammar file at path.
 func ParseFile(path string) (*Grammar, error) {
-	src, err := os.ReadFile(path)
+	src, err := inputfile.Read(path)
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,6 @@ package setup
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"unicode/utf8"
@@ -14,6 +13,7 @@ import (
 	"github.com/mcpt-tool/mcpt/config"
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/grammar"
+	"github.com/mcpt-tool/mcpt/internal/inputfile"
 	"github.com/mcpt-tool/mcpt/internal/suggest"
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
@@ -169,7 +169,7 @@ func ReadSeeds(files []string) ([]engine.Seed, error) {
 	var seeds []engine.Seed
 	var errs []error
 	for _, f := range files {
-		b, err := os.ReadFile(f)
+		b, err := inputfile.Read(f)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("seed %s: %w", f, err))
 			continue

@@ -10,7 +10,6 @@ package yamlrel
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -19,6 +18,7 @@ import (
 	"text/template"
 
 	"github.com/mcpt-tool/mcpt/config"
+	"github.com/mcpt-tool/mcpt/internal/inputfile"
 	"github.com/mcpt-tool/mcpt/relation"
 )
 
@@ -116,7 +116,7 @@ func (l *loader) loadFile(path string, from config.Pos) error {
 		return nil // included twice: definitions are already there
 	}
 	l.seen[abs] = true
-	data, err := os.ReadFile(path)
+	data, err := inputfile.Read(path)
 	if err != nil {
 		if from.File != "" {
 			return config.Errorf(from, "cannot include: %v", err)
