@@ -161,7 +161,7 @@ func TestBrowserRendersReport(t *testing.T) {
 	if n, _ := state["payloadCells"].(float64); n < 1 {
 		t.Errorf("the payload is not visible as text (%v cells)", state["payloadCells"])
 	}
-	if title, _ := state["title"].(string); !strings.Contains(title, "5 findings") {
+	if title, _ := state["title"].(string); !strings.Contains(title, "5 test cases with findings") {
 		t.Errorf("title %q", title)
 	}
 

@@ -42,6 +42,8 @@ func WriteHTML(outDir string, r *result.Report) error {
 type htmlPage struct {
 	R          *result.Report
 	Findings   int
+	Tally      result.Tally // test cases with findings, and what the findings are
+	FoundWhat  string       // what the findings card counts: "failed checkers", …
 	Wall       string
 	Phases     string
 	Relations  []relationRow
@@ -52,8 +54,8 @@ type htmlPage struct {
 }
 
 type relationRow struct {
-	Name                        string
-	TestCases, Findings, Groups int
+	Name                                 string
+	TestCases, Failing, Findings, Groups int
 }
 
 type kindRow struct {
@@ -91,7 +93,13 @@ type exampleView struct {
 type binding struct{ Name, Value string }
 
 func newPage(outDir string, r *result.Report) (*htmlPage, error) {
-	p := &htmlPage{R: r, Findings: len(r.Findings)}
+	p := &htmlPage{R: r, Findings: len(r.Findings), Tally: result.TallyOf(r.Findings), FoundWhat: "findings"}
+	switch t := p.Tally; {
+	case t.Findings() > 0 && t.Checkers == t.Findings():
+		p.FoundWhat = "failed checkers"
+	case t.Findings() > 0:
+		p.FoundWhat = "findings: " + t.What()
+	}
 	if r.Timing.WallNS > 0 {
 		p.Wall = fmtDuration(time.Duration(r.Timing.WallNS))
 	}
@@ -129,11 +137,16 @@ func newPage(outDir string, r *result.Report) (*htmlPage, error) {
 		}
 		return kinds[k]
 	}
+	byRel := map[string][]result.Finding{}
 	for _, f := range r.Findings {
 		kindRowOf(f.Kind).Findings++
 		if _, ok := r.ByRelation[f.Relation]; !ok {
 			relRow(f.Relation).Findings++
 		}
+		byRel[f.Relation] = append(byRel[f.Relation], f)
+	}
+	for name, fs := range byRel {
+		relRow(name).Failing = result.TallyOf(fs).Cases
 	}
 
 	for i, g := range groups {

@@ -146,7 +146,16 @@ func newJUnit(outDir string, r *result.Report) (*junitSuites, error) {
 				s.Skipped++
 			}
 			if c.TestCases > 0 {
-				tc.SystemOut = fmt.Sprintf("%s, %s\n", plural(c.TestCases, "test case"), plural(max(c.Findings, len(fs)), "finding"))
+				found := plural(c.Findings, "finding")
+				if len(fs) > 0 {
+					var list []result.Finding
+					for _, f := range fs {
+						list = append(list, *f)
+					}
+					t := result.TallyOf(list)
+					found = fmt.Sprintf("%d with findings (%s)", t.Cases, t.What())
+				}
+				tc.SystemOut = fmt.Sprintf("%s, %s\n", plural(c.TestCases, "test case"), found)
 			}
 			s.Cases = append(s.Cases, tc)
 		}

@@ -136,7 +136,9 @@ func TestHTMLSummaryAndGroups(t *testing.T) {
 		// Summary.
 		"<b>156</b><span>test cases</span>",
 		"<b>172</b><span>transpiler runs</span>",
-		"<b>5</b><span>findings</span>",
+		"<b>5</b><span>test cases with findings</span>",
+		"<b>5</b><span>findings: 4 failed checkers, 1 crash</span>",
+		"<title>mcpt report · 5 test cases with findings (4 failed checkers, 1 crash) in 4 groups</title>",
 		"<b>4</b><span>distinct groups</span>",
 		"mcp mode",
 		"random seed 20260412",
@@ -161,10 +163,10 @@ func TestHTMLSummaryAndGroups(t *testing.T) {
 			t.Errorf("report.html lacks %q", want)
 		}
 	}
-	// By relation: test cases, findings and groups per relation.
-	relRow := regexp.MustCompile(`<tr><td>augment-enumeration</td><td class="num">(\d+)</td><td class="num">(\d+)</td><td class="num">(\d+)</td></tr>`)
-	if m := relRow.FindStringSubmatch(html); m == nil || m[1] != "28" || m[2] != "3" || m[3] != "2" {
-		t.Errorf("augment-enumeration row %v, want 28 test cases, 3 findings, 2 groups", m)
+	// By relation: test cases, those with findings, findings and groups.
+	relRow := regexp.MustCompile(`<tr><td>augment-enumeration</td><td class="num">(\d+)</td><td class="num">(\d+)</td><td class="num">(\d+)</td><td class="num">(\d+)</td></tr>`)
+	if m := relRow.FindStringSubmatch(html); m == nil || m[1] != "28" || m[2] != "3" || m[3] != "3" || m[4] != "2" {
+		t.Errorf("augment-enumeration row %v, want 28 test cases, 3 with findings, 3 findings, 2 groups", m)
 	}
 	// The smaller reverse-enums finding is the example; the other is listed.
 	if !strings.Contains(html, "1 other finding in this group") {
@@ -347,7 +349,8 @@ type xSuites struct {
 				Type    string `xml:"type,attr"`
 				Text    string `xml:",chardata"`
 			} `xml:"failure"`
-			Skipped *struct{} `xml:"skipped"`
+			Skipped   *struct{} `xml:"skipped"`
+			SystemOut string    `xml:"system-out"`
 		} `xml:"testcase"`
 	} `xml:"testsuite"`
 }
@@ -413,6 +416,9 @@ func TestJUnit(t *testing.T) {
 		for _, c := range s.Cases {
 			if s.Name == "augment-enumeration" && c.Name == "elevator.cll" {
 				f := c.Failure
+				if !strings.HasSuffix(c.SystemOut, " test cases, 1 with findings (1 failed checker)\n") {
+					t.Errorf("system-out %q does not count the test cases with findings", c.SystemOut)
+				}
 				if !strings.Contains(f.Message, "elevator_types.h differs from the prediction") || f.Type != "oracle:difference:elevator_types.h" {
 					t.Errorf("failure message %q type %q", f.Message, f.Type)
 				}

@@ -213,8 +213,10 @@ func findingLine(f *result.Finding) string {
 }
 
 func printSummary(w io.Writer, r *result.Report, out string) {
-	fmt.Fprintf(w, "mode %s, seed %d: %d test cases, %d transpiler runs, %d findings in %d groups",
-		r.Mode, r.Seed, r.TestCases, r.TranspilerRuns, len(r.Findings), len(r.Groups))
+	fmt.Fprintf(w, "mode %s, seed %d: %d test cases, %d transpiler runs; %s", r.Mode, r.Seed, r.TestCases, r.TranspilerRuns, result.TallyOf(r.Findings))
+	if len(r.Groups) > 0 {
+		fmt.Fprintf(w, " in %d group%s", len(r.Groups), map[bool]string{true: "s"}[len(r.Groups) > 1])
+	}
 	if r.Shard != "" {
 		fmt.Fprintf(w, " (shard %s)", r.Shard)
 	}
@@ -231,9 +233,17 @@ func printSummary(w io.Writer, r *result.Report, out string) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	byRel := map[string][]result.Finding{}
+	for _, f := range r.Findings {
+		byRel[f.Relation] = append(byRel[f.Relation], f)
+	}
 	for _, n := range names {
-		st := r.ByRelation[n]
-		fmt.Fprintf(w, "  %-32s %6d cases %5d findings\n", n, st.TestCases, st.Findings)
+		t := result.TallyOf(byRel[n])
+		found := "no findings"
+		if t.Findings() > 0 {
+			found = fmt.Sprintf("%d with findings (%s)", t.Cases, t.What())
+		}
+		fmt.Fprintf(w, "  %-32s %6d test cases, %s\n", n, r.ByRelation[n].TestCases, found)
 	}
 	byID := map[string]*result.Finding{}
 	for i := range r.Findings {
