@@ -75,6 +75,7 @@ type spotsCmd struct {
 	File     string `arg:"" help:"Input file."`
 	Seed     uint64 `default:"1" help:"Seed of the fresh names and picks."`
 	Diff     bool   `default:"true" negatable:"" help:"Show each follow-up as a diff from the input."`
+	Check    bool   `default:"true" negatable:"" help:"Run the configured transpiler on the file first and warn when it does not accept it: such a seed makes no test case."`
 }
 
 func (c *spotsCmd) Run() error {
@@ -93,7 +94,10 @@ func (c *spotsCmd) Run() error {
 	in := relation.Input{Name: filepath.Base(c.File), Src: src}
 	spots, err := rel.Spots(in)
 	if err != nil {
-		return err
+		return usageErr("%s does not parse as relation %s expects: %v", c.File, rel.Name, err)
+	}
+	if c.Check {
+		warnUnaccepted(s.Transpiler, c.File, in)
 	}
 	fmt.Printf("%s: %d spots for %s\n", c.File, len(spots), rel.Name)
 	for _, sp := range spots {
@@ -115,6 +119,22 @@ func (c *spotsCmd) Run() error {
 		}
 	}
 	return nil
+}
+
+// warnUnaccepted runs the transpiler on in, as a campaign's base run, and
+// warns on stderr when it does not accept it.
+func warnUnaccepted(t transpiler.Transpiler, file string, in relation.Input) {
+	res, err := t.Transpile(context.Background(), transpiler.Request{Name: in.Name, Src: in.Src, Role: transpiler.Base})
+	switch {
+	case err != nil:
+		fmt.Fprintf(os.Stderr, "mcpt: warning: cannot run the transpiler on %s: %v\n", file, err)
+	case res.Status != transpiler.Accepted:
+		why := firstLine(res.Stderr)
+		if why != "" {
+			why = ": " + why
+		}
+		fmt.Fprintf(os.Stderr, "mcpt: warning: the transpiler does not accept %s (%s%s); as a seed it makes no test case\n", file, res.Status, why)
+	}
 }
 
 func indent(s string) string {
