@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/mcpt-tool/mcpt/bundle"
 )
 
 // The journal is OUT/journal.jsonl: a header line naming the campaign, then
@@ -104,7 +106,7 @@ func openJournal(dir string, opt Options, c *Campaign, resume bool) (*journal, m
 // kill left half-written (see bundle): only directories of findings/ whose
 // name has the prefix the bundle writer gives them.
 func removeBundleTemps(dir string) error {
-	fd := filepath.Join(dir, BundleFindingDir)
+	fd := filepath.Join(dir, bundle.Dir)
 	entries, err := os.ReadDir(fd)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
@@ -113,7 +115,7 @@ func removeBundleTemps(dir string) error {
 		return err
 	}
 	for _, e := range entries {
-		if e.IsDir() && strings.HasPrefix(e.Name(), bundleTempPrefix) {
+		if e.IsDir() && strings.HasPrefix(e.Name(), bundle.TempPrefix) {
 			if err := os.RemoveAll(filepath.Join(fd, e.Name())); err != nil {
 				return fmt.Errorf("removing a half-written bundle: %w", err)
 			}

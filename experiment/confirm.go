@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -12,6 +11,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/faultinject"
 	"github.com/mcpt-tool/mcpt/oracle"
@@ -69,8 +69,8 @@ func (c *confirmer) confirm(ctx context.Context, rep *result.Report, rec *record
 		}
 		if f.Bundle != "" {
 			// The bundle holds the input the engine actually ran.
-			b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f.Bundle), engine.BundleFollowUp, followUp.Name))
-			if err == nil && !bytes.Equal(b, followUp.Src) {
+			b, err := bundle.Load(filepath.Join(dir, filepath.FromSlash(f.Bundle)))
+			if err == nil && !bytes.Equal(b.FollowUp, followUp.Src) {
 				out.warnings = append(out.warnings, fmt.Sprintf("finding %s: the relation %s gave another follow-up again; not confirmed", f.ID, f.Relation))
 				continue
 			}

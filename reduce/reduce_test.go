@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/grammar"
 	"github.com/mcpt-tool/mcpt/internal/setup"
@@ -193,7 +194,7 @@ func TestReduceRealFinding(t *testing.T) {
 	if err := reduce.WriteBundle(out, &rf, res); err != nil {
 		t.Fatal(err)
 	}
-	bd, err := reduce.LoadBundle(out)
+	bd, err := bundle.Load(out)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/result"
 )
 
@@ -219,11 +220,11 @@ func newExample(outDir string, f0 *result.Finding) (exampleView, error) {
 	// The input change i → i′.
 	// Bundles keep the inputs under the seed's base name.
 	seed := path.Base(filepath.ToSlash(f.SeedFile))
-	in, okIn, err := b.read(bundleBase, seed)
+	in, okIn, err := b.read(bundle.BaseDir, seed)
 	if err != nil {
 		return ex, err
 	}
-	in2, okIn2, err := b.read(bundleFollowUp, seed)
+	in2, okIn2, err := b.read(bundle.FollowUpDir, seed)
 	if err != nil {
 		return ex, err
 	}
@@ -238,12 +239,12 @@ func newExample(outDir string, f0 *result.Finding) (exampleView, error) {
 
 	// The outputs o and o′ of the failing file, against the prediction.
 	if f.File != "" {
-		file := filepath.FromSlash(f.File)
-		o, okO, err := b.read(bundleBaseOut, file)
+		file := f.File
+		o, okO, err := b.read(bundle.BaseOutDir, file)
 		if err != nil {
 			return ex, err
 		}
-		o2, okO2, err := b.read(bundleFollowUpOut, file)
+		o2, okO2, err := b.read(bundle.FollowOutDir, file)
 		if err != nil {
 			return ex, err
 		}
@@ -265,7 +266,7 @@ func newExample(outDir string, f0 *result.Finding) (exampleView, error) {
 			}
 		}
 	}
-	if d, ok, err := b.read(bundleDiff); err != nil {
+	if d, ok, err := b.read(bundle.DiffFile); err != nil {
 		return ex, err
 	} else if ok && d != "" {
 		ex.Patch = patchLines(d)

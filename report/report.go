@@ -13,27 +13,20 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/result"
 )
 
-// File names inside an output directory and a bundle.
+// File names inside an output directory.
 const (
 	ReportJSON = "report.json"
 	ReportHTML = "report.html"
 	JUnitXML   = "junit.xml"
-
-	bundleFinding     = "finding.json"
-	bundleBase        = "base"
-	bundleFollowUp    = "followup"
-	bundleBaseOut     = "base-out"
-	bundleFollowUpOut = "followup-out"
-	bundleDiff        = "diff.txt"
-	bundleRepro       = "repro.txt"
 )
 
 // Write writes report.html and junit.xml for r into outDir.
@@ -51,37 +44,31 @@ func Rebuild(outDir string) error {
 	return Write(outDir, r)
 }
 
-// bundle reads the files of one finding's bundle. Files that are absent
-// read as absent; any other read error is returned.
-type bundle struct {
+// bundleFiles reads the files of one finding's bundle, never outside
+// outDir: a report may come from elsewhere (a merge). Files that are absent
+// read as absent; a symbolic link on the way, or any other read error, is
+// returned.
+type bundleFiles struct {
 	outDir string
-	dir    string // "" when the bundle path is unusable
 	rel    string // the bundle path relative to outDir, slash-separated
 }
 
-func openBundle(outDir string, f *result.Finding) bundle {
+func openBundle(outDir string, f *result.Finding) bundleFiles {
 	rel := f.Bundle
 	if rel == "" {
-		rel = "findings/" + f.ID
+		rel = bundle.Path(f.ID)
 	}
-	b := bundle{outDir: outDir, rel: rel}
-	// A report may come from elsewhere (a merge): never read outside outDir.
-	if p := filepath.FromSlash(rel); (f.Bundle != "" || f.ID != "") && filepath.IsLocal(p) {
-		b.dir = filepath.Join(outDir, p)
-	}
-	return b
+	return bundleFiles{outDir: outDir, rel: rel}
 }
 
 // read returns the content of name inside the bundle and whether it exists.
-func (b bundle) read(elem ...string) (string, bool, error) {
-	if b.dir == "" {
-		return "", false, nil
+func (b bundleFiles) read(elem ...string) (string, bool, error) {
+	r, err := bundle.Open(b.outDir)
+	if err != nil {
+		return "", false, err
 	}
-	name := filepath.Join(elem...)
-	if !filepath.IsLocal(name) {
-		return "", false, nil
-	}
-	data, err := os.ReadFile(filepath.Join(b.dir, name))
+	defer r.Close()
+	data, err := r.ReadFile(path.Join(b.rel, path.Join(elem...)))
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", false, nil
 	}
@@ -93,14 +80,14 @@ func (b bundle) read(elem ...string) (string, bool, error) {
 
 // finding completes f with the evidence its bundle's finding.json carries,
 // for reports that leave large fields out.
-func (b bundle) finding(f result.Finding) (result.Finding, error) {
-	s, ok, err := b.read(bundleFinding)
+func (b bundleFiles) finding(f result.Finding) (result.Finding, error) {
+	s, ok, err := b.read(bundle.FindingFile)
 	if err != nil || !ok {
 		return f, err
 	}
 	var bf result.Finding
 	if err := json.Unmarshal([]byte(s), &bf); err != nil {
-		return f, fmt.Errorf("%s: %w", filepath.Join(b.dir, bundleFinding), err)
+		return f, fmt.Errorf("%s: %w", filepath.Join(b.outDir, filepath.FromSlash(b.rel), bundle.FindingFile), err)
 	}
 	fill := func(dst *string, src string) {
 		if *dst == "" {
@@ -116,15 +103,15 @@ func (b bundle) finding(f result.Finding) (result.Finding, error) {
 
 // repro is the command that reproduces the finding: the bundle's
 // repro.txt, else one made from the bundle path.
-func (b bundle) repro() (string, error) {
-	s, ok, err := b.read(bundleRepro)
+func (b bundleFiles) repro() (string, error) {
+	s, ok, err := b.read(bundle.ReproFile)
 	if err != nil {
 		return "", err
 	}
 	if ok && strings.TrimSpace(s) != "" {
 		return strings.TrimSpace(s), nil
 	}
-	return "mcpt repro " + filepath.ToSlash(filepath.Join(b.outDir, filepath.FromSlash(b.rel))), nil
+	return bundle.ReproCommand(filepath.Join(b.outDir, filepath.FromSlash(b.rel))), nil
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"errors"
 	"flag"
 	"io/fs"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/result"
 )
 
@@ -308,25 +310,62 @@ func TestRebuildErrors(t *testing.T) {
 }
 
 func TestBundleStaysInsideOutDir(t *testing.T) {
-	dir := copyFixture(t)
-	r, err := result.Load(filepath.Join(dir, ReportJSON))
-	if err != nil {
-		t.Fatal(err)
+	secretDir := func(t *testing.T, dir string) string {
+		secret := filepath.Join(filepath.Dir(dir), "secret")
+		os.MkdirAll(filepath.Join(secret, "base"), 0o755)
+		os.WriteFile(filepath.Join(secret, "repro.txt"), []byte("SECRET-REPRO"), 0o644)
+		os.WriteFile(filepath.Join(secret, "finding.json"), []byte(`{"diff":"SECRET-DIFF"}`), 0o644)
+		return secret
 	}
-	secret := filepath.Join(filepath.Dir(dir), "secret")
-	os.MkdirAll(filepath.Join(secret, "base"), 0o755)
-	os.WriteFile(filepath.Join(secret, "repro.txt"), []byte("SECRET-REPRO"), 0o644)
-	for i := range r.Findings {
-		r.Findings[i].Bundle = "../secret"
-	}
-	if err := Write(dir, r); err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range []string{ReportHTML, JUnitXML} {
-		b, _ := os.ReadFile(filepath.Join(dir, name))
-		if bytes.Contains(b, []byte("SECRET-REPRO")) {
-			t.Errorf("%s read a bundle outside the output directory", name)
-		}
+	// Each way out of the output directory: a bundle path with "..", a
+	// symbolic link inside a bundle, a symbolic link as findings/.
+	for name, prepare := range map[string]func(t *testing.T, dir string, r *result.Report){
+		"dotdot": func(t *testing.T, dir string, r *result.Report) {
+			secretDir(t, dir)
+			for i := range r.Findings {
+				r.Findings[i].Bundle = "../secret"
+			}
+		},
+		"link-in-bundle": func(t *testing.T, dir string, r *result.Report) {
+			secret := secretDir(t, dir)
+			for _, f := range r.Findings {
+				p := filepath.Join(dir, filepath.FromSlash(f.Bundle), "repro.txt")
+				os.Remove(p)
+				if err := os.Symlink(filepath.Join(secret, "repro.txt"), p); err != nil {
+					t.Fatal(err)
+				}
+			}
+		},
+		"linked-findings": func(t *testing.T, dir string, r *result.Report) {
+			secret := filepath.Join(filepath.Dir(dir), "elsewhere")
+			if err := os.Rename(filepath.Join(dir, "findings"), secret); err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range r.Findings {
+				os.WriteFile(filepath.Join(secret, strings.TrimPrefix(f.Bundle, "findings/"), "repro.txt"), []byte("SECRET-REPRO"), 0o644)
+			}
+			if err := os.Symlink(secret, filepath.Join(dir, "findings")); err != nil {
+				t.Fatal(err)
+			}
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := copyFixture(t)
+			r, err := result.Load(filepath.Join(dir, ReportJSON))
+			if err != nil {
+				t.Fatal(err)
+			}
+			prepare(t, dir, r)
+			if err := Write(dir, r); !errors.Is(err, bundle.ErrRefused) {
+				t.Errorf("Write = %v, want a refusal", err)
+			}
+			for _, name := range []string{ReportHTML, JUnitXML} {
+				b, _ := os.ReadFile(filepath.Join(dir, name))
+				if bytes.Contains(b, []byte("SECRET-")) {
+					t.Errorf("%s read a bundle outside the output directory", name)
+				}
+			}
+		})
 	}
 }
 

@@ -5,13 +5,12 @@ package shard
 
 import (
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/report"
 	"github.com/mcpt-tool/mcpt/result"
 )
@@ -38,18 +37,8 @@ func Merge(dirs []string, out string) (*result.Report, error) {
 		return nil, err
 	}
 	for i, r := range reps {
-		for _, f := range r.Findings {
-			if f.Bundle == "" {
-				continue
-			}
-			src := filepath.Join(dirs[i], filepath.FromSlash(f.Bundle))
-			dst := filepath.Join(out, filepath.FromSlash(f.Bundle))
-			if !filepath.IsLocal(filepath.FromSlash(f.Bundle)) {
-				return nil, fmt.Errorf("%s: finding %s has a bundle outside its directory", dirs[i], f.ID)
-			}
-			if err := copyTree(src, dst); err != nil {
-				return nil, err
-			}
+		if err := copyBundles(dirs[i], out, r.Findings); err != nil {
+			return nil, err
 		}
 	}
 	if err := m.Save(filepath.Join(out, report.ReportJSON)); err != nil {
@@ -122,44 +111,28 @@ func Reports(names []string, reps []*result.Report) (*result.Report, error) {
 	return m, nil
 }
 
-// copyTree copies a bundle directory; an existing destination is left as
-// it is (the same finding merged twice).
-func copyTree(src, dst string) error {
-	if _, err := os.Stat(dst); err == nil {
-		return nil
-	}
-	tmp := dst + ".tmp"
-	os.RemoveAll(tmp)
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(tmp, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		if !d.Type().IsRegular() {
-			return fmt.Errorf("%s: not a regular file", p)
-		}
-		in, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		defer in.Close()
-		o, err := os.Create(target)
-		if err != nil {
-			return err
-		}
-		if _, err := io.Copy(o, in); err != nil {
-			o.Close()
-			return err
-		}
-		return o.Close()
-	})
+// copyBundles copies the bundles of findings from the output directory dir
+// into out, reading nothing outside dir (see bundle.Reader); a bundle that
+// is in out already is left as it is (the same finding merged twice).
+func copyBundles(dir, out string, findings []result.Finding) error {
+	r, err := bundle.Open(dir)
 	if err != nil {
-		os.RemoveAll(tmp)
 		return err
 	}
-	return os.Rename(tmp, dst)
+	defer r.Close()
+	for _, f := range findings {
+		if f.Bundle == "" {
+			continue
+		}
+		b, err := r.Load(f.Bundle)
+		if err != nil {
+			return fmt.Errorf("finding %s: %w", f.ID, err)
+		}
+		dst := filepath.Join(out, filepath.FromSlash(f.Bundle))
+		b.Repro = bundle.ReproCommand(dst)
+		if err := bundle.Write(dst, b); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -4,10 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
 
-	"github.com/mcpt-tool/mcpt/engine"
+	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/reduce"
 )
@@ -27,7 +26,7 @@ func (c *reduceCmd) Run() error {
 	if c.MaxRuns < 0 {
 		return usageErr("--max-runs must not be negative")
 	}
-	bd, err := reduce.LoadBundle(c.Bundle)
+	bd, err := bundle.Load(c.Bundle)
 	if err != nil {
 		return usageErr("%s: %v", c.Bundle, err)
 	}
@@ -49,7 +48,7 @@ func (c *reduceCmd) Run() error {
 		faults = f.Faults // the run's --fault, unless another configuration is given
 	}
 	s, err := setup.Load(cfg, setup.Options{
-		SeedFiles: []string{filepath.Join(c.Bundle, engine.BundleBase, path.Base(f.SeedFile))},
+		SeedFiles: []string{filepath.Join(c.Bundle, bundle.BaseDir, bd.InputName())},
 		Faults:    faults,
 	})
 	if err != nil {

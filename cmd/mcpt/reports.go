@@ -1,10 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 
+	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/report"
 	"github.com/mcpt-tool/mcpt/shard"
 )
@@ -17,7 +19,9 @@ func (c *reportCmd) Run() error {
 	if _, err := os.Stat(filepath.Join(c.Out, report.ReportJSON)); err != nil {
 		return usageErr("%v", err)
 	}
-	if err := report.Rebuild(c.Out); err != nil {
+	if err := report.Rebuild(c.Out); errors.Is(err, bundle.ErrRefused) {
+		return usageErr("%v", err)
+	} else if err != nil {
 		return err
 	}
 	fmt.Printf("wrote %s and %s\n", filepath.Join(c.Out, report.ReportHTML), filepath.Join(c.Out, report.JUnitXML))

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -11,10 +10,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
-	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/transpiler"
 )
 
@@ -153,14 +152,11 @@ type reproCmd struct {
 // base input with the recorded relation, spot and case seed, both inputs are
 // transpiled and the checkers run.
 func (c *reproCmd) Run() error {
-	b, err := os.ReadFile(filepath.Join(c.Bundle, engine.BundleFinding))
+	bd, err := bundle.Load(c.Bundle)
 	if err != nil {
-		return usageErr("not a finding bundle: %v", err)
+		return usageErr("%s: %v", c.Bundle, err)
 	}
-	var f result.Finding
-	if err := json.Unmarshal(b, &f); err != nil {
-		return usageErr("%s: %v", filepath.Join(c.Bundle, engine.BundleFinding), err)
-	}
+	f := bd.Finding
 	cfg := c.Config
 	if cfg == "" {
 		cfg = f.Config
@@ -180,12 +176,7 @@ func (c *reproCmd) Run() error {
 	if rel == nil {
 		return usageErr("relation %s is not in %s", f.Relation, cfg)
 	}
-	name := path.Base(f.SeedFile)
-	src, err := os.ReadFile(filepath.Join(c.Bundle, engine.BundleBase, name))
-	if err != nil {
-		return usageErr("%v", err)
-	}
-	out, err := Reproduce(context.Background(), s.Transpiler, rel, s.Normalize, name, src, f.Spot.Index, f.CaseSeed, engine.Mode(f.Mode))
+	out, err := Reproduce(context.Background(), s.Transpiler, rel, s.Normalize, bd.InputName(), bd.Base, f.Spot.Index, f.CaseSeed, engine.Mode(f.Mode))
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,349 @@
+// Package bundle is the on-disk form of a finding: the directory that holds
+// what is needed to see and reproduce it. Every writer and reader of
+// bundles goes through this package: Write makes a bundle appear whole or
+// not at all (a temporary directory renamed into place), and a Reader reads
+// bundles below an output directory without ever leaving it: no symbolic
+// link, no "..", no special file is followed, so that a bundle or an output
+// directory received from someone else cannot make mcpt read other files.
+package bundle
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/tree"
+)
+
+// Layout of a bundle directory.
+const (
+	FindingFile  = "finding.json" // the finding, as in report.json but with all its evidence
+	BaseDir      = "base"         // the base input, under the seed's base name
+	FollowUpDir  = "followup"     // the follow-up input, same name
+	BaseOutDir   = "base-out"     // the base run's output tree
+	FollowOutDir = "followup-out" // the follow-up run's output tree
+	DiffFile     = "diff.txt"     // the unified diff of a failed checker
+	ReproFile    = "repro.txt"    // the command that reproduces the finding
+)
+
+// Dir is the directory of an output directory that holds the bundles, one
+// per finding, named after the finding's ID.
+const Dir = "findings"
+
+// TempPrefix starts the name of the temporary directory in which a bundle
+// is written before it is renamed into place; such a directory is left
+// only by a kill.
+const TempPrefix = ".tmp-"
+
+// Path is the bundle path of a finding, relative to the output directory.
+func Path(id string) string { return path.Join(Dir, id) }
+
+// MaxSize bounds the bytes a Reader loads for one bundle, so that a bundle
+// received from elsewhere cannot exhaust memory.
+const MaxSize = 256 << 20
+
+// Bundle is a finding with its evidence.
+type Bundle struct {
+	Finding result.Finding
+	// Base and FollowUp are the inputs, named path.Base(Finding.SeedFile);
+	// FollowUp is nil for a finding about a base run.
+	Base, FollowUp []byte
+	// BaseOut and FollowUpOut are the output trees; nil when the run wrote
+	// none.
+	BaseOut, FollowUpOut tree.Tree
+	// Repro is the command that reproduces the finding.
+	Repro string
+}
+
+// InputName is the file name under which the bundle keeps its inputs.
+func (b *Bundle) InputName() string { return path.Base(b.Finding.SeedFile) }
+
+// Write saves b as the bundle directory dir, atomically. When dir exists
+// already it is left as it is: a bundle written before an interruption,
+// with the same content.
+func Write(dir string, b *Bundle) error {
+	if _, err := os.Lstat(dir); err == nil {
+		return nil
+	}
+	return write(dir, b, false)
+}
+
+// Replace saves b as the bundle directory dir, atomically, in place of
+// the bundle dir holds (a reduction made again): dir holds the old bundle
+// or the new one, never half of one.
+func Replace(dir string, b *Bundle) error { return write(dir, b, true) }
+
+func write(dir string, b *Bundle, replace bool) error {
+	dir = filepath.Clean(dir)
+	parent := filepath.Dir(dir)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(parent, TempPrefix+filepath.Base(dir)+"-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	if err := b.writeFiles(tmp); err != nil {
+		return fmt.Errorf("saving finding %s: %w", b.Finding.ID, err)
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return err
+	}
+	// A directory cannot be renamed over a non-empty one: move the old
+	// bundle aside first, and drop it once the new one is in place.
+	var old string
+	if replace {
+		if _, err := os.Lstat(dir); err == nil {
+			old = tmp + ".old"
+			if err := os.Rename(dir, old); err != nil {
+				return err
+			}
+		}
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		if old != "" {
+			_ = os.Rename(old, dir)
+		}
+		return fmt.Errorf("saving finding %s: %w", b.Finding.ID, err)
+	}
+	if old != "" {
+		return os.RemoveAll(old)
+	}
+	return nil
+}
+
+// writeFiles writes the files of b below dir.
+func (b *Bundle) writeFiles(dir string) error {
+	name := b.InputName()
+	if name == "." || name == "/" || name == ".." {
+		return fmt.Errorf("the finding names no seed file")
+	}
+	files := tree.Tree{path.Join(BaseDir, name): b.Base}
+	if b.FollowUp != nil {
+		files[path.Join(FollowUpDir, name)] = b.FollowUp
+	}
+	if b.Finding.Diff != "" {
+		files[DiffFile] = []byte(b.Finding.Diff)
+	}
+	if b.Repro != "" {
+		files[ReproFile] = []byte(b.Repro + "\n")
+	}
+	data, err := json.MarshalIndent(&b.Finding, "", "  ")
+	if err != nil {
+		return err
+	}
+	files[FindingFile] = append(data, '\n')
+	for sub, t := range map[string]tree.Tree{BaseOutDir: b.BaseOut, FollowOutDir: b.FollowUpOut} {
+		if t == nil {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+			return err
+		}
+		if err := t.Write(filepath.Join(dir, sub)); err != nil {
+			return err
+		}
+	}
+	return files.Write(dir)
+}
+
+// ErrRefused is wrapped by the errors of a Reader for a path it does not
+// follow: a symbolic link, a special file, or a path that leaves the
+// directory.
+var ErrRefused = errors.New("refused: mcpt reads only regular files and directories inside the directory it is given, and follows no symbolic link")
+
+// Reader reads files below a directory and nowhere else. It is not safe
+// for concurrent use.
+type Reader struct {
+	dir  string
+	root *os.Root
+}
+
+// Open returns a Reader of the directory dir (itself named by the user,
+// so a link there is followed).
+func Open(dir string) (*Reader, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &Reader{dir: dir, root: root}, nil
+}
+
+// Close releases the directory.
+func (r *Reader) Close() error { return r.root.Close() }
+
+// Dir is the directory the Reader reads.
+func (r *Reader) Dir() string { return r.dir }
+
+// check refuses a slash-separated path that leaves the directory or passes
+// through a symbolic link, and returns what its last element is.
+func (r *Reader) check(name string) (os.FileInfo, error) {
+	p := filepath.FromSlash(path.Clean(name))
+	if !filepath.IsLocal(p) {
+		return nil, fmt.Errorf("%s: %w", r.display(name), ErrRefused)
+	}
+	var fi os.FileInfo
+	prefix := ""
+	for _, part := range splitPath(p) {
+		prefix = filepath.Join(prefix, part)
+		var err error
+		fi, err = r.root.Lstat(prefix)
+		if err != nil {
+			return nil, err
+		}
+		if fi.Mode()&os.ModeSymlink != 0 {
+			return nil, fmt.Errorf("%s: %w", r.display(filepath.ToSlash(prefix)), ErrRefused)
+		}
+	}
+	if fi == nil { // "."
+		return r.root.Lstat(".")
+	}
+	return fi, nil
+}
+
+func splitPath(p string) []string {
+	var parts []string
+	for p != "." && p != "" {
+		dir, file := filepath.Split(p)
+		parts = append([]string{file}, parts...)
+		p = filepath.Clean(dir)
+		if dir == "" {
+			break
+		}
+	}
+	return parts
+}
+
+func (r *Reader) display(name string) string { return filepath.Join(r.dir, filepath.FromSlash(name)) }
+
+// ReadFile reads the regular file at the slash-separated path name. A file
+// that does not exist gives an error wrapping fs.ErrNotExist.
+func (r *Reader) ReadFile(name string) ([]byte, error) {
+	fi, err := r.check(name)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w", r.display(name), ErrRefused)
+	}
+	if fi.Size() > MaxSize {
+		return nil, fmt.Errorf("%s: larger than %d MiB", r.display(name), MaxSize>>20)
+	}
+	return r.root.ReadFile(filepath.FromSlash(path.Clean(name)))
+}
+
+// Load reads the bundle at the slash-separated path rel ("." for the
+// directory of the Reader itself). The finding and the base input must be
+// there; the rest is optional.
+func (r *Reader) Load(rel string) (*Bundle, error) {
+	b := &Bundle{}
+	data, err := r.ReadFile(path.Join(rel, FindingFile))
+	if err != nil {
+		return nil, fmt.Errorf("not a finding bundle: %w", err)
+	}
+	if err := json.Unmarshal(data, &b.Finding); err != nil {
+		return nil, fmt.Errorf("%s: %w", r.display(path.Join(rel, FindingFile)), err)
+	}
+	if b.Finding.SeedFile == "" {
+		return nil, fmt.Errorf("%s: the finding names no seed file", r.display(path.Join(rel, FindingFile)))
+	}
+	name := b.InputName()
+	if b.Base, err = r.ReadFile(path.Join(rel, BaseDir, name)); err != nil {
+		return nil, fmt.Errorf("not a finding bundle: %w", err)
+	}
+	size := int64(len(data) + len(b.Base))
+	opt := func(p string) ([]byte, error) {
+		data, err := r.ReadFile(path.Join(rel, p))
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		size += int64(len(data))
+		return data, err
+	}
+	if b.FollowUp, err = opt(path.Join(FollowUpDir, name)); err != nil {
+		return nil, err
+	}
+	repro, err := opt(ReproFile)
+	if err != nil {
+		return nil, err
+	}
+	b.Repro = strings.TrimSpace(string(repro))
+	if b.BaseOut, err = r.readTree(path.Join(rel, BaseOutDir), &size); err != nil {
+		return nil, err
+	}
+	if b.FollowUpOut, err = r.readTree(path.Join(rel, FollowOutDir), &size); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// readTree reads the regular files below the directory dir; nil when dir
+// does not exist. size counts the bytes read for the bundle.
+func (r *Reader) readTree(dir string, size *int64) (tree.Tree, error) {
+	fi, err := r.check(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("%s: not a directory", r.display(dir))
+	}
+	t := tree.Tree{}
+	var walk func(sub string) error
+	walk = func(sub string) error {
+		f, err := r.root.Open(filepath.FromSlash(path.Join(dir, sub)))
+		if err != nil {
+			return err
+		}
+		entries, err := f.ReadDir(-1)
+		f.Close()
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			name := path.Join(sub, e.Name())
+			switch {
+			case e.IsDir():
+				if err := walk(name); err != nil {
+					return err
+				}
+			case e.Type().IsRegular():
+				data, err := r.ReadFile(path.Join(dir, name))
+				if err != nil {
+					return err
+				}
+				if *size += int64(len(data)); *size > MaxSize {
+					return fmt.Errorf("%s: the bundle is larger than %d MiB", r.display(dir), MaxSize>>20)
+				}
+				t[name] = data
+			default:
+				return fmt.Errorf("%s: %w", r.display(path.Join(dir, name)), ErrRefused)
+			}
+		}
+		return nil
+	}
+	return t, walk("")
+}
+
+// Load reads the bundle directory dir.
+func Load(dir string) (*Bundle, error) {
+	r, err := Open(dir)
+	if err != nil {
+		return nil, fmt.Errorf("not a finding bundle: %w", err)
+	}
+	defer r.Close()
+	return r.Load(".")
+}
+
+// ReproCommand is the command that reproduces the finding whose bundle is
+// the directory dir.
+func ReproCommand(dir string) string { return "mcpt repro " + filepath.ToSlash(filepath.Clean(dir)) }
