@@ -52,6 +52,7 @@ type checkT struct {
 	equiv   *equivT
 	diff    *diffT
 	created *createdT
+	derived *derivedT
 }
 
 type equivT struct {
@@ -235,8 +236,14 @@ func (d *defs) compileRelation(ry relYAML) (*relation.Relation, error) {
 
 func compileCheck(cy checkYAML, relName config.String) (checkT, error) {
 	var c checkT
-	if n := btoi(cy.Equivalence != nil) + btoi(cy.Difference != nil) + btoi(cy.Created != nil); n != 1 {
-		return c, relName.At("relation %s: each check is one of equivalence, difference, created", relName.Value)
+	if n := btoi(cy.Equivalence != nil) + btoi(cy.Difference != nil) + btoi(cy.Created != nil) +
+		btoi(cy.Locality != nil) + btoi(cy.Order != nil) + btoi(cy.Analogy != nil); n != 1 {
+		return c, relName.At("relation %s: each check is one of equivalence, difference, created, locality, order, analogy", relName.Value)
+	}
+	if cy.Locality != nil || cy.Order != nil || cy.Analogy != nil {
+		var err error
+		c.derived, err = compileDerived(cy)
+		return c, err
 	}
 	if cy.Created != nil {
 		var err error
@@ -714,8 +721,14 @@ func (r *rel) mutate(in relation.Input, sp relation.Spot, rng *rand.Rand) (*rela
 		src = m.src + "\n" + s.text(ins)
 	}
 	fu := &relation.FollowUp{Src: []byte(src), Bindings: flatten(data), Fresh: r.freshKeys}
+	mu := &mutation{r: r, m: m, s: s, ins: ins, data: data}
 	for _, c := range r.checks {
-		chk, err := c.instantiate(data)
+		var chk relation.Checker
+		if c.derived != nil {
+			chk, err = c.derived.instantiate(mu)
+		} else {
+			chk, err = c.instantiate(data)
+		}
 		if err != nil {
 			return nil, err
 		}

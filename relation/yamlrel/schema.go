@@ -76,9 +76,12 @@ type chooseYAML struct {
 }
 
 type checkYAML struct {
-	Equivalence *equivYAML   `yaml:"equivalence"`
-	Difference  *diffYAML    `yaml:"difference"`
-	Created     *createdYAML `yaml:"created"`
+	Equivalence *equivYAML    `yaml:"equivalence"`
+	Difference  *diffYAML     `yaml:"difference"`
+	Created     *createdYAML  `yaml:"created"`
+	Locality    *localityYAML `yaml:"locality"`
+	Order       *orderYAML    `yaml:"order"`
+	Analogy     *analogyYAML  `yaml:"analogy"`
 }
 
 type equivYAML struct {

@@ -1,0 +1,195 @@
+package oracle
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mcpt-tool/mcpt/tree"
+)
+
+// Rename maps a name of the sibling declaration to the corresponding name
+// of the new one (the declaration's own name, then the names of its list).
+type Rename struct {
+	From, To Name
+}
+
+// Analogy is the derived checker that takes its prediction from the
+// transpiler itself: the relation names a sibling, a declaration of the
+// input of the same shape as the new one that the input mentions nowhere
+// else, and every line of o that mentions the sibling, with the sibling's
+// names replaced by the new ones (form for form: snake for snake, upper
+// for upper), must be in the same file of o′, as many times as o has the
+// sibling's line. Numbers are masked on both sides unless KeepNumbers. A
+// sibling with no line in o cannot be decided and passes.
+//
+// The check is about presence, not place: the order check says where.
+type Analogy struct {
+	Name        string
+	Renames     []Rename // the first is the declaration's own name
+	Others      []Name
+	Files       []string
+	KeepNumbers bool
+}
+
+// Check runs the analogy check.
+func (c *Analogy) Check(o, o2 tree.Tree) []Failure { return c.Decide(o, o2).Fails }
+
+// Decide runs the analogy check.
+func (c *Analogy) Decide(o, o2 tree.Tree) Verdict {
+	name := c.Name
+	if name == "" {
+		name = "analogy"
+	}
+	var v Verdict
+	if len(c.Renames) == 0 || c.Renames[0].From.Empty() {
+		v.Undecided = append(v.Undecided, "no sibling of the same shape")
+		return v
+	}
+	scs := make([]scanner, len(c.Renames))
+	for i, r := range c.Renames {
+		scs[i] = newScanner(r.From, c.Others)
+	}
+	mask := func(s string) string { return s }
+	if !c.KeepNumbers {
+		mask = maskNumbers
+	}
+	seen := false
+	for _, f := range o.Names() {
+		if len(c.Files) > 0 && !slices.Contains(c.Files, f) || !scs[0].maybe(string(o[f])) {
+			continue
+		}
+		lines, _ := SplitLines(string(o[f]))
+		var want []*pattern
+		count := map[string]int{}
+		for _, line := range lines {
+			if len(scs[0].find(line)) == 0 {
+				continue
+			}
+			p := c.rename(line, scs, mask)
+			if count[p.key()] == 0 {
+				want = append(want, p)
+			}
+			count[p.key()]++
+		}
+		if len(want) == 0 {
+			continue
+		}
+		seen = true
+		after, _ := SplitLines(string(o2[f]))
+		var missing []string
+		for _, p := range want {
+			have := 0
+			for _, line := range after {
+				if p.match(mask(line)) {
+					have++
+				}
+			}
+			for range count[p.key()] - have {
+				missing = append(missing, p.String())
+			}
+		}
+		if len(missing) > 0 {
+			v.Fails = append(v.Fails, Failure{
+				Checker: name, File: f,
+				Message:  fmt.Sprintf("%s in o′ lacks %d lines that %s has and %s must have too: %s", f, len(missing), c.Renames[0].From, c.Renames[0].To, strings.TrimSpace(missing[0])),
+				Expected: strings.Join(missing, "\n"),
+				Actual:   c.linesOf(after),
+			})
+		}
+	}
+	if !seen {
+		v.Undecided = append(v.Undecided, fmt.Sprintf("the sibling %s has no line in o", c.Renames[0].From))
+	}
+	return v
+}
+
+// pattern is a line of the sibling with its names replaced by the new
+// declaration's: literal text between names, and at each name the forms
+// of the new one that correspond to the sibling's form found there (more
+// than one when forms of the sibling coincide: jiy is its own snake case,
+// and the new name's written form or snake case may stand there).
+type pattern struct {
+	lits []string
+	alts [][]string
+}
+
+func (p *pattern) key() string { return fmt.Sprint(p.lits, p.alts) }
+
+// String shows the pattern with the first alternative at each name.
+func (p *pattern) String() string {
+	var b strings.Builder
+	for i, l := range p.lits {
+		b.WriteString(l)
+		if i < len(p.alts) {
+			b.WriteString(p.alts[i][0])
+		}
+	}
+	return b.String()
+}
+
+func (p *pattern) match(line string) bool { return p.matchAt(line, 0) }
+
+func (p *pattern) matchAt(s string, i int) bool {
+	if !strings.HasPrefix(s, p.lits[i]) {
+		return false
+	}
+	s = s[len(p.lits[i]):]
+	if i == len(p.alts) {
+		return s == ""
+	}
+	for _, a := range p.alts[i] {
+		if strings.HasPrefix(s, a) && p.matchAt(s[len(a):], i+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// rename replaces, in a line of the sibling, each of the sibling's names
+// by the new declaration's, form for form.
+func (c *Analogy) rename(line string, scs []scanner, mask func(string) string) *pattern {
+	type occ struct {
+		span
+		r int
+	}
+	var all []occ
+	var taken []span
+	for i, sc := range scs {
+		for _, s := range sc.find(line) {
+			if !inside(taken, s.beg, s.end) {
+				taken = append(taken, s)
+				all = append(all, occ{s, i})
+			}
+		}
+	}
+	slices.SortFunc(all, func(a, b occ) int { return a.beg - b.beg })
+	p := &pattern{}
+	at := 0
+	for _, o := range all {
+		p.lits = append(p.lits, mask(line[at:o.beg]))
+		r := c.Renames[o.r]
+		text := line[o.beg:o.end]
+		var alt []string
+		for k, f := range r.From.Forms {
+			if f == text && k < len(r.To.Forms) && !slices.Contains(alt, r.To.Forms[k]) {
+				alt = append(alt, mask(r.To.Forms[k]))
+			}
+		}
+		p.alts = append(p.alts, alt)
+		at = o.end
+	}
+	p.lits = append(p.lits, mask(line[at:]))
+	return p
+}
+
+// linesOf returns the lines that mention the new declaration's name.
+func (c *Analogy) linesOf(lines []string) string {
+	var out []string
+	for _, l := range lines {
+		if mentions(l, []Name{c.Renames[0].To}) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}

@@ -1,0 +1,223 @@
+package oracle
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcpt-tool/mcpt/tree"
+)
+
+// nm gives a name the forms as written, snake and upper case (enough for
+// these tests: the names are single words or already snake case).
+func nm(s string) Name {
+	if s == "" {
+		return Name{}
+	}
+	return Name{Forms: []string{s, strings.ToLower(s), strings.ToUpper(s)}}
+}
+
+const typesH = `typedef enum {
+    P_STATE_RED,
+    P_STATE_GREEN,
+    P_STATE_YELLOW,
+} p_state_t;
+#define P_STATE_COUNT 3
+`
+
+const typesC = `static const char *const p_state_names[] = {
+    "Red",
+    "Green",
+    "Yellow",
+};
+`
+
+// withNew inserts the new state after Green (its place in i′ is between
+// Green and Yellow) in both files, and sets the count.
+func withNew(h, c string, count string) tree.Tree {
+	h = strings.Replace(h, "    P_STATE_GREEN,\n", "    P_STATE_GREEN,\n    P_STATE_ZQNEW,\n", 1)
+	h = strings.Replace(h, "COUNT 3", "COUNT "+count, 1)
+	c = strings.Replace(c, "    \"Green\",\n", "    \"Green\",\n    \"Zqnew\",\n", 1)
+	return tree.Tree{"p_types.h": []byte(h), "p_types.c": []byte(c), "p.c": []byte("int x;\n")}
+}
+
+func stateTree() tree.Tree {
+	return tree.Tree{"p_types.h": []byte(typesH), "p_types.c": []byte(typesC), "p.c": []byte("int x;\n")}
+}
+
+func TestLocality(t *testing.T) {
+	l := &Locality{Fresh: []Name{nm("Zqnew")}, Numbers: 1}
+	if v := l.Decide(stateTree(), withNew(typesH, typesC, "4")); len(v.Fails) != 0 || len(v.Undecided) != 0 {
+		t.Fatalf("false alarm: %+v", v)
+	}
+	block := tree.Tree{"f.c": []byte("void a(void)\n{\n    x();\n}\n")}
+	grown := tree.Tree{"f.c": []byte("void a(void)\n{\n    x();\n}\n\nvoid zqnew(void)\n{\n    x();\n}\n")}
+	for name, tc := range map[string]struct {
+		l     Locality
+		o, o2 tree.Tree
+		msg   string
+	}{
+		"numbers not allowed": {Locality{Fresh: []Name{nm("Zqnew")}}, stateTree(), withNew(typesH, typesC, "4"), "changed only in their numbers, the relation allows 0"},
+		"other file changed": {*l, stateTree(), func() tree.Tree {
+			o2 := withNew(typesH, typesC, "4")
+			o2["p.c"] = []byte("int y;\n")
+			return o2
+		}(), "p.c changed, but it does not mention"},
+		"unrelated line added": {*l, stateTree(), withNew(typesH, strings.Replace(typesC, "};", "    \"Blue\",\n};", 1), "4"), "1 lines added and 0 removed"},
+		"line removed":         {*l, stateTree(), withNew(strings.Replace(typesH, "    P_STATE_RED,\n", "", 1), typesC, "4"), "0 lines added and 1 removed"},
+		"file gone":            {*l, stateTree(), tree.Tree{"p_types.h": []byte(typesH), "p_types.c": []byte(typesC)}, "missing from o′"},
+		"file without name":    {*l, stateTree(), func() tree.Tree { o2 := stateTree(); o2["x.h"] = []byte("int z;\n"); return o2 }(), "appeared in o′"},
+		"block not in hunks":   {Locality{Fresh: []Name{nm("Zqnew")}}, block, grown, "1 lines added"},
+	} {
+		v := tc.l.Decide(tc.o, tc.o2)
+		if len(v.Fails) == 0 || !strings.Contains(v.Fails[0].Message, tc.msg) {
+			t.Errorf("%s: want a failure saying %q, got %+v", name, tc.msg, v.Fails)
+		}
+	}
+	// A multi-line block is the new declaration's as a whole with Hunks.
+	if v := (&Locality{Fresh: []Name{nm("Zqnew")}, Hunks: true}).Decide(block, grown); len(v.Fails) != 0 {
+		t.Errorf("hunks: false alarm %+v", v.Fails)
+	}
+	// Braces and blank lines of a block whose lines name it need no Hunks.
+	named := tree.Tree{"f.c": []byte("void a(void)\n{\n}\n\nvoid zqnew(void)\n{\n    zqnew_x();\n}\n")}
+	if v := (&Locality{Fresh: []Name{nm("Zqnew")}}).Decide(tree.Tree{"f.c": []byte("void a(void)\n{\n}\n")}, named); len(v.Fails) != 0 {
+		t.Errorf("structural lines: false alarm %+v", v.Fails)
+	}
+	// A trailing comma gained by the old last element is punctuation.
+	p := &Locality{Fresh: []Name{nm("Zqnew")}, Punctuation: 1}
+	if v := p.Decide(tree.Tree{"a": []byte("x = [\n  a\n]\n")}, tree.Tree{"a": []byte("x = [\n  a,\n  zqnew\n]\n")}); len(v.Fails) != 0 {
+		t.Errorf("punctuation: false alarm %+v", v.Fails)
+	}
+	p.Punctuation = 0
+	if v := p.Decide(tree.Tree{"a": []byte("x = [\n  a\n]\n")}, tree.Tree{"a": []byte("x = [\n  a,\n  zqnew\n]\n")}); len(v.Fails) != 1 {
+		t.Errorf("punctuation 0: want a failure, got %+v", v.Fails)
+	}
+}
+
+func TestOrder(t *testing.T) {
+	c := &Order{New: nm("Zqnew"), Prev: nm("Green"), Next: nm("Yellow"), Others: []Name{nm("Red")}}
+	if v := c.Decide(stateTree(), withNew(typesH, typesC, "4")); len(v.Fails) != 0 || len(v.Undecided) != 0 {
+		t.Fatalf("false alarm: %+v", v)
+	}
+	// The paper's fault: everything in reverse order, in o as in o′.
+	rev := func(s string) string {
+		ls := strings.Split(s, "\n")
+		for i, j := 1, 3; i < j; i, j = i+1, j-1 {
+			ls[i], ls[j] = ls[j], ls[i]
+		}
+		return strings.Join(ls, "\n")
+	}
+	o2 := withNew(typesH, typesC, "4")
+	o2["p_types.c"] = []byte(strings.Replace(rev(typesC), "    \"Green\",\n", "    \"Zqnew\",\n    \"Green\",\n", 1))
+	v := c.Decide(tree.Tree{"p_types.h": []byte(typesH), "p_types.c": []byte(rev(typesC))}, o2)
+	if len(v.Fails) != 1 || v.Fails[0].File != "p_types.c" || !strings.Contains(v.Fails[0].Message, "not between Green and Yellow") {
+		t.Errorf("reversed: want a failure on p_types.c, got %+v", v.Fails)
+	}
+	// The new line after the next one.
+	o2 = withNew(typesH, typesC, "4")
+	o2["p_types.h"] = []byte(strings.Replace(strings.Replace(typesH, "COUNT 3", "COUNT 4", 1), "    P_STATE_YELLOW,\n", "    P_STATE_YELLOW,\n    P_STATE_ZQNEW,\n", 1))
+	if v := c.Decide(stateTree(), o2); len(v.Fails) != 1 || v.Fails[0].File != "p_types.h" {
+		t.Errorf("after next: want a failure on p_types.h, got %+v", v.Fails)
+	}
+	// On one line, the order of the names.
+	one := &Order{New: nm("Zqnew"), Prev: nm("Red"), Next: nm("Green")}
+	if v := one.Decide(tree.Tree{"a": []byte("x(Red, Green)\n")}, tree.Tree{"a": []byte("x(Red, Green, Zqnew)\n")}); len(v.Fails) != 1 {
+		t.Errorf("one line: want a failure, got %+v", v)
+	}
+	if v := one.Decide(tree.Tree{"a": []byte("x(Red, Green)\n")}, tree.Tree{"a": []byte("x(Red, Zqnew, Green)\n")}); len(v.Fails) != 0 {
+		t.Errorf("one line: false alarm %+v", v)
+	}
+}
+
+func TestOrderUndecided(t *testing.T) {
+	o2 := withNew(typesH, typesC, "4")
+	for name, c := range map[string]*Order{
+		"no neighbours":         {New: nm("Zqnew")},
+		"neighbours not listed": {New: nm("Zqnew"), Prev: nm("Blue"), Next: nm("Pink")},
+	} {
+		v := c.Decide(stateTree(), o2)
+		if len(v.Fails) != 0 || len(v.Undecided) == 0 {
+			t.Errorf("%s: want undecided and no failure, got %+v", name, v)
+		}
+	}
+	// Green has one line of the shape, the new name two: the places cannot
+	// be paired, so the check does not decide (and does not fail).
+	c := &Order{New: nm("Zqnew"), Prev: nm("Green")}
+	v := c.Decide(tree.Tree{"a": []byte("  Green;\n")}, tree.Tree{"a": []byte("  Zqnew;\n  Green;\n  Zqnew;\n")})
+	if len(v.Fails) != 0 || len(v.Undecided) == 0 {
+		t.Errorf("counts differ: want undecided, got %+v", v)
+	}
+	// An occurrence inside a longer declared name is not the neighbour.
+	c = &Order{New: nm("Zqnew"), Prev: nm("Red"), Others: []Name{nm("Red_light")}}
+	v = c.Decide(tree.Tree{"a": []byte("  Red_light;\n  Red;\n")}, tree.Tree{"a": []byte("  Red_light;\n  Red;\n  Zqnew;\n")})
+	if len(v.Fails) != 0 || len(v.Undecided) != 0 {
+		t.Errorf("shadowed: %+v", v)
+	}
+}
+
+const timers = `typedef struct {
+    p_timer_t t_delay;
+    p_timer_t t_jiy;
+} p_ctx_t;
+void p_end(p_ctx_t *ctx)
+{
+    if (ctx->t_delay.active) { ctx->t_delay.remaining_ms -= 10; }
+    if (ctx->t_jiy.active) { ctx->t_jiy.remaining_ms -= 10; }
+}
+`
+
+func TestAnalogy(t *testing.T) {
+	o := tree.Tree{"p.c": []byte(timers)}
+	good := strings.Replace(timers, "    p_timer_t t_jiy;\n", "    p_timer_t t_jiy;\n    p_timer_t t_zqnew;\n", 1)
+	good = strings.Replace(good, "}\n", "    if (ctx->t_zqnew.active) { ctx->t_zqnew.remaining_ms -= 20; }\n}\n", 1)
+	good = strings.Replace(good, "-= 10; }\n}", "-= 10; }\n    if (ctx->t_zqnew.active) { ctx->t_zqnew.remaining_ms -= 10; }\n}", 1)
+	good = strings.Replace(good, "    if (ctx->t_zqnew.active) { ctx->t_zqnew.remaining_ms -= 20; }\n", "", 1)
+	// jiy is its own snake case: the new name may stand there in either form.
+	c := &Analogy{Renames: []Rename{{From: nm("jiy"), To: nm("Zqnew")}}, Others: []Name{nm("Delay")}}
+	if v := c.Decide(o, tree.Tree{"p.c": []byte(good)}); len(v.Fails) != 0 || len(v.Undecided) != 0 {
+		t.Fatalf("false alarm: %+v\n%s", v, good)
+	}
+	// The tick line missing (skip-second-tick, with the new timer second).
+	bad := strings.Replace(good, "    if (ctx->t_zqnew.active) { ctx->t_zqnew.remaining_ms -= 10; }\n", "", 1)
+	v := c.Decide(o, tree.Tree{"p.c": []byte(bad)})
+	if len(v.Fails) != 1 || !strings.Contains(v.Fails[0].Message, "lacks 1 lines") || !strings.Contains(strings.ToLower(v.Fails[0].Expected), "t_zqnew.active") {
+		t.Errorf("missing line: want a failure naming it, got %+v", v.Fails)
+	}
+	// Numbers are masked unless kept.
+	other := strings.Replace(good, "t_zqnew.remaining_ms -= 10", "t_zqnew.remaining_ms -= 20", 1)
+	if v := c.Decide(o, tree.Tree{"p.c": []byte(other)}); len(v.Fails) != 0 {
+		t.Errorf("numbers masked: false alarm %+v", v.Fails)
+	}
+	keep := *c
+	keep.KeepNumbers = true
+	if v := keep.Decide(o, tree.Tree{"p.c": []byte(other)}); len(v.Fails) != 1 {
+		t.Errorf("numbers kept: want a failure, got %+v", v.Fails)
+	}
+	// A sibling without lines, or none, cannot be decided.
+	for name, c := range map[string]*Analogy{
+		"no sibling":       {},
+		"sibling no lines": {Renames: []Rename{{From: nm("Pump"), To: nm("Zqnew")}}},
+	} {
+		v := c.Decide(o, tree.Tree{"p.c": []byte(bad)})
+		if len(v.Fails) != 0 || len(v.Undecided) == 0 {
+			t.Errorf("%s: want undecided, got %+v", name, v)
+		}
+	}
+}
+
+func TestNameBoundaries(t *testing.T) {
+	for _, tc := range []struct {
+		line, form string
+		n          int
+	}{
+		{"P_STATE_RED,", "RED", 1},
+		{"P_STATE_REDDISH,", "RED", 0},
+		{"raiseRed()", "Red", 1},
+		{"e_red_light", "red", 1},
+		{"Red2", "Red", 0},
+		{"RedLight", "Red", 1},
+	} {
+		if got := len((Name{Forms: []string{tc.form}}).find(tc.line, nil)); got != tc.n {
+			t.Errorf("%q in %q: %d occurrences, want %d", tc.form, tc.line, got, tc.n)
+		}
+	}
+}

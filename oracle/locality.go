@@ -1,0 +1,177 @@
+package oracle
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/aymanbagabas/go-udiff"
+
+	"github.com/mcpt-tool/mcpt/tree"
+)
+
+// Verdict is what a derived checker found: its failures, and the parts of
+// the check it could not decide (a neighbour absent, a sibling without
+// lines), which pass.
+type Verdict struct {
+	Fails     []Failure
+	Undecided []string
+}
+
+// Any is the allowance that does not limit (Locality.Numbers, Punctuation).
+const Any = -1
+
+// Locality is the derived checker that needs nothing but the fresh names:
+// a file of o′ that mentions no fresh name is byte-identical to o's, and
+// in a file that changed, every line added or removed mentions a fresh name
+// or is an old line changed only in its numbers (a count, a renumbered
+// value) or in list punctuation (a trailing comma, a separator moved), of
+// which the relation allows at most Numbers and Punctuation lines (Any: no
+// limit). Blank lines and lines of punctuation alone ("{", "}", "};") count
+// as the new declaration's when the changed region they are in has a line
+// that mentions a fresh name; with Hunks, every added line of such a
+// region does. A file that appears in o′ must mention a fresh name in its
+// path or content; a file that disappears fails.
+type Locality struct {
+	Name        string
+	Fresh       []Name
+	Except      []string
+	Numbers     int
+	Punctuation int
+	Hunks       bool
+}
+
+// Check runs the locality check.
+func (l *Locality) Check(o, o2 tree.Tree) []Failure { return l.Decide(o, o2).Fails }
+
+// Decide runs the locality check; it decides every case.
+func (l *Locality) Decide(o, o2 tree.Tree) Verdict {
+	name := l.Name
+	if name == "" {
+		name = "locality"
+	}
+	var v Verdict
+	fail := func(f string, format string, args ...any) *Failure {
+		v.Fails = append(v.Fails, Failure{Checker: name, File: f, Message: fmt.Sprintf(format, args...)})
+		return &v.Fails[len(v.Fails)-1]
+	}
+	files := o.Names()
+	for _, f := range o2.Names() {
+		if _, ok := o[f]; !ok {
+			files = append(files, f)
+		}
+	}
+	slices.Sort(files)
+	numbers, punct := 0, 0
+	for _, f := range files {
+		if slices.Contains(l.Except, f) {
+			continue
+		}
+		a, inA := o[f]
+		b, inB := o2[f]
+		switch {
+		case !inB:
+			fail(f, "%s is in o but missing from o′", f)
+		case !inA:
+			if !mentions(f, l.Fresh) && !mentions(string(b), l.Fresh) {
+				fail(f, "%s appeared in o′ but mentions no new name", f).Actual = string(b)
+			}
+		case bytes.Equal(a, b):
+		case !mentions(string(b), l.Fresh):
+			x := fail(f, "%s changed, but it does not mention the new declaration and must be byte-identical", f)
+			x.Expected, x.Actual, x.Diff = string(a), string(b), Diff(f, string(a), string(b))
+		default:
+			c := l.classify(string(a), string(b))
+			numbers += len(c.numbers)
+			punct += len(c.punct)
+			if len(c.removed)+len(c.added) > 0 {
+				x := fail(f, "%s in o′: %d lines added and %d removed that do not mention the new declaration", f, len(c.added), len(c.removed))
+				x.Expected, x.Actual, x.Diff = strings.Join(c.removed, "\n"), strings.Join(c.added, "\n"), Diff(f, string(a), string(b))
+			}
+			if l.Numbers != Any && numbers > l.Numbers && len(c.numbers) > 0 {
+				x := fail(f, "%s in o′: %d lines changed only in their numbers, the relation allows %d", f, numbers, l.Numbers)
+				x.Actual, x.Diff = strings.Join(c.numbers, "\n"), Diff(f, string(a), string(b))
+			}
+			if l.Punctuation != Any && punct > l.Punctuation && len(c.punct) > 0 {
+				x := fail(f, "%s in o′: %d lines changed only in punctuation, the relation allows %d", f, punct, l.Punctuation)
+				x.Actual, x.Diff = strings.Join(c.punct, "\n"), Diff(f, string(a), string(b))
+			}
+		}
+	}
+	return v
+}
+
+// changes sorts the lines of a changed file: the old lines changed only in
+// numbers or punctuation (as they are in o′), and the lines added and
+// removed that nothing explains.
+type changes struct {
+	numbers, punct, added, removed []string
+}
+
+func (l *Locality) classify(a, b string) changes {
+	var c changes
+	for _, e := range udiff.Lines(a, b) {
+		removed, _ := SplitLines(a[e.Start:e.End])
+		added, _ := SplitLines(e.New)
+		fresh := false
+		var rest []string
+		for _, x := range added {
+			if mentions(x, l.Fresh) {
+				fresh = true
+			} else {
+				rest = append(rest, x)
+			}
+		}
+		if fresh && l.Hunks {
+			rest = nil
+		}
+		used := make([]bool, len(rest))
+		for _, r := range removed {
+			k := pairLine(r, rest, used)
+			switch {
+			case k >= 0 && maskNumbers(r) == maskNumbers(rest[k]):
+				c.numbers = append(c.numbers, rest[k])
+			case k >= 0:
+				c.punct = append(c.punct, rest[k])
+			case fresh && structural(r):
+			default:
+				c.removed = append(c.removed, r)
+			}
+		}
+		for k, x := range rest {
+			if !used[k] && !(fresh && structural(x)) {
+				c.added = append(c.added, x)
+			}
+		}
+	}
+	return c
+}
+
+// pairLine finds the first unused added line that r became by a change of
+// numbers or of list punctuation, marks it used and returns its index, or
+// -1.
+func pairLine(r string, added []string, used []bool) int {
+	mr, pr := maskNumbers(r), trimPunct(maskNumbers(r))
+	for pass := range 2 {
+		for k, x := range added {
+			if used[k] || x == r {
+				continue // the same line elsewhere: moved, not renumbered
+			}
+			if pass == 0 && maskNumbers(x) == mr || pass == 1 && trimPunct(maskNumbers(x)) == pr {
+				used[k] = true
+				return k
+			}
+		}
+	}
+	return -1
+}
+
+const punctuation = " \t,;:{}()[]"
+
+// trimPunct is a line without the list punctuation and white space at its
+// ends: a trailing comma gained, a ':' or '{' moved to a neighbour.
+func trimPunct(s string) string { return strings.Trim(s, punctuation) }
+
+// structural reports whether a line is blank or punctuation only.
+func structural(s string) bool { return trimPunct(s) == "" }

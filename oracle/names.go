@@ -1,0 +1,212 @@
+package oracle
+
+import (
+	"strings"
+)
+
+// Name is a declared name in the forms a code generator may write it (as
+// written, snake case, upper case, camel case, …). The derived checkers of
+// one test case give every name the same forms in the same order, so that
+// the i-th form of one name corresponds to the i-th form of another: the
+// snake case of a sibling maps to the snake case of the new declaration.
+type Name struct {
+	Forms []string
+}
+
+// Empty reports whether the name has no form (an absent neighbour).
+func (n Name) Empty() bool {
+	for _, f := range n.Forms {
+		if f != "" {
+			return false
+		}
+	}
+	return true
+}
+
+func (n Name) String() string {
+	if len(n.Forms) == 0 {
+		return ""
+	}
+	return n.Forms[0]
+}
+
+// span is a byte range of a line.
+type span struct{ beg, end, form int }
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+func isAlnum(c byte) bool { return isDigit(c) || isLower(c) || isUpper(c) }
+
+// atBoundary reports whether form f occurs in s at [i, j) as a whole word
+// of an identifier: not continued by a letter or digit on either side, or
+// continued across a change of case (Red in raiseRed, camel in camelCase).
+// An underscore is a boundary: red in e_red, RED in P_STATE_RED.
+func atBoundary(s string, i, j int, f string) bool {
+	if i > 0 && isAlnum(s[i-1]) && !(isUpper(f[0]) && (isLower(s[i-1]) || isDigit(s[i-1]))) {
+		return false
+	}
+	if j < len(s) && isAlnum(s[j]) && !(isUpper(s[j]) && !isUpper(f[len(f)-1])) {
+		return false
+	}
+	return true
+}
+
+// find returns the occurrences of the forms of n in line at identifier
+// boundaries that lie outside the spans of shadow, leftmost first, the
+// longest form at a position. A form is only sought where the line holds
+// it at all.
+func (n Name) find(line string, shadow []span) []span {
+	var out []span
+	for fi, f := range n.Forms {
+		if f == "" {
+			continue
+		}
+		for off := 0; ; {
+			k := strings.Index(line[off:], f)
+			if k < 0 {
+				break
+			}
+			i, j := off+k, off+k+len(f)
+			off = i + 1
+			if !atBoundary(line, i, j, f) || inside(shadow, i, j) {
+				continue
+			}
+			out = addSpan(out, span{i, j, fi})
+		}
+	}
+	return out
+}
+
+// addSpan adds s to the spans, keeping them sorted and without overlaps:
+// of two overlapping occurrences the longer one stays.
+func addSpan(ss []span, s span) []span {
+	for k, t := range ss {
+		if s.beg < t.end && t.beg < s.end {
+			if s.end-s.beg > t.end-t.beg {
+				ss[k] = s
+			}
+			return ss
+		}
+	}
+	ss = append(ss, s)
+	for k := len(ss) - 1; k > 0 && ss[k].beg < ss[k-1].beg; k-- {
+		ss[k], ss[k-1] = ss[k-1], ss[k]
+	}
+	return ss
+}
+
+func inside(ss []span, i, j int) bool {
+	for _, s := range ss {
+		if i < s.end && s.beg < j {
+			return true
+		}
+	}
+	return false
+}
+
+// mentions reports, without regard to boundaries or case, whether text
+// holds a form of one of the names: fresh names are unique enough for that.
+func mentions(text string, names []Name) bool {
+	low := strings.ToLower(text)
+	for _, n := range names {
+		for _, f := range n.Forms {
+			if f != "" && strings.Contains(low, strings.ToLower(f)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// shadowsOf returns the names of others that a form of n occurs in without
+// being the whole name (RedLight for Red): an occurrence of n inside one
+// of them is not n.
+func shadowsOf(n Name, others []Name) []Name {
+	var out []Name
+	for _, o := range others {
+		if sameName(o, n) {
+			continue
+		}
+	search:
+		for _, of := range o.Forms {
+			for _, f := range n.Forms {
+				if f != "" && len(of) > len(f) && strings.Contains(of, f) {
+					out = append(out, o)
+					break search
+				}
+			}
+		}
+	}
+	return out
+}
+
+func sameName(a, b Name) bool {
+	return len(a.Forms) > 0 && len(b.Forms) > 0 && a.Forms[0] == b.Forms[0]
+}
+
+// scanner finds one name in lines, with the occurrences of the names that
+// shadow it masked.
+type scanner struct {
+	n       Name
+	shadows []Name
+}
+
+func newScanner(n Name, others []Name) scanner {
+	return scanner{n: n, shadows: shadowsOf(n, others)}
+}
+
+// find returns the occurrences of the scanner's name in line.
+func (sc scanner) find(line string) []span {
+	if sc.n.Empty() || !sc.maybe(line) {
+		return nil
+	}
+	var shadow []span
+	for _, o := range sc.shadows {
+		shadow = append(shadow, o.find(line, nil)...)
+	}
+	return sc.n.find(line, shadow)
+}
+
+// maybe is a quick test: does the line hold any form at all?
+func (sc scanner) maybe(line string) bool {
+	for _, f := range sc.n.Forms {
+		if f != "" && strings.Contains(line, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// maskNumbers replaces every run of digits by '#'.
+func maskNumbers(s string) string {
+	if strings.IndexFunc(s, func(r rune) bool { return r >= '0' && r <= '9' }) < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			b.WriteByte(s[i])
+			continue
+		}
+		b.WriteByte('#')
+		for i+1 < len(s) && isDigit(s[i+1]) {
+			i++
+		}
+	}
+	return b.String()
+}
+
+// replaceSpans replaces each span of line by what repl says for its form.
+func replaceSpans(line string, ss []span, repl func(form int) string) string {
+	var b strings.Builder
+	at := 0
+	for _, s := range ss {
+		b.WriteString(line[at:s.beg])
+		b.WriteString(repl(s.form))
+		at = s.end
+	}
+	b.WriteString(line[at:])
+	return b.String()
+}

@@ -1,0 +1,196 @@
+package oracle
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mcpt-tool/mcpt/tree"
+)
+
+// Order is the derived checker of the paper's working example, generalised
+// to every file and every place: wherever o′ lists the new declaration
+// together with its neighbours in i′ (the previous and the next
+// declaration of its kind), the new name's line is after the previous
+// one's and before the next one's.
+//
+// A place is a set of lines of the same shape: the indentation and the
+// word that holds the name, with the name masked (`bool e_@;`, `"@",`,
+// `ctx->t_@.active`). In each file that changed, the lines of one shape
+// that mention the new name are paired in order with those of the same
+// shape that mention a neighbour, when both have the same number of lines
+// (one per place: p_init and the end-of-cycle function each list the
+// events), and each pair must be in i′'s order. A line that mentions the
+// new name and a neighbour (a list on one line) must hold them in order.
+// A place where the counts differ, a file without the neighbours' lines,
+// a spot without neighbours cannot be decided and pass.
+type Order struct {
+	Name       string
+	New        Name
+	Prev, Next Name
+	// Others are the names the input declares: an occurrence of a
+	// neighbour's form inside one of them (Red in RedLight) is not the
+	// neighbour.
+	Others []Name
+	// Files restricts the check to these files of o′ (all when empty).
+	Files []string
+}
+
+// Check runs the order check.
+func (c *Order) Check(o, o2 tree.Tree) []Failure { return c.Decide(o, o2).Fails }
+
+type tagged struct {
+	tag  int // 0 prev, 1 new, 2 next
+	line int
+}
+
+// Decide runs the order check.
+func (c *Order) Decide(o, o2 tree.Tree) Verdict {
+	name := c.Name
+	if name == "" {
+		name = "order"
+	}
+	var v Verdict
+	if c.Prev.Empty() && c.Next.Empty() {
+		v.Undecided = append(v.Undecided, "the new declaration has no neighbour of its kind")
+		return v
+	}
+	scs := [3]scanner{newScanner(c.Prev, c.Others), newScanner(c.New, c.Others), newScanner(c.Next, c.Others)}
+	decided := false
+	for _, f := range o2.Names() {
+		if len(c.Files) > 0 && !slices.Contains(c.Files, f) || bytes.Equal(o[f], o2[f]) || !scs[1].maybe(string(o2[f])) {
+			continue
+		}
+		lines, _ := SplitLines(string(o2[f]))
+		places := map[string][]tagged{}
+		var order []string
+		var bad []string
+		for i, line := range lines {
+			var occ [3][]span
+			n := 0
+			for t := range 3 {
+				if occ[t] = scs[t].find(line); len(occ[t]) > 0 {
+					n++
+				}
+			}
+			if n == 0 {
+				continue
+			}
+			if n > 1 {
+				if len(occ[1]) > 0 {
+					decided = true
+					if !inLineOrder(occ) {
+						bad = append(bad, fmt.Sprintf("line %d: %s", i+1, strings.TrimSpace(line)))
+					}
+				}
+				continue
+			}
+			for t := range 3 {
+				if len(occ[t]) > 0 {
+					k := placeKey(line, occ[t])
+					if _, ok := places[k]; !ok {
+						order = append(order, k)
+					}
+					places[k] = append(places[k], tagged{t, i})
+				}
+			}
+		}
+		for _, k := range order {
+			d, msgs := checkPlace(places[k], lines)
+			decided = decided || d
+			bad = append(bad, msgs...)
+		}
+		if len(bad) > 0 {
+			v.Fails = append(v.Fails, Failure{
+				Checker: name, File: f,
+				Message:  fmt.Sprintf("%s in o′: %s is not between %s and %s: %s", f, c.New, orNone(c.Prev), orNone(c.Next), strings.ReplaceAll(bad[0], "\n", ", ")),
+				Expected: fmt.Sprintf("%s\n%s\n%s", orNone(c.Prev), c.New, orNone(c.Next)),
+				Actual:   stripLineNumbers(bad),
+			})
+		}
+	}
+	if !decided {
+		v.Undecided = append(v.Undecided, fmt.Sprintf("no place lists %s with %s or %s", c.New, orNone(c.Prev), orNone(c.Next)))
+	}
+	return v
+}
+
+func orNone(n Name) string {
+	if n.Empty() {
+		return "(none)"
+	}
+	return n.String()
+}
+
+// inLineOrder reports whether a line that holds the new name and a
+// neighbour holds them in order; a line where a name occurs twice is
+// taken as in order (it cannot be decided).
+func inLineOrder(occ [3][]span) bool {
+	for _, o := range occ {
+		if len(o) > 1 {
+			return true
+		}
+	}
+	n := occ[1][0].beg
+	return (len(occ[0]) == 0 || occ[0][0].beg < n) && (len(occ[2]) == 0 || n < occ[2][0].beg)
+}
+
+// placeKey is the shape of a line at the name: its indentation and the
+// word (run of non-space characters) that holds the first occurrence, with
+// the occurrences masked and numbers masked.
+func placeKey(line string, occ []span) string {
+	masked := replaceSpans(line, occ, func(int) string { return "\x00" })
+	indent := len(masked) - len(strings.TrimLeft(masked, " \t"))
+	at := strings.IndexByte(masked, 0)
+	beg := strings.LastIndexAny(masked[:at], " \t") + 1
+	end := strings.IndexAny(masked[at:], " \t")
+	if end < 0 {
+		end = len(masked)
+	} else {
+		end += at
+	}
+	return masked[:indent] + maskNumbers(masked[beg:end])
+}
+
+// checkPlace pairs, in order, the lines of one place that mention the new
+// name with those that mention each neighbour, when their numbers agree,
+// and reports the pairs out of order.
+func checkPlace(ts []tagged, lines []string) (bool, []string) {
+	var by [3][]int
+	for _, t := range ts {
+		by[t.tag] = append(by[t.tag], t.line)
+	}
+	if len(by[1]) == 0 {
+		return false, nil
+	}
+	decided := false
+	var bad []string
+	for _, nb := range []int{0, 2} {
+		if len(by[nb]) != len(by[1]) {
+			continue
+		}
+		decided = true
+		for i, n := range by[1] {
+			p := by[nb][i]
+			if nb == 0 && p > n || nb == 2 && p < n {
+				bad = append(bad, fmt.Sprintf("line %d: %s\nline %d: %s", min(p, n)+1, strings.TrimSpace(lines[min(p, n)]), max(p, n)+1, strings.TrimSpace(lines[max(p, n)])))
+			}
+		}
+	}
+	return decided, bad
+}
+
+// stripLineNumbers keeps the text of the lines out of order, without
+// their numbers, for a finding's evidence.
+func stripLineNumbers(bad []string) string {
+	var out []string
+	for _, b := range bad {
+		for _, l := range strings.Split(b, "\n") {
+			if _, text, ok := strings.Cut(l, ": "); ok {
+				out = append(out, text)
+			}
+		}
+	}
+	return strings.Join(out, "\n")
+}

@@ -1,0 +1,409 @@
+package yamlrel
+
+// Derived checkers: locality, order and analogy take what they check from
+// the mutation itself (the fresh names, the kind and neighbours of the
+// inserted declaration, a sibling of the same shape) instead of a
+// prediction written by hand. docs/relations.md documents them.
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mcpt-tool/mcpt/config"
+	"github.com/mcpt-tool/mcpt/oracle"
+	"github.com/mcpt-tool/mcpt/relation"
+)
+
+type localityYAML struct {
+	Name        *config.String  `yaml:"name"`
+	Forms       []config.String `yaml:"forms"`
+	Except      []config.String `yaml:"except"`
+	Numbers     *config.String  `yaml:"numbers"`
+	Punctuation *config.String  `yaml:"punctuation"`
+	Hunks       bool            `yaml:"hunks"`
+}
+
+type orderYAML struct {
+	Name   *config.String  `yaml:"name"`
+	Forms  []config.String `yaml:"forms"`
+	Files  []config.String `yaml:"files"`
+	Before *config.String  `yaml:"before"`
+	After  *config.String  `yaml:"after"`
+}
+
+type analogyYAML struct {
+	Name        *config.String  `yaml:"name"`
+	Forms       []config.String `yaml:"forms"`
+	Files       []config.String `yaml:"files"`
+	Sibling     *config.String  `yaml:"sibling"`
+	KeepNumbers bool            `yaml:"keep_numbers"`
+}
+
+// derivedT is a compiled derived check: one of locality, order, analogy.
+type derivedT struct {
+	what        string
+	name        string
+	forms       []func(string) string
+	files       []*tmpl // except (locality) or files (order, analogy)
+	numbers     int
+	punctuation int
+	hunks       bool
+	before      *tmpl // order: the neighbours, when not derived
+	after       *tmpl
+	sibling     *tmpl // analogy: the sibling, when not derived
+	keepNumbers bool
+}
+
+// nameForms are the forms of a name that derived checkers look for, by
+// the names a relation gives them in forms:.
+var nameForms = map[string]func(string) string{
+	"written": func(s string) string { return s },
+	"snake":   relation.Snake,
+	"upper":   relation.Upper,
+	"lower":   strings.ToLower,
+	"caps":    strings.ToUpper,
+	"camel":   func(s string) string { return lowerFirst(pascal(s)) },
+	"pascal":  pascal,
+	"kebab":   func(s string) string { return strings.ReplaceAll(relation.Snake(s), "_", "-") },
+}
+
+// defaultForms is every form, in the order they correspond between names.
+var defaultForms = []string{"written", "snake", "upper", "lower", "caps", "camel", "pascal", "kebab"}
+
+func compileDerived(cy checkYAML) (*derivedT, error) {
+	d := &derivedT{numbers: 0, punctuation: 0}
+	var name *config.String
+	var forms, files []config.String
+	switch {
+	case cy.Locality != nil:
+		l := cy.Locality
+		d.what, name, forms, files, d.hunks = "locality", l.Name, l.Forms, l.Except, l.Hunks
+		var err error
+		if d.numbers, err = allowance(l.Numbers); err != nil {
+			return nil, err
+		}
+		if d.punctuation, err = allowance(l.Punctuation); err != nil {
+			return nil, err
+		}
+	case cy.Order != nil:
+		o := cy.Order
+		d.what, name, forms, files = "order", o.Name, o.Forms, o.Files
+		if (o.Before == nil) != (o.After == nil) {
+			at := o.Before
+			if at == nil {
+				at = o.After
+			}
+			return nil, at.At("order: give both before and after, or neither (derived from the spot)")
+		}
+		if o.Before != nil {
+			var err error
+			if d.before, err = mkTmpl(*o.Before); err != nil {
+				return nil, err
+			}
+			if d.after, err = mkTmpl(*o.After); err != nil {
+				return nil, err
+			}
+		}
+	default:
+		a := cy.Analogy
+		d.what, name, forms, files, d.keepNumbers = "analogy", a.Name, a.Forms, a.Files, a.KeepNumbers
+		if a.Sibling != nil {
+			var err error
+			if d.sibling, err = mkTmpl(*a.Sibling); err != nil {
+				return nil, err
+			}
+		}
+	}
+	d.name = d.what
+	if name != nil {
+		d.name = name.Value
+	}
+	if len(forms) == 0 {
+		for _, f := range defaultForms {
+			d.forms = append(d.forms, nameForms[f])
+		}
+	}
+	for _, f := range forms {
+		fn := nameForms[f.Value]
+		if fn == nil {
+			return nil, f.At("unknown name form %q (want one of %s)", f.Value, strings.Join(defaultForms, ", "))
+		}
+		d.forms = append(d.forms, fn)
+	}
+	for _, f := range files {
+		t, err := mkTmpl(f)
+		if err != nil {
+			return nil, err
+		}
+		d.files = append(d.files, t)
+	}
+	return d, nil
+}
+
+// allowance reads numbers: and punctuation: of a locality check, a count
+// of lines or any.
+func allowance(s *config.String) (int, error) {
+	if s == nil {
+		return 0, nil
+	}
+	if s.Value == "any" {
+		return oracle.Any, nil
+	}
+	n, err := strconv.Atoi(s.Value)
+	if err != nil || n < 0 {
+		return 0, s.At("want a number of lines or any, not %q", s.Value)
+	}
+	return n, nil
+}
+
+// mutation is what a derived check is instantiated from: the input's
+// model, the spot, the inserted text and the template data.
+type mutation struct {
+	r    *rel
+	m    *model
+	s    *spot
+	ins  string
+	data map[string]any
+}
+
+func (d *derivedT) instantiate(mu *mutation) (relation.Checker, error) {
+	var files []string
+	for _, t := range d.files {
+		f, err := t.render(mu.data)
+		if err != nil {
+			return nil, err
+		}
+		if f != "" {
+			files = append(files, f)
+		}
+	}
+	switch d.what {
+	case "locality":
+		var fresh []oracle.Name
+		for _, k := range mu.r.freshKeys {
+			switch v := mu.data[k].(type) {
+			case string:
+				fresh = append(fresh, d.name1(v))
+			case []string:
+				for _, x := range v {
+					fresh = append(fresh, d.name1(x))
+				}
+			}
+		}
+		return &oracle.Locality{Name: d.name, Fresh: fresh, Except: files, Numbers: d.numbers, Punctuation: d.punctuation, Hunks: d.hunks}, nil
+	case "order":
+		nd := mu.inserted()
+		prev, next := nd.prev, nd.next
+		if d.before != nil {
+			var err error
+			if prev, err = d.before.render(mu.data); err != nil {
+				return nil, err
+			}
+			if next, err = d.after.render(mu.data); err != nil {
+				return nil, err
+			}
+		}
+		newName := ""
+		if len(nd.names) > 0 {
+			newName = nd.names[0]
+		}
+		return &oracle.Order{Name: d.name, New: d.name1(newName), Prev: d.name1(prev), Next: d.name1(next), Others: d.others(mu), Files: files}, nil
+	}
+	a := &oracle.Analogy{Name: d.name, Others: d.others(mu), Files: files, KeepNumbers: d.keepNumbers}
+	nd := mu.inserted()
+	sib := nd.sibling(mu)
+	if d.sibling != nil {
+		s, err := d.sibling.render(mu.data)
+		if err != nil {
+			return nil, err
+		}
+		sib = nil
+		if s != "" {
+			sib = []string{s}
+		}
+	}
+	for i := range min(len(sib), len(nd.names)) {
+		a.Renames = append(a.Renames, oracle.Rename{From: d.name1(sib[i]), To: d.name1(nd.names[i])})
+	}
+	return a, nil
+}
+
+// name1 is a name in the check's forms; the empty name has none.
+func (d *derivedT) name1(s string) oracle.Name {
+	if s == "" {
+		return oracle.Name{}
+	}
+	n := oracle.Name{Forms: make([]string, len(d.forms))}
+	for i, f := range d.forms {
+		n.Forms[i] = f(s)
+	}
+	return n
+}
+
+// others are every name the input declares and the fresh ones.
+func (d *derivedT) others(mu *mutation) []oracle.Name {
+	var out []oracle.Name
+	for _, kn := range mu.r.d.kindList {
+		for _, dc := range mu.m.decls[kn] {
+			if dc.kind.named {
+				out = append(out, d.name1(dc.name))
+			}
+			for _, x := range dc.names {
+				out = append(out, d.name1(x))
+			}
+		}
+	}
+	return out
+}
+
+// newDecl is the inserted declaration as the definitions see it: its
+// names (its own, then its list's), its neighbours of the same kind and
+// the declarations that could be its sibling, nearest first.
+type newDecl struct {
+	names      []string
+	prev, next string
+	shape      string
+	candidates []*decl
+	listNames  []string // list spots: the other elements, nearest first
+}
+
+// inserted parses the inserted text with the kinds of the spot's region
+// (a boundary spot) or takes it as the new element (a list spot).
+func (mu *mutation) inserted() *newDecl {
+	nd := &newDecl{}
+	if list, ok := mu.data["list"].(map[string]any); ok {
+		nd.names = []string{strings.TrimSpace(mu.ins)}
+		nd.prev, _ = list["before"].(string)
+		nd.next, _ = list["after"].(string)
+		names, _ := list["names"].([]string)
+		g, _ := list["index"].(int)
+		nd.listNames = nearest(names, g)
+		return nd
+	}
+	first, _, _ := strings.Cut(mu.ins, "\n")
+	for _, kn := range mu.r.d.kindList {
+		k := mu.r.d.kinds[kn]
+		if mu.r.boundaries == nil || k.region != mu.r.boundaries.name {
+			continue
+		}
+		sub := k.match.FindStringSubmatchIndex(first)
+		if sub == nil {
+			continue
+		}
+		dc := &decl{kind: k, groups: map[string]string{}}
+		for gi, g := range k.match.SubexpNames() {
+			if g != "" && sub[2*gi] >= 0 {
+				dc.groups[g] = first[sub[2*gi]:sub[2*gi+1]]
+			}
+		}
+		if k.named {
+			dc.name = dc.groups["name"]
+		}
+		if k.list != "" {
+			dc.names, _ = splitList(dc.groups[k.list], 0, len(dc.groups[k.list]), k.sep)
+		}
+		nd.names = declNames(dc)
+		nd.shape = shapeOf(first, nd.names)
+		prev, _ := mu.data["prev"].(map[string]any)
+		next, _ := mu.data["next"].(map[string]any)
+		nd.prev, _ = prev[kn].(string)
+		nd.next, _ = next[kn].(string)
+		at := mu.s.Line - 1
+		nd.candidates = slices.Clone(mu.m.decls[kn])
+		slices.SortStableFunc(nd.candidates, func(a, b *decl) int { return abs(a.line-at) - abs(b.line-at) })
+		return nd
+	}
+	return nd
+}
+
+func abs(x int) int { return max(x, -x) }
+
+// nearest orders the names of a list by their distance to gap g.
+func nearest(names []string, g int) []string {
+	out := slices.Clone(names)
+	dist := func(i int) int {
+		if i < g {
+			return g - i
+		}
+		return i - g + 1
+	}
+	idx := map[string]int{}
+	for i, n := range names {
+		idx[n] = i
+	}
+	slices.SortStableFunc(out, func(a, b string) int { return dist(idx[a]) - dist(idx[b]) })
+	return out
+}
+
+func declNames(dc *decl) []string {
+	var out []string
+	if dc.kind.named {
+		out = append(out, dc.name)
+	}
+	return append(out, dc.names...)
+}
+
+var spaceRE = regexp.MustCompile(`\s+`)
+
+// shapeOf is a declaration line with its names masked (its own name and
+// the names of its list differently) and white space collapsed: two
+// declarations of the same shape differ in their names only.
+func shapeOf(line string, names []string) string {
+	s := strings.TrimSpace(line)
+	for i, n := range names {
+		if n == "" {
+			continue
+		}
+		ph := "\x01"
+		if i == 0 {
+			ph = "\x00"
+		}
+		rx, err := cachedRE(`\b` + regexp.QuoteMeta(n) + `\b`)
+		if err != nil {
+			return ""
+		}
+		s = rx.ReplaceAllLiteralString(s, ph)
+	}
+	s = spaceRE.ReplaceAllString(s, " ")
+	s = strings.ReplaceAll(s, " ,", ",")
+	return strings.ReplaceAll(s, ", ", ",")
+}
+
+// sibling returns the names of the nearest declaration of the same kind
+// and shape whose names the input mentions nowhere but in its declaration
+// (a sibling used elsewhere has lines in o that are about its uses), or
+// nil when there is none.
+func (nd *newDecl) sibling(mu *mutation) []string {
+	if nd.listNames != nil {
+		for _, n := range nd.listNames {
+			if mentionedOnce(mu.m.src, n) {
+				return []string{n}
+			}
+		}
+		return nil
+	}
+	for _, dc := range nd.candidates {
+		names := declNames(dc)
+		if len(names) != len(nd.names) || shapeOf(mu.m.lines[dc.line], names) != nd.shape {
+			continue
+		}
+		ok := true
+		for _, n := range names {
+			ok = ok && mentionedOnce(mu.m.src, n)
+		}
+		if ok {
+			return names
+		}
+	}
+	return nil
+}
+
+func mentionedOnce(src, name string) bool {
+	rx, err := cachedRE(`\b` + regexp.QuoteMeta(name) + `\b`)
+	return err == nil && len(rx.FindAllStringIndex(src, 2)) == 1
+}
+
+func (d *derivedT) String() string { return fmt.Sprintf("%s check %s", d.what, d.name) }

@@ -1,0 +1,92 @@
+package yamlrel
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpt-tool/mcpt/oracle"
+	"github.com/mcpt-tool/mcpt/relation"
+)
+
+const derivedRel = `include: [defs.yaml]
+relations:
+  - name: add-timer
+    doc: Add a timer.
+    spots: {boundaries: decls}
+    fresh: [N]
+    insert: '  timer {{.N}}'
+    checks:
+      - locality: {numbers: 2, punctuation: any}
+      - order: {}
+      - analogy: {}
+`
+
+// derivedProgram has timers Hold (used in the cycle) and Alarm, Bell
+// (declared only).
+const derivedProgram = `logic Door
+declarations
+  states Open
+  timer Hold
+  timer Alarm
+  timer Bell
+init
+cycle
+  start Hold
+`
+
+// TestDerivedChecks: the derived checks take the fresh names, the
+// neighbours of the inserted timer's kind and a sibling of the same shape
+// that the input mentions only in its declaration from the mutation.
+func TestDerivedChecks(t *testing.T) {
+	dir := write(t, map[string]string{"defs.yaml": defsYAML, "rel.yaml": derivedRel})
+	rels, err := Load(filepath.Join(dir, "rel.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := relation.Input{Name: "door.cll", Src: []byte(derivedProgram)}
+	spots, _ := rels[0].Spots(in)
+	// Spot 2 is after Hold: neighbours Hold and Alarm; the nearest sibling
+	// mentioned once is Alarm (Hold is started in the cycle).
+	fu, err := rels[0].Mutate(in, spots[2], rngFor(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := fu.Bindings["N"]
+	loc := fu.Checks[0].(*oracle.Locality)
+	if len(loc.Fresh) != 1 || loc.Fresh[0].Forms[0] != n || loc.Numbers != 2 || loc.Punctuation != oracle.Any {
+		t.Errorf("locality %+v", loc)
+	}
+	ord := fu.Checks[1].(*oracle.Order)
+	if ord.New.String() != n || ord.Prev.String() != "Hold" || ord.Next.String() != "Alarm" {
+		t.Errorf("order: new %s between %s and %s", ord.New, ord.Prev, ord.Next)
+	}
+	if strings.Join(ord.New.Forms, " ") != strings.Join([]string{n, relation.Snake(n), relation.Upper(n), strings.ToLower(n), strings.ToUpper(n), strings.ToLower(n[:1]) + n[1:], n, relation.Snake(n)}, " ") {
+		t.Errorf("forms %q", ord.New.Forms)
+	}
+	an := fu.Checks[2].(*oracle.Analogy)
+	if len(an.Renames) != 1 || an.Renames[0].From.String() != "Alarm" || an.Renames[0].To.String() != n {
+		t.Errorf("analogy %+v", an.Renames)
+	}
+	// At the start, with no timer above: no previous neighbour.
+	fu, _ = rels[0].Mutate(in, spots[0], rngFor(1))
+	if ord := fu.Checks[1].(*oracle.Order); !ord.Prev.Empty() || ord.Next.String() != "Hold" {
+		t.Errorf("start: %s between %s and %s", ord.New, ord.Prev, ord.Next)
+	}
+}
+
+func TestDerivedErrors(t *testing.T) {
+	for _, tc := range []struct{ from, to, want string }{
+		{"locality: {numbers: 2, punctuation: any}", "locality: {numbers: many}", "rel.yaml:9:29: want a number of lines or any"},
+		{"order: {}", "order: {forms: [snake, shouty]}", `unknown name form "shouty"`},
+		{"order: {}", "order: {before: '{{.prev.timer}}'}", "give both before and after"},
+		{"analogy: {}", "analogy: {sibling: '{{.x'}", "bad template"},
+		{"analogy: {}", "analogy: {}\n        difference: {file: x}", "each check is one of"},
+	} {
+		dir := write(t, map[string]string{"defs.yaml": defsYAML, "rel.yaml": strings.Replace(derivedRel, tc.from, tc.to, 1)})
+		_, err := Load(filepath.Join(dir, "rel.yaml"))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.to, err, tc.want)
+		}
+	}
+}
