@@ -281,7 +281,7 @@ func TestConfirm(t *testing.T) {
 		rec.runs[keyOf(fu.Name, fu.Src)] = []followUpRun{{fault: fault, status: transpiler.Accepted}}
 		findings = append(findings, f)
 	}
-	res, err := c.confirm(context.Background(), &result.Report{Findings: findings}, rec, t.TempDir())
+	res, err := c.confirm(context.Background(), &result.Report{Findings: findings}, rec, t.TempDir(), func(int, int) {})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,7 +51,7 @@ type confirmer struct {
 // confirm runs the confirmation step on the oracle findings of rep, whose
 // follow-up runs rec recorded; dir is the session's output directory,
 // holding the finding bundles.
-func (c *confirmer) confirm(ctx context.Context, rep *result.Report, rec *recorder, dir string) (*confirmation, error) {
+func (c *confirmer) confirm(ctx context.Context, rep *result.Report, rec *recorder, dir string, track func(done, total int)) (*confirmation, error) {
 	out := &confirmation{}
 	// The pairs to re-run, one per test case and fault, in case order; a
 	// test case whose follow-up broke several checkers gives several
@@ -106,8 +106,15 @@ func (c *confirmer) confirm(ctx context.Context, rep *result.Report, rec *record
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(max(1, c.workers))
 	var mu sync.Mutex
+	done := 0
 	for i, fault := range order {
 		g.Go(func() error {
+			defer func() {
+				mu.Lock()
+				done++
+				track(done, len(order))
+				mu.Unlock()
+			}()
 			for _, p := range byFault[fault] {
 				ok, err := faultinject.Confirm(gctx, c.cmd, fault, p.base, p.followUp, c.check(p.fu))
 				if err != nil {

@@ -23,6 +23,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpt-tool/mcpt/engine"
@@ -91,6 +92,18 @@ type Config struct {
 	Out string
 	// Log, if set, receives a line per step.
 	Log io.Writer
+	// Progress, if set, is told how far each long step has got: the
+	// instrumentation's steps, the preparation's runs, each session's test
+	// cases, the faults confirmed and triaged. done counts units of total
+	// (0 when unknown; unit "" counts nothing).
+	Progress func(step, unit string, done, total int)
+}
+
+// progress reports to cfg.Progress, if set.
+func (cfg *Config) progress(step, unit string, done, total int) {
+	if cfg.Progress != nil {
+		cfg.Progress(step, unit, done, total)
+	}
 }
 
 // Report is the outcome of an experiment, as written to experiment.json.
@@ -163,7 +176,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	prep := preparation{Sample: sample, Statuses: map[string]int{}}
 	excluded, err := faultinject.Prepare(ctx, cmd, sample, m, faultinject.PrepareOptions{
 		Workers: workers,
-		OnRun:   func(r faultinject.FaultRun) { prep.Runs++; prep.Statuses[r.Status.String()]++ },
+		OnRun: func(r faultinject.FaultRun) {
+			prep.Runs++
+			prep.Statuses[r.Status.String()]++
+			cfg.progress("preparation", "runs", prep.Runs, 0)
+		},
 	})
 	if err != nil {
 		return nil, err
@@ -223,7 +240,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		for _, n := range rep.Score.UndetectedFaults {
 			faults = append(faults, n.Fault)
 		}
-		visible, err := triage(ctx, cmd, cfg.Seeds, cfg.Normalize, faults, workers)
+		visible, err := triage(ctx, cmd, cfg.Seeds, cfg.Normalize, faults, workers, func(done int) { cfg.progress("triage", "faults", done, len(faults)) })
 		if err != nil {
 			return nil, fmt.Errorf("triage of the undetected faults: %w", err)
 		}
@@ -303,7 +320,7 @@ func (cfg *Config) instrument(ctx context.Context) (*faultinject.Manifest, strin
 	}
 	out := filepath.Join(cfg.Out, "instrumented")
 	m, err := faultinject.Instrument(ctx, faultinject.Options{
-		ModuleDir: cfg.Module, OutDir: out, Packages: cfg.Packages, Main: cfg.Main,
+		ModuleDir: cfg.Module, OutDir: out, Packages: cfg.Packages, Main: cfg.Main, Progress: cfg.Progress,
 	})
 	if err != nil {
 		return nil, "", err
@@ -347,13 +364,18 @@ func (cfg *Config) pair(ctx context.Context, k int, cmd transpiler.Command, excl
 	errs := make([]error, len(modes))
 	if cfg.SideBySide {
 		var wg sync.WaitGroup
+		var cases atomic.Int64
+		step := fmt.Sprintf("session %d", k)
+		track := func() { cfg.progress(step, "cases", int(cases.Add(1)), 2*cfg.MaxCases) }
 		for i, mode := range modes {
-			wg.Go(func() { out[i], errs[i] = cfg.campaign(ctx, k, mode, cmd, excluded, workers) })
+			wg.Go(func() { out[i], errs[i] = cfg.campaign(ctx, k, mode, cmd, excluded, workers, track) })
 		}
 		wg.Wait()
 	} else {
 		for i, mode := range modes {
-			if out[i], errs[i] = cfg.campaign(ctx, k, mode, cmd, excluded, workers); errs[i] != nil {
+			cases, step := 0, fmt.Sprintf("session %d %s", k, mode)
+			track := func() { cases++; cfg.progress(step, "cases", cases, cfg.MaxCases) }
+			if out[i], errs[i] = cfg.campaign(ctx, k, mode, cmd, excluded, workers, track); errs[i] != nil {
 				break
 			}
 		}
@@ -368,8 +390,8 @@ func (cfg *Config) pair(ctx context.Context, k int, cmd transpiler.Command, excl
 
 // campaign runs the campaign of testing session k in mode through the
 // instrumented transpiler, against a fresh ledger holding the prepared
-// exclusions.
-func (cfg *Config) campaign(ctx context.Context, k int, mode string, cmd transpiler.Command, excluded []int, workers int) (*campaign, error) {
+// exclusions; track is called after each test case run.
+func (cfg *Config) campaign(ctx context.Context, k int, mode string, cmd transpiler.Command, excluded []int, workers int, track func()) (*campaign, error) {
 	dir := filepath.Join(cfg.Out, "sessions", fmt.Sprintf("%02d-%s", k, mode))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
@@ -395,6 +417,11 @@ func (cfg *Config) campaign(ctx context.Context, k int, mode string, cmd transpi
 		Mode: engine.Mode(mode), Seed: seed, MaxTime: cfg.Budget, MaxCases: cfg.MaxCases,
 		MaxMR: cfg.MaxMR, MaxSpots: cfg.MaxSpots, Workers: workers, BaseRuns: cfg.BaseRuns,
 		Normalize: cfg.Normalize, OutDir: dir, Config: cfg.ConfigFile,
+		OnCase: func(cr *engine.CaseResult) {
+			if cr.Status != engine.StatusSkip {
+				track()
+			}
+		},
 	}}
 	rep, err := camp.Run(ctx)
 	if err != nil {
@@ -422,7 +449,8 @@ func (cfg *Config) campaign(ctx context.Context, k int, mode string, cmd transpi
 func (cfg *Config) finish(ctx context.Context, c *campaign, conf *confirmer, logf func(string, ...any)) error {
 	s := c.s
 	if s.Mode == MCP {
-		res, err := conf.confirm(ctx, c.rep, c.rec, s.Dir)
+		step := fmt.Sprintf("session %d confirmation", s.Session)
+		res, err := conf.confirm(ctx, c.rep, c.rec, s.Dir, func(done, total int) { cfg.progress(step, "faults", done, total) })
 		if err != nil {
 			return err
 		}

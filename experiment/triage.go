@@ -5,6 +5,7 @@ import (
 	"context"
 	"path"
 	"slices"
+	"sync"
 
 	"golang.org/x/sync/errgroup"
 
@@ -22,7 +23,7 @@ import (
 // such inputs (an error branch forced to the value it always has), which no
 // oracle could reveal; one that changes something is a fault the relations
 // missed.
-func triage(ctx context.Context, cmd transpiler.Command, seeds []engine.Seed, norm oracle.Normalizer, faults []int, workers int) (map[int]bool, error) {
+func triage(ctx context.Context, cmd transpiler.Command, seeds []engine.Seed, norm oracle.Normalizer, faults []int, workers int, track func(done int)) (map[int]bool, error) {
 	clean := cmd
 	clean.Env = append(slices.Clone(cmd.Env), faultinject.EnvLedger+"=", faultinject.EnvForce+"=", faultinject.EnvTrace+"=")
 	ref, err := transpiler.NewCommand(clean)
@@ -47,8 +48,16 @@ func triage(ctx context.Context, cmd transpiler.Command, seeds []engine.Seed, no
 	visible := make([]bool, len(faults))
 	g, gctx = errgroup.WithContext(ctx)
 	g.SetLimit(max(1, workers))
+	var mu sync.Mutex
+	done := 0
 	for j, f := range faults {
 		g.Go(func() error {
+			defer func() {
+				mu.Lock()
+				done++
+				track(done)
+				mu.Unlock()
+			}()
 			tr, err := faultinject.Forced(cmd, f)
 			if err != nil {
 				return err

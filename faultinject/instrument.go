@@ -58,6 +58,9 @@ type Options struct {
 	// Manifest is where the manifest is written; empty means
 	// OutDir/mcptfault-manifest.json.
 	Manifest string
+	// Progress, when set, is told of each step as it goes: "copying",
+	// "instrumenting" (done of total packages) and "building".
+	Progress func(step, unit string, done, total int)
 }
 
 // Instrument copies a Go module to opts.OutDir and rewrites every branch of
@@ -101,6 +104,11 @@ func Instrument(ctx context.Context, opts Options) (*Manifest, error) {
 	if _, err := os.Stat(filepath.Join(src, filepath.FromSlash(RuntimeDir))); err == nil {
 		return nil, fmt.Errorf("instrument: %s already exists in the module", RuntimeDir)
 	}
+	progress := opts.Progress
+	if progress == nil {
+		progress = func(string, string, int, int) {}
+	}
+	progress("copying", "", 0, 0)
 	if err := copyTree(src, out); err != nil {
 		return nil, fmt.Errorf("instrument: copying the module: %w", err)
 	}
@@ -114,7 +122,8 @@ func Instrument(ctx context.Context, opts Options) (*Manifest, error) {
 		}
 		return os.Open(f)
 	})
-	for _, p := range pkgs {
+	for i, p := range pkgs {
+		progress("instrumenting", "packages", i, len(pkgs))
 		if len(p.CgoFiles) > 0 {
 			m.Skipped = append(m.Skipped, Skip{Pos: p.ImportPath, Reason: "packages using cgo are not instrumented"})
 			continue
@@ -126,6 +135,7 @@ func Instrument(ctx context.Context, opts Options) (*Manifest, error) {
 		m.Packages = append(m.Packages, p.ImportPath)
 		m.Sites = append(m.Sites, sites...)
 		m.Skipped = append(m.Skipped, skips...)
+		progress("instrumenting", "packages", i+1, len(pkgs))
 	}
 	if err := writeRuntime(filepath.Join(out, filepath.FromSlash(RuntimeDir))); err != nil {
 		return nil, fmt.Errorf("instrument: %w", err)
@@ -138,6 +148,7 @@ func Instrument(ctx context.Context, opts Options) (*Manifest, error) {
 		if bin, err = filepath.Abs(bin); err != nil {
 			return nil, err
 		}
+		progress("building", "", 0, 0)
 		if err := Build(ctx, out, opts.Main, bin); err != nil {
 			return nil, err
 		}

@@ -40,7 +40,8 @@ func Clock(now func() time.Time) Option {
 
 // Task makes the bar count something else than a campaign's test cases:
 // the units of a long step, such as "runs" of the preparation, without
-// findings. Its lines read "preparation: 120/1198 runs, …".
+// findings. Its lines read "preparation: 120/1198 runs, …"; with no unit,
+// as for a build, only the time: "building: 12.3s elapsed".
 func Task(name, unit string) Option {
 	return func(b *Bar) { b.task, b.unit = name, unit }
 }
@@ -218,18 +219,21 @@ func (b *Bar) status(final bool) string {
 	final = final || b.done
 	elapsed := b.now().Sub(b.start)
 	unit := cmp.Or(b.unit, "cases")
+	counted := b.task == "" || b.unit != ""
 	var parts []string
-	if b.total > 0 {
-		parts = append(parts, fmt.Sprintf("%d/%d %s", b.cases, b.total, unit))
-	} else {
-		parts = append(parts, fmt.Sprintf("%d %s", b.cases, unit))
-	}
 	rate := 0.0
 	if elapsed > 0 {
 		rate = float64(b.cases) / elapsed.Seconds()
 	}
-	parts = append(parts, fmtRate(rate))
-	if b.unit == "" {
+	if counted {
+		if b.total > 0 {
+			parts = append(parts, fmt.Sprintf("%d/%d %s", b.cases, b.total, unit))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d %s", b.cases, unit))
+		}
+		parts = append(parts, fmtRate(rate))
+	}
+	if b.task == "" {
 		parts = append(parts, plural(b.findings, "finding"))
 	}
 	parts = append(parts, fmtDuration(elapsed)+" elapsed")

@@ -192,3 +192,34 @@ func TestTaskLines(t *testing.T) {
 		t.Errorf("last line\n got %q\nwant %q", got, want)
 	}
 }
+
+func TestTaskWithoutUnit(t *testing.T) {
+	w := newLineWriter()
+	clock := &fakeClock{t: time.Date(2026, 4, 12, 9, 0, 0, 0, time.UTC)}
+	b := newBar(w, 0, 0, Clock(clock.now), Task("building", ""))
+	b.ticks = make(chan time.Time)
+	b.startPlain()
+	clock.advance(12300 * time.Millisecond)
+	b.Done()
+	if got, want := w.next(t), "mcpt: building: 12.3s elapsed"; got != want {
+		t.Errorf("last line\n got %q\nwant %q", got, want)
+	}
+}
+
+func TestSteps(t *testing.T) {
+	w := newLineWriter()
+	s := NewSteps(w, Interval(time.Hour))
+	s.Step("instrumenting", "packages", 1, 2)
+	s.Step("instrumenting", "packages", 2, 2)
+	s.Step("building", "", 0, 0)
+	if l := w.next(t); !regexp.MustCompile(`^mcpt: instrumenting: 2/2 packages, [\d.]+/s, [\d.]+s elapsed$`).MatchString(l) {
+		t.Errorf("first step's last line %q", l)
+	}
+	s.Done()
+	if l := w.next(t); !regexp.MustCompile(`^mcpt: building: [\d.]+s elapsed$`).MatchString(l) {
+		t.Errorf("second step's last line %q", l)
+	}
+	var none *Steps
+	none.Step("x", "y", 1, 1) // a nil Steps shows nothing
+	none.Done()
+}

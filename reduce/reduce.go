@@ -44,6 +44,9 @@ type Options struct {
 	MaxRuns int64
 	// Logf, when set, receives a line at the end of each pass.
 	Logf func(format string, args ...any)
+	// Progress, when set, is called after each transpiler run with the
+	// runs spent so far.
+	Progress func(runs int64)
 }
 
 // Result is a reduced finding.
@@ -265,6 +268,9 @@ func (r *reducer) transpile(src []byte, role transpiler.Role) (*transpiler.Resul
 		return nil, errStop
 	}
 	res, err := r.t.Transpile(r.ctx, transpiler.Request{Name: r.name, Src: src, Role: role})
+	if r.opt.Progress != nil {
+		r.opt.Progress(r.runs())
+	}
 	if err != nil {
 		if r.ctx.Err() != nil {
 			r.stopped = "interrupted"

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,6 +14,7 @@ import (
 	"github.com/mcpt-tool/mcpt/experiment"
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/oracle"
+	"github.com/mcpt-tool/mcpt/progress"
 	"github.com/mcpt-tool/mcpt/transpiler"
 )
 
@@ -32,6 +34,7 @@ type experimentCmd struct {
 	RunTimeout   time.Duration `name:"run-timeout" help:"Per-run timeout of the transpiler (default: the configuration's)."`
 	SideBySide   bool          `name:"side-by-side" help:"Run the MCP and the fuzz campaign of a session at the same time, so that both see the same machine load."`
 	Triage       bool          `default:"true" negatable:"" help:"Run the seeds with each undetected fault forced, to tell the faults the relations missed from those that change nothing."`
+	Quiet        bool          `short:"q" help:"Show neither progress nor a line per step, only the results."`
 }
 
 func (c *experimentCmd) Run() error {
@@ -85,6 +88,12 @@ func (c *experimentCmd) Run() error {
 		timeout = c.RunTimeout
 	}
 
+	var steps *progress.Steps
+	var log io.Writer
+	if !c.Quiet {
+		steps = progress.NewSteps(os.Stderr)
+		log = stepLog{steps}
+	}
 	ctx, stop := interruptible()
 	defer stop()
 	rep, err := experiment.Run(ctx, experiment.Config{
@@ -96,8 +105,9 @@ func (c *experimentCmd) Run() error {
 		BaseRuns: cfg.BaseRuns, MaxMR: cfg.Budget.MaxMR, MaxSpots: cfg.Budget.MaxSpots, ConfigFile: cfg.File,
 		Module: module, Packages: c.Packages, Main: c.Main, Instrumented: c.Instrumented, Sample: c.Sample,
 		Sessions: c.Sessions, Seed: c.Seed, Budget: c.Budget, MaxCases: c.MaxCases, Workers: c.Workers,
-		SideBySide: c.SideBySide, Triage: c.Triage, Out: c.Out, Log: os.Stderr,
+		SideBySide: c.SideBySide, Triage: c.Triage, Out: c.Out, Log: log, Progress: steps.Step,
 	})
+	steps.Done()
 	if rep != nil {
 		md := rep.Markdown()
 		if i := strings.Index(md, "\n## Details"); i >= 0 {
@@ -111,6 +121,15 @@ func (c *experimentCmd) Run() error {
 			filepath.Join(c.Out, experiment.CSVFile), filepath.Join(c.Out, experiment.JSONFile))
 	}
 	return err
+}
+
+// stepLog writes the experiment's line per step on stderr, completing the
+// progress bar of the step first so that the two do not interleave.
+type stepLog struct{ steps *progress.Steps }
+
+func (l stepLog) Write(p []byte) (int, error) {
+	l.steps.Done()
+	return os.Stderr.Write(p)
 }
 
 // normalizer compiles the configured normalisation rules.

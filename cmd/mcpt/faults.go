@@ -3,11 +3,13 @@ package main
 import (
 	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/mcpt-tool/mcpt/faultinject"
+	"github.com/mcpt-tool/mcpt/progress"
 )
 
 type faultsCmd struct {
@@ -19,12 +21,18 @@ type faultsInstrumentCmd struct {
 	Out      string   `short:"o" required:"" help:"Directory for the instrumented copy (must not exist or be empty)."`
 	Packages []string `help:"Package patterns to instrument, relative to DIR (default: ./...)."`
 	Main     string   `help:"Main package to build in the copy, such as ./cmd/cllc; the binary goes to OUT/bin."`
+	Quiet    bool     `short:"q" help:"Show no progress."`
 }
 
 func (c *faultsInstrumentCmd) Run() error {
 	ctx, stop := interruptible()
 	defer stop()
-	m, err := faultinject.Instrument(ctx, faultinject.Options{ModuleDir: c.Dir, OutDir: c.Out, Packages: c.Packages, Main: c.Main})
+	var steps *progress.Steps
+	if !c.Quiet {
+		steps = progress.NewSteps(os.Stderr)
+	}
+	m, err := faultinject.Instrument(ctx, faultinject.Options{ModuleDir: c.Dir, OutDir: c.Out, Packages: c.Packages, Main: c.Main, Progress: steps.Step})
+	steps.Done()
 	if err != nil {
 		return usageErr("%v", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -37,15 +38,36 @@ func TestScripts(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building cllc: %v\n%s", err, out)
 	}
+	// The scripts that instrument and build a Go module need the build
+	// and module caches.
+	goenv := map[string]string{}
+	for _, v := range []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOFLAGS", "GOPROXY", "GOTOOLCHAIN"} {
+		if val := goEnv(v); val != "" {
+			goenv[v] = val
+		}
+	}
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("testdata", "script"),
 		UpdateScripts:       os.Getenv("UPDATE_SCRIPTS") == "1",
 		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("EXAMPLES", examples)
+			env.Setenv("MODULE", filepath.Dir(filepath.Dir(examples)))
+			for k, v := range goenv {
+				env.Setenv(k, v)
+			}
 			env.Setenv("CLLC", filepath.Join(bin, "cllc"))
 			env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
 			return nil
 		},
 	})
+}
+
+// goEnv returns the value go env gives for name.
+func goEnv(name string) string {
+	out, err := exec.Command("go", "env", name).Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/internal/setup"
+	"github.com/mcpt-tool/mcpt/progress"
 	"github.com/mcpt-tool/mcpt/reduce"
 )
 
@@ -16,6 +17,7 @@ type reduceCmd struct {
 	Config  string `short:"c" help:"Configuration file (default: the one recorded in the finding)."`
 	MaxRuns int64  `name:"max-runs" default:"10000" help:"Budget of transpiler runs; when spent, the smallest base found so far is kept (0: no limit)."`
 	Verbose bool   `short:"v" help:"Print a line after each pass."`
+	Quiet   bool   `short:"q" help:"Show no progress."`
 }
 
 // Run reduces the base input of a finding by delta debugging, first over
@@ -62,11 +64,17 @@ func (c *reduceCmd) Run() error {
 	if c.Verbose {
 		opt.Logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
 	}
+	var steps *progress.Steps
+	if !c.Quiet && !c.Verbose {
+		steps = progress.NewSteps(os.Stderr)
+		opt.Progress = func(runs int64) { steps.Step("reducing", "transpiler runs", int(runs), int(c.MaxRuns)) }
+	}
 	ctx, stop := interruptible()
 	defer stop()
 	res, err := reduce.Reduce(ctx, reduce.Target{
 		Transpiler: s.Transpiler, Relation: rel, Normalize: s.Normalize, Finding: f, Base: bd.Base,
 	}, opt)
+	steps.Done()
 	var nr *reduce.NotReproducedError
 	if errors.As(err, &nr) {
 		return &exitError{code: exitFindings, err: fmt.Errorf("%v: nothing to reduce", nr)}
