@@ -54,19 +54,16 @@ type Seeds struct {
 	Pos       Pos
 }
 
-// Relations names relation files and Go relations. Go and Only keep the
-// positions of the names, for errors about them.
+// Relations names relation files and Go relations.
 type Relations struct {
 	Files []string
-	Go    []String
-	Only  []String
+	Go    []string
+	Only  []string
 	Pos   Pos
 }
 
 // Budget bounds a campaign (the paper's max_time, max_mr, max_spots, plus
-// max_cases for deterministic runs). Zero means unset; max_time and
-// max_cases, when written, must be positive. A campaign given neither, here
-// or on the command line, runs for one minute.
+// max_cases for deterministic runs). Zero means unset.
 type Budget struct {
 	MaxTime  time.Duration
 	MaxCases int
@@ -89,7 +86,7 @@ type fileYAML struct {
 	Relations  *relationsYAML  `yaml:"relations"`
 	Budget     *budgetYAML     `yaml:"budget"`
 	Normalize  []ruleYAML      `yaml:"normalize"`
-	BaseRuns   *Int            `yaml:"base_runs"`
+	BaseRuns   *int            `yaml:"base_runs"`
 }
 
 type transpilerYAML struct {
@@ -100,17 +97,17 @@ type transpilerYAML struct {
 	Dir            *String           `yaml:"dir"`
 	Env            map[string]String `yaml:"env"`
 	Timeout        *String           `yaml:"timeout"`
-	Accept         []Int             `yaml:"accept"`
-	Reject         []Int             `yaml:"reject"`
+	Accept         []int             `yaml:"accept"`
+	Reject         []int             `yaml:"reject"`
 	InputName      *String           `yaml:"input_name"`
-	MaxOutputFiles Int               `yaml:"max_output_files"`
-	MaxOutputBytes Int               `yaml:"max_output_bytes"`
+	MaxOutputFiles int               `yaml:"max_output_files"`
+	MaxOutputBytes int64             `yaml:"max_output_bytes"`
 }
 
 type seedsYAML struct {
 	Files     []String `yaml:"files"`
 	Grammar   *String  `yaml:"grammar"`
-	Count     *Int     `yaml:"count"`
+	Count     int      `yaml:"count"`
 	Seed      uint64   `yaml:"seed"`
 	Extension *String  `yaml:"extension"`
 }
@@ -123,9 +120,9 @@ type relationsYAML struct {
 
 type budgetYAML struct {
 	MaxTime  *String `yaml:"max_time"`
-	MaxCases *Int    `yaml:"max_cases"`
-	MaxMR    *Int    `yaml:"max_mr"`
-	MaxSpots *Int    `yaml:"max_spots"`
+	MaxCases int     `yaml:"max_cases"`
+	MaxMR    int     `yaml:"max_mr"`
+	MaxSpots int     `yaml:"max_spots"`
 }
 
 type ruleYAML struct {
@@ -143,104 +140,64 @@ func Load(path string) (*Config, error) {
 	return Parse(path, data)
 }
 
-// Parse decodes and validates configuration data read from path. It
-// reports every error it finds, as an ErrorList in the order of the file.
+// Parse decodes and validates configuration data read from path.
 func Parse(path string, data []byte) (*Config, error) {
 	var y fileYAML
 	if err := Decode(path, data, &y); err != nil {
 		return nil, err
 	}
 	c := &Config{File: path, Dir: filepath.Dir(path), BaseRuns: 2}
-	var errs ErrorList
 	top := Pos{File: path, Line: 1, Col: 1}
 	if y.Transpiler == nil {
-		errs.Add(Errorf(top, "missing transpiler section"))
-	} else {
-		c.transpiler(y.Transpiler, &errs)
+		return nil, Errorf(top, "missing transpiler section")
 	}
-	if y.Seeds == nil {
-		errs.Add(Errorf(top, "missing seeds section"))
-	} else {
-		c.seeds(y.Seeds, &errs)
-	}
-	if y.Relations == nil {
-		errs.Add(Errorf(top, "missing relations section"))
-	} else {
-		c.relations(y.Relations, &errs)
-	}
-	if y.Budget != nil {
-		c.budget(y.Budget, &errs)
-	}
-	c.normalize(y.Normalize, &errs)
-	if y.BaseRuns != nil {
-		if n := y.BaseRuns.Value; n < 1 || n > 10 {
-			errs.Add(y.BaseRuns.At("base_runs must be between 1 and 10, found %d", n))
-		} else {
-			c.BaseRuns = int(n)
-		}
-	}
-	if err := errs.Err(); err != nil {
+	if err := c.transpiler(y.Transpiler); err != nil {
 		return nil, err
 	}
-	return c, nil
-}
-
-func (c *Config) relations(r *relationsYAML, errs *ErrorList) {
-	c.Relations.Pos = Pos{File: c.File, Line: 1, Col: 1}
-	for _, f := range r.Files {
+	if y.Seeds == nil {
+		return nil, Errorf(top, "missing seeds section")
+	}
+	if err := c.seeds(y.Seeds); err != nil {
+		return nil, err
+	}
+	if y.Relations == nil {
+		return nil, Errorf(top, "missing relations section")
+	}
+	c.Relations.Pos = top
+	for _, f := range y.Relations.Files {
 		m, err := c.glob(f)
-		errs.Add(err)
+		if err != nil {
+			return nil, err
+		}
 		c.Relations.Files = append(c.Relations.Files, m...)
 	}
 	c.Relations.Files = dedupe(c.Relations.Files)
-	c.Relations.Go = r.Go
-	c.Relations.Only = r.Only
-	if len(r.Files) == 0 && len(r.Go) == 0 {
-		errs.Add(Errorf(c.Relations.Pos, "relations: no relation files and no Go relations"))
+	for _, g := range y.Relations.Go {
+		c.Relations.Go = append(c.Relations.Go, g.Value)
 	}
-}
-
-func (c *Config) budget(b *budgetYAML, errs *ErrorList) {
-	if b.MaxTime != nil {
-		d, err := time.ParseDuration(b.MaxTime.Value)
-		switch {
-		case err != nil || d < 0:
-			errs.Add(b.MaxTime.At("max_time: want a duration such as 30s or 12h, found %q", b.MaxTime.Value))
-		case d == 0:
-			errs.Add(b.MaxTime.At("max_time: must be positive (leave it out for no time limit)"))
-		}
-		c.Budget.MaxTime = d
+	for _, o := range y.Relations.Only {
+		c.Relations.Only = append(c.Relations.Only, o.Value)
 	}
-	if b.MaxCases != nil {
-		if b.MaxCases.Value <= 0 {
-			errs.Add(b.MaxCases.At("max_cases: must be positive, found %d (leave it out for no limit)", b.MaxCases.Value))
-		}
-		c.Budget.MaxCases = int(b.MaxCases.Value)
+	if len(c.Relations.Files) == 0 && len(c.Relations.Go) == 0 {
+		return nil, Errorf(top, "relations: no relation files and no Go relations")
 	}
-	for _, f := range []struct {
-		name string
-		v    *Int
-		dst  *int
-	}{{"max_mr", b.MaxMR, &c.Budget.MaxMR}, {"max_spots", b.MaxSpots, &c.Budget.MaxSpots}} {
-		if f.v == nil {
-			continue
+	if b := y.Budget; b != nil {
+		if b.MaxTime != nil {
+			d, err := time.ParseDuration(b.MaxTime.Value)
+			if err != nil || d < 0 {
+				return nil, b.MaxTime.At("max_time: want a duration such as 30s or 12h, found %q", b.MaxTime.Value)
+			}
+			c.Budget.MaxTime = d
 		}
-		if f.v.Value < 0 {
-			errs.Add(f.v.At("%s: must not be negative, found %d", f.name, f.v.Value))
+		if b.MaxCases < 0 || b.MaxMR < 0 || b.MaxSpots < 0 {
+			return nil, Errorf(top, "budget: limits must not be negative")
 		}
-		*f.dst = int(f.v.Value)
+		c.Budget.MaxCases, c.Budget.MaxMR, c.Budget.MaxSpots = b.MaxCases, b.MaxMR, b.MaxSpots
 	}
-}
-
-func (c *Config) normalize(rules []ruleYAML, errs *ErrorList) {
-	for _, r := range rules {
+	for _, r := range y.Normalize {
 		rule := Rule{Match: r.Match.Value, Pos: r.Match.Pos}
 		if r.Match.Value == "" {
-			pos := r.Match.Pos
-			if pos.Line == 0 {
-				pos = Pos{File: c.File, Line: 1, Col: 1}
-			}
-			errs.Add(Errorf(pos, "normalize: a rule needs match"))
+			return nil, Errorf(top, "normalize: a rule needs match")
 		}
 		if r.Replace != nil {
 			v := r.Replace.Value
@@ -248,12 +205,19 @@ func (c *Config) normalize(rules []ruleYAML, errs *ErrorList) {
 		}
 		for _, f := range r.Files {
 			if _, err := filepath.Match(f.Value, ""); err != nil {
-				errs.Add(f.At("bad file pattern %q", f.Value))
+				return nil, f.At("bad file pattern %q", f.Value)
 			}
 			rule.Files = append(rule.Files, f.Value)
 		}
 		c.Normalize = append(c.Normalize, rule)
 	}
+	if y.BaseRuns != nil {
+		if *y.BaseRuns < 1 || *y.BaseRuns > 10 {
+			return nil, Errorf(top, "base_runs must be between 1 and 10")
+		}
+		c.BaseRuns = *y.BaseRuns
+	}
+	return c, nil
 }
 
 func (c *Config) rel(p string) string {
@@ -263,7 +227,7 @@ func (c *Config) rel(p string) string {
 	return filepath.Join(c.Dir, p)
 }
 
-func (c *Config) glob(s String) ([]string, *Error) {
+func (c *Config) glob(s String) ([]string, error) {
 	pat := c.rel(s.Value)
 	m, err := filepath.Glob(pat)
 	if err != nil {
@@ -276,15 +240,15 @@ func (c *Config) glob(s String) ([]string, *Error) {
 	return m, nil
 }
 
-func (c *Config) transpiler(t *transpilerYAML, errs *ErrorList) {
+func (c *Config) transpiler(t *transpilerYAML) error {
 	tr := &c.Transpiler
 	switch {
 	case t.Builtin != nil && len(t.Command) > 0:
-		errs.Add(t.Builtin.At("transpiler: give builtin or command, not both"))
+		return t.Builtin.At("transpiler: give builtin or command, not both")
 	case t.Builtin != nil:
 		tr.Builtin, tr.Pos = t.Builtin.Value, t.Builtin.Pos
 		if t.Dir != nil || t.Env != nil || len(t.Accept) > 0 || len(t.Reject) > 0 {
-			errs.Add(t.Builtin.At("transpiler: dir, env, accept and reject are for commands"))
+			return t.Builtin.At("transpiler: dir, env, accept and reject are for commands")
 		}
 	case len(t.Command) > 0:
 		tr.Pos = t.Command[0].Pos
@@ -292,13 +256,13 @@ func (c *Config) transpiler(t *transpilerYAML, errs *ErrorList) {
 			tr.Command = append(tr.Command, a.Value)
 		}
 		if tr.Command[0] == "" {
-			errs.Add(t.Command[0].At("transpiler: empty command name"))
+			return t.Command[0].At("transpiler: empty command name")
 		}
 		if len(t.Faults) > 0 || len(t.Options) > 0 {
-			errs.Add(t.Command[0].At("transpiler: faults and options are for builtins"))
+			return t.Command[0].At("transpiler: faults and options are for builtins")
 		}
 	default:
-		errs.Add(Errorf(Pos{File: c.File, Line: 1, Col: 1}, "transpiler: give builtin or command"))
+		return Errorf(Pos{File: c.File, Line: 1, Col: 1}, "transpiler: give builtin or command")
 	}
 	tr.Options = map[string]string{}
 	for k, v := range t.Options {
@@ -311,7 +275,7 @@ func (c *Config) transpiler(t *transpilerYAML, errs *ErrorList) {
 	if t.Dir != nil {
 		tr.WorkDir = c.rel(t.Dir.Value)
 		if st, err := os.Stat(tr.WorkDir); err != nil || !st.IsDir() {
-			errs.Add(t.Dir.At("transpiler dir %q is not a directory", t.Dir.Value))
+			return t.Dir.At("transpiler dir %q is not a directory", t.Dir.Value)
 		}
 	}
 	for _, k := range sortedKeysS(t.Env) {
@@ -321,43 +285,29 @@ func (c *Config) transpiler(t *transpilerYAML, errs *ErrorList) {
 	if t.Timeout != nil {
 		d, err := time.ParseDuration(t.Timeout.Value)
 		if err != nil || d <= 0 {
-			errs.Add(t.Timeout.At("timeout: want a positive duration such as 30s, found %q", t.Timeout.Value))
-		} else {
-			tr.Timeout = d
+			return t.Timeout.At("timeout: want a positive duration such as 30s, found %q", t.Timeout.Value)
 		}
+		tr.Timeout = d
 	}
-	tr.Accept = exitCodes("accept", t.Accept, errs)
-	tr.Reject = exitCodes("reject", t.Reject, errs)
-	for _, r := range t.Reject {
-		if slices.Contains(tr.Accept, int(r.Value)) {
-			errs.Add(r.At("transpiler: exit code %d is both accept and reject", r.Value))
+	tr.Accept, tr.Reject = t.Accept, t.Reject
+	for _, a := range tr.Accept {
+		if slices.Contains(tr.Reject, a) {
+			return Errorf(tr.Pos, "transpiler: exit code %d is both accept and reject", a)
 		}
 	}
 	if t.InputName != nil {
 		tr.InputName = t.InputName.Value
 	}
-	tr.MaxOutputFiles, tr.MaxOutputBytes = int(t.MaxOutputFiles.Value), t.MaxOutputBytes.Value
+	tr.MaxOutputFiles, tr.MaxOutputBytes = t.MaxOutputFiles, t.MaxOutputBytes
+	return nil
 }
 
-// exitCodes checks a list of exit codes; nil stays nil (the default).
-func exitCodes(key string, codes []Int, errs *ErrorList) []int {
-	if codes == nil {
-		return nil
-	}
-	out := make([]int, 0, len(codes))
-	for _, c := range codes {
-		if c.Value < 0 || c.Value > 255 {
-			errs.Add(c.At("%s: exit code %d outside 0…255", key, c.Value))
-		}
-		out = append(out, int(c.Value))
-	}
-	return out
-}
-
-func (c *Config) seeds(s *seedsYAML, errs *ErrorList) {
+func (c *Config) seeds(s *seedsYAML) error {
 	for _, f := range s.Files {
 		m, err := c.glob(f)
-		errs.Add(err)
+		if err != nil {
+			return err
+		}
 		c.Seeds.Files = append(c.Seeds.Files, m...)
 	}
 	c.Seeds.Files = dedupe(c.Seeds.Files)
@@ -365,31 +315,27 @@ func (c *Config) seeds(s *seedsYAML, errs *ErrorList) {
 		c.Seeds.Grammar = c.rel(s.Grammar.Value)
 		c.Seeds.Pos = s.Grammar.Pos
 		if _, err := os.Stat(c.Seeds.Grammar); err != nil {
-			errs.Add(s.Grammar.At("grammar %q: %v", s.Grammar.Value, err))
+			return s.Grammar.At("grammar %q: %v", s.Grammar.Value, err)
 		}
-		switch {
-		case s.Count == nil:
-			errs.Add(s.Grammar.At("seeds: a grammar needs a positive count"))
-		case s.Count.Value <= 0:
-			errs.Add(s.Count.At("seeds: count must be positive, found %d", s.Count.Value))
-		default:
-			c.Seeds.Count = int(s.Count.Value)
+		if s.Count <= 0 {
+			return s.Grammar.At("seeds: a grammar needs a positive count")
 		}
-		c.Seeds.Seed = s.Seed
+		c.Seeds.Count, c.Seeds.Seed = s.Count, s.Seed
 		c.Seeds.Extension = GrammarExtension(c.Seeds.Grammar)
 		if c.Seeds.Extension == "" && s.Extension == nil {
-			errs.Add(s.Grammar.At("seeds: give the extension of the generated programs: the grammar's file name is not LANGUAGE.grammar"))
+			return s.Grammar.At("seeds: give the extension of the generated programs: the grammar's file name is not LANGUAGE.grammar")
 		}
 		if s.Extension != nil {
 			c.Seeds.Extension = strings.TrimPrefix(s.Extension.Value, ".")
 			if c.Seeds.Extension == "" || strings.ContainsAny(c.Seeds.Extension, "/\\") {
-				errs.Add(s.Extension.At("seeds: bad extension %q", s.Extension.Value))
+				return s.Extension.At("seeds: bad extension %q", s.Extension.Value)
 			}
 		}
 	}
-	if len(s.Files) == 0 && s.Grammar == nil {
-		errs.Add(Errorf(Pos{File: c.File, Line: 1, Col: 1}, "seeds: no files and no grammar"))
+	if len(c.Seeds.Files) == 0 && c.Seeds.Grammar == "" {
+		return Errorf(Pos{File: c.File, Line: 1, Col: 1}, "seeds: no files and no grammar")
 	}
+	return nil
 }
 
 func dedupe(xs []string) []string {

@@ -81,8 +81,17 @@ type Options struct {
 	// Faults are the builtin transpiler's faults given on the command line,
 	// recorded in findings for repro commands.
 	Faults []string
-	// Resume continues the journal in OutDir instead of starting afresh.
+	// Resume continues the journal in OutDir instead of starting afresh:
+	// the cases it holds are not run again and a time budget goes on from
+	// the time the journal says was used.
 	Resume bool
+	// Fingerprint names what decides the results besides what the engine
+	// sees itself (the options above, the relations' names, the seeds'
+	// content): the configuration's content, the transpiler command,
+	// relation files, flags, each under the name a user knows it by. The
+	// journal records it with the engine's own part, and a resume under
+	// another fingerprint is refused, naming what differs.
+	Fingerprint map[string]string
 	// Feedback adds the follow-ups that passed to the seed pool after each
 	// pass over the pool, so that later test cases carry several mutations
 	// (the paper's future work). At most FeedbackMax are added per pass
@@ -133,9 +142,8 @@ type dispatched struct {
 }
 
 type sequenced struct {
-	seq     int
-	cr      *CaseResult // nil when the case broke the campaign
-	resumed bool
+	seq int
+	cr  *CaseResult // nil when the case broke the campaign
 }
 
 // baseEntry caches the translation of one seed.
@@ -206,7 +214,14 @@ type runner struct {
 	seeds []Seed // the campaign's seeds, then follow-ups added by feedback
 	bases []*baseEntry
 	jr    *journal
-	done  map[int]*CaseResult // cases finished before a resume
+	// resumed is where a resumed campaign's journal ends: its cases are
+	// all the cases of the shard up to resumed.last.
+	resumed resumePoint
+	// tally adds up the finished cases for the report.
+	tally tally
+	// known maps "seed NAME" to the seed's index and "relation NAME" to 0,
+	// to check journaled cases.
+	known map[string]int
 	// admitted lists the seeds whose base was accepted (deterministically),
 	// in seed order; only they are planned.
 	admitted []int
@@ -222,14 +237,17 @@ type runner struct {
 
 func (r *runner) run(ctx context.Context, workers int) (*result.Report, error) {
 	start := time.Now()
+	r.resumed = resumePoint{last: -1}
 	if r.opt.OutDir != "" {
-		jr, done, err := openJournal(r.opt.OutDir, r.opt, r.c, r.opt.Resume)
+		jr, rp, err := openJournal(r.opt.OutDir, r.c.fingerprint(r.opt), r.opt.Resume, r.checkCase, r.finished)
 		if err != nil {
 			return nil, err
 		}
-		r.jr, r.done = jr, done
+		r.jr, r.resumed = jr, rp
 		defer jr.close()
 	}
+	// The time budget goes on from what earlier sessions used.
+	elapsed := func() time.Duration { return r.resumed.elapsed + time.Since(start) }
 
 	if err := r.admit(ctx, workers); err != nil {
 		return nil, err
@@ -258,7 +276,7 @@ func (r *runner) run(ctx context.Context, workers int) (*result.Report, error) {
 	results := make(chan sequenced, workers)
 	var deadline time.Time
 	if r.opt.MaxTime > 0 {
-		deadline = start.Add(r.opt.MaxTime)
+		deadline = start.Add(r.opt.MaxTime - r.resumed.elapsed)
 	}
 	stopped := "budget"
 	runCtx := context.WithoutCancel(ctx) // cases in flight finish after a stop
@@ -277,12 +295,12 @@ func (r *runner) run(ctx context.Context, workers int) (*result.Report, error) {
 			if r.opt.MaxCases > 0 && cs.Index >= r.opt.MaxCases {
 				return false
 			}
+			if !r.opt.Shard.owns(cs.Seed) || cs.Index <= r.resumed.last {
+				return true
+			}
 			if !deadline.IsZero() && time.Now().After(deadline) {
 				stopped = "time"
 				return false
-			}
-			if !r.opt.Shard.owns(cs.Seed) {
-				return true
 			}
 			if r.opt.Feedback {
 				r.fbRound.Add(1)
@@ -308,10 +326,6 @@ func (r *runner) run(ctx context.Context, workers int) (*result.Report, error) {
 		go func() {
 			defer wg.Done()
 			for d := range cases {
-				if prev, ok := r.done[d.c.Index]; ok {
-					results <- sequenced{d.seq, prev, true}
-					continue
-				}
 				cr, err := r.runCase(runCtx, d.c)
 				if err != nil {
 					setFatal(err)
@@ -322,63 +336,57 @@ func (r *runner) run(ctx context.Context, workers int) (*result.Report, error) {
 					r.keepForFeedback(cr)
 					r.fbRound.Done()
 				}
-				results <- sequenced{d.seq, cr, false}
+				results <- sequenced{d.seq, cr}
 			}
 		}()
 	}
 	go func() { wg.Wait(); close(results) }()
 
-	rep := &result.Report{
-		Tool: "mcpt", Mode: string(r.opt.Mode), Seed: r.opt.Seed, Config: r.opt.Config,
-		Shard: r.opt.Shard.String(), ByRelation: map[string]result.RelationStats{},
-		Findings: []result.Finding{},
-	}
-	for _, rel := range r.c.Relations {
-		rep.ByRelation[rel.Name] = result.RelationStats{}
-	}
-	var all []*CaseResult
-	// Results are journaled as they come, and handed to OnCase in plan
-	// order, so that what a user sees does not depend on scheduling.
-	pending := map[int]sequenced{}
-	next := 0
-	for sr := range results {
-		if sr.cr != nil && r.jr != nil && !sr.resumed {
-			if err := r.jr.append(sr.cr); err != nil {
+	// Results are journaled, added up and handed to OnCase in plan order,
+	// so that the journal holds every case of the plan up to its last one,
+	// and what a user sees does not depend on scheduling. Nothing more of a
+	// case is kept once it is added up.
+	journaling := r.jr != nil
+	finish := func(cr *CaseResult) {
+		if journaling {
+			if err := r.jr.append(cr, elapsed()); err != nil {
 				setFatal(err)
 				abortOnce.Do(func() { close(abort) })
+				journaling = false
 			}
 		}
-		pending[sr.seq] = sr
+		r.finished(cr)
+	}
+	pending := map[int]*CaseResult{}
+	next := 0
+	for sr := range results {
+		pending[sr.seq] = sr.cr
 		for {
-			p, ok := pending[next]
+			cr, ok := pending[next]
 			if !ok {
 				break
 			}
 			delete(pending, next)
 			next++
-			if p.cr == nil {
+			if cr == nil {
+				journaling = false // a gap: the cases after it run again on resume
 				continue
 			}
-			all = append(all, p.cr)
-			if r.opt.OnCase != nil {
-				r.opt.OnCase(p.cr)
-			}
+			finish(cr)
 		}
 	}
 	// After an error, later cases may be missing; keep what finished.
+	journaling = false
 	for _, seq := range sortedInts(pending) {
-		if p := pending[seq]; p.cr != nil {
-			all = append(all, p.cr)
-			if r.opt.OnCase != nil {
-				r.opt.OnCase(p.cr)
-			}
+		if cr := pending[seq]; cr != nil {
+			finish(cr)
 		}
 	}
 	if planErr != nil && fatal == nil {
 		fatal = planErr
 	}
-	r.fill(rep, all)
-	rep.Timing.WallNS = time.Since(start).Nanoseconds()
+	rep := r.report()
+	rep.Timing.WallNS = elapsed().Nanoseconds()
 	rep.Stopped = stopped
 	if fatal == nil {
 		fatal = nothingChecked(rep)
@@ -407,57 +415,87 @@ func nothingChecked(rep *result.Report) error {
 		ErrNothingChecked, s.Total, len(s.Rejected), len(s.Nondeterministic), len(s.Crashed))
 }
 
-// fill aggregates case results into the report, in case order.
-func (r *runner) fill(rep *result.Report, all []*CaseResult) {
-	rep.Seeds.Total = 0
-	for i := range r.seeds {
-		if r.opt.Shard.owns(i) {
-			rep.Seeds.Total++
+// finished adds up a finished case, of this session or of the journal
+// being resumed, and hands it to OnCase.
+func (r *runner) finished(cr *CaseResult) {
+	r.tally.add(cr)
+	if r.opt.OnCase != nil {
+		r.opt.OnCase(cr)
+	}
+}
+
+// checkCase validates a journaled case against the campaign: an index the
+// budget allows, a seed of the shard, a known relation, a status that
+// agrees with the findings.
+func (r *runner) checkCase(cr *CaseResult) error {
+	if cr.Index < 0 || (r.opt.MaxCases > 0 && cr.Index >= r.opt.MaxCases) {
+		return fmt.Errorf("index out of range (max_cases %d)", r.opt.MaxCases)
+	}
+	if r.known == nil {
+		r.known = map[string]int{}
+		for i, s := range r.c.Seeds {
+			r.known["seed "+s.Name] = i
 		}
+		for _, rel := range r.c.Relations {
+			r.known["relation "+rel.Name] = 0
+		}
+	}
+	si, ok := r.known["seed "+cr.Seed]
+	if !ok {
+		return fmt.Errorf("unknown seed %q", cr.Seed)
+	}
+	if !r.opt.Shard.owns(si) {
+		return fmt.Errorf("seed %q is not of shard %s", cr.Seed, r.opt.Shard)
+	}
+	if _, ok := r.known["relation "+cr.Relation]; !ok {
+		return fmt.Errorf("unknown relation %q", cr.Relation)
+	}
+	switch {
+	case cr.Status == StatusPass && len(cr.Findings) == 0, cr.Status == StatusSkip && len(cr.Findings) == 0:
+	case cr.Status == StatusFinding && len(cr.Findings) > 0:
+	default:
+		return fmt.Errorf("status %q with %d findings", cr.Status, len(cr.Findings))
+	}
+	for _, f := range cr.Findings {
+		if f.Case != cr.Index || f.SeedFile != cr.Seed || f.Relation != cr.Relation {
+			return fmt.Errorf("finding %s is not of this case", f.ID)
+		}
+	}
+	return nil
+}
+
+// report makes the report of the cases added up and of the seeds' bases.
+func (r *runner) report() *result.Report {
+	t := &r.tally
+	rep := &result.Report{
+		Tool: "mcpt", Mode: string(r.opt.Mode), Seed: r.opt.Seed, Config: r.opt.Config,
+		Shard: r.opt.Shard.String(), ByRelation: map[string]result.RelationStats{},
+		TestCases: t.cases, TranspilerRuns: t.runs, Timing: t.timing, Cases: t.summaries,
+	}
+	for _, rel := range r.c.Relations {
+		rep.ByRelation[rel.Name] = t.byRelation[rel.Name]
 	}
 	skipped := map[string][]string{}
 	for i := range r.seeds {
 		if !r.opt.Shard.owns(i) {
 			continue
 		}
+		rep.Seeds.Total++
 		b := r.bases[i]
 		rep.TranspilerRuns += int(b.runs.Load())
 		if b.skip != "" {
 			skipped[b.skip] = append(skipped[b.skip], r.seeds[i].Name)
 		}
 	}
-	rep.Findings = append(rep.Findings, r.baseFindings...)
-	type key struct{ seed, rel string }
-	perCase := map[key]*result.CaseSummary{}
-	var order []key
-	for _, cr := range sortedResults(all) {
-		rep.TranspilerRuns += cr.Runs
-		rep.Timing.MutationNS += cr.MutationNS
-		rep.Timing.TranspileNS += cr.TranspileNS
-		rep.Timing.CheckNS += cr.CheckNS
-		rep.TestCases++
-		st := rep.ByRelation[cr.Relation]
-		st.TestCases++
-		st.Findings += len(cr.Findings)
-		rep.ByRelation[cr.Relation] = st
-		rep.Findings = append(rep.Findings, cr.Findings...)
-		k := key{cr.Seed, cr.Relation}
-		cs := perCase[k]
-		if cs == nil {
-			cs = &result.CaseSummary{Seed: cr.Seed, Relation: cr.Relation}
-			perCase[k] = cs
-			order = append(order, k)
-		}
-		cs.TestCases++
-		cs.Findings += len(cr.Findings)
-	}
-	for _, k := range order {
-		rep.Cases = append(rep.Cases, *perCase[k])
+	rep.Findings = append(slices.Clone(r.baseFindings), t.findings...)
+	if rep.Findings == nil {
+		rep.Findings = []result.Finding{}
 	}
 	rep.Seeds.Rejected = skipped[skipRejected]
 	rep.Seeds.Nondeterministic = skipped[skipNondeterministic]
 	rep.Seeds.Crashed = skipped[skipCrashed]
 	rep.Sort()
+	return rep
 }
 
 const (

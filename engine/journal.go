@@ -3,6 +3,8 @@ package engine
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,18 +12,23 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/mcpt-tool/mcpt/bundle"
 )
 
-// The journal is OUT/journal.jsonl: a header line naming the campaign, then
-// one line per finished test case, appended as cases finish. A case with a
-// finding is synced to disk before Run goes on, so that a finding once
-// reported survives kill -9; cases without findings are synced in batches,
-// and a case lost with an unsynced batch is simply run again on resume (the
-// plan is deterministic, so it gives the same result).
+// The journal is OUT/journal.jsonl: a header line with the fingerprint of
+// the campaign, then one line per finished test case, in plan order, each
+// with the campaign time used when it was written. A case with a finding is
+// synced to disk before Run goes on, so that a finding once reported
+// survives kill -9; cases without findings are synced in batches, and a case
+// lost with an unsynced batch is simply run again on resume (the plan is
+// deterministic, so it gives the same result). Because cases are written in
+// plan order, the cases a journal holds are all the cases of the plan up to
+// its last one: a resume needs to keep nothing of them but that index, the
+// time used, and what the report counts.
 type journal struct {
 	f        *os.File
 	w        *bufio.Writer
@@ -29,77 +36,163 @@ type journal struct {
 	pending  int
 }
 
-const journalName = "journal.jsonl"
+const (
+	journalName    = "journal.jsonl"
+	journalVersion = 2
+)
+
+// ErrCannotResume is the error of a resume that is refused: no journal, a
+// journal of another campaign, or a damaged one.
+var ErrCannotResume = errors.New("cannot resume")
 
 // header identifies the campaign a journal belongs to; resume refuses a
-// journal of another campaign.
+// journal whose fingerprint differs from the campaign's.
 type header struct {
-	Journal   int      `json:"journal"`
-	Mode      string   `json:"mode"`
-	Seed      uint64   `json:"seed"`
-	MaxCases  int      `json:"max_cases"`
-	MaxMR     int      `json:"max_mr"`
-	MaxSpots  int      `json:"max_spots"`
-	Shard     string   `json:"shard,omitempty"`
-	Relations []string `json:"relations"`
-	Seeds     []string `json:"seeds"`
+	Journal     int               `json:"journal"`
+	Fingerprint map[string]string `json:"fingerprint"`
 }
 
-func campaignHeader(opt Options, c *Campaign) header {
-	h := header{Journal: 1, Mode: string(opt.Mode), Seed: opt.Seed, MaxCases: opt.MaxCases, MaxMR: opt.MaxMR, MaxSpots: opt.MaxSpots, Shard: opt.Shard.String()}
+// record is a journal line after the header.
+type record struct {
+	*CaseResult
+	// ElapsedNS is the campaign time used when the case was journaled,
+	// over every session of the campaign.
+	ElapsedNS int64 `json:"elapsed_ns"`
+}
+
+// ContentHash is the short hash of a file's content that fingerprints use.
+func ContentHash(b []byte) string {
+	h := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(h[:8])
+}
+
+// fingerprint is everything that decides the results of the campaign: the
+// options the engine sees, the relations and the seeds (by content), and
+// what the caller adds in Options.Fingerprint.
+func (c *Campaign) fingerprint(opt Options) map[string]string {
+	itoa := strconv.Itoa
+	fp := map[string]string{
+		"mode": string(opt.Mode), "seed": strconv.FormatUint(opt.Seed, 10),
+		"max_time": opt.MaxTime.String(), "max_cases": itoa(opt.MaxCases),
+		"max_mr": itoa(opt.MaxMR), "max_spots": itoa(opt.MaxSpots),
+		"shard": opt.Shard.String(), "base_runs": itoa(opt.BaseRuns),
+		"feedback": strconv.FormatBool(opt.Feedback),
+	}
+	var rules []string
+	for _, r := range opt.Normalize {
+		rep := "(drop)"
+		if r.Replace != nil {
+			rep = strconv.Quote(*r.Replace)
+		}
+		rules = append(rules, fmt.Sprintf("%q %q %s", r.Files, r.Match, rep))
+	}
+	fp["normalize"] = "[" + strings.Join(rules, "; ") + "]"
+	var rels []string
 	for _, r := range c.Relations {
-		h.Relations = append(h.Relations, r.Name)
+		rels = append(rels, r.Name)
 	}
+	fp["relations"] = "[" + strings.Join(rels, " ") + "]"
 	for _, s := range c.Seeds {
-		h.Seeds = append(h.Seeds, s.Name)
+		fp["seed "+s.Name] = ContentHash(s.Src)
 	}
-	return h
+	for k, v := range opt.Fingerprint {
+		fp[k] = v
+	}
+	return fp
+}
+
+// fingerprintDiff says how the fingerprint of a journal differs from the
+// campaign's, naming at most three differences.
+func fingerprintDiff(was, now map[string]string) string {
+	var keys []string
+	for k := range was {
+		keys = append(keys, k)
+	}
+	for k := range now {
+		if _, ok := was[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	show := func(m map[string]string, k string) string {
+		v, ok := m[k]
+		switch {
+		case !ok:
+			return "none"
+		case v == "":
+			return `""`
+		}
+		return v
+	}
+	var diffs []string
+	for _, k := range keys {
+		a, aok := was[k]
+		b, bok := now[k]
+		if a != b || aok != bok {
+			diffs = append(diffs, fmt.Sprintf("%s differs: journal has %s, now %s", k, show(was, k), show(now, k)))
+		}
+	}
+	if len(diffs) > 3 {
+		diffs = append(diffs[:3], fmt.Sprintf("and %d more differences", len(diffs)-3))
+	}
+	return strings.Join(diffs, "; ")
+}
+
+// resumePoint is what a resume keeps of a journal.
+type resumePoint struct {
+	last    int           // index of the last case journaled; -1 for none
+	elapsed time.Duration // campaign time used by then
 }
 
 // openJournal creates the journal, or, when resuming, reads the cases it
-// holds and reopens it for appending.
-func openJournal(dir string, opt Options, c *Campaign, resume bool) (*journal, map[int]*CaseResult, error) {
+// holds (handing each to visit, in plan order) and reopens it for
+// appending. check validates a case against the campaign.
+func openJournal(dir string, fp map[string]string, resume bool, check func(*CaseResult) error, visit func(*CaseResult)) (*journal, resumePoint, error) {
+	none := resumePoint{last: -1}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, nil, err
+		return nil, none, err
 	}
 	p := filepath.Join(dir, journalName)
-	want := campaignHeader(opt, c)
-	done := map[int]*CaseResult{}
-	if resume {
-		f, err := os.Open(p)
+	if !resume {
+		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 		if err != nil {
-			return nil, nil, fmt.Errorf("cannot resume: %w", err)
+			return nil, none, err
 		}
-		valid, err := readJournal(f, want, done)
-		f.Close()
+		j := &journal{f: f, w: bufio.NewWriter(f), lastSync: time.Now()}
+		hb, err := json.Marshal(header{Journal: journalVersion, Fingerprint: fp})
 		if err != nil {
-			return nil, nil, fmt.Errorf("cannot resume from %s: %w", p, err)
+			f.Close()
+			return nil, none, err
 		}
-		// Cut a torn last line (a kill in the middle of a write).
-		if err := os.Truncate(p, valid); err != nil {
-			return nil, nil, err
+		j.w.Write(append(hb, '\n'))
+		if err := j.sync(); err != nil {
+			f.Close()
+			return nil, none, err
 		}
-		if err := removeBundleTemps(dir); err != nil {
-			return nil, nil, err
-		}
-		f, err = os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0o644)
-		if err != nil {
-			return nil, nil, err
-		}
-		return &journal{f: f, w: bufio.NewWriter(f), lastSync: time.Now()}, done, nil
+		return j, none, nil
 	}
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	f, err := os.Open(p)
 	if err != nil {
-		return nil, nil, err
+		return nil, none, fmt.Errorf("%w: %w", ErrCannotResume, err)
 	}
-	j := &journal{f: f, w: bufio.NewWriter(f), lastSync: time.Now()}
-	hb, _ := json.Marshal(want)
-	j.w.Write(append(hb, '\n'))
-	if err := j.sync(); err != nil {
-		f.Close()
-		return nil, nil, err
+	jr := journalReader{name: p, want: fp, check: check, visit: visit}
+	valid, rp, err := jr.read(f)
+	f.Close()
+	if err != nil {
+		return nil, none, fmt.Errorf("%w: %w", ErrCannotResume, err)
 	}
-	return j, done, nil
+	// Cut a torn last line (a kill in the middle of a write).
+	if err := os.Truncate(p, valid); err != nil {
+		return nil, none, err
+	}
+	if err := removeBundleTemps(dir); err != nil {
+		return nil, none, err
+	}
+	f, err = os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, none, err
+	}
+	return &journal{f: f, w: bufio.NewWriter(f), lastSync: time.Now()}, rp, nil
 }
 
 // removeBundleTemps removes the temporary directories of bundles that a
@@ -124,53 +217,85 @@ func removeBundleTemps(dir string) error {
 	return nil
 }
 
-// readJournal loads the finished cases and returns the length of the valid
-// prefix of the file.
-func readJournal(r io.Reader, want header, done map[int]*CaseResult) (int64, error) {
+// journalReader reads a journal line by line, keeping nothing but the
+// resume point: every case goes to check, then to visit.
+type journalReader struct {
+	name  string
+	want  map[string]string
+	check func(*CaseResult) error
+	visit func(*CaseResult)
+}
+
+// read returns the length of the journal without a torn last line, and
+// the resume point. A line that is not a valid record is an error naming
+// the line, unless it is the last one and lacks its newline (a kill in the
+// middle of a write).
+func (jr *journalReader) read(r io.Reader) (int64, resumePoint, error) {
+	rp := resumePoint{last: -1}
 	br := bufio.NewReader(r)
 	var valid int64
-	first := true
-	for {
+	for n := 1; ; n++ {
 		line, err := br.ReadBytes('\n')
-		if len(line) > 0 && line[len(line)-1] == '\n' {
-			if first {
-				var h header
-				if json.Unmarshal(line, &h) != nil || h.Journal != 1 {
-					return 0, errors.New("not an mcpt journal")
-				}
-				if !sameHeader(h, want) {
-					return 0, errors.New("the journal belongs to another campaign (mode, seed, budget, shard, relations or seeds differ)")
-				}
-				first = false
-			} else {
-				var cr CaseResult
-				if json.Unmarshal(line, &cr) != nil {
-					return valid, nil // a damaged line: keep what precedes it
-				}
-				done[cr.Index] = &cr
-			}
-			valid += int64(len(line))
-		}
 		if err == io.EOF {
-			if first {
-				return 0, errors.New("empty journal")
+			if n == 1 {
+				return 0, rp, fmt.Errorf("%s: empty journal", jr.name)
 			}
-			return valid, nil
+			return valid, rp, nil // a torn last line, if any, is dropped
 		}
 		if err != nil {
-			return 0, err
+			return 0, rp, err
 		}
+		if n == 1 {
+			err = jr.header(line)
+		} else {
+			err = jr.record(line, &rp)
+		}
+		if err != nil {
+			return 0, rp, fmt.Errorf("%s:%d: %w", jr.name, n, err)
+		}
+		valid += int64(len(line))
 	}
 }
 
-func sameHeader(a, b header) bool {
-	ja, _ := json.Marshal(a)
-	jb, _ := json.Marshal(b)
-	return bytes.Equal(ja, jb)
+func (jr *journalReader) header(line []byte) error {
+	var h header
+	if json.Unmarshal(line, &h) != nil || h.Journal == 0 {
+		return errors.New("not an mcpt journal")
+	}
+	if h.Journal != journalVersion {
+		return fmt.Errorf("a journal of another version of mcpt (%d, this one writes %d)", h.Journal, journalVersion)
+	}
+	if d := fingerprintDiff(h.Fingerprint, jr.want); d != "" {
+		return fmt.Errorf("the journal belongs to another campaign: %s", d)
+	}
+	return nil
 }
 
-func (j *journal) append(cr *CaseResult) error {
-	b, err := json.Marshal(cr)
+func (jr *journalReader) record(line []byte, rp *resumePoint) error {
+	rec := record{CaseResult: &CaseResult{}, ElapsedNS: -1}
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&rec); err != nil {
+		return fmt.Errorf("damaged record: %v", err)
+	}
+	cr := rec.CaseResult
+	if err := jr.check(cr); err != nil {
+		return fmt.Errorf("case %d: %w", cr.Index, err)
+	}
+	if cr.Index <= rp.last {
+		return fmt.Errorf("case %d after case %d: not in plan order", cr.Index, rp.last)
+	}
+	if rec.ElapsedNS < 0 {
+		return fmt.Errorf("case %d: no elapsed_ns", cr.Index)
+	}
+	rp.last = cr.Index
+	rp.elapsed = max(rp.elapsed, time.Duration(rec.ElapsedNS))
+	jr.visit(cr)
+	return nil
+}
+
+func (j *journal) append(cr *CaseResult, elapsed time.Duration) error {
+	b, err := json.Marshal(record{CaseResult: cr, ElapsedNS: elapsed.Nanoseconds()})
 	if err != nil {
 		return err
 	}
@@ -201,12 +326,6 @@ func (j *journal) close() error {
 		err = cerr
 	}
 	return err
-}
-
-func sortedResults(all []*CaseResult) []*CaseResult {
-	out := slices.Clone(all)
-	slices.SortFunc(out, func(a, b *CaseResult) int { return a.Index - b.Index })
-	return out
 }
 
 func sortedInts[V any](m map[int]V) []int {

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -24,5 +25,36 @@ func TestNothingCheckedExitStatus(t *testing.T) {
 	write(cfg, "transpiler: {builtin: cllc}\nseeds: {files: [bad.cll]}\nrelations: {files: ['"+filepath.Join(examples, "relations", "*.yaml")+"']}\n")
 	if code := run([]string{"run", "-q", "-c", cfg, "-o", filepath.Join(dir, "out"), "--max-cases", "10"}); code != exitBroken {
 		t.Errorf("exit status %d, want %d", code, exitBroken)
+	}
+}
+
+// TestResumeRefusedExitStatus: resuming under other faults than the
+// journal's, or from a journal damaged in the middle, is a usage error
+// (exit status 2), not a campaign mixing two transpilers.
+func TestResumeRefusedExitStatus(t *testing.T) {
+	cfg, err := filepath.Abs(filepath.Join("..", "..", "examples", "cll", "demo.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	args := []string{"run", "-q", "-c", cfg, "--max-cases", "30"}
+	if code := run(append(args, "-o", out, "--fault", "reverse-enums")); code != exitFindings {
+		t.Fatalf("first run: exit status %d", code)
+	}
+	if code := run(append(args, "--resume", out)); code != exitUsage {
+		t.Errorf("resume without the fault: exit status %d, want %d", code, exitUsage)
+	}
+	journal := filepath.Join(out, "journal.jsonl")
+	b, err := os.ReadFile(journal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	lines[5] = "{\"case\": 4,\n"
+	if err := os.WriteFile(journal, []byte(strings.Join(lines, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code := run(append(args, "--resume", out, "--fault", "reverse-enums")); code != exitUsage {
+		t.Errorf("resume from a damaged journal: exit status %d, want %d", code, exitUsage)
 	}
 }

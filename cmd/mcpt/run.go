@@ -22,7 +22,7 @@ import (
 type campaignFlags struct {
 	Config   string        `short:"c" default:"mcpt.yaml" help:"Configuration file."`
 	Seed     uint64        `help:"Seed of every random choice; the same seed gives the same picks and findings." default:"1"`
-	MaxTime  time.Duration `name:"max-time" help:"Time budget (overrides the configuration; with no budget at all a campaign runs for one minute)."`
+	MaxTime  time.Duration `name:"max-time" help:"Time budget (overrides the configuration)."`
 	MaxCases int           `name:"max-cases" help:"Number of test cases (overrides the configuration)."`
 	MaxMR    int           `name:"max-mr" help:"Relations picked per seed (0: all)."`
 	MaxSpots int           `name:"max-spots" help:"Spots picked per relation (default 4)."`
@@ -58,6 +58,10 @@ func (c *runCmd) Run() error {
 	opt.OutDir, opt.Resume, opt.Shard = out, c.Resume != "", shard
 	opt.Feedback = c.Feedback
 	opt.Faults = c.Fault
+	if opt.Fingerprint, err = s.Fingerprint(); err != nil {
+		return err
+	}
+	opt.Fingerprint["--fault"] = fmt.Sprint(c.Fault)
 	if !opt.Resume {
 		if err := prepareOut(out); err != nil {
 			return usageErr("%v", err)
@@ -89,6 +93,9 @@ func (c *runCmd) Run() error {
 	rep, runErr := camp.Run(ctx)
 	prog.done()
 	if rep == nil {
+		if errors.Is(runErr, engine.ErrCannotResume) {
+			return usageErr("%v", runErr)
+		}
 		return runErr
 	}
 	if err := writeReport(out, rep); err != nil {
@@ -100,21 +107,6 @@ func (c *runCmd) Run() error {
 	}
 	if len(rep.Findings) > 0 {
 		return findingsErr
-	}
-	return nil
-}
-
-// Validate refuses budgets and worker counts that mean nothing.
-func (f *campaignFlags) Validate() error {
-	switch {
-	case f.Workers < 0:
-		return fmt.Errorf("--workers must not be negative, found %d", f.Workers)
-	case f.MaxCases < 0:
-		return fmt.Errorf("--max-cases must not be negative, found %d", f.MaxCases)
-	case f.MaxTime < 0:
-		return fmt.Errorf("--max-time must not be negative, found %v", f.MaxTime)
-	case f.MaxMR < 0 || f.MaxSpots < 0:
-		return errors.New("--max-mr and --max-spots must not be negative")
 	}
 	return nil
 }

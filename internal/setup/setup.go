@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/mcpt-tool/mcpt/config"
@@ -151,28 +152,16 @@ func Relations(cfg *config.Config) ([]*relation.Relation, error) {
 			}
 		}
 	}
-	var errs config.ErrorList
 	for _, name := range cfg.Relations.Go {
-		r := GoRelations.Lookup(name.Value)
+		r := GoRelations.Lookup(name)
 		if r == nil {
-			errs.Add(name.At("no Go relation named %q%s", name.Value, suggest.DidYouMean(name.Value, GoRelations.Names())))
-			continue
+			return nil, config.Errorf(cfg.Relations.Pos, "no Go relation named %q%s", name, suggest.DidYouMean(name, GoRelations.Names()))
 		}
 		if err := reg.Add(r); err != nil {
-			errs.Add(name.At("%v", err))
+			return nil, err
 		}
 	}
-	only := make([]string, len(cfg.Relations.Only))
-	for i, name := range cfg.Relations.Only {
-		only[i] = name.Value
-		if reg.Lookup(name.Value) == nil {
-			errs.Add(name.At("relations.only: no relation named %q%s", name.Value, suggest.DidYouMean(name.Value, reg.Names())))
-		}
-	}
-	if err := errs.Err(); err != nil {
-		return nil, err
-	}
-	return reg.Select(only)
+	return reg.Select(cfg.Relations.Only)
 }
 
 // ReadSeeds reads seed files. A file that cannot be read or is not UTF-8 is
@@ -253,4 +242,40 @@ func (s *Setup) FindRelation(name string) (*relation.Relation, error) {
 		names[i] = r.Name
 	}
 	return nil, fmt.Errorf("no relation named %q in %s%s", name, s.Config.File, suggest.DidYouMean(name, names))
+}
+
+// Fingerprint names what of the configuration decides a campaign's results,
+// for the journal (engine.Options.Fingerprint): the content of the
+// configuration file and of each relation file, and the transpiler. The
+// engine fingerprints the seeds' content and its options itself.
+func (s *Setup) Fingerprint() (map[string]string, error) {
+	fp := map[string]string{}
+	add := func(key, file string) error {
+		b, err := inputfile.Read(file)
+		if err != nil {
+			return err
+		}
+		fp[key] = engine.ContentHash(b)
+		return nil
+	}
+	if err := add("configuration", s.Config.File); err != nil {
+		return nil, err
+	}
+	for _, f := range s.Config.Relations.Files {
+		if err := add("relation file "+filepath.ToSlash(f), f); err != nil {
+			return nil, err
+		}
+	}
+	tc := s.Config.Transpiler
+	if tc.Builtin != "" {
+		opts := make([]string, 0, len(tc.Options))
+		for k, v := range tc.Options {
+			opts = append(opts, k+"="+v)
+		}
+		slices.Sort(opts)
+		fp["transpiler"] = fmt.Sprintf("builtin %s %v", tc.Builtin, opts)
+	} else {
+		fp["transpiler"] = fmt.Sprintf("%q", tc.Command)
+	}
+	return fp, nil
 }

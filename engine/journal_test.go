@@ -1,0 +1,177 @@
+package engine_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpt-tool/mcpt/engine"
+)
+
+// journalLines runs a campaign of 60 cases with an output directory and
+// returns the options and the lines of its journal.
+func journalLines(t *testing.T, opt engine.Options) (engine.Options, []string) {
+	t.Helper()
+	s := load(t, "mcpt.yaml", []string{"reverse-enums"})
+	opt.OutDir = filepath.Join(t.TempDir(), "out")
+	run(t, s, opt)
+	b, err := os.ReadFile(filepath.Join(opt.OutDir, "journal.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return opt, strings.SplitAfter(string(b), "\n")
+}
+
+func resume(t *testing.T, opt engine.Options, lines []string) (*engine.Campaign, error) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(opt.OutDir, "journal.jsonl"), []byte(strings.Join(lines, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := load(t, "mcpt.yaml", []string{"reverse-enums"})
+	opt.Resume = true
+	c := &engine.Campaign{Transpiler: s.Transpiler, Relations: s.Relations, Seeds: s.Seeds, Options: opt}
+	_, err := c.Run(context.Background())
+	return c, err
+}
+
+// edit returns lines with line n (1-based) changed by f, which gets the
+// record decoded.
+func edit(t *testing.T, lines []string, n int, f func(map[string]any)) []string {
+	t.Helper()
+	var rec map[string]any
+	if err := json.Unmarshal([]byte(lines[n-1]), &rec); err != nil {
+		t.Fatal(err)
+	}
+	f(rec)
+	b, err := json.Marshal(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := append([]string(nil), lines...)
+	out[n-1] = string(b) + "\n"
+	return out
+}
+
+// TestJournalValidation: every journaled case is checked on resume, and a
+// bad one in the middle is an error naming its line; only a torn last line
+// is dropped.
+func TestJournalValidation(t *testing.T) {
+	opt, lines := journalLines(t, engine.Options{Seed: 3, MaxCases: 60})
+	if len(lines) < 20 {
+		t.Fatalf("%d journal lines", len(lines))
+	}
+	swapped := append([]string(nil), lines...)
+	swapped[5], swapped[6] = swapped[6], swapped[5]
+	cases := []struct {
+		name  string
+		lines []string
+		want  string
+	}{
+		{"damaged", append(append(append([]string(nil), lines[:9]...), `{"case": 8, "seed"`+"\n"), lines[10:]...), "journal.jsonl:10: damaged record"},
+		{"out of order", swapped, "journal.jsonl:7: case 4 after case 5: not in plan order"},
+		{"index out of range", edit(t, lines, 4, func(r map[string]any) { r["case"] = 60 }), "journal.jsonl:4: case 60: index out of range"},
+		{"unknown relation", edit(t, lines, 8, func(r map[string]any) { r["relation"] = "add-nothing" }), `journal.jsonl:8: case 6: unknown relation "add-nothing"`},
+		{"unknown seed", edit(t, lines, 8, func(r map[string]any) { r["seed"] = "x.cll" }), `journal.jsonl:8: case 6: unknown seed "x.cll"`},
+		{"bad status", edit(t, lines, 8, func(r map[string]any) { r["status"] = "fine" }), `journal.jsonl:8: case 6: status "fine" with 0 findings`},
+		{"unknown field", edit(t, lines, 8, func(r map[string]any) { r["extra"] = 1 }), `journal.jsonl:8: damaged record`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := resume(t, opt, c.lines)
+			if err == nil || !errors.Is(err, engine.ErrCannotResume) || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("resume: %v, want an error with %q", err, c.want)
+			}
+		})
+	}
+	// A torn last line is what a kill leaves: it is dropped.
+	torn := append(append([]string(nil), lines[:30]...), lines[30][:12])
+	if _, err := resume(t, opt, torn); err != nil {
+		t.Errorf("resume after a torn last line: %v", err)
+	}
+}
+
+// TestJournalFingerprint: a resume under another fingerprint (here, the
+// builtin transpiler's faults as the command line gave them, or a seed
+// whose content changed) is refused, naming what differs.
+func TestJournalFingerprint(t *testing.T) {
+	opt, lines := journalLines(t, engine.Options{Seed: 3, MaxCases: 60, Fingerprint: map[string]string{"--fault": "[reverse-enums]"}})
+	opt.Fingerprint = map[string]string{"--fault": "[]"}
+	_, err := resume(t, opt, lines)
+	want := "the journal belongs to another campaign: --fault differs: journal has [reverse-enums], now []"
+	if err == nil || !errors.Is(err, engine.ErrCannotResume) || !strings.Contains(err.Error(), want) {
+		t.Errorf("resume with other faults: %v, want %q", err, want)
+	}
+	opt.Fingerprint = map[string]string{"--fault": "[reverse-enums]"}
+	s := load(t, "mcpt.yaml", []string{"reverse-enums"})
+	s.Seeds[0].Src = append(s.Seeds[0].Src, '\n')
+	opt.Resume = true
+	c := &engine.Campaign{Transpiler: s.Transpiler, Relations: s.Relations, Seeds: s.Seeds, Options: opt}
+	if _, err := c.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "seed "+s.Seeds[0].Name+" differs: journal has sha256:") {
+		t.Errorf("resume with a changed seed: %v", err)
+	}
+}
+
+// TestResumeContinuesTheTimeBudget: the journal records the campaign time
+// used, and a resume spends only what is left of a time budget: with the
+// whole hour used, it runs no new test case and stops for time.
+func TestResumeContinuesTheTimeBudget(t *testing.T) {
+	s := load(t, "mcpt.yaml", nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	opt := engine.Options{Seed: 4, MaxTime: time.Hour, Workers: 2, OutDir: filepath.Join(t.TempDir(), "out")}
+	opt.OnCase = func(cr *engine.CaseResult) {
+		if cr.Index == 50 {
+			cancel()
+		}
+	}
+	c := &engine.Campaign{Transpiler: s.Transpiler, Relations: s.Relations, Seeds: s.Seeds, Options: opt}
+	first, err := c.Run(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(opt.OutDir, "journal.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	lines = lines[:len(lines)-1] // the empty string after the last newline
+	if len(lines) != first.TestCases+1 {
+		t.Fatalf("%d journal lines for %d test cases", len(lines), first.TestCases)
+	}
+	var last struct {
+		ElapsedNS int64 `json:"elapsed_ns"`
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil {
+		t.Fatal(err)
+	}
+	if last.ElapsedNS <= 0 || last.ElapsedNS > first.Timing.WallNS {
+		t.Errorf("last case journaled at %d ns of a campaign of %d ns", last.ElapsedNS, first.Timing.WallNS)
+	}
+	// As if the first session had used the whole hour.
+	lines = edit(t, lines, len(lines), func(r map[string]any) { r["elapsed_ns"] = time.Hour.Nanoseconds() })
+	if err := os.WriteFile(filepath.Join(opt.OutDir, "journal.jsonl"), []byte(strings.Join(lines, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	defer cancel2()
+	opt.Resume = true
+	opt.OnCase = func(cr *engine.CaseResult) {
+		if cr.Index > first.TestCases+10 {
+			cancel2() // a resume that started the hour afresh
+		}
+	}
+	c = &engine.Campaign{Transpiler: s.Transpiler, Relations: s.Relations, Seeds: s.Seeds, Options: opt}
+	second, err := c.Run(ctx2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.Stopped != "time" || second.TestCases != first.TestCases || second.Timing.WallNS < time.Hour.Nanoseconds() {
+		t.Errorf("resumed: stopped by %s after %d test cases (%d before), campaign time %v; want stopped by time, no new case, at least 1h",
+			second.Stopped, second.TestCases, first.TestCases, time.Duration(second.Timing.WallNS))
+	}
+}
