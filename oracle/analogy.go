@@ -56,13 +56,15 @@ func (c *Analogy) Decide(o, o2 tree.Tree) Verdict {
 	}
 	seen := false
 	for _, f := range o.Names() {
-		if len(c.Files) > 0 && !slices.Contains(c.Files, f) || !scs[0].maybe(string(o[f])) {
+		if len(c.Files) > 0 && !slices.Contains(c.Files, f) || !mentionsBytes(o[f], []Name{c.Renames[0].From}) {
 			continue
 		}
-		lines, _ := SplitLines(string(o[f]))
+		text := string(o[f])
+		starts := lineStarts(text)
 		var want []*pattern
 		count := map[string]int{}
-		for _, line := range lines {
+		for _, i := range scs[0].lines(text, starts) {
+			line := lineAt(text, starts, i)
 			if len(scs[0].find(line)) == 0 {
 				continue
 			}

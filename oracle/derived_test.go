@@ -73,6 +73,14 @@ func TestLocality(t *testing.T) {
 			t.Errorf("%s: want a failure saying %q, got %+v", name, tc.msg, v.Fails)
 		}
 	}
+	// A count that grows by two where one declaration came (count-off-by-one).
+	by := &Locality{Fresh: []Name{nm("Zqnew")}, Numbers: 1, By: 1}
+	if v := by.Decide(stateTree(), withNew(typesH, typesC, "4")); len(v.Fails) != 0 {
+		t.Errorf("by 1: false alarm %+v", v.Fails)
+	}
+	if v := by.Decide(stateTree(), withNew(typesH, typesC, "5")); len(v.Fails) != 1 || !strings.Contains(v.Fails[0].Message, "another amount than +1") {
+		t.Errorf("by 1, count +2: want a failure, got %+v", v.Fails)
+	}
 	// A multi-line block is the new declaration's as a whole with Hunks.
 	if v := (&Locality{Fresh: []Name{nm("Zqnew")}, Hunks: true}).Decide(block, grown); len(v.Fails) != 0 {
 		t.Errorf("hunks: false alarm %+v", v.Fails)
@@ -218,6 +226,19 @@ func TestNameBoundaries(t *testing.T) {
 	} {
 		if got := len((Name{Forms: []string{tc.form}}).find(tc.line, nil)); got != tc.n {
 			t.Errorf("%q in %q: %d occurrences, want %d", tc.form, tc.line, got, tc.n)
+		}
+	}
+}
+
+func TestTrimCommon(t *testing.T) {
+	for _, tc := range []struct{ a, b, ta, tb string }{
+		{"x\nfoo\ny\n", "x\nfoo\nbar\ny\n", "", "bar\n"},
+		{"foo\n", "zzfoo\n", "foo\n", "zzfoo\n"},
+		{"a\nb\n", "a\nb\n", "", ""},
+		{"a\nb", "a\nc", "b", "c"},
+	} {
+		if a, b := trimCommon(tc.a, tc.b); a != tc.ta || b != tc.tb {
+			t.Errorf("trimCommon(%q, %q) = %q, %q, want %q, %q", tc.a, tc.b, a, b, tc.ta, tc.tb)
 		}
 	}
 }

@@ -28,7 +28,7 @@ const Any = -1
 // or is an old line changed only in its numbers (a count, a renumbered
 // value) or in list punctuation (a trailing comma, a separator moved), of
 // which the relation allows at most Numbers and Punctuation lines (Any: no
-// limit). Blank lines and lines of punctuation alone ("{", "}", "};") count
+// limit), each number changed by By when By is set. Blank lines and lines of punctuation alone ("{", "}", "};") count
 // as the new declaration's when the changed region they are in has a line
 // that mentions a fresh name; with Hunks, every added line of such a
 // region does. A file that appears in o′ must mention a fresh name in its
@@ -40,6 +40,9 @@ type Locality struct {
 	Numbers     int
 	Punctuation int
 	Hunks       bool
+	// By, when not 0, is the amount every number of a line changed only in
+	// its numbers must have changed by (a count that grows by one).
+	By int
 }
 
 // Check runs the locality check.
@@ -78,7 +81,7 @@ func (l *Locality) Decide(o, o2 tree.Tree) Verdict {
 				fail(f, "%s appeared in o′ but mentions no new name", f).Actual = string(b)
 			}
 		case bytes.Equal(a, b):
-		case !mentions(string(b), l.Fresh):
+		case !mentionsBytes(b, l.Fresh):
 			x := fail(f, "%s changed, but it does not mention the new declaration and must be byte-identical", f)
 			x.Expected, x.Actual, x.Diff = string(a), string(b), Diff(f, string(a), string(b))
 		default:
@@ -88,6 +91,10 @@ func (l *Locality) Decide(o, o2 tree.Tree) Verdict {
 			if len(c.removed)+len(c.added) > 0 {
 				x := fail(f, "%s in o′: %d lines added and %d removed that do not mention the new declaration", f, len(c.added), len(c.removed))
 				x.Expected, x.Actual, x.Diff = strings.Join(c.removed, "\n"), strings.Join(c.added, "\n"), Diff(f, string(a), string(b))
+			}
+			if len(c.step) > 0 {
+				x := fail(f, "%s in o′: a number changed by another amount than %+d: %s", f, l.By, strings.TrimSpace(c.step[0]))
+				x.Actual, x.Diff = strings.Join(c.step, "\n"), Diff(f, string(a), string(b))
 			}
 			if l.Numbers != Any && numbers > l.Numbers && len(c.numbers) > 0 {
 				x := fail(f, "%s in o′: %d lines changed only in their numbers, the relation allows %d", f, numbers, l.Numbers)
@@ -107,10 +114,12 @@ func (l *Locality) Decide(o, o2 tree.Tree) Verdict {
 // removed that nothing explains.
 type changes struct {
 	numbers, punct, added, removed []string
+	step                           []string // renumbered by another amount than By
 }
 
 func (l *Locality) classify(a, b string) changes {
 	var c changes
+	a, b = trimCommon(a, b)
 	for _, e := range udiff.Lines(a, b) {
 		removed, _ := SplitLines(a[e.Start:e.End])
 		added, _ := SplitLines(e.New)
@@ -132,6 +141,9 @@ func (l *Locality) classify(a, b string) changes {
 			switch {
 			case k >= 0 && maskNumbers(r) == maskNumbers(rest[k]):
 				c.numbers = append(c.numbers, rest[k])
+				if l.By != 0 && !steppedBy(r, rest[k], l.By) {
+					c.step = append(c.step, rest[k])
+				}
 			case k >= 0:
 				c.punct = append(c.punct, rest[k])
 			case fresh && structural(r):
@@ -175,3 +187,54 @@ func trimPunct(s string) string { return strings.Trim(s, punctuation) }
 
 // structural reports whether a line is blank or punctuation only.
 func structural(s string) bool { return trimPunct(s) == "" }
+
+// steppedBy reports whether every number of b is the number of a at the
+// same place, or that number plus by (the lines differ only in numbers).
+func steppedBy(a, b string, by int) bool {
+	na, nb := numbersOf(a), numbersOf(b)
+	if len(na) != len(nb) {
+		return false
+	}
+	for i := range na {
+		if na[i] != nb[i] && na[i]+by != nb[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// numbersOf returns the runs of digits of s as numbers.
+func numbersOf(s string) []int {
+	var out []int
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			continue
+		}
+		n := 0
+		for ; i < len(s) && isDigit(s[i]); i++ {
+			n = n*10 + int(s[i]-'0')
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+// trimCommon drops the lines that a and b share at their start and end,
+// which the diff would only match again.
+func trimCommon(a, b string) (string, string) {
+	p := 0
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	p = strings.LastIndexByte(a[:p], '\n') + 1
+	a, b = a[p:], b[p:]
+	s := 0
+	for s < len(a) && s < len(b) && a[len(a)-1-s] == b[len(b)-1-s] {
+		s++
+	}
+	// Back off to the start of a line in both.
+	for s > 0 && !((s == len(a) || a[len(a)-1-s] == '\n') && (s == len(b) || b[len(b)-1-s] == '\n')) {
+		s--
+	}
+	return a[:len(a)-s], b[:len(b)-s]
+}

@@ -1,6 +1,8 @@
 package oracle
 
 import (
+	"bytes"
+	"slices"
 	"strings"
 )
 
@@ -105,13 +107,24 @@ func inside(ss []span, i, j int) bool {
 	return false
 }
 
-// mentions reports, without regard to boundaries or case, whether text
-// holds a form of one of the names: fresh names are unique enough for that.
+// mentions reports, without regard to boundaries, whether text holds a
+// form of one of the names: fresh names are unique enough for that.
 func mentions(text string, names []Name) bool {
-	low := strings.ToLower(text)
 	for _, n := range names {
 		for _, f := range n.Forms {
-			if f != "" && strings.Contains(low, strings.ToLower(f)) {
+			if f != "" && strings.Contains(text, f) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mentionsBytes is mentions for a file's content.
+func mentionsBytes(text []byte, names []Name) bool {
+	for _, n := range names {
+		for _, f := range n.Forms {
+			if f != "" && bytes.Contains(text, []byte(f)) {
 				return true
 			}
 		}
@@ -124,8 +137,9 @@ func mentions(text string, names []Name) bool {
 // of them is not n.
 func shadowsOf(n Name, others []Name) []Name {
 	var out []Name
+	cn := canon(n)
 	for _, o := range others {
-		if sameName(o, n) {
+		if sameName(o, n) || !strings.Contains(canon(o), cn) {
 			continue
 		}
 	search:
@@ -141,6 +155,24 @@ func shadowsOf(n Name, others []Name) []Name {
 	return out
 }
 
+// canon is a name in lower case without separators: every form of a name
+// is a case and separator variant of it, so a name whose canon does not
+// hold another's has no form that holds one of the other's.
+func canon(n Name) string {
+	if len(n.Forms) == 0 {
+		return ""
+	}
+	return strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' {
+			return -1
+		}
+		if r >= 'A' && r <= 'Z' {
+			return r + 'a' - 'A'
+		}
+		return r
+	}, n.Forms[0])
+}
+
 func sameName(a, b Name) bool {
 	return len(a.Forms) > 0 && len(b.Forms) > 0 && a.Forms[0] == b.Forms[0]
 }
@@ -150,10 +182,17 @@ func sameName(a, b Name) bool {
 type scanner struct {
 	n       Name
 	shadows []Name
+	uniq    []string // the distinct forms, for searching
 }
 
 func newScanner(n Name, others []Name) scanner {
-	return scanner{n: n, shadows: shadowsOf(n, others)}
+	var uniq []string
+	for _, f := range n.Forms {
+		if f != "" && !slices.Contains(uniq, f) {
+			uniq = append(uniq, f)
+		}
+	}
+	return scanner{n: n, shadows: shadowsOf(n, others), uniq: uniq}
 }
 
 // find returns the occurrences of the scanner's name in line.
@@ -170,12 +209,52 @@ func (sc scanner) find(line string) []span {
 
 // maybe is a quick test: does the line hold any form at all?
 func (sc scanner) maybe(line string) bool {
-	for _, f := range sc.n.Forms {
-		if f != "" && strings.Contains(line, f) {
+	for _, f := range sc.uniq {
+		if strings.Contains(line, f) {
 			return true
 		}
 	}
 	return false
+}
+
+// lines returns the indices of the lines of text (starts: their offsets)
+// that hold a form of the scanner's name, in order: one search of the
+// whole text per form instead of one per line.
+func (sc scanner) lines(text string, starts []int) []int {
+	var out []int
+	for _, f := range sc.uniq {
+		for off := 0; ; {
+			k := strings.Index(text[off:], f)
+			if k < 0 {
+				break
+			}
+			i, _ := slices.BinarySearch(starts, off+k+1)
+			out = append(out, i-1)
+			off += k + 1
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// lineStarts returns the offset of each line of text.
+func lineStarts(text string) []int {
+	starts := []int{0}
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\n' && i+1 < len(text) {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+// lineAt returns line i of text.
+func lineAt(text string, starts []int, i int) string {
+	end := len(text)
+	if i+1 < len(starts) {
+		end = starts[i+1] - 1
+	}
+	return strings.TrimSuffix(text[starts[i]:end], "\n")
 }
 
 // maskNumbers replaces every run of digits by '#'.

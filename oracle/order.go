@@ -59,14 +59,22 @@ func (c *Order) Decide(o, o2 tree.Tree) Verdict {
 	scs := [3]scanner{newScanner(c.Prev, c.Others), newScanner(c.New, c.Others), newScanner(c.Next, c.Others)}
 	decided := false
 	for _, f := range o2.Names() {
-		if len(c.Files) > 0 && !slices.Contains(c.Files, f) || bytes.Equal(o[f], o2[f]) || !scs[1].maybe(string(o2[f])) {
+		if len(c.Files) > 0 && !slices.Contains(c.Files, f) || bytes.Equal(o[f], o2[f]) || !mentionsBytes(o2[f], []Name{c.New}) {
 			continue
 		}
-		lines, _ := SplitLines(string(o2[f]))
+		text := string(o2[f])
+		starts := lineStarts(text)
+		var cand []int
+		for t := range 3 {
+			cand = append(cand, scs[t].lines(text, starts)...)
+		}
+		slices.Sort(cand)
+		cand = slices.Compact(cand)
 		places := map[string][]tagged{}
 		var order []string
 		var bad []string
-		for i, line := range lines {
+		for _, i := range cand {
+			line := lineAt(text, starts, i)
 			var occ [3][]span
 			n := 0
 			for t := range 3 {
@@ -97,7 +105,7 @@ func (c *Order) Decide(o, o2 tree.Tree) Verdict {
 			}
 		}
 		for _, k := range order {
-			d, msgs := checkPlace(places[k], lines)
+			d, msgs := checkPlace(places[k], text, starts)
 			decided = decided || d
 			bad = append(bad, msgs...)
 		}
@@ -156,7 +164,7 @@ func placeKey(line string, occ []span) string {
 // checkPlace pairs, in order, the lines of one place that mention the new
 // name with those that mention each neighbour, when their numbers agree,
 // and reports the pairs out of order.
-func checkPlace(ts []tagged, lines []string) (bool, []string) {
+func checkPlace(ts []tagged, text string, starts []int) (bool, []string) {
 	var by [3][]int
 	for _, t := range ts {
 		by[t.tag] = append(by[t.tag], t.line)
@@ -174,7 +182,7 @@ func checkPlace(ts []tagged, lines []string) (bool, []string) {
 		for i, n := range by[1] {
 			p := by[nb][i]
 			if nb == 0 && p > n || nb == 2 && p < n {
-				bad = append(bad, fmt.Sprintf("line %d: %s\nline %d: %s", min(p, n)+1, strings.TrimSpace(lines[min(p, n)]), max(p, n)+1, strings.TrimSpace(lines[max(p, n)])))
+				bad = append(bad, fmt.Sprintf("line %d: %s\nline %d: %s", min(p, n)+1, strings.TrimSpace(lineAt(text, starts, min(p, n))), max(p, n)+1, strings.TrimSpace(lineAt(text, starts, max(p, n)))))
 			}
 		}
 	}

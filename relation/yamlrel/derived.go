@@ -24,6 +24,7 @@ type localityYAML struct {
 	Numbers     *config.String  `yaml:"numbers"`
 	Punctuation *config.String  `yaml:"punctuation"`
 	Hunks       bool            `yaml:"hunks"`
+	By          *config.String  `yaml:"by"`
 }
 
 type orderYAML struct {
@@ -51,6 +52,7 @@ type derivedT struct {
 	numbers     int
 	punctuation int
 	hunks       bool
+	by          int
 	before      *tmpl // order: the neighbours, when not derived
 	after       *tmpl
 	sibling     *tmpl // analogy: the sibling, when not derived
@@ -87,6 +89,11 @@ func compileDerived(cy checkYAML) (*derivedT, error) {
 		}
 		if d.punctuation, err = allowance(l.Punctuation); err != nil {
 			return nil, err
+		}
+		if l.By != nil {
+			if d.by, err = strconv.Atoi(l.By.Value); err != nil || d.by == 0 {
+				return nil, l.By.At("by: want a non-zero integer, not %q", l.By.Value)
+			}
 		}
 	case cy.Order != nil:
 		o := cy.Order
@@ -193,7 +200,7 @@ func (d *derivedT) instantiate(mu *mutation) (relation.Checker, error) {
 				}
 			}
 		}
-		return &oracle.Locality{Name: d.name, Fresh: fresh, Except: files, Numbers: d.numbers, Punctuation: d.punctuation, Hunks: d.hunks}, nil
+		return &oracle.Locality{Name: d.name, Fresh: fresh, Except: files, Numbers: d.numbers, Punctuation: d.punctuation, Hunks: d.hunks, By: d.by}, nil
 	case "order":
 		nd := mu.inserted()
 		prev, next := nd.prev, nd.next
