@@ -15,8 +15,8 @@ import (
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/transpiler"
-	"github.com/mcpt-tool/mcpt/tree"
 	_ "github.com/mcpt-tool/mcpt/transpiler/cllc"
+	"github.com/mcpt-tool/mcpt/tree"
 )
 
 // derivedCatches are the demo faults of cllc that the derived CLL
