@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/transpiler"
 )
 
 //go:embed report.html.tmpl
@@ -76,10 +77,20 @@ type groupView struct {
 
 type otherView struct {
 	ID, Seed, Spot string
+	Href           string       // the finding's bundle directory, relative to the report
+	Reduced        *reducedView // its reduced bundle, if mcpt reduce made one
+}
+
+// reducedView is the bundle mcpt reduce wrote beside a finding's own.
+type reducedView struct {
+	ID, Href, Repro string
+	Lines, Before   int // lines of the reduced base input, and of the original's
 }
 
 type exampleView struct {
 	F        result.Finding
+	Href     string // the bundle directory, relative to the report
+	Reduced  *reducedView
 	Spot     string
 	Repro    string
 	Bindings []binding
@@ -167,9 +178,16 @@ func newPage(outDir string, r *result.Report) (*htmlPage, error) {
 			if id == g.Example {
 				continue
 			}
-			o := otherView{ID: id}
+			o := otherView{ID: id, Href: bundle.Path(id) + "/"}
 			if f := byID[id]; f != nil {
 				o.Seed, o.Spot = f.SeedFile, spotText(f.Spot)
+				b := openBundle(outDir, f)
+				o.Href = b.rel + "/"
+				red, err := b.reduced(f)
+				if err != nil {
+					return nil, err
+				}
+				o.Reduced = red
 			}
 			gv.Others = append(gv.Others, o)
 		}
@@ -209,7 +227,10 @@ func newExample(outDir string, f0 *result.Finding) (exampleView, error) {
 	if err != nil {
 		return exampleView{}, err
 	}
-	ex := exampleView{F: f, Spot: spotText(f.Spot), Stderr: f.Stderr}
+	ex := exampleView{F: f, Href: b.rel + "/", Spot: spotText(f.Spot), Stderr: f.Stderr}
+	if ex.Reduced, err = b.reduced(&f); err != nil {
+		return ex, err
+	}
 	for _, k := range slices.Sorted(maps.Keys(f.Bindings)) {
 		ex.Bindings = append(ex.Bindings, binding{k, f.Bindings[k]})
 	}
@@ -229,8 +250,16 @@ func newExample(outDir string, f0 *result.Finding) (exampleView, error) {
 		return ex, err
 	}
 	switch {
-	case !okIn || !okIn2:
+	case !okIn && !okIn2:
 		ex.InNote = "The bundle has no copy of the base or the follow-up input."
+	case !okIn:
+		ex.InNote = "The bundle has no copy of the base input."
+	case !okIn2 && f.Role == transpiler.Base.String():
+		// The base run failed: there is no follow-up, only the base.
+		ex.InNote = "The base run failed, so there is no follow-up input: above is the base input."
+		ex.Input = plainLines(in)
+	case !okIn2:
+		ex.InNote = "The bundle has no copy of the follow-up input."
 	case in == in2:
 		ex.InNote = "The follow-up input is identical to the base input."
 	default:
@@ -305,4 +334,13 @@ func plural(n int, word string) string {
 		return fmt.Sprintf("%d %s", n, word)
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// plainLines shows a text as numbered lines, without a change.
+func plainLines(s string) []uline {
+	var out []uline
+	for i, l := range strings.Split(strings.TrimSuffix(s, "\n"), "\n") {
+		out = append(out, uline{Old: i + 1, New: i + 1, Text: l})
+	}
+	return out
 }

@@ -114,4 +114,48 @@ func (b bundleFiles) repro() (string, error) {
 	return bundle.ReproCommand(filepath.Join(b.outDir, filepath.FromSlash(b.rel))), nil
 }
 
+// reducedSuffix ends the name of the bundle mcpt reduce writes beside a
+// finding's own.
+const reducedSuffix = "-reduced"
+
+// reduced describes the reduced bundle beside this one, or returns nil when
+// there is none.
+func (b bundleFiles) reduced(f *result.Finding) (*reducedView, error) {
+	if strings.HasSuffix(b.rel, reducedSuffix) {
+		return nil, nil
+	}
+	rb := bundleFiles{outDir: b.outDir, rel: b.rel + reducedSuffix}
+	if _, ok, err := rb.read(bundle.FindingFile); err != nil || !ok {
+		return nil, err
+	}
+	rf, err := rb.finding(result.Finding{ID: f.ID + reducedSuffix, SeedFile: f.SeedFile})
+	if err != nil {
+		return nil, err
+	}
+	repro, err := rb.repro()
+	if err != nil {
+		return nil, err
+	}
+	v := &reducedView{ID: rf.ID, Href: rb.rel + "/", Repro: repro}
+	name := path.Base(filepath.ToSlash(f.SeedFile))
+	if s, ok, err := rb.read(bundle.BaseDir, name); err != nil {
+		return nil, err
+	} else if ok {
+		v.Lines = countLines(s)
+	}
+	if s, ok, err := b.read(bundle.BaseDir, name); err != nil {
+		return nil, err
+	} else if ok {
+		v.Before = countLines(s)
+	}
+	return v, nil
+}
+
+func countLines(s string) int {
+	if s == "" {
+		return 0
+	}
+	return strings.Count(strings.TrimSuffix(s, "\n"), "\n") + 1
+}
+
 func itoa(n int) string { return strconv.Itoa(n) }

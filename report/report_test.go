@@ -154,7 +154,8 @@ func TestHTMLSummaryAndGroups(t *testing.T) {
 		"add-timer · crash</h3>",
 		`<span class="badge count">2 findings</span>`,
 		`<span class="badge count">1 finding</span>`,
-		"c000187-augment-enumeration</span> — <span class=\"mono\">conveyor.cll</span>",
+		// The other findings of a group link to their bundles.
+		`<a class="mono" href="findings/c000187-augment-enumeration/">c000187-augment-enumeration</a> — <span class="mono">conveyor.cll</span>`,
 		// Repro commands.
 		"<code>mcpt repro mcpt-out/findings/c000042-augment-enumeration</code>",
 		"<code>mcpt repro mcpt-out/findings/c000263-add-timer</code>",
@@ -505,5 +506,82 @@ func TestJUnitInvalidCharacters(t *testing.T) {
 	var doc xSuites
 	if err := xml.Unmarshal(data, &doc); err != nil {
 		t.Errorf("junit.xml with control characters does not parse: %v", err)
+	}
+}
+
+// TestHTMLReducedAndBaseCrash: a bundle mcpt reduce wrote beside a finding's
+// is shown with it, and a crash of the base run shows the base input
+// instead of claiming the bundle has no copy of it.
+func TestHTMLReducedAndBaseCrash(t *testing.T) {
+	dir := copyFixture(t)
+	r, err := result.Load(filepath.Join(dir, ReportJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A reduced bundle beside the example of the first group, and one
+	// beside another finding of that group.
+	for _, id := range []string{"c000042-augment-enumeration", "c000187-augment-enumeration"} {
+		red := filepath.Join(dir, "findings", id+"-reduced")
+		for _, sub := range []string{"base", "followup"} {
+			if err := os.MkdirAll(filepath.Join(red, sub), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var seed string
+		for _, f := range r.Findings {
+			if f.ID == id {
+				seed = f.SeedFile
+			}
+		}
+		files := map[string]string{
+			"finding.json":     `{"id": "` + id + `-reduced", "kind": "oracle", "relation": "augment-enumeration", "seed_file": "` + seed + `", "message": "m"}`,
+			"repro.txt":        "mcpt repro mcpt-out/findings/" + id + "-reduced\n",
+			"base/" + seed:     "logic L\ndeclarations\n  states A, B\n",
+			"followup/" + seed: "logic L\ndeclarations\n  states A, N, B\n",
+		}
+		for name, content := range files {
+			if err := os.WriteFile(filepath.Join(red, name), []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// A crash of a seed's base run: its bundle holds the base only.
+	crash := filepath.Join(dir, "findings", "s0001-base")
+	if err := os.MkdirAll(filepath.Join(crash, "base"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(crash, "base", "boiler.cll"), []byte("logic Boiler\nbroken\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r.Findings = append(r.Findings, result.Finding{
+		ID: "s0001-base", Kind: result.Crash, Relation: "-", SeedFile: "boiler.cll", Case: -1, Role: "base",
+		Message: "the base run crashed", Signature: "-/crash/base", Bundle: "findings/s0001-base",
+	})
+	r.Sort()
+	if err := WriteHTML(dir, r); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, ReportHTML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(b)
+	for _, want := range []string{
+		`<dt>reduced</dt><dd><a class="mono" href="findings/c000042-augment-enumeration-reduced/">c000042-augment-enumeration-reduced</a>: a base of 3 lines instead of `,
+		`<code>mcpt repro mcpt-out/findings/c000042-augment-enumeration-reduced</code>`,
+		` · reduced: <a class="mono" href="findings/c000187-augment-enumeration-reduced/">c000187-augment-enumeration-reduced</a></li>`,
+		`The base run failed, so there is no follow-up input: above is the base input.`,
+		`<td class="t "> broken</td>`,
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("report.html lacks %q", want)
+		}
+	}
+	if strings.Contains(html, "no copy of the base") {
+		t.Error("report.html says a bundle holding the base has no copy of it")
+	}
+	// A reduced bundle is no finding of its own.
+	if strings.Contains(html, "<dt>reduced</dt><dd><a class=\"mono\" href=\"findings/c000042-augment-enumeration-reduced-reduced/") {
+		t.Error("a reduced bundle of a reduced bundle")
 	}
 }
