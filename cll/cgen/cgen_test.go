@@ -238,8 +238,9 @@ func TestFaultsListed(t *testing.T) {
 	}
 }
 
-// gccArgs are the flags every output must compile with.
-var gccArgs = []string{"-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic"}
+// gccArgs are the flags every output must compile with; -Wall has
+// -Wtautological-compare already, named for who looks for it.
+var gccArgs = []string{"-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-Werror=tautological-compare"}
 
 func needGCC(t *testing.T) string {
 	t.Helper()

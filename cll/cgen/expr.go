@@ -106,43 +106,112 @@ func (g *gen) cond(x ast.Expr) string {
 // cast, or wholly parenthesised, so that it can stand as the operand of any
 // C operator or cast without more parentheses.
 func (g *gen) expr(x ast.Expr) string {
+	var b strings.Builder
+	g.render(&b, x)
+	return b.String()
+}
+
+// mode says how an expression is rendered.
+type mode uint8
+
+const (
+	asValue      mode = iota // as expr renders it
+	asUint                   // an Integer as a uint32_t operand (uintOperand)
+	asUintChain              // a wrapping + - or * (uintChain)
+	asLogicChain             // an and or an or (logicChain)
+)
+
+// part is a piece of the C text of an expression: text, or when x is not
+// nil the expression x rendered in mode m.
+type part struct {
+	text string
+	x    ast.Expr
+	m    mode
+}
+
+func text(s string) part          { return part{text: s} }
+func sub(x ast.Expr, m mode) part { return part{x: x, m: m} }
+func value(x ast.Expr) part       { return sub(x, asValue) }
+
+// render writes the C text of x to b. Each expression expands into parts,
+// kept on a stack of their own rather than Go's: the time is linear in the
+// size of the output, and neither long operator chains (trees as deep as
+// they are long) nor deep nesting make the recursion deep.
+func (g *gen) render(b *strings.Builder, x ast.Expr) {
+	stack := []part{value(x)}
+	var parts []part
+	for len(stack) > 0 {
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if p.x == nil {
+			b.WriteString(p.text)
+			continue
+		}
+		switch p.m {
+		case asValue:
+			parts = g.value(parts[:0], p.x)
+		case asUint:
+			parts = g.uintOperand(parts[:0], p.x)
+		case asUintChain:
+			parts = g.uintChain(parts[:0], chainLink(p.x))
+		case asLogicChain:
+			parts = g.logicChain(parts[:0], chainLink(p.x))
+		}
+		for i := len(parts) - 1; i >= 0; i-- {
+			stack = append(stack, parts[i])
+		}
+	}
+}
+
+// chainLink returns x, which a chain mode is only given for a binary
+// operation.
+func chainLink(x ast.Expr) *ast.Binary {
+	b, ok := x.(*ast.Binary)
+	if !ok {
+		fail("operator chain at %s is %T", x.Start(), x)
+	}
+	return b
+}
+
+// value appends the parts of x rendered as expr renders it.
+func (g *gen) value(out []part, x ast.Expr) []part {
 	switch x := x.(type) {
 	case *ast.IntLit:
-		return intLit(x.Value)
+		return append(out, text(intLit(x.Value)))
 	case *ast.RealLit:
-		return realLit(x.Text)
+		return append(out, text(realLit(x.Text)))
 	case *ast.BoolLit:
-		return boolLit(x.Value)
+		return append(out, text(boolLit(x.Value)))
 	case *ast.StateExpr:
-		return "ctx->state"
+		return append(out, text("ctx->state"))
 	case *ast.Name:
-		return g.name(x.Ident.Name)
+		return append(out, text(g.name(x.Ident.Name)))
 	case *ast.Expired:
 		g.entity(x.Timer.Name, check.Timer)
 		tm := "ctx->t_" + g.cform(x.Timer.Name)
-		return "(" + tm + ".active && " + tm + ".remaining_ms <= 0)"
+		return append(out, text("("+tm+".active && "+tm+".remaining_ms <= 0)"))
 	case *ast.Paren:
-		return g.expr(x.X)
+		return append(out, value(x.X))
 	case *ast.Unary:
 		t := g.typeOf(x)
 		switch {
 		case x.Op == "not" && t.Kind == check.Bool:
-			return "(!" + g.expr(x.X) + ")"
+			return append(out, text("(!"), value(x.X), text(")"))
 		case x.Op == "-" && t.Kind == check.Real:
-			return "(-" + g.expr(x.X) + ")"
+			return append(out, text("(-"), value(x.X), text(")"))
 		case x.Op == "-" && t.Kind == check.Int:
 			if lit, ok := unparen(x.X).(*ast.IntLit); ok {
 				// The negation of a literal of 0 … 2147483647 cannot wrap.
-				return "(-" + intLit(lit.Value) + ")"
+				return append(out, text("(-"+intLit(lit.Value)+")"))
 			}
-			return "(int32_t)(0u - " + g.uintOperand(x.X) + ")"
+			return append(out, text("(int32_t)(0u - "), sub(x.X, asUint), text(")"))
 		}
 		fail("unary %s of type %d", x.Op, t.Kind)
 	case *ast.Binary:
-		return g.binary(x, g.typeOf(x))
+		return g.binary(out, x, g.typeOf(x))
 	}
 	fail("unknown expression %T", x)
-	return ""
+	return nil
 }
 
 // unparen returns x without its enclosing parentheses.
@@ -186,90 +255,110 @@ func (g *gen) name(n string) string {
 	return ""
 }
 
-func (g *gen) binary(x *ast.Binary, t check.Type) string {
+// cOps are the C operators of the binary CLL operators but mod, with the
+// spaces around them.
+var cOps = map[string]string{
+	"=": " == ", "<>": " != ", "<": " < ", "<=": " <= ", ">": " > ", ">=": " >= ",
+	"+": " + ", "-": " - ", "*": " * ", "/": " / ", "and": " && ", "or": " || ",
+}
+
+func (g *gen) binary(out []part, x *ast.Binary, t check.Type) []part {
 	lt, rt := g.typeOf(x.X), g.typeOf(x.Y)
 	switch x.Op {
 	case "and", "or":
-		return "(" + g.logicChain(x) + ")"
+		return append(out, text("("), sub(x, asLogicChain), text(")"))
 	case "=", "<>", "<", "<=", ">", ">=":
-		l, r := g.expr(x.X), g.expr(x.Y)
-		op := x.Op
-		switch op {
-		case "=":
-			op = "=="
-		case "<>":
-			op = "!="
-		}
-		switch {
-		case lt.Kind == check.Real || rt.Kind == check.Real:
-			// Promotion to double is C's own.
-		case lt.Kind == check.Int:
-			// The casts keep gcc from calling x = x a self-comparison.
-			l, r = castTo("int32_t", l), castTo("int32_t", r)
-		case lt.Kind == check.Bool || lt.Kind == check.EnumType || lt.Kind == check.StateType:
-			// Enumerations compare by ordinal (declaration order).
-			l, r = castTo("int", l), castTo("int", r)
-		default:
-			fail("comparison of type %d", lt.Kind)
-		}
-		return "(" + l + " " + op + " " + r + ")"
+		return g.comparison(out, x, lt, rt)
 	case "+", "-", "*", "/":
 		if t.Kind == check.Real {
-			l, r := g.expr(x.X), g.expr(x.Y)
-			if lt.Kind == check.Int {
-				l = "(double)" + l
-			}
-			if rt.Kind == check.Int {
-				r = "(double)" + r
-			}
+			open, op := "(", cOps[x.Op]
 			if x.Op == "/" {
 				g.useRDiv = true
-				return g.p + "_rdiv(" + l + ", " + r + ")"
+				open, op = g.p+"_rdiv(", ", "
 			}
-			return "(" + l + " " + x.Op + " " + r + ")"
+			out = append(out, text(open))
+			if lt.Kind == check.Int {
+				out = append(out, text("(double)"))
+			}
+			out = append(out, value(x.X), text(op))
+			if rt.Kind == check.Int {
+				out = append(out, text("(double)"))
+			}
+			return append(out, value(x.Y), text(")"))
 		}
 		if t.Kind != check.Int {
 			fail("arithmetic of type %d", t.Kind)
 		}
 		if x.Op == "/" {
 			g.useDiv = true
-			return g.p + "_div(" + g.expr(x.X) + ", " + g.expr(x.Y) + ")"
+			return append(out, text(g.p+"_div("), value(x.X), text(", "), value(x.Y), text(")"))
 		}
 		// Wraparound is defined in uint32_t; converting back is gcc's
 		// documented modulo conversion.
-		return "(int32_t)(" + g.uintChain(x) + ")"
+		return append(out, text("(int32_t)("), sub(x, asUintChain), text(")"))
 	case "mod":
 		if t.Kind != check.Int {
 			fail("mod of type %d", t.Kind)
 		}
 		g.useMod = true
-		return g.p + "_mod(" + g.expr(x.X) + ", " + g.expr(x.Y) + ")"
+		return append(out, text(g.p+"_mod("), value(x.X), text(", "), value(x.Y), text(")"))
 	}
 	fail("unknown operator %q", x.Op)
-	return ""
+	return nil
 }
 
-// castTo casts the C expression s to type typ unless it is such a cast
-// already.
-func castTo(typ, s string) string {
-	if strings.HasPrefix(s, "("+typ+")") {
-		return s
+// comparison appends the parts of x, a comparison of operands of types lt
+// and rt.
+func (g *gen) comparison(out []part, x *ast.Binary, lt, rt check.Type) []part {
+	op := cOps[x.Op]
+	switch {
+	case lt.Kind == check.Real || rt.Kind == check.Real:
+		// Promotion to double is C's own.
+		return append(out, text("("), value(x.X), text(op), value(x.Y), text(")"))
+	case lt.Kind == check.Int:
+		// The casts keep gcc from calling x = x a self-comparison; a
+		// wrapping operand is such a cast already.
+		cast := func(y ast.Expr) part {
+			if g.wrapping(y) {
+				return text("")
+			}
+			return text("(int32_t)")
+		}
+		return append(out, text("("), cast(x.X), value(x.X), text(op), cast(x.Y), value(x.Y), text(")"))
+	case lt.Kind == check.Bool && (truthValue(x.X) || truthValue(x.Y)):
+		// C gives a truth value the type int, so a cast to int is no
+		// conversion and gcc, folding where an operand goes unevaluated
+		// (false and …), calls (not B) = (not B) a self-comparison;
+		// Booleans are 0 or 1, so the exclusive or says the same.
+		return append(out, text("(("), value(x.X), text(" ^ "), value(x.Y), text(")"+op+"0)"))
+	case lt.Kind == check.Bool || lt.Kind == check.EnumType || lt.Kind == check.StateType:
+		// Enumerations compare by ordinal (declaration order).
+		return append(out, text("((int)"), value(x.X), text(op+"(int)"), value(x.Y), text(")"))
 	}
-	return "(" + typ + ")" + s
+	fail("comparison of type %d", lt.Kind)
+	return nil
 }
 
-// logicChain renders x, an and or an or, without enclosing parentheses; a
-// left operand with the same operator joins the chain, as && and || group
-// from the left in C too.
-func (g *gen) logicChain(x *ast.Binary) string {
-	op := map[string]string{"and": " && ", "or": " || "}[x.Op]
-	var l string
+// truthValue reports whether the Boolean x is rendered as a C truth value
+// (of type int): a not, an and, an or, a comparison or an expiry.
+func truthValue(x ast.Expr) bool {
+	switch unparen(x).(type) {
+	case *ast.Unary, *ast.Binary, *ast.Expired:
+		return true
+	}
+	return false
+}
+
+// logicChain appends the parts of x, an and or an or, without enclosing
+// parentheses; a left operand with the same operator joins the chain, as
+// && and || group from the left in C too.
+func (g *gen) logicChain(out []part, x *ast.Binary) []part {
 	if lb, ok := unparen(x.X).(*ast.Binary); ok && lb.Op == x.Op {
-		l = g.logicChain(lb)
+		out = append(out, sub(lb, asLogicChain))
 	} else {
-		l = g.expr(x.X)
+		out = append(out, value(x.X))
 	}
-	return l + op + g.expr(x.Y)
+	return append(out, text(cOps[x.Op]), value(x.Y))
 }
 
 // wrapping reports whether x is Integer arithmetic computed in uint32_t:
@@ -285,34 +374,33 @@ func (g *gen) wrapping(x ast.Expr) bool {
 	return false
 }
 
-// uintOperand renders the Integer expression x as a uint32_t operand. A
-// wrapping operand stays in uint32_t rather than going through int32_t
-// and back, which changes no value.
-func (g *gen) uintOperand(x ast.Expr) string {
+// uintOperand appends the parts of the Integer expression x as a uint32_t
+// operand. A wrapping operand stays in uint32_t rather than going through
+// int32_t and back, which changes no value.
+func (g *gen) uintOperand(out []part, x ast.Expr) []part {
 	if !g.wrapping(x) {
-		return "(uint32_t)" + g.expr(x)
+		return append(out, text("(uint32_t)"), value(x))
 	}
 	switch x := unparen(x).(type) {
 	case *ast.Binary:
-		return "(" + g.uintChain(x) + ")"
+		return append(out, text("("), sub(x, asUintChain), text(")"))
 	case *ast.Unary:
-		return "(0u - " + g.uintOperand(x.X) + ")"
+		return append(out, text("(0u - "), sub(x.X, asUint), text(")"))
 	}
 	panic("unreachable")
 }
 
-// uintChain renders x, a wrapping + - or *, in uint32_t without enclosing
-// parentheses; a left operand of the same precedence joins the chain, as
-// these operators group from the left in C too.
-func (g *gen) uintChain(x *ast.Binary) string {
+// uintChain appends the parts of x, a wrapping + - or *, in uint32_t
+// without enclosing parentheses; a left operand of the same precedence
+// joins the chain, as these operators group from the left in C too.
+func (g *gen) uintChain(out []part, x *ast.Binary) []part {
 	additive := func(op string) bool { return op == "+" || op == "-" }
-	var l string
 	if lb, ok := unparen(x.X).(*ast.Binary); ok && g.wrapping(lb) && additive(lb.Op) == additive(x.Op) {
-		l = g.uintChain(lb)
+		out = append(out, sub(lb, asUintChain))
 	} else {
-		l = g.uintOperand(x.X)
+		out = append(out, sub(x.X, asUint))
 	}
-	return l + " " + x.Op + " " + g.uintOperand(x.Y)
+	return append(out, text(cOps[x.Op]), sub(x.Y, asUint))
 }
 
 // strip removes one pair of parentheses enclosing all of s, for an

@@ -114,16 +114,25 @@ func countExprs(ss []ast.Stmt) int {
 	return n
 }
 
+// countExpr counts the nodes of x with a stack of its own: a long chain of
+// operators is a tree as deep as it is long.
 func countExpr(x ast.Expr) int {
-	switch x := x.(type) {
-	case *ast.Paren:
-		return 1 + countExpr(x.X)
-	case *ast.Unary:
-		return 1 + countExpr(x.X)
-	case *ast.Binary:
-		return 1 + countExpr(x.X) + countExpr(x.Y)
+	n := 0
+	stack := []ast.Expr{x}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		n++
+		switch x := x.(type) {
+		case *ast.Paren:
+			stack = append(stack, x.X)
+		case *ast.Unary:
+			stack = append(stack, x.X)
+		case *ast.Binary:
+			stack = append(stack, x.X, x.Y)
+		}
 	}
-	return 1
+	return n
 }
 
 func (c *checker) declare() {
@@ -477,10 +486,31 @@ func (c *checker) expr1(x ast.Expr) Type {
 	return Type{}
 }
 
-// binary checks X op Y. Comparisons and logical operators are Boolean
-// even when mistyped, so that one error does not cascade.
+// binary checks X op Y and the binary operations down its left operands,
+// in a loop: a chain of n operators, which the parser builds without
+// recursion, is a tree n deep to the left.
 func (c *checker) binary(x *ast.Binary) Type {
-	tx, ty := c.expr(x.X), c.expr(x.Y)
+	spine := []*ast.Binary{x}
+	for {
+		l, ok := spine[len(spine)-1].X.(*ast.Binary)
+		if !ok {
+			break
+		}
+		spine = append(spine, l)
+	}
+	t := c.expr(spine[len(spine)-1].X)
+	for i := len(spine) - 1; i >= 0; i-- {
+		b := spine[i]
+		t = c.binaryType(b, t, c.expr(b.Y))
+		c.info.Types[b] = t
+	}
+	return t
+}
+
+// binaryType checks X op Y given the types of X and Y. Comparisons and
+// logical operators are Boolean even when mistyped, so that one error does
+// not cascade.
+func (c *checker) binaryType(x *ast.Binary, tx, ty Type) Type {
 	if tx.Kind == Invalid || ty.Kind == Invalid {
 		switch x.Op {
 		case "+", "-", "*", "/", "mod":

@@ -2,6 +2,7 @@ package check_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -902,4 +903,35 @@ var errorCaseTables = [][]errorCase{
 	durationRangeCases,
 	configurationCases,
 	errorsInSourceOrderCases,
+}
+
+// TestLongChains: a chain of a million operators, a tree a million deep to
+// the left, is checked in a loop (it overflowed the stack), with each
+// operand typed; a type error in the middle of a chain is reported.
+func TestLongChains(t *testing.T) {
+	const n = 1_000_000
+	hdr := "logic L\ndeclarations\n  states A\n  variable I : Integer\n  variable B : Boolean\ninit\ncycle\n"
+	ftr := "\nconfiguration\n  cycle time 1 s\n"
+	terms := make([]string, n)
+	for i := range terms {
+		terms[i] = "I"
+	}
+	prog, info, errs := frontEnd(hdr + "  set I = " + strings.Join(terms, " + ") + ftr)
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	x := prog.Cycle[0].(*ast.SetStmt).Value
+	if got := len(info.Types); got != 2*n-1 {
+		t.Errorf("%d typed expressions, want %d", got, 2*n-1)
+	}
+	if info.Types[x].Kind != check.Int {
+		t.Errorf("chain typed %v", info.Types[x])
+	}
+	terms = terms[:1000]
+	terms[500] = "B"
+	_, _, errs = frontEnd(hdr + "  set I = " + strings.Join(terms, " + ") + ftr)
+	col := len("  set I = ") + 1 + 500*len("I + ") - 2
+	if want := []string{fmt.Sprintf("f.cll:8:%d: mismatched types Integer and Boolean in \"+\"", col)}; strings.Join(errs, "\n") != want[0] {
+		t.Errorf("errors %q, want %q", errs, want)
+	}
 }

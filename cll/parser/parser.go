@@ -17,6 +17,19 @@ import (
 // gives up.
 const MaxErrors = 10
 
+// The nesting limits. Beyond either, Parse reports an error at the token
+// that opens the level too many and stops: they bound the parser's
+// recursion, and those of the checker and the generator that follow the
+// tree, whatever the input, and the size of the C (each level of if
+// statements indents its lines by four more spaces).
+const (
+	// MaxExprDepth is the deepest nesting of parentheses, "not" and
+	// unary "-" within one expression.
+	MaxExprDepth = 1000
+	// MaxStmtDepth is the deepest nesting of if statements.
+	MaxStmtDepth = 100
+)
+
 // Parse parses the CLL program src, whose positions name filename. The
 // error, when not nil, is a token.ErrorList in source order holding at most
 // one error per line and at most MaxErrors errors. The program is returned
@@ -31,7 +44,7 @@ func Parse(filename string, src []byte) (prog *ast.Program, err error) {
 		defer func() {
 			if r := recover(); r != nil {
 				switch r.(type) {
-				case bailout, tooMany:
+				case bailout, tooMany, tooDeep:
 				default:
 					panic(r) // a bug, runtime errors included: never hidden
 				}
@@ -50,12 +63,29 @@ type bailout struct{}
 // tooMany abandons the whole parse once MaxErrors lines hold an error.
 type tooMany struct{}
 
+// tooDeep abandons the whole parse at a nesting limit.
+type tooDeep struct{}
+
 type parser struct {
 	sc     *scanner.Scanner
 	tok    scanner.Token   // the current token
 	ahead  []scanner.Token // tokens scanned past tok, for peek
 	errors token.ErrorList
 	lines  map[int]bool // lines that hold an error
+
+	exprDepth int // open parentheses, "not" and unary "-" being parsed
+	stmtDepth int // if statements being parsed
+}
+
+// enter opens one more level of nesting counted by depth; past limit it
+// reports the current token, which opens the level, and abandons the parse.
+// The caller closes the level with *depth--.
+func (p *parser) enter(depth *int, limit int, what string) {
+	*depth++
+	if *depth > limit {
+		p.add(p.tok.Pos, fmt.Sprintf("%s nested too deeply (at most %d levels)", what, limit))
+		panic(tooDeep{})
+	}
 }
 
 // next advances to the next token.
@@ -633,6 +663,8 @@ func (p *parser) parseStmt() ast.Stmt {
 //	"if" expr "then" { statement } { "elif" expr "then" { statement } }
 //	[ "else" { statement } ] "end"
 func (p *parser) parseIf() *ast.IfStmt {
+	p.enter(&p.stmtDepth, MaxStmtDepth, "if statements")
+	defer func() { p.stmtDepth-- }()
 	s := &ast.IfStmt{Pos: p.expect(token.IF).Pos}
 	for {
 		s.Conds = append(s.Conds, p.parseExpr())
@@ -723,6 +755,8 @@ func (p *parser) parseAnd() ast.Expr {
 //	not = "not" not | compare .
 func (p *parser) parseNot() ast.Expr {
 	if p.tok.Kind == token.NOT {
+		p.enter(&p.exprDepth, MaxExprDepth, "expression")
+		defer func() { p.exprDepth-- }()
 		op := p.tok
 		p.next()
 		return &ast.Unary{OpPos: op.Pos, Op: op.Text, X: p.parseNot()}
@@ -775,6 +809,8 @@ func (p *parser) parseProduct() ast.Expr {
 //	unary = "-" unary | primary .
 func (p *parser) parseUnary() ast.Expr {
 	if p.tok.Kind == token.SUB {
+		p.enter(&p.exprDepth, MaxExprDepth, "expression")
+		defer func() { p.exprDepth-- }()
 		op := p.tok
 		p.next()
 		return &ast.Unary{OpPos: op.Pos, Op: op.Text, X: p.parseUnary()}
@@ -811,6 +847,8 @@ func (p *parser) parsePrimary() ast.Expr {
 		}
 		return &ast.Name{Ident: id}
 	case token.LPAREN:
+		p.enter(&p.exprDepth, MaxExprDepth, "expression")
+		defer func() { p.exprDepth-- }()
 		p.next()
 		x := &ast.Paren{Pos: t.Pos, X: p.parseExpr()}
 		p.expect(token.RPAREN)

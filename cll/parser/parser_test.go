@@ -421,3 +421,47 @@ func TestRuntimeErrorsPropagate(t *testing.T) {
 	}, stmtSync)
 	t.Error("item returned")
 }
+
+// nested returns a program whose cycle sets I to expr, or holds stmts.
+func nested(expr, stmts string) string {
+	return "logic L\ndeclarations\n  states A\n  variable I : Integer\n  variable B : Boolean\ninit\ncycle\n" +
+		"  set I = " + expr + "\n" + stmts + "\nconfiguration\n  cycle time 1 s\n"
+}
+
+// TestNestingLimits: nesting up to the limits parses; one level more is an
+// error at the token that opens it, and the parse stops there, however deep
+// the input goes (half a million parentheses used to overflow the stack).
+func TestNestingLimits(t *testing.T) {
+	parens := func(n int) string { return strings.Repeat("(", n) + "1" + strings.Repeat(")", n) }
+	ifs := func(n int) string {
+		return strings.Repeat("if B then ", n) + "send C" + strings.Repeat(" end", n)
+	}
+	const exprCol = 11 // of the first token of the expression, line 8
+	exprMsg := fmt.Sprintf("expression nested too deeply (at most %d levels)", MaxExprDepth)
+	ifMsg := fmt.Sprintf("if statements nested too deeply (at most %d levels)", MaxStmtDepth)
+	for _, tc := range []struct {
+		name, src string
+		want      string // the error, or "" for none
+	}{
+		{"parens at the limit", nested(parens(MaxExprDepth), ""), ""},
+		{"parens over", nested(parens(MaxExprDepth+1), ""), fmt.Sprintf("f.cll:8:%d: %s", exprCol+MaxExprDepth, exprMsg)},
+		{"500,000 parens", nested(parens(500_000), ""), fmt.Sprintf("f.cll:8:%d: %s", exprCol+MaxExprDepth, exprMsg)},
+		{"minus at the limit", nested(strings.Repeat("-", MaxExprDepth)+"I", ""), ""},
+		{"1,000,000 minus", nested(strings.Repeat("-", 1_000_000)+"I", ""), fmt.Sprintf("f.cll:8:%d: %s", exprCol+MaxExprDepth, exprMsg)},
+		{"not", nested("1", "  set B = "+strings.Repeat("not ", 100_000)+"B"), fmt.Sprintf("f.cll:9:%d: %s", 11+4*MaxExprDepth, exprMsg)},
+		{"mixed", nested(strings.Repeat("-(", MaxExprDepth/2)+"-1"+strings.Repeat(")", MaxExprDepth/2), ""), fmt.Sprintf("f.cll:8:%d: %s", exprCol+MaxExprDepth, exprMsg)},
+		{"ifs at the limit", nested("1", "  "+ifs(MaxStmtDepth)), ""},
+		{"ifs over", nested("1", "  "+ifs(MaxStmtDepth+1)), fmt.Sprintf("f.cll:9:%d: %s", 3+10*MaxStmtDepth, ifMsg)},
+		{"10,000 ifs", nested("1", "  "+ifs(10_000)), fmt.Sprintf("f.cll:9:%d: %s", 3+10*MaxStmtDepth, ifMsg)},
+		{"long chains are no nesting", nested(strings.Repeat("I + ", 100_000)+"I", "  set B = "+strings.Repeat("B or ", 100_000)+"B"), ""},
+	} {
+		_, err := Parse("f.cll", []byte(tc.src))
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tc.want {
+			t.Errorf("%s: error %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
