@@ -210,7 +210,7 @@ func TestWriteFiles(t *testing.T) {
 		"| 1 | MCP | 11 | 100 | 7 | 1 | 3 |",
 		"| 1 | fuzz | 11 | 104 | 8 | 2 | – |",
 		"| MCP | 2 | 95 (90–100) | 6 (5–7) | 1 | 2.5 (2–3) |",
-		"session 1 +4.0%; session 2 +2.2%;",
+		"(RQ2): session 1 +4.0%, session 2 +2.2%.\n",
 		"## Faults detected by MCP alone (5)",
 		`- fault 9: gen.go:5:2 if "x > 4" forced false — oracle add-timer/equal, session 2`,
 		"| add-timer | 4 | 3 | 75% | 2: 0, 9 |",

@@ -161,8 +161,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	logf("instrumented %s: %d branch sites, %d faults in %d packages (%v); binary %s",
-		m.Module, len(m.Sites), 2*len(m.Sites), len(m.Packages), time.Since(t0).Round(time.Millisecond), m.Binary)
+	logf("instrumented %s: %d branch sites, %d faults in %d package%s (%v); binary %s",
+		m.Module, len(m.Sites), 2*len(m.Sites), len(m.Packages), plural(len(m.Packages)), time.Since(t0).Round(time.Millisecond), m.Binary)
 	cmd := cfg.Command
 	cmd.Argv = slices.Clone(cmd.Argv)
 	cmd.Argv[0] = m.Binary

@@ -77,8 +77,8 @@ func (r *Report) Markdown() string {
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 
 	p("# Fault-injection experiment\n\n")
-	p("Transpiler: `%s` (module %s, %d instrumented packages): %d branch sites, %d faults. ",
-		r.Binary, r.Module, len(r.Packages), r.Sites, r.Faults)
+	p("Transpiler: `%s` (module %s, %d instrumented package%s): %d branch sites, %d faults. ",
+		r.Binary, r.Module, len(r.Packages), plural(len(r.Packages)), r.Sites, r.Faults)
 	p("The preparatory step on `%s` dropped %d faults that crash or hang the transpiler; %d remain.\n\n",
 		r.Sample, len(r.Excluded), r.Faults-len(r.Excluded))
 	budget := r.Budget
@@ -125,11 +125,11 @@ func (r *Report) Markdown() string {
 		p("| %s | %d | %s | %s | %s | %s |\n", modeName(m.Mode), m.Sessions, m.TranspilerRuns, m.InjectedFaults, m.Crashes, oracle)
 	}
 	if len(r.Runs) > 0 {
-		p("\nTranspiler runs of fuzz relative to MCP (RQ2):")
-		for _, x := range r.Runs {
-			p(" session %d %+.1f%%;", x.Session, 100*(x.Ratio-1))
+		runs := make([]string, len(r.Runs))
+		for i, x := range r.Runs {
+			runs[i] = fmt.Sprintf("session %d %+.1f%%", x.Session, 100*(x.Ratio-1))
 		}
-		p("\n")
+		p("\nTranspiler runs of fuzz relative to MCP (RQ2): %s.\n", strings.Join(runs, ", "))
 	}
 
 	p("\n## Details\n\n")

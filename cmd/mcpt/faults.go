@@ -41,8 +41,12 @@ func (c *faultsInstrumentCmd) Run() error {
 	for _, k := range slices.Sorted(maps.Keys(counts)) {
 		parts = append(parts, fmt.Sprintf("%s %d", k, counts[k]))
 	}
-	fmt.Printf("%d packages of %s: %d branch sites (%s), %d faults; %d constructs skipped\n",
-		len(m.Packages), m.Module, len(m.Sites), strings.Join(parts, ", "), 2*len(m.Sites), len(m.Skipped))
+	pkgs := fmt.Sprintf("%d packages", len(m.Packages))
+	if len(m.Packages) == 1 {
+		pkgs = "1 package"
+	}
+	fmt.Printf("%s of %s: %d branch sites (%s), %d faults; %d constructs skipped\n",
+		pkgs, m.Module, len(m.Sites), strings.Join(parts, ", "), 2*len(m.Sites), len(m.Skipped))
 	fmt.Printf("manifest: %s\n", filepath.Join(m.Dir, faultinject.ManifestFile))
 	if m.Binary != "" {
 		fmt.Printf("binary: %s\n", m.Binary)
