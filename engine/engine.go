@@ -21,6 +21,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/mcpt-tool/mcpt/internal/printable"
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/result"
@@ -758,7 +759,9 @@ func FollowUpFindings(proto result.Finding, fu *relation.FollowUp, o tree.Tree, 
 		for _, fl := range fu.Check(o, norm.Apply(res.Files)) {
 			f := proto
 			f.Kind = result.Oracle
-			f.Checker, f.File, f.Message = fl.Checker, fl.File, fl.Message
+			// File names are the transpiler's: recorded escaped (control
+			// characters, bytes that are not UTF-8), as they are printed.
+			f.Checker, f.File, f.Message = printable.Line(fl.Checker), printable.Line(fl.File), printable.Text(fl.Message)
 			f.Expected, f.Actual, f.Diff = fl.Expected, fl.Actual, fl.Diff
 			f.Bindings, f.Fresh = fu.Bindings, fu.Fresh
 			fs = append(fs, f)

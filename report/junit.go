@@ -12,6 +12,7 @@ import (
 
 	"github.com/aymanbagabas/go-udiff"
 
+	"github.com/mcpt-tool/mcpt/internal/printable"
 	"github.com/mcpt-tool/mcpt/result"
 )
 
@@ -178,6 +179,8 @@ func junitFailureOf(outDir string, fs []*result.Finding) (*junitFailure, error) 
 	if len(fs) > 1 {
 		fail.Message += fmt.Sprintf(" (and %s)", plural(len(fs)-1, "more finding"))
 	}
+	// Output file names are the transpiler's: escaped, not dropped by XML.
+	fail.Message, fail.Type = printable.Line(fail.Message), printable.Line(fail.Type)
 	var b strings.Builder
 	for i, f0 := range fs {
 		bd := openBundle(outDir, f0)
@@ -219,6 +222,6 @@ func junitFailureOf(outDir string, fs []*result.Finding) (*junitFailure, error) 
 			}
 		}
 	}
-	fail.Text = b.String()
+	fail.Text = printable.Text(b.String())
 	return fail, nil
 }

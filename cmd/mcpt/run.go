@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcpt-tool/mcpt/engine"
+	"github.com/mcpt-tool/mcpt/internal/printable"
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/result"
 )
@@ -216,10 +217,13 @@ func findingLine(f *result.Finding) string {
 	if f.Kind == result.Oracle {
 		what = fmt.Sprintf("%s %s", f.Checker, f.File)
 	}
-	return fmt.Sprintf("finding %s: %s: %s at %s: %s", f.ID, f.Relation, what, where, f.Message)
+	// Names and messages come from the transpiler's output: escaped, a file
+	// name cannot drive the terminal.
+	return printable.Line(fmt.Sprintf("finding %s: %s: %s at %s: %s", f.ID, f.Relation, what, where, f.Message))
 }
 
 func printSummary(w io.Writer, r *result.Report, out string) {
+	w = printable.Writer{W: w}
 	fmt.Fprintf(w, "mode %s, seed %d: %d test cases, %d transpiler runs; %s", r.Mode, r.Seed, r.TestCases, r.TranspilerRuns, result.TallyOf(r.Findings))
 	if len(r.Groups) > 0 {
 		fmt.Fprintf(w, " in %d group%s", len(r.Groups), map[bool]string{true: "s"}[len(r.Groups) > 1])
