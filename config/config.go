@@ -59,7 +59,9 @@ type Relations struct {
 	Files []string
 	Go    []string
 	Only  []string
-	Pos   Pos
+	// OnlyPos holds the position of each name of Only.
+	OnlyPos []Pos
+	Pos     Pos
 }
 
 // Budget bounds a campaign (the paper's max_time, max_mr, max_spots, plus
@@ -177,6 +179,7 @@ func Parse(path string, data []byte) (*Config, error) {
 	}
 	for _, o := range y.Relations.Only {
 		c.Relations.Only = append(c.Relations.Only, o.Value)
+		c.Relations.OnlyPos = append(c.Relations.OnlyPos, o.Pos)
 	}
 	if len(c.Relations.Files) == 0 && len(c.Relations.Go) == 0 {
 		return nil, Errorf(top, "relations: no relation files and no Go relations")

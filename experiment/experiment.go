@@ -174,12 +174,14 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	t0 = time.Now()
 	prep := preparation{Sample: sample, Statuses: map[string]int{}}
+	prepRuns := 0
 	excluded, err := faultinject.Prepare(ctx, cmd, sample, m, faultinject.PrepareOptions{
 		Workers: workers,
+		OnStart: func(runs int) { prepRuns = runs; cfg.progress("preparation", "runs", 0, runs) },
 		OnRun: func(r faultinject.FaultRun) {
 			prep.Runs++
 			prep.Statuses[r.Status.String()]++
-			cfg.progress("preparation", "runs", prep.Runs, 0)
+			cfg.progress("preparation", "runs", prep.Runs, prepRuns)
 		},
 	})
 	if err != nil {

@@ -27,6 +27,9 @@ type PrepareOptions struct {
 	// the fault-free run on the sample never reaches are kept without a
 	// run: forcing a branch that is not reached changes nothing.
 	Exhaustive bool
+	// OnStart, if set, is called once with the number of forced runs to
+	// come, before the first.
+	OnStart func(runs int)
 	// OnRun, if set, is called after each forced run, one call at a time.
 	OnRun func(FaultRun)
 }
@@ -91,6 +94,9 @@ func Prepare(ctx context.Context, cmd transpiler.Command, sample string, m *Mani
 		}
 	}
 
+	if opt.OnStart != nil {
+		opt.OnStart(len(faults))
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (

@@ -161,6 +161,11 @@ func Relations(cfg *config.Config) ([]*relation.Relation, error) {
 			return nil, err
 		}
 	}
+	for i, name := range cfg.Relations.Only {
+		if reg.Lookup(name) == nil && i < len(cfg.Relations.OnlyPos) {
+			return nil, config.Errorf(cfg.Relations.OnlyPos[i], "relations.only: no relation named %q%s", name, suggest.DidYouMean(name, reg.Names()))
+		}
+	}
 	return reg.Select(cfg.Relations.Only)
 }
 
