@@ -101,6 +101,11 @@ type Options struct {
 	FeedbackMax int
 	// OnCase is called for every finished test case, from one goroutine.
 	OnCase func(*CaseResult)
+	// Halt, when closed, cancels the transpiler runs in flight (external
+	// commands are killed): after an interrupt, the test cases in flight
+	// go on until Halt is closed. A case whose run was cancelled is
+	// dropped, run again on resume, and the report says "interrupted".
+	Halt <-chan struct{}
 }
 
 // Campaign is what a run needs: the transpiler, the relations and seeds.
@@ -168,8 +173,8 @@ func (e *Error) Error() string { return e.Err.Error() }
 func (e *Error) Unwrap() error { return e.Err }
 
 // Run runs the campaign. Cancelling ctx stops the planning of new test
-// cases; the cases in flight finish and the report is complete for the cases
-// run. Run returns an error only when the campaign itself broke (a relation
+// cases; the cases in flight finish (or are dropped when Options.Halt is
+// closed) and the report is complete for the cases run. Run returns an error only when the campaign itself broke (a relation
 // bug, a transpiler that cannot be started, a full disk); findings are in
 // the report.
 func (c *Campaign) Run(ctx context.Context) (*result.Report, error) {
@@ -250,8 +255,27 @@ func (r *runner) run(ctx context.Context, workers int) (*result.Report, error) {
 	// The time budget goes on from what earlier sessions used.
 	elapsed := func() time.Duration { return r.resumed.elapsed + time.Since(start) }
 
-	if err := r.admit(ctx, workers); err != nil {
-		return nil, err
+	// Cases in flight go on after ctx is cancelled, until Halt.
+	runCtx, cancelRuns := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelRuns()
+	if r.opt.Halt != nil {
+		go func() {
+			select {
+			case <-r.opt.Halt:
+				cancelRuns()
+			case <-runCtx.Done():
+			}
+		}()
+	}
+
+	if err := r.admit(ctx, runCtx, workers); err != nil {
+		if ctx.Err() == nil {
+			return nil, err
+		}
+		rep := r.report()
+		rep.Timing.WallNS = elapsed().Nanoseconds()
+		rep.Stopped = "interrupted"
+		return rep, nil
 	}
 
 	spotCache := map[[2]int][]relation.Spot{}
@@ -280,7 +304,7 @@ func (r *runner) run(ctx context.Context, workers int) (*result.Report, error) {
 		deadline = start.Add(r.opt.MaxTime - r.resumed.elapsed)
 	}
 	stopped := "budget"
-	runCtx := context.WithoutCancel(ctx) // cases in flight finish after a stop
+	var halted atomic.Bool // a case in flight was dropped
 	var fatal error
 	var fatalOnce sync.Once
 	setFatal := func(err error) { fatalOnce.Do(func() { fatal = err }) }
@@ -328,7 +352,11 @@ func (r *runner) run(ctx context.Context, workers int) (*result.Report, error) {
 			defer wg.Done()
 			for d := range cases {
 				cr, err := r.runCase(runCtx, d.c)
-				if err != nil {
+				switch {
+				case err != nil && runCtx.Err() != nil:
+					halted.Store(true) // not run to the end: run again on resume
+					cr = nil
+				case err != nil:
 					setFatal(err)
 					abortOnce.Do(func() { close(abort) })
 					cr = nil
@@ -389,6 +417,9 @@ func (r *runner) run(ctx context.Context, workers int) (*result.Report, error) {
 	rep := r.report()
 	rep.Timing.WallNS = elapsed().Nanoseconds()
 	rep.Stopped = stopped
+	if halted.Load() {
+		rep.Stopped = "interrupted"
+	}
 	if fatal == nil {
 		fatal = nothingChecked(rep)
 	}
@@ -508,13 +539,17 @@ const (
 // admit transpiles the base of every seed, in parallel, before any test
 // case: the plan covers the seeds whose base was accepted, so that it does
 // not depend on the order in which workers finish. Every shard admits every
-// seed (the plan is global) but reports only its own.
-func (r *runner) admit(ctx context.Context, workers int) error {
+// seed (the plan is global) but reports only its own. Cancelling ctx stops
+// admission; the base runs in flight go on under runCtx.
+func (r *runner) admit(ctx, runCtx context.Context, workers int) error {
 	var g errgroup.Group
 	g.SetLimit(workers)
 	for i := range r.seeds {
 		g.Go(func() error {
-			_, err := r.base(ctx, i)
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			_, err := r.base(runCtx, i)
 			return err
 		})
 	}

@@ -41,6 +41,9 @@ const (
 	journalVersion = 2
 )
 
+// JournalName is the file name of the journal in the output directory.
+const JournalName = journalName
+
 // ErrCannotResume is the error of a resume that is refused: no journal, a
 // journal of another campaign, or a damaged one.
 var ErrCannotResume = errors.New("cannot resume")

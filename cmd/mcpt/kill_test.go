@@ -159,18 +159,31 @@ func reportIDs(t *testing.T, dir string) []string {
 }
 
 // TestIndexedJobExample checks that the Kubernetes example is valid YAML of
-// an Indexed Job whose pods run mcpt.
+// an Indexed Job whose pods run mcpt so that a preemption reaches it (exec,
+// no shell waiting in between) and an interrupted shard (exit 4) is run
+// again, with --resume.
 func TestIndexedJobExample(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join("..", "..", "examples", "k8s", "indexed-job.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	type rule struct {
+		Action      string `yaml:"action"`
+		OnExitCodes *struct {
+			Operator string `yaml:"operator"`
+			Values   []int  `yaml:"values"`
+		} `yaml:"onExitCodes"`
+	}
 	var job struct {
 		Kind string `yaml:"kind"`
 		Spec struct {
-			CompletionMode string `yaml:"completionMode"`
-			Completions    int    `yaml:"completions"`
-			Template       struct {
+			CompletionMode   string `yaml:"completionMode"`
+			Completions      int    `yaml:"completions"`
+			BackoffLimit     int    `yaml:"backoffLimit"`
+			PodFailurePolicy struct {
+				Rules []rule `yaml:"rules"`
+			} `yaml:"podFailurePolicy"`
+			Template struct {
 				Spec struct {
 					Containers []struct {
 						Args []string `yaml:"args"`
@@ -189,6 +202,22 @@ func TestIndexedJobExample(t *testing.T) {
 	if !strings.Contains(args, "mcpt run") || !strings.Contains(args, "--resume") || !strings.Contains(args, "JOB_COMPLETION_INDEX") {
 		t.Errorf("the pod does not run a shard of mcpt: %s", args)
 	}
+	if n, execs := strings.Count(args, "mcpt run"), strings.Count(args, "exec mcpt run"); n != execs {
+		t.Errorf("%d of %d runs of mcpt are not exec'd: a shell between would keep SIGTERM from mcpt", n-execs, n)
+	}
+	// Exit 4 (interrupted) must be retried: no rule may fail the Job on it.
+	retried := job.Spec.BackoffLimit > 0
+	for _, r := range job.Spec.PodFailurePolicy.Rules {
+		if r.Action != "FailJob" || r.OnExitCodes == nil {
+			continue
+		}
+		if in := slices.Contains(r.OnExitCodes.Values, exitInterrupted); in == (r.OnExitCodes.Operator == "In") {
+			retried = false
+		}
+	}
+	if !retried {
+		t.Errorf("an interrupted shard (exit %d) is not run again", exitInterrupted)
+	}
 	// The environment of a pod is what mcpt reads as its shard.
 	s, err := shardFrom("", func(k string) string {
 		return map[string]string{"JOB_COMPLETION_INDEX": "2", "JOB_COMPLETIONS": "4"}[k]
@@ -206,8 +235,8 @@ func TestIndexedJobExample(t *testing.T) {
 	}
 }
 
-// TestInterrupt: the first SIGINT finishes the test cases in flight and
-// writes the report of what ran.
+// TestInterrupt: the first SIGINT finishes the test cases in flight, writes
+// the report of what ran and exits 4: the campaign is incomplete.
 func TestInterrupt(t *testing.T) {
 	bin := buildTools(t)
 	examples, _ := filepath.Abs(filepath.Join("..", "..", "examples", "cll"))
@@ -234,8 +263,8 @@ func TestInterrupt(t *testing.T) {
 	}
 	cmd.Process.Signal(os.Interrupt)
 	err := cmd.Wait()
-	if procExit(err) != 0 {
-		t.Fatalf("exit %v after an interrupt without findings\n%s", err, stderr.String())
+	if procExit(err) != exitInterrupted {
+		t.Fatalf("exit %v after an interrupt, want %d\n%s", err, exitInterrupted, stderr.String())
 	}
 	r, err := result.Load(filepath.Join(out, "report.json"))
 	if err != nil {

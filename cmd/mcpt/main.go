@@ -4,8 +4,9 @@
 //
 // Exit codes: 0 no finding, 1 findings, 2 usage, configuration or input
 // error, 3 the campaign itself broke (a transpiler that cannot be started, a
-// full disk, a relation that fails at run time) or checked nothing, 130
-// interrupted twice.
+// full disk, a relation that fails at run time) or checked nothing, 4
+// interrupted (SIGINT, SIGTERM, SIGHUP): incomplete, run again with
+// --resume, 130 interrupted twice (aborted).
 package main
 
 import (
@@ -27,6 +28,9 @@ const (
 	exitFindings = 1
 	exitUsage    = 2
 	exitBroken   = 3
+	// exitInterrupted: the campaign stopped early; --resume completes it.
+	exitInterrupted = 4
+	exitAborted     = 130
 )
 
 // exitError carries an exit code.

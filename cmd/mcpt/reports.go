@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/mcpt-tool/mcpt/bundle"
+	"github.com/mcpt-tool/mcpt/outdir"
 	"github.com/mcpt-tool/mcpt/report"
 	"github.com/mcpt-tool/mcpt/shard"
 )
@@ -16,6 +17,11 @@ type reportCmd struct {
 }
 
 func (c *reportCmd) Run() error {
+	dir, err := outdir.Open(c.Out, outLayout)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	defer dir.Close()
 	if _, err := os.Stat(filepath.Join(c.Out, report.ReportJSON)); err != nil {
 		return usageErr("%v", err)
 	}
@@ -29,8 +35,9 @@ func (c *reportCmd) Run() error {
 }
 
 type mergeCmd struct {
-	Dirs []string `arg:"" help:"Output directories of the shards."`
-	Out  string   `short:"o" required:"" help:"Directory for the merged output."`
+	Dirs  []string `arg:"" help:"Output directories of the shards."`
+	Out   string   `short:"o" required:"" help:"Directory for the merged output: new, empty, or an earlier mcpt output (see --force)."`
+	Force bool     `help:"Replace an earlier mcpt output in -o, removing only the files mcpt wrote there."`
 }
 
 func (c *mergeCmd) Run() error {
@@ -39,9 +46,16 @@ func (c *mergeCmd) Run() error {
 			return usageErr("%v", err)
 		}
 	}
-	if err := prepareOut(c.Out); err != nil {
+	for _, d := range c.Dirs {
+		if same, _ := sameDir(d, c.Out); same {
+			return usageErr("-o %s is one of the directories to merge", c.Out)
+		}
+	}
+	dir, err := outdir.Create(c.Out, outLayout, c.Force)
+	if err != nil {
 		return usageErr("%v", err)
 	}
+	defer dir.Close()
 	m, err := shard.Merge(c.Dirs, c.Out)
 	if err != nil {
 		return usageErr("%v", err)
@@ -51,4 +65,17 @@ func (c *mergeCmd) Run() error {
 		return findingsErr
 	}
 	return nil
+}
+
+// sameDir tells whether a and b name the same existing directory.
+func sameDir(a, b string) (bool, error) {
+	ia, err := os.Stat(a)
+	if err != nil {
+		return false, err
+	}
+	ib, err := os.Stat(b)
+	if err != nil {
+		return false, err
+	}
+	return os.SameFile(ia, ib), nil
 }

@@ -5,18 +5,24 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
+	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/internal/printable"
 	"github.com/mcpt-tool/mcpt/internal/setup"
+	"github.com/mcpt-tool/mcpt/outdir"
+	"github.com/mcpt-tool/mcpt/report"
 	"github.com/mcpt-tool/mcpt/result"
 )
 
@@ -34,18 +40,39 @@ type campaignFlags struct {
 
 type runCmd struct {
 	campaignFlags
-	Out      string `short:"o" default:"mcpt-out" help:"Output directory: report.json, findings/, journal."`
-	Resume   string `help:"Continue the interrupted campaign in this output directory." placeholder:"OUTDIR"`
-	Shard    string `help:"Run shard i of n (i/n, counted from 0); defaults from JOB_COMPLETION_INDEX/JOB_COMPLETIONS or SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT."`
-	Events   string `help:"Write JSON Lines events (one per test case and per finding) to this file."`
-	Quiet    bool   `short:"q" help:"Print no finding lines, only the summary."`
-	Feedback bool   `help:"Add follow-ups that passed to the seed pool, so later test cases carry several mutations."`
+	Out          string        `short:"o" placeholder:"DIR" help:"Output directory: report.json, findings/, journal (default mcpt-out). It must be new, empty, or an earlier mcpt output (see --force)."`
+	Resume       string        `help:"Continue the interrupted campaign in this output directory." placeholder:"OUTDIR"`
+	Force        bool          `help:"Start afresh over an earlier campaign in the output directory, removing only the files mcpt wrote there."`
+	Grace        time.Duration `default:"10s" help:"After an interrupt (Ctrl-C, SIGTERM, SIGHUP), how long the test cases in flight may go on before their transpiler runs are stopped."`
+	FindingsExit int           `name:"findings-exit-code" default:"1" help:"Exit status of a complete campaign with findings (0 suits batch jobs, where findings are no failure)."`
+	Shard        string        `help:"Run shard i of n (i/n, counted from 0); defaults from JOB_COMPLETION_INDEX/JOB_COMPLETIONS or SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT."`
+	Events       string        `help:"Write JSON Lines events (one per test case and per finding) to this file."`
+	Quiet        bool          `short:"q" help:"Print no finding lines, only the summary."`
+	Feedback     bool          `help:"Add follow-ups that passed to the seed pool, so that later test cases carry several mutations."`
+}
+
+// outDir is the output directory of the run: --resume's, or -o's.
+func (c *runCmd) outDir() (string, error) {
+	switch {
+	case c.Resume != "" && c.Force:
+		return "", usageErr("--force starts afresh and --resume continues: not both")
+	case c.Resume != "" && c.Out != "" && filepath.Clean(c.Out) != filepath.Clean(c.Resume):
+		return "", usageErr("--resume %s continues the campaign in %s: it cannot write to -o %s", c.Resume, c.Resume, c.Out)
+	case c.Resume != "":
+		return c.Resume, nil
+	case c.Out != "":
+		return c.Out, nil
+	}
+	return "mcpt-out", nil
 }
 
 func (c *runCmd) Run() error {
-	out := c.Out
-	if c.Resume != "" {
-		out = c.Resume
+	out, err := c.outDir()
+	if err != nil {
+		return err
+	}
+	if c.FindingsExit < 0 || c.FindingsExit > 125 {
+		return usageErr("--findings-exit-code %d: want 0…125", c.FindingsExit)
 	}
 	shard, err := shardFrom(c.Shard, os.Getenv)
 	if err != nil {
@@ -63,11 +90,11 @@ func (c *runCmd) Run() error {
 		return err
 	}
 	opt.Fingerprint["--fault"] = fmt.Sprint(c.Fault)
-	if !opt.Resume {
-		if err := prepareOut(out); err != nil {
-			return usageErr("%v", err)
-		}
+	dir, err := c.lockOut(out)
+	if err != nil {
+		return err
 	}
+	defer dir.Close()
 	ev, closeEv, err := openEvents(c.Events)
 	if err != nil {
 		return usageErr("%v", err)
@@ -88,28 +115,90 @@ func (c *runCmd) Run() error {
 		}
 		prog.update(cases, findings)
 	}
-	ctx, stop := interruptible()
-	defer stop()
+	sig := catchInterrupts(c.Grace)
+	defer sig.stop()
+	opt.Halt = sig.halt
 	camp := &engine.Campaign{Transpiler: s.Transpiler, Relations: s.Relations, Seeds: s.Seeds, Options: opt}
-	rep, runErr := camp.Run(ctx)
+	rep, runErr := camp.Run(sig.ctx)
 	prog.done()
+	if sig.aborted.Load() {
+		return &exitError{code: exitAborted, err: fmt.Errorf("aborted: the test cases finished are kept in %s; run again with --resume %s", filepath.Join(out, engine.JournalName), out)}
+	}
 	if rep == nil {
 		if errors.Is(runErr, engine.ErrCannotResume) {
 			return usageErr("%v", runErr)
 		}
 		return runErr
 	}
-	if err := writeReport(out, rep); err != nil {
-		return err
+	return c.finish(out, rep, runErr)
+}
+
+// lockOut takes the output directory: a new campaign's, made or checked
+// and reset (--force), or the campaign to resume.
+func (c *runCmd) lockOut(out string) (*outdir.Dir, error) {
+	var dir *outdir.Dir
+	var err error
+	if c.Resume != "" {
+		dir, err = outdir.Open(out, outLayout)
+		if err == nil {
+			if _, err = os.Stat(filepath.Join(out, engine.JournalName)); err != nil {
+				dir.Close()
+				err = fmt.Errorf("nothing to resume in %s: %w", out, err)
+			}
+		}
+	} else {
+		dir, err = outdir.Create(out, outLayout, c.Force)
 	}
-	printSummary(os.Stdout, rep, out)
-	if runErr != nil {
-		return runErr
+	if err != nil {
+		return nil, usageErr("%v", err)
 	}
-	if len(rep.Findings) > 0 {
-		return findingsErr
+	return dir, nil
+}
+
+// finish writes the report and decides the exit status. A campaign that
+// broke reports its own error first, the first write that failed if it was
+// one, and how to go on.
+func (c *runCmd) finish(out string, rep *result.Report, runErr error) error {
+	werr := writeReport(out, rep)
+	if werr == nil {
+		printSummary(os.Stdout, rep, out)
+	}
+	resume := fmt.Sprintf("the test cases finished until then are kept in %s: run again with --resume %s",
+		filepath.Join(out, engine.JournalName), out)
+	switch {
+	case runErr != nil:
+		msg := runErr.Error()
+		if werr != nil {
+			msg += fmt.Sprintf("\nmcpt: the report could not be written either: %v", werr)
+		}
+		if isWriteFailure(runErr) {
+			msg += "\nmcpt: once there is room, " + resume
+		}
+		return &exitError{code: exitBroken, err: errors.New(msg)}
+	case werr != nil:
+		return &exitError{code: exitBroken, err: fmt.Errorf("writing the report: %w\nmcpt: once there is room, %s", werr, resume)}
+	case rep.Stopped == "interrupted":
+		return &exitError{code: exitInterrupted, err: fmt.Errorf("interrupted: the campaign is incomplete; %s to complete it", resume)}
+	case len(rep.Findings) > 0:
+		return &exitError{code: c.FindingsExit}
 	}
 	return nil
+}
+
+// isWriteFailure tells whether err is a failed file operation (a full disk,
+// a quota), after which the campaign can be resumed as it is.
+func isWriteFailure(err error) bool {
+	var pe *fs.PathError
+	var le *os.LinkError
+	return errors.As(err, &pe) || errors.As(err, &le)
+}
+
+// outLayout is what mcpt writes in an output directory.
+var outLayout = outdir.Layout{
+	Files:      []string{engine.JournalName, report.ReportJSON, report.ReportHTML, report.JUnitXML},
+	Bundles:    bundle.Dir,
+	BundleFile: bundle.FindingFile,
+	TempPrefix: bundle.TempPrefix,
 }
 
 func (f *campaignFlags) options(s *setup.Setup) engine.Options {
@@ -141,45 +230,76 @@ func loadSetup(cfg string, faults []string) (*setup.Setup, error) {
 	return setup.Load(cfg, setup.Options{Faults: faults})
 }
 
-// prepareOut makes a fresh output directory; an existing one must hold an
-// earlier mcpt output (it is replaced) or be empty, so that a typo cannot
-// wipe unrelated files.
-func prepareOut(dir string) error {
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return os.MkdirAll(dir, 0o755)
-	}
-	if err != nil {
-		return err
-	}
-	if len(entries) > 0 {
-		if _, err := os.Stat(filepath.Join(dir, "journal.jsonl")); err != nil {
-			if _, err := os.Stat(filepath.Join(dir, "report.json")); err != nil {
-				return fmt.Errorf("output directory %s exists and is not an mcpt output: choose another --out", dir)
-			}
-		}
-		for _, e := range entries {
-			if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+// interrupts turns SIGINT, SIGTERM and SIGHUP into the stages of a stop.
+// The first cancels ctx, so that no test case is started, and after the
+// grace period closes halt, so that the transpiler runs still in flight
+// are stopped; a second closes halt at once and marks the campaign aborted.
+// If the campaign has not ended within abortBound of the abort, mcpt exits.
+type interrupts struct {
+	ctx     context.Context
+	halt    chan struct{}
+	aborted atomic.Bool
+	stop    func()
 }
 
-// interruptible returns a context cancelled by the first SIGINT or SIGTERM;
-// a second one exits at once (findings already reported are in the journal).
+const abortBound = 10 * time.Second
+
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
+func catchInterrupts(grace time.Duration) *interrupts {
+	ctx, cancel := context.WithCancel(context.Background())
+	in := &interrupts{ctx: ctx, halt: make(chan struct{})}
+	var haltOnce sync.Once
+	halt := func() { haltOnce.Do(func() { close(in.halt) }) }
+	ch := make(chan os.Signal, 2)
+	done := make(chan struct{})
+	signal.Notify(ch, stopSignals...)
+	go func() {
+		var s os.Signal
+		select {
+		case s = <-ch:
+		case <-done:
+			return
+		}
+		fmt.Fprintf(os.Stderr, "mcpt: %v: finishing the test cases in flight, for at most %v (interrupt again to abort)\n", s, grace)
+		cancel()
+		timer := time.NewTimer(grace)
+		defer timer.Stop()
+		select {
+		case <-timer.C:
+			fmt.Fprintln(os.Stderr, "mcpt: stopping the transpiler runs still in flight")
+			halt()
+			select {
+			case <-ch:
+			case <-done:
+				return
+			}
+		case <-ch:
+		case <-done:
+			return
+		}
+		fmt.Fprintln(os.Stderr, "mcpt: aborting: stopping the transpiler runs in flight")
+		in.aborted.Store(true)
+		halt()
+		time.AfterFunc(abortBound, func() { os.Exit(exitAborted) })
+	}()
+	in.stop = func() { signal.Stop(ch); close(done); cancel() }
+	return in
+}
+
+// interruptible returns a context cancelled by the first SIGINT, SIGTERM or
+// SIGHUP; a second one exits at once.
 func interruptible() (context.Context, func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	ch := make(chan os.Signal, 2)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(ch, stopSignals...)
 	go func() {
 		<-ch
-		fmt.Fprintln(os.Stderr, "mcpt: interrupted: finishing the test cases in flight (interrupt again to abort)")
+		fmt.Fprintln(os.Stderr, "mcpt: interrupted: finishing the work in flight (interrupt again to abort)")
 		cancel()
 		<-ch
 		fmt.Fprintln(os.Stderr, "mcpt: aborted")
-		os.Exit(130)
+		os.Exit(exitAborted)
 	}()
 	return ctx, func() { signal.Stop(ch); cancel() }
 }

@@ -1,0 +1,46 @@
+//go:build unix
+
+package outdir
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// lock takes the exclusive lock of dir, held until Close (or the end of
+// the process, however it ends), and writes this process's id into the
+// lock file so that another mcpt can say who holds it.
+func lock(dir string) (*Dir, error) {
+	p := filepath.Join(dir, LockName)
+	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		b, _ := os.ReadFile(p)
+		f.Close()
+		if errors.Is(err, unix.EWOULDBLOCK) {
+			holder := "another process"
+			if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+				holder = fmt.Sprintf("mcpt (pid %d)", pid)
+			}
+			return nil, usage("output directory %s is in use by %s: one campaign at a time per directory", dir, holder)
+		}
+		return nil, fmt.Errorf("locking %s: %w", p, err)
+	}
+	err = f.Truncate(0)
+	if err == nil {
+		_, err = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("locking %s: %w", p, err)
+	}
+	return &Dir{Path: dir, lock: f}, nil
+}
