@@ -86,7 +86,10 @@ func run(args []string) int {
 	var c cli
 	parser, err := kong.New(&c,
 		kong.Name("mcpt"),
-		kong.Description("Metamorphic testing of transpilers by mutation consistency of programs."),
+		kong.Description("Metamorphic testing of transpilers by mutation consistency of programs.\n\n"+
+			"Exit status: 0 no finding, 1 findings, 2 usage, configuration or input error, "+
+			"3 the campaign broke or checked nothing, 4 interrupted (incomplete: run again with --resume), "+
+			"130 interrupted twice (aborted)."),
 		kong.UsageOnError(),
 		kong.Exit(func(code int) { panic(exitPanic(code)) }),
 	)

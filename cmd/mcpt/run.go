@@ -41,7 +41,7 @@ type campaignFlags struct {
 type runCmd struct {
 	campaignFlags
 	Out          string        `short:"o" placeholder:"DIR" help:"Output directory: report.json, findings/, journal (default mcpt-out). It must be new, empty, or an earlier mcpt output (see --force)."`
-	Resume       string        `help:"Continue the interrupted campaign in this output directory." placeholder:"OUTDIR"`
+	Resume       string        `help:"Continue the campaign in this output directory (in place of -o), after an interrupt (exit status 4), a kill or a full disk." placeholder:"OUTDIR"`
 	Force        bool          `help:"Start afresh over an earlier campaign in the output directory, removing only the files mcpt wrote there."`
 	Grace        time.Duration `default:"10s" help:"After an interrupt (Ctrl-C, SIGTERM, SIGHUP), how long the test cases in flight may go on before their transpiler runs are stopped."`
 	FindingsExit int           `name:"findings-exit-code" default:"1" help:"Exit status of a complete campaign with findings (0 suits batch jobs, where findings are no failure)."`
