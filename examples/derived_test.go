@@ -151,3 +151,18 @@ func BenchmarkChecks(b *testing.B) {
 		})
 	}
 }
+
+// TestThriftDerivedNoFalseAlarm: the derived Thrift relations against the
+// real compiler report nothing.
+func TestThriftDerivedNoFalseAlarm(t *testing.T) {
+	p := packs[0]
+	needCompiler(t, p)
+	s, err := setup.Load(filepath.Join(p.dir, "derived.yaml"), setup.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := campaign(t, s, s.Transpiler, nil, 150)
+	if len(rep.Findings) > 0 {
+		t.Errorf("%d false alarms:\n%s", len(rep.Findings), describe(rep, 5))
+	}
+}

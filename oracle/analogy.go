@@ -25,9 +25,13 @@ type Rename struct {
 //
 // The check is about presence, not place: the order check says where.
 type Analogy struct {
-	Name        string
-	Renames     []Rename // the first is the declaration's own name
-	Others      []Name
+	Name    string
+	Renames []Rename // the first is the declaration's own name
+	Others  []Name
+	// Kin are the other declarations of the sibling's kind: a line that
+	// mentions one of them too (a list of fields on one line) is not the
+	// sibling's own.
+	Kin         []Name
 	Files       []string
 	KeepNumbers bool
 }
@@ -50,9 +54,15 @@ func (c *Analogy) Decide(o, o2 tree.Tree) Verdict {
 	for i, r := range c.Renames {
 		scs[i] = newScanner(r.From, c.Others)
 	}
+	// List punctuation at the ends differs between the last element and
+	// the others: it is left out of the comparison.
 	mask := func(s string) string { return s }
 	if !c.KeepNumbers {
 		mask = maskNumbers
+	}
+	kin := make([]scanner, len(c.Kin))
+	for i, k := range c.Kin {
+		kin[i] = newScanner(k, c.Others)
 	}
 	seen := false
 	for _, f := range o.Names() {
@@ -65,7 +75,7 @@ func (c *Analogy) Decide(o, o2 tree.Tree) Verdict {
 		count := map[string]int{}
 		for _, i := range scs[0].lines(text, starts) {
 			line := lineAt(text, starts, i)
-			if len(scs[0].find(line)) == 0 {
+			if len(scs[0].find(line)) == 0 || mentionsAny(line, kin) {
 				continue
 			}
 			p := c.rename(line, scs, mask)
@@ -83,7 +93,7 @@ func (c *Analogy) Decide(o, o2 tree.Tree) Verdict {
 		for _, p := range want {
 			have := 0
 			for _, line := range after {
-				if p.match(mask(line)) {
+				if p.match(strings.TrimRight(mask(line), punctuation)) {
 					have++
 				}
 			}
@@ -181,7 +191,7 @@ func (c *Analogy) rename(line string, scs []scanner, mask func(string) string) *
 		p.alts = append(p.alts, alt)
 		at = o.end
 	}
-	p.lits = append(p.lits, mask(line[at:]))
+	p.lits = append(p.lits, strings.TrimRight(mask(line[at:]), punctuation))
 	return p
 }
 
@@ -194,4 +204,13 @@ func (c *Analogy) linesOf(lines []string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+func mentionsAny(line string, scs []scanner) bool {
+	for _, sc := range scs {
+		if len(sc.find(line)) > 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -66,7 +67,7 @@ func TestLocality(t *testing.T) {
 		"line removed":         {*l, stateTree(), withNew(strings.Replace(typesH, "    P_STATE_RED,\n", "", 1), typesC, "4"), "0 lines added and 1 removed"},
 		"file gone":            {*l, stateTree(), tree.Tree{"p_types.h": []byte(typesH), "p_types.c": []byte(typesC)}, "missing from o′"},
 		"file without name":    {*l, stateTree(), func() tree.Tree { o2 := stateTree(); o2["x.h"] = []byte("int z;\n"); return o2 }(), "appeared in o′"},
-		"block not in hunks":   {Locality{Fresh: []Name{nm("Zqnew")}}, block, grown, "1 lines added"},
+		"block not in hunks":   {Locality{Fresh: []Name{nm("Zqnew")}}, block, grown, "lines added"},
 	} {
 		v := tc.l.Decide(tc.o, tc.o2)
 		if len(v.Fails) == 0 || !strings.Contains(v.Fails[0].Message, tc.msg) {
@@ -240,5 +241,41 @@ func TestTrimCommon(t *testing.T) {
 		if a, b := trimCommon(tc.a, tc.b); a != tc.ta || b != tc.tb {
 			t.Errorf("trimCommon(%q, %q) = %q, %q, want %q, %q", tc.a, tc.b, a, b, tc.ta, tc.tb)
 		}
+	}
+}
+
+func TestLocalityAlso(t *testing.T) {
+	o := tree.Tree{"a.h": []byte("S(const S&) noexcept;\nint a;\n")}
+	o2 := tree.Tree{"a.h": []byte("S(const S&);\nint a;\nstd::string zqnew;\n")}
+	l := &Locality{Fresh: []Name{nm("Zqnew")}}
+	if v := l.Decide(o, o2); len(v.Fails) != 1 {
+		t.Fatalf("without also: want a failure, got %+v", v.Fails)
+	}
+	l.Also = []*regexp.Regexp{regexp.MustCompile(`^S\(const S&\)( noexcept)?;$`)}
+	if v := l.Decide(o, o2); len(v.Fails) != 0 {
+		t.Errorf("with also: false alarm %+v", v.Fails)
+	}
+}
+
+func TestOrderPlaces(t *testing.T) {
+	// read() in declaration order, write() in id order: the new field (the
+	// largest id) comes last in write().
+	o2 := tree.Tree{"a.cpp": []byte("  read(a);\n  read(zqnew);\n  read(b);\n  write(a);\n  write(b);\n  write(zqnew);\n")}
+	o := tree.Tree{"a.cpp": []byte("  read(a);\n  read(b);\n  write(a);\n  write(b);\n")}
+	all := &Order{New: nm("zqnew"), Prev: nm("a"), Next: nm("b")}
+	if v := all.Decide(o, o2); len(v.Fails) != 1 {
+		t.Fatalf("every place: want a failure in write(), got %+v", v.Fails)
+	}
+	all.Places = regexp.MustCompile(`^\s*read\(`)
+	if v := all.Decide(o, o2); len(v.Fails) != 0 {
+		t.Errorf("read places only: false alarm %+v", v.Fails)
+	}
+	byID := &Order{New: nm("zqnew"), Prev: nm("b"), Places: regexp.MustCompile(`^\s*write\(`)}
+	if v := byID.Decide(o, o2); len(v.Fails) != 0 || len(v.Undecided) != 0 {
+		t.Errorf("write after the largest id: %+v", v)
+	}
+	o2["a.cpp"] = []byte("  read(a);\n  read(zqnew);\n  read(b);\n  write(a);\n  write(zqnew);\n  write(b);\n")
+	if v := byID.Decide(o, o2); len(v.Fails) != 1 {
+		t.Errorf("write in declaration order: want a failure, got %+v", v.Fails)
 	}
 }

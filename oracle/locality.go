@@ -3,10 +3,9 @@ package oracle
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
-
-	"github.com/aymanbagabas/go-udiff"
 
 	"github.com/mcpt-tool/mcpt/tree"
 )
@@ -43,6 +42,9 @@ type Locality struct {
 	// By, when not 0, is the amount every number of a line changed only in
 	// its numbers must have changed by (a count that grows by one).
 	By int
+	// Also are lines besides the new declaration's that may be added or
+	// removed (a `noexcept` that a new field takes away).
+	Also []*regexp.Regexp
 }
 
 // Check runs the locality check.
@@ -120,57 +122,137 @@ type changes struct {
 func (l *Locality) classify(a, b string) changes {
 	var c changes
 	a, b = trimCommon(a, b)
-	for _, e := range udiff.Lines(a, b) {
-		removed, _ := SplitLines(a[e.Start:e.End])
-		added, _ := SplitLines(e.New)
-		fresh := false
-		var rest []string
-		for _, x := range added {
-			if mentions(x, l.Fresh) {
-				fresh = true
-			} else {
-				rest = append(rest, x)
+	la, _ := SplitLines(a)
+	lb, _ := SplitLines(b)
+	excess := map[string]int{}
+	for _, x := range lb {
+		excess[x]++
+	}
+	for _, x := range la {
+		excess[x]--
+	}
+	// The lines of o′ that mention a fresh name are the new declaration's.
+	isFresh := make([]bool, len(lb))
+	var fresh []string
+	for i, x := range lb {
+		if mentions(x, l.Fresh) {
+			isFresh[i] = true
+			fresh = append(fresh, x)
+			excess[x]--
+		}
+	}
+	var added, removed []string
+	left := map[string]int{} // the added lines, by content
+	for _, x := range lb {
+		if excess[x] > 0 {
+			added = append(added, x)
+			excess[x]--
+			left[x]++
+		}
+	}
+	for _, x := range la {
+		if excess[x] < 0 {
+			removed = append(removed, x)
+			excess[x]++
+		}
+	}
+	// Old lines changed in numbers or punctuation, or that gained a new
+	// name, are paired first.
+	used := make([]bool, len(added))
+	usedFresh := make([]bool, len(fresh))
+	for _, r := range removed {
+		k := pairLine(r, added, used)
+		switch {
+		case k >= 0 && maskNumbers(r) == maskNumbers(added[k]):
+			c.numbers = append(c.numbers, added[k])
+			if l.By != 0 && !steppedBy(r, added[k], l.By) {
+				c.step = append(c.step, added[k])
 			}
+		case k >= 0:
+			c.punct = append(c.punct, added[k])
+		case gained(r, fresh, usedFresh), l.also(r):
+		default:
+			c.removed = append(c.removed, r)
 		}
-		if fresh && l.Hunks {
-			rest = nil
+		if k >= 0 {
+			left[added[k]]--
 		}
-		used := make([]bool, len(rest))
-		for _, r := range removed {
-			k := pairLine(r, rest, used)
-			switch {
-			case k >= 0 && maskNumbers(r) == maskNumbers(rest[k]):
-				c.numbers = append(c.numbers, rest[k])
-				if l.By != 0 && !steppedBy(r, rest[k], l.By) {
-					c.step = append(c.step, rest[k])
+	}
+	// The added lines next to the new declaration's lines are its own when
+	// they are blank or punctuation only (with Hunks: any added line); the
+	// walk goes on through blank lines and punctuation.
+	// Downwards first: a block usually starts with the line that names it,
+	// and walking up from it first would take the lines of the block above
+	// that the new block repeats.
+	isName := make([]bool, len(lb))
+	for i := range lb {
+		isName[i] = isFresh[i]
+	}
+	for _, step := range []int{1, -1} {
+		for i := range lb {
+			if !isName[i] {
+				continue
+			}
+			for k := i + step; k >= 0 && k < len(lb) && !isName[k]; k += step {
+				x := lb[k]
+				if left[x] > 0 && (l.Hunks || structural(x)) {
+					left[x]--
+					isFresh[k] = true
+				} else if !structural(x) && !isFresh[k] {
+					break
 				}
-			case k >= 0:
-				c.punct = append(c.punct, rest[k])
-			case fresh && structural(r):
-			default:
-				c.removed = append(c.removed, r)
 			}
 		}
-		for k, x := range rest {
-			if !used[k] && !(fresh && structural(x)) {
-				c.added = append(c.added, x)
-			}
+	}
+	for k, x := range added {
+		if !used[k] && left[x] > 0 && !l.also(x) {
+			c.added = append(c.added, x)
+			left[x]--
 		}
 	}
 	return c
 }
 
+// gained reports whether an old line became one of the fresh lines by
+// gaining words (a list on one line that gained the new name: its words
+// are a subsequence of the fresh line's), and marks that line used.
+func gained(r string, fresh []string, used []bool) bool {
+	wr := words(r)
+	for k, x := range fresh {
+		if !used[k] && subsequence(wr, words(x)) {
+			used[k] = true
+			return true
+		}
+	}
+	return false
+}
+
+func subsequence(a, b []string) bool {
+	i := 0
+	for _, x := range b {
+		if i < len(a) && a[i] == x {
+			i++
+		}
+	}
+	return i == len(a)
+}
+
+// words splits a line into its words: runs of letters, digits and
+// underscores.
+func words(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return !(r == '_' || r < 128 && isAlnum(byte(r))) })
+}
+
 // pairLine finds the first unused added line that r became by a change of
-// numbers or of list punctuation, marks it used and returns its index, or
-// -1.
+// numbers or of punctuation, marks it used and returns its index, or -1.
 func pairLine(r string, added []string, used []bool) int {
-	mr, pr := maskNumbers(r), trimPunct(maskNumbers(r))
+	mr, pr := maskNumbers(r), strings.Join(words(maskNumbers(r)), " ")
 	for pass := range 2 {
 		for k, x := range added {
 			if used[k] || x == r {
 				continue // the same line elsewhere: moved, not renumbered
 			}
-			if pass == 0 && maskNumbers(x) == mr || pass == 1 && trimPunct(maskNumbers(x)) == pr {
+			if pass == 0 && maskNumbers(x) == mr || pass == 1 && strings.Join(words(maskNumbers(x)), " ") == pr {
 				used[k] = true
 				return k
 			}
@@ -237,4 +319,13 @@ func trimCommon(a, b string) (string, string) {
 		s--
 	}
 	return a[:len(a)-s], b[:len(b)-s]
+}
+
+func (l *Locality) also(line string) bool {
+	for _, re := range l.Also {
+		if re.MatchString(line) {
+			return true
+		}
+	}
+	return false
 }

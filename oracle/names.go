@@ -42,13 +42,14 @@ func isAlnum(c byte) bool { return isDigit(c) || isLower(c) || isUpper(c) }
 
 // atBoundary reports whether form f occurs in s at [i, j) as a whole word
 // of an identifier: not continued by a letter or digit on either side, or
-// continued across a change of case (Red in raiseRed, camel in camelCase).
+// continued across a change of case (Red in raiseRed, Red in RedLight; but
+// not post in postRead: a form in lower case alone is a whole word).
 // An underscore is a boundary: red in e_red, RED in P_STATE_RED.
 func atBoundary(s string, i, j int, f string) bool {
 	if i > 0 && isAlnum(s[i-1]) && !(isUpper(f[0]) && (isLower(s[i-1]) || isDigit(s[i-1]))) {
 		return false
 	}
-	if j < len(s) && isAlnum(s[j]) && !(isUpper(s[j]) && !isUpper(f[len(f)-1])) {
+	if j < len(s) && isAlnum(s[j]) && !(isUpper(s[j]) && !isUpper(f[len(f)-1]) && strings.ContainsFunc(f, func(r rune) bool { return r >= 'A' && r <= 'Z' })) {
 		return false
 	}
 	return true

@@ -3,6 +3,7 @@ package oracle
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -35,6 +36,10 @@ type Order struct {
 	Others []Name
 	// Files restricts the check to these files of o′ (all when empty).
 	Files []string
+	// Places, when set, restricts the check to the places whose shape it
+	// matches (the shape has the name masked as @): a generator that
+	// writes some lists in another order than the declarations'.
+	Places *regexp.Regexp
 }
 
 // Check runs the order check.
@@ -86,7 +91,7 @@ func (c *Order) Decide(o, o2 tree.Tree) Verdict {
 				continue
 			}
 			if n > 1 {
-				if len(occ[1]) > 0 {
+				if len(occ[1]) > 0 && (c.Places == nil || c.Places.MatchString(placeKey(line, occ[1]))) {
 					decided = true
 					if !inLineOrder(occ) {
 						bad = append(bad, fmt.Sprintf("line %d: %s", i+1, strings.TrimSpace(line)))
@@ -97,6 +102,9 @@ func (c *Order) Decide(o, o2 tree.Tree) Verdict {
 			for t := range 3 {
 				if len(occ[t]) > 0 {
 					k := placeKey(line, occ[t])
+					if c.Places != nil && !c.Places.MatchString(k) {
+						continue
+					}
 					if _, ok := places[k]; !ok {
 						order = append(order, k)
 					}
@@ -158,7 +166,7 @@ func placeKey(line string, occ []span) string {
 	} else {
 		end += at
 	}
-	return masked[:indent] + maskNumbers(masked[beg:end])
+	return strings.ReplaceAll(masked[:indent]+maskNumbers(masked[beg:end]), "\x00", "@")
 }
 
 // checkPlace pairs, in order, the lines of one place that mention the new

@@ -25,6 +25,7 @@ type localityYAML struct {
 	Punctuation *config.String  `yaml:"punctuation"`
 	Hunks       bool            `yaml:"hunks"`
 	By          *config.String  `yaml:"by"`
+	Also        []config.String `yaml:"also"`
 }
 
 type orderYAML struct {
@@ -33,6 +34,7 @@ type orderYAML struct {
 	Files  []config.String `yaml:"files"`
 	Before *config.String  `yaml:"before"`
 	After  *config.String  `yaml:"after"`
+	Places *config.String  `yaml:"places"`
 }
 
 type analogyYAML struct {
@@ -53,6 +55,8 @@ type derivedT struct {
 	punctuation int
 	hunks       bool
 	by          int
+	also        []*regexp.Regexp // locality: more lines that may change
+	places      *regexp.Regexp   // order: the places checked
 	before      *tmpl // order: the neighbours, when not derived
 	after       *tmpl
 	sibling     *tmpl // analogy: the sibling, when not derived
@@ -90,6 +94,13 @@ func compileDerived(cy checkYAML) (*derivedT, error) {
 		if d.punctuation, err = allowance(l.Punctuation); err != nil {
 			return nil, err
 		}
+		for _, a := range l.Also {
+			re, err := compileRE(a)
+			if err != nil {
+				return nil, err
+			}
+			d.also = append(d.also, re)
+		}
 		if l.By != nil {
 			if d.by, err = strconv.Atoi(l.By.Value); err != nil || d.by == 0 {
 				return nil, l.By.At("by: want a non-zero integer, not %q", l.By.Value)
@@ -98,6 +109,12 @@ func compileDerived(cy checkYAML) (*derivedT, error) {
 	case cy.Order != nil:
 		o := cy.Order
 		d.what, name, forms, files = "order", o.Name, o.Forms, o.Files
+		if o.Places != nil {
+			var err error
+			if d.places, err = compileRE(*o.Places); err != nil {
+				return nil, err
+			}
+		}
 		if (o.Before == nil) != (o.After == nil) {
 			at := o.Before
 			if at == nil {
@@ -200,7 +217,7 @@ func (d *derivedT) instantiate(mu *mutation) (relation.Checker, error) {
 				}
 			}
 		}
-		return &oracle.Locality{Name: d.name, Fresh: fresh, Except: files, Numbers: d.numbers, Punctuation: d.punctuation, Hunks: d.hunks, By: d.by}, nil
+		return &oracle.Locality{Name: d.name, Fresh: fresh, Except: files, Numbers: d.numbers, Punctuation: d.punctuation, Hunks: d.hunks, By: d.by, Also: d.also}, nil
 	case "order":
 		nd := mu.inserted()
 		prev, next := nd.prev, nd.next
@@ -217,7 +234,15 @@ func (d *derivedT) instantiate(mu *mutation) (relation.Checker, error) {
 		if len(nd.names) > 0 {
 			newName = nd.names[0]
 		}
-		return &oracle.Order{Name: d.name, New: d.name1(newName), Prev: d.name1(prev), Next: d.name1(next), Others: d.others(mu), Files: files}, nil
+		// A neighbour whose name the input declares twice (fields of two
+		// structs) cannot be told apart from its namesake: none.
+		if declaredTwice(mu.m, prev) {
+			prev = ""
+		}
+		if declaredTwice(mu.m, next) {
+			next = ""
+		}
+		return &oracle.Order{Name: d.name, New: d.name1(newName), Prev: d.name1(prev), Next: d.name1(next), Others: d.others(mu), Files: files, Places: d.places}, nil
 	}
 	a := &oracle.Analogy{Name: d.name, Others: d.others(mu), Files: files, KeepNumbers: d.keepNumbers}
 	nd := mu.inserted()
@@ -235,7 +260,34 @@ func (d *derivedT) instantiate(mu *mutation) (relation.Checker, error) {
 	for i := range min(len(sib), len(nd.names)) {
 		a.Renames = append(a.Renames, oracle.Rename{From: d.name1(sib[i]), To: d.name1(nd.names[i])})
 	}
+	for _, k := range nd.kin {
+		if !slices.Contains(sib, k) {
+			a.Kin = append(a.Kin, d.name1(k))
+		}
+	}
 	return a, nil
+}
+
+// declaredTwice reports whether more than one declaration of the input
+// has the name.
+func declaredTwice(m *model, name string) bool {
+	if name == "" {
+		return false
+	}
+	n := 0
+	for _, ds := range m.decls {
+		for _, dc := range ds {
+			if dc.kind.named && dc.name == name {
+				n++
+			}
+			for _, x := range dc.names {
+				if x == name {
+					n++
+				}
+			}
+		}
+	}
+	return n > 1
 }
 
 // name1 is a name in the check's forms; the empty name has none.
@@ -275,6 +327,7 @@ type newDecl struct {
 	shape      string
 	candidates []*decl
 	listNames  []string // list spots: the other elements, nearest first
+	kin        []string // the names of the declarations of its kind in its scope
 }
 
 // inserted parses the inserted text with the kinds of the spot's region
@@ -288,6 +341,7 @@ func (mu *mutation) inserted() *newDecl {
 		names, _ := list["names"].([]string)
 		g, _ := list["index"].(int)
 		nd.listNames = nearest(names, g)
+		nd.kin = names
 		return nd
 	}
 	first, _, _ := strings.Cut(mu.ins, "\n")
@@ -318,8 +372,19 @@ func (mu *mutation) inserted() *newDecl {
 		next, _ := mu.data["next"].(map[string]any)
 		nd.prev, _ = prev[kn].(string)
 		nd.next, _ = next[kn].(string)
+		// Siblings and kin come from the region instance of the spot: a
+		// field of the same struct.
 		at := mu.s.Line - 1
-		nd.candidates = slices.Clone(mu.m.decls[kn])
+		for _, inst := range mu.m.regions[mu.r.boundaries.name] {
+			if inst.from < at && at <= inst.to {
+				for _, dc := range inst.items {
+					if dc.kind == k {
+						nd.candidates = append(nd.candidates, dc)
+						nd.kin = append(nd.kin, declNames(dc)...)
+					}
+				}
+			}
+		}
 		slices.SortStableFunc(nd.candidates, func(a, b *decl) int { return abs(a.line-at) - abs(b.line-at) })
 		return nd
 	}
@@ -408,8 +473,11 @@ func (nd *newDecl) sibling(mu *mutation) []string {
 	return nil
 }
 
+// mentionedOnce reports whether the input holds the name once, as a word,
+// whatever its case (an enumerator OWNER and a parameter owner would share
+// lines of the output).
 func mentionedOnce(src, name string) bool {
-	rx, err := cachedRE(`\b` + regexp.QuoteMeta(name) + `\b`)
+	rx, err := cachedRE(`(?i)\b` + regexp.QuoteMeta(name) + `\b`)
 	return err == nil && len(rx.FindAllStringIndex(src, 2)) == 1
 }
 
