@@ -57,7 +57,7 @@ type derivedT struct {
 	by          int
 	also        []*regexp.Regexp // locality: more lines that may change
 	places      *regexp.Regexp   // order: the places checked
-	before      *tmpl // order: the neighbours, when not derived
+	before      *tmpl            // order: the neighbours, when not derived
 	after       *tmpl
 	sibling     *tmpl // analogy: the sibling, when not derived
 	keepNumbers bool
