@@ -58,19 +58,21 @@ func (e *env) checkCases(ctx context.Context) (cases []checkCase, rejected int, 
 		spot      relation.Spot
 	}
 	var picks []pick
-	bases := make([]tree.Tree, len(s.Seeds))
+	// The cases are run as a campaign runs them, in fuzz mode: derived and
+	// transpiled, their check left for checkTime to time.
+	t := &engine.Tester{Transpiler: s.Transpiler, Normalize: s.Normalize, Mode: engine.Fuzz}
+	bases := make([]*engine.Base, len(s.Seeds))
 	for si, seed := range s.Seeds {
-		in := transpiler.Request{Name: path.Base(seed.Name), Src: seed.Src, Role: transpiler.Base}
-		r, err := s.Transpiler.Transpile(ctx, in)
+		b, err := t.Base(ctx, seed)
 		if err != nil {
 			return nil, 0, err
 		}
-		if r.Status != transpiler.Accepted {
+		if b.Skip != "" {
 			continue // the engine skips such seeds too
 		}
-		bases[si] = s.Normalize.Apply(r.Files)
+		bases[si] = b
 		for ri, rel := range s.Relations {
-			spots, err := rel.Spots(relation.Input{Name: in.Name, Src: seed.Src})
+			spots, err := rel.Spots(relation.Input{Name: path.Base(seed.Name), Src: seed.Src})
 			if err != nil {
 				return nil, 0, fmt.Errorf("relation %s on %s: %w", rel.Name, seed.Name, err)
 			}
@@ -88,22 +90,15 @@ func (e *env) checkCases(ctx context.Context) (cases []checkCase, rejected int, 
 		picks = thin
 	}
 	for i, p := range picks {
-		seed := s.Seeds[p.seed]
-		rel := s.Relations[p.rel]
-		in := relation.Input{Name: path.Base(seed.Name), Src: seed.Src}
-		fu, err := rel.Mutate(in, p.spot, engine.CaseRand(uint64(i)+1))
-		if err != nil {
-			return nil, 0, fmt.Errorf("relation %s on %s at spot %d: %w", rel.Name, seed.Name, p.spot.Index, err)
-		}
-		r, err := s.Transpiler.Transpile(ctx, transpiler.Request{Name: in.Name, Src: fu.Src, Role: transpiler.FollowUp})
+		out, err := t.Run(ctx, engine.Test{Index: i, Base: bases[p.seed], Relation: s.Relations[p.rel], Spot: p.spot, CaseSeed: uint64(i) + 1})
 		if err != nil {
 			return nil, 0, err
 		}
-		if r.Status != transpiler.Accepted {
+		if out.Result.Status != transpiler.Accepted {
 			rejected++
 			continue
 		}
-		cases = append(cases, checkCase{fu: fu, o: bases[p.seed], o2: s.Normalize.Apply(r.Files)})
+		cases = append(cases, checkCase{fu: out.FollowUp, o: bases[p.seed].Files, o2: s.Normalize.Apply(out.Result.Files)})
 	}
 	return cases, rejected, nil
 }

@@ -6,11 +6,9 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"path"
 	"runtime"
 	"slices"
@@ -21,7 +19,6 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/mcpt-tool/mcpt/internal/printable"
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/result"
@@ -82,6 +79,10 @@ type Options struct {
 	// Faults are the builtin transpiler's faults given on the command line,
 	// recorded in findings for repro commands.
 	Faults []string
+	// NoRecheck records a failing follow-up as a finding without running
+	// it and its base again to see that the failure repeats (see
+	// Tester.Run).
+	NoRecheck bool
 	// Resume continues the journal in OutDir instead of starting afresh:
 	// the cases it holds are not run again and a time budget goes on from
 	// the time the journal says was used.
@@ -133,6 +134,7 @@ type CaseResult struct {
 	Skip        string           `json:"skip,omitempty"`
 	Findings    []result.Finding `json:"findings,omitempty"`
 	Runs        int              `json:"runs"`
+	Rechecks    int              `json:"rechecks,omitempty"`
 	MutationNS  int64            `json:"mutation_ns"`
 	TranspileNS int64            `json:"transpile_ns"`
 	CheckNS     int64            `json:"check_ns"`
@@ -207,7 +209,10 @@ func (c *Campaign) Run(ctx context.Context) (*result.Report, error) {
 	if opt.Feedback && (opt.Shard.Count > 1 || opt.Resume) {
 		return nil, errors.New("feedback cannot be combined with sharding or resuming: the seed pool grows with the results of every seed")
 	}
-	r := &runner{c: c, opt: opt, seeds: slices.Clone(c.Seeds)}
+	r := &runner{c: c, opt: opt, seeds: slices.Clone(c.Seeds), tester: &Tester{
+		Transpiler: c.Transpiler, Normalize: opt.Normalize, Mode: opt.Mode, BaseRuns: opt.BaseRuns,
+		NoRecheck: opt.NoRecheck, Config: opt.Config, Faults: opt.Faults,
+	}}
 	for range c.Seeds {
 		r.bases = append(r.bases, &baseEntry{})
 	}
@@ -231,6 +236,8 @@ type runner struct {
 	// admitted lists the seeds whose base was accepted (deterministically),
 	// in seed order; only they are planned.
 	admitted []int
+	// tester runs the bases and the test cases.
+	tester *Tester
 	// baseFindings are the crashes and timeouts of base runs.
 	baseFindings []result.Finding
 
@@ -503,6 +510,7 @@ func (r *runner) report() *result.Report {
 		Tool: "mcpt", Mode: string(r.opt.Mode), Seed: r.opt.Seed, Config: r.opt.Config,
 		Shard: r.opt.Shard.String(), ByRelation: map[string]result.RelationStats{},
 		TestCases: t.cases, TranspilerRuns: t.runs, Timing: t.timing, Cases: t.summaries,
+		RecheckRuns: t.rechecks, NondeterministicCases: t.nondeterministic,
 	}
 	for _, rel := range r.c.Relations {
 		rep.ByRelation[rel.Name] = t.byRelation[rel.Name]
@@ -531,9 +539,9 @@ func (r *runner) report() *result.Report {
 }
 
 const (
-	skipRejected         = "base rejected"
-	skipNondeterministic = "base nondeterministic"
-	skipCrashed          = "base crashed"
+	skipRejected         = SkipRejected
+	skipNondeterministic = SkipNondeterministic
+	skipCrashed          = SkipCrashed
 )
 
 // admit transpiles the base of every seed, in parallel, before any test
@@ -566,16 +574,11 @@ func (r *runner) admit(ctx, runCtx context.Context, workers int) error {
 			continue
 		}
 		seed := r.seeds[i]
-		f := result.Finding{
-			ID: fmt.Sprintf("s%04d-base", i), Relation: "-", SeedFile: seed.Name,
-			Case: -1, Mode: string(r.opt.Mode), Config: r.opt.Config, Faults: r.opt.Faults,
-		}
-		RunFinding(&f, b.res, transpiler.Base)
-		f.Signature = result.Signature(&f)
-		if err := r.bundle(&f, seed, nil, b.res, nil); err != nil {
+		f := r.tester.BaseFinding(fmt.Sprintf("s%04d-base", i), &Base{Seed: seed, Result: b.res, Skip: b.skip})
+		if err := r.bundle(f, seed, nil, b.res, nil); err != nil {
 			return err
 		}
-		r.baseFindings = append(r.baseFindings, f)
+		r.baseFindings = append(r.baseFindings, *f)
 	}
 	return nil
 }
@@ -585,95 +588,45 @@ func (r *runner) admit(ctx, runCtx context.Context, workers int) error {
 func (r *runner) base(ctx context.Context, si int) (*baseEntry, error) {
 	b := r.bases[si]
 	b.once.Do(func() {
-		seed := r.seeds[si]
-		req := transpiler.Request{Name: path.Base(seed.Name), Src: seed.Src, Role: transpiler.Base}
-		for i := range r.opt.BaseRuns {
-			res, err := r.c.Transpiler.Transpile(ctx, req)
-			b.runs.Add(1)
-			if err != nil {
-				b.err = fmt.Errorf("transpiling %s: %w", seed.Name, err)
-				return
-			}
-			if i == 0 {
-				b.res = res
-				switch res.Status {
-				case transpiler.Rejected:
-					b.skip = skipRejected
-					return
-				case transpiler.Crashed, transpiler.TimedOut:
-					b.skip = skipCrashed
-					return
-				}
-				b.files = r.opt.Normalize.Apply(res.Files)
-				continue
-			}
-			if res.Status != transpiler.Accepted || !sameTree(b.files, r.opt.Normalize.Apply(res.Files)) {
-				b.skip = skipNondeterministic
-				return
-			}
-		}
+		out, err := r.tester.Base(ctx, r.seeds[si])
+		b.runs.Add(int32(out.Runs))
+		b.res, b.files, b.skip, b.err = out.Result, out.Files, out.Skip, err
 	})
 	return b, b.err
-}
-
-func sameTree(a, b tree.Tree) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		w, ok := b[k]
-		if !ok || !bytes.Equal(v, w) {
-			return false
-		}
-	}
-	return true
 }
 
 func (r *runner) runCase(ctx context.Context, cs Case) (*CaseResult, error) {
 	seed := r.seeds[cs.Seed]
 	rel := r.c.Relations[cs.Relation]
+	b := r.bases[cs.Seed] // admitted: its base was accepted
+	out, err := r.tester.Run(ctx, Test{
+		Index: cs.Index, Relation: rel, Spot: cs.Spot, CaseSeed: cs.CaseSeed,
+		Base: &Base{Seed: seed, Result: b.res, Files: b.files},
+	})
+	if err != nil {
+		return nil, err
+	}
 	cr := &CaseResult{
 		Index: cs.Index, Seed: seed.Name, Relation: rel.Name,
-		Spot: result.Spot{Index: cs.Spot.Index, Line: cs.Spot.Line, Col: cs.Spot.Col, Desc: cs.Spot.Desc},
-	}
-	b := r.bases[cs.Seed] // admitted: its base was accepted
-	in := relation.Input{Name: path.Base(seed.Name), Src: seed.Src}
-	t0 := time.Now()
-	fu, err := rel.Mutate(in, cs.Spot, CaseRand(cs.CaseSeed))
-	cr.MutationNS = time.Since(t0).Nanoseconds()
-	if err != nil {
-		return nil, fmt.Errorf("relation %s (%s) on %s at spot %d: %w", rel.Name, rel.Source, seed.Name, cs.Spot.Index, err)
-	}
-	t0 = time.Now()
-	res, err := r.c.Transpiler.Transpile(ctx, transpiler.Request{Name: in.Name, Src: fu.Src, Role: transpiler.FollowUp})
-	cr.TranspileNS += time.Since(t0).Nanoseconds()
-	cr.Runs++
-	if err != nil {
-		return nil, fmt.Errorf("transpiling the follow-up of %s: %w", seed.Name, err)
-	}
-	var names []string
-	if b.res != nil && b.res.Files != nil {
-		names = b.res.Files.Names()
-	}
-	t0 = time.Now()
-	cr.Findings = FollowUpFindings(r.finding(cs, cr), fu, b.files, names, res, r.opt.Mode, r.opt.Normalize)
-	if res.Status == transpiler.Accepted && r.opt.Mode == MCP {
-		cr.CheckNS = time.Since(t0).Nanoseconds()
+		Spot:     result.Spot{Index: cs.Spot.Index, Line: cs.Spot.Line, Col: cs.Spot.Col, Desc: cs.Spot.Desc},
+		Findings: out.Findings, Skip: out.Skip, Runs: out.Runs, Rechecks: out.Rechecks,
+		MutationNS: out.MutationNS, TranspileNS: out.TranspileNS, CheckNS: out.CheckNS,
 	}
 	for i := range cr.Findings {
-		if len(cr.Findings) > 1 {
-			cr.Findings[i].ID = fmt.Sprintf("%s-%d", cr.Findings[i].ID, i+1)
-		}
-		if err := r.bundle(&cr.Findings[i], seed, fu.Src, b.res, res); err != nil {
+		if err := r.bundle(&cr.Findings[i], seed, out.FollowUp.Src, b.res, out.Result); err != nil {
 			return nil, err
 		}
 	}
-	cr.Status = StatusPass
-	if len(cr.Findings) > 0 {
+	switch {
+	case len(cr.Findings) > 0:
 		cr.Status = StatusFinding
+	case cr.Skip != "":
+		cr.Status = StatusSkip
+	default:
+		cr.Status = StatusPass
 	}
-	if r.opt.Feedback && cr.Status == StatusPass && res.Status == transpiler.Accepted {
-		cr.followUp, cr.followFiles = fu.Src, res.Files
+	if r.opt.Feedback && cr.Status == StatusPass && out.Result.Status == transpiler.Accepted {
+		cr.followUp, cr.followFiles = out.FollowUp.Src, out.Result.Files
 	}
 	return cr, nil
 }
@@ -751,90 +704,4 @@ func (r *runner) growPool() (int, error) {
 	}
 	clear(r.fb)
 	return added, nil
-}
-
-// CaseRand is the source of a test case's random choices.
-func CaseRand(caseSeed uint64) *rand.Rand {
-	return rand.New(rand.NewPCG(caseSeed, caseSeed^0x9e3779b97f4a7c15))
-}
-
-// finding is the template of the findings of a test case.
-func (r *runner) finding(cs Case, cr *CaseResult) result.Finding {
-	return result.Finding{
-		ID:       fmt.Sprintf("c%06d-%s", cs.Index, cr.Relation),
-		Relation: cr.Relation,
-		SeedFile: cr.Seed,
-		Spot:     cr.Spot,
-		Case:     cs.Index,
-		CaseSeed: cs.CaseSeed,
-		Mode:     string(r.opt.Mode),
-		Config:   r.opt.Config,
-		Faults:   r.opt.Faults,
-	}
-}
-
-// FollowUpFindings makes the findings of one follow-up run as a campaign
-// does: the crash, timeout or rejection of the run, or, in MCP mode, one
-// oracle finding per failed checker on the normalised outputs (o is the
-// normalised base output). proto carries the fields that identify the test
-// case; baseNames, the file names of the base output, make the signatures
-// independent of the seed's naming.
-func FollowUpFindings(proto result.Finding, fu *relation.FollowUp, o tree.Tree, baseNames []string, res *transpiler.Result, mode Mode, norm oracle.Normalizer) []result.Finding {
-	var fs []result.Finding
-	switch res.Status {
-	case transpiler.Crashed, transpiler.TimedOut, transpiler.Rejected:
-		f := proto
-		RunFinding(&f, res, transpiler.FollowUp)
-		f.Bindings, f.Fresh = fu.Bindings, fu.Fresh
-		fs = append(fs, f)
-	case transpiler.Accepted:
-		if mode == Fuzz {
-			break
-		}
-		for _, fl := range fu.Check(o, norm.Apply(res.Files)) {
-			f := proto
-			f.Kind = result.Oracle
-			// File names are the transpiler's: recorded escaped (control
-			// characters, bytes that are not UTF-8), as they are printed.
-			f.Checker, f.File, f.Message = printable.Line(fl.Checker), printable.Line(fl.File), printable.Text(fl.Message)
-			f.Expected, f.Actual, f.Diff = fl.Expected, fl.Actual, fl.Diff
-			f.Bindings, f.Fresh = fu.Bindings, fu.Fresh
-			fs = append(fs, f)
-		}
-	}
-	for i := range fs {
-		fs[i].FileKey = result.FileKey(fs[i].File, baseNames, fs[i].SeedFile)
-		fs[i].Signature = result.Signature(&fs[i])
-	}
-	return fs
-}
-
-// RunFinding fills in a finding about a run that crashed, timed out or was
-// rejected: its kind, role, message, exit status and stderr.
-func RunFinding(f *result.Finding, res *transpiler.Result, role transpiler.Role) {
-	switch res.Status {
-	case transpiler.TimedOut:
-		f.Kind = result.Timeout
-	case transpiler.Rejected:
-		f.Kind = result.RejectedFollowUp
-	default:
-		f.Kind = result.Crash
-	}
-	f.Role = role.String()
-	f.Message = "the " + role.String() + " run " + describeRun(res)
-	f.ExitCode, f.Signal = res.ExitCode, res.Signal
-	f.Stderr = string(res.Stderr)
-}
-
-func describeRun(res *transpiler.Result) string {
-	switch res.Status {
-	case transpiler.TimedOut:
-		return fmt.Sprintf("timed out after %s", res.Duration.Round(time.Millisecond))
-	case transpiler.Rejected:
-		return "was rejected (the base was accepted)"
-	}
-	if res.Signal != "" {
-		return "crashed: killed by " + res.Signal
-	}
-	return fmt.Sprintf("crashed: exit status %d", res.ExitCode)
 }

@@ -8,11 +8,14 @@ import "github.com/mcpt-tool/mcpt/result"
 // grow with the number of test cases (the journal has them all).
 type tally struct {
 	cases, runs int
-	timing      result.Timing
-	byRelation  map[string]result.RelationStats
-	perCase     map[[2]string]int // index into summaries, by seed and relation
-	summaries   []result.CaseSummary
-	findings    []result.Finding
+	// rechecks and nondeterministic count the second looks at failures
+	// and the cases whose failure did not repeat (see Tester.Run).
+	rechecks, nondeterministic int
+	timing                     result.Timing
+	byRelation                 map[string]result.RelationStats
+	perCase                    map[[2]string]int // index into summaries, by seed and relation
+	summaries                  []result.CaseSummary
+	findings                   []result.Finding
 }
 
 func (t *tally) add(cr *CaseResult) {
@@ -22,6 +25,10 @@ func (t *tally) add(cr *CaseResult) {
 	}
 	t.cases++
 	t.runs += cr.Runs
+	t.rechecks += cr.Rechecks
+	if cr.Skip == SkipFollowUpNondeterministic {
+		t.nondeterministic++
+	}
 	t.timing.MutationNS += cr.MutationNS
 	t.timing.TranspileNS += cr.TranspileNS
 	t.timing.CheckNS += cr.CheckNS

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"path"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -20,13 +19,14 @@ import (
 	"github.com/mcpt-tool/mcpt/transpiler"
 )
 
-// pair is a base/follow-up pair that an oracle finding blamed on a fault.
+// pair is a test case whose oracle finding a fault may have caused.
 type pair struct {
-	fault    int
-	finding  result.Finding
-	base     transpiler.Request
-	followUp transpiler.Request
-	fu       *relation.FollowUp
+	fault   int
+	finding result.Finding
+	test    engine.Test
+	// ran is the follow-up input the campaign ran (from the bundle); nil
+	// when unknown.
+	ran []byte
 }
 
 // confirmation is the outcome of the confirmation step of one session.
@@ -63,20 +63,19 @@ func (c *confirmer) confirm(ctx context.Context, rep *result.Report, rec *record
 			continue
 		}
 		seenCase[f.Case] = true
-		base, followUp, fu, err := c.rederive(f)
+		test, err := c.test(f)
 		if err != nil {
 			return nil, fmt.Errorf("confirmation of finding %s: %w", f.ID, err)
 		}
+		var ran []byte
 		if f.Bundle != "" {
 			// The bundle holds the input the engine actually ran.
-			b, err := bundle.Load(filepath.Join(dir, filepath.FromSlash(f.Bundle)))
-			if err == nil && !bytes.Equal(b.FollowUp, followUp.Src) {
-				out.warnings = append(out.warnings, fmt.Sprintf("finding %s: the relation %s gave another follow-up again; not confirmed", f.ID, f.Relation))
-				continue
+			if b, err := bundle.Load(filepath.Join(dir, filepath.FromSlash(f.Bundle))); err == nil {
+				ran = b.FollowUp
 			}
 		}
 		var faults []int
-		for _, run := range rec.runsOf(keyOf(followUp.Name, followUp.Src)) {
+		for _, run := range rec.runsOf(f.Case) {
 			if run.fault != faultinject.NoFault && run.status == transpiler.Accepted && !slices.Contains(faults, run.fault) {
 				faults = append(faults, run.fault)
 			}
@@ -88,7 +87,7 @@ func (c *confirmer) confirm(ctx context.Context, rep *result.Report, rec *record
 		// The same follow-up input may have been run more than once in the
 		// session, each time with another fault; each is a candidate.
 		for _, fault := range faults {
-			pairs = append(pairs, pair{fault: fault, finding: f, base: base, followUp: followUp, fu: fu})
+			pairs = append(pairs, pair{fault: fault, finding: f, test: test, ran: ran})
 		}
 	}
 
@@ -116,9 +115,14 @@ func (c *confirmer) confirm(ctx context.Context, rep *result.Report, rec *record
 				mu.Unlock()
 			}()
 			for _, p := range byFault[fault] {
-				ok, err := faultinject.Confirm(gctx, c.cmd, fault, p.base, p.followUp, c.check(p.fu))
+				ok, warning, err := c.rerun(gctx, p)
 				if err != nil {
-					return err
+					return fmt.Errorf("confirmation of fault %d: %w", fault, err)
+				}
+				if warning != "" {
+					mu.Lock()
+					out.warnings = append(out.warnings, warning)
+					mu.Unlock()
 				}
 				if ok {
 					mu.Lock()
@@ -142,44 +146,55 @@ func (c *confirmer) confirm(ctx context.Context, rep *result.Report, rec *record
 	}
 	slices.SortFunc(out.confirmed, func(a, b Detection) int { return a.Fault - b.Fault })
 	slices.Sort(out.unconfirmed)
+	slices.Sort(out.warnings) // found in parallel, once per fault tried
+	out.warnings = slices.Compact(out.warnings)
 	return out, nil
 }
 
-// rederive derives the follow-up of a finding's test case again from its
-// seed, relation, spot and case seed, as mcpt repro does.
-func (c *confirmer) rederive(f result.Finding) (base, followUp transpiler.Request, fu *relation.FollowUp, err error) {
+// test is the test case of a finding, with its base left to be run.
+func (c *confirmer) test(f result.Finding) (engine.Test, error) {
 	rel := c.relations[f.Relation]
 	if rel == nil {
-		return base, followUp, nil, fmt.Errorf("no relation %s", f.Relation)
+		return engine.Test{}, fmt.Errorf("no relation %s", f.Relation)
 	}
 	seed, ok := c.seeds[f.SeedFile]
 	if !ok {
-		return base, followUp, nil, fmt.Errorf("no seed %s", f.SeedFile)
+		return engine.Test{}, fmt.Errorf("no seed %s", f.SeedFile)
 	}
-	in := relation.Input{Name: path.Base(seed.Name), Src: seed.Src}
-	spots, err := rel.Spots(in)
+	spot, err := engine.SpotAt(rel, seed, f.Spot.Index)
 	if err != nil {
-		return base, followUp, nil, err
+		return engine.Test{}, err
 	}
-	if f.Spot.Index < 0 || f.Spot.Index >= len(spots) {
-		return base, followUp, nil, fmt.Errorf("relation %s has %d spots on %s, not spot %d", rel.Name, len(spots), seed.Name, f.Spot.Index)
-	}
-	fu, err = rel.Mutate(in, spots[f.Spot.Index], engine.CaseRand(f.CaseSeed))
-	if err != nil {
-		return base, followUp, nil, err
-	}
-	base = transpiler.Request{Name: in.Name, Src: in.Src, Role: transpiler.Base}
-	followUp = transpiler.Request{Name: in.Name, Src: fu.Src, Role: transpiler.FollowUp}
-	return base, followUp, fu, nil
+	return engine.Test{Index: f.Case, Base: &engine.Base{Seed: seed}, Relation: rel, Spot: spot, CaseSeed: f.CaseSeed}, nil
 }
 
-// check is the relation's oracle on a re-run pair: it fails when both runs
-// were accepted and some consistency checker fails.
-func (c *confirmer) check(fu *relation.FollowUp) func(base, followUp *transpiler.Result) (bool, error) {
-	return func(base, followUp *transpiler.Result) (bool, error) {
-		if base.Status != transpiler.Accepted || followUp.Status != transpiler.Accepted {
-			return false, nil
-		}
-		return len(fu.Check(c.normalize.Apply(base.Files), c.normalize.Apply(followUp.Files))) > 0, nil
+// rerun runs a pair's test case again, base and follow-up, with its fault
+// forced in both runs, and tells whether the relation still fails: a
+// finding on a fault-free base run may be spurious, a failure between two
+// runs of the same faulty transpiler is not.
+func (c *confirmer) rerun(ctx context.Context, p pair) (confirmed bool, warning string, err error) {
+	tr, err := faultinject.Forced(c.cmd, p.fault)
+	if err != nil {
+		return false, "", err
 	}
+	t := &engine.Tester{Transpiler: tr, Normalize: c.normalize}
+	base, err := t.Base(ctx, p.test.Base.Seed)
+	if err != nil || base.Skip != "" {
+		return false, "", err
+	}
+	tc := p.test
+	tc.Base = base
+	out, err := t.Run(ctx, tc)
+	if err != nil {
+		return false, "", err
+	}
+	if p.ran != nil && !bytes.Equal(p.ran, out.FollowUp.Src) {
+		return false, fmt.Sprintf("finding %s: the relation %s gave another follow-up again; not confirmed", p.finding.ID, p.finding.Relation), nil
+	}
+	for _, f := range out.Findings {
+		if f.Kind == result.Oracle {
+			return true, "", nil
+		}
+	}
+	return false, "", nil
 }

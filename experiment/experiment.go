@@ -410,12 +410,8 @@ func (cfg *Config) campaign(ctx context.Context, k int, mode string, cmd transpi
 		return nil, err
 	}
 	rec := newRecorder(fs)
-	rels := make([]*relation.Relation, len(cfg.Relations))
-	for i, r := range cfg.Relations {
-		rels[i] = rec.wrap(r)
-	}
 	seed := cfg.Seed + uint64(k)
-	camp := &engine.Campaign{Transpiler: rec, Relations: rels, Seeds: cfg.Seeds, Options: engine.Options{
+	camp := &engine.Campaign{Transpiler: rec, Relations: cfg.Relations, Seeds: cfg.Seeds, Options: engine.Options{
 		Mode: engine.Mode(mode), Seed: seed, MaxTime: cfg.Budget, MaxCases: cfg.MaxCases,
 		MaxMR: cfg.MaxMR, MaxSpots: cfg.MaxSpots, Workers: workers, BaseRuns: cfg.BaseRuns,
 		Normalize: cfg.Normalize, OutDir: dir, Config: cfg.ConfigFile,
@@ -424,6 +420,9 @@ func (cfg *Config) campaign(ctx context.Context, k int, mode string, cmd transpi
 				track()
 			}
 		},
+		// Every follow-up run activates another fault: a second run is
+		// another transpiler. The confirmation step takes its place.
+		NoRecheck: true,
 	}}
 	rep, err := camp.Run(ctx)
 	if err != nil {

@@ -120,6 +120,12 @@ func Reduce(ctx context.Context, tg Target, opt Options) (*Result, error) {
 		name:  path.Base(tg.Finding.SeedFile),
 		cache: map[[sha256.Size]byte]*outcome{},
 	}
+	// The finding repeated in its campaign; candidates get one look each,
+	// so that the budget goes to reduction.
+	r.tester = &engine.Tester{
+		Transpiler: budgeted{r}, Normalize: tg.Normalize, Mode: engine.Mode(tg.Finding.Mode),
+		NoRecheck: true, Config: tg.Finding.Config, Faults: tg.Finding.Faults,
+	}
 	logf := opt.Logf
 	if logf == nil {
 		logf = func(string, ...any) {}
@@ -202,6 +208,7 @@ type reducer struct {
 	tg      Target
 	opt     Options
 	t       *transpiler.Counter
+	tester  *engine.Tester // runs candidates through t within the budget
 	name    string
 	cache   map[[sha256.Size]byte]*outcome
 	err     error  // a transpiler run that could not be carried out
@@ -257,9 +264,13 @@ func (r *reducer) judge(src string) (*outcome, error) {
 	return o, nil
 }
 
-// transpile is one counted run within the budget.
-func (r *reducer) transpile(src []byte, role transpiler.Role) (*transpiler.Result, error) {
-	if err := r.ctx.Err(); err != nil {
+// budgeted is the reducer's transpiler: each run counted, within the
+// budget; when the budget is spent or ctx cancelled it returns errStop.
+type budgeted struct{ r *reducer }
+
+func (b budgeted) Transpile(ctx context.Context, req transpiler.Request) (*transpiler.Result, error) {
+	r := b.r
+	if err := ctx.Err(); err != nil {
 		r.stopped = "interrupted"
 		return nil, errStop
 	}
@@ -267,12 +278,12 @@ func (r *reducer) transpile(src []byte, role transpiler.Role) (*transpiler.Resul
 		r.stopped = "budget"
 		return nil, errStop
 	}
-	res, err := r.t.Transpile(r.ctx, transpiler.Request{Name: r.name, Src: src, Role: role})
+	res, err := r.t.Transpile(ctx, req)
 	if r.opt.Progress != nil {
 		r.opt.Progress(r.runs())
 	}
 	if err != nil {
-		if r.ctx.Err() != nil {
+		if ctx.Err() != nil {
 			r.stopped = "interrupted"
 			return nil, errStop
 		}
@@ -281,17 +292,25 @@ func (r *reducer) transpile(src []byte, role transpiler.Role) (*transpiler.Resul
 	return res, nil
 }
 
+// stop turns an error that wraps errStop into errStop itself.
+func stop(err error) error {
+	if errors.Is(err, errStop) {
+		return errStop
+	}
+	return err
+}
+
 func (r *reducer) judgeRuns(src []byte) (*outcome, error) {
 	orig := &r.tg.Finding
-	base, err := r.transpile(src, transpiler.Base)
+	base, err := r.tester.Base(r.ctx, engine.Seed{Name: orig.SeedFile, Src: src})
 	if err != nil {
-		return nil, err
+		return nil, stop(err)
 	}
 	if isBaseCrash(orig) {
 		return r.judgeBaseCrash(base), nil
 	}
-	if base.Status != transpiler.Accepted {
-		return &outcome{why: "the base run " + base.Status.String()}, nil
+	if base.Skip != "" {
+		return &outcome{why: "the base run " + base.Result.Status.String()}, nil
 	}
 	in := relation.Input{Name: r.name, Src: src}
 	spots, err := r.tg.Relation.Spots(in)
@@ -303,26 +322,20 @@ func (r *reducer) judgeRuns(src []byte) (*outcome, error) {
 	if len(spots) == 0 {
 		return &outcome{why: fmt.Sprintf("relation %s has no spot on the base", orig.Relation)}, nil
 	}
-	baseFiles := r.tg.Normalize.Apply(base.Files)
-	var names []string
-	if base.Files != nil {
-		names = base.Files.Names()
-	}
 	var got []string
 	near := false // a finding of the same checker and file, with another signature
 	for _, i := range spotOrder(spots, orig.Spot) {
-		sp := spots[i]
-		fu, err := r.tg.Relation.Mutate(in, sp, engine.CaseRand(orig.CaseSeed))
-		if err != nil {
+		out, err := r.tester.Run(r.ctx, engine.Test{Index: orig.Case, Base: base, Relation: r.tg.Relation, Spot: spots[i], CaseSeed: orig.CaseSeed})
+		if me := (*engine.MutationError)(nil); errors.As(err, &me) {
 			continue
 		}
-		res, err := r.transpile(fu.Src, transpiler.FollowUp)
 		if err != nil {
-			return nil, err
+			return nil, stop(err)
 		}
-		for _, f := range r.findings(sp, fu, baseFiles, names, res) {
+		for _, f := range out.Findings {
 			if f.Signature == orig.Signature {
-				return &outcome{kept: true, finding: f, followUp: fu.Src, base: base, follow: res}, nil
+				f.ID, f.Config, f.Faults = orig.ID, orig.Config, orig.Faults
+				return &outcome{kept: true, finding: f, followUp: out.FollowUp.Src, base: base.Result, follow: out.Result}, nil
 			}
 			got = append(got, f.Signature)
 			near = near || f.Kind == orig.Kind && f.Checker == orig.Checker && f.FileKey == orig.FileKey
@@ -365,18 +378,6 @@ func spotOrder(spots []relation.Spot, orig result.Spot) []int {
 	return order
 }
 
-// findings are the findings of one test case, made as the engine makes
-// them, signatures included.
-func (r *reducer) findings(sp relation.Spot, fu *relation.FollowUp, baseFiles tree.Tree, names []string, res *transpiler.Result) []result.Finding {
-	orig := &r.tg.Finding
-	proto := result.Finding{
-		ID: orig.ID, Relation: orig.Relation, SeedFile: orig.SeedFile,
-		Spot: result.Spot{Index: sp.Index, Line: sp.Line, Col: sp.Col, Desc: sp.Desc},
-		Case: orig.Case, CaseSeed: orig.CaseSeed, Mode: orig.Mode, Config: orig.Config, Faults: orig.Faults,
-	}
-	return engine.FollowUpFindings(proto, fu, baseFiles, names, res, engine.Mode(orig.Mode), r.tg.Normalize)
-}
-
 // isBaseCrash tells a crash or timeout of a seed's base run, which the
 // engine reports under relation "-".
 func isBaseCrash(f *result.Finding) bool {
@@ -384,19 +385,15 @@ func isBaseCrash(f *result.Finding) bool {
 }
 
 // judgeBaseCrash keeps a candidate whose base run crashes the same way.
-func (r *reducer) judgeBaseCrash(base *transpiler.Result) *outcome {
+func (r *reducer) judgeBaseCrash(base *engine.Base) *outcome {
 	orig := &r.tg.Finding
-	if base.Status != transpiler.Crashed && base.Status != transpiler.TimedOut {
-		return &outcome{why: "the base run " + base.Status.String()}
+	f := r.tester.BaseFinding(orig.ID, base)
+	if f == nil {
+		return &outcome{why: "the base run " + base.Result.Status.String()}
 	}
-	f := result.Finding{
-		ID: orig.ID, Relation: orig.Relation, SeedFile: orig.SeedFile,
-		Case: orig.Case, Mode: orig.Mode, Config: orig.Config, Faults: orig.Faults,
-	}
-	engine.RunFinding(&f, base, transpiler.Base)
-	f.Signature = result.Signature(&f)
 	if f.Signature != orig.Signature {
-		return &outcome{why: fmt.Sprintf("the base run %s with signature %s, not %s", base.Status, f.Signature, orig.Signature)}
+		return &outcome{why: fmt.Sprintf("the base run %s with signature %s, not %s", base.Result.Status, f.Signature, orig.Signature)}
 	}
-	return &outcome{kept: true, finding: f, base: base}
+	f.Case = orig.Case
+	return &outcome{kept: true, finding: *f, base: base.Result}
 }

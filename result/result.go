@@ -130,8 +130,16 @@ type Report struct {
 	Groups         []Group                  `json:"groups"`
 	ByRelation     map[string]RelationStats `json:"by_relation"`
 	Cases          []CaseSummary            `json:"cases,omitempty"` // per seed × relation
-	Timing         Timing                   `json:"timing"`
-	Stopped        string                   `json:"stopped,omitempty"` // why the campaign ended: "budget", "time", "interrupted"
+	// NondeterministicCases counts the test cases whose follow-up failed a
+	// checker but gave another output when run again, or whose base did:
+	// the transpiler's nondeterminism, recorded instead of a finding.
+	NondeterministicCases int `json:"nondeterministic_cases,omitempty"`
+	// RecheckRuns counts the transpiler runs that took a second look at a
+	// failed checker (its follow-up and base run again), apart from
+	// TranspilerRuns.
+	RecheckRuns int    `json:"recheck_runs,omitempty"`
+	Timing      Timing `json:"timing"`
+	Stopped     string `json:"stopped,omitempty"` // why the campaign ended: "budget", "time", "interrupted"
 }
 
 // Sort puts findings in case order and rebuilds the groups.

@@ -67,6 +67,8 @@ func Reports(names []string, reps []*result.Report) (*result.Report, error) {
 			shards[r.Shard] = names[i]
 		}
 		m.TestCases += r.TestCases
+		m.NondeterministicCases += r.NondeterministicCases
+		m.RecheckRuns += r.RecheckRuns
 		m.TranspilerRuns += r.TranspilerRuns
 		m.Seeds.Total += r.Seeds.Total
 		m.Seeds.Rejected = append(m.Seeds.Rejected, r.Seeds.Rejected...)

@@ -6,7 +6,8 @@
 // error, 3 the campaign itself broke (a transpiler that cannot be started, a
 // full disk, a relation that fails at run time) or checked nothing, 4
 // interrupted (SIGINT, SIGTERM, SIGHUP): incomplete, run again with
-// --resume, 130 interrupted twice (aborted).
+// --resume, 5 (repro) the test case fails with another signature,
+// 130 interrupted twice (aborted).
 package main
 
 import (

@@ -6,8 +6,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/mcpt-tool/mcpt/bundle"
-	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/progress"
 	"github.com/mcpt-tool/mcpt/reduce"
 )
@@ -28,38 +26,12 @@ func (c *reduceCmd) Run() error {
 	if c.MaxRuns < 0 {
 		return usageErr("--max-runs must not be negative")
 	}
-	bd, err := bundle.Load(c.Bundle)
-	if err != nil {
-		return usageErr("%s: %v", c.Bundle, err)
-	}
-	f := bd.Finding
-	cfg := c.Config
-	if cfg == "" {
-		cfg = f.Config
-		if cfg == "" {
-			return usageErr("the finding records no configuration: pass -c")
-		}
-		if _, err := os.Stat(cfg); err != nil {
-			return usageErr("the configuration recorded in the finding: %v (pass -c)", err)
-		}
-	}
-	// The seeds of the configuration play no part: the bundle's base stands
-	// in for them, which spares generating seeds from a grammar.
-	var faults []string
-	if c.Config == "" {
-		faults = f.Faults // the run's --fault, unless another configuration is given
-	}
-	s, err := setup.Load(cfg, setup.Options{
-		SeedFiles: []string{filepath.Join(c.Bundle, bundle.BaseDir, bd.InputName())},
-		Faults:    faults,
-	})
+	bd, s, cfg, err := loadFinding(c.Bundle, c.Config)
 	if err != nil {
 		return err
 	}
+	f := bd.Finding
 	rel := s.Relation(f.Relation)
-	if rel == nil && f.Relation != "-" {
-		return usageErr("relation %s is not in %s", f.Relation, cfg)
-	}
 	opt := reduce.Options{MaxRuns: c.MaxRuns}
 	if c.Verbose {
 		opt.Logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }

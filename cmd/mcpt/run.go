@@ -359,6 +359,9 @@ func printSummary(w io.Writer, r *result.Report, out string) {
 			fmt.Fprintf(w, "  nondeterministic: %s\n", s)
 		}
 	}
+	if r.NondeterministicCases > 0 {
+		fmt.Fprintf(w, "test cases skipped: %d failed once but not when run again (a nondeterministic transpiler), not counted as findings\n", r.NondeterministicCases)
+	}
 	names := make([]string, 0, len(r.ByRelation))
 	for n := range r.ByRelation {
 		names = append(names, n)

@@ -10,8 +10,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcpt-tool/mcpt/bundle"
-	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/transpiler"
@@ -143,97 +141,6 @@ func indent(s string) string {
 	return "  " + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n  ") + "\n"
 }
 
-type reproCmd struct {
-	Bundle string `arg:"" help:"Finding bundle directory (OUT/findings/ID)."`
-	Config string `short:"c" help:"Configuration file (default: the one recorded in the finding)."`
-}
-
-// Run re-runs a finding: the follow-up is derived again from the bundle's
-// base input with the recorded relation, spot and case seed, both inputs are
-// transpiled and the checkers run.
-func (c *reproCmd) Run() error {
-	bd, err := bundle.Load(c.Bundle)
-	if err != nil {
-		return usageErr("%s: %v", c.Bundle, err)
-	}
-	f := bd.Finding
-	cfg := c.Config
-	if cfg == "" {
-		cfg = f.Config
-	}
-	if cfg == "" {
-		return usageErr("the finding records no configuration: pass -c")
-	}
-	faults := f.Faults
-	if c.Config != "" {
-		faults = nil // another configuration: its own transpiler settings
-	}
-	s, err := loadSetup(cfg, faults)
-	if err != nil {
-		return err
-	}
-	rel := s.Relation(f.Relation)
-	if rel == nil {
-		return usageErr("relation %s is not in %s", f.Relation, cfg)
-	}
-	out, err := Reproduce(context.Background(), s.Transpiler, rel, s.Normalize, bd.InputName(), bd.Base, f.Spot.Index, f.CaseSeed, engine.Mode(f.Mode))
-	if err != nil {
-		return err
-	}
-	fmt.Printf("relation %s, %s, spot %d (%s), case seed %d\n", f.Relation, f.SeedFile, f.Spot.Index, f.Spot.Desc, f.CaseSeed)
-	if len(out) == 0 {
-		fmt.Println("not reproduced: the relation holds")
-		return nil
-	}
-	for _, fl := range out {
-		fmt.Printf("reproduced: %s: %s\n", fl.Checker, fl.Message)
-		if fl.Diff != "" {
-			fmt.Print(indent(fl.Diff))
-		}
-	}
-	return findingsErr
-}
-
-// Reproduce runs one test case from its parts and returns its failures
-// (crashes and rejections of the follow-up included, as pseudo-checkers).
-func Reproduce(ctx context.Context, t transpiler.Transpiler, rel *relation.Relation, norm oracle.Normalizer, name string, src []byte, spot int, caseSeed uint64, mode engine.Mode) ([]oracle.Failure, error) {
-	in := relation.Input{Name: name, Src: src}
-	spots, err := rel.Spots(in)
-	if err != nil {
-		return nil, err
-	}
-	if spot < 0 || spot >= len(spots) {
-		return nil, fmt.Errorf("the base has %d spots for %s; spot %d is gone", len(spots), rel.Name, spot)
-	}
-	fu, err := rel.Mutate(in, spots[spot], engine.CaseRand(caseSeed))
-	if err != nil {
-		return nil, err
-	}
-	base, err := t.Transpile(ctx, transpiler.Request{Name: name, Src: src, Role: transpiler.Base})
-	if err != nil {
-		return nil, err
-	}
-	if base.Status != transpiler.Accepted {
-		return []oracle.Failure{{Checker: "base-run", Message: "the base run " + base.Status.String() + ": " + firstLine(base.Stderr)}}, nil
-	}
-	res, err := t.Transpile(ctx, transpiler.Request{Name: name, Src: fu.Src, Role: transpiler.FollowUp})
-	if err != nil {
-		return nil, err
-	}
-	if res.Status != transpiler.Accepted {
-		return []oracle.Failure{{Checker: "follow-up-run", Message: "the follow-up run " + res.Status.String() + ": " + firstLine(res.Stderr)}}, nil
-	}
-	if mode == engine.Fuzz {
-		return nil, nil
-	}
-	return fu.Check(norm.Apply(base.Files), norm.Apply(res.Files)), nil
-}
-
-func firstLine(b []byte) string {
-	s, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
-	return s
-}
-
 type relationsCmd struct {
 	Config string `short:"c" default:"mcpt.yaml" help:"Configuration file."`
 }
@@ -247,4 +154,9 @@ func (c *relationsCmd) Run() error {
 		fmt.Printf("%-32s %s\n", r.Name, r.Summary())
 	}
 	return nil
+}
+
+func firstLine(b []byte) string {
+	s, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
+	return s
 }

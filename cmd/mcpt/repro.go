@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/mcpt-tool/mcpt/engine"
+	"github.com/mcpt-tool/mcpt/result"
+)
+
+// exitDiffers is the exit status of a repro whose test case fails, but
+// not with the recorded signature.
+const exitDiffers = 5
+
+type reproCmd struct {
+	Bundle string `arg:"" help:"Finding bundle directory (OUT/findings/ID)."`
+	Config string `short:"c" help:"Configuration file (default: the one recorded in the finding)."`
+}
+
+// Run runs a finding's test case again, with the one runner campaigns use:
+// the follow-up is derived again from the bundle's base input with the
+// recorded relation, spot and case seed, both inputs are transpiled and the
+// checkers run (for a base that crashed, the base alone). It says whether
+// the finding is reproduced (the same signature: exit 1), fails
+// differently (exit 5) or passes now (exit 0).
+func (c *reproCmd) Run() error {
+	bd, s, _, err := loadFinding(c.Bundle, c.Config)
+	if err != nil {
+		return err
+	}
+	f := bd.Finding
+	t := &engine.Tester{Transpiler: s.Transpiler, Normalize: s.Normalize, Mode: engine.Mode(f.Mode)}
+	seed := engine.Seed{Name: f.SeedFile, Src: bd.Base}
+	ctx := context.Background()
+	base, err := t.Base(ctx, seed)
+	if err != nil {
+		return err
+	}
+	var got []result.Finding
+	if f.Relation == "-" {
+		fmt.Printf("base run of %s\n", f.SeedFile)
+		if bf := t.BaseFinding(f.ID, base); bf != nil {
+			got = append(got, *bf)
+		}
+	} else {
+		rel := s.Relation(f.Relation)
+		fmt.Printf("relation %s, %s, spot %d (%s), case seed %d\n", f.Relation, f.SeedFile, f.Spot.Index, f.Spot.Desc, f.CaseSeed)
+		if base.Skip != "" {
+			fmt.Printf("fails differently: the %s now (the finding had an accepted base)\n", base.Skip)
+			if bf := t.BaseFinding(f.ID, base); bf != nil {
+				printFinding("now", bf)
+			}
+			return &exitError{code: exitDiffers}
+		}
+		spot, err := engine.SpotAt(rel, seed, f.Spot.Index)
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		out, err := t.Run(ctx, engine.Test{Index: f.Case, Base: base, Relation: rel, Spot: spot, CaseSeed: f.CaseSeed})
+		if err != nil {
+			return err
+		}
+		if out.Skip != "" {
+			fmt.Printf("note: %s: a checker failed once, but not when run again\n", out.Skip)
+		}
+		got = out.Findings
+	}
+	return verdict(&f, got)
+}
+
+// verdict prints whether the findings got again reproduce f.
+func verdict(f *result.Finding, got []result.Finding) error {
+	if len(got) == 0 {
+		fmt.Println("passes now: the relation holds")
+		return nil
+	}
+	for i := range got {
+		if got[i].Signature == f.Signature {
+			printFinding("reproduced", &got[i])
+			return findingsErr
+		}
+	}
+	fmt.Println("fails differently:")
+	printFinding("recorded", f)
+	for i := range got {
+		printFinding("now", &got[i])
+	}
+	return &exitError{code: exitDiffers}
+}
+
+func printFinding(label string, f *result.Finding) {
+	what := f.Checker
+	if what == "" {
+		what = string(f.Kind)
+	}
+	fmt.Printf("%s: %s: %s\n", label, what, f.Message)
+	if label != "reproduced" {
+		fmt.Printf("  signature %s\n", f.Signature)
+	}
+	switch {
+	case f.Diff != "":
+		fmt.Print(indent(f.Diff))
+	case f.Stderr != "":
+		fmt.Print(indent(strings.TrimSpace(f.Stderr)))
+	}
+}

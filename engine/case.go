@@ -1,0 +1,367 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"path"
+	"time"
+
+	"github.com/mcpt-tool/mcpt/internal/printable"
+	"github.com/mcpt-tool/mcpt/oracle"
+	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/transpiler"
+	"github.com/mcpt-tool/mcpt/tree"
+)
+
+// Tester runs one base or one test case at a time. It is the one runner
+// behind campaigns, mcpt repro, mcpt reduce, the experiment's
+// confirmation and mcpt bench, so that a test case gives the same findings
+// wherever it is run. A Tester is safe for concurrent use when its
+// transpiler is.
+type Tester struct {
+	Transpiler transpiler.Transpiler
+	Normalize  oracle.Normalizer
+	Mode       Mode // "" is MCP
+	// BaseRuns is how many times a base is transpiled; outputs that differ
+	// mark the seed nondeterministic. 0 means 1.
+	BaseRuns int
+	// NoRecheck turns off the second look at a failing follow-up (see
+	// Run); for transpilers that vary on purpose, such as the experiment's
+	// fault-injected sessions.
+	NoRecheck bool
+	// Config and Faults are recorded in findings, for their reproduction.
+	Config string
+	Faults []string
+}
+
+// Base is the outcome of a seed's base runs.
+type Base struct {
+	Seed   Seed
+	Result *transpiler.Result // the first run
+	Files  tree.Tree          // its normalised output, when accepted
+	// Skip says why the seed makes no test case (SkipRejected,
+	// SkipNondeterministic, SkipCrashed); empty when its base was accepted
+	// the same way every time.
+	Skip string
+	Runs int
+}
+
+// Why a seed makes no test case.
+const (
+	SkipRejected         = "base rejected"
+	SkipNondeterministic = "base nondeterministic"
+	SkipCrashed          = "base crashed"
+	// SkipFollowUpNondeterministic is the skip reason of a test case whose
+	// follow-up failed a checker, but did not give the same output again
+	// or whose base did not.
+	SkipFollowUpNondeterministic = "follow-up nondeterministic"
+)
+
+// Base transpiles seed BaseRuns times.
+func (t *Tester) Base(ctx context.Context, seed Seed) (*Base, error) {
+	b := &Base{Seed: seed}
+	req := transpiler.Request{Name: path.Base(seed.Name), Src: seed.Src, Role: transpiler.Base}
+	for i := range max(1, t.BaseRuns) {
+		res, err := t.Transpiler.Transpile(ctx, req)
+		b.Runs++
+		if err != nil {
+			return b, fmt.Errorf("transpiling %s: %w", seed.Name, err)
+		}
+		if i == 0 {
+			b.Result = res
+			switch res.Status {
+			case transpiler.Rejected:
+				b.Skip = SkipRejected
+				return b, nil
+			case transpiler.Crashed, transpiler.TimedOut:
+				b.Skip = SkipCrashed
+				return b, nil
+			}
+			b.Files = t.Normalize.Apply(res.Files)
+			continue
+		}
+		if res.Status != transpiler.Accepted || !sameTree(b.Files, t.Normalize.Apply(res.Files)) {
+			b.Skip = SkipNondeterministic
+			return b, nil
+		}
+	}
+	return b, nil
+}
+
+// BaseFinding is the finding of a base run that crashed or timed out, with
+// the given ID; nil for any other base.
+func (t *Tester) BaseFinding(id string, b *Base) *result.Finding {
+	if b.Skip != SkipCrashed {
+		return nil
+	}
+	f := &result.Finding{
+		ID: id, Relation: "-", SeedFile: b.Seed.Name,
+		Case: -1, Mode: string(t.mode()), Config: t.Config, Faults: t.Faults,
+	}
+	RunFinding(f, b.Result, transpiler.Base)
+	f.Signature = result.Signature(f)
+	return f
+}
+
+func (t *Tester) mode() Mode {
+	if t.Mode == "" {
+		return MCP
+	}
+	return t.Mode
+}
+
+// Test is one test case: a relation applied to a seed at a spot, with the
+// case seed of its random choices. Base is the outcome of the seed's base
+// runs, which must have been accepted.
+type Test struct {
+	Index    int // in the campaign plan
+	Base     *Base
+	Relation *relation.Relation
+	Spot     relation.Spot
+	CaseSeed uint64
+}
+
+// Outcome is what one test case gave.
+type Outcome struct {
+	FollowUp *relation.FollowUp
+	Result   *transpiler.Result // of the follow-up run
+	Findings []result.Finding   // with their IDs and signatures
+	// Skip is SkipFollowUpNondeterministic when a failure did not repeat;
+	// there are no findings then.
+	Skip string
+	// Runs counts the transpiler runs of the test case, Rechecks those of
+	// the second look at a failure (kept apart, so that both modes make the
+	// same Runs).
+	Runs, Rechecks                   int
+	MutationNS, TranspileNS, CheckNS int64
+}
+
+// Run runs a test case: it derives the follow-up, transpiles it and, in
+// MCP mode, checks the two outputs. A follow-up that fails a checker is
+// run again, and the base with it, unless NoRecheck: when either output
+// differs from the first, the failure is the transpiler's nondeterminism,
+// not a finding, and the outcome is skipped. Run returns an error when the
+// relation fails or the transpiler cannot be run.
+func (t *Tester) Run(ctx context.Context, tc Test) (*Outcome, error) {
+	seed, rel := tc.Base.Seed, tc.Relation
+	out := &Outcome{}
+	in := relation.Input{Name: path.Base(seed.Name), Src: seed.Src}
+	t0 := time.Now()
+	fu, err := rel.Mutate(in, tc.Spot, CaseRand(tc.CaseSeed))
+	out.MutationNS = time.Since(t0).Nanoseconds()
+	if err != nil {
+		return nil, &MutationError{Relation: rel, Seed: seed.Name, Spot: tc.Spot.Index, Err: err}
+	}
+	out.FollowUp = fu
+	ctx = WithCase(ctx, CaseInfo{Index: tc.Index, Relation: rel.Name})
+	req := transpiler.Request{Name: in.Name, Src: fu.Src, Role: transpiler.FollowUp}
+	if out.Result, err = t.transpile(ctx, req, out, &out.Runs); err != nil {
+		return nil, fmt.Errorf("transpiling the follow-up of %s: %w", seed.Name, err)
+	}
+	t0 = time.Now()
+	out.Findings = FollowUpFindings(t.proto(tc), fu, tc.Base.Files, tc.Base.names(), out.Result, t.mode(), t.Normalize)
+	if out.Result.Status == transpiler.Accepted && t.mode() == MCP {
+		out.CheckNS = time.Since(t0).Nanoseconds()
+	}
+	for i := range out.Findings {
+		if len(out.Findings) > 1 {
+			out.Findings[i].ID = fmt.Sprintf("%s-%d", out.Findings[i].ID, i+1)
+		}
+	}
+	if !t.NoRecheck && len(out.Findings) > 0 && out.Findings[0].Kind == result.Oracle {
+		same, err := t.repeats(ctx, tc.Base, req, out)
+		if err != nil {
+			return nil, err
+		}
+		if !same {
+			out.Findings, out.Skip = nil, SkipFollowUpNondeterministic
+		}
+	}
+	return out, nil
+}
+
+// MutationError says that a relation failed to derive a follow-up.
+type MutationError struct {
+	Relation *relation.Relation
+	Seed     string
+	Spot     int
+	Err      error
+}
+
+func (e *MutationError) Error() string {
+	return fmt.Sprintf("relation %s (%s) on %s at spot %d: %v", e.Relation.Name, e.Relation.Source, e.Seed, e.Spot, e.Err)
+}
+
+func (e *MutationError) Unwrap() error { return e.Err }
+
+// repeats runs the follow-up and the base again and tells whether both
+// give the outputs they gave the first time.
+func (t *Tester) repeats(ctx context.Context, b *Base, followUp transpiler.Request, out *Outcome) (bool, error) {
+	again, err := t.transpile(ctx, followUp, out, &out.Rechecks)
+	if err != nil {
+		return false, fmt.Errorf("transpiling the follow-up of %s again: %w", b.Seed.Name, err)
+	}
+	if again.Status != transpiler.Accepted || !sameTree(t.Normalize.Apply(again.Files), t.Normalize.Apply(out.Result.Files)) {
+		return false, nil
+	}
+	base, err := t.transpile(ctx, transpiler.Request{Name: followUp.Name, Src: b.Seed.Src, Role: transpiler.Base}, out, &out.Rechecks)
+	if err != nil {
+		return false, fmt.Errorf("transpiling %s again: %w", b.Seed.Name, err)
+	}
+	return base.Status == transpiler.Accepted && sameTree(t.Normalize.Apply(base.Files), b.Files), nil
+}
+
+// transpile is one timed run, counted in n.
+func (t *Tester) transpile(ctx context.Context, req transpiler.Request, out *Outcome, n *int) (*transpiler.Result, error) {
+	t0 := time.Now()
+	res, err := t.Transpiler.Transpile(ctx, req)
+	out.TranspileNS += time.Since(t0).Nanoseconds()
+	*n++
+	return res, err
+}
+
+// proto is the template of the findings of a test case.
+func (t *Tester) proto(tc Test) result.Finding {
+	sp := tc.Spot
+	return result.Finding{
+		ID:       fmt.Sprintf("c%06d-%s", tc.Index, tc.Relation.Name),
+		Relation: tc.Relation.Name,
+		SeedFile: tc.Base.Seed.Name,
+		Spot:     result.Spot{Index: sp.Index, Line: sp.Line, Col: sp.Col, Desc: sp.Desc},
+		Case:     tc.Index,
+		CaseSeed: tc.CaseSeed,
+		Mode:     string(t.mode()),
+		Config:   t.Config,
+		Faults:   t.Faults,
+	}
+}
+
+// names are the file names of the base output, which make signatures
+// independent of the seed's naming.
+func (b *Base) names() []string {
+	if b.Result == nil || b.Result.Files == nil {
+		return nil
+	}
+	return b.Result.Files.Names()
+}
+
+// SpotAt returns the spot with the given index of rel on the seed.
+func SpotAt(rel *relation.Relation, seed Seed, index int) (relation.Spot, error) {
+	spots, err := rel.Spots(relation.Input{Name: path.Base(seed.Name), Src: seed.Src})
+	if err != nil {
+		return relation.Spot{}, fmt.Errorf("relation %s on %s: %w", rel.Name, seed.Name, err)
+	}
+	if index < 0 || index >= len(spots) {
+		return relation.Spot{}, fmt.Errorf("relation %s has %d spots on %s, not spot %d", rel.Name, len(spots), seed.Name, index)
+	}
+	return spots[index], nil
+}
+
+// CaseInfo tells a transpiler run which test case it belongs to.
+type CaseInfo struct {
+	Index    int
+	Relation string
+}
+
+type caseKey struct{}
+
+// WithCase returns a context that carries the test case c, for the
+// transpiler runs of that case (see CaseOf).
+func WithCase(ctx context.Context, c CaseInfo) context.Context {
+	return context.WithValue(ctx, caseKey{}, c)
+}
+
+// CaseOf returns the test case a transpiler run belongs to, if the run
+// belongs to one: a transpiler sees it in the context of its follow-up
+// runs (base runs are shared by the cases of a seed and carry none).
+func CaseOf(ctx context.Context) (CaseInfo, bool) {
+	c, ok := ctx.Value(caseKey{}).(CaseInfo)
+	return c, ok
+}
+
+// CaseRand is the source of a test case's random choices.
+func CaseRand(caseSeed uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(caseSeed, caseSeed^0x9e3779b97f4a7c15))
+}
+
+func sameTree(a, b tree.Tree) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		w, ok := b[k]
+		if !ok || !bytes.Equal(v, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// FollowUpFindings makes the findings of one follow-up run as a campaign
+// does: the crash, timeout or rejection of the run, or, in MCP mode, one
+// oracle finding per failed checker on the normalised outputs (o is the
+// normalised base output). proto carries the fields that identify the test
+// case; baseNames, the file names of the base output, make the signatures
+// independent of the seed's naming.
+func FollowUpFindings(proto result.Finding, fu *relation.FollowUp, o tree.Tree, baseNames []string, res *transpiler.Result, mode Mode, norm oracle.Normalizer) []result.Finding {
+	var fs []result.Finding
+	switch res.Status {
+	case transpiler.Crashed, transpiler.TimedOut, transpiler.Rejected:
+		f := proto
+		RunFinding(&f, res, transpiler.FollowUp)
+		f.Bindings, f.Fresh = fu.Bindings, fu.Fresh
+		fs = append(fs, f)
+	case transpiler.Accepted:
+		if mode == Fuzz {
+			break
+		}
+		for _, fl := range fu.Check(o, norm.Apply(res.Files)) {
+			f := proto
+			f.Kind = result.Oracle
+			// File names are the transpiler's: recorded escaped (control
+			// characters, bytes that are not UTF-8), as they are printed.
+			f.Checker, f.File, f.Message = printable.Line(fl.Checker), printable.Line(fl.File), printable.Text(fl.Message)
+			f.Expected, f.Actual, f.Diff = fl.Expected, fl.Actual, fl.Diff
+			f.Bindings, f.Fresh = fu.Bindings, fu.Fresh
+			fs = append(fs, f)
+		}
+	}
+	for i := range fs {
+		fs[i].FileKey = result.FileKey(fs[i].File, baseNames, fs[i].SeedFile)
+		fs[i].Signature = result.Signature(&fs[i])
+	}
+	return fs
+}
+
+// RunFinding fills in a finding about a run that crashed, timed out or was
+// rejected: its kind, role, message, exit status and stderr.
+func RunFinding(f *result.Finding, res *transpiler.Result, role transpiler.Role) {
+	switch res.Status {
+	case transpiler.TimedOut:
+		f.Kind = result.Timeout
+	case transpiler.Rejected:
+		f.Kind = result.RejectedFollowUp
+	default:
+		f.Kind = result.Crash
+	}
+	f.Role = role.String()
+	f.Message = "the " + role.String() + " run " + describeRun(res)
+	f.ExitCode, f.Signal = res.ExitCode, res.Signal
+	f.Stderr = string(res.Stderr)
+}
+
+func describeRun(res *transpiler.Result) string {
+	switch res.Status {
+	case transpiler.TimedOut:
+		return fmt.Sprintf("timed out after %s", res.Duration.Round(time.Millisecond))
+	case transpiler.Rejected:
+		return "was rejected (the base was accepted)"
+	}
+	if res.Signal != "" {
+		return "crashed: killed by " + res.Signal
+	}
+	return fmt.Sprintf("crashed: exit status %d", res.ExitCode)
+}
