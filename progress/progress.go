@@ -129,7 +129,7 @@ func (b *Bar) Done() {
 		b.progress.Wait()
 		return
 	}
-	fmt.Fprintln(b.w, "mcpt: "+b.status(true))
+	fmt.Fprintln(b.w, b.line(true))
 }
 
 // startPlain writes a line on every tick until Done.
@@ -150,7 +150,7 @@ func (b *Bar) startPlain() {
 			case <-b.stop:
 				return
 			case <-ticks:
-				fmt.Fprintln(b.w, "mcpt: "+b.status(false))
+				fmt.Fprintln(b.w, b.line(false))
 			}
 		}
 	}()
@@ -240,10 +240,16 @@ func (b *Bar) status(final bool) string {
 	if left, ok := b.remaining(elapsed, rate); ok && !final {
 		parts = append(parts, fmtDuration(left)+" left")
 	}
-	if b.task != "" {
-		return b.task + ": " + strings.Join(parts, ", ")
-	}
 	return strings.Join(parts, ", ")
+}
+
+// line is a plain progress line: the status after the task's name, which
+// a live bar shows on its left instead.
+func (b *Bar) line(final bool) string {
+	if b.task != "" {
+		return "mcpt: " + b.task + ": " + b.status(final)
+	}
+	return "mcpt: " + b.status(final)
 }
 
 // remaining estimates the time left: the rest of the time budget, or the

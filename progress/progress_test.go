@@ -223,3 +223,18 @@ func TestSteps(t *testing.T) {
 	none.Step("x", "y", 1, 1) // a nil Steps shows nothing
 	none.Done()
 }
+
+func TestLiveTaskBarNamesItsTaskOnce(t *testing.T) {
+	var buf bytes.Buffer
+	b := newBar(&buf, 10, 0, Task("seeds", "programs"))
+	b.startBar(mpb.WithOutput(&buf), mpb.WithWidth(120), mpb.WithAutoRefresh())
+	b.Update(10, 0)
+	b.Done()
+	out := buf.String()
+	if !strings.Contains(out, "mcpt seeds ") || !strings.Contains(out, "10/10 programs") {
+		t.Errorf("bar output lacks its task or count:\n%s", out)
+	}
+	if strings.Contains(out, "seeds: ") || strings.Contains(out, "finding") {
+		t.Errorf("bar output repeats its task or counts findings:\n%s", out)
+	}
+}
