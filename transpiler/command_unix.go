@@ -36,13 +36,8 @@ func (c *command) Transpile(ctx context.Context, req Request) (res *Result, err 
 		return c.ended(ctx, time.Now(), false, nil)
 	}
 
-	work, err := os.MkdirTemp(c.TempDir, "mcpt-run-")
+	work, in, out, err := c.newRunDir(name, req.Src)
 	if err != nil {
-		return nil, fmt.Errorf("transpiler run %s: %w", name, err)
-	}
-	work, err = filepath.Abs(work)
-	if err != nil {
-		_ = removeRunDir(work)
 		return nil, fmt.Errorf("transpiler run %s: %w", name, err)
 	}
 	defer func() {
@@ -50,17 +45,6 @@ func (c *command) Transpile(ctx context.Context, req Request) (res *Result, err 
 			res, err = nil, fmt.Errorf("transpiler run %s: cleaning up: %w", name, rmErr)
 		}
 	}()
-	in := filepath.Join(work, "in", name)
-	out := filepath.Join(work, "out")
-	if err := os.Mkdir(filepath.Dir(in), 0o755); err != nil {
-		return nil, fmt.Errorf("transpiler run %s: %w", name, err)
-	}
-	if err := os.Mkdir(out, 0o755); err != nil {
-		return nil, fmt.Errorf("transpiler run %s: %w", name, err)
-	}
-	if err := os.WriteFile(in, req.Src, 0o644); err != nil {
-		return nil, fmt.Errorf("transpiler run %s: writing the input: %w", name, err)
-	}
 
 	runCtx, cancel := context.WithTimeout(ctx, c.Timeout)
 	defer cancel()
@@ -122,12 +106,53 @@ func (c *command) Transpile(ctx context.Context, req Request) (res *Result, err 
 		if res.Signal == "" {
 			res.Signal = ws.Signal().String()
 		}
+	default:
+		c.classify(res, out)
+	}
+	return res, nil
+}
+
+// newRunDir makes a run's private directory: work holding in/NAME (the
+// input, written) and out/ (empty). The caller removes work with
+// removeRunDir, also when an error is returned with a non-empty work.
+func (c *command) newRunDir(name string, src []byte) (work, in, out string, err error) {
+	work, err = os.MkdirTemp(c.TempDir, "mcpt-run-")
+	if err != nil {
+		return "", "", "", err
+	}
+	if abs, err := filepath.Abs(work); err != nil {
+		_ = removeRunDir(work)
+		return "", "", "", err
+	} else {
+		work = abs
+	}
+	in = filepath.Join(work, "in", name)
+	out = filepath.Join(work, "out")
+	err = os.Mkdir(filepath.Dir(in), 0o755)
+	if err == nil {
+		err = os.Mkdir(out, 0o755)
+	}
+	if err == nil {
+		err = os.WriteFile(in, src, 0o644)
+	}
+	if err != nil {
+		_ = removeRunDir(work)
+		return "", "", "", err
+	}
+	return work, in, out, nil
+}
+
+// classify sets the status of a run that exited with res.ExitCode: an
+// accepted run's output tree is read from out (a tree that breaks the caps
+// makes it a crash), a rejecting code is Rejected, any other Crashed.
+func (c *command) classify(res *Result, out string) {
+	switch {
 	case c.accept[res.ExitCode]:
 		files, err := tree.Read(out, tree.Limits{MaxFiles: c.MaxOutputFiles, MaxBytes: c.MaxOutputBytes})
 		if err != nil {
 			res.Status = Crashed
 			res.Stderr = appendNote(res.Stderr, "output tree: "+err.Error())
-			break
+			return
 		}
 		res.Status = Accepted
 		res.Files = files
@@ -136,7 +161,6 @@ func (c *command) Transpile(ctx context.Context, req Request) (res *Result, err 
 	default:
 		res.Status = Crashed
 	}
-	return res, nil
 }
 
 // stderrPipe is the transpiler's standard error (and standard output when

@@ -1,6 +1,7 @@
 package transpiler
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -110,6 +111,8 @@ func fake(args []string) int {
 	case "sleep":
 		time.Sleep(time.Hour)
 		return 97
+	case "worker": // a persistent worker; see fakeWorker
+		return fakeWorker()
 	case "parent": // parent PIDFILE: run "hang PIDFILE" as a transpiler, as mcpt would
 		self, err := os.Executable()
 		must(err)
@@ -130,4 +133,68 @@ func noise(n int) string {
 		fmt.Fprintf(&b, "line %06d of the noise\n", i)
 	}
 	return b.String()
+}
+
+// fakeWorker serves WorkRequests whose arguments are INPUT OUTDIR [ROLE].
+// What it does depends on the input: DIE exits in the middle of the
+// request, HANG never answers, GARBAGE answers with something else, WRONGID
+// answers another request, REJECT answers exit code 1, EXIT7 exit code 7;
+// anything else is copied to OUTDIR/main.c, with the worker's pid, the
+// number of requests it served and the role in OUTDIR/meta.
+func fakeWorker() int {
+	in := bufio.NewScanner(os.Stdin)
+	served := 0
+	for in.Scan() {
+		var req struct {
+			Arguments []string
+			RequestID int64
+		}
+		if err := json.Unmarshal(in.Bytes(), &req); err != nil {
+			fmt.Fprintln(os.Stderr, "worker:", err)
+			return 98
+		}
+		served++
+		src, err := os.ReadFile(req.Arguments[0])
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "worker:", err)
+			return 98
+		}
+		respond := func(code int, output string) {
+			b, _ := json.Marshal(map[string]any{"exitCode": code, "output": output, "requestId": req.RequestID})
+			os.Stdout.Write(append(b, '\n'))
+		}
+		switch s := string(src); {
+		case strings.Contains(s, "DIE"):
+			fmt.Fprintln(os.Stderr, "dying")
+			return 3
+		case strings.Contains(s, "HANG"):
+			time.Sleep(time.Hour)
+		case strings.Contains(s, "GARBAGE"):
+			fmt.Println("Exception in thread main")
+		case strings.Contains(s, "WRONGID"):
+			req.RequestID += 100
+			respond(0, "")
+		case strings.Contains(s, "REJECT"):
+			respond(1, "input:1:1: rejected")
+		case strings.Contains(s, "EXIT7"):
+			respond(7, "internal error")
+		default:
+			role := ""
+			if len(req.Arguments) > 2 {
+				role = req.Arguments[2]
+			}
+			out := req.Arguments[1]
+			if err := os.WriteFile(filepath.Join(out, "main.c"), src, 0o644); err != nil {
+				respond(2, err.Error())
+				continue
+			}
+			meta := fmt.Sprintf("%d %d %s", os.Getpid(), served, role)
+			if err := os.WriteFile(filepath.Join(out, "meta"), []byte(meta), 0o644); err != nil {
+				respond(2, err.Error())
+				continue
+			}
+			respond(0, "ok")
+		}
+	}
+	return 0
 }
