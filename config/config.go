@@ -54,18 +54,19 @@ type Seeds struct {
 	Pos       Pos
 }
 
-// Relations names relation files and Go relations.
+// Relations names relation files and Go relations. Go and Only keep the
+// positions of the names, for errors about them.
 type Relations struct {
 	Files []string
-	Go    []string
-	Only  []string
-	// OnlyPos holds the position of each name of Only.
-	OnlyPos []Pos
-	Pos     Pos
+	Go    []String
+	Only  []String
+	Pos   Pos
 }
 
 // Budget bounds a campaign (the paper's max_time, max_mr, max_spots, plus
-// max_cases for deterministic runs). Zero means unset.
+// max_cases for deterministic runs). Zero means unset; max_time and
+// max_cases, when written, must be positive. A campaign given neither, here
+// or on the command line, runs for one minute.
 type Budget struct {
 	MaxTime  time.Duration
 	MaxCases int
@@ -88,7 +89,7 @@ type fileYAML struct {
 	Relations  *relationsYAML  `yaml:"relations"`
 	Budget     *budgetYAML     `yaml:"budget"`
 	Normalize  []ruleYAML      `yaml:"normalize"`
-	BaseRuns   *int            `yaml:"base_runs"`
+	BaseRuns   *Int            `yaml:"base_runs"`
 }
 
 type transpilerYAML struct {
@@ -99,17 +100,17 @@ type transpilerYAML struct {
 	Dir            *String           `yaml:"dir"`
 	Env            map[string]String `yaml:"env"`
 	Timeout        *String           `yaml:"timeout"`
-	Accept         []int             `yaml:"accept"`
-	Reject         []int             `yaml:"reject"`
+	Accept         []Int             `yaml:"accept"`
+	Reject         []Int             `yaml:"reject"`
 	InputName      *String           `yaml:"input_name"`
-	MaxOutputFiles int               `yaml:"max_output_files"`
-	MaxOutputBytes int64             `yaml:"max_output_bytes"`
+	MaxOutputFiles Int               `yaml:"max_output_files"`
+	MaxOutputBytes Int               `yaml:"max_output_bytes"`
 }
 
 type seedsYAML struct {
 	Files     []String `yaml:"files"`
 	Grammar   *String  `yaml:"grammar"`
-	Count     int      `yaml:"count"`
+	Count     *Int     `yaml:"count"`
 	Seed      uint64   `yaml:"seed"`
 	Extension *String  `yaml:"extension"`
 }
@@ -122,9 +123,9 @@ type relationsYAML struct {
 
 type budgetYAML struct {
 	MaxTime  *String `yaml:"max_time"`
-	MaxCases int     `yaml:"max_cases"`
-	MaxMR    int     `yaml:"max_mr"`
-	MaxSpots int     `yaml:"max_spots"`
+	MaxCases *Int    `yaml:"max_cases"`
+	MaxMR    *Int    `yaml:"max_mr"`
+	MaxSpots *Int    `yaml:"max_spots"`
 }
 
 type ruleYAML struct {
@@ -142,65 +143,104 @@ func Load(path string) (*Config, error) {
 	return Parse(path, data)
 }
 
-// Parse decodes and validates configuration data read from path.
+// Parse decodes and validates configuration data read from path. It
+// reports every error it finds, as an ErrorList in the order of the file.
 func Parse(path string, data []byte) (*Config, error) {
 	var y fileYAML
 	if err := Decode(path, data, &y); err != nil {
 		return nil, err
 	}
 	c := &Config{File: path, Dir: filepath.Dir(path), BaseRuns: 2}
+	var errs ErrorList
 	top := Pos{File: path, Line: 1, Col: 1}
 	if y.Transpiler == nil {
-		return nil, Errorf(top, "missing transpiler section")
-	}
-	if err := c.transpiler(y.Transpiler); err != nil {
-		return nil, err
+		errs.Add(Errorf(top, "missing transpiler section"))
+	} else {
+		c.transpiler(y.Transpiler, &errs)
 	}
 	if y.Seeds == nil {
-		return nil, Errorf(top, "missing seeds section")
-	}
-	if err := c.seeds(y.Seeds); err != nil {
-		return nil, err
+		errs.Add(Errorf(top, "missing seeds section"))
+	} else {
+		c.seeds(y.Seeds, &errs)
 	}
 	if y.Relations == nil {
-		return nil, Errorf(top, "missing relations section")
+		errs.Add(Errorf(top, "missing relations section"))
+	} else {
+		c.relations(y.Relations, &errs)
 	}
-	c.Relations.Pos = top
-	for _, f := range y.Relations.Files {
-		m, err := c.glob(f)
-		if err != nil {
-			return nil, err
+	if y.Budget != nil {
+		c.budget(y.Budget, &errs)
+	}
+	c.normalize(y.Normalize, &errs)
+	if y.BaseRuns != nil {
+		if n := y.BaseRuns.Value; n < 1 || n > 10 {
+			errs.Add(y.BaseRuns.At("base_runs must be between 1 and 10, found %d", n))
+		} else {
+			c.BaseRuns = int(n)
 		}
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *Config) relations(r *relationsYAML, errs *ErrorList) {
+	c.Relations.Pos = Pos{File: c.File, Line: 1, Col: 1}
+	for _, f := range r.Files {
+		m, err := c.glob(f)
+		errs.Add(err)
 		c.Relations.Files = append(c.Relations.Files, m...)
 	}
 	c.Relations.Files = dedupe(c.Relations.Files)
-	for _, g := range y.Relations.Go {
-		c.Relations.Go = append(c.Relations.Go, g.Value)
+	c.Relations.Go = r.Go
+	c.Relations.Only = r.Only
+	if len(r.Files) == 0 && len(r.Go) == 0 {
+		errs.Add(Errorf(c.Relations.Pos, "relations: no relation files and no Go relations"))
 	}
-	for _, o := range y.Relations.Only {
-		c.Relations.Only = append(c.Relations.Only, o.Value)
-		c.Relations.OnlyPos = append(c.Relations.OnlyPos, o.Pos)
-	}
-	if len(c.Relations.Files) == 0 && len(c.Relations.Go) == 0 {
-		return nil, Errorf(top, "relations: no relation files and no Go relations")
-	}
-	if b := y.Budget; b != nil {
-		if b.MaxTime != nil {
-			d, err := time.ParseDuration(b.MaxTime.Value)
-			if err != nil || d < 0 {
-				return nil, b.MaxTime.At("max_time: want a duration such as 30s or 12h, found %q", b.MaxTime.Value)
-			}
-			c.Budget.MaxTime = d
+}
+
+func (c *Config) budget(b *budgetYAML, errs *ErrorList) {
+	if b.MaxTime != nil {
+		d, err := time.ParseDuration(b.MaxTime.Value)
+		switch {
+		case err != nil || d < 0:
+			errs.Add(b.MaxTime.At("max_time: want a duration such as 30s or 12h, found %q", b.MaxTime.Value))
+		case d == 0:
+			errs.Add(b.MaxTime.At("max_time: must be positive (leave it out for no time limit)"))
 		}
-		if b.MaxCases < 0 || b.MaxMR < 0 || b.MaxSpots < 0 {
-			return nil, Errorf(top, "budget: limits must not be negative")
-		}
-		c.Budget.MaxCases, c.Budget.MaxMR, c.Budget.MaxSpots = b.MaxCases, b.MaxMR, b.MaxSpots
+		c.Budget.MaxTime = d
 	}
-	for _, r := range y.Normalize {
+	if b.MaxCases != nil {
+		if b.MaxCases.Value <= 0 {
+			errs.Add(b.MaxCases.At("max_cases: must be positive, found %d (leave it out for no limit)", b.MaxCases.Value))
+		}
+		c.Budget.MaxCases = int(b.MaxCases.Value)
+	}
+	for _, f := range []struct {
+		name string
+		v    *Int
+		dst  *int
+	}{{"max_mr", b.MaxMR, &c.Budget.MaxMR}, {"max_spots", b.MaxSpots, &c.Budget.MaxSpots}} {
+		if f.v == nil {
+			continue
+		}
+		if f.v.Value < 0 {
+			errs.Add(f.v.At("%s: must not be negative, found %d", f.name, f.v.Value))
+		}
+		*f.dst = int(f.v.Value)
+	}
+}
+
+func (c *Config) normalize(rules []ruleYAML, errs *ErrorList) {
+	for _, r := range rules {
 		rule := Rule{Match: r.Match.Value, Pos: r.Match.Pos}
 		if r.Match.Value == "" {
-			return nil, Errorf(top, "normalize: a rule needs match")
+			pos := r.Match.Pos
+			if pos.Line == 0 {
+				pos = Pos{File: c.File, Line: 1, Col: 1}
+			}
+			errs.Add(Errorf(pos, "normalize: a rule needs match"))
 		}
 		if r.Replace != nil {
 			v := r.Replace.Value
@@ -208,19 +248,12 @@ func Parse(path string, data []byte) (*Config, error) {
 		}
 		for _, f := range r.Files {
 			if _, err := filepath.Match(f.Value, ""); err != nil {
-				return nil, f.At("bad file pattern %q", f.Value)
+				errs.Add(f.At("bad file pattern %q", f.Value))
 			}
 			rule.Files = append(rule.Files, f.Value)
 		}
 		c.Normalize = append(c.Normalize, rule)
 	}
-	if y.BaseRuns != nil {
-		if *y.BaseRuns < 1 || *y.BaseRuns > 10 {
-			return nil, Errorf(top, "base_runs must be between 1 and 10")
-		}
-		c.BaseRuns = *y.BaseRuns
-	}
-	return c, nil
 }
 
 func (c *Config) rel(p string) string {
@@ -230,7 +263,7 @@ func (c *Config) rel(p string) string {
 	return filepath.Join(c.Dir, p)
 }
 
-func (c *Config) glob(s String) ([]string, error) {
+func (c *Config) glob(s String) ([]string, *Error) {
 	pat := c.rel(s.Value)
 	m, err := filepath.Glob(pat)
 	if err != nil {
@@ -243,15 +276,15 @@ func (c *Config) glob(s String) ([]string, error) {
 	return m, nil
 }
 
-func (c *Config) transpiler(t *transpilerYAML) error {
+func (c *Config) transpiler(t *transpilerYAML, errs *ErrorList) {
 	tr := &c.Transpiler
 	switch {
 	case t.Builtin != nil && len(t.Command) > 0:
-		return t.Builtin.At("transpiler: give builtin or command, not both")
+		errs.Add(t.Builtin.At("transpiler: give builtin or command, not both"))
 	case t.Builtin != nil:
 		tr.Builtin, tr.Pos = t.Builtin.Value, t.Builtin.Pos
 		if t.Dir != nil || t.Env != nil || len(t.Accept) > 0 || len(t.Reject) > 0 {
-			return t.Builtin.At("transpiler: dir, env, accept and reject are for commands")
+			errs.Add(t.Builtin.At("transpiler: dir, env, accept and reject are for commands"))
 		}
 	case len(t.Command) > 0:
 		tr.Pos = t.Command[0].Pos
@@ -259,13 +292,13 @@ func (c *Config) transpiler(t *transpilerYAML) error {
 			tr.Command = append(tr.Command, a.Value)
 		}
 		if tr.Command[0] == "" {
-			return t.Command[0].At("transpiler: empty command name")
+			errs.Add(t.Command[0].At("transpiler: empty command name"))
 		}
 		if len(t.Faults) > 0 || len(t.Options) > 0 {
-			return t.Command[0].At("transpiler: faults and options are for builtins")
+			errs.Add(t.Command[0].At("transpiler: faults and options are for builtins"))
 		}
 	default:
-		return Errorf(Pos{File: c.File, Line: 1, Col: 1}, "transpiler: give builtin or command")
+		errs.Add(Errorf(Pos{File: c.File, Line: 1, Col: 1}, "transpiler: give builtin or command"))
 	}
 	tr.Options = map[string]string{}
 	for k, v := range t.Options {
@@ -278,7 +311,7 @@ func (c *Config) transpiler(t *transpilerYAML) error {
 	if t.Dir != nil {
 		tr.WorkDir = c.rel(t.Dir.Value)
 		if st, err := os.Stat(tr.WorkDir); err != nil || !st.IsDir() {
-			return t.Dir.At("transpiler dir %q is not a directory", t.Dir.Value)
+			errs.Add(t.Dir.At("transpiler dir %q is not a directory", t.Dir.Value))
 		}
 	}
 	for _, k := range sortedKeysS(t.Env) {
@@ -288,29 +321,43 @@ func (c *Config) transpiler(t *transpilerYAML) error {
 	if t.Timeout != nil {
 		d, err := time.ParseDuration(t.Timeout.Value)
 		if err != nil || d <= 0 {
-			return t.Timeout.At("timeout: want a positive duration such as 30s, found %q", t.Timeout.Value)
+			errs.Add(t.Timeout.At("timeout: want a positive duration such as 30s, found %q", t.Timeout.Value))
+		} else {
+			tr.Timeout = d
 		}
-		tr.Timeout = d
 	}
-	tr.Accept, tr.Reject = t.Accept, t.Reject
-	for _, a := range tr.Accept {
-		if slices.Contains(tr.Reject, a) {
-			return Errorf(tr.Pos, "transpiler: exit code %d is both accept and reject", a)
+	tr.Accept = exitCodes("accept", t.Accept, errs)
+	tr.Reject = exitCodes("reject", t.Reject, errs)
+	for _, r := range t.Reject {
+		if slices.Contains(tr.Accept, int(r.Value)) {
+			errs.Add(r.At("transpiler: exit code %d is both accept and reject", r.Value))
 		}
 	}
 	if t.InputName != nil {
 		tr.InputName = t.InputName.Value
 	}
-	tr.MaxOutputFiles, tr.MaxOutputBytes = t.MaxOutputFiles, t.MaxOutputBytes
-	return nil
+	tr.MaxOutputFiles, tr.MaxOutputBytes = int(t.MaxOutputFiles.Value), t.MaxOutputBytes.Value
 }
 
-func (c *Config) seeds(s *seedsYAML) error {
+// exitCodes checks a list of exit codes; nil stays nil (the default).
+func exitCodes(key string, codes []Int, errs *ErrorList) []int {
+	if codes == nil {
+		return nil
+	}
+	out := make([]int, 0, len(codes))
+	for _, c := range codes {
+		if c.Value < 0 || c.Value > 255 {
+			errs.Add(c.At("%s: exit code %d outside 0…255", key, c.Value))
+		}
+		out = append(out, int(c.Value))
+	}
+	return out
+}
+
+func (c *Config) seeds(s *seedsYAML, errs *ErrorList) {
 	for _, f := range s.Files {
 		m, err := c.glob(f)
-		if err != nil {
-			return err
-		}
+		errs.Add(err)
 		c.Seeds.Files = append(c.Seeds.Files, m...)
 	}
 	c.Seeds.Files = dedupe(c.Seeds.Files)
@@ -318,27 +365,31 @@ func (c *Config) seeds(s *seedsYAML) error {
 		c.Seeds.Grammar = c.rel(s.Grammar.Value)
 		c.Seeds.Pos = s.Grammar.Pos
 		if _, err := os.Stat(c.Seeds.Grammar); err != nil {
-			return s.Grammar.At("grammar %q: %v", s.Grammar.Value, err)
+			errs.Add(s.Grammar.At("grammar %q: %v", s.Grammar.Value, err))
 		}
-		if s.Count <= 0 {
-			return s.Grammar.At("seeds: a grammar needs a positive count")
+		switch {
+		case s.Count == nil:
+			errs.Add(s.Grammar.At("seeds: a grammar needs a positive count"))
+		case s.Count.Value <= 0:
+			errs.Add(s.Count.At("seeds: count must be positive, found %d", s.Count.Value))
+		default:
+			c.Seeds.Count = int(s.Count.Value)
 		}
-		c.Seeds.Count, c.Seeds.Seed = s.Count, s.Seed
+		c.Seeds.Seed = s.Seed
 		c.Seeds.Extension = GrammarExtension(c.Seeds.Grammar)
 		if c.Seeds.Extension == "" && s.Extension == nil {
-			return s.Grammar.At("seeds: give the extension of the generated programs: the grammar's file name is not LANGUAGE.grammar")
+			errs.Add(s.Grammar.At("seeds: give the extension of the generated programs: the grammar's file name is not LANGUAGE.grammar"))
 		}
 		if s.Extension != nil {
 			c.Seeds.Extension = strings.TrimPrefix(s.Extension.Value, ".")
 			if c.Seeds.Extension == "" || strings.ContainsAny(c.Seeds.Extension, "/\\") {
-				return s.Extension.At("seeds: bad extension %q", s.Extension.Value)
+				errs.Add(s.Extension.At("seeds: bad extension %q", s.Extension.Value))
 			}
 		}
 	}
-	if len(c.Seeds.Files) == 0 && c.Seeds.Grammar == "" {
-		return Errorf(Pos{File: c.File, Line: 1, Col: 1}, "seeds: no files and no grammar")
+	if len(s.Files) == 0 && s.Grammar == nil {
+		errs.Add(Errorf(Pos{File: c.File, Line: 1, Col: 1}, "seeds: no files and no grammar"))
 	}
-	return nil
 }
 
 func dedupe(xs []string) []string {

@@ -29,7 +29,7 @@ import (
 type campaignFlags struct {
 	Config   string        `short:"c" default:"mcpt.yaml" help:"Configuration file."`
 	Seed     uint64        `help:"Seed of every random choice; the same seed gives the same picks and findings." default:"1"`
-	MaxTime  time.Duration `name:"max-time" help:"Time budget (overrides the configuration)."`
+	MaxTime  time.Duration `name:"max-time" help:"Time budget (overrides the configuration; with no budget at all a campaign runs for one minute)."`
 	MaxCases int           `name:"max-cases" help:"Number of test cases (overrides the configuration)."`
 	MaxMR    int           `name:"max-mr" help:"Relations picked per seed (0: all)."`
 	MaxSpots int           `name:"max-spots" help:"Spots picked per relation (default 4)."`
@@ -199,6 +199,21 @@ var outLayout = outdir.Layout{
 	Bundles:    bundle.Dir,
 	BundleFile: bundle.FindingFile,
 	TempPrefix: bundle.TempPrefix,
+}
+
+// Validate refuses budgets and worker counts that mean nothing.
+func (f *campaignFlags) Validate() error {
+	switch {
+	case f.Workers < 0:
+		return fmt.Errorf("--workers must not be negative, found %d", f.Workers)
+	case f.MaxCases < 0:
+		return fmt.Errorf("--max-cases must not be negative, found %d", f.MaxCases)
+	case f.MaxTime < 0:
+		return fmt.Errorf("--max-time must not be negative, found %v", f.MaxTime)
+	case f.MaxMR < 0 || f.MaxSpots < 0:
+		return errors.New("--max-mr and --max-spots must not be negative")
+	}
+	return nil
 }
 
 func (f *campaignFlags) options(s *setup.Setup) engine.Options {

@@ -152,21 +152,28 @@ func Relations(cfg *config.Config) ([]*relation.Relation, error) {
 			}
 		}
 	}
+	var errs config.ErrorList
 	for _, name := range cfg.Relations.Go {
-		r := GoRelations.Lookup(name)
+		r := GoRelations.Lookup(name.Value)
 		if r == nil {
-			return nil, config.Errorf(cfg.Relations.Pos, "no Go relation named %q%s", name, suggest.DidYouMean(name, GoRelations.Names()))
+			errs.Add(name.At("no Go relation named %q%s", name.Value, suggest.DidYouMean(name.Value, GoRelations.Names())))
+			continue
 		}
 		if err := reg.Add(r); err != nil {
-			return nil, err
+			errs.Add(name.At("%v", err))
 		}
 	}
+	only := make([]string, len(cfg.Relations.Only))
 	for i, name := range cfg.Relations.Only {
-		if reg.Lookup(name) == nil && i < len(cfg.Relations.OnlyPos) {
-			return nil, config.Errorf(cfg.Relations.OnlyPos[i], "relations.only: no relation named %q%s", name, suggest.DidYouMean(name, reg.Names()))
+		only[i] = name.Value
+		if reg.Lookup(name.Value) == nil {
+			errs.Add(name.At("relations.only: no relation named %q%s", name.Value, suggest.DidYouMean(name.Value, reg.Names())))
 		}
 	}
-	return reg.Select(cfg.Relations.Only)
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	return reg.Select(only)
 }
 
 // ReadSeeds reads seed files. A file that cannot be read or is not UTF-8 is
