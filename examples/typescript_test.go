@@ -1,0 +1,357 @@
+package examples_test
+
+// The TypeScript pack (examples/typescript) against tsc 5.9, which
+// scripts/test installs with `npm ci` in examples/typescript, and against
+// tsc-worker.js, the same compiler behind Bazel's persistent worker
+// protocol. The tests talk to the worker themselves (wpClient below), one
+// JSON request and response per line.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpt-tool/mcpt/internal/setup"
+	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/transpiler"
+	"github.com/mcpt-tool/mcpt/tree"
+)
+
+const tsDir = "typescript"
+
+// needTsc fails the test when the pack's compiler is not installed.
+func needTsc(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Fatal("node is not installed: apt-get install nodejs npm")
+	}
+	if _, err := os.Stat(filepath.Join(tsDir, "node_modules", "typescript", "package.json")); err != nil {
+		t.Fatalf("TypeScript is not installed in examples/typescript: run `npm ci` there (scripts/test does): %v", err)
+	}
+}
+
+// wpClient is a transpiler.Transpiler that sends each run to a pool of
+// persistent tsc-worker.js processes: the arguments are those of the tsc
+// command of mcpt.yaml, with the placeholders filled in.
+type wpClient struct {
+	dir   string   // where the workers run
+	argv  []string // node, the script, its flags
+	args  []string // the tsc arguments, with placeholders
+	idle  chan *wpProc
+	mu    sync.Mutex
+	procs []*wpProc
+}
+
+type wpProc struct {
+	cmd  *exec.Cmd
+	in   io.WriteCloser
+	out  *bufio.Reader
+	next int
+}
+
+type workRequest struct {
+	Arguments []string `json:"arguments"`
+	RequestID int      `json:"requestId"`
+}
+
+type workResponse struct {
+	ExitCode  int    `json:"exitCode"`
+	Output    string `json:"output"`
+	RequestID int    `json:"requestId"`
+}
+
+func newWPClient(t *testing.T, s *setup.Setup, flags ...string) *wpClient {
+	t.Helper()
+	c := &wpClient{
+		dir:  s.Config.Dir,
+		argv: append([]string{"node", "tsc-worker.js"}, flags...),
+		args: slices.Clone(s.Config.Transpiler.Command[1:]),
+		idle: make(chan *wpProc, 64),
+	}
+	t.Cleanup(c.close)
+	return c
+}
+
+func (c *wpClient) start() (*wpProc, error) {
+	cmd := exec.Command(c.argv[0], c.argv[1:]...)
+	cmd.Dir = c.dir
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	p := &wpProc{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<16)}
+	c.mu.Lock()
+	c.procs = append(c.procs, p)
+	c.mu.Unlock()
+	return p, nil
+}
+
+func (c *wpClient) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, p := range c.procs {
+		_ = p.in.Close()
+		_ = p.cmd.Wait()
+	}
+	c.procs = nil
+}
+
+// call sends one request and reads its response.
+func (p *wpProc) call(args []string) (*workResponse, error) {
+	p.next++
+	req, err := json.Marshal(workRequest{Arguments: args, RequestID: p.next})
+	if err != nil {
+		return nil, err
+	}
+	if _, err := p.in.Write(append(req, '\n')); err != nil {
+		return nil, err
+	}
+	line, err := p.out.ReadBytes('\n')
+	if err != nil {
+		return nil, fmt.Errorf("reading the response: %w", err)
+	}
+	var res workResponse
+	if err := json.Unmarshal(line, &res); err != nil {
+		return nil, fmt.Errorf("response %q: %w", line, err)
+	}
+	if res.RequestID != p.next {
+		return nil, fmt.Errorf("response to request %d, want %d", res.RequestID, p.next)
+	}
+	return &res, nil
+}
+
+// Transpile writes the input to a private directory, as the command
+// transpiler does, and has a worker compile it.
+func (c *wpClient) Transpile(ctx context.Context, req transpiler.Request) (*transpiler.Result, error) {
+	var p *wpProc
+	select {
+	case p = <-c.idle:
+	default:
+		var err error
+		if p, err = c.start(); err != nil {
+			return nil, err
+		}
+	}
+	work, err := os.MkdirTemp("", "mcpt-tsw-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(work)
+	in := filepath.Join(work, "in", req.Name)
+	out := filepath.Join(work, "out")
+	if err := os.MkdirAll(filepath.Dir(in), 0o755); err != nil {
+		return nil, err
+	}
+	if err := os.Mkdir(out, 0o755); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(in, req.Src, 0o644); err != nil {
+		return nil, err
+	}
+	args := make([]string, len(c.args))
+	for i, a := range c.args {
+		a = strings.ReplaceAll(a, transpiler.PlaceholderInput, in)
+		a = strings.ReplaceAll(a, transpiler.PlaceholderOutDir, out)
+		args[i] = a
+	}
+	begin := time.Now()
+	res, err := p.call(args)
+	if err != nil {
+		return nil, fmt.Errorf("tsc-worker: %w", err)
+	}
+	c.idle <- p
+	r := &transpiler.Result{ExitCode: res.ExitCode, Stderr: []byte(res.Output), Duration: time.Since(begin)}
+	switch res.ExitCode {
+	case 0:
+		r.Status = transpiler.Accepted
+		if r.Files, err = tree.Read(out, tree.Limits{MaxFiles: 1000, MaxBytes: 64 << 20}); err != nil {
+			return nil, err
+		}
+	case 1, 2:
+		r.Status = transpiler.Rejected
+	default:
+		r.Status = transpiler.Crashed
+	}
+	return r, nil
+}
+
+// twins runs every input through tsc and through the worker and records
+// every difference between the two: status, exit code or output tree.
+type twins struct {
+	tsc, worker transpiler.Transpiler
+	mu          sync.Mutex
+	runs        int
+	tscTime     time.Duration
+	workerTime  time.Duration
+	diffs       []string
+}
+
+func (w *twins) Transpile(ctx context.Context, req transpiler.Request) (*transpiler.Result, error) {
+	a, err := w.tsc.Transpile(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	b, err := w.worker.Transpile(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.runs++
+	w.tscTime += a.Duration
+	w.workerTime += b.Duration
+	if d := compareRuns(a, b); d != "" {
+		w.diffs = append(w.diffs, fmt.Sprintf("%s (%s): %s\n--- input:\n%s", req.Name, req.Role, d, req.Src))
+	}
+	return a, nil
+}
+
+func compareRuns(a, b *transpiler.Result) string {
+	if a.Status != b.Status || a.ExitCode != b.ExitCode {
+		return fmt.Sprintf("tsc %s (exit %d), worker %s (exit %d): %s / %s", a.Status, a.ExitCode, b.Status, b.ExitCode, a.Stderr, b.Stderr)
+	}
+	names := slices.Sorted(maps.Keys(a.Files))
+	if bn := slices.Sorted(maps.Keys(b.Files)); !slices.Equal(names, bn) {
+		return fmt.Sprintf("tsc wrote %v, worker wrote %v", names, bn)
+	}
+	for _, n := range names {
+		if !bytes.Equal(a.Files[n], b.Files[n]) {
+			return fmt.Sprintf("%s differs:\n--- tsc\n%s\n--- worker\n%s", n, a.Files[n], b.Files[n])
+		}
+	}
+	return ""
+}
+
+// TestTypeScriptPack runs a campaign of every relation of the pack on both
+// tsc and the worker: each seed and follow-up must come out byte for byte
+// the same from both, and the campaign must find nothing.
+func TestTypeScriptPack(t *testing.T) {
+	needTsc(t)
+	s := load(t, pack{dir: tsDir})
+	tw := &twins{tsc: s.Transpiler, worker: newWPClient(t, s)}
+	rep := campaign(t, s, tw, nil, minCases)
+	for i, d := range tw.diffs {
+		if i == 3 {
+			t.Errorf("… and %d more", len(tw.diffs)-i)
+			break
+		}
+		t.Errorf("tsc and tsc-worker.js disagree on %s", d)
+	}
+	if tw.runs < minCases {
+		t.Fatalf("%d runs compared, want at least %d", tw.runs, minCases)
+	}
+	if rep.TestCases < minCases {
+		t.Fatalf("%d test cases, want %d", rep.TestCases, minCases)
+	}
+	if len(rep.Findings) > 0 {
+		t.Fatalf("%d findings against the real tsc (false alarms, or a tsc bug):\n%s", len(rep.Findings), describe(rep, 3))
+	}
+	for _, r := range s.Relations {
+		if rep.ByRelation[r.Name].TestCases == 0 {
+			t.Errorf("relation %s ran no test case", r.Name)
+		}
+	}
+	t.Logf("%d test cases, 0 findings; %d inputs identical from tsc (%v a run) and the worker (%v a run)", rep.TestCases, tw.runs,
+		(tw.tscTime / time.Duration(tw.runs)).Round(time.Millisecond), (tw.workerTime / time.Duration(tw.runs)).Round(time.Millisecond))
+	for _, r := range s.Relations {
+		t.Logf("  %-26s %4d test cases", r.Name, rep.ByRelation[r.Name].TestCases)
+	}
+}
+
+// TestTypeScriptFaultIsDetected runs the enum relations and add-constant
+// against the worker's fault, --sort-enum-members (a declaration file lists
+// numeric enum members by value): the seeds' enums mostly ascend, so the
+// fault shows where a member goes in out of order, which only the explicit
+// values of add-enum-member-explicit do everywhere; add-constant cannot
+// see it.
+func TestTypeScriptFaultIsDetected(t *testing.T) {
+	needTsc(t)
+	s := load(t, pack{dir: tsDir})
+	tr := newWPClient(t, s, "--sort-enum-members")
+	rep := campaign(t, s, tr, []string{"add-enum-member", "add-enum-member-explicit", "add-constant"}, 90)
+	if len(rep.Findings) == 0 {
+		t.Fatalf("--sort-enum-members went unnoticed in %d test cases", rep.TestCases)
+	}
+	for _, f := range rep.Findings {
+		if f.Kind != result.Oracle {
+			t.Errorf("finding %s is a %s, want an oracle finding: %s", f.ID, f.Kind, f.Message)
+		}
+		if f.Relation == "add-constant" || f.Checker != "dts-enum" {
+			t.Errorf("finding %s by %s / %s, which should not see this fault:\n%s", f.ID, f.Relation, f.Checker, f.Diff)
+		}
+	}
+	if rep.ByRelation["add-enum-member-explicit"].Findings == 0 {
+		t.Errorf("add-enum-member-explicit did not catch the fault")
+	}
+	t.Logf("%d findings in %d test cases: add-enum-member %d, add-enum-member-explicit %d", len(rep.Findings), rep.TestCases,
+		rep.ByRelation["add-enum-member"].Findings, rep.ByRelation["add-enum-member-explicit"].Findings)
+}
+
+// TestTypeScriptWorkerProtocol checks the worker's answers to what is not a
+// good compilation: a bad option, an input tsc rejects, several requests on
+// one process, and the end of its input.
+func TestTypeScriptWorkerProtocol(t *testing.T) {
+	needTsc(t)
+	s := load(t, pack{dir: tsDir})
+	c := newWPClient(t, s)
+	p, err := c.start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := p.call([]string{"--no-such-option"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExitCode != 1 || !strings.Contains(res.Output, "TS5023") {
+		t.Errorf("a bad option: exit %d, output %q; want 1 and TS5023", res.ExitCode, res.Output)
+	}
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.ts")
+	if err := os.WriteFile(bad, []byte("export const X: number = \"s\";\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := slices.Clone(c.args)
+	for i, a := range args {
+		args[i] = strings.NewReplacer(transpiler.PlaceholderInput, bad, transpiler.PlaceholderOutDir, filepath.Join(dir, "out")).Replace(a)
+	}
+	res, err = p.call(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExitCode != 1 || !strings.Contains(res.Output, "TS2322") {
+		t.Errorf("a type error: exit %d, output %q; want 1 and TS2322", res.ExitCode, res.Output)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a rejected input left output (--noEmitOnError): %v", err)
+	}
+	if err := p.in.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.cmd.Wait(); err != nil {
+		t.Errorf("the worker did not exit cleanly at the end of its input: %v", err)
+	}
+	c.mu.Lock()
+	c.procs = nil
+	c.mu.Unlock()
+}
