@@ -8,7 +8,8 @@
 //
 // The compilers come from the Debian packages thrift-compiler and
 // flatbuffers-compiler. A missing compiler fails the tests, unless
-// MCPT_SKIP_IDL=1 says to skip them.
+// MCPT_SKIP_IDL=1 says to skip them. The TypeScript pack's tests are in
+// typescript_test.go.
 package examples_test
 
 import (
@@ -74,7 +75,7 @@ func load(t *testing.T, p pack) *setup.Setup {
 	return s
 }
 
-func campaign(t *testing.T, s *setup.Setup, tr transpiler.Transpiler, only []string, maxCases int) *result.Report {
+func campaign(t testing.TB, s *setup.Setup, tr transpiler.Transpiler, only []string, maxCases int) *result.Report {
 	t.Helper()
 	rels := s.Relations
 	if only != nil {

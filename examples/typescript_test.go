@@ -355,3 +355,33 @@ func TestTypeScriptWorkerProtocol(t *testing.T) {
 	c.procs = nil
 	c.mu.Unlock()
 }
+
+// BenchmarkTypeScriptPack measures test cases per second of a campaign of
+// every relation of the pack, with tsc started for each run and with the
+// persistent worker (go test ./examples -run '^$' -bench TypeScriptPack
+// -benchtime 1x).
+func BenchmarkTypeScriptPack(b *testing.B) {
+	if _, err := os.Stat(filepath.Join(tsDir, "node_modules", "typescript", "package.json")); err != nil {
+		b.Fatalf("TypeScript is not installed in examples/typescript: run `npm ci` there: %v", err)
+	}
+	s, err := setup.Load(filepath.Join(tsDir, "mcpt.yaml"), setup.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, mode := range []string{"tsc", "worker"} {
+		b.Run(mode, func(b *testing.B) {
+			var tr transpiler.Transpiler = s.Transpiler
+			if mode == "worker" {
+				c := &wpClient{dir: s.Config.Dir, argv: []string{"node", "tsc-worker.js"}, args: slices.Clone(s.Config.Transpiler.Command[1:]), idle: make(chan *wpProc, 64)}
+				defer c.close()
+				tr = c
+			}
+			cases := 0
+			b.ResetTimer()
+			for range b.N {
+				cases += campaign(b, s, tr, nil, 60).TestCases
+			}
+			b.ReportMetric(float64(cases)/b.Elapsed().Seconds(), "cases/s")
+		})
+	}
+}
