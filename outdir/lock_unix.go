@@ -13,16 +13,24 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// flock is unix.Flock; tests replace it.
+var flock = unix.Flock
+
 // lock takes the exclusive lock of dir, held until Close (or the end of
 // the process, however it ends), and writes this process's id into the
-// lock file so that another mcpt can say who holds it.
+// lock file so that another mcpt can say who holds it. On a file system
+// without locks (some network file systems) the directory is used
+// unlocked, and Dir.NoLock says why.
 func lock(dir string) (*Dir, error) {
 	p := filepath.Join(dir, LockName)
 	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, err
 	}
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+	noLock := error(nil)
+	if err := flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); errors.Is(err, unix.ENOLCK) || errors.Is(err, unix.EOPNOTSUPP) || errors.Is(err, unix.ENOSYS) {
+		noLock = fmt.Errorf("cannot lock %s: %w", p, err)
+	} else if err != nil {
 		b, _ := os.ReadFile(p)
 		f.Close()
 		if errors.Is(err, unix.EWOULDBLOCK) {
@@ -42,5 +50,5 @@ func lock(dir string) (*Dir, error) {
 		f.Close()
 		return nil, fmt.Errorf("locking %s: %w", p, err)
 	}
-	return &Dir{Path: dir, lock: f}, nil
+	return &Dir{Path: dir, lock: f, NoLock: noLock}, nil
 }

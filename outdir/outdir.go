@@ -123,7 +123,10 @@ func writeMarker(dir string) error {
 // Dir is an output directory locked by this process.
 type Dir struct {
 	Path string
-	lock *os.File
+	// NoLock, when not nil, says why the directory could not be locked
+	// (a file system without locks): it is used all the same.
+	NoLock error
+	lock   *os.File
 }
 
 // Close releases the lock.

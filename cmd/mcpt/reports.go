@@ -22,6 +22,7 @@ func (c *reportCmd) Run() error {
 		return usageErr("%v", err)
 	}
 	defer dir.Close()
+	warnNoLock(dir)
 	if _, err := os.Stat(filepath.Join(c.Out, report.ReportJSON)); err != nil {
 		return usageErr("%v", err)
 	}
@@ -56,6 +57,7 @@ func (c *mergeCmd) Run() error {
 		return usageErr("%v", err)
 	}
 	defer dir.Close()
+	warnNoLock(dir)
 	m, err := shard.Merge(c.Dirs, c.Out)
 	if err != nil {
 		return usageErr("%v", err)

@@ -152,7 +152,15 @@ func (c *runCmd) lockOut(out string) (*outdir.Dir, error) {
 	if err != nil {
 		return nil, usageErr("%v", err)
 	}
+	warnNoLock(dir)
 	return dir, nil
+}
+
+// warnNoLock says when an output directory is used without its lock.
+func warnNoLock(dir *outdir.Dir) {
+	if dir.NoLock != nil {
+		fmt.Fprintf(os.Stderr, "mcpt: warning: %v: another mcpt using %s at the same time would go unnoticed\n", dir.NoLock, dir.Path)
+	}
 }
 
 // finish writes the report and decides the exit status. A campaign that
