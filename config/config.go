@@ -28,12 +28,15 @@ type Config struct {
 }
 
 // Transpiler says how to run the transpiler under test: a builtin in
-// process, or an external command.
+// process, an external command run once per input, or a persistent worker.
 type Transpiler struct {
 	Builtin        string
 	Options        map[string]string
 	Faults         []string
 	Command        []string
+	Worker         []string // a persistent worker's command line
+	Arguments      []string // a worker request's argument template; nil: the default
+	WorkerRequests int      // requests a worker process serves before it is replaced; 0: the default
 	WorkDir        string
 	Env            []string
 	Timeout        time.Duration
@@ -97,6 +100,9 @@ type transpilerYAML struct {
 	Options        map[string]String `yaml:"options"`
 	Faults         []String          `yaml:"faults"`
 	Command        []String          `yaml:"command"`
+	Worker         []String          `yaml:"worker"`
+	Arguments      []String          `yaml:"arguments"`
+	WorkerRequests *Int              `yaml:"worker_requests"`
 	Dir            *String           `yaml:"dir"`
 	Env            map[string]String `yaml:"env"`
 	Timeout        *String           `yaml:"timeout"`
@@ -278,9 +284,15 @@ func (c *Config) glob(s String) ([]string, *Error) {
 
 func (c *Config) transpiler(t *transpilerYAML, errs *ErrorList) {
 	tr := &c.Transpiler
+	kinds := 0
+	for _, set := range []bool{t.Builtin != nil, len(t.Command) > 0, len(t.Worker) > 0} {
+		if set {
+			kinds++
+		}
+	}
 	switch {
-	case t.Builtin != nil && len(t.Command) > 0:
-		errs.Add(t.Builtin.At("transpiler: give builtin or command, not both"))
+	case kinds > 1:
+		errs.Add(Errorf(c.transpilerPos(t), "transpiler: give one of builtin, command and worker"))
 	case t.Builtin != nil:
 		tr.Builtin, tr.Pos = t.Builtin.Value, t.Builtin.Pos
 		if t.Dir != nil || t.Env != nil || len(t.Accept) > 0 || len(t.Reject) > 0 {
@@ -297,8 +309,39 @@ func (c *Config) transpiler(t *transpilerYAML, errs *ErrorList) {
 		if len(t.Faults) > 0 || len(t.Options) > 0 {
 			errs.Add(t.Command[0].At("transpiler: faults and options are for builtins"))
 		}
+	case len(t.Worker) > 0:
+		tr.Pos = t.Worker[0].Pos
+		for _, a := range t.Worker {
+			tr.Worker = append(tr.Worker, a.Value)
+		}
+		if tr.Worker[0] == "" {
+			errs.Add(t.Worker[0].At("transpiler: empty worker command name"))
+		}
+		if len(t.Faults) > 0 || len(t.Options) > 0 {
+			errs.Add(t.Worker[0].At("transpiler: faults and options are for builtins"))
+		}
 	default:
-		errs.Add(Errorf(Pos{File: c.File, Line: 1, Col: 1}, "transpiler: give builtin or command"))
+		errs.Add(Errorf(Pos{File: c.File, Line: 1, Col: 1}, "transpiler: give builtin, command or worker"))
+	}
+	if len(t.Worker) == 0 {
+		if len(t.Arguments) > 0 {
+			errs.Add(t.Arguments[0].At("transpiler: arguments are the requests of a worker"))
+		}
+		if t.WorkerRequests != nil {
+			errs.Add(t.WorkerRequests.At("transpiler: worker_requests is for a worker"))
+		}
+	}
+	if t.Arguments != nil {
+		tr.Arguments = []string{}
+		for _, a := range t.Arguments {
+			tr.Arguments = append(tr.Arguments, a.Value)
+		}
+	}
+	if r := t.WorkerRequests; r != nil {
+		if r.Value <= 0 {
+			errs.Add(r.At("worker_requests: must be positive, found %d", r.Value))
+		}
+		tr.WorkerRequests = int(r.Value)
 	}
 	tr.Options = map[string]string{}
 	for k, v := range t.Options {
@@ -337,6 +380,19 @@ func (c *Config) transpiler(t *transpilerYAML, errs *ErrorList) {
 		tr.InputName = t.InputName.Value
 	}
 	tr.MaxOutputFiles, tr.MaxOutputBytes = int(t.MaxOutputFiles.Value), t.MaxOutputBytes.Value
+}
+
+// transpilerPos is where a transpiler section starts to say something.
+func (c *Config) transpilerPos(t *transpilerYAML) Pos {
+	switch {
+	case t.Builtin != nil:
+		return t.Builtin.Pos
+	case len(t.Command) > 0:
+		return t.Command[0].Pos
+	case len(t.Worker) > 0:
+		return t.Worker[0].Pos
+	}
+	return Pos{File: c.File, Line: 1, Col: 1}
 }
 
 // exitCodes checks a list of exit codes; nil stays nil (the default).

@@ -161,9 +161,7 @@ func (p *WorkerPool) Transpile(ctx context.Context, req Request) (res *Result, e
 		return garbage(proc, dur, resp.err.Error()), nil
 	}
 	var wr workResponse
-	dec := json.NewDecoder(bytes.NewReader(resp.line))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&wr); err != nil || wr.ExitCode == nil || wr.RequestID != proc.served {
+	if err := json.Unmarshal(resp.line, &wr); err != nil || wr.ExitCode == nil || wr.RequestID != proc.served {
 		p.kill(proc)
 		why := "want a WorkResponse to request " + fmt.Sprint(proc.served)
 		if err != nil {

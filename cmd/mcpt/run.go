@@ -82,6 +82,7 @@ func (c *runCmd) Run() error {
 	if err != nil {
 		return err
 	}
+	defer s.Close()
 	opt := c.options(s)
 	opt.OutDir, opt.Resume, opt.Shard = out, c.Resume != "", shard
 	opt.Feedback = c.Feedback

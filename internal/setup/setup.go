@@ -6,6 +6,7 @@ package setup
 import (
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -126,6 +127,18 @@ func Transpiler(cfg *config.Config, faults []string) (transpiler.Transpiler, err
 	if faults != nil {
 		return nil, config.Errorf(tc.Pos, "--fault needs a builtin transpiler")
 	}
+	if len(tc.Worker) > 0 {
+		w, err := transpiler.NewWorker(transpiler.Worker{
+			Argv: tc.Worker, Arguments: tc.Arguments, MaxRequests: tc.WorkerRequests,
+			Dir: tc.WorkDir, Env: tc.Env, Timeout: tc.Timeout,
+			Accept: tc.Accept, Reject: tc.Reject, InputName: tc.InputName,
+			MaxOutputFiles: tc.MaxOutputFiles, MaxOutputBytes: tc.MaxOutputBytes,
+		})
+		if err != nil {
+			return nil, config.Errorf(tc.Pos, "%v", err)
+		}
+		return w, nil
+	}
 	t, err := transpiler.NewCommand(transpiler.Command{
 		Argv: tc.Command, Dir: tc.WorkDir, Env: tc.Env, Timeout: tc.Timeout,
 		Accept: tc.Accept, Reject: tc.Reject, InputName: tc.InputName,
@@ -233,6 +246,15 @@ func GenerateSeeds(s config.Seeds) ([]engine.Seed, error) {
 	return seeds, nil
 }
 
+// Close stops what the transpiler keeps running between runs (the
+// processes of a persistent worker).
+func (s *Setup) Close() error {
+	if c, ok := s.Transpiler.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}
+
 // Relation returns the loaded relation named name, or nil.
 func (s *Setup) Relation(name string) *relation.Relation {
 	for _, r := range s.Relations {
@@ -286,6 +308,8 @@ func (s *Setup) Fingerprint() (map[string]string, error) {
 		}
 		slices.Sort(opts)
 		fp["transpiler"] = fmt.Sprintf("builtin %s %v", tc.Builtin, opts)
+	} else if len(tc.Worker) > 0 {
+		fp["transpiler"] = fmt.Sprintf("worker %q %q", tc.Worker, tc.Arguments)
 	} else {
 		fp["transpiler"] = fmt.Sprintf("%q", tc.Command)
 	}
