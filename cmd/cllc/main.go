@@ -4,6 +4,7 @@
 //	cllc FILE.cll -o DIR [--fault NAME]...
 //	cllc - -o DIR          (the program on standard input)
 //	cllc --list-faults
+//	cllc --worker          (a persistent worker: see worker.go)
 //
 // Static errors go to standard error as file:line:col: message lines, with
 // exit status 1 and nothing written; usage errors exit with status 2.
@@ -24,9 +25,23 @@ import (
 )
 
 func main() {
-	err := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	if err == nil {
+	if len(os.Args) == 2 && os.Args[1] == "--worker" {
+		if err := serve(os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "cllc: "+err.Error())
+			os.Exit(2)
+		}
 		return
+	}
+	if code := report(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr), os.Stderr); code != 0 {
+		os.Exit(code)
+	}
+}
+
+// report writes the message of err, the outcome of run, to stderr and
+// returns the exit status it means: 0 for nil.
+func report(err error, stderr io.Writer) int {
+	if err == nil {
+		return 0
 	}
 	var ce interface{ Code() int }
 	code := 1
@@ -34,9 +49,9 @@ func main() {
 		code = ce.Code()
 	}
 	if msg := err.Error(); msg != "" {
-		fmt.Fprintln(os.Stderr, "cllc: "+msg)
+		fmt.Fprintln(stderr, "cllc: "+msg)
 	}
-	os.Exit(code)
+	return code
 }
 
 // usageError is a wrong command line: exit status 2.
@@ -54,7 +69,8 @@ func (staticError) Code() int     { return 1 }
 
 const usage = `usage: cllc FILE.cll -o DIR [--fault NAME]...
        cllc - -o DIR [--fault NAME]...   (read the program from standard input)
-       cllc --list-faults`
+       cllc --list-faults
+       cllc --worker                     (serve requests on standard input)`
 
 // maxErrors caps the static errors printed, as a broken file can yield many.
 const maxErrors = 20
@@ -76,6 +92,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.StringVar(&outDir, "o", "", "output directory")
 	fs.Var(&faults, "fault", "switch a seeded fault on (repeatable)")
 	fs.BoolVar(&listFaults, "list-faults", false, "list the seeded faults")
+	var worker bool
+	fs.BoolVar(&worker, "worker", false, "serve requests as a persistent worker")
 
 	// The flag package stops at the first operand; flags may follow it.
 	var operands []string
@@ -95,6 +113,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		args = args[1:]
 	}
 
+	if worker {
+		return &usageError{"--worker takes no other argument"}
+	}
 	known := map[string]bool{}
 	for _, f := range cll.Faults() {
 		known[f.Name] = true
@@ -144,9 +165,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	return writeFiles(outDir, files)
 }
 
-// readInput reads the program from path, or from stdin for "-".
+// readInput reads the program from path, or from stdin for "-"; a nil
+// stdin has no program to give.
 func readInput(path string, stdin io.Reader) (name string, src []byte, err error) {
 	if path == "-" {
+		if stdin == nil {
+			return "", nil, &usageError{"no standard input to read the program from"}
+		}
 		src, err = io.ReadAll(stdin)
 		return "<stdin>", src, err
 	}
