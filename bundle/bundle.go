@@ -51,6 +51,9 @@ const MaxSize = 256 << 20
 // Bundle is a finding with its evidence.
 type Bundle struct {
 	Finding result.Finding
+	// Recipe is what reproducing the finding needs; nil in bundles made
+	// before recipes were recorded.
+	Recipe *Recipe
 	// Base and FollowUp are the inputs, named path.Base(Finding.SeedFile);
 	// FollowUp is nil for a finding about a base run.
 	Base, FollowUp []byte
@@ -140,6 +143,13 @@ func (b *Bundle) writeFiles(dir string) error {
 		return err
 	}
 	files[FindingFile] = append(data, '\n')
+	if b.Recipe != nil {
+		data, err := json.MarshalIndent(b.Recipe, "", "  ")
+		if err != nil {
+			return err
+		}
+		files[RecipeFile] = append(data, '\n')
+	}
 	for sub, t := range map[string]tree.Tree{BaseOutDir: b.BaseOut, FollowOutDir: b.FollowUpOut} {
 		if t == nil {
 			continue
@@ -269,6 +279,16 @@ func (r *Reader) Load(rel string) (*Bundle, error) {
 	}
 	if b.FollowUp, err = opt(path.Join(FollowUpDir, name)); err != nil {
 		return nil, err
+	}
+	recipe, err := opt(RecipeFile)
+	if err != nil {
+		return nil, err
+	}
+	if recipe != nil {
+		b.Recipe = &Recipe{}
+		if err := json.Unmarshal(recipe, b.Recipe); err != nil {
+			return nil, fmt.Errorf("%s: %w", r.display(path.Join(rel, RecipeFile)), err)
+		}
 	}
 	repro, err := opt(ReproFile)
 	if err != nil {

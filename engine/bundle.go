@@ -15,7 +15,7 @@ func (r *runner) bundle(f *result.Finding, seed Seed, followup []byte, base, fre
 		return nil
 	}
 	f.Bundle = bundle.Path(f.ID)
-	b := &bundle.Bundle{Finding: *f, Base: seed.Src, FollowUp: followup, Repro: ReproCommand(r.opt.OutDir, f)}
+	b := &bundle.Bundle{Finding: *f, Recipe: r.opt.Recipe, Base: seed.Src, FollowUp: followup, Repro: ReproCommand(r.opt.OutDir, f)}
 	if base != nil {
 		b.BaseOut = base.Files
 	}

@@ -19,6 +19,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/result"
@@ -79,6 +80,9 @@ type Options struct {
 	// Faults are the builtin transpiler's faults given on the command line,
 	// recorded in findings for repro commands.
 	Faults []string
+	// Recipe, when set, is recorded in every bundle, for the reproduction
+	// of its finding anywhere.
+	Recipe *bundle.Recipe
 	// NoRecheck records a failing follow-up as a finding without running
 	// it and its base again to see that the failure repeats (see
 	// Tester.Run).

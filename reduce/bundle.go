@@ -14,10 +14,10 @@ func ReducedDir(dir string) string { return filepath.Clean(dir) + "-reduced" }
 // WriteBundle saves a reduced finding as the bundle directory dir, in
 // place of an earlier reduction (see bundle.Replace). f is the finding to
 // record (res.Finding with its ID, Bundle and Config as the caller wants
-// them).
-func WriteBundle(dir string, f *result.Finding, res *Result) error {
+// them), recipe what its reproduction needs.
+func WriteBundle(dir string, f *result.Finding, recipe *bundle.Recipe, res *Result) error {
 	return bundle.Replace(dir, &bundle.Bundle{
-		Finding: *f, Base: res.Base, FollowUp: res.FollowUp,
+		Finding: *f, Recipe: recipe, Base: res.Base, FollowUp: res.FollowUp,
 		BaseOut: res.BaseOut, FollowUpOut: res.FollowUpOut,
 		Repro: bundle.ReproCommand(dir),
 	})

@@ -3,41 +3,82 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/mcpt-tool/mcpt/bundle"
+	"github.com/mcpt-tool/mcpt/config"
 	"github.com/mcpt-tool/mcpt/internal/setup"
 )
 
 // loadFinding reads the bundle in dir and loads what running its test
-// case again needs: the configuration given (config), else the one the
-// finding records with the faults it was found with. The bundle's base
-// stands in for the configured seeds, which spares generating seeds from a
-// grammar.
-func loadFinding(dir, config string) (*bundle.Bundle, *setup.Setup, string, error) {
+// case again needs: the configuration given (config), else the bundle's
+// recipe, else (a bundle without one) the configuration the finding
+// records. The bundle's base stands in for the configured seeds.
+//
+// A recipe's command is the sender's: it is run only when trust is set or
+// when it is the command of the configuration the recipe names, as found
+// here.
+func loadFinding(dir, config string, trust bool) (*bundle.Bundle, *setup.Setup, error) {
 	bd, err := bundle.Load(dir)
 	if err != nil {
-		return nil, nil, "", usageErr("%s: %v", dir, err)
+		return nil, nil, usageErr("%s: %v", dir, err)
 	}
 	f := bd.Finding
-	cfg, faults := config, []string(nil)
-	if cfg == "" {
-		cfg, faults = f.Config, f.Faults
-		if cfg == "" {
-			return nil, nil, "", usageErr("the finding records no configuration: pass -c")
+	seedFiles := []string{filepath.Join(dir, bundle.BaseDir, bd.InputName())}
+	var s *setup.Setup
+	switch {
+	case config != "":
+		s, err = setup.Load(config, setup.Options{SeedFiles: seedFiles})
+	case bd.Recipe != nil:
+		if cmd := bd.Recipe.Transpiler.Runs(); len(cmd) > 0 && !trust && !ownCommand(bd.Recipe) {
+			return nil, nil, usageErr("the bundle's transpiler is the command %s (in %s): mcpt runs a command from a bundle only with --trust, or pass -c with a configuration of yours",
+				quoteArgs(cmd), bd.Recipe.Transpiler.Dir)
 		}
-		if _, err := os.Stat(cfg); err != nil {
-			return nil, nil, "", usageErr("the configuration recorded in the finding: %v (pass -c)", err)
+		s, err = setup.FromRecipe(bd.Recipe, seedFiles)
+	default:
+		config = f.Config
+		if config == "" {
+			return nil, nil, usageErr("the finding records no configuration: pass -c")
 		}
+		if _, err := os.Stat(config); err != nil {
+			return nil, nil, usageErr("the configuration recorded in the finding: %v (pass -c)", err)
+		}
+		s, err = setup.Load(config, setup.Options{SeedFiles: seedFiles, Faults: f.Faults})
 	}
-	s, err := setup.Load(cfg, setup.Options{
-		SeedFiles: []string{filepath.Join(dir, bundle.BaseDir, bd.InputName())},
-		Faults:    faults,
-	})
 	if err != nil {
-		return nil, nil, "", err
+		return nil, nil, err
 	}
 	if f.Relation != "-" && s.Relation(f.Relation) == nil {
-		return nil, nil, "", usageErr("relation %s is not in %s", f.Relation, cfg)
+		return nil, nil, usageErr("relation %s is not in %s", f.Relation, s.Config.File)
 	}
-	return bd, s, cfg, nil
+	return bd, s, nil
+}
+
+// ownCommand tells whether the recipe's command is that of the
+// configuration it names, as that file is here.
+func ownCommand(r *bundle.Recipe) bool {
+	if r.Config == "" {
+		return false
+	}
+	cfg, err := config.Load(r.Config)
+	if err != nil {
+		return false
+	}
+	dir, err := filepath.Abs(cfg.Transpiler.WorkDir)
+	return err == nil && dir == r.Transpiler.Dir && slices.Equal(cfg.Transpiler.Command, r.Transpiler.Command) &&
+		slices.Equal(cfg.Transpiler.Worker, r.Transpiler.Worker) &&
+		slices.Equal(cfg.Transpiler.Env, r.Transpiler.Env)
+}
+
+func quoteArgs(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = a
+		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`") {
+			q[i] = strconv.Quote(a)
+		}
+	}
+	return strings.Join(q, " ")
 }

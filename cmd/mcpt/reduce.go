@@ -12,9 +12,10 @@ import (
 
 type reduceCmd struct {
 	Bundle  string `arg:"" help:"Finding bundle directory (OUT/findings/ID)."`
-	Config  string `short:"c" help:"Configuration file (default: the one recorded in the finding)."`
+	Config  string `short:"c" help:"Configuration of yours to reduce with (default: what the bundle records)."`
 	MaxRuns int64  `name:"max-runs" default:"10000" help:"Budget of transpiler runs; when spent, the smallest base found so far is kept (0: no limit)."`
 	Verbose bool   `short:"v" help:"Print a line after each pass."`
+	Trust   bool   `help:"Run the transpiler command the bundle records, though it is not the command of a configuration of yours."`
 	Quiet   bool   `short:"q" help:"Show no progress."`
 }
 
@@ -26,7 +27,7 @@ func (c *reduceCmd) Run() error {
 	if c.MaxRuns < 0 {
 		return usageErr("--max-runs must not be negative")
 	}
-	bd, s, cfg, err := loadFinding(c.Bundle, c.Config)
+	bd, s, err := loadFinding(c.Bundle, c.Config, c.Trust)
 	if err != nil {
 		return err
 	}
@@ -64,8 +65,18 @@ func (c *reduceCmd) Run() error {
 	if f.Bundle != "" {
 		rf.Bundle = f.Bundle + "-reduced"
 	}
-	rf.Config = cfg
-	if err := reduce.WriteBundle(out, &rf, res); err != nil {
+	recipe := bd.Recipe
+	if c.Config != "" {
+		rf.Config, rf.Faults = s.Config.File, nil
+		var seed uint64
+		if recipe != nil {
+			seed = recipe.Seed
+		}
+		if recipe, err = s.Recipe(seed, nil); err != nil {
+			return err
+		}
+	}
+	if err := reduce.WriteBundle(out, &rf, recipe, res); err != nil {
 		return err
 	}
 	fmt.Printf("reduced %s: %d → %d lines (%.1f%% fewer), %d → %d bytes\n",

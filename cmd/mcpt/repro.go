@@ -15,7 +15,8 @@ const exitDiffers = 5
 
 type reproCmd struct {
 	Bundle string `arg:"" help:"Finding bundle directory (OUT/findings/ID)."`
-	Config string `short:"c" help:"Configuration file (default: the one recorded in the finding)."`
+	Config string `short:"c" help:"Configuration of yours to run the test case with (default: what the bundle records)."`
+	Trust  bool   `help:"Run the transpiler command the bundle records, though it is not the command of a configuration of yours."`
 }
 
 // Run runs a finding's test case again, with the one runner campaigns use:
@@ -25,7 +26,7 @@ type reproCmd struct {
 // the finding is reproduced (the same signature: exit 1), fails
 // differently (exit 5) or passes now (exit 0).
 func (c *reproCmd) Run() error {
-	bd, s, _, err := loadFinding(c.Bundle, c.Config)
+	bd, s, err := loadFinding(c.Bundle, c.Config, c.Trust)
 	if err != nil {
 		return err
 	}

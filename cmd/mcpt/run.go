@@ -91,6 +91,9 @@ func (c *runCmd) Run() error {
 		return err
 	}
 	opt.Fingerprint["--fault"] = fmt.Sprint(c.Fault)
+	if opt.Recipe, err = s.Recipe(opt.Seed, c.Fault); err != nil {
+		return err
+	}
 	dir, err := c.lockOut(out)
 	if err != nil {
 		return err

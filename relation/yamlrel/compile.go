@@ -98,9 +98,22 @@ func newDefs() *defs {
 }
 
 type loader struct {
-	d    *defs
-	seen map[string]bool
-	rels []pendingRel
+	d     *defs
+	seen  map[string]bool
+	rels  []pendingRel
+	files map[string][]byte // content read, by absolute path
+}
+
+// Sources returns the content of relation files and of every file they
+// include, by absolute path: what Load reads.
+func Sources(paths ...string) (map[string][]byte, error) {
+	l := &loader{d: newDefs(), seen: map[string]bool{}, files: map[string][]byte{}}
+	for _, p := range paths {
+		if err := l.loadFile(p, config.Pos{}); err != nil {
+			return nil, err
+		}
+	}
+	return l.files, nil
 }
 
 type pendingRel struct {
@@ -122,6 +135,9 @@ func (l *loader) loadFile(path string, from config.Pos) error {
 			return config.Errorf(from, "cannot include: %v", err)
 		}
 		return err
+	}
+	if l.files != nil {
+		l.files[abs] = data
 	}
 	var f fileYAML
 	if err := config.Decode(path, data, &f); err != nil {

@@ -1,0 +1,63 @@
+package bundle
+
+import "time"
+
+// RecipeFile is the file of a bundle that holds its Recipe.
+const RecipeFile = "recipe.json"
+
+// Recipe is what reproducing a finding needs besides the bundle's inputs
+// and the finding itself (relation, spot, case seed): the transpiler and
+// its settings, the relations' source, the normalisation rules and the
+// campaign's seed. With it a bundle reproduces from any directory, after a
+// merge, and on another machine that has the transpiler.
+type Recipe struct {
+	// Config is the configuration file of the campaign, as given; for
+	// people, and to recognise one's own configuration.
+	Config     string     `json:"config,omitempty"`
+	Transpiler Transpiler `json:"transpiler"`
+	// RelationFiles are the YAML relation files of the configuration, and
+	// the files they include, by slash-separated path relative to the
+	// directory that holds them all; Relations lists those the
+	// configuration names, in its order. Go relations are compiled into
+	// mcpt and recorded by name in GoRelations.
+	RelationFiles map[string]string `json:"relation_files,omitempty"`
+	Relations     []string          `json:"relations,omitempty"`
+	GoRelations   []string          `json:"go_relations,omitempty"`
+	Normalize     []Rule            `json:"normalize,omitempty"`
+	Seed          uint64            `json:"seed"`
+}
+
+// Transpiler is the transpiler of a recipe: a builtin, or a command that
+// the recipient runs only when they say so.
+type Transpiler struct {
+	Builtin        string            `json:"builtin,omitempty"`
+	Options        map[string]string `json:"options,omitempty"`
+	Faults         []string          `json:"faults,omitempty"`
+	Command        []string          `json:"command,omitempty"`
+	Worker         []string          `json:"worker,omitempty"` // a persistent worker's command line
+	Arguments      []string          `json:"arguments,omitempty"`
+	WorkerRequests int               `json:"worker_requests,omitempty"`
+	Dir            string            `json:"dir,omitempty"` // the command's working directory, absolute
+	Env            []string          `json:"env,omitempty"`
+	Timeout        time.Duration     `json:"timeout_ns,omitempty"`
+	Accept         []int             `json:"accept,omitempty"`
+	Reject         []int             `json:"reject,omitempty"`
+	InputName      string            `json:"input_name,omitempty"`
+	MaxOutputFiles int               `json:"max_output_files,omitempty"`
+	MaxOutputBytes int64             `json:"max_output_bytes,omitempty"`
+}
+
+// Runs tells the command line the transpiler runs, if it runs one.
+func (t *Transpiler) Runs() []string {
+	if len(t.Worker) > 0 {
+		return t.Worker
+	}
+	return t.Command
+}
+
+// Rule is a normalisation rule of a recipe.
+type Rule struct {
+	Files   []string `json:"files,omitempty"`
+	Match   string   `json:"match"`
+	Replace *string  `json:"replace,omitempty"`
+}

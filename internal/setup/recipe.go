@@ -1,0 +1,170 @@
+package setup
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/mcpt-tool/mcpt/bundle"
+	"github.com/mcpt-tool/mcpt/config"
+	"github.com/mcpt-tool/mcpt/oracle"
+	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/relation/yamlrel"
+)
+
+// Recipe records what reproducing the findings of a campaign on s needs
+// (see bundle.Recipe); faults are the --fault flags, if any.
+func (s *Setup) Recipe(seed uint64, faults []string) (*bundle.Recipe, error) {
+	cfg := s.Config
+	tc := cfg.Transpiler
+	r := &bundle.Recipe{
+		Config: cfg.File, Seed: seed,
+		Transpiler: bundle.Transpiler{
+			Builtin: tc.Builtin, Options: tc.Options, Faults: tc.Faults, Command: tc.Command,
+			Worker: tc.Worker, Arguments: tc.Arguments, WorkerRequests: tc.WorkerRequests, Env: tc.Env, Timeout: tc.Timeout, Accept: tc.Accept, Reject: tc.Reject, InputName: tc.InputName,
+			MaxOutputFiles: tc.MaxOutputFiles, MaxOutputBytes: tc.MaxOutputBytes,
+		},
+	}
+	if faults != nil {
+		r.Transpiler.Faults = faults
+	}
+	for _, g := range cfg.Relations.Go {
+		r.GoRelations = append(r.GoRelations, g.Value)
+	}
+	if tc.Builtin == "" {
+		dir, err := filepath.Abs(tc.WorkDir)
+		if err != nil {
+			return nil, err
+		}
+		r.Transpiler.Dir = dir
+	}
+	for _, n := range cfg.Normalize {
+		r.Normalize = append(r.Normalize, bundle.Rule{Files: n.Files, Match: n.Match, Replace: n.Replace})
+	}
+	if len(cfg.Relations.Files) == 0 {
+		return r, nil
+	}
+	files, err := yamlrel.Sources(cfg.Relations.Files...)
+	if err != nil {
+		return nil, err
+	}
+	var abs []string
+	for _, f := range cfg.Relations.Files {
+		a, err := filepath.Abs(f)
+		if err != nil {
+			return nil, err
+		}
+		abs = append(abs, a)
+	}
+	root := commonDir(slices.Collect(func(yield func(string) bool) {
+		for p := range files {
+			if !yield(p) {
+				return
+			}
+		}
+	}))
+	r.RelationFiles = map[string]string{}
+	for p, data := range files {
+		rel, _ := filepath.Rel(root, p)
+		r.RelationFiles[filepath.ToSlash(rel)] = string(data)
+	}
+	for _, a := range abs {
+		rel, _ := filepath.Rel(root, a)
+		r.Relations = append(r.Relations, filepath.ToSlash(rel))
+	}
+	return r, nil
+}
+
+// commonDir is the deepest directory that holds every absolute path.
+func commonDir(paths []string) string {
+	if len(paths) == 0 {
+		return string(filepath.Separator)
+	}
+	dir := filepath.Dir(paths[0])
+	for _, p := range paths[1:] {
+		for dir != filepath.Dir(dir) && !strings.HasPrefix(p, dir+string(filepath.Separator)) {
+			dir = filepath.Dir(dir)
+		}
+	}
+	return dir
+}
+
+// FromRecipe makes the setup a recipe describes, with the given seed
+// files. The relation files are written to a temporary directory, loaded
+// and removed.
+func FromRecipe(r *bundle.Recipe, seedFiles []string) (*Setup, error) {
+	tc := r.Transpiler
+	cfg := &config.Config{File: r.Config, Transpiler: config.Transpiler{
+		Builtin: tc.Builtin, Options: tc.Options, Faults: tc.Faults, Command: tc.Command, WorkDir: tc.Dir,
+		Worker: tc.Worker, Arguments: tc.Arguments, WorkerRequests: tc.WorkerRequests,
+		Env: tc.Env, Timeout: tc.Timeout, Accept: tc.Accept, Reject: tc.Reject, InputName: tc.InputName,
+		MaxOutputFiles: tc.MaxOutputFiles, MaxOutputBytes: tc.MaxOutputBytes,
+	}}
+	if tc.Builtin == "" {
+		if st, err := os.Stat(tc.Dir); err != nil || !st.IsDir() {
+			return nil, cfgErr(fmt.Errorf("the transpiler's directory %s is not here: pass -c with a configuration of yours", tc.Dir))
+		}
+	}
+	s := &Setup{Config: cfg}
+	var err error
+	// Faults of the recipe are the campaign's; nil keeps the builtin's own.
+	if s.Transpiler, err = Transpiler(cfg, nil); err != nil {
+		return nil, cfgErr(err)
+	}
+	if s.Relations, err = recipeRelations(r); err != nil {
+		return nil, cfgErr(err)
+	}
+	if s.Seeds, err = ReadSeeds(seedFiles); err != nil {
+		return nil, cfgErr(err)
+	}
+	for _, n := range r.Normalize {
+		re, err := regexp.Compile(n.Match)
+		if err != nil {
+			return nil, cfgErr(fmt.Errorf("normalisation rule %q: %v", n.Match, err))
+		}
+		s.Normalize = append(s.Normalize, oracle.Rule{Files: n.Files, Match: re, Replace: n.Replace})
+	}
+	return s, nil
+}
+
+// recipeRelations loads the relations of a recipe.
+func recipeRelations(r *bundle.Recipe) ([]*relation.Relation, error) {
+	var rels []*relation.Relation
+	if len(r.Relations) > 0 {
+		dir, err := os.MkdirTemp("", "mcpt-relations-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(dir)
+		for name, src := range r.RelationFiles {
+			p := filepath.Join(dir, filepath.FromSlash(name))
+			if !filepath.IsLocal(filepath.FromSlash(name)) {
+				return nil, fmt.Errorf("relation file %q: the path leaves its directory", name)
+			}
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				return nil, err
+			}
+			if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+				return nil, err
+			}
+		}
+		var paths []string
+		for _, name := range r.Relations {
+			paths = append(paths, filepath.Join(dir, filepath.FromSlash(name)))
+		}
+		if rels, err = yamlrel.Load(paths...); err != nil {
+			return nil, err
+		}
+	}
+	for _, name := range r.GoRelations {
+		rel := GoRelations.Lookup(name)
+		if rel == nil {
+			return nil, fmt.Errorf("no Go relation named %q in this mcpt", name)
+		}
+		rels = append(rels, rel)
+	}
+	return rels, nil
+}
