@@ -118,11 +118,15 @@ type Group struct {
 
 // Report is the outcome of a campaign (or of merged shards).
 type Report struct {
-	Tool           string                   `json:"tool"`
-	Mode           string                   `json:"mode"` // "mcp" or "fuzz"
-	Seed           uint64                   `json:"seed"`
-	Config         string                   `json:"config,omitempty"` // the configuration file, as given
-	Shard          string                   `json:"shard,omitempty"`  // "i/n" when sharded
+	Tool   string `json:"tool"`
+	Mode   string `json:"mode"` // "mcp" or "fuzz"
+	Seed   uint64 `json:"seed"`
+	Config string `json:"config,omitempty"` // the configuration file, as given
+	Shard  string `json:"shard,omitempty"`  // "i/n" when sharded
+	// Campaign identifies the campaign (a hash of what decides its
+	// results, the shard left out): the same for every shard of one
+	// campaign, so that merge refuses shards of different ones.
+	Campaign       string                   `json:"campaign,omitempty"`
 	TestCases      int                      `json:"test_cases"`
 	TranspilerRuns int                      `json:"transpiler_runs"`
 	Seeds          SeedStats                `json:"seeds"`

@@ -55,10 +55,12 @@ func Reports(names []string, reps []*result.Report) (*result.Report, error) {
 	shards := map[string]string{}
 	for i, r := range reps {
 		if i == 0 {
-			m.Tool, m.Mode, m.Seed, m.Config = r.Tool, r.Mode, r.Seed, r.Config
+			m.Tool, m.Mode, m.Seed, m.Config, m.Campaign = r.Tool, r.Mode, r.Seed, r.Config, r.Campaign
 		} else if r.Mode != m.Mode || r.Seed != m.Seed {
 			return nil, fmt.Errorf("%s is a %s run with seed %d, %s a %s run with seed %d: not shards of one campaign",
 				names[i], r.Mode, r.Seed, names[0], m.Mode, m.Seed)
+		} else if r.Campaign != m.Campaign {
+			return nil, fmt.Errorf("%s and %s are runs of different campaigns (configuration, transpiler, relations, seeds or flags differ): not shards of one campaign", names[0], names[i])
 		}
 		if r.Shard != "" {
 			if other, dup := shards[r.Shard]; dup {
@@ -99,6 +101,9 @@ func Reports(names []string, reps []*result.Report) (*result.Report, error) {
 	if m.Stopped == "" {
 		m.Stopped = "budget"
 	}
+	if err := complete(names, reps); err != nil {
+		return nil, err
+	}
 	for _, l := range []*[]string{&m.Seeds.Rejected, &m.Seeds.Nondeterministic, &m.Seeds.Crashed} {
 		slices.Sort(*l)
 		*l = slices.Compact(*l)
@@ -111,6 +116,38 @@ func Reports(names []string, reps []*result.Report) (*result.Report, error) {
 	})
 	m.Sort()
 	return m, nil
+}
+
+// complete checks that sharded reports are all the shards of their
+// campaign: the same count, every index once.
+func complete(names []string, reps []*result.Report) error {
+	count, have := 0, map[int]bool{}
+	for i, r := range reps {
+		if r.Shard == "" {
+			if len(reps) > 1 {
+				return fmt.Errorf("%s is not a shard: merge takes the shards of one campaign", names[i])
+			}
+			continue
+		}
+		var idx, n int
+		if _, err := fmt.Sscanf(r.Shard, "%d/%d", &idx, &n); err != nil || n < 1 || idx < 0 || idx >= n {
+			return fmt.Errorf("%s: shard %q is not INDEX/COUNT", names[i], r.Shard)
+		}
+		if count != 0 && n != count {
+			return fmt.Errorf("%s is a shard of %d, %s of %d: not shards of one campaign", names[0], count, names[i], n)
+		}
+		count, have[idx] = n, true
+	}
+	var missing []string
+	for k := range count {
+		if !have[k] {
+			missing = append(missing, fmt.Sprintf("%d/%d", k, count))
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("shard%s %s missing: merge takes every shard of the campaign", map[bool]string{true: "s"}[len(missing) > 1], strings.Join(missing, ", "))
+	}
+	return nil
 }
 
 // copyBundles copies the bundles of findings from the output directory dir
