@@ -1,7 +1,8 @@
 // Package transpiler is the one door through which mcpt reaches a transpiler
 // under test: an interface that takes an input program and returns the tree
-// of files it produced, with adapters for an external command and for Go code
-// running in process.
+// of files it produced, with adapters for an external command started per
+// run, for a persistent worker process serving one run after another, and
+// for Go code running in process.
 package transpiler
 
 import (

@@ -175,6 +175,16 @@ func TestWorkerPool(t *testing.T) {
 	}
 }
 
+// The caps on the output tree hold for a worker as for a command.
+func TestWorkerOutputCaps(t *testing.T) {
+	p := fakeWorkerPool(t, Worker{MaxOutputFiles: 1})
+	res := run(t, p, Base, "x")
+	wantStatus(t, res, Crashed)
+	if !strings.Contains(string(res.Stderr), "mcpt: output tree:") {
+		t.Errorf("stderr %q, want the output tree's note", res.Stderr)
+	}
+}
+
 func TestNewWorkerErrors(t *testing.T) {
 	for _, tc := range []struct {
 		w    Worker
