@@ -30,7 +30,7 @@ var (
 // startProcess starts cmd on one of the spawner threads.
 func startProcess(cmd *exec.Cmd) error {
 	spawnOnce.Do(func() {
-		for range max(2, runtime.NumCPU()) {
+		for range min(4, max(2, runtime.NumCPU())) { // forks are serialised anyway
 			go spawner()
 		}
 	})
