@@ -385,3 +385,34 @@ func BenchmarkTypeScriptPack(b *testing.B) {
 		})
 	}
 }
+
+// TestTypeScriptDerived runs the derived relations of derived.yaml
+// (locality, order and analogy instead of hand-written predictions) on the
+// worker, whose output TestTypeScriptPack shows to be tsc's: no finding on
+// the real compiler, and --sort-enum-members caught by order alone.
+func TestTypeScriptDerived(t *testing.T) {
+	needTsc(t)
+	s, err := setup.Load(filepath.Join(tsDir, "derived.yaml"), setup.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := campaign(t, s, newWPClient(t, s), nil, minCases)
+	if len(rep.Findings) > 0 {
+		t.Fatalf("%d findings of the derived relations against the real tsc:\n%s", len(rep.Findings), describe(rep, 3))
+	}
+	for _, r := range s.Relations {
+		if rep.ByRelation[r.Name].TestCases == 0 {
+			t.Errorf("relation %s ran no test case", r.Name)
+		}
+	}
+	rep = campaign(t, s, newWPClient(t, s, "--sort-enum-members"), nil, 80)
+	if rep.ByRelation["add-enum-member-explicit"].Findings == 0 {
+		t.Fatalf("the derived add-enum-member-explicit did not catch --sort-enum-members in %d test cases", rep.TestCases)
+	}
+	for _, f := range rep.Findings {
+		if f.Relation != "add-enum-member-explicit" || f.Checker != "order" {
+			t.Errorf("finding %s by %s / %s, which should not see this fault: %s", f.ID, f.Relation, f.Checker, f.Message)
+		}
+	}
+	t.Logf("300 test cases without a finding; the fault: %d findings in %d test cases", len(rep.Findings), rep.TestCases)
+}
