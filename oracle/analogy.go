@@ -71,11 +71,16 @@ func (c *Analogy) Decide(o, o2 tree.Tree) Verdict {
 		}
 		text := string(o[f])
 		starts := lineStarts(text)
+		// A form of the sibling counts in this file only when o′ has the
+		// new name in that form here: the lower case of an enumerator
+		// FAILED in "submit failed: unknown result" is not about it.
+		seenForm := c.formsIn(string(o2[f]))
 		var want []*pattern
 		count := map[string]int{}
 		for _, i := range scs[0].lines(text, starts) {
 			line := lineAt(text, starts, i)
-			if len(scs[0].find(line)) == 0 || mentionsAny(line, kin) {
+			occ := scs[0].find(line)
+			if len(occ) == 0 || mentionsAny(line, kin) || !slices.ContainsFunc(occ, func(s span) bool { return c.seen(line[s.beg:s.end], seenForm) }) {
 				continue
 			}
 			p := c.rename(line, scs, mask)
@@ -209,6 +214,28 @@ func (c *Analogy) linesOf(lines []string) string {
 func mentionsAny(line string, scs []scanner) bool {
 	for _, sc := range scs {
 		if len(sc.find(line)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// formsIn reports, by form, whether text holds the new name in that form.
+func (c *Analogy) formsIn(text string) []bool {
+	to := c.Renames[0].To.Forms
+	seen := make([]bool, len(c.Renames[0].From.Forms))
+	for k := range seen {
+		seen[k] = k < len(to) && to[k] != "" && strings.Contains(text, to[k])
+	}
+	return seen
+}
+
+// seen reports whether an occurrence of the sibling, in whichever of its
+// forms it is (jiy is its written form and its snake case), stands for a
+// form the new name has in the file.
+func (c *Analogy) seen(text string, seenForm []bool) bool {
+	for k, f := range c.Renames[0].From.Forms {
+		if f == text && seenForm[k] {
 			return true
 		}
 	}

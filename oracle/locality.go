@@ -42,8 +42,12 @@ type Locality struct {
 	// By, when not 0, is the amount every number of a line changed only in
 	// its numbers must have changed by (a count that grows by one).
 	By int
-	// Also are lines besides the new declaration's that may be added or
-	// removed (a `noexcept` that a new field takes away).
+	// Renamed lets an old line name the new declaration where it named
+	// another (the largest value of an enum, now the new enumerator).
+	Renamed bool
+	// Also are patterns of text besides the new declaration's that may be
+	// added or removed: a line they match whole, or the part of an old line
+	// they match (a `noexcept` that a new field takes away).
 	Also []*regexp.Regexp
 }
 
@@ -124,6 +128,12 @@ func (l *Locality) classify(a, b string) changes {
 	a, b = trimCommon(a, b)
 	la, _ := SplitLines(a)
 	lb, _ := SplitLines(b)
+	if l.Numbers == Any && l.By == 0 {
+		// Any renumbering allowed: lines are compared with their numbers
+		// masked, so that a shifted sequence (slots 12, 14, … becoming
+		// 14, 16, …) is no added and removed line.
+		la, lb = maskAll(la), maskAll(lb)
+	}
 	excess := map[string]int{}
 	for _, x := range lb {
 		excess[x]++
@@ -161,8 +171,9 @@ func (l *Locality) classify(a, b string) changes {
 	used := make([]bool, len(added))
 	usedFresh := make([]bool, len(fresh))
 	for _, r := range removed {
-		k := pairLine(r, added, used)
+		k, byAlso := l.pairLine(r, added, used)
 		switch {
+		case byAlso:
 		case k >= 0 && maskNumbers(r) == maskNumbers(added[k]):
 			c.numbers = append(c.numbers, added[k])
 			if l.By != 0 && !steppedBy(r, added[k], l.By) {
@@ -170,7 +181,7 @@ func (l *Locality) classify(a, b string) changes {
 			}
 		case k >= 0:
 			c.punct = append(c.punct, added[k])
-		case gained(r, fresh, usedFresh), l.also(r):
+		case gained(r, fresh, usedFresh, l.Fresh, l.Renamed), l.also(r), split(r, fresh, added, used, l.Fresh), len(fresh) > 0 && structural(r):
 		default:
 			c.removed = append(c.removed, r)
 		}
@@ -215,16 +226,42 @@ func (l *Locality) classify(a, b string) changes {
 
 // gained reports whether an old line became one of the fresh lines by
 // gaining words (a list on one line that gained the new name: its words
-// are a subsequence of the fresh line's), and marks that line used.
-func gained(r string, fresh []string, used []bool) bool {
+// are a subsequence of the fresh line's) or, when rename, by naming the
+// new declaration where it named another, and marks that line used.
+func gained(r string, fresh []string, used []bool, names []Name, rename bool) bool {
 	wr := words(r)
 	for k, x := range fresh {
-		if !used[k] && subsequence(wr, words(x)) {
+		if !used[k] && (subsequence(wr, words(x)) || rename && renamed(wr, words(x), names)) {
 			used[k] = true
 			return true
 		}
 	}
 	return false
+}
+
+// renamed reports whether the words of b are those of a with some replaced
+// by words that name the new declaration (a largest value that is now the
+// new enumerator).
+func renamed(a, b []string, names []Name) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] && !mentions(b[i], names) {
+			return false
+		}
+	}
+	return true
+}
+
+// maskAll masks the numbers of lines with 0, which patterns of Also still
+// see as a word character (Level2 becomes Level0).
+func maskAll(ls []string) []string {
+	out := make([]string, len(ls))
+	for i, l := range ls {
+		out[i] = strings.ReplaceAll(maskNumbers(l), "#", "0")
+	}
+	return out
 }
 
 func subsequence(a, b []string) bool {
@@ -244,9 +281,31 @@ func words(s string) []string {
 }
 
 // pairLine finds the first unused added line that r became by a change of
-// numbers or of punctuation, marks it used and returns its index, or -1.
-func pairLine(r string, added []string, used []bool) int {
+// numbers or of punctuation, or of what an also pattern matches (then it
+// says so), marks it used and returns its index, or -1.
+func (l *Locality) pairLine(r string, added []string, used []bool) (int, bool) {
 	mr, pr := maskNumbers(r), strings.Join(words(maskNumbers(r)), " ")
+	if k := pairBy(r, added, used, mr, pr); k >= 0 || len(l.Also) == 0 {
+		return k, false
+	}
+	// Changed in what an also pattern matches: a punctuation change.
+	strip := func(s string) string {
+		for _, re := range l.Also {
+			s = re.ReplaceAllString(s, "")
+		}
+		return strings.Join(words(maskNumbers(s)), " ")
+	}
+	sr := strip(r)
+	for k, x := range added {
+		if !used[k] && x != r && strip(x) == sr {
+			used[k] = true
+			return k, true
+		}
+	}
+	return -1, false
+}
+
+func pairBy(r string, added []string, used []bool, mr, pr string) int {
 	for pass := range 2 {
 		for k, x := range added {
 			if used[k] || x == r {
@@ -283,6 +342,30 @@ func steppedBy(a, b string, by int) bool {
 		}
 	}
 	return true
+}
+
+// split reports whether an old line was split into a new line that names
+// the new declaration and an added line after it (a new first entry of an
+// initialiser list takes the ` : ` of the old first one): the words of the
+// old line are those of the new line without the new names and numbers,
+// then those of the added line. The added line is marked used.
+func split(r string, fresh, added []string, used []bool, names []Name) bool {
+	wr := strings.Join(words(maskNumbers(r)), " ")
+	for _, x := range fresh {
+		var head []string
+		for _, w := range words(maskNumbers(x)) {
+			if !mentions(w, names) {
+				head = append(head, w)
+			}
+		}
+		for k, y := range added {
+			if !used[k] && strings.Join(append(slices.Clone(head), words(maskNumbers(y))...), " ") == wr {
+				used[k] = true
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // numbersOf returns the runs of digits of s as numbers.

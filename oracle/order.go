@@ -40,6 +40,8 @@ type Order struct {
 	// matches (the shape has the name masked as @): a generator that
 	// writes some lists in another order than the declarations'.
 	Places *regexp.Regexp
+	// NotPlaces leaves out the places whose shape it matches.
+	NotPlaces *regexp.Regexp
 }
 
 // Check runs the order check.
@@ -91,9 +93,9 @@ func (c *Order) Decide(o, o2 tree.Tree) Verdict {
 				continue
 			}
 			if n > 1 {
-				if len(occ[1]) > 0 && (c.Places == nil || c.Places.MatchString(placeKey(line, occ[1]))) {
+				if len(occ[1]) > 0 && c.checked(placeKey(line, occ[1])) {
 					decided = true
-					if !inLineOrder(occ) {
+					if !inLineOrder(line, occ) {
 						bad = append(bad, fmt.Sprintf("line %d: %s", i+1, strings.TrimSpace(line)))
 					}
 				}
@@ -102,7 +104,7 @@ func (c *Order) Decide(o, o2 tree.Tree) Verdict {
 			for t := range 3 {
 				if len(occ[t]) > 0 {
 					k := placeKey(line, occ[t])
-					if c.Places != nil && !c.Places.MatchString(k) {
+					if !c.checked(k) {
 						continue
 					}
 					if _, ok := places[k]; !ok {
@@ -140,16 +142,24 @@ func orNone(n Name) string {
 }
 
 // inLineOrder reports whether a line that holds the new name and a
-// neighbour holds them in order; a line where a name occurs twice is
-// taken as in order (it cannot be decided).
-func inLineOrder(occ [3][]span) bool {
-	for _, o := range occ {
-		if len(o) > 1 {
-			return true
+// neighbour holds them in order. Only a list decides: names next to each
+// other with nothing but separators between them (`Red, Zq, Green`); a
+// neighbour's name elsewhere in the line (a type named like it) does not.
+func inLineOrder(line string, occ [3][]span) bool {
+	sep := func(a, b span) bool { return a.end <= b.beg && strings.TrimSpace(line[a.end:b.beg]) == "," }
+	for _, n := range occ[1] {
+		for _, q := range occ[2] {
+			if sep(q, n) {
+				return false // the next one, then the new one
+			}
+		}
+		for _, p := range occ[0] {
+			if sep(n, p) {
+				return false // the new one, then the previous one
+			}
 		}
 	}
-	n := occ[1][0].beg
-	return (len(occ[0]) == 0 || occ[0][0].beg < n) && (len(occ[2]) == 0 || n < occ[2][0].beg)
+	return true
 }
 
 // placeKey is the shape of a line at the name: its indentation and the
@@ -209,4 +219,9 @@ func stripLineNumbers(bad []string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// checked reports whether the place of shape k is checked.
+func (c *Order) checked(k string) bool {
+	return (c.Places == nil || c.Places.MatchString(k)) && (c.NotPlaces == nil || !c.NotPlaces.MatchString(k))
 }

@@ -26,6 +26,7 @@ type localityYAML struct {
 	Hunks       bool            `yaml:"hunks"`
 	By          *config.String  `yaml:"by"`
 	Also        []config.String `yaml:"also"`
+	Renamed     bool            `yaml:"renamed"`
 }
 
 type orderYAML struct {
@@ -35,6 +36,9 @@ type orderYAML struct {
 	Before *config.String  `yaml:"before"`
 	After  *config.String  `yaml:"after"`
 	Places *config.String  `yaml:"places"`
+	Unique bool            `yaml:"unique"`
+	// NotPlaces leaves places out.
+	NotPlaces *config.String `yaml:"not_places"`
 }
 
 type analogyYAML struct {
@@ -54,9 +58,12 @@ type derivedT struct {
 	numbers     int
 	punctuation int
 	hunks       bool
+	renamed     bool
 	by          int
 	also        []*regexp.Regexp // locality: more lines that may change
 	places      *regexp.Regexp   // order: the places checked
+	unique      bool             // order: neighbours the input mentions once only
+	notPlaces   *regexp.Regexp   // order: the places left out
 	before      *tmpl            // order: the neighbours, when not derived
 	after       *tmpl
 	sibling     *tmpl // analogy: the sibling, when not derived
@@ -86,7 +93,7 @@ func compileDerived(cy checkYAML) (*derivedT, error) {
 	switch {
 	case cy.Locality != nil:
 		l := cy.Locality
-		d.what, name, forms, files, d.hunks = "locality", l.Name, l.Forms, l.Except, l.Hunks
+		d.what, name, forms, files, d.hunks, d.renamed = "locality", l.Name, l.Forms, l.Except, l.Hunks, l.Renamed
 		var err error
 		if d.numbers, err = allowance(l.Numbers); err != nil {
 			return nil, err
@@ -108,10 +115,16 @@ func compileDerived(cy checkYAML) (*derivedT, error) {
 		}
 	case cy.Order != nil:
 		o := cy.Order
-		d.what, name, forms, files = "order", o.Name, o.Forms, o.Files
+		d.what, name, forms, files, d.unique = "order", o.Name, o.Forms, o.Files, o.Unique
 		if o.Places != nil {
 			var err error
 			if d.places, err = compileRE(*o.Places); err != nil {
+				return nil, err
+			}
+		}
+		if o.NotPlaces != nil {
+			var err error
+			if d.notPlaces, err = compileRE(*o.NotPlaces); err != nil {
 				return nil, err
 			}
 		}
@@ -217,7 +230,7 @@ func (d *derivedT) instantiate(mu *mutation) (relation.Checker, error) {
 				}
 			}
 		}
-		return &oracle.Locality{Name: d.name, Fresh: fresh, Except: files, Numbers: d.numbers, Punctuation: d.punctuation, Hunks: d.hunks, By: d.by, Also: d.also}, nil
+		return &oracle.Locality{Name: d.name, Fresh: fresh, Except: files, Numbers: d.numbers, Punctuation: d.punctuation, Hunks: d.hunks, By: d.by, Also: d.also, Renamed: d.renamed}, nil
 	case "order":
 		nd := mu.inserted()
 		prev, next := nd.prev, nd.next
@@ -236,13 +249,13 @@ func (d *derivedT) instantiate(mu *mutation) (relation.Checker, error) {
 		}
 		// A neighbour whose name the input declares twice (fields of two
 		// structs) cannot be told apart from its namesake: none.
-		if declaredTwice(mu.m, prev) {
+		if declaredTwice(mu.m, prev) || d.unique && prev != "" && !mentionedOnce(mu.m.src, prev) {
 			prev = ""
 		}
-		if declaredTwice(mu.m, next) {
+		if declaredTwice(mu.m, next) || d.unique && next != "" && !mentionedOnce(mu.m.src, next) {
 			next = ""
 		}
-		return &oracle.Order{Name: d.name, New: d.name1(newName), Prev: d.name1(prev), Next: d.name1(next), Others: d.others(mu), Files: files, Places: d.places}, nil
+		return &oracle.Order{Name: d.name, New: d.name1(newName), Prev: d.name1(prev), Next: d.name1(next), Others: d.others(mu), Files: files, Places: d.places, NotPlaces: d.notPlaces}, nil
 	}
 	a := &oracle.Analogy{Name: d.name, Others: d.others(mu), Files: files, KeepNumbers: d.keepNumbers}
 	nd := mu.inserted()
