@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	_ "embed"
 	"fmt"
 	"html/template"
@@ -165,14 +166,9 @@ func newPage(outDir string, r *result.Report) (*htmlPage, error) {
 		relRow(g.Relation).Groups++
 		kindRowOf(g.Kind).Groups++
 		gv := groupView{N: i + 1, Anchor: fmt.Sprintf("g%d", i+1), G: g}
-		gv.Headline = g.Relation
-		if g.Checker != "" {
-			gv.Headline += " · " + g.Checker
-		} else {
-			gv.Headline += " · " + string(g.Kind)
-		}
-		if g.File != "" && !strings.Contains(g.Checker, g.File) {
-			gv.Headline += " · " + g.File
+		gv.Headline = g.Title
+		if gv.Headline == "" { // a report.json from before titles
+			gv.Headline = g.Relation + ": " + cmp.Or(g.Checker, string(g.Kind))
 		}
 		for _, id := range g.Findings {
 			if id == g.Example {

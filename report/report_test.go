@@ -81,7 +81,8 @@ func TestFixtureSignatures(t *testing.T) {
 	}
 	groups := result.GroupFindings(r.Findings)
 	if !slices.EqualFunc(groups, r.Groups, func(a, b result.Group) bool {
-		return a.Signature == b.Signature && a.Count == b.Count && a.Example == b.Example && slices.Equal(a.Findings, b.Findings)
+		return a.Signature == b.Signature && a.Count == b.Count && a.Example == b.Example && slices.Equal(a.Findings, b.Findings) &&
+			a.Title == b.Title && a.File == b.File && a.FileKey == b.FileKey
 	}) {
 		if !*update {
 			t.Errorf("stored groups differ from GroupFindings (run with -update)")
@@ -148,10 +149,10 @@ func TestHTMLSummaryAndGroups(t *testing.T) {
 		"<b>11.3s</b><span>wall time</span>",
 		"broken_comment.cll",
 		// Groups, with their counts.
-		"1. augment-enumeration · difference:traffic_light_types.h</h3>",
-		"augment-enumeration · difference:elevator_types.h</h3>",
-		"add-attribute · difference:boiler_attrs.h</h3>",
-		"add-timer · crash</h3>",
+		"1. augment-enumeration: difference:*_types.h (e.g. traffic_light_types.h)</h3>",
+		"augment-enumeration: difference:*_types.h (e.g. elevator_types.h)</h3>",
+		"add-attribute: difference:*_attrs.h (e.g. boiler_attrs.h)</h3>",
+		"add-timer: crash</h3>",
 		`<span class="badge count">2 findings</span>`,
 		`<span class="badge count">1 finding</span>`,
 		// The other findings of a group link to their bundles.

@@ -5,11 +5,13 @@
 package result
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // Kind is the kind of a finding.
@@ -106,14 +108,18 @@ type CaseSummary struct {
 
 // Group is a set of findings with the same signature.
 type Group struct {
-	Signature string   `json:"signature"`
-	Kind      Kind     `json:"kind"`
-	Relation  string   `json:"relation"`
-	Checker   string   `json:"checker,omitempty"`
-	File      string   `json:"file,omitempty"`
-	Count     int      `json:"count"`
-	Example   string   `json:"example"`  // ID of the smallest finding of the group
-	Findings  []string `json:"findings"` // IDs, in case order
+	Signature string `json:"signature"`
+	Kind      Kind   `json:"kind"`
+	Relation  string `json:"relation"`
+	Checker   string `json:"checker,omitempty"`
+	File      string `json:"file,omitempty"`     // the example's output file
+	FileKey   string `json:"file_key,omitempty"` // the signature's file key, when it is not File
+	// Title names the group for people: relation, checker (or kind), file
+	// key and the example's file; no two groups of a report share one.
+	Title    string   `json:"title"`
+	Count    int      `json:"count"`
+	Example  string   `json:"example"`  // ID of the smallest finding of the group
+	Findings []string `json:"findings"` // IDs, in case order
 }
 
 // Report is the outcome of a campaign (or of merged shards).
@@ -184,9 +190,48 @@ func GroupFindings(fs []Finding) []Group {
 		if w := weight(f); w < size[g.Example] {
 			size[f.ID] = w
 			g.Example = f.ID
+			g.File = f.File
 		}
 	}
+	byID := map[string]*Finding{}
+	for i := range fs {
+		byID[fs[i].ID] = &fs[i]
+	}
+	titled(groups, byID)
 	return groups
+}
+
+// titled gives each group its title; titles that two groups would share
+// get the hash of their signature.
+func titled(groups []Group, byID map[string]*Finding) {
+	count := map[string]int{}
+	for i := range groups {
+		g := &groups[i]
+		what := g.Checker
+		if what == "" {
+			what = string(g.Kind)
+		}
+		if f := byID[g.Example]; f != nil && f.FileKey != "" && f.FileKey != f.File {
+			g.FileKey = f.FileKey
+		}
+		key := cmp.Or(g.FileKey, g.File)
+		if g.File != "" && strings.Contains(what, g.File) {
+			what = strings.ReplaceAll(what, g.File, key)
+		} else if key != "" {
+			what += " " + key
+		}
+		g.Title = orDash(g.Relation) + ": " + what
+		if key != g.File {
+			g.Title += " (e.g. " + g.File + ")"
+		}
+		count[g.Title]++
+	}
+	for i := range groups {
+		g := &groups[i]
+		if count[g.Title] > 1 {
+			g.Title += " #" + g.Signature[strings.LastIndexByte(g.Signature, '/')+1:]
+		}
+	}
 }
 
 // weight orders findings of a group by how small their evidence is.

@@ -392,3 +392,29 @@ func TestSignatureFreshListReversed(t *testing.T) {
 		t.Errorf("two values swapped and three reversed: %s vs %s", Signature(two), Signature(three))
 	}
 }
+
+// TestGroupTitles: a group's title names the file key of its signature and
+// the example's file, and two groups never share a title.
+func TestGroupTitles(t *testing.T) {
+	mk := func(id, sig, file string, size int) Finding {
+		return Finding{ID: id, Kind: Oracle, Relation: "r", Checker: "difference", File: file, FileKey: "*_types.h",
+			Signature: sig, Expected: strings.Repeat("x", size)}
+	}
+	gs := GroupFindings([]Finding{
+		mk("a", "r/difference/*_types.h/111", "big_types.h", 9),
+		mk("b", "r/difference/*_types.h/111", "small_types.h", 1),
+		mk("c", "r/difference/*_types.h/222", "small_types.h", 1),
+	})
+	if len(gs) != 2 {
+		t.Fatalf("%d groups", len(gs))
+	}
+	if gs[0].File != "small_types.h" || gs[0].FileKey != "*_types.h" {
+		t.Errorf("group 1: file %q, key %q; want the example's file and the key", gs[0].File, gs[0].FileKey)
+	}
+	want := []string{"r: difference *_types.h (e.g. small_types.h) #111", "r: difference *_types.h (e.g. small_types.h) #222"}
+	for i, g := range gs {
+		if g.Title != want[i] {
+			t.Errorf("title %q, want %q", g.Title, want[i])
+		}
+	}
+}

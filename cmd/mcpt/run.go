@@ -412,11 +412,7 @@ func printSummary(w io.Writer, r *result.Report, out string) {
 	}
 	for _, g := range r.Groups {
 		ex := byID[g.Example]
-		what := string(g.Kind)
-		if g.Kind == result.Oracle {
-			what = g.Checker + " " + g.File
-		}
-		fmt.Fprintf(w, "group %dx %s: %s\n", g.Count, g.Relation, what)
+		fmt.Fprintf(w, "group %dx %s\n", g.Count, g.Title)
 		if ex != nil && ex.Bundle != "" {
 			fmt.Fprintf(w, "  e.g. %s\n", engine.ReproCommand(out, ex))
 		}
