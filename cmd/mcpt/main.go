@@ -18,6 +18,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/mcpt-tool/mcpt/bundle"
 	_ "github.com/mcpt-tool/mcpt/examples/cll/gorel" // the example relation written in Go
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	_ "github.com/mcpt-tool/mcpt/transpiler/cllc" // the builtin cllc transpiler
@@ -80,6 +81,7 @@ func main() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
 	}
+	bundle.Command = invocation(os.Args[0])
 	os.Exit(run(os.Args[1:]))
 }
 

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 
+	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/progress"
 	"github.com/mcpt-tool/mcpt/reduce"
 )
@@ -94,6 +94,6 @@ func (c *reduceCmd) Run() error {
 		fmt.Println("interrupted: the base may reduce further")
 	}
 	fmt.Printf("reduced bundle: %s\n", out)
-	fmt.Printf("mcpt repro %s\n", filepath.ToSlash(out))
+	fmt.Println(bundle.ReproCommand(out))
 	return nil
 }

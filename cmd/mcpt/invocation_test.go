@@ -1,0 +1,17 @@
+package main
+
+import "testing"
+
+// TestInvocation: the commands mcpt prints start it the way it was started.
+func TestInvocation(t *testing.T) {
+	for argv0, want := range map[string]string{
+		"/tmp/go-build2915/b001/exe/mcpt": "go run github.com/mcpt-tool/mcpt/cmd/mcpt", // go run, outside a checkout's root
+		"mcpt":                            "mcpt",
+		"./bin/mcpt":                      "./bin/mcpt",
+		"/opt/my tools/mcpt":              `"/opt/my tools/mcpt"`,
+	} {
+		if got := invocation(argv0); got != want {
+			t.Errorf("invocation(%q) = %q, want %q", argv0, got, want)
+		}
+	}
+}
