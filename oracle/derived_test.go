@@ -279,3 +279,74 @@ func TestOrderPlaces(t *testing.T) {
 		t.Errorf("write in declaration order: want a failure, got %+v", v.Fails)
 	}
 }
+
+func TestLocalitySplitRenamedMasked(t *testing.T) {
+	fresh := []Name{nm("Zqnew")}
+	// A new first entry of an initialiser list takes the old first one's ":".
+	o := tree.Tree{"a.h": []byte("  Job() : id(),\n          n(0) {\n")}
+	o2 := tree.Tree{"a.h": []byte("  Job() : zqnew(0),\n          id(),\n          n(0) {\n")}
+	if v := (&Locality{Fresh: fresh}).Decide(o, o2); len(v.Fails) != 0 {
+		t.Errorf("split: false alarm %+v", v.Fails)
+	}
+	// An old line that names the new enumerator instead: only when renamed.
+	o = tree.Tree{"a.h": []byte("  A,\n  B\n  MAX = B\n")}
+	o2 = tree.Tree{"a.h": []byte("  A,\n  B,\n  ZQNEW\n  MAX = ZQNEW\n")}
+	l := &Locality{Fresh: fresh, Punctuation: Any}
+	if v := l.Decide(o, o2); len(v.Fails) != 1 {
+		t.Errorf("renamed not allowed: want a failure, got %+v", v.Fails)
+	}
+	l.Renamed = true
+	if v := l.Decide(o, o2); len(v.Fails) != 0 {
+		t.Errorf("renamed: false alarm %+v", v.Fails)
+	}
+	// The new line replaces an old one: renamed does not hide a line
+	// whose only word was the old name.
+	o2 = tree.Tree{"a.h": []byte("  A,\n  ZQNEW\n  MAX = B\n")}
+	if v := l.Decide(o, o2); len(v.Fails) != 1 {
+		t.Errorf("replaced line: want a failure, got %+v", v.Fails)
+	}
+	// With any renumbering, a shifted sequence is no change.
+	o = tree.Tree{"a.ts": []byte("a() {\n  off(4);\n}\nb() {\n  off(6);\n}\n")}
+	o2 = tree.Tree{"a.ts": []byte("a() {\n  off(4);\n}\nzqnew() {\n  off(6);\n}\nb() {\n  off(8);\n}\n")}
+	if v := (&Locality{Fresh: fresh, Numbers: Any, Hunks: true}).Decide(o, o2); len(v.Fails) != 0 {
+		t.Errorf("shifted slots: false alarm %+v", v.Fails)
+	}
+	// With a count, lines keep their numbers: the last slot is an added line.
+	if v := (&Locality{Fresh: fresh, Numbers: 5, Hunks: true}).Decide(o, o2); len(v.Fails) != 1 {
+		t.Errorf("shifted slots, counted: want a failure, got %+v", v.Fails)
+	}
+}
+
+func TestOrderNotPlacesAndLists(t *testing.T) {
+	o := tree.Tree{"a.h": []byte("  m_a;\n  m_b;\n  add_b();\n  add_a();\n")}
+	o2 := tree.Tree{"a.h": []byte("  m_a;\n  m_zqnew;\n  m_b;\n  add_b();\n  add_zqnew();\n  add_a();\n")}
+	c := &Order{New: nm("zqnew"), Prev: nm("a"), Next: nm("b")}
+	if v := c.Decide(o, o2); len(v.Fails) != 1 {
+		t.Fatalf("builder calls by size: want a failure, got %+v", v.Fails)
+	}
+	c.NotPlaces = regexp.MustCompile(`add_`)
+	if v := c.Decide(o, o2); len(v.Fails) != 0 {
+		t.Errorf("not_places: false alarm %+v", v.Fails)
+	}
+	// A neighbour's name as a type on the new line is no list.
+	typed := &Order{New: nm("zqnew"), Prev: nm("number")}
+	if v := typed.Decide(tree.Tree{"a.ts": []byte("x\n")}, tree.Tree{"a.ts": []byte("zqnew():number {\n")}); len(v.Fails) != 0 {
+		t.Errorf("type named like the neighbour: false alarm %+v", v.Fails)
+	}
+}
+
+func TestAnalogyFormsPresent(t *testing.T) {
+	// FAILED's lower case in boilerplate text of a file where the new
+	// enumerator does not appear is not about FAILED.
+	o := tree.Tree{"t.h": []byte("  FAILED = 3,\n"), "s.cpp": []byte(`throw X("submit failed: unknown result");` + "\n")}
+	o2 := tree.Tree{"t.h": []byte("  FAILED = 3,\n  ZQNEW = 4,\n"), "s.cpp": o["s.cpp"]}
+	c := &Analogy{Renames: []Rename{{From: nm("FAILED"), To: nm("ZQNEW")}}}
+	if v := c.Decide(o, o2); len(v.Fails) != 0 || len(v.Undecided) != 0 {
+		t.Errorf("boilerplate: %+v", v)
+	}
+	o2["t.h"] = []byte("  FAILED = 3,\n")
+	o2["u.h"] = []byte("ZQNEW\n")
+	if v := c.Decide(o, o2); len(v.Fails) != 0 {
+		t.Errorf("the new name absent from t.h: the file is not judged, got %+v", v.Fails)
+	}
+}

@@ -246,12 +246,16 @@ func renamed(a, b []string, names []Name) bool {
 	if len(a) != len(b) {
 		return false
 	}
+	kept := 0
 	for i := range a {
-		if a[i] != b[i] && !mentions(b[i], names) {
+		switch {
+		case a[i] == b[i]:
+			kept++
+		case !mentions(b[i], names):
 			return false
 		}
 	}
-	return true
+	return kept > 0 // a line that was only the old name was replaced, not renamed
 }
 
 // maskAll masks the numbers of lines with 0, which patterns of Also still

@@ -75,6 +75,27 @@ func TestDerivedChecks(t *testing.T) {
 	}
 }
 
+// TestOrderUnique: with unique, a neighbour the input mentions elsewhere
+// (Hold, started in the cycle) is no neighbour.
+func TestOrderUnique(t *testing.T) {
+	rel := strings.Replace(derivedRel, "- order: {}", "- order: {unique: true, not_places: 'x', places: '.'}", 1)
+	dir := write(t, map[string]string{"defs.yaml": defsYAML, "rel.yaml": rel})
+	rels, err := Load(filepath.Join(dir, "rel.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := relation.Input{Name: "door.cll", Src: []byte(derivedProgram)}
+	spots, _ := rels[0].Spots(in)
+	fu, err := rels[0].Mutate(in, spots[2], rngFor(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ord := fu.Checks[1].(*oracle.Order)
+	if !ord.Prev.Empty() || ord.Next.String() != "Alarm" || ord.Places == nil || ord.NotPlaces == nil {
+		t.Errorf("unique: %s between %q and %s, places %v, not %v", ord.New, ord.Prev, ord.Next, ord.Places, ord.NotPlaces)
+	}
+}
+
 func TestDerivedErrors(t *testing.T) {
 	for _, tc := range []struct{ from, to, want string }{
 		{"locality: {numbers: 2, punctuation: any}", "locality: {numbers: many}", "rel.yaml:9:29: want a number of lines or any"},
