@@ -123,8 +123,8 @@ func (c *Order) Decide(o, o2 tree.Tree) Verdict {
 			v.Fails = append(v.Fails, Failure{
 				Checker: name, File: f,
 				Message:  fmt.Sprintf("%s in o′: %s is not between %s and %s: %s", f, c.New, orNone(c.Prev), orNone(c.Next), strings.ReplaceAll(bad[0], "\n", ", ")),
-				Expected: fmt.Sprintf("%s\n%s\n%s", orNone(c.Prev), c.New, orNone(c.Next)),
-				Actual:   stripLineNumbers(bad),
+				Expected: stripLineNumbers(bad, true),
+				Actual:   stripLineNumbers(bad, false),
 			})
 		}
 	}
@@ -208,15 +208,22 @@ func checkPlace(ts []tagged, text string, starts []int) (bool, []string) {
 }
 
 // stripLineNumbers keeps the text of the lines out of order, without
-// their numbers, for a finding's evidence.
-func stripLineNumbers(bad []string) string {
+// their numbers, for a finding's evidence: as they are, or each pair
+// swapped into i′'s order (then a finding's shape is a move, the same
+// whatever the names, and the same fault gives one group).
+func stripLineNumbers(bad []string, swap bool) string {
 	var out []string
 	for _, b := range bad {
+		var pair []string
 		for _, l := range strings.Split(b, "\n") {
 			if _, text, ok := strings.Cut(l, ": "); ok {
-				out = append(out, text)
+				pair = append(pair, text)
 			}
 		}
+		if swap && len(pair) == 2 {
+			pair[0], pair[1] = pair[1], pair[0]
+		}
+		out = append(out, pair...)
 	}
 	return strings.Join(out, "\n")
 }
