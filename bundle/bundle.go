@@ -233,6 +233,20 @@ func splitPath(p string) []string {
 
 func (r *Reader) display(name string) string { return filepath.Join(r.dir, filepath.FromSlash(name)) }
 
+// LoadReport reads the report file name (report.json) of the directory
+// the Reader reads.
+func (r *Reader) LoadReport(name string) (*result.Report, error) {
+	data, err := r.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	var rep result.Report
+	if err := json.Unmarshal(data, &rep); err != nil {
+		return nil, fmt.Errorf("%s: %w", r.display(name), err)
+	}
+	return &rep, nil
+}
+
 // ReadFile reads the regular file at the slash-separated path name. A file
 // that does not exist gives an error wrapping fs.ErrNotExist.
 func (r *Reader) ReadFile(name string) ([]byte, error) {

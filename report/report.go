@@ -37,7 +37,12 @@ func Write(outDir string, r *result.Report) error {
 // Rebuild reads outDir/report.json and writes report.html and junit.xml
 // again from it and the bundles.
 func Rebuild(outDir string) error {
-	r, err := result.Load(filepath.Join(outDir, ReportJSON))
+	rd, err := bundle.Open(outDir)
+	if err != nil {
+		return err
+	}
+	defer rd.Close()
+	r, err := rd.LoadReport(ReportJSON)
 	if err != nil {
 		return err
 	}

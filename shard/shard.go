@@ -23,7 +23,7 @@ func Merge(dirs []string, out string) (*result.Report, error) {
 	}
 	var reps []*result.Report
 	for _, d := range dirs {
-		r, err := result.Load(filepath.Join(d, report.ReportJSON))
+		r, err := loadReport(d)
 		if err != nil {
 			return nil, err
 		}
@@ -148,6 +148,17 @@ func complete(names []string, reps []*result.Report) error {
 		return fmt.Errorf("shard%s %s missing: merge takes every shard of the campaign", map[bool]string{true: "s"}[len(missing) > 1], strings.Join(missing, ", "))
 	}
 	return nil
+}
+
+// loadReport reads the report.json of the output directory dir, refusing
+// a link (see bundle.Reader).
+func loadReport(dir string) (*result.Report, error) {
+	rd, err := bundle.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer rd.Close()
+	return rd.LoadReport(report.ReportJSON)
 }
 
 // copyBundles copies the bundles of findings from the output directory dir
