@@ -3,6 +3,8 @@
 package bench
 
 import (
+	"os"
+	"runtime"
 	"syscall"
 	"time"
 )
@@ -14,4 +16,15 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// maxRSS is the peak resident memory of an ended child process, in KB.
+func maxRSS(ps *os.ProcessState) int64 {
+	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+		if runtime.GOOS == "darwin" {
+			return ru.Maxrss / 1024 // bytes there
+		}
+		return ru.Maxrss // KB
+	}
+	return 0
 }

@@ -2,28 +2,34 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime/pprof"
+	"strings"
 
 	"github.com/mcpt-tool/mcpt/bench"
 	"github.com/mcpt-tool/mcpt/result"
 )
 
 type benchCmd struct {
-	JSON       string `name:"json" placeholder:"FILE" help:"Also write the figures as JSON to this file."`
-	Cases      int    `help:"Test cases per campaign with cllc in process (default 2000; 20 with --quick)."`
-	ExecCases  int    `name:"exec-cases" help:"Test cases per campaign with the external cllc (default 300; 10 with --quick)."`
-	Repeat     int    `help:"Times each compared run with the external cllc is repeated, those in process three times as often; medians are reported (default 5; 1 with --quick)."`
-	CheckCases int    `name:"check-cases" help:"Test cases whose consistency checks are timed (default 2000)."`
-	Seeds      int    `help:"Programs generated per seed-generation run (default 300)."`
-	Workers    int    `help:"Workers of the MCP/fuzz campaigns and of seed generation (default: the number of CPUs)."`
-	Examples   string `default:"examples/cll" help:"The CLL example directory, relative to the working directory or the module root."`
-	Cllc       string `help:"The cllc executable to run as an external command (default: built with go build)." type:"path"`
-	Journal    bool   `help:"Let every campaign write its journal to a fresh output directory, as mcpt run does."`
-	Quick      bool   `help:"Small sizes, for a smoke test."`
-	CPUProfile string `name:"cpuprofile" placeholder:"FILE" help:"Write a CPU profile of the whole bench to this file."`
+	JSON        string `name:"json" placeholder:"FILE" help:"Also write the figures as JSON to this file."`
+	Cases       int    `help:"Test cases per campaign with cllc in process (default 2000; 20 with --quick)."`
+	ExecCases   int    `name:"exec-cases" help:"Test cases per campaign with the external cllc (default 300; 10 with --quick)."`
+	Repeat      int    `help:"Times each compared run with the external cllc is repeated, those in process three times as often; medians are reported (default 5; 1 with --quick)."`
+	CheckCases  int    `name:"check-cases" help:"Test cases whose consistency checks are timed (default 2000)."`
+	Seeds       int    `help:"Programs generated per seed-generation run (default 300)."`
+	Workers     int    `help:"Workers of the MCP/fuzz campaigns and of seed generation (default: the number of CPUs)."`
+	Examples    string `default:"examples/cll" help:"The CLL example directory, relative to the working directory or the module root."`
+	Cllc        string `help:"The cllc executable to run as an external command (default: built with go build)." type:"path"`
+	Journal     bool   `help:"Let every campaign write its journal to a fresh output directory, as mcpt run does."`
+	Quick       bool   `help:"Small sizes, for a smoke test."`
+	CPUProfile  string `name:"cpuprofile" placeholder:"FILE" help:"Write a CPU profile of the whole bench to this file."`
+	Memory      bool   `help:"Measure only memory: the peak resident memory of mcpt run child processes of --memory-cases test cases on the example's mcpt.yaml, and of resuming the largest one's journal (about four minutes on 2 idle CPUs)."`
+	MemoryCases []int  `name:"memory-cases" sep:"," placeholder:"N,N" help:"Campaign sizes of --memory, smallest first (default 100000,1000000)."`
 }
 
 func (c *benchCmd) Run() error {
@@ -53,6 +59,9 @@ func (c *benchCmd) Run() error {
 	}
 	ctx, stop := interruptible()
 	defer stop()
+	if c.Memory {
+		return c.memory(ctx, ex)
+	}
 	res, err := bench.Run(ctx, bench.Options{
 		Examples: ex, Cllc: c.Cllc, Cases: c.Cases, ExecCases: c.ExecCases, Repeat: c.Repeat, CheckCases: c.CheckCases,
 		SeedPrograms: c.Seeds, Workers: c.Workers, Journal: c.Journal, Quick: c.Quick, Log: os.Stderr,
@@ -73,6 +82,39 @@ func (c *benchCmd) Run() error {
 		return err
 	}
 	if err := result.WriteFileAtomic(c.JSON, b.Bytes()); err != nil {
+		return fmt.Errorf("writing %s: %w", c.JSON, err)
+	}
+	return nil
+}
+
+// memory runs the memory measure, each campaign a child process of this
+// executable.
+func (c *benchCmd) memory(ctx context.Context, examples string) error {
+	self := os.Args[0]
+	if !strings.ContainsRune(self, filepath.Separator) {
+		p, err := exec.LookPath(self)
+		if err != nil {
+			return err
+		}
+		self = p
+	}
+	res, err := bench.Memory(ctx, bench.MemoryOptions{
+		Mcpt: self, Config: filepath.Join(examples, "mcpt.yaml"), Cases: c.MemoryCases, Log: os.Stderr,
+	})
+	if err != nil {
+		return err
+	}
+	if err := res.WriteTable(os.Stdout); err != nil {
+		return err
+	}
+	if c.JSON == "" {
+		return nil
+	}
+	b, err := json.MarshalIndent(res, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := result.WriteFileAtomic(c.JSON, append(b, '\n')); err != nil {
 		return fmt.Errorf("writing %s: %w", c.JSON, err)
 	}
 	return nil
