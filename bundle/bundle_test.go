@@ -1,0 +1,95 @@
+package bundle
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/tree"
+)
+
+func sample() *Bundle {
+	return &Bundle{
+		Finding:     result.Finding{ID: "c000001-r", SeedFile: "seeds/a.prog", Diff: "--- a\n+++ b\n"},
+		Recipe:      &Recipe{Config: "mcpt.yaml", Seed: 7, Transpiler: Transpiler{Command: []string{"t", "{input}"}}},
+		Base:        []byte("base\n"),
+		FollowUp:    []byte("follow-up\n"),
+		BaseOut:     tree.Tree{"out.txt": []byte("o\n"), "sub/x.txt": []byte("x\n")},
+		FollowUpOut: tree.Tree{"out.txt": []byte("o2\n")},
+		Repro:       "mcpt repro out/findings/c000001-r",
+	}
+}
+
+// TestWriteLoad: a bundle reads back as written; Write leaves a bundle that
+// is there, Replace replaces it.
+func TestWriteLoad(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "findings", "c000001-r")
+	b := sample()
+	if err := Write(dir, b); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, b) {
+		t.Errorf("read back %+v, want %+v", got, b)
+	}
+	b2 := sample()
+	b2.Base = []byte("other\n")
+	if err := Write(dir, b2); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := Load(dir); string(got.Base) != "base\n" {
+		t.Errorf("Write replaced an existing bundle")
+	}
+	if err := Replace(dir, b2); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := Load(dir); string(got.Base) != "other\n" {
+		t.Errorf("Replace kept the old bundle")
+	}
+	entries, _ := os.ReadDir(filepath.Dir(dir))
+	if len(entries) != 1 {
+		t.Errorf("%d entries beside the bundle, want none (no temporary left)", len(entries))
+	}
+}
+
+// TestReaderRefuses: no link, on the way or at the end, and no "..".
+func TestReaderRefuses(t *testing.T) {
+	out := t.TempDir()
+	outside := t.TempDir()
+	if err := Write(filepath.Join(outside, "b"), sample()); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(outside, "secret"), []byte("secret"), 0o644)
+	if err := os.Symlink(outside, filepath.Join(out, Dir)); err != nil {
+		t.Fatal(err)
+	}
+	os.Symlink(filepath.Join(outside, "secret"), filepath.Join(out, "report.json"))
+	r, err := Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for _, name := range []string{"findings/b/finding.json", "report.json", "../secret"} {
+		if _, err := r.ReadFile(name); !errors.Is(err, ErrRefused) {
+			t.Errorf("ReadFile(%q) = %v, want a refusal", name, err)
+		}
+	}
+	if _, err := r.Load("findings/b"); !errors.Is(err, ErrRefused) {
+		t.Errorf("Load through a linked directory = %v, want a refusal", err)
+	}
+	// A link inside an output tree.
+	in := filepath.Join(t.TempDir(), "b")
+	if err := Write(in, sample()); err != nil {
+		t.Fatal(err)
+	}
+	os.Symlink(filepath.Join(outside, "secret"), filepath.Join(in, BaseOutDir, "link.txt"))
+	if _, err := Load(in); !errors.Is(err, ErrRefused) {
+		t.Errorf("Load of a tree with a link = %v, want a refusal", err)
+	}
+}

@@ -1,0 +1,53 @@
+package setup
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/mcpt-tool/mcpt/bundle"
+	"github.com/mcpt-tool/mcpt/relation"
+	_ "github.com/mcpt-tool/mcpt/transpiler/cllc"
+)
+
+// TestRecipeRoundTrip: a configuration's recipe, through JSON, loads the
+// same relations, the included files (../relations/cll.defs.yaml) with
+// them, with no file of the configuration read.
+func TestRecipeRoundTrip(t *testing.T) {
+	for _, cfg := range []string{"mcpt.yaml", "derived.yaml"} {
+		path := filepath.Join("..", "..", "examples", "cll", cfg)
+		s, err := Load(path, Options{SeedFiles: []string{filepath.Join("..", "..", "examples", "cll", "traffic.cll")}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := s.Recipe(3, []string{"reverse-enums"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(r)
+		var back bundle.Recipe
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatal(err)
+		}
+		got, err := FromRecipe(&back, []string{filepath.Join("..", "..", "examples", "cll", "traffic.cll")})
+		if err != nil {
+			t.Fatalf("%s: %v", cfg, err)
+		}
+		if !slices.Equal(names(got.Relations), names(s.Relations)) {
+			t.Errorf("%s: relations %v from the recipe, want %v", cfg, names(got.Relations), names(s.Relations))
+		}
+		if back.Transpiler.Builtin != "cllc" || !slices.Equal(back.Transpiler.Faults, []string{"reverse-enums"}) || back.Seed != 3 {
+			t.Errorf("%s: transpiler %+v, seed %d", cfg, back.Transpiler, back.Seed)
+		}
+	}
+}
+
+func names(rels []*relation.Relation) []string {
+	var n []string
+	for _, r := range rels {
+		n = append(n, r.Name)
+	}
+	slices.Sort(n)
+	return n
+}
