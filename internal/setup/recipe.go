@@ -155,7 +155,7 @@ func recipeRelations(r *bundle.Recipe) ([]*relation.Relation, error) {
 		for _, name := range r.Relations {
 			paths = append(paths, filepath.Join(dir, filepath.FromSlash(name)))
 		}
-		if rels, err = yamlrel.Load(paths...); err != nil {
+		if rels, err = yamlrel.LoadWithin(dir, paths...); err != nil {
 			return nil, err
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mcpt-tool/mcpt/bundle"
@@ -50,4 +51,21 @@ func names(rels []*relation.Relation) []string {
 	}
 	slices.Sort(n)
 	return n
+}
+
+// TestRecipeIncludeStaysInside: a recipe's relation file cannot make mcpt
+// read a file outside the recipe's relation files.
+func TestRecipeIncludeStaysInside(t *testing.T) {
+	secret := filepath.Join(t.TempDir(), "secret.yaml")
+	for _, inc := range []string{secret, "../../secret.yaml"} {
+		r := &bundle.Recipe{
+			Transpiler:    bundle.Transpiler{Builtin: "cllc"},
+			RelationFiles: map[string]string{"rel.yaml": "include: ['" + inc + "']\n"},
+			Relations:     []string{"rel.yaml"},
+		}
+		_, err := FromRecipe(r, []string{filepath.Join("..", "..", "examples", "cll", "traffic.cll")})
+		if err == nil || !strings.Contains(err.Error(), "is not among the relation files") {
+			t.Errorf("include %s: %v, want a refusal", inc, err)
+		}
+	}
 }

@@ -64,7 +64,21 @@ type kind struct {
 // Load reads relation files (and what they include) and compiles their
 // relations. Errors carry file:line:col.
 func Load(paths ...string) ([]*relation.Relation, error) {
-	l := &loader{d: newDefs(), seen: map[string]bool{}}
+	return loadAll(&loader{d: newDefs(), seen: map[string]bool{}}, paths)
+}
+
+// LoadWithin is Load for relation files that must not read outside the
+// directory root: an include that leaves it is an error, and is not read
+// (relation files that came with a finding bundle).
+func LoadWithin(root string, paths ...string) ([]*relation.Relation, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	return loadAll(&loader{d: newDefs(), seen: map[string]bool{}, root: abs}, paths)
+}
+
+func loadAll(l *loader, paths []string) ([]*relation.Relation, error) {
 	for _, p := range paths {
 		if err := l.loadFile(p, config.Pos{}); err != nil {
 			return nil, err
@@ -102,6 +116,7 @@ type loader struct {
 	seen  map[string]bool
 	rels  []pendingRel
 	files map[string][]byte // content read, by absolute path
+	root  string            // when set, no file outside it is read
 }
 
 // Sources returns the content of relation files and of every file they
@@ -127,6 +142,9 @@ func (l *loader) loadFile(path string, from config.Pos) error {
 	}
 	if l.seen[abs] {
 		return nil // included twice: definitions are already there
+	}
+	if rel, err := filepath.Rel(l.root, abs); l.root != "" && (err != nil || !filepath.IsLocal(rel)) {
+		return config.Errorf(from, "cannot include %s: it is not among the relation files", path)
 	}
 	l.seen[abs] = true
 	data, err := inputfile.Read(path)
