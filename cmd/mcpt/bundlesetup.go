@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -36,7 +37,15 @@ func loadFinding(dir, config string, trust bool) (*bundle.Bundle, *setup.Setup, 
 			return nil, nil, usageErr("the bundle's transpiler is the command %s (in %s): mcpt runs a command from a bundle only with --trust, or pass -c with a configuration of yours",
 				quoteArgs(cmd), bd.Recipe.Transpiler.Dir)
 		}
-		s, err = setup.FromRecipe(bd.Recipe, seedFiles)
+		recipe := *bd.Recipe
+		if d := recipe.Transpiler.Dir; len(recipe.Transpiler.Runs()) > 0 && !isDir(d) {
+			// Another machine: the command runs where mcpt is started.
+			fmt.Fprintf(os.Stderr, "mcpt: the transpiler's directory %s is not here: running %s in the current directory\n", d, quoteArgs(recipe.Transpiler.Runs()))
+			if recipe.Transpiler.Dir, err = os.Getwd(); err != nil {
+				return nil, nil, err
+			}
+		}
+		s, err = setup.FromRecipe(&recipe, seedFiles)
 	default:
 		config = f.Config
 		if config == "" {
@@ -70,6 +79,11 @@ func ownCommand(r *bundle.Recipe) bool {
 	return err == nil && dir == r.Transpiler.Dir && slices.Equal(cfg.Transpiler.Command, r.Transpiler.Command) &&
 		slices.Equal(cfg.Transpiler.Worker, r.Transpiler.Worker) &&
 		slices.Equal(cfg.Transpiler.Env, r.Transpiler.Env)
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
 }
 
 func quoteArgs(args []string) string {

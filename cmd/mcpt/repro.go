@@ -31,6 +31,9 @@ func (c *reproCmd) Run() error {
 		return err
 	}
 	f := bd.Finding
+	if r := bd.Recipe; r != nil && c.Config == "" && len(r.Transpiler.Runs()) > 0 {
+		fmt.Printf("transpiler: %s (in %s), as the bundle records it\n", quoteArgs(r.Transpiler.Runs()), r.Transpiler.Dir)
+	}
 	t := &engine.Tester{Transpiler: s.Transpiler, Normalize: s.Normalize, Mode: engine.Mode(f.Mode)}
 	seed := engine.Seed{Name: f.SeedFile, Src: bd.Base}
 	ctx := context.Background()

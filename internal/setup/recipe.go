@@ -103,11 +103,6 @@ func FromRecipe(r *bundle.Recipe, seedFiles []string) (*Setup, error) {
 		Env: tc.Env, Timeout: tc.Timeout, Accept: tc.Accept, Reject: tc.Reject, InputName: tc.InputName,
 		MaxOutputFiles: tc.MaxOutputFiles, MaxOutputBytes: tc.MaxOutputBytes,
 	}}
-	if tc.Builtin == "" {
-		if st, err := os.Stat(tc.Dir); err != nil || !st.IsDir() {
-			return nil, cfgErr(fmt.Errorf("the transpiler's directory %s is not here: pass -c with a configuration of yours", tc.Dir))
-		}
-	}
 	s := &Setup{Config: cfg}
 	var err error
 	// Faults of the recipe are the campaign's; nil keeps the builtin's own.
