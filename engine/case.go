@@ -101,7 +101,7 @@ func (t *Tester) BaseFinding(id string, b *Base) *result.Finding {
 		ID: id, Relation: "-", SeedFile: b.Seed.Name,
 		Case: -1, Mode: string(t.mode()), Config: t.Config, Faults: t.Faults,
 	}
-	RunFinding(f, b.Result, transpiler.Base)
+	runFinding(f, b.Result, transpiler.Base)
 	f.Signature = result.Signature(f)
 	return f
 }
@@ -162,7 +162,7 @@ func (t *Tester) Run(ctx context.Context, tc Test) (*Outcome, error) {
 		return nil, fmt.Errorf("transpiling the follow-up of %s: %w", seed.Name, err)
 	}
 	t0 = time.Now()
-	out.Findings = FollowUpFindings(t.proto(tc), fu, tc.Base.Files, tc.Base.names(), out.Result, t.mode(), t.Normalize)
+	out.Findings = followUpFindings(t.proto(tc), fu, tc.Base.Files, tc.Base.names(), out.Result, t.mode(), t.Normalize)
 	if out.Result.Status == transpiler.Accepted && t.mode() == MCP {
 		out.CheckNS = time.Since(t0).Nanoseconds()
 	}
@@ -300,18 +300,18 @@ func sameTree(a, b tree.Tree) bool {
 	return true
 }
 
-// FollowUpFindings makes the findings of one follow-up run as a campaign
+// followUpFindings makes the findings of one follow-up run as a campaign
 // does: the crash, timeout or rejection of the run, or, in MCP mode, one
 // oracle finding per failed checker on the normalised outputs (o is the
 // normalised base output). proto carries the fields that identify the test
 // case; baseNames, the file names of the base output, make the signatures
 // independent of the seed's naming.
-func FollowUpFindings(proto result.Finding, fu *relation.FollowUp, o tree.Tree, baseNames []string, res *transpiler.Result, mode Mode, norm oracle.Normalizer) []result.Finding {
+func followUpFindings(proto result.Finding, fu *relation.FollowUp, o tree.Tree, baseNames []string, res *transpiler.Result, mode Mode, norm oracle.Normalizer) []result.Finding {
 	var fs []result.Finding
 	switch res.Status {
 	case transpiler.Crashed, transpiler.TimedOut, transpiler.Rejected:
 		f := proto
-		RunFinding(&f, res, transpiler.FollowUp)
+		runFinding(&f, res, transpiler.FollowUp)
 		f.Bindings, f.Fresh = fu.Bindings, fu.Fresh
 		fs = append(fs, f)
 	case transpiler.Accepted:
@@ -336,9 +336,9 @@ func FollowUpFindings(proto result.Finding, fu *relation.FollowUp, o tree.Tree, 
 	return fs
 }
 
-// RunFinding fills in a finding about a run that crashed, timed out or was
+// runFinding fills in a finding about a run that crashed, timed out or was
 // rejected: its kind, role, message, exit status and stderr.
-func RunFinding(f *result.Finding, res *transpiler.Result, role transpiler.Role) {
+func runFinding(f *result.Finding, res *transpiler.Result, role transpiler.Role) {
 	switch res.Status {
 	case transpiler.TimedOut:
 		f.Kind = result.Timeout

@@ -109,29 +109,16 @@ func replay(t testing.TB, s *setup.Setup, f *result.Finding, base []byte) []resu
 	if sp := spots[f.Spot.Index]; sp.Desc != f.Spot.Desc || sp.Line != f.Spot.Line {
 		t.Errorf("spot %d is %+v, the finding says %+v", f.Spot.Index, sp, f.Spot)
 	}
-	fu, err := rel.Mutate(in, spots[f.Spot.Index], engine.CaseRand(f.CaseSeed))
+	tr := &engine.Tester{Transpiler: s.Transpiler, Normalize: s.Normalize, NoRecheck: true}
+	b, err := tr.Base(ctx, engine.Seed{Name: f.SeedFile, Src: base})
+	if err != nil || b.Skip != "" {
+		t.Fatalf("base run: %v %s", err, b.Skip)
+	}
+	out, err := tr.Run(ctx, engine.Test{Base: b, Relation: rel, Spot: spots[f.Spot.Index], CaseSeed: f.CaseSeed})
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := s.Transpiler.Transpile(ctx, transpiler.Request{Name: name, Src: base, Role: transpiler.Base})
-	if err != nil || o.Status != transpiler.Accepted {
-		t.Fatalf("base run: %v %v", err, o)
-	}
-	o2, err := s.Transpiler.Transpile(ctx, transpiler.Request{Name: name, Src: fu.Src, Role: transpiler.FollowUp})
-	if err != nil || o2.Status != transpiler.Accepted {
-		t.Fatalf("follow-up run: %v %v", err, o2)
-	}
-	var out []result.Finding
-	for _, fl := range fu.Check(s.Normalize.Apply(o.Files), s.Normalize.Apply(o2.Files)) {
-		g := result.Finding{
-			Kind: result.Oracle, Relation: f.Relation, Checker: fl.Checker, File: fl.File, Message: fl.Message,
-			Expected: fl.Expected, Actual: fl.Actual, Diff: fl.Diff, Bindings: fu.Bindings, Fresh: fu.Fresh,
-		}
-		g.FileKey = result.FileKey(g.File, o.Files.Names(), f.SeedFile)
-		g.Signature = result.Signature(&g)
-		out = append(out, g)
-	}
-	return out
+	return out.Findings
 }
 
 func hasSignature(fs []result.Finding, sig string) bool {
