@@ -3,8 +3,7 @@ package examples_test
 // The TypeScript pack (examples/typescript) against tsc 5.9, which
 // scripts/test installs with `npm ci` in examples/typescript, and against
 // tsc-worker.js, the same compiler behind Bazel's persistent worker
-// protocol. The tests talk to the worker themselves (wpClient below), one
-// JSON request and response per line.
+// protocol, run by mcpt's worker transpiler (mcpt.worker.yaml).
 
 import (
 	"bufio"
@@ -27,7 +26,6 @@ import (
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/transpiler"
-	"github.com/mcpt-tool/mcpt/tree"
 )
 
 const tsDir = "typescript"
@@ -43,18 +41,31 @@ func needTsc(t *testing.T) {
 	}
 }
 
-// wpClient is a transpiler.Transpiler that sends each run to a pool of
-// persistent tsc-worker.js processes: the arguments are those of the tsc
-// command of mcpt.yaml, with the placeholders filled in.
-type wpClient struct {
-	dir   string   // where the workers run
-	argv  []string // node, the script, its flags
-	args  []string // the tsc arguments, with placeholders
-	idle  chan *wpProc
-	mu    sync.Mutex
-	procs []*wpProc
+// tsWorker is the pack's worker transpiler as mcpt.worker.yaml configures
+// it, with the worker's own flags (the fault) added.
+func tsWorker(t testing.TB, s *setup.Setup, flags ...string) transpiler.Transpiler {
+	t.Helper()
+	w, err := transpiler.NewWorker(transpiler.Worker{
+		Argv:      append([]string{"node", "tsc-worker.js"}, flags...),
+		Arguments: s.Config.Transpiler.Command[1:],
+		Dir:       s.Config.Dir, Timeout: time.Minute, Reject: []int{1, 2},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = w.Close() })
+	return w
 }
 
+// closeAtEnd closes the transpiler of a setup when the test ends (a worker
+// pool's processes).
+func closeAtEnd(t testing.TB, s *setup.Setup) {
+	if c, ok := s.Transpiler.(io.Closer); ok {
+		t.Cleanup(func() { _ = c.Close() })
+	}
+}
+
+// wpProc is one tsc-worker.js process that a test talks to directly.
 type wpProc struct {
 	cmd  *exec.Cmd
 	in   io.WriteCloser
@@ -73,21 +84,9 @@ type workResponse struct {
 	RequestID int    `json:"requestId"`
 }
 
-func newWPClient(t *testing.T, s *setup.Setup, flags ...string) *wpClient {
-	t.Helper()
-	c := &wpClient{
-		dir:  s.Config.Dir,
-		argv: append([]string{"node", "tsc-worker.js"}, flags...),
-		args: slices.Clone(s.Config.Transpiler.Command[1:]),
-		idle: make(chan *wpProc, 64),
-	}
-	t.Cleanup(c.close)
-	return c
-}
-
-func (c *wpClient) start() (*wpProc, error) {
-	cmd := exec.Command(c.argv[0], c.argv[1:]...)
-	cmd.Dir = c.dir
+func startWorker(dir string) (*wpProc, error) {
+	cmd := exec.Command("node", "tsc-worker.js")
+	cmd.Dir = dir
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -100,21 +99,7 @@ func (c *wpClient) start() (*wpProc, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	p := &wpProc{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<16)}
-	c.mu.Lock()
-	c.procs = append(c.procs, p)
-	c.mu.Unlock()
-	return p, nil
-}
-
-func (c *wpClient) close() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, p := range c.procs {
-		_ = p.in.Close()
-		_ = p.cmd.Wait()
-	}
-	c.procs = nil
+	return &wpProc{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<16)}, nil
 }
 
 // call sends one request and reads its response.
@@ -139,61 +124,6 @@ func (p *wpProc) call(args []string) (*workResponse, error) {
 		return nil, fmt.Errorf("response to request %d, want %d", res.RequestID, p.next)
 	}
 	return &res, nil
-}
-
-// Transpile writes the input to a private directory, as the command
-// transpiler does, and has a worker compile it.
-func (c *wpClient) Transpile(ctx context.Context, req transpiler.Request) (*transpiler.Result, error) {
-	var p *wpProc
-	select {
-	case p = <-c.idle:
-	default:
-		var err error
-		if p, err = c.start(); err != nil {
-			return nil, err
-		}
-	}
-	work, err := os.MkdirTemp("", "mcpt-tsw-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(work)
-	in := filepath.Join(work, "in", req.Name)
-	out := filepath.Join(work, "out")
-	if err := os.MkdirAll(filepath.Dir(in), 0o755); err != nil {
-		return nil, err
-	}
-	if err := os.Mkdir(out, 0o755); err != nil {
-		return nil, err
-	}
-	if err := os.WriteFile(in, req.Src, 0o644); err != nil {
-		return nil, err
-	}
-	args := make([]string, len(c.args))
-	for i, a := range c.args {
-		a = strings.ReplaceAll(a, transpiler.PlaceholderInput, in)
-		a = strings.ReplaceAll(a, transpiler.PlaceholderOutDir, out)
-		args[i] = a
-	}
-	begin := time.Now()
-	res, err := p.call(args)
-	if err != nil {
-		return nil, fmt.Errorf("tsc-worker: %w", err)
-	}
-	c.idle <- p
-	r := &transpiler.Result{ExitCode: res.ExitCode, Stderr: []byte(res.Output), Duration: time.Since(begin)}
-	switch res.ExitCode {
-	case 0:
-		r.Status = transpiler.Accepted
-		if r.Files, err = tree.Read(out, tree.Limits{MaxFiles: 1000, MaxBytes: 64 << 20}); err != nil {
-			return nil, err
-		}
-	case 1, 2:
-		r.Status = transpiler.Rejected
-	default:
-		r.Status = transpiler.Crashed
-	}
-	return r, nil
 }
 
 // twins runs every input through tsc and through the worker and records
@@ -243,13 +173,30 @@ func compareRuns(a, b *transpiler.Result) string {
 	return ""
 }
 
+// loadWorker loads mcpt.worker.yaml, whose requests must be mcpt.yaml's
+// tsc command lines.
+func loadWorker(t testing.TB, s *setup.Setup) *setup.Setup {
+	t.Helper()
+	sw, err := setup.Load(filepath.Join(tsDir, "mcpt.worker.yaml"), setup.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	closeAtEnd(t, sw)
+	if got, want := sw.Config.Transpiler.Arguments, s.Config.Transpiler.Command[1:]; !slices.Equal(got, want) {
+		t.Fatalf("mcpt.worker.yaml's arguments are %q, mcpt.yaml's tsc arguments %q", got, want)
+	}
+	return sw
+}
+
 // TestTypeScriptPack runs a campaign of every relation of the pack on both
-// tsc and the worker: each seed and follow-up must come out byte for byte
-// the same from both, and the campaign must find nothing.
+// tsc (mcpt.yaml) and the worker (mcpt.worker.yaml): each seed and follow-up
+// must come out byte for byte the same from both, and the campaign must
+// find nothing.
 func TestTypeScriptPack(t *testing.T) {
 	needTsc(t)
 	s := load(t, pack{dir: tsDir})
-	tw := &twins{tsc: s.Transpiler, worker: newWPClient(t, s)}
+	sw := loadWorker(t, s)
+	tw := &twins{tsc: s.Transpiler, worker: sw.Transpiler}
 	rep := campaign(t, s, tw, nil, minCases)
 	for i, d := range tw.diffs {
 		if i == 3 {
@@ -288,7 +235,7 @@ func TestTypeScriptPack(t *testing.T) {
 func TestTypeScriptFaultIsDetected(t *testing.T) {
 	needTsc(t)
 	s := load(t, pack{dir: tsDir})
-	tr := newWPClient(t, s, "--sort-enum-members")
+	tr := tsWorker(t, s, "--sort-enum-members")
 	rep := campaign(t, s, tr, []string{"add-enum-member", "add-enum-member-explicit", "add-constant"}, 90)
 	if len(rep.Findings) == 0 {
 		t.Fatalf("--sort-enum-members went unnoticed in %d test cases", rep.TestCases)
@@ -314,8 +261,7 @@ func TestTypeScriptFaultIsDetected(t *testing.T) {
 func TestTypeScriptWorkerProtocol(t *testing.T) {
 	needTsc(t)
 	s := load(t, pack{dir: tsDir})
-	c := newWPClient(t, s)
-	p, err := c.start()
+	p, err := startWorker(s.Config.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -331,7 +277,7 @@ func TestTypeScriptWorkerProtocol(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("export const X: number = \"s\";\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	args := slices.Clone(c.args)
+	args := slices.Clone(s.Config.Transpiler.Command[1:])
 	for i, a := range args {
 		args[i] = strings.NewReplacer(transpiler.PlaceholderInput, bad, transpiler.PlaceholderOutDir, filepath.Join(dir, "out")).Replace(a)
 	}
@@ -351,9 +297,6 @@ func TestTypeScriptWorkerProtocol(t *testing.T) {
 	if err := p.cmd.Wait(); err != nil {
 		t.Errorf("the worker did not exit cleanly at the end of its input: %v", err)
 	}
-	c.mu.Lock()
-	c.procs = nil
-	c.mu.Unlock()
 }
 
 // BenchmarkTypeScriptPack measures test cases per second of a campaign of
@@ -372,9 +315,7 @@ func BenchmarkTypeScriptPack(b *testing.B) {
 		b.Run(mode, func(b *testing.B) {
 			var tr transpiler.Transpiler = s.Transpiler
 			if mode == "worker" {
-				c := &wpClient{dir: s.Config.Dir, argv: []string{"node", "tsc-worker.js"}, args: slices.Clone(s.Config.Transpiler.Command[1:]), idle: make(chan *wpProc, 64)}
-				defer c.close()
-				tr = c
+				tr = loadWorker(b, s).Transpiler
 			}
 			cases := 0
 			b.ResetTimer()
@@ -396,7 +337,7 @@ func TestTypeScriptDerived(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := campaign(t, s, newWPClient(t, s), nil, minCases)
+	rep := campaign(t, s, tsWorker(t, s), nil, minCases)
 	if len(rep.Findings) > 0 {
 		t.Fatalf("%d findings of the derived relations against the real tsc:\n%s", len(rep.Findings), describe(rep, 3))
 	}
@@ -405,7 +346,7 @@ func TestTypeScriptDerived(t *testing.T) {
 			t.Errorf("relation %s ran no test case", r.Name)
 		}
 	}
-	rep = campaign(t, s, newWPClient(t, s, "--sort-enum-members"), nil, 80)
+	rep = campaign(t, s, tsWorker(t, s, "--sort-enum-members"), nil, 80)
 	if rep.ByRelation["add-enum-member-explicit"].Findings == 0 {
 		t.Fatalf("the derived add-enum-member-explicit did not catch --sort-enum-members in %d test cases", rep.TestCases)
 	}
@@ -415,4 +356,41 @@ func TestTypeScriptDerived(t *testing.T) {
 		}
 	}
 	t.Logf("300 test cases without a finding; the fault: %d findings in %d test cases", len(rep.Findings), rep.TestCases)
+}
+
+// TestTypeScriptSameFindings runs one campaign with the fault as a command
+// (tsc-worker.js compiling once per run) and the same campaign with it as a
+// persistent worker: the same seed must give the same test cases and the
+// same findings.
+func TestTypeScriptSameFindings(t *testing.T) {
+	needTsc(t)
+	s := load(t, pack{dir: tsDir})
+	args := s.Config.Transpiler.Command[1:]
+	cmd, err := transpiler.NewCommand(transpiler.Command{
+		Argv: slices.Concat([]string{"node", "tsc-worker.js", "--sort-enum-members", "--"}, args),
+		Dir:  s.Config.Dir, Reject: []int{1, 2}, Timeout: time.Minute,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	only := []string{"add-enum-member-explicit", "add-constant"}
+	a := campaign(t, s, cmd, only, 40)
+	b := campaign(t, s, tsWorker(t, s, "--sort-enum-members"), only, 40)
+	if len(a.Findings) == 0 {
+		t.Fatalf("no finding in %d test cases: the fault is not on", a.TestCases)
+	}
+	if a.TestCases != b.TestCases || a.TranspilerRuns != b.TranspilerRuns {
+		t.Errorf("command: %d test cases, %d runs; worker: %d test cases, %d runs", a.TestCases, a.TranspilerRuns, b.TestCases, b.TranspilerRuns)
+	}
+	key := func(r *result.Report) []string {
+		var ks []string
+		for _, f := range r.Findings {
+			ks = append(ks, fmt.Sprintf("%s %s %s %s: %s", f.ID, f.Relation, f.Checker, f.SeedFile, f.Message))
+		}
+		return ks
+	}
+	if ka, kb := key(a), key(b); !slices.Equal(ka, kb) {
+		t.Errorf("findings differ:\ncommand:\n%s\nworker:\n%s", strings.Join(ka, "\n"), strings.Join(kb, "\n"))
+	}
+	t.Logf("%d findings in %d test cases, the same with and without the worker", len(a.Findings), a.TestCases)
 }

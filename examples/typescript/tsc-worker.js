@@ -13,7 +13,10 @@
 // node and the compiler are loaded once, and the parsed library files
 // (lib.es2022.d.ts, …), which never change, are kept between requests.
 //
-// Flags of the worker itself, before the requests:
+// `node tsc-worker.js [flags] -- ARGS` compiles once, as `tsc ARGS` would, and
+// exits with tsc's exit code (the fault demonstration run as a command).
+//
+// Flags of the worker itself:
 //   --sort-enum-members  a fault, for the pack's fault demonstration: the
 //                        declaration output lists the members of a numeric
 //                        enum by value instead of in declaration order.
@@ -23,8 +26,11 @@ const path = require("path");
 const readline = require("readline");
 const ts = require("typescript");
 
-const sortEnumMembers = process.argv.slice(2).includes("--sort-enum-members");
-for (const a of process.argv.slice(2)) {
+const argv = process.argv.slice(2);
+const dashes = argv.indexOf("--");
+const flags = dashes < 0 ? argv : argv.slice(0, dashes);
+const sortEnumMembers = flags.includes("--sort-enum-members");
+for (const a of flags) {
   if (a !== "--sort-enum-members") {
     process.stderr.write(`tsc-worker: unknown flag ${a}\n`);
     process.exit(2);
@@ -155,4 +161,11 @@ function serve() {
   rl.on("close", () => process.exit(0));
 }
 
-serve();
+if (dashes < 0) {
+  serve();
+} else {
+  // One compilation of the arguments after --, as a tsc command.
+  const res = compile(argv.slice(dashes + 1));
+  process.stderr.write(res.output);
+  process.exitCode = res.exitCode;
+}
