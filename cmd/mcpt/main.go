@@ -92,7 +92,7 @@ func run(args []string) int {
 		kong.Description("Metamorphic testing of transpilers by mutation consistency of programs.\n\n"+
 			"Exit status: 0 no finding, 1 findings, 2 usage, configuration or input error, "+
 			"3 the campaign broke or checked nothing, 4 interrupted (incomplete: run again with --resume), "+
-			"130 interrupted twice (aborted)."),
+			"5 (repro) the finding fails with another signature, 130 interrupted twice (aborted)."),
 		kong.UsageOnError(),
 		kong.Exit(func(code int) { panic(exitPanic(code)) }),
 	)
