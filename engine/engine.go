@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"path"
 	"runtime"
 	"slices"
@@ -234,6 +235,9 @@ type runner struct {
 	resumed resumePoint
 	// tally adds up the finished cases for the report.
 	tally tally
+	// journalDigest sums up the cases of a resumed journal, to compare
+	// them with the plan.
+	journalDigest planDigest
 	// known maps "seed NAME" to the seed's index and "relation NAME" to 0,
 	// to check journaled cases.
 	known map[string]int
@@ -304,6 +308,12 @@ func (r *runner) run(ctx context.Context, workers int) (*result.Report, error) {
 		return s, nil
 	}
 	pl := newPlanner(r.opt.Seed, len(r.admitted), len(r.c.Relations), r.opt.MaxMR, r.opt.MaxSpots, spots)
+	if r.resumed.last >= 0 {
+		check := newPlanner(r.opt.Seed, len(r.admitted), len(r.c.Relations), r.opt.MaxMR, r.opt.MaxSpots, spots)
+		if err := r.checkJournalPlan(check); err != nil {
+			return nil, err
+		}
+	}
 	if r.opt.Feedback {
 		pl.endRound = r.growPool
 	}
@@ -467,6 +477,45 @@ func (r *runner) finished(cr *CaseResult) {
 	}
 }
 
+// checkJournalPlan compares the cases of a resumed journal with the plan:
+// a digest of every case of the shard up to the journal's last, by index,
+// seed, relation and spot, must be the journal's.
+func (r *runner) checkJournalPlan(pl *planner) error {
+	var d planDigest
+	err := pl.run(func(cs Case) bool {
+		si := r.admitted[cs.Seed]
+		if cs.Index > r.resumed.last {
+			return false
+		}
+		if r.opt.Shard.owns(si) {
+			d.add(cs.Index, r.seeds[si].Name, r.c.Relations[cs.Relation].Name, cs.Spot.Index)
+		}
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	if d != r.journalDigest {
+		return fmt.Errorf("%w: the journal's %d cases are not those of this campaign's plan up to case %d (%d): a record was changed, or the transpiler accepted other seeds this time",
+			ErrCannotResume, r.journalDigest.n, r.resumed.last, d.n)
+	}
+	return nil
+}
+
+// planDigest sums up a sequence of cases: how many, and a hash of what
+// identifies each.
+type planDigest struct {
+	n    int
+	hash uint64
+}
+
+func (d *planDigest) add(index int, seed, relation string, spot int) {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d\x00%s\x00%s\x00%d", index, seed, relation, spot)
+	d.n++
+	d.hash = d.hash*1099511628211 ^ h.Sum64()
+}
+
 // checkCase validates a journaled case against the campaign: an index the
 // budget allows, a seed of the shard, a known relation, a status that
 // agrees with the findings.
@@ -504,6 +553,7 @@ func (r *runner) checkCase(cr *CaseResult) error {
 			return fmt.Errorf("finding %s is not of this case", f.ID)
 		}
 	}
+	r.journalDigest.add(cr.Index, cr.Seed, cr.Relation, cr.Spot.Index)
 	return nil
 }
 

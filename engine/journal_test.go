@@ -79,6 +79,9 @@ func TestJournalValidation(t *testing.T) {
 		{"unknown seed", edit(t, lines, 8, func(r map[string]any) { r["seed"] = "x.cll" }), `journal.jsonl:8: case 6: unknown seed "x.cll"`},
 		{"bad status", edit(t, lines, 8, func(r map[string]any) { r["status"] = "fine" }), `journal.jsonl:8: case 6: status "fine" with 0 findings`},
 		{"unknown field", edit(t, lines, 8, func(r map[string]any) { r["extra"] = 1 }), `journal.jsonl:8: damaged record`},
+		{"another relation", edit(t, lines, 8, func(r map[string]any) { r["relation"] = other(r["relation"], "add-timer", "add-attribute") }), "are not those of this campaign's plan up to case"},
+		{"another spot", edit(t, lines, 8, func(r map[string]any) { r["spot"].(map[string]any)["index"] = 999 }), "are not those of this campaign's plan up to case"},
+		{"a gap", append(append([]string(nil), lines[:8]...), lines[9:]...), "are not those of this campaign's plan up to case"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -174,4 +177,12 @@ func TestResumeContinuesTheTimeBudget(t *testing.T) {
 		t.Errorf("resumed: stopped by %s after %d test cases (%d before), campaign time %v; want stopped by time, no new case, at least 1h",
 			second.Stopped, second.TestCases, first.TestCases, time.Duration(second.Timing.WallNS))
 	}
+}
+
+// other returns a, unless v is a, then b.
+func other(v any, a, b string) string {
+	if v == a {
+		return b
+	}
+	return a
 }
