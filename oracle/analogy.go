@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -50,7 +51,7 @@ func (c *Analogy) Decide(o, o2 tree.Tree) Verdict {
 		v.Undecided = append(v.Undecided, "no sibling of the same shape")
 		return v
 	}
-	scs := make([]scanner, len(c.Renames))
+	scs := make([]*scanner, len(c.Renames))
 	for i, r := range c.Renames {
 		scs[i] = newScanner(r.From, c.Others)
 	}
@@ -60,7 +61,7 @@ func (c *Analogy) Decide(o, o2 tree.Tree) Verdict {
 	if !c.KeepNumbers {
 		mask = maskNumbers
 	}
-	kin := make([]scanner, len(c.Kin))
+	kin := make([]*scanner, len(c.Kin))
 	for i, k := range c.Kin {
 		kin[i] = newScanner(k, c.Others)
 	}
@@ -74,7 +75,7 @@ func (c *Analogy) Decide(o, o2 tree.Tree) Verdict {
 		// A form of the sibling counts in this file only when o′ has the
 		// new name in that form here: the lower case of an enumerator
 		// FAILED in "submit failed: unknown result" is not about it.
-		seenForm := c.formsIn(string(o2[f]))
+		seenForm := c.formsIn(o2[f])
 		var want []*pattern
 		count := map[string]int{}
 		for _, i := range scs[0].lines(text, starts) {
@@ -165,7 +166,7 @@ func (p *pattern) matchAt(s string, i int) bool {
 
 // rename replaces, in a line of the sibling, each of the sibling's names
 // by the new declaration's, form for form.
-func (c *Analogy) rename(line string, scs []scanner, mask func(string) string) *pattern {
+func (c *Analogy) rename(line string, scs []*scanner, mask func(string) string) *pattern {
 	type occ struct {
 		span
 		r int
@@ -211,7 +212,7 @@ func (c *Analogy) linesOf(lines []string) string {
 	return strings.Join(out, "\n")
 }
 
-func mentionsAny(line string, scs []scanner) bool {
+func mentionsAny(line string, scs []*scanner) bool {
 	for _, sc := range scs {
 		if len(sc.find(line)) > 0 {
 			return true
@@ -221,11 +222,11 @@ func mentionsAny(line string, scs []scanner) bool {
 }
 
 // formsIn reports, by form, whether text holds the new name in that form.
-func (c *Analogy) formsIn(text string) []bool {
+func (c *Analogy) formsIn(text []byte) []bool {
 	to := c.Renames[0].To.Forms
 	seen := make([]bool, len(c.Renames[0].From.Forms))
 	for k := range seen {
-		seen[k] = k < len(to) && to[k] != "" && strings.Contains(text, to[k])
+		seen[k] = k < len(to) && to[k] != "" && (k > 0 && to[k] == to[k-1] && seen[k-1] || bytes.Contains(text, []byte(to[k])))
 	}
 	return seen
 }

@@ -238,7 +238,7 @@ func TestTrimCommon(t *testing.T) {
 		{"a\nb\n", "a\nb\n", "", ""},
 		{"a\nb", "a\nc", "b", "c"},
 	} {
-		if a, b := trimCommon(tc.a, tc.b); a != tc.ta || b != tc.tb {
+		if a, b := trimCommon([]byte(tc.a), []byte(tc.b)); a != tc.ta || b != tc.tb {
 			t.Errorf("trimCommon(%q, %q) = %q, %q, want %q, %q", tc.a, tc.b, a, b, tc.ta, tc.tb)
 		}
 	}

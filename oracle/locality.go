@@ -91,7 +91,7 @@ func (l *Locality) Decide(o, o2 tree.Tree) Verdict {
 			x := fail(f, "%s changed, but it does not mention the new declaration and must be byte-identical", f)
 			x.Expected, x.Actual, x.Diff = string(a), string(b), Diff(f, string(a), string(b))
 		default:
-			c := l.classify(string(a), string(b))
+			c := l.classify(a, b)
 			numbers += len(c.numbers)
 			punct += len(c.punct)
 			if len(c.removed)+len(c.added) > 0 {
@@ -123,9 +123,9 @@ type changes struct {
 	step                           []string // renumbered by another amount than By
 }
 
-func (l *Locality) classify(a, b string) changes {
+func (l *Locality) classify(ab, bb []byte) changes {
 	var c changes
-	a, b = trimCommon(a, b)
+	a, b := trimCommon(ab, bb)
 	la, _ := SplitLines(a)
 	lb, _ := SplitLines(b)
 	if l.Numbers == Any && l.By == 0 {
@@ -389,15 +389,21 @@ func numbersOf(s string) []int {
 }
 
 // trimCommon drops the lines that a and b share at their start and end,
-// which the diff would only match again.
-func trimCommon(a, b string) (string, string) {
+// which the comparison would only match again, and returns the rest.
+func trimCommon(a, b []byte) (string, string) {
 	p := 0
+	for p+64 <= len(a) && p+64 <= len(b) && bytes.Equal(a[p:p+64], b[p:p+64]) {
+		p += 64
+	}
 	for p < len(a) && p < len(b) && a[p] == b[p] {
 		p++
 	}
-	p = strings.LastIndexByte(a[:p], '\n') + 1
+	p = bytes.LastIndexByte(a[:p], '\n') + 1
 	a, b = a[p:], b[p:]
 	s := 0
+	for s+64 <= len(a) && s+64 <= len(b) && bytes.Equal(a[len(a)-s-64:len(a)-s], b[len(b)-s-64:len(b)-s]) {
+		s += 64
+	}
 	for s < len(a) && s < len(b) && a[len(a)-1-s] == b[len(b)-1-s] {
 		s++
 	}
@@ -405,7 +411,7 @@ func trimCommon(a, b string) (string, string) {
 	for s > 0 && !((s == len(a) || a[len(a)-1-s] == '\n') && (s == len(b) || b[len(b)-1-s] == '\n')) {
 		s--
 	}
-	return a[:len(a)-s], b[:len(b)-s]
+	return string(a[:len(a)-s]), string(b[:len(b)-s])
 }
 
 func (l *Locality) also(line string) bool {

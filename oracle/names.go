@@ -13,6 +13,14 @@ import (
 // snake case of a sibling maps to the snake case of the new declaration.
 type Name struct {
 	Forms []string
+	canon string // see canon; set by NewName
+}
+
+// NewName is a name with the given forms (the first as written).
+func NewName(forms []string) Name {
+	n := Name{Forms: forms}
+	n.canon = canon(n)
+	return n
 }
 
 // Empty reports whether the name has no form (an absent neighbour).
@@ -124,8 +132,8 @@ func mentions(text string, names []Name) bool {
 // mentionsBytes is mentions for a file's content.
 func mentionsBytes(text []byte, names []Name) bool {
 	for _, n := range names {
-		for _, f := range n.Forms {
-			if f != "" && bytes.Contains(text, []byte(f)) {
+		for i, f := range n.Forms {
+			if f != "" && !slices.Contains(n.Forms[:i], f) && bytes.Contains(text, []byte(f)) {
 				return true
 			}
 		}
@@ -160,8 +168,8 @@ func shadowsOf(n Name, others []Name) []Name {
 // is a case and separator variant of it, so a name whose canon does not
 // hold another's has no form that holds one of the other's.
 func canon(n Name) string {
-	if len(n.Forms) == 0 {
-		return ""
+	if n.canon != "" || len(n.Forms) == 0 {
+		return n.canon
 	}
 	return strings.Map(func(r rune) rune {
 		if r == '_' || r == '-' {
@@ -182,24 +190,29 @@ func sameName(a, b Name) bool {
 // shadow it masked.
 type scanner struct {
 	n       Name
-	shadows []Name
+	others  []Name
+	shadows []Name // the names of others that shadow n, once needed
+	found   bool
 	uniq    []string // the distinct forms, for searching
 }
 
-func newScanner(n Name, others []Name) scanner {
+func newScanner(n Name, others []Name) *scanner {
 	var uniq []string
 	for _, f := range n.Forms {
 		if f != "" && !slices.Contains(uniq, f) {
 			uniq = append(uniq, f)
 		}
 	}
-	return scanner{n: n, shadows: shadowsOf(n, others), uniq: uniq}
+	return &scanner{n: n, others: others, uniq: uniq}
 }
 
 // find returns the occurrences of the scanner's name in line.
-func (sc scanner) find(line string) []span {
+func (sc *scanner) find(line string) []span {
 	if sc.n.Empty() || !sc.maybe(line) {
 		return nil
+	}
+	if !sc.found {
+		sc.shadows, sc.found = shadowsOf(sc.n, sc.others), true
 	}
 	var shadow []span
 	for _, o := range sc.shadows {
@@ -209,7 +222,7 @@ func (sc scanner) find(line string) []span {
 }
 
 // maybe is a quick test: does the line hold any form at all?
-func (sc scanner) maybe(line string) bool {
+func (sc *scanner) maybe(line string) bool {
 	for _, f := range sc.uniq {
 		if strings.Contains(line, f) {
 			return true
@@ -221,7 +234,7 @@ func (sc scanner) maybe(line string) bool {
 // lines returns the indices of the lines of text (starts: their offsets)
 // that hold a form of the scanner's name, in order: one search of the
 // whole text per form instead of one per line.
-func (sc scanner) lines(text string, starts []int) []int {
+func (sc *scanner) lines(text string, starts []int) []int {
 	var out []int
 	for _, f := range sc.uniq {
 		for off := 0; ; {

@@ -63,10 +63,10 @@ func (c *Order) Decide(o, o2 tree.Tree) Verdict {
 		v.Undecided = append(v.Undecided, "the new declaration has no neighbour of its kind")
 		return v
 	}
-	scs := [3]scanner{newScanner(c.Prev, c.Others), newScanner(c.New, c.Others), newScanner(c.Next, c.Others)}
+	scs := [3]*scanner{newScanner(c.Prev, c.Others), newScanner(c.New, c.Others), newScanner(c.Next, c.Others)}
 	decided := false
 	for _, f := range o2.Names() {
-		if len(c.Files) > 0 && !slices.Contains(c.Files, f) || bytes.Equal(o[f], o2[f]) || !mentionsBytes(o2[f], []Name{c.New}) {
+		if len(c.Files) > 0 && !slices.Contains(c.Files, f) || bytes.Equal(o[f], o2[f]) || !mentionsBytes(o2[f], []Name{c.New}) || !mentionsBytes(o2[f], []Name{c.Prev, c.Next}) {
 			continue
 		}
 		text := string(o2[f])

@@ -308,11 +308,11 @@ func (d *derivedT) name1(s string) oracle.Name {
 	if s == "" {
 		return oracle.Name{}
 	}
-	n := oracle.Name{Forms: make([]string, len(d.forms))}
+	forms := make([]string, len(d.forms))
 	for i, f := range d.forms {
-		n.Forms[i] = f(s)
+		forms[i] = f(s)
 	}
-	return n
+	return oracle.NewName(forms)
 }
 
 // others are every name the input declares and the fresh ones.
