@@ -1,6 +1,7 @@
 package yamlrel
 
 import (
+	"github.com/mcpt-tool/mcpt/config"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -281,6 +282,31 @@ func TestListFuncs(t *testing.T) {
 	for s, want := range map[string]bool{"": false, " 0 ": false, "false": false, "[]": false, "map[]": false, "yes": true, "[x]": true} {
 		if truthy(s) != want {
 			t.Errorf("truthy(%q) = %v", s, !want)
+		}
+	}
+}
+
+// TestSortAndIndex: numeric sort, sort by key, index-of, through templates
+// as a relation writes them.
+func TestSortAndIndex(t *testing.T) {
+	items := []map[string]any{{"name": "a", "id": "10"}, {"name": "b", "id": "9"}, {"name": "c", "id": "-1"}}
+	for src, want := range map[string]string{
+		`{{sortints (strings "10" "9" "-1")}}`:         "[-1 9 10]",
+		`{{pluck "name" (sortby "id" .items)}}`:        "[c b a]",
+		`{{pluck "name" (sortby "name" .items)}}`:      "[a b c]",
+		`{{indexof (pluck "name" .items) "b"}}`:        "1",
+		`{{indexof (pluck "name" .items) "z"}}`:        "-1",
+		`{{last (pluck "name" (sortby "id" .items))}}`: "a",
+		`{{index (sortints (pluck "id" .items)) 0}}`:   "-1",
+		`{{indexof (sortints (pluck "id" .items)) 9}}`: "1",
+	} {
+		tm, err := mkTmpl(config.String{Value: src})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := tm.render(map[string]any{"items": items})
+		if err != nil || got != want {
+			t.Errorf("%s = %q, %v; want %q", src, got, err, want)
 		}
 	}
 }

@@ -39,9 +39,17 @@ var listFuncs = map[string]any{
 		slices.Sort(ys)
 		return ys
 	},
-	"dict":   dict,
-	"repeat": func(s string, n int) string { return strings.Repeat(s, max(n, 0)) },
-	"match":  func(re, s string) (bool, error) { rx, err := cachedRE(re); return err == nil && rx.MatchString(s), err },
+	"sortints": func(xs any) ([]int, error) {
+		ns, err := ints(xs)
+		ns = slices.Clone(ns)
+		slices.Sort(ns)
+		return ns, err
+	},
+	"sortby":  sortBy,
+	"indexof": indexOf,
+	"dict":    dict,
+	"repeat":  func(s string, n int) string { return strings.Repeat(s, max(n, 0)) },
+	"match":   func(re, s string) (bool, error) { rx, err := cachedRE(re); return err == nil && rx.MatchString(s), err },
 	"count": func(re, s string) (int, error) {
 		rx, err := cachedRE(re)
 		if err != nil {
@@ -221,6 +229,56 @@ func numbering(key string, start int, xs []map[string]any) ([]int, error) {
 		next++
 	}
 	return out, nil
+}
+
+// sortBy returns the items sorted by the value of key: numerically when
+// every value is an integer (field ids), else as strings; equal values keep
+// their order.
+func sortBy(key string, xs []map[string]any) ([]map[string]any, error) {
+	vals, err := pluck(key, xs)
+	if err != nil {
+		return nil, err
+	}
+	nums, numErr := ints(vals)
+	numeric := numErr == nil && len(nums) == len(vals)
+	idx := make([]int, len(xs))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		if numeric {
+			return nums[a] - nums[b]
+		}
+		return strings.Compare(vals[a], vals[b])
+	})
+	out := make([]map[string]any, len(xs))
+	for i, k := range idx {
+		out[i] = xs[k]
+	}
+	return out, nil
+}
+
+// indexOf returns the position of x in a list (of strings or numbers), or
+// -1.
+func indexOf(xs any, x any) (int, error) {
+	switch l := xs.(type) {
+	case []string:
+		return slices.Index(l, fmt.Sprint(x)), nil
+	case []int:
+		n, err := atoi(x)
+		if err != nil {
+			return -1, nil
+		}
+		return slices.Index(l, n), nil
+	case []any:
+		for i, v := range l {
+			if fmt.Sprint(v) == fmt.Sprint(x) {
+				return i, nil
+			}
+		}
+		return -1, nil
+	}
+	return -1, fmt.Errorf("indexof: %T is not a list", xs)
 }
 
 func has(xs any, x any) (bool, error) {
