@@ -14,8 +14,8 @@ import (
 )
 
 // TestExamplesCoverLanguage checks that the shipped examples together use
-// every construct of SPEC §3 and every operator, and that each, but the
-// traffic light copied from SPEC §1, keeps to one declaration, statement or
+// every construct of the grammar and every operator, and that each, but the
+// traffic light of docs/cll.md, keeps to one declaration, statement or
 // entry per line and to 30–150 lines; none uses a name reserved for
 // mutations (Zq…).
 func TestExamplesCoverLanguage(t *testing.T) {
@@ -32,7 +32,7 @@ func TestExamplesCoverLanguage(t *testing.T) {
 		if regexp.MustCompile(`\bZq`).Match(src) {
 			t.Errorf("%s uses a name starting with Zq", name)
 		}
-		if name != "traffic.cll" { // SPEC §1 has one-line ifs
+		if name != "traffic.cll" { // docs/cll.md's example has one-line ifs
 			onePerLine(t, name, prog)
 		}
 		for _, d := range prog.Decls {
@@ -261,19 +261,18 @@ func exprUse(used map[string]bool, x ast.Expr) {
 	}
 }
 
-// TestTrafficIsSpecExample checks that examples/cll/traffic.cll is the
-// program of SPEC §1, read from the shared specification beside the
-// repository.
-func TestTrafficIsSpecExample(t *testing.T) {
-	spec, err := os.ReadFile("../../shared/cll/SPEC.md")
+// TestTrafficIsDocExample checks that examples/cll/traffic.cll is the
+// program docs/cll.md shows.
+func TestTrafficIsDocExample(t *testing.T) {
+	doc, err := os.ReadFile("../docs/cll.md")
 	if err != nil {
-		t.Skip("specification not found beside the repository: ", err)
+		t.Fatal(err)
 	}
-	m := regexp.MustCompile("(?s)## 1\\. Example\\s*```\\n(.*?)```").FindSubmatch(spec)
+	m := regexp.MustCompile("(?s)## The language in one example\\s*```\\n(.*?)```").FindSubmatch(doc)
 	if m == nil {
-		t.Fatal("no program in SPEC §1")
+		t.Fatal("no program under \"The language in one example\" in docs/cll.md")
 	}
 	if got := exampleSources(t)["traffic.cll"]; !bytes.Equal(got, m[1]) {
-		t.Errorf("traffic.cll differs from SPEC §1:\n%s\nwant:\n%s", got, m[1])
+		t.Errorf("traffic.cll differs from the example of docs/cll.md:\n%s\nwant:\n%s", got, m[1])
 	}
 }

@@ -63,7 +63,7 @@ func checkTrace(t *testing.T, got, want string) {
 	}
 }
 
-// TestTrafficLight runs the example of SPEC §1: after init the light is Red
+// TestTrafficLight runs the example of docs/cll.md: after init the light is Red
 // and each cycle moves it to the next state in declaration order. The
 // speaker test sees the state before the queued transition is applied.
 func TestTrafficLight(t *testing.T) {
@@ -108,7 +108,7 @@ cycle 6: SpeakerOff -> Red
 `)
 }
 
-// TestBehaviour checks testdata/behave.cll against SPEC §4, with a cycle
+// TestBehaviour checks testdata/behave.cll against the semantics of CLL, with a cycle
 // time of 1 s:
 //   - Integer + - * and unary - wrap around; / truncates toward zero and
 //     mod takes the sign of its left operand; x / 0, x mod 0 and x mod -1

@@ -1,7 +1,7 @@
-// Package cgen renders a checked CLL program as the eight C files of the
-// specification (SPEC §5): the types, configuration, actuator interface,
+// Package cgen renders a checked CLL program as the eight C files of
+// docs/cll.md (The C it produces): the types, configuration, actuator interface,
 // attributes, and the context with its init and cycle functions. Where each
-// construct lands and in which order follows the specification to the letter,
+// construct lands and in which order follows that description to the letter,
 // since the metamorphic relations of the tester compare outputs line by line.
 package cgen
 
@@ -17,7 +17,7 @@ import (
 )
 
 // FileNames returns the names of the eight files generated for a logic
-// whose C form is prefix, in the order of the specification's table.
+// whose C form is prefix, in the order of the table in docs/cll.md.
 func FileNames(prefix string) []string {
 	return []string{
 		prefix + "_types.h",
@@ -31,7 +31,8 @@ func FileNames(prefix string) []string {
 	}
 }
 
-// Generate renders the checked program p as the eight C files of SPEC §5.2,
+// Generate renders the checked program p as the eight C files of docs/cll.md
+// (The C it produces),
 // keyed by file name. faults names seeded faults to switch on (see Faults);
 // without any, the output is the reference one. Generate expects p to have
 // passed check.Check, with info its result; an error means that p or info
@@ -715,7 +716,8 @@ func (g *gen) stringLit(raw string) string {
 	return b.String()
 }
 
-// cform is the C form of a CLL name (SPEC §5.1), remembered: a name is
+// cform is the C form of a CLL name (docs/cll.md, Names and their C
+// forms), remembered: a name is
 // rendered at each use.
 func (g *gen) cform(name string) string {
 	c, ok := g.cforms[name]
@@ -726,7 +728,7 @@ func (g *gen) cform(name string) string {
 	return c
 }
 
-// upper is U(x) of SPEC §5.1: the upper case of the C form, remembered.
+// upper is U(x) of docs/cll.md (Names and their C forms): the upper case of the C form, remembered.
 func (g *gen) upper(name string) string {
 	u, ok := g.uppers[name]
 	if !ok {

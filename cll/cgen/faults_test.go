@@ -62,9 +62,10 @@ type edit struct {
 	replace bool
 }
 
-// faultCase is a miniature metamorphic relation of SPEC §6: a base program,
+// faultCase is a miniature metamorphic relation (like those of
+// examples/cll/relations): a base program,
 // a follow-up with one declaration inserted (or one value, for MR10), and
-// the edits the specification predicts between their outputs; every other
+// the edits the layout of docs/cll.md predicts between their outputs; every other
 // file must stay identical.
 type faultCase struct {
 	fault    string
@@ -216,7 +217,7 @@ func mismatches(predicted, got map[string][]byte) []string {
 }
 
 // TestFaultsBreakRelations shows, for each seeded fault, one insertion of
-// a declaration (a metamorphic relation of SPEC §6) whose predicted output
+// a declaration (a metamorphic relation) whose predicted output
 // the reference output meets and the faulty output misses.
 func TestFaultsBreakRelations(t *testing.T) {
 	covered := map[string]bool{}

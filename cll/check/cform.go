@@ -2,7 +2,8 @@ package check
 
 import "strings"
 
-// CForm returns the C form of a CLL name (SPEC §5.1): its snake case. An
+// CForm returns the C form of a CLL name (docs/cll.md, Names and their C
+// forms): its snake case. An
 // underscore goes before an upper-case letter preceded by a lower-case
 // letter or a digit, and before an upper-case letter preceded by an
 // upper-case letter and followed by a lower-case one; then the whole name is
@@ -26,7 +27,7 @@ func CForm(name string) string {
 	return b.String()
 }
 
-// UpperCForm returns U(name) of SPEC §5.1: the upper case of the C form.
+// UpperCForm returns U(name) of docs/cll.md: the upper case of the C form.
 func UpperCForm(name string) string { return strings.ToUpper(CForm(name)) }
 
 func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }

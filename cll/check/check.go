@@ -1,4 +1,4 @@
-// Package check applies the static rules of CLL (SPEC §4) to a parsed
+// Package check applies the static rules of CLL (docs/cll.md) to a parsed
 // program: one namespace of declared names, their C forms and the C
 // identifiers generated from them, name kinds, types, literal and duration
 // ranges, and the configuration section. It records the type of every

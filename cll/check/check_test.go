@@ -54,7 +54,7 @@ func runErrorCases(t *testing.T, cases []errorCase) {
 }
 
 // TestSyntaxAndLexicalErrors covers the errors of the first and last items
-// of SPEC §4 through the whole front end.
+// of CLL through the whole front end.
 func TestSyntaxAndLexicalErrors(t *testing.T) { runErrorCases(t, syntaxAndLexicalErrorsCases) }
 
 var syntaxAndLexicalErrorsCases = []errorCase{
@@ -196,7 +196,7 @@ func TestGeneratedIdentifierCollision(t *testing.T) {
 }
 
 var generatedIdentifierCollisionCases = []errorCase{
-	{"two enumerations (SPEC example)", `logic P
+	{"two enumerations", `logic P
 declarations
   states A
   enumeration Foo { BarX }
@@ -829,7 +829,7 @@ func TestAccepted(t *testing.T) {
 	}
 }
 
-// TestTrafficLight checks the example of SPEC §1.
+// TestTrafficLight checks the example of docs/cll.md.
 func TestTrafficLight(t *testing.T) {
 	src := `logic TrafficLight
 
@@ -860,9 +860,10 @@ configuration
 
 func TestCForm(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
-		// The examples of SPEC §5.1.
+		// The examples of docs/cll.md (Names and their C forms).
 		{"CameraOn", "camera_on"},
 		{"HTTPServer", "http_server"},
+		{"Step2Done", "step2_done"},
 		{"max_count", "max_count"},
 		{"X1", "x1"},
 		{"X1Go", "x1_go"},

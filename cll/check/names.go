@@ -6,7 +6,8 @@ import (
 	"github.com/mcpt-tool/mcpt/cll/ast"
 )
 
-// reservedCForms are the C forms no name may have (SPEC §4): the members
+// reservedCForms are the C forms no name may have (docs/cll.md, Names
+// and their C forms): the members
 // of the context and configuration structs that every program has, the
 // macros of <stdbool.h>, and the C99 keywords. A C form is lower case, so
 // _Bool, _Complex and _Imaginary cannot occur.
@@ -40,7 +41,7 @@ func init() {
 //   - file scope: typedefs, enumerators, functions, objects and macros of
 //     all eight files. The files are one scope for us although C has one
 //     per translation unit: p.c sees every header, external functions
-//     clash at link time anyway, and SPEC §4 forbids any coincidence.
+//     clash at link time anyway, and docs/cll.md forbids any coincidence.
 //     Macros are upper case and everything else is lower case, so a macro
 //     can only clash with another macro or an enumerator, both in this
 //     scope. The names <stdbool.h> and <stdint.h> define are here too:
@@ -117,7 +118,7 @@ type generated struct {
 	id    string
 }
 
-// generatedIdentifiers returns the C identifiers SPEC §5 generates for
+// generatedIdentifiers returns the C identifiers of docs/cll.md generated for
 // entity e, whose C form is x, in a logic whose C form is p.
 func (c *checker) generatedIdentifiers(e *Entity, p string) []generated {
 	P := strings.ToUpper(p)
@@ -152,7 +153,7 @@ func (c *checker) generatedIdentifiers(e *Entity, p string) []generated {
 	return nil
 }
 
-// checkNames applies the naming rules of SPEC §4 to the declared names, in
+// checkNames applies the naming rules of docs/cll.md to the declared names, in
 // source order, reporting each at the later name involved: a reserved C
 // form, two names with one C form, and a generated C identifier that
 // coincides with a fixed one or with one generated for an earlier name. A

@@ -1,4 +1,4 @@
-// Package parser builds the syntax tree of a CLL program (SPEC §3) by
+// Package parser builds the syntax tree of a CLL program (docs/cll.md, The language in one example) by
 // recursive descent, reporting lexical and syntax errors with positions.
 package parser
 

@@ -1,5 +1,5 @@
 // Package scanner splits a CLL source into tokens with their positions, and
-// reports the lexical errors of SPEC §2: invalid escapes, unterminated
+// reports the lexical errors of docs/cll.md (Lexical rules): invalid escapes, unterminated
 // strings, over-long identifiers and characters that start no token.
 package scanner
 
