@@ -1,6 +1,6 @@
 // Package cll is the in-process door to the reference CLL transpiler: it
-// parses and checks a CLL program and renders it as the eight C files of the
-// specification, optionally with seeded faults switched on for the tester's
+// parses and checks a CLL program and renders it as the eight C files of
+// docs/cll.md, optionally with seeded faults switched on for the tester's
 // own evaluation.
 package cll
 
@@ -30,7 +30,7 @@ func Faults() []Fault {
 var ErrUnknownFault = cgen.ErrUnknownFault
 
 // Transpile translates the CLL source src, read from filename (which
-// positions name), into C: the eight files of the specification keyed by
+// positions name), into C: the eight files of docs/cll.md keyed by
 // file name. faults switches seeded faults on. A static error of the program
 // comes back as a token.ErrorList, positioned, in source order; whatever the
 // error, no files come back with it.

@@ -1,5 +1,5 @@
 // Command cllc is the reference CLL transpiler: it translates one CLL program
-// into the eight C files of the specification.
+// into the eight C files described in docs/cll.md.
 //
 //	cllc FILE.cll -o DIR [--fault NAME]...
 //	cllc - -o DIR          (the program on standard input)
