@@ -16,20 +16,24 @@ import (
 )
 
 type benchCmd struct {
-	JSON        string `name:"json" placeholder:"FILE" help:"Also write the figures as JSON to this file."`
-	Cases       int    `help:"Test cases per campaign with cllc in process (default 2000; 20 with --quick)."`
-	ExecCases   int    `name:"exec-cases" help:"Test cases per campaign with the external cllc (default 300; 10 with --quick)."`
-	Repeat      int    `help:"Times each compared run with the external cllc is repeated, those in process three times as often; medians are reported (default 5; 1 with --quick)."`
-	CheckCases  int    `name:"check-cases" help:"Test cases whose consistency checks are timed (default 2000)."`
-	Seeds       int    `help:"Programs generated per seed-generation run (default 300)."`
-	Workers     int    `help:"Workers of the MCP/fuzz campaigns and of seed generation (default: the number of CPUs)."`
-	Examples    string `default:"examples/cll" help:"The CLL example directory, relative to the working directory or the module root."`
-	Cllc        string `help:"The cllc executable to run as an external command (default: built with go build)." type:"path"`
-	Journal     bool   `help:"Let every campaign write its journal to a fresh output directory, as mcpt run does."`
-	Quick       bool   `help:"Small sizes, for a smoke test."`
-	CPUProfile  string `name:"cpuprofile" placeholder:"FILE" help:"Write a CPU profile of the whole bench to this file."`
-	Memory      bool   `help:"Measure only memory: the peak resident memory of mcpt run child processes of --memory-cases test cases on the example's mcpt.yaml, and of resuming the largest one's journal (about four minutes on 2 idle CPUs)."`
-	MemoryCases []int  `name:"memory-cases" sep:"," placeholder:"N,N" help:"Campaign sizes of --memory, smallest first (default 100000,1000000)."`
+	JSON           string `name:"json" placeholder:"FILE" help:"Also write the figures as JSON to this file."`
+	Cases          int    `help:"Test cases per campaign with cllc in process (default 2000; 20 with --quick)."`
+	ExecCases      int    `name:"exec-cases" help:"Test cases per campaign with the external cllc (default 300; 40 with --quick)."`
+	Repeat         int    `help:"Times each compared run with the external cllc is repeated, those in process three times as often; medians are reported (default 5; 1 with --quick)."`
+	CheckCases     int    `name:"check-cases" help:"Test cases whose consistency checks are timed (default 2000)."`
+	Seeds          int    `help:"Programs generated per seed-generation run (default 300)."`
+	Workers        int    `help:"Workers of the MCP/fuzz campaigns and of seed generation (default: the number of CPUs)."`
+	Examples       string `default:"examples/cll" help:"The CLL example directory, relative to the working directory or the module root."`
+	Cllc           string `help:"The cllc executable to run as an external command (default: built with go build)." type:"path"`
+	Journal        bool   `help:"Let every campaign write its journal to a fresh output directory, as mcpt run does."`
+	Quick          bool   `help:"Small sizes, for a smoke test."`
+	CPUProfile     string `name:"cpuprofile" placeholder:"FILE" help:"Write a CPU profile of the whole bench to this file."`
+	Memory         bool   `help:"Measure only memory: the peak resident memory of mcpt run child processes of --memory-cases test cases on the example's mcpt.yaml, and of resuming the largest one's journal (about four minutes on 2 idle CPUs)."`
+	MemoryCases    []int  `name:"memory-cases" sep:"," placeholder:"N,N" help:"Campaign sizes of --memory, smallest first (default 100000,1000000)."`
+	WorkersCompare bool   `name:"workers-compare" help:"Measure only test cases per second with the transpiler run as a command per run against a persistent worker: cllc (examples/cll) and, when installed, tsc (examples/typescript), interleaved pairs of the same seed, and whether both modes give the same findings."`
+	CllcCases      int    `name:"cllc-cases" help:"Test cases per cllc campaign of --workers-compare (default 300; 40 with --quick)."`
+	TSCases        int    `name:"ts-cases" help:"Test cases per TypeScript campaign of --workers-compare (default 40; 4 with --quick)."`
+	TSExamples     string `name:"ts-examples" placeholder:"DIR" help:"The TypeScript example directory of --workers-compare (default: typescript beside the CLL example)."`
 }
 
 func (c *benchCmd) Run() error {
@@ -62,6 +66,9 @@ func (c *benchCmd) Run() error {
 	if c.Memory {
 		return c.memory(ctx, ex)
 	}
+	if c.WorkersCompare {
+		return c.workers(ctx, ex)
+	}
 	res, err := bench.Run(ctx, bench.Options{
 		Examples: ex, Cllc: c.Cllc, Cases: c.Cases, ExecCases: c.ExecCases, Repeat: c.Repeat, CheckCases: c.CheckCases,
 		SeedPrograms: c.Seeds, Workers: c.Workers, Journal: c.Journal, Quick: c.Quick, Log: os.Stderr,
@@ -87,6 +94,43 @@ func (c *benchCmd) Run() error {
 	return nil
 }
 
+// workers runs the comparison of exec per run against persistent workers;
+// the TypeScript example is the typescript directory beside the CLL one.
+func (c *benchCmd) workers(ctx context.Context, examples string) error {
+	ts := c.TSExamples
+	if ts == "" {
+		ts = filepath.Join(filepath.Dir(examples), "typescript")
+	}
+	res, err := bench.Workers(ctx, bench.WorkersOptions{
+		CllExamples: examples, TSExamples: ts,
+		Cllc: c.Cllc, CllcCases: c.CllcCases, TSCases: c.TSCases, Repeat: c.Repeat,
+		Workers: c.Workers, Quick: c.Quick, Log: os.Stderr,
+	})
+	if err != nil {
+		return err
+	}
+	if err := res.WriteTable(os.Stdout); err != nil {
+		return err
+	}
+	return writeJSON(c.JSON, res)
+}
+
+// writeJSON writes v as indented JSON to file, whole or not at all; an
+// empty file means none.
+func writeJSON(file string, v any) error {
+	if file == "" {
+		return nil
+	}
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := result.WriteFileAtomic(file, append(b, '\n')); err != nil {
+		return fmt.Errorf("writing %s: %w", file, err)
+	}
+	return nil
+}
+
 // memory runs the memory measure, each campaign a child process of this
 // executable.
 func (c *benchCmd) memory(ctx context.Context, examples string) error {
@@ -107,15 +151,5 @@ func (c *benchCmd) memory(ctx context.Context, examples string) error {
 	if err := res.WriteTable(os.Stdout); err != nil {
 		return err
 	}
-	if c.JSON == "" {
-		return nil
-	}
-	b, err := json.MarshalIndent(res, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := result.WriteFileAtomic(c.JSON, append(b, '\n')); err != nil {
-		return fmt.Errorf("writing %s: %w", c.JSON, err)
-	}
-	return nil
+	return writeJSON(c.JSON, res)
 }

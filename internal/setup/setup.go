@@ -59,6 +59,10 @@ type Options struct {
 	// Generate produces seeds from a grammar (configured under
 	// seeds.grammar); nil means GenerateSeeds.
 	Generate func(s config.Seeds) ([]engine.Seed, error)
+	// Edit, when set, changes the configuration once it is read and
+	// before anything it names is loaded (the bench points the transpiler
+	// command at the executable it built).
+	Edit func(cfg *config.Config) error
 }
 
 // Load reads the configuration at path and everything it names.
@@ -66,6 +70,11 @@ func Load(path string, opt Options) (*Setup, error) {
 	cfg, err := config.Load(path)
 	if err != nil {
 		return nil, cfgErr(err)
+	}
+	if opt.Edit != nil {
+		if err := opt.Edit(cfg); err != nil {
+			return nil, cfgErr(err)
+		}
 	}
 	s := &Setup{Config: cfg}
 	if s.Transpiler, err = Transpiler(cfg, opt.Faults); err != nil {
