@@ -49,6 +49,7 @@ type let struct {
 type region struct {
 	name     string
 	from, to *regexp.Regexp
+	whole    bool // the whole input, without a from line
 }
 
 type kind struct {
@@ -208,8 +209,38 @@ func (d *defs) add(f *fileYAML) error {
 		}
 		d.skip = re
 	}
-	for _, name := range sortedKeys(f.Captures) {
-		s := f.Captures[name]
+	if err := d.addCaptures(f.Captures); err != nil {
+		return err
+	}
+	lets, err := compileLets(f.Let)
+	if err != nil {
+		return err
+	}
+	d.lets = append(d.lets, lets...)
+	if err := d.addRegions(f.Regions); err != nil {
+		return err
+	}
+	for _, name := range sortedKeys(f.Kinds) {
+		if err := d.addKind(name, f.Kinds[name]); err != nil {
+			return err
+		}
+	}
+	if err := d.addTables(f.Tables); err != nil {
+		return err
+	}
+	// Regions named by kinds are checked once every file is loaded.
+	for _, name := range sortedKeys(f.Kinds) {
+		k := f.Kinds[name]
+		if k.Region.Value == "" {
+			return k.Match.At("kind %s: no region", name)
+		}
+	}
+	return nil
+}
+
+func (d *defs) addCaptures(caps map[string]config.String) error {
+	for _, name := range sortedKeys(caps) {
+		s := caps[name]
 		if err := d.define("capture", name, s.Pos); err != nil {
 			return err
 		}
@@ -223,13 +254,18 @@ func (d *defs) add(f *fileYAML) error {
 		d.captures[name] = re
 		d.capOrder = append(d.capOrder, name)
 	}
-	lets, err := compileLets(f.Let)
-	if err != nil {
-		return err
-	}
-	d.lets = append(d.lets, lets...)
-	for _, name := range sortedKeys(f.Regions) {
-		r := f.Regions[name]
+	return nil
+}
+
+func (d *defs) addRegions(regions map[string]regionYAML) error {
+	for _, name := range sortedKeys(regions) {
+		r := regions[name]
+		if r.Whole != nil {
+			if err := d.addWhole(name, r); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := d.define("region", name, r.From.Pos); err != nil {
 			return err
 		}
@@ -246,48 +282,54 @@ func (d *defs) add(f *fileYAML) error {
 		}
 		d.regions[name] = &region{name: name, from: from, to: to}
 	}
-	for _, name := range sortedKeys(f.Kinds) {
-		k := f.Kinds[name]
-		if !identRE.MatchString(name) {
-			return k.Match.At("kind name %q must be an identifier", name)
-		}
-		if err := d.define("kind", name, k.Match.Pos); err != nil {
-			return err
-		}
-		re, err := compileRE(k.Match)
-		if err != nil {
-			return err
-		}
-		kd := &kind{name: name, region: k.Region.Value, match: re, sep: ","}
-		kd.named = slices.Contains(re.SubexpNames(), "name")
-		if k.List != nil {
-			if !slices.Contains(re.SubexpNames(), k.List.Value) {
-				return k.List.At("kind %s: the pattern has no group named %q", name, k.List.Value)
-			}
-			kd.list = k.List.Value
-		}
-		if k.Sep != nil {
-			kd.sep = k.Sep.Value
-		}
-		if !kd.named && kd.list == "" {
-			return k.Match.At("kind %s: the pattern needs a group called name, or a list group", name)
-		}
-		if kd.lets, err = compileLets(k.Let); err != nil {
-			return err
-		}
-		d.kinds[name] = kd
-		d.kindList = append(d.kindList, name)
+	return nil
+}
+
+func (d *defs) addKind(name string, k kindYAML) error {
+	if !identRE.MatchString(name) {
+		return k.Match.At("kind name %q must be an identifier", name)
 	}
-	if err := d.addTables(f.Tables); err != nil {
+	if err := d.define("kind", name, k.Match.Pos); err != nil {
 		return err
 	}
-	// Regions named by kinds are checked once every file is loaded.
-	for _, name := range sortedKeys(f.Kinds) {
-		k := f.Kinds[name]
-		if k.Region.Value == "" {
-			return k.Match.At("kind %s: no region", name)
-		}
+	re, err := compileRE(k.Match)
+	if err != nil {
+		return err
 	}
+	kd := &kind{name: name, region: k.Region.Value, match: re, sep: ","}
+	kd.named = slices.Contains(re.SubexpNames(), "name")
+	if k.List != nil {
+		if !slices.Contains(re.SubexpNames(), k.List.Value) {
+			return k.List.At("kind %s: the pattern has no group named %q", name, k.List.Value)
+		}
+		kd.list = k.List.Value
+	}
+	if k.Sep != nil {
+		kd.sep = k.Sep.Value
+	}
+	if !kd.named && kd.list == "" {
+		return k.Match.At("kind %s: the pattern needs a group called name, or a list group", name)
+	}
+	if kd.lets, err = compileLets(k.Let); err != nil {
+		return err
+	}
+	d.kinds[name] = kd
+	d.kindList = append(d.kindList, name)
+	return nil
+}
+
+// addWhole defines a region that is the whole input.
+func (d *defs) addWhole(name string, r regionYAML) error {
+	if err := d.define("region", name, r.Whole.Pos); err != nil {
+		return err
+	}
+	if r.Whole.Value != "true" {
+		return r.Whole.At("region %s: whole is true or absent", name)
+	}
+	if r.From.Value != "" || r.To.Value != "" {
+		return r.Whole.At("region %s: a whole region has no from or to", name)
+	}
+	d.regions[name] = &region{name: name, whole: true}
 	return nil
 }
 
@@ -372,24 +414,27 @@ var funcs = template.FuncMap{
 	"upper": relation.Upper,
 	"lower": strings.ToLower,
 	"caps":  strings.ToUpper,
-	"add":   func(a, b int) int { return a + b },
-	"sub":   func(a, b int) int { return a - b },
-	"join":  func(sep string, xs []string) string { return strings.Join(xs, sep) },
+	"add":   arith(func(a, b int) (int, error) { return a + b, nil }),
+	"sub":   arith(func(a, b int) (int, error) { return a - b, nil }),
+	"join": func(sep string, v any) (string, error) {
+		xs, err := strs(v)
+		return strings.Join(xs, sep), err
+	},
 	"quote": func(s string) string { return fmt.Sprintf("%q", s) },
 	"split": strings.Split,
 	"re":    regexp.QuoteMeta,
-	"last": func(xs []string) string {
+	"last": onStrings(func(xs []string) string {
 		if len(xs) == 0 {
 			return ""
 		}
 		return xs[len(xs)-1]
-	},
-	"first": func(xs []string) string {
+	}),
+	"first": onStrings(func(xs []string) string {
 		if len(xs) == 0 {
 			return ""
 		}
 		return xs[0]
-	},
+	}),
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -399,4 +444,67 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(ks)
 	return ks
+}
+
+// tableData is .tables: every table as a list of records.
+func (d *defs) tableData() map[string]any {
+	out := map[string]any{}
+	for name, rows := range d.tables {
+		out[name] = rows
+	}
+	return out
+}
+
+func (d *defs) addTables(tables map[string][]map[string]config.String) error {
+	for _, name := range sortedKeys(tables) {
+		rows := tables[name]
+		pos := config.Pos{}
+		for _, row := range rows {
+			for _, v := range row {
+				pos = v.Pos
+				break
+			}
+			if pos.Line > 0 {
+				break
+			}
+		}
+		if !identRE.MatchString(name) {
+			return config.Errorf(pos, "table name %q must be an identifier", name)
+		}
+		if err := d.define("table", name, pos); err != nil {
+			return err
+		}
+		if len(rows) == 0 {
+			return config.Errorf(pos, "table %s has no rows", name)
+		}
+		var out []map[string]any
+		for _, row := range rows {
+			rec := map[string]any{}
+			for k, v := range row {
+				if !identRE.MatchString(k) {
+					return v.At("table %s: column %q must be an identifier", name, k)
+				}
+				rec[k] = v.Value
+			}
+			out = append(out, rec)
+		}
+		if d.tables == nil {
+			d.tables = map[string][]map[string]any{}
+		}
+		d.tables[name] = out
+	}
+	return nil
+}
+
+// checkRegionGroups refuses a from pattern whose named groups would hide
+// the scope keys of .region.
+func checkRegionGroups(from config.String, re *regexp.Regexp) error {
+	for _, g := range re.SubexpNames() {
+		for _, k := range scopeKeys {
+			if g == k {
+				return from.At("region group %q is reserved (.region.%s is the scope of a boundary spot)", g, k)
+			}
+		}
+	}
+	return nil
 }

@@ -87,72 +87,28 @@ var nameForms = map[string]func(string) string{
 var defaultForms = []string{"written", "snake", "upper", "lower", "caps", "camel", "pascal", "kebab"}
 
 func compileDerived(cy checkYAML) (*derivedT, error) {
-	d := &derivedT{numbers: 0, punctuation: 0}
+	d := &derivedT{}
 	var name *config.String
 	var forms, files []config.String
+	var err error
 	switch {
 	case cy.Locality != nil:
 		l := cy.Locality
-		d.what, name, forms, files, d.hunks, d.renamed = "locality", l.Name, l.Forms, l.Except, l.Hunks, l.Renamed
-		var err error
-		if d.numbers, err = allowance(l.Numbers); err != nil {
-			return nil, err
-		}
-		if d.punctuation, err = allowance(l.Punctuation); err != nil {
-			return nil, err
-		}
-		for _, a := range l.Also {
-			re, err := compileRE(a)
-			if err != nil {
-				return nil, err
-			}
-			d.also = append(d.also, re)
-		}
-		if l.By != nil {
-			if d.by, err = strconv.Atoi(l.By.Value); err != nil || d.by == 0 {
-				return nil, l.By.At("by: want a non-zero integer, not %q", l.By.Value)
-			}
-		}
+		d.what, name, forms, files = "locality", l.Name, l.Forms, l.Except
+		err = d.compileLocality(l)
 	case cy.Order != nil:
 		o := cy.Order
-		d.what, name, forms, files, d.unique = "order", o.Name, o.Forms, o.Files, o.Unique
-		if o.Places != nil {
-			var err error
-			if d.places, err = compileRE(*o.Places); err != nil {
-				return nil, err
-			}
-		}
-		if o.NotPlaces != nil {
-			var err error
-			if d.notPlaces, err = compileRE(*o.NotPlaces); err != nil {
-				return nil, err
-			}
-		}
-		if (o.Before == nil) != (o.After == nil) {
-			at := o.Before
-			if at == nil {
-				at = o.After
-			}
-			return nil, at.At("order: give both before and after, or neither (derived from the spot)")
-		}
-		if o.Before != nil {
-			var err error
-			if d.before, err = mkTmpl(*o.Before); err != nil {
-				return nil, err
-			}
-			if d.after, err = mkTmpl(*o.After); err != nil {
-				return nil, err
-			}
-		}
+		d.what, name, forms, files = "order", o.Name, o.Forms, o.Files
+		err = d.compileOrder(o)
 	default:
 		a := cy.Analogy
 		d.what, name, forms, files, d.keepNumbers = "analogy", a.Name, a.Forms, a.Files, a.KeepNumbers
 		if a.Sibling != nil {
-			var err error
-			if d.sibling, err = mkTmpl(*a.Sibling); err != nil {
-				return nil, err
-			}
+			d.sibling, err = mkTmpl(*a.Sibling)
 		}
+	}
+	if err != nil {
+		return nil, err
 	}
 	d.name = d.what
 	if name != nil {
@@ -178,6 +134,61 @@ func compileDerived(cy checkYAML) (*derivedT, error) {
 		d.files = append(d.files, t)
 	}
 	return d, nil
+}
+
+func (d *derivedT) compileLocality(l *localityYAML) error {
+	d.hunks, d.renamed = l.Hunks, l.Renamed
+	var err error
+	if d.numbers, err = allowance(l.Numbers); err != nil {
+		return err
+	}
+	if d.punctuation, err = allowance(l.Punctuation); err != nil {
+		return err
+	}
+	for _, a := range l.Also {
+		re, err := compileRE(a)
+		if err != nil {
+			return err
+		}
+		d.also = append(d.also, re)
+	}
+	if l.By != nil {
+		if d.by, err = strconv.Atoi(l.By.Value); err != nil || d.by == 0 {
+			return l.By.At("by: want a non-zero integer, not %q", l.By.Value)
+		}
+	}
+	return nil
+}
+
+func (d *derivedT) compileOrder(o *orderYAML) error {
+	d.unique = o.Unique
+	var err error
+	if o.Places != nil {
+		if d.places, err = compileRE(*o.Places); err != nil {
+			return err
+		}
+	}
+	if o.NotPlaces != nil {
+		if d.notPlaces, err = compileRE(*o.NotPlaces); err != nil {
+			return err
+		}
+	}
+	if (o.Before == nil) != (o.After == nil) {
+		at := o.Before
+		if at == nil {
+			at = o.After
+		}
+		return at.At("order: give both before and after, or neither (derived from the spot)")
+	}
+	if o.Before != nil {
+		if d.before, err = mkTmpl(*o.Before); err != nil {
+			return err
+		}
+		if d.after, err = mkTmpl(*o.After); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // allowance reads numbers: and punctuation: of a locality check, a count
@@ -219,44 +230,56 @@ func (d *derivedT) instantiate(mu *mutation) (relation.Checker, error) {
 	}
 	switch d.what {
 	case "locality":
-		var fresh []oracle.Name
-		for _, k := range mu.r.freshKeys {
-			switch v := mu.data[k].(type) {
-			case string:
-				fresh = append(fresh, d.name1(v))
-			case []string:
-				for _, x := range v {
-					fresh = append(fresh, d.name1(x))
-				}
-			}
-		}
-		return &oracle.Locality{Name: d.name, Fresh: fresh, Except: files, Numbers: d.numbers, Punctuation: d.punctuation, Hunks: d.hunks, By: d.by, Also: d.also, Renamed: d.renamed}, nil
+		return d.locality(mu, files), nil
 	case "order":
-		nd := mu.inserted()
-		prev, next := nd.prev, nd.next
-		if d.before != nil {
-			var err error
-			if prev, err = d.before.render(mu.data); err != nil {
-				return nil, err
-			}
-			if next, err = d.after.render(mu.data); err != nil {
-				return nil, err
-			}
-		}
-		newName := ""
-		if len(nd.names) > 0 {
-			newName = nd.names[0]
-		}
-		// A neighbour whose name the input declares twice (fields of two
-		// structs) cannot be told apart from its namesake: none.
-		if declaredTwice(mu.m, prev) || d.unique && prev != "" && !mentionedOnce(mu.m.src, prev) {
-			prev = ""
-		}
-		if declaredTwice(mu.m, next) || d.unique && next != "" && !mentionedOnce(mu.m.src, next) {
-			next = ""
-		}
-		return &oracle.Order{Name: d.name, New: d.name1(newName), Prev: d.name1(prev), Next: d.name1(next), Others: d.others(mu), Files: files, Places: d.places, NotPlaces: d.notPlaces}, nil
+		return d.order(mu, files)
 	}
+	return d.analogy(mu, files)
+}
+
+func (d *derivedT) locality(mu *mutation, files []string) *oracle.Locality {
+	var fresh []oracle.Name
+	for _, k := range mu.r.freshKeys {
+		switch v := mu.data[k].(type) {
+		case string:
+			fresh = append(fresh, d.name1(v))
+		case []string:
+			for _, x := range v {
+				fresh = append(fresh, d.name1(x))
+			}
+		}
+	}
+	return &oracle.Locality{Name: d.name, Fresh: fresh, Except: files, Numbers: d.numbers, Punctuation: d.punctuation, Hunks: d.hunks, By: d.by, Also: d.also, Renamed: d.renamed}
+}
+
+func (d *derivedT) order(mu *mutation, files []string) (*oracle.Order, error) {
+	nd := mu.inserted()
+	prev, next := nd.prev, nd.next
+	if d.before != nil {
+		var err error
+		if prev, err = d.before.render(mu.data); err != nil {
+			return nil, err
+		}
+		if next, err = d.after.render(mu.data); err != nil {
+			return nil, err
+		}
+	}
+	newName := ""
+	if len(nd.names) > 0 {
+		newName = nd.names[0]
+	}
+	// A neighbour whose name the input declares twice (fields of two
+	// structs) cannot be told apart from its namesake: none.
+	if declaredTwice(mu.m, prev) || d.unique && prev != "" && !mentionedOnce(mu.m.src, prev) {
+		prev = ""
+	}
+	if declaredTwice(mu.m, next) || d.unique && next != "" && !mentionedOnce(mu.m.src, next) {
+		next = ""
+	}
+	return &oracle.Order{Name: d.name, New: d.name1(newName), Prev: d.name1(prev), Next: d.name1(next), Others: d.others(mu), Files: files, Places: d.places, NotPlaces: d.notPlaces}, nil
+}
+
+func (d *derivedT) analogy(mu *mutation, files []string) (*oracle.Analogy, error) {
 	a := &oracle.Analogy{Name: d.name, Others: d.others(mu), Files: files, KeepNumbers: d.keepNumbers}
 	nd := mu.inserted()
 	sib := nd.sibling(mu)

@@ -22,23 +22,23 @@ var listFuncs = map[string]any{
 	"atoi":      atoi,
 	"maxint":    func(xs any, def ...int) (int, error) { return extreme(xs, def, func(a, b int) bool { return a > b }) },
 	"minint":    func(xs any, def ...int) (int, error) { return extreme(xs, def, func(a, b int) bool { return a < b }) },
-	"mul":       func(a, b int) int { return a * b },
-	"div":       func(a, b int) (int, error) { return divmod(a, b, false) },
-	"mod":       func(a, b int) (int, error) { return divmod(a, b, true) },
+	"mul":       arith(func(a, b int) (int, error) { return a * b, nil }),
+	"div":       arith(func(a, b int) (int, error) { return divmod(a, b, false) }),
+	"mod":       arith(func(a, b int) (int, error) { return divmod(a, b, true) }),
 	"pluck":     pluck,
-	"select":    func(key, re string, xs []map[string]any) ([]map[string]any, error) { return filter(key, re, xs, true) },
-	"reject":    func(key, re string, xs []map[string]any) ([]map[string]any, error) { return filter(key, re, xs, false) },
-	"until":     until,
-	"numbering": numbering,
+	"select":    onItems(func(key, re string, xs []map[string]any) ([]map[string]any, error) { return filter(key, re, xs, true) }),
+	"reject":    onItems(func(key, re string, xs []map[string]any) ([]map[string]any, error) { return filter(key, re, xs, false) }),
+	"until":     onItems(until),
+	"numbering": onItems(numbering),
 	"has":       has,
 	"list":      func(xs ...any) []any { return xs },
 	"strings":   func(xs ...string) []string { return xs },
 	"concat":    concat,
-	"sortstrings": func(xs []string) []string {
+	"sortstrings": onStrings(func(xs []string) []string {
 		ys := slices.Clone(xs)
 		slices.Sort(ys)
 		return ys
-	},
+	}),
 	"sortints": func(xs any) ([]int, error) {
 		ns, err := ints(xs)
 		ns = slices.Clone(ns)
@@ -48,8 +48,11 @@ var listFuncs = map[string]any{
 	"sortby":  sortBy,
 	"indexof": indexOf,
 	"dict":    dict,
-	"repeat":  func(s string, n int) string { return strings.Repeat(s, max(n, 0)) },
-	"match":   func(re, s string) (bool, error) { rx, err := cachedRE(re); return err == nil && rx.MatchString(s), err },
+	"repeat": func(s string, n any) (string, error) {
+		k, err := number(n)
+		return strings.Repeat(s, max(k, 0)), err
+	},
+	"match": func(re, s string) (bool, error) { rx, err := cachedRE(re); return err == nil && rx.MatchString(s), err },
 	"count": func(re, s string) (int, error) {
 		rx, err := cachedRE(re)
 		if err != nil {
@@ -58,7 +61,7 @@ var listFuncs = map[string]any{
 		return len(rx.FindAllStringIndex(s, -1)), nil
 	},
 	"resub":      func(re, repl, s string) (string, error) { rx, err := cachedRE(re); return replaceAll(rx, repl, s), err },
-	"alt":        alt,
+	"alt":        onStrings(alt),
 	"kebab":      func(s string) string { return strings.ReplaceAll(relation.Snake(s), "_", "-") },
 	"camel":      func(s string) string { return lowerFirst(pascal(s)) },
 	"pascal":     pascal,
@@ -157,7 +160,11 @@ func divmod(a, b int, mod bool) (int, error) {
 }
 
 // pluck returns the value of key in each item, as strings.
-func pluck(key string, xs []map[string]any) ([]string, error) {
+func pluck(key string, v any) ([]string, error) {
+	xs, err := items(v)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]string, 0, len(xs))
 	for _, it := range xs {
 		v, ok := it[key]
@@ -234,7 +241,11 @@ func numbering(key string, start int, xs []map[string]any) ([]int, error) {
 // sortBy returns the items sorted by the value of key: numerically when
 // every value is an integer (field ids), else as strings; equal values keep
 // their order.
-func sortBy(key string, xs []map[string]any) ([]map[string]any, error) {
+func sortBy(key string, v any) ([]map[string]any, error) {
+	xs, err := items(v)
+	if err != nil {
+		return nil, err
+	}
 	vals, err := pluck(key, xs)
 	if err != nil {
 		return nil, err
@@ -278,6 +289,9 @@ func indexOf(xs any, x any) (int, error) {
 		}
 		return -1, nil
 	}
+	if ss, err := strs(xs); err == nil {
+		return slices.Index(ss, fmt.Sprint(x)), nil
+	}
 	return -1, fmt.Errorf("indexof: %T is not a list", xs)
 }
 
@@ -296,6 +310,9 @@ func has(xs any, x any) (bool, error) {
 			}
 		}
 		return false, nil
+	}
+	if ss, err := strs(xs); err == nil {
+		return slices.Contains(ss, fmt.Sprint(x)), nil
 	}
 	return false, fmt.Errorf("has: %T is not a list", xs)
 }
@@ -324,6 +341,10 @@ func concat(lists ...any) (any, error) {
 		case []any:
 			out = append(out, x...)
 		case []int:
+			for _, n := range x {
+				out = append(out, n)
+			}
+		case []string:
 			for _, n := range x {
 				out = append(out, n)
 			}

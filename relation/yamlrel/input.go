@@ -1,6 +1,8 @@
 package yamlrel
 
 import (
+	"fmt"
+	"path"
 	"strings"
 	"sync"
 )
@@ -36,7 +38,7 @@ type foundSpots struct {
 }
 
 type regionInst struct {
-	from, to int // line index of the from line, and of the to line (or len(lines))
+	from, to int // line index of the from line (-1 for a whole region), and of the to line (or len(lines))
 	groups   map[string]string
 	items    []*decl // declarations inside, in order
 }
@@ -119,6 +121,12 @@ func (d *defs) build(src []byte) *model {
 	}
 	for _, rname := range sortedKeys(d.regions) {
 		r := d.regions[rname]
+		if r.whole {
+			inst := &regionInst{from: -1, to: len(m.lines), groups: map[string]string{}}
+			m.regions[rname] = append(m.regions[rname], inst)
+			d.scanRegion(m, rname, inst)
+			continue
+		}
 		for i := 0; i < len(m.lines); i++ {
 			sm := r.from.FindStringSubmatch(m.lines[i])
 			if sm == nil {
@@ -224,3 +232,111 @@ func splitList(src string, beg, end int, sep string) ([]string, [][2]int) {
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+// inputData is .input: the name of the input file, that name without its
+// extension (code generators name output files after it) and the text of
+// the input.
+func inputData(name, src string) map[string]any {
+	return map[string]any{"name": name, "stem": strings.TrimSuffix(name, path.Ext(name)), "text": src}
+}
+
+// itemMap is how templates see one declaration: its kind, name (the name
+// group, else the last name of its list), list of names, 1-based line, the
+// text of its line, its index within its region instance, the named groups
+// of that instance's from line (region), and every named group of its
+// kind's pattern (empty when the group did not take part).
+func itemMap(m *model, inst *regionInst, dc *decl, index int) map[string]any {
+	groups := map[string]any{}
+	for k, v := range inst.groups {
+		groups[k] = v
+	}
+	it := map[string]any{"kind": dc.kind.name, "name": dc.key(), "names": dc.names, "line": dc.line + 1, "text": m.lines[dc.line], "index": index, "region": groups}
+	if dc.names == nil {
+		it["names"] = []string{}
+	}
+	for _, g := range dc.kind.match.SubexpNames() {
+		if g == "" {
+			continue
+		}
+		if _, taken := it[g]; !taken {
+			it[g] = dc.groups[g]
+		}
+	}
+	return it
+}
+
+// finish builds what templates see of the declarations of a model: an item
+// map per declaration and the lists of .decls.
+func (d *defs) finish(m *model) {
+	m.declItems = map[string]any{}
+	for _, kn := range d.kindList {
+		m.declItems[kn] = []map[string]any{}
+	}
+	for _, rname := range sortedKeys(m.regions) {
+		for _, inst := range m.regions[rname] {
+			for i, dc := range inst.items {
+				dc.item = itemMap(m, inst, dc, i)
+			}
+		}
+	}
+	for _, kn := range d.kindList {
+		var items []map[string]any
+		for _, dc := range m.decls[kn] {
+			items = append(items, dc.item)
+		}
+		if items != nil {
+			m.declItems[kn] = items
+		}
+	}
+	m.err = d.itemLets(m)
+}
+
+// itemLets computes the attributes that kinds define with let, for every
+// declaration: each template sees the declaration's item map, the captures,
+// .decls and .tables, and its value is added to the item map (a Thrift
+// field's true type after typedefs, say). Lets are computed in rounds: the
+// first let of every declaration, then the second, and so on, so that the
+// k-th let of a declaration sees the lets before k of every declaration
+// (a field's copy is noexcept when the fields of the struct it names are).
+func (d *defs) itemLets(m *model) error {
+	tables := d.tableData()
+	for round := 0; ; round++ {
+		more := false
+		var set []func()
+		for _, kn := range d.kindList {
+			k := d.kinds[kn]
+			if round >= len(k.lets) {
+				continue
+			}
+			more = true
+			l := k.lets[round]
+			vals := make([]string, len(m.decls[kn]))
+			for i, dc := range m.decls[kn] {
+				data := map[string]any{"decls": m.declItems, "tables": tables}
+				for _, c := range d.capOrder {
+					data[c] = m.captures[c]
+				}
+				for key, v := range dc.item {
+					data[key] = v
+				}
+				var b strings.Builder
+				if err := l.tmpl.Execute(&b, data); err != nil {
+					return fmt.Errorf("kind %s, line %d: let %s: %v", kn, dc.line+1, l.name, err)
+				}
+				vals[i] = b.String()
+			}
+			set = append(set, func() {
+				for i, dc := range m.decls[kn] {
+					dc.item[l.name] = vals[i]
+				}
+			})
+		}
+		// Set after the round, so that a let sees no value of its own round.
+		for _, f := range set {
+			f()
+		}
+		if !more {
+			return nil
+		}
+	}
+}

@@ -24,9 +24,12 @@ type fileYAML struct {
 	Relations []relYAML                             `yaml:"relations"`
 }
 
+// regionYAML is a region: the lines from a from line to a to line, or, with
+// whole, the whole input (its boundaries start at the first line).
 type regionYAML struct {
-	From config.String `yaml:"from"`
-	To   config.String `yaml:"to"`
+	From  config.String  `yaml:"from"`
+	To    config.String  `yaml:"to"`
+	Whole *config.String `yaml:"whole"` // true
 }
 
 type kindYAML struct {
@@ -92,7 +95,24 @@ type equivYAML struct {
 type diffYAML struct {
 	Name  *config.String `yaml:"name"`
 	File  config.String  `yaml:"file"`
+	Read  []readYAML     `yaml:"read"`
 	Edits []editYAML     `yaml:"edits"`
+}
+
+// readYAML reads a value from the base output o: the first group of the
+// last matcher of a path, on the line the path finds in file (by default
+// the difference check's file).
+type readYAML struct {
+	Name config.String  `yaml:"name"`
+	File *config.String `yaml:"file"`
+	At   []matcherYAML  `yaml:"at"`
+}
+
+// forEachYAML repeats an edit once per element of a list binding (a dotted
+// path, or a template rendering one), bound to as.
+type forEachYAML struct {
+	As    config.String `yaml:"as"`
+	Among config.String `yaml:"among"`
 }
 
 type editYAML struct {
@@ -102,9 +122,26 @@ type editYAML struct {
 	Substitute  *substYAML     `yaml:"substitute"`
 	Renumber    *renumberYAML  `yaml:"renumber"`
 	When        *config.String `yaml:"when"`
+	ForEach     *forEachYAML   `yaml:"for_each"`
 	BlankBefore bool           `yaml:"blank_before"`
 	Where       []anchorYAML   `yaml:"where"`
 	Through     []matcherYAML  `yaml:"through"`
+}
+
+type substYAML struct {
+	Re   config.String `yaml:"re"`
+	With config.String `yaml:"with"`
+}
+
+type renumberYAML struct {
+	Re config.String `yaml:"re"`
+	By config.String `yaml:"by"`
+}
+
+type createdYAML struct {
+	Name    *config.String `yaml:"name"`
+	File    config.String  `yaml:"file"`
+	Content config.String  `yaml:"content"`
 }
 
 // anchorYAML is one alternative placement of an edit: the line found by the

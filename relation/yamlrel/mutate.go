@@ -1,0 +1,227 @@
+package yamlrel
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mcpt-tool/mcpt/relation"
+)
+
+// mutate makes the follow-up of one spot: the bindings (the spot's data,
+// lets, fresh names, choices), the inserted text and the checkers.
+func (r *rel) mutate(in relation.Input, sp relation.Spot, rng *rand.Rand) (*relation.FollowUp, error) {
+	m := r.d.parse(in.Src)
+	ss, err := r.find(m, in.Name)
+	if err != nil {
+		return nil, err
+	}
+	if sp.Index < 0 || sp.Index >= len(ss) {
+		return nil, fmt.Errorf("relation %s: no spot %d in %s (it has %d)", r.name, sp.Index, in.Name, len(ss))
+	}
+	s := ss[sp.Index]
+	data, err := r.bind(m, s, in, rng)
+	if err != nil {
+		return nil, err
+	}
+	ins, err := r.insert.render(data)
+	if err != nil {
+		return nil, err
+	}
+	src := m.src[:s.offset] + s.text(ins) + m.src[s.offset:]
+	if s.offset == len(m.src) && len(m.src) > 0 && !strings.HasSuffix(m.src, "\n") {
+		src = m.src + "\n" + s.text(ins)
+	}
+	fu := &relation.FollowUp{Src: []byte(src), Bindings: flatten(data), Fresh: r.freshKeys}
+	mu := &mutation{r: r, m: m, s: s, ins: ins, data: data}
+	for _, c := range r.checks {
+		var chk relation.Checker
+		if c.derived != nil {
+			chk, err = c.derived.instantiate(mu)
+		} else {
+			chk, err = c.instantiate(data)
+		}
+		if err != nil {
+			return nil, err
+		}
+		fu.Checks = append(fu.Checks, chk)
+	}
+	return fu, nil
+}
+
+// bind computes the template data of a test case: the spot's data, the
+// input, the definitions' and the spot's lets, fresh names, the
+// relation's lets that need no choice, the choices, and the other lets.
+func (r *rel) bind(m *model, s *spot, in relation.Input, rng *rand.Rand) (map[string]any, error) {
+	data := s.data()
+	data["input"] = inputData(in.Name, m.src)
+	if err := evalLets(r.d.lets, data); err != nil {
+		return nil, err
+	}
+	if err := evalLets(s.lets, data); err != nil {
+		return nil, err
+	}
+	if err := r.bindFresh(data, in.Src, rng); err != nil {
+		return nil, err
+	}
+	if err := evalLets(r.early, data); err != nil {
+		return nil, err
+	}
+	for _, c := range r.choose {
+		if err := r.draw(c, m, data, rng); err != nil {
+			return nil, err
+		}
+	}
+	if err := evalLets(r.late, data); err != nil {
+		return nil, err
+	}
+	return data, nil
+}
+
+// bindFresh draws the fresh names and fresh lists.
+func (r *rel) bindFresh(data map[string]any, src []byte, rng *rand.Rand) error {
+	taken := map[string]bool{}
+	for _, name := range r.fresh {
+		n, err := r.d.fresh.Fresh(rng, src, taken)
+		if err != nil {
+			return err
+		}
+		data[name] = n
+	}
+	for _, fl := range r.freshLists {
+		k := fl.min + rng.IntN(fl.max-fl.min+1)
+		names := make([]string, k)
+		for i := range names {
+			n, err := r.d.fresh.Fresh(rng, src, taken)
+			if err != nil {
+				return err
+			}
+			names[i] = n
+		}
+		data[fl.name] = names
+	}
+	return nil
+}
+
+// draw makes one choice.
+func (r *rel) draw(c choice, m *model, data map[string]any, rng *rand.Rand) error {
+	switch {
+	case c.from != nil:
+		ds := m.decls[c.from.name]
+		dc := ds[rng.IntN(len(ds))]
+		inst := map[string]any{"name": dc.key(), "names": dc.names, "line": dc.line + 1}
+		for k, v := range dc.groups {
+			if _, taken := inst[k]; !taken {
+				inst[k] = v
+			}
+		}
+		data[c.name] = inst
+		return nil
+	case c.among != "":
+		path := c.among
+		if c.amongT != nil {
+			var err error
+			if path, err = c.amongT.render(data); err != nil {
+				return err
+			}
+		}
+		v, err := lookup(data, path)
+		if err != nil {
+			return fmt.Errorf("relation %s: choice %s: %v", r.name, c.name, err)
+		}
+		switch xs := v.(type) {
+		case []string:
+			if len(xs) > 0 {
+				data[c.name] = xs[rng.IntN(len(xs))]
+				return nil
+			}
+		case []map[string]any:
+			if len(xs) > 0 {
+				data[c.name] = xs[rng.IntN(len(xs))]
+				return nil
+			}
+		case []any:
+			if len(xs) > 0 {
+				data[c.name] = xs[rng.IntN(len(xs))]
+				return nil
+			}
+		}
+		return fmt.Errorf("relation %s: choice %s: %s is not a non-empty list", r.name, c.name, c.among)
+	}
+	o := c.options[rng.IntN(len(c.options))]
+	v, err := o.render(data)
+	if err != nil {
+		return err
+	}
+	data[c.name] = v
+	return nil
+}
+
+func evalLets(ls []let, data map[string]any) error {
+	for _, l := range ls {
+		var b strings.Builder
+		if err := l.tmpl.Execute(&b, data); err != nil {
+			return fmt.Errorf("let %s: %v", l.name, err)
+		}
+		data[l.name] = b.String()
+	}
+	return nil
+}
+
+// lookup resolves a dotted path such as "E.names" in the data.
+func lookup(data map[string]any, path string) (any, error) {
+	var cur any = data
+	for _, part := range strings.Split(path, ".") {
+		mm, ok := cur.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("%s: %q is not a map", path, part)
+		}
+		if cur, ok = mm[part]; !ok {
+			return nil, fmt.Errorf("%s: no %q", path, part)
+		}
+	}
+	return cur, nil
+}
+
+// flatten renders the bindings as strings for findings: nested maps become
+// dotted keys, lists are joined with commas.
+func flatten(data map[string]any) map[string]string {
+	out := map[string]string{}
+	var walk func(prefix string, v any)
+	walk = func(prefix string, v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, y := range x {
+				if prefix == "region" && slices.Contains(scopeKeys, k) && k != "index" || prefix == "input" && k == "text" {
+					continue // the declarations around the spot, the input: context
+				}
+				p := k
+				if prefix != "" {
+					p = prefix + "." + k
+				}
+				walk(p, y)
+			}
+		case []string:
+			out[prefix] = strings.Join(x, ", ")
+		case []map[string]any:
+			// lists of items (.region.items, tables) are context, not bindings
+		case string:
+			if x != "" {
+				out[prefix] = x
+			}
+		case int:
+			out[prefix] = strconv.Itoa(x)
+		default:
+			out[prefix] = fmt.Sprint(x)
+		}
+	}
+	ctx := map[string]bool{"first": true, "last": true, "next": true, "count": true, "decls": true, "tables": true}
+	for k, v := range data {
+		if !ctx[k] {
+			walk(k, v)
+		}
+	}
+	return out
+}

@@ -1,0 +1,124 @@
+package yamlrel
+
+import (
+	"fmt"
+	"maps"
+
+	"github.com/mcpt-tool/mcpt/oracle"
+	"github.com/mcpt-tool/mcpt/tree"
+)
+
+// readT reads one value of the base output o for a difference check: the
+// length or offset that a generator wrote and that the prediction computes
+// from (.o.NAME).
+type readT struct {
+	name string
+	file *tmpl // nil: the check's file
+	path []matcherT
+}
+
+func compileReads(rys []readYAML) ([]readT, error) {
+	var out []readT
+	seen := map[string]bool{}
+	for _, ry := range rys {
+		if !identRE.MatchString(ry.Name.Value) {
+			return nil, ry.Name.At("read: name %q is not an identifier", ry.Name.Value)
+		}
+		if seen[ry.Name.Value] {
+			return nil, ry.Name.At("read: %s read twice", ry.Name.Value)
+		}
+		seen[ry.Name.Value] = true
+		if len(ry.At) == 0 || !ry.At[len(ry.At)-1].Re {
+			return nil, ry.Name.At("read %s: at is a path whose last matcher is {re: …} with a group", ry.Name.Value)
+		}
+		r := readT{name: ry.Name.Value}
+		var err error
+		if ry.File != nil {
+			if r.file, err = mkTmpl(*ry.File); err != nil {
+				return nil, err
+			}
+		}
+		if r.path, err = compileMatchers(ry.At); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// readingDiff is a difference check whose edits use values of o: it is
+// rendered when it checks, o at hand. A value o does not have fails the
+// check, as an anchor o does not have does.
+type readingDiff struct {
+	dt   *diffT
+	data map[string]any
+}
+
+// Check reads the values, renders the difference check and runs it.
+func (rd *readingDiff) Check(o, o2 tree.Tree) []oracle.Failure {
+	name, file := "", ""
+	fail := func(err error) []oracle.Failure {
+		if name == "" {
+			name = "difference:" + file
+		}
+		return []oracle.Failure{{Checker: name, File: file, Message: err.Error()}}
+	}
+	data := maps.Clone(rd.data)
+	var err error
+	if file, err = rd.dt.file.render(data); err != nil {
+		return fail(err)
+	}
+	if rd.dt.name != nil {
+		if name, err = rd.dt.name.render(data); err != nil {
+			return fail(err)
+		}
+	}
+	vals := map[string]any{}
+	for _, r := range rd.dt.reads {
+		v, err := r.read(data, o, file)
+		if err != nil {
+			return fail(err)
+		}
+		vals[r.name] = v
+	}
+	data["o"] = vals
+	d, err := rd.dt.instantiate(data)
+	if err != nil {
+		return fail(err)
+	}
+	return d.Check(o, o2)
+}
+
+// read finds the value in o.
+func (r readT) read(data map[string]any, o tree.Tree, file string) (string, error) {
+	if r.file != nil {
+		var err error
+		if file, err = r.file.render(data); err != nil {
+			return "", err
+		}
+	}
+	content, ok := o[file]
+	if !ok {
+		return "", fmt.Errorf("read %s: %s is missing from o", r.name, file)
+	}
+	var path []oracle.Matcher
+	for _, mt := range r.path {
+		m, err := mt.matcher(data)
+		if err != nil {
+			return "", err
+		}
+		path = append(path, m)
+	}
+	lines, _ := oracle.SplitLines(string(content))
+	a := oracle.Anchor{Path: path}
+	i := a.Find(lines)
+	if i < 0 {
+		return "", fmt.Errorf("read %s: no line of %s in o is %s", r.name, file, a.String()[len("after "):])
+	}
+	last := path[len(path)-1].Re
+	sm := last.FindStringSubmatch(lines[i])
+	if len(sm) < 2 {
+		return "", fmt.Errorf("read %s: %s has no group", r.name, last)
+	}
+	return sm[1], nil
+}

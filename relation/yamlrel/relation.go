@@ -1,0 +1,220 @@
+package yamlrel
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/mcpt-tool/mcpt/config"
+	"github.com/mcpt-tool/mcpt/relation"
+)
+
+// rel is a compiled YAML relation.
+type rel struct {
+	d          *defs
+	name       string
+	pos        config.Pos
+	boundaries *region
+	lists      []listSpot
+	when       *tmpl // spots.when: the condition a spot must meet
+	fresh      []string
+	freshLists []freshList
+	freshKeys  []string // the bindings that hold fresh names: fresh, then fresh lists
+	choose     []choice
+	early      []let // the relation's lets that use no choice, computed before the choices
+	late       []let // the others, computed after them
+	insert     *tmpl
+	checks     []checkT
+}
+
+type listSpot struct {
+	kind *kind
+	join string
+	lets []let
+}
+
+type freshList struct {
+	name     string
+	min, max int
+}
+
+type choice struct {
+	name    string
+	from    *kind
+	among   string // dotted path to a list binding
+	amongT  *tmpl  // the path, when it is a template ("tables.{{.which}}")
+	options []*tmpl
+}
+
+// compileRelation compiles one relation against the definitions.
+func (d *defs) compileRelation(ry relYAML) (*relation.Relation, error) {
+	r := &rel{d: d, name: ry.Name.Value, pos: ry.Name.Pos}
+	if ry.Name.Value == "" {
+		return nil, ry.Insert.At("relation without a name")
+	}
+	if err := r.compileSpots(ry); err != nil {
+		return nil, err
+	}
+	for _, kn := range d.kindList {
+		if k := d.kinds[kn]; d.regions[k.region] == nil {
+			return nil, config.Errorf(d.sources["kind "+kn], "kind %s: no region named %q", kn, k.region)
+		}
+	}
+	if err := r.compileBindings(ry); err != nil {
+		return nil, err
+	}
+	if ry.Insert.Value == "" {
+		return nil, ry.Name.At("relation %s: nothing to insert", r.name)
+	}
+	var err error
+	if r.insert, err = mkTmpl(ry.Insert); err != nil {
+		return nil, err
+	}
+	if len(ry.Checks) == 0 {
+		return nil, ry.Name.At("relation %s: no checks", r.name)
+	}
+	for _, cy := range ry.Checks {
+		c, err := compileCheck(cy, ry.Name)
+		if err != nil {
+			return nil, err
+		}
+		r.checks = append(r.checks, c)
+	}
+	return &relation.Relation{
+		Name:   r.name,
+		Doc:    strings.TrimSpace(ry.Doc.Value),
+		Spots:  r.spots,
+		Mutate: r.mutate,
+		Source: r.pos.String(),
+	}, nil
+}
+
+// compileSpots compiles spots: the region whose boundaries are spots, the
+// lists whose gaps are, and the condition a spot must meet.
+func (r *rel) compileSpots(ry relYAML) error {
+	if ry.Spots.Boundaries == nil && len(ry.Spots.Lists) == 0 {
+		return ry.Name.At("relation %s: spots needs boundaries or lists", r.name)
+	}
+	if ry.Spots.Boundaries != nil {
+		reg := r.d.regions[ry.Spots.Boundaries.Value]
+		if reg == nil {
+			return ry.Spots.Boundaries.At("no region named %q", ry.Spots.Boundaries.Value)
+		}
+		r.boundaries = reg
+	}
+	for _, ls := range ry.Spots.Lists {
+		k := r.d.kinds[ls.Kind.Value]
+		if k == nil {
+			return ls.Kind.At("no kind named %q", ls.Kind.Value)
+		}
+		if k.list == "" {
+			return ls.Kind.At("kind %s has no list group", ls.Kind.Value)
+		}
+		join := k.sep + " "
+		if ls.Join != nil {
+			join = ls.Join.Value
+		}
+		lets, err := compileLets(ls.Let)
+		if err != nil {
+			return err
+		}
+		r.lists = append(r.lists, listSpot{kind: k, join: join, lets: lets})
+	}
+	if ry.Spots.When != nil {
+		t, err := mkTmpl(*ry.Spots.When)
+		if err != nil {
+			return err
+		}
+		r.when = t
+	}
+	return nil
+}
+
+// compileBindings compiles what a mutation binds: fresh names, fresh
+// lists, choices and lets. A name is bound once.
+func (r *rel) compileBindings(ry relYAML) error {
+	seen := map[string]config.Pos{}
+	bind := func(s config.String) error {
+		if !identRE.MatchString(s.Value) {
+			return s.At("%q is not an identifier", s.Value)
+		}
+		if old, ok := seen[s.Value]; ok {
+			return s.At("%s bound twice (first at %s)", s.Value, old)
+		}
+		seen[s.Value] = s.Pos
+		return nil
+	}
+	for _, f := range ry.Fresh {
+		if err := bind(f); err != nil {
+			return err
+		}
+		r.fresh = append(r.fresh, f.Value)
+	}
+	for _, fl := range ry.FreshLists {
+		if err := bind(fl.Name); err != nil {
+			return err
+		}
+		if fl.Min < 1 || fl.Max < fl.Min || fl.Max > 100 {
+			return fl.Name.At("fresh list %s: need 1 <= min <= max <= 100", fl.Name.Value)
+		}
+		r.freshLists = append(r.freshLists, freshList{name: fl.Name.Value, min: fl.Min, max: fl.Max})
+	}
+	r.freshKeys = slices.Clone(r.fresh)
+	for _, fl := range r.freshLists {
+		r.freshKeys = append(r.freshKeys, fl.name)
+	}
+	for _, c := range ry.Choose {
+		if err := bind(c.Name); err != nil {
+			return err
+		}
+		ch, err := r.d.compileChoice(c)
+		if err != nil {
+			return err
+		}
+		r.choose = append(r.choose, ch)
+	}
+	lets, err := compileLets(ry.Let)
+	if err != nil {
+		return err
+	}
+	r.early, r.late = splitLets(lets, r.choose)
+	return nil
+}
+
+// compileChoice compiles a choice: from a kind, among a list binding, or
+// one of several templates.
+func (d *defs) compileChoice(c chooseYAML) (choice, error) {
+	ch := choice{name: c.Name.Value}
+	n := 0
+	if c.From != nil {
+		n++
+		ch.from = d.kinds[c.From.Value]
+		if ch.from == nil {
+			return ch, c.From.At("no kind named %q", c.From.Value)
+		}
+	}
+	if c.Among != nil {
+		n++
+		ch.among = c.Among.Value
+		if strings.Contains(ch.among, "{{") {
+			t, err := mkTmpl(*c.Among)
+			if err != nil {
+				return ch, err
+			}
+			ch.amongT = t
+		}
+	}
+	if len(c.Options) > 0 {
+		n++
+		for _, o := range c.Options {
+			t, err := mkTmpl(o)
+			if err != nil {
+				return ch, err
+			}
+			ch.options = append(ch.options, t)
+		}
+	}
+	if n != 1 {
+		return ch, c.Name.At("choice %s needs exactly one of from, among, options", c.Name.Value)
+	}
+	return ch, nil
+}
