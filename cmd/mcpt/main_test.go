@@ -12,7 +12,7 @@ import (
 
 func TestMain(m *testing.M) {
 	testscript.Main(cleanupM{m}, map[string]func(){
-		"mcpt": func() { os.Exit(run(os.Args[1:])) },
+		"mcpt": main,
 	})
 }
 

@@ -93,9 +93,9 @@ func commonDir(paths []string) string {
 }
 
 // FromRecipe makes the setup a recipe describes, with the given seed
-// files. The relation files are written to a temporary directory, loaded
-// and removed.
-func FromRecipe(r *bundle.Recipe, seedFiles []string) (*Setup, error) {
+// files, its Go relations and builtin transpiler taken from t. The
+// relation files are written to a temporary directory, loaded and removed.
+func (t *Tools) FromRecipe(r *bundle.Recipe, seedFiles []string) (*Setup, error) {
 	tc := r.Transpiler
 	cfg := &config.Config{File: r.Config, Transpiler: config.Transpiler{
 		Builtin: tc.Builtin, Options: tc.Options, Faults: tc.Faults, Command: tc.Command, WorkDir: tc.Dir,
@@ -106,10 +106,10 @@ func FromRecipe(r *bundle.Recipe, seedFiles []string) (*Setup, error) {
 	s := &Setup{Config: cfg}
 	var err error
 	// Faults of the recipe are the campaign's; nil keeps the builtin's own.
-	if s.Transpiler, err = Transpiler(cfg, nil); err != nil {
+	if s.Transpiler, err = t.Transpiler(cfg, nil); err != nil {
 		return nil, cfgErr(err)
 	}
-	if s.Relations, err = recipeRelations(r); err != nil {
+	if s.Relations, err = recipeRelations(r, t.goRelations()); err != nil {
 		return nil, cfgErr(err)
 	}
 	if s.Seeds, err = ReadSeeds(seedFiles); err != nil {
@@ -126,7 +126,7 @@ func FromRecipe(r *bundle.Recipe, seedFiles []string) (*Setup, error) {
 }
 
 // recipeRelations loads the relations of a recipe.
-func recipeRelations(r *bundle.Recipe) ([]*relation.Relation, error) {
+func recipeRelations(r *bundle.Recipe, goRels *relation.Registry) ([]*relation.Relation, error) {
 	var rels []*relation.Relation
 	if len(r.Relations) > 0 {
 		dir, err := os.MkdirTemp("", "mcpt-relations-")
@@ -155,7 +155,7 @@ func recipeRelations(r *bundle.Recipe) ([]*relation.Relation, error) {
 		}
 	}
 	for _, name := range r.GoRelations {
-		rel := GoRelations.Lookup(name)
+		rel := goRels.Lookup(name)
 		if rel == nil {
 			return nil, fmt.Errorf("no Go relation named %q in this mcpt", name)
 		}

@@ -31,7 +31,7 @@ func TestRecipeRoundTrip(t *testing.T) {
 		if err := json.Unmarshal(b, &back); err != nil {
 			t.Fatal(err)
 		}
-		got, err := FromRecipe(&back, []string{filepath.Join("..", "..", "examples", "cll", "traffic.cll")})
+		got, err := (*Tools)(nil).FromRecipe(&back, []string{filepath.Join("..", "..", "examples", "cll", "traffic.cll")})
 		if err != nil {
 			t.Fatalf("%s: %v", cfg, err)
 		}
@@ -63,7 +63,7 @@ func TestRecipeIncludeStaysInside(t *testing.T) {
 			RelationFiles: map[string]string{"rel.yaml": "include: ['" + inc + "']\n"},
 			Relations:     []string{"rel.yaml"},
 		}
-		_, err := FromRecipe(r, []string{filepath.Join("..", "..", "examples", "cll", "traffic.cll")})
+		_, err := (*Tools)(nil).FromRecipe(r, []string{filepath.Join("..", "..", "examples", "cll", "traffic.cll")})
 		if err == nil || !strings.Contains(err.Error(), "is not among the relation files") {
 			t.Errorf("include %s: %v, want a refusal", inc, err)
 		}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"time"
 	"unicode/utf8"
 
 	"github.com/mcpt-tool/mcpt/config"
@@ -23,9 +24,36 @@ import (
 	"github.com/mcpt-tool/mcpt/transpiler"
 )
 
-// GoRelations holds the relations written in Go that a configuration can
-// name under relations.go.
-var GoRelations relation.Registry
+// Tools are what a build of mcpt offers a configuration besides the files
+// it names: the relations written in Go, which it names under
+// relations.go, and builtin transpilers of the build's own, which it names
+// under transpiler.builtin beside those registered with
+// transpiler.RegisterBuiltin. A nil *Tools offers none.
+type Tools struct {
+	GoRelations relation.Registry
+	Builtins    map[string]transpiler.BuiltinFactory
+}
+
+// goRelations returns the relations written in Go, none for nil.
+func (t *Tools) goRelations() *relation.Registry {
+	if t == nil {
+		return &relation.Registry{}
+	}
+	return &t.GoRelations
+}
+
+// builtin makes the builtin transpiler name: the build's own, else a
+// registered one.
+func (t *Tools) builtin(name string, options map[string]string, faults []string) (transpiler.Transpiler, error) {
+	if t != nil && t.Builtins[name] != nil {
+		tr, err := t.Builtins[name](options, faults)
+		if err != nil {
+			return nil, fmt.Errorf("builtin transpiler %s: %w", name, err)
+		}
+		return tr, nil
+	}
+	return transpiler.Builtin(name, options, faults)
+}
 
 // Setup is a loaded configuration.
 type Setup struct {
@@ -63,6 +91,9 @@ type Options struct {
 	// before anything it names is loaded (the bench points the transpiler
 	// command at the executable it built).
 	Edit func(cfg *config.Config) error
+	// Tools are the Go relations and builtin transpilers the
+	// configuration may name; nil offers the registered builtins only.
+	Tools *Tools
 }
 
 // Load reads the configuration at path and everything it names.
@@ -77,10 +108,10 @@ func Load(path string, opt Options) (*Setup, error) {
 		}
 	}
 	s := &Setup{Config: cfg}
-	if s.Transpiler, err = Transpiler(cfg, opt.Faults); err != nil {
+	if s.Transpiler, err = opt.Tools.Transpiler(cfg, opt.Faults); err != nil {
 		return nil, cfgErr(err)
 	}
-	if s.Relations, err = Relations(cfg); err != nil {
+	if s.Relations, err = opt.Tools.Relations(cfg); err != nil {
 		return nil, cfgErr(err)
 	}
 	files := cfg.Seeds.Files
@@ -111,15 +142,22 @@ func Load(path string, opt Options) (*Setup, error) {
 	return s, nil
 }
 
-// Transpiler builds the configured transpiler.
+// Transpiler builds the configured transpiler, a builtin one among the
+// registered builtins.
 func Transpiler(cfg *config.Config, faults []string) (transpiler.Transpiler, error) {
+	return (*Tools)(nil).Transpiler(cfg, faults)
+}
+
+// Transpiler builds the configured transpiler, a builtin one among t's
+// builtins and the registered ones.
+func (t *Tools) Transpiler(cfg *config.Config, faults []string) (transpiler.Transpiler, error) {
 	tc := cfg.Transpiler
 	if tc.Builtin != "" {
 		fromFlag := faults != nil
 		if !fromFlag {
 			faults = tc.Faults
 		}
-		t, err := transpiler.Builtin(tc.Builtin, tc.Options, faults)
+		tr, err := t.builtin(tc.Builtin, tc.Options, faults)
 		var uf *transpiler.UnknownFaultError
 		if fromFlag && errors.As(err, &uf) {
 			// The name came from the command line, not from the file.
@@ -129,9 +167,9 @@ func Transpiler(cfg *config.Config, faults []string) (transpiler.Transpiler, err
 			return nil, config.Errorf(tc.Pos, "%v", err)
 		}
 		if tc.Timeout > 0 {
-			t = transpiler.WithTimeout(t, tc.Timeout)
+			tr = transpiler.WithTimeout(tr, tc.Timeout)
 		}
-		return t, nil
+		return tr, nil
 	}
 	if faults != nil {
 		return nil, config.Errorf(tc.Pos, "--fault needs a builtin transpiler")
@@ -148,7 +186,7 @@ func Transpiler(cfg *config.Config, faults []string) (transpiler.Transpiler, err
 		}
 		return w, nil
 	}
-	t, err := transpiler.NewCommand(transpiler.Command{
+	c, err := transpiler.NewCommand(transpiler.Command{
 		Argv: tc.Command, Dir: tc.WorkDir, Env: tc.Env, Timeout: tc.Timeout,
 		Accept: tc.Accept, Reject: tc.Reject, InputName: tc.InputName,
 		MaxOutputFiles: tc.MaxOutputFiles, MaxOutputBytes: tc.MaxOutputBytes,
@@ -156,12 +194,19 @@ func Transpiler(cfg *config.Config, faults []string) (transpiler.Transpiler, err
 	if err != nil {
 		return nil, config.Errorf(tc.Pos, "%v", err)
 	}
-	return t, nil
+	return c, nil
 }
 
-// Relations loads the configured relations (YAML files and Go relations),
-// restricted to relations.only when it is set.
+// Relations loads the configured relations: the YAML files only, since
+// it has no Go relations.
 func Relations(cfg *config.Config) ([]*relation.Relation, error) {
+	return (*Tools)(nil).Relations(cfg)
+}
+
+// Relations loads the configured relations (YAML files and t's Go
+// relations), restricted to relations.only when it is set.
+func (t *Tools) Relations(cfg *config.Config) ([]*relation.Relation, error) {
+	goRels := t.goRelations()
 	var reg relation.Registry
 	if len(cfg.Relations.Files) > 0 {
 		rels, err := yamlrel.Load(cfg.Relations.Files...)
@@ -176,9 +221,9 @@ func Relations(cfg *config.Config) ([]*relation.Relation, error) {
 	}
 	var errs config.ErrorList
 	for _, name := range cfg.Relations.Go {
-		r := GoRelations.Lookup(name.Value)
+		r := goRels.Lookup(name.Value)
 		if r == nil {
-			errs.Add(name.At("no Go relation named %q%s", name.Value, suggest.DidYouMean(name.Value, GoRelations.Names())))
+			errs.Add(name.At("no Go relation named %q in this build of mcpt%s", name.Value, suggest.DidYouMean(name.Value, goRels.Names())))
 			continue
 		}
 		if err := reg.Add(r); err != nil {
@@ -253,6 +298,22 @@ func GenerateSeeds(s config.Seeds) ([]engine.Seed, error) {
 		seeds[i] = engine.Seed{Name: fmt.Sprintf("%s/seed-%04d.%s", base, i+1, s.Extension), Src: p.Source}
 	}
 	return seeds, nil
+}
+
+// EngineOptions are the options of a campaign on s as the configuration
+// sets them: its budget (one minute of time when it sets none), base runs
+// and normalisation rules, with the engine's defaults for the rest.
+func (s *Setup) EngineOptions() engine.Options {
+	b := s.Config.Budget
+	opt := engine.Options{
+		Mode: engine.MCP, Seed: 1, MaxTime: b.MaxTime, MaxCases: b.MaxCases,
+		MaxMR: b.MaxMR, MaxSpots: b.MaxSpots, BaseRuns: s.Config.BaseRuns,
+		Normalize: s.Normalize, Config: s.Config.File,
+	}
+	if opt.MaxTime == 0 && opt.MaxCases == 0 {
+		opt.MaxTime = time.Minute
+	}
+	return opt
 }
 
 // Close stops what the transpiler keeps running between runs (the

@@ -3,7 +3,8 @@
 // a relation.Relation value — a name, a doc whose first line is its help
 // line, a function listing the spots of an input and a function applying the
 // mutation at one spot — whose follow-up carries consistency checkers built
-// from the oracle package. Registering it in setup.GoRelations lets a
+// from the oracle package. An mcpt built with it (mcpt.Main with
+// mcpt.Relations(gorel.AddCommand()), as in gorel/mcpt) lets a
 // configuration name it under relations.go.
 package gorel
 
@@ -14,19 +15,12 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
 )
 
 // Name is the name of the relation.
 const Name = "add-actuator-command-go"
-
-func init() {
-	if err := setup.GoRelations.Add(AddCommand()); err != nil {
-		panic(err)
-	}
-}
 
 var (
 	logicRE   = regexp.MustCompile(`^\s*logic\s+([A-Za-z][A-Za-z0-9_]*)`)

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mcpt-tool/mcpt/engine"
+	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/result"
 )
 
@@ -25,8 +26,8 @@ type reproCmd struct {
 // checkers run (for a base that crashed, the base alone). It says whether
 // the finding is reproduced (the same signature: exit 1), fails
 // differently (exit 5) or passes now (exit 0).
-func (c *reproCmd) Run() error {
-	bd, s, err := loadFinding(c.Bundle, c.Config, c.Trust)
+func (c *reproCmd) Run(tools *setup.Tools) error {
+	bd, s, err := loadFinding(tools, c.Bundle, c.Config, c.Trust)
 	if err != nil {
 		return err
 	}

@@ -1,10 +1,12 @@
-package main
+package cli
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	_ "github.com/mcpt-tool/mcpt/transpiler/cllc" // the builtin cllc transpiler
 )
 
 // TestNothingCheckedExitStatus: a campaign whose every seed the transpiler
@@ -23,7 +25,7 @@ func TestNothingCheckedExitStatus(t *testing.T) {
 	}
 	write(filepath.Join(dir, "bad.cll"), "this is not CLL\n")
 	write(cfg, "transpiler: {builtin: cllc}\nseeds: {files: [bad.cll]}\nrelations: {files: ['"+filepath.Join(examples, "relations", "*.yaml")+"']}\n")
-	if code := run([]string{"run", "-q", "-c", cfg, "-o", filepath.Join(dir, "out"), "--max-cases", "10"}); code != exitBroken {
+	if code := Run([]string{"run", "-q", "-c", cfg, "-o", filepath.Join(dir, "out"), "--max-cases", "10"}, nil); code != exitBroken {
 		t.Errorf("exit status %d, want %d", code, exitBroken)
 	}
 }
@@ -38,10 +40,10 @@ func TestResumeRefusedExitStatus(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "out")
 	args := []string{"run", "-q", "-c", cfg, "--max-cases", "30"}
-	if code := run(append(args, "-o", out, "--fault", "reverse-enums")); code != exitFindings {
+	if code := Run(append(args, "-o", out, "--fault", "reverse-enums"), nil); code != exitFindings {
 		t.Fatalf("first run: exit status %d", code)
 	}
-	if code := run(append(args, "--resume", out)); code != exitUsage {
+	if code := Run(append(args, "--resume", out), nil); code != exitUsage {
 		t.Errorf("resume without the fault: exit status %d, want %d", code, exitUsage)
 	}
 	journal := filepath.Join(out, "journal.jsonl")
@@ -54,7 +56,7 @@ func TestResumeRefusedExitStatus(t *testing.T) {
 	if err := os.WriteFile(journal, []byte(strings.Join(lines, "")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code := run(append(args, "--resume", out, "--fault", "reverse-enums")); code != exitUsage {
+	if code := Run(append(args, "--resume", out, "--fault", "reverse-enums"), nil); code != exitUsage {
 		t.Errorf("resume from a damaged journal: exit status %d, want %d", code, exitUsage)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/mcpt-tool/mcpt/bundle"
+	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/progress"
 	"github.com/mcpt-tool/mcpt/reduce"
 )
@@ -23,11 +24,11 @@ type reduceCmd struct {
 // lines then over tokens, keeping a candidate when the finding's relation
 // still fails on it with the same signature, and writes the reduced finding
 // as a bundle next to the original.
-func (c *reduceCmd) Run() error {
+func (c *reduceCmd) Run(tools *setup.Tools) error {
 	if c.MaxRuns < 0 {
 		return usageErr("--max-runs must not be negative")
 	}
-	bd, s, err := loadFinding(c.Bundle, c.Config, c.Trust)
+	bd, s, err := loadFinding(tools, c.Bundle, c.Config, c.Trust)
 	if err != nil {
 		return err
 	}

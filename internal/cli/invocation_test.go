@@ -1,4 +1,4 @@
-package main
+package cli
 
 import "testing"
 
@@ -10,7 +10,7 @@ func TestInvocation(t *testing.T) {
 		"./bin/mcpt":                      "./bin/mcpt",
 		"/opt/my tools/mcpt":              `"/opt/my tools/mcpt"`,
 	} {
-		if got := invocation(argv0); got != want {
+		if got := invocation(argv0, "github.com/mcpt-tool/mcpt/cmd/mcpt", "github.com/mcpt-tool/mcpt"); got != want {
 			t.Errorf("invocation(%q) = %q, want %q", argv0, got, want)
 		}
 	}

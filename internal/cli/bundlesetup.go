@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -21,7 +21,7 @@ import (
 // A recipe's command is the sender's: it is run only when trust is set or
 // when it is the command of the configuration the recipe names, as found
 // here.
-func loadFinding(dir, config string, trust bool) (*bundle.Bundle, *setup.Setup, error) {
+func loadFinding(tools *setup.Tools, dir, config string, trust bool) (*bundle.Bundle, *setup.Setup, error) {
 	bd, err := bundle.Load(dir)
 	if err != nil {
 		return nil, nil, usageErr("%s: %v", dir, err)
@@ -31,7 +31,7 @@ func loadFinding(dir, config string, trust bool) (*bundle.Bundle, *setup.Setup, 
 	var s *setup.Setup
 	switch {
 	case config != "":
-		s, err = setup.Load(config, setup.Options{SeedFiles: seedFiles})
+		s, err = setup.Load(config, setup.Options{SeedFiles: seedFiles, Tools: tools})
 	case bd.Recipe != nil:
 		if cmd := bd.Recipe.Transpiler.Runs(); len(cmd) > 0 && !trust && !ownCommand(bd.Recipe) {
 			return nil, nil, usageErr("the bundle's transpiler is the command %s (in %s): mcpt runs a command from a bundle only with --trust, or pass -c with a configuration of yours",
@@ -45,7 +45,7 @@ func loadFinding(dir, config string, trust bool) (*bundle.Bundle, *setup.Setup, 
 				return nil, nil, err
 			}
 		}
-		s, err = setup.FromRecipe(&recipe, seedFiles)
+		s, err = tools.FromRecipe(&recipe, seedFiles)
 	default:
 		config = f.Config
 		if config == "" {
@@ -54,7 +54,7 @@ func loadFinding(dir, config string, trust bool) (*bundle.Bundle, *setup.Setup, 
 		if _, err := os.Stat(config); err != nil {
 			return nil, nil, usageErr("the configuration recorded in the finding: %v (pass -c)", err)
 		}
-		s, err = setup.Load(config, setup.Options{SeedFiles: seedFiles, Faults: f.Faults})
+		s, err = setup.Load(config, setup.Options{SeedFiles: seedFiles, Faults: f.Faults, Tools: tools})
 	}
 	if err != nil {
 		return nil, nil, err

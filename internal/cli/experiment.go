@@ -1,9 +1,8 @@
-package main
+package cli
 
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpt-tool/mcpt/config"
+	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/experiment"
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/oracle"
@@ -37,7 +37,33 @@ type experimentCmd struct {
 	Quiet        bool          `short:"q" help:"Show neither progress nor a line per step, only the results."`
 }
 
-func (c *experimentCmd) Run() error {
+// Run checks the flags, loads the configuration and runs the experiment.
+func (c *experimentCmd) Run(tools *setup.Tools) error {
+	if err := c.check(); err != nil {
+		return err
+	}
+	ec, err := c.load(tools)
+	if err != nil {
+		return err
+	}
+	var steps *progress.Steps
+	if !c.Quiet {
+		steps = progress.NewSteps(os.Stderr)
+		ec.Log = stepLog{steps}
+	}
+	ec.Progress = steps.Step
+	ctx, stop := interruptible()
+	defer stop()
+	rep, err := experiment.Run(ctx, ec)
+	steps.Done()
+	if rep != nil {
+		c.print(rep)
+	}
+	return err
+}
+
+// check refuses flags that make no experiment.
+func (c *experimentCmd) check() error {
 	if c.Budget <= 0 && c.MaxCases <= 0 {
 		return usageErr("give a budget: --budget DURATION or --max-cases N")
 	}
@@ -47,56 +73,44 @@ func (c *experimentCmd) Run() error {
 	if entries, err := os.ReadDir(c.Out); err == nil && len(entries) > 0 {
 		return usageErr("output directory %s is not empty: choose another --out", c.Out)
 	}
-	if err := configExists(c.Config); err != nil {
-		return err
-	}
+	return configExists(c.Config)
+}
+
+// load reads the configuration and what it names into the experiment's
+// configuration, with the flags.
+func (c *experimentCmd) load(tools *setup.Tools) (experiment.Config, error) {
+	var ec experiment.Config
 	cfg, err := config.Load(c.Config)
 	if err != nil {
-		return &setup.ConfigError{Err: err}
+		return ec, &setup.ConfigError{Err: err}
 	}
 	tc := cfg.Transpiler
 	if len(tc.Command) == 0 {
-		return usageErr("%s: the experiment needs a transpiler run as an external command (transpiler.command), such as examples/cll/mcpt-exec.yaml", c.Config)
+		return ec, usageErr("%s: the experiment needs a transpiler run as an external command (transpiler.command), such as examples/cll/mcpt-exec.yaml", c.Config)
 	}
-	rels, err := setup.Relations(cfg)
+	rels, err := tools.Relations(cfg)
 	if err != nil {
-		return &setup.ConfigError{Err: err}
+		return ec, &setup.ConfigError{Err: err}
 	}
-	seeds, err := setup.ReadSeeds(cfg.Seeds.Files)
+	seeds, err := experimentSeeds(cfg)
 	if err != nil {
-		return &setup.ConfigError{Err: err}
-	}
-	if cfg.Seeds.Grammar != "" {
-		gen, err := setup.GenerateSeeds(cfg.Seeds)
-		if err != nil {
-			return &setup.ConfigError{Err: err}
-		}
-		seeds = append(seeds, gen...)
+		return ec, &setup.ConfigError{Err: err}
 	}
 	norm, err := normalizer(cfg)
 	if err != nil {
-		return &setup.ConfigError{Err: err}
+		return ec, &setup.ConfigError{Err: err}
 	}
 	module := c.Module
 	if module == "" && c.Instrumented == "" {
 		if module, err = moduleOf(cfg.Dir); err != nil {
-			return usageErr("%v: pass --module", err)
+			return ec, usageErr("%v: pass --module", err)
 		}
 	}
 	timeout := tc.Timeout
 	if c.RunTimeout > 0 {
 		timeout = c.RunTimeout
 	}
-
-	var steps *progress.Steps
-	var log io.Writer
-	if !c.Quiet {
-		steps = progress.NewSteps(os.Stderr)
-		log = stepLog{steps}
-	}
-	ctx, stop := interruptible()
-	defer stop()
-	rep, err := experiment.Run(ctx, experiment.Config{
+	return experiment.Config{
 		Command: transpiler.Command{
 			Argv: tc.Command, Dir: tc.WorkDir, Env: tc.Env, Timeout: timeout, Accept: tc.Accept, Reject: tc.Reject,
 			InputName: tc.InputName, MaxOutputFiles: tc.MaxOutputFiles, MaxOutputBytes: tc.MaxOutputBytes,
@@ -105,22 +119,34 @@ func (c *experimentCmd) Run() error {
 		BaseRuns: cfg.BaseRuns, MaxMR: cfg.Budget.MaxMR, MaxSpots: cfg.Budget.MaxSpots, ConfigFile: cfg.File,
 		Module: module, Packages: c.Packages, Main: c.Main, Instrumented: c.Instrumented, Sample: c.Sample,
 		Sessions: c.Sessions, Seed: c.Seed, Budget: c.Budget, MaxCases: c.MaxCases, Workers: c.Workers,
-		SideBySide: c.SideBySide, Triage: c.Triage, Out: c.Out, Log: log, Progress: steps.Step,
-	})
-	steps.Done()
-	if rep != nil {
-		md := rep.Markdown()
-		if i := strings.Index(md, "\n## Details"); i >= 0 {
-			md = md[:i+1]
-		}
-		fmt.Print(md)
-		sc := rep.Score
-		fmt.Printf("\nRelation-set score: %d of %d executed faults detected by an oracle, %d by a crash, %d by a rejection, %d undetected.\n",
-			sc.Oracle, sc.Executed, sc.Crash, sc.Rejection, sc.Undetected)
-		fmt.Printf("Written: %s, %s, %s\n", filepath.Join(c.Out, experiment.MarkdownFile),
-			filepath.Join(c.Out, experiment.CSVFile), filepath.Join(c.Out, experiment.JSONFile))
+		SideBySide: c.SideBySide, Triage: c.Triage, Out: c.Out,
+	}, nil
+}
+
+// experimentSeeds reads the configured seed files and generates the
+// configured seeds.
+func experimentSeeds(cfg *config.Config) ([]engine.Seed, error) {
+	seeds, err := setup.ReadSeeds(cfg.Seeds.Files)
+	if err != nil || cfg.Seeds.Grammar == "" {
+		return seeds, err
 	}
-	return err
+	gen, err := setup.GenerateSeeds(cfg.Seeds)
+	return append(seeds, gen...), err
+}
+
+// print shows the experiment's table without its details, the score of
+// the relations and the files written.
+func (c *experimentCmd) print(rep *experiment.Report) {
+	md := rep.Markdown()
+	if i := strings.Index(md, "\n## Details"); i >= 0 {
+		md = md[:i+1]
+	}
+	fmt.Print(md)
+	sc := rep.Score
+	fmt.Printf("\nRelation-set score: %d of %d executed faults detected by an oracle, %d by a crash, %d by a rejection, %d undetected.\n",
+		sc.Oracle, sc.Executed, sc.Crash, sc.Rejection, sc.Undetected)
+	fmt.Printf("Written: %s, %s, %s\n", filepath.Join(c.Out, experiment.MarkdownFile),
+		filepath.Join(c.Out, experiment.CSVFile), filepath.Join(c.Out, experiment.JSONFile))
 }
 
 // stepLog writes the experiment's line per step on stderr, completing the

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/transpiler"
@@ -22,8 +23,8 @@ type validateCmd struct {
 // Run loads everything and tries each relation on each seed: find the spots,
 // mutate at the first and last spot, instantiate the checkers. No
 // transpiler runs, so template and pattern mistakes show up at once.
-func (c *validateCmd) Run() error {
-	s, err := loadSetup(c.Config, nil)
+func (c *validateCmd) Run(tools *setup.Tools) error {
+	s, err := loadSetup(tools, c.Config, nil)
 	if err != nil {
 		return err
 	}
@@ -76,8 +77,8 @@ type spotsCmd struct {
 	Check    bool   `default:"true" negatable:"" help:"Run the configured transpiler on the file first and warn when it does not accept it: such a seed makes no test case."`
 }
 
-func (c *spotsCmd) Run() error {
-	s, err := loadSetup(c.Config, nil)
+func (c *spotsCmd) Run(tools *setup.Tools) error {
+	s, err := loadSetup(tools, c.Config, nil)
 	if err != nil {
 		return err
 	}
@@ -146,8 +147,8 @@ type relationsCmd struct {
 	Config string `short:"c" default:"mcpt.yaml" help:"Configuration file."`
 }
 
-func (c *relationsCmd) Run() error {
-	s, err := loadSetup(c.Config, nil)
+func (c *relationsCmd) Run(tools *setup.Tools) error {
+	s, err := loadSetup(tools, c.Config, nil)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -66,7 +66,7 @@ func (c *runCmd) outDir() (string, error) {
 	return "mcpt-out", nil
 }
 
-func (c *runCmd) Run() error {
+func (c *runCmd) Run(tools *setup.Tools) error {
 	out, err := c.outDir()
 	if err != nil {
 		return err
@@ -78,7 +78,7 @@ func (c *runCmd) Run() error {
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	s, err := loadSetup(c.Config, c.Fault)
+	s, err := loadSetup(tools, c.Config, c.Fault)
 	if err != nil {
 		return err
 	}
@@ -228,13 +228,11 @@ func (f *campaignFlags) Validate() error {
 	return nil
 }
 
+// options are the configuration's options for a campaign on s, with the
+// flags' in their place where they are given.
 func (f *campaignFlags) options(s *setup.Setup) engine.Options {
-	b := s.Config.Budget
-	opt := engine.Options{
-		Mode: engine.Mode(f.Mode), Seed: f.Seed, MaxTime: b.MaxTime, MaxCases: b.MaxCases,
-		MaxMR: b.MaxMR, MaxSpots: b.MaxSpots, Workers: f.Workers, BaseRuns: s.Config.BaseRuns,
-		Normalize: s.Normalize, Config: s.Config.File,
-	}
+	opt := s.EngineOptions()
+	opt.Mode, opt.Seed, opt.Workers = engine.Mode(f.Mode), f.Seed, f.Workers
 	if f.MaxTime > 0 || f.MaxCases > 0 {
 		opt.MaxTime, opt.MaxCases = f.MaxTime, f.MaxCases
 	}
@@ -244,17 +242,14 @@ func (f *campaignFlags) options(s *setup.Setup) engine.Options {
 	if f.MaxSpots > 0 {
 		opt.MaxSpots = f.MaxSpots
 	}
-	if opt.MaxTime == 0 && opt.MaxCases == 0 {
-		opt.MaxTime = time.Minute
-	}
 	return opt
 }
 
-func loadSetup(cfg string, faults []string) (*setup.Setup, error) {
+func loadSetup(tools *setup.Tools, cfg string, faults []string) (*setup.Setup, error) {
 	if err := configExists(cfg); err != nil {
 		return nil, err
 	}
-	return setup.Load(cfg, setup.Options{Faults: faults})
+	return setup.Load(cfg, setup.Options{Faults: faults, Tools: tools})
 }
 
 // interrupts turns SIGINT, SIGTERM and SIGHUP into the stages of a stop.

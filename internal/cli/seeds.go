@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -32,7 +32,7 @@ type seedsCmd struct {
 	Quiet     bool   `short:"q" help:"Show no progress."`
 }
 
-func (c *seedsCmd) Run() error {
+func (c *seedsCmd) Run(tools *setup.Tools) error {
 	if c.N <= 0 {
 		return usageErr("-n must be positive")
 	}
@@ -67,7 +67,7 @@ func (c *seedsCmd) Run() error {
 		if err != nil {
 			return &setup.ConfigError{Err: err}
 		}
-		t, err := setup.Transpiler(cfg, nil)
+		t, err := tools.Transpiler(cfg, nil)
 		if err != nil {
 			return &setup.ConfigError{Err: err}
 		}
