@@ -30,20 +30,22 @@ import (
 
 // An Option adds relations written in Go or builtin transpilers to what
 // configurations can name.
-type Option func(*setup.Tools) error
+type Option struct {
+	apply func(*setup.Tools) error
+}
 
 // Relations makes relations written in Go available to configurations,
 // which name them under relations.go. Two relations with the same name are
 // an error.
 func Relations(rels ...*relation.Relation) Option {
-	return func(t *setup.Tools) error {
+	return Option{func(t *setup.Tools) error {
 		for _, r := range rels {
 			if err := t.GoRelations.Add(r); err != nil {
 				return err
 			}
 		}
 		return nil
-	}
+	}}
 }
 
 // Builtin makes a transpiler run in process available to configurations,
@@ -51,7 +53,7 @@ func Relations(rels ...*relation.Relation) Option {
 // and faults the configuration gives. It takes the place of a transpiler
 // registered under the same name with transpiler.RegisterBuiltin.
 func Builtin(name string, factory transpiler.BuiltinFactory) Option {
-	return func(t *setup.Tools) error {
+	return Option{func(t *setup.Tools) error {
 		if name == "" || factory == nil {
 			return fmt.Errorf("builtin transpiler %q: needs a name and a factory", name)
 		}
@@ -63,13 +65,13 @@ func Builtin(name string, factory transpiler.BuiltinFactory) Option {
 		}
 		t.Builtins[name] = factory
 		return nil
-	}
+	}}
 }
 
 func tools(opts []Option) (*setup.Tools, error) {
 	t := &setup.Tools{}
 	for _, o := range opts {
-		if err := o(t); err != nil {
+		if err := o.apply(t); err != nil {
 			return nil, err
 		}
 	}
