@@ -77,7 +77,7 @@ func (c *Analogy) Decide(o, o2 tree.Tree) Verdict {
 		// FAILED in "submit failed: unknown result" is not about it.
 		seenForm := c.formsIn(o2[f])
 		var want []*pattern
-		count := map[string]int{}
+		count := map[string]int{} // by pattern key
 		for _, i := range scs[0].lines(text, starts) {
 			line := lineAt(text, starts, i)
 			occ := scs[0].find(line)
@@ -85,25 +85,19 @@ func (c *Analogy) Decide(o, o2 tree.Tree) Verdict {
 				continue
 			}
 			p := c.rename(line, scs, mask)
-			if count[p.key()] == 0 {
+			if count[p.key] == 0 {
 				want = append(want, p)
 			}
-			count[p.key()]++
+			count[p.key]++
 		}
 		if len(want) == 0 {
 			continue
 		}
 		seen = true
-		after, _ := SplitLines(string(o2[f]))
+		have := countMatches(want, string(o2[f]), mask)
 		var missing []string
-		for _, p := range want {
-			have := 0
-			for _, line := range after {
-				if p.match(strings.TrimRight(mask(line), punctuation)) {
-					have++
-				}
-			}
-			for range count[p.key()] - have {
+		for k, p := range want {
+			for range count[p.key] - have[k] {
 				missing = append(missing, p.String())
 			}
 		}
@@ -112,7 +106,7 @@ func (c *Analogy) Decide(o, o2 tree.Tree) Verdict {
 				Checker: name, File: f,
 				Message:  fmt.Sprintf("%s in o′ lacks %d lines that %s has and %s must have too: %s", f, len(missing), c.Renames[0].From, c.Renames[0].To, strings.TrimSpace(missing[0])),
 				Expected: strings.Join(missing, "\n"),
-				Actual:   c.linesOf(after),
+				Actual:   c.linesOf(string(o2[f])),
 			})
 		}
 	}
@@ -120,6 +114,50 @@ func (c *Analogy) Decide(o, o2 tree.Tree) Verdict {
 		v.Undecided = append(v.Undecided, fmt.Sprintf("the sibling %s has no line in o", c.Renames[0].From))
 	}
 	return v
+}
+
+// countMatches counts, for each pattern, the lines of text that it
+// matches. A line matches only if it holds one of the first names of a
+// pattern: when those hold no '#' (what masking writes for a number), the
+// raw line holds it too, and only the lines that do are masked and
+// compared.
+func countMatches(want []*pattern, text string, mask func(string) string) []int {
+	var need []string
+	filter := true
+	for _, p := range want {
+		if len(p.alts) == 0 {
+			filter = false
+			break
+		}
+		for _, a := range p.alts[0] {
+			filter = filter && a != "" && !strings.Contains(a, "#")
+			if !slices.Contains(need, a) {
+				need = append(need, a)
+			}
+		}
+	}
+	have := make([]int, len(want))
+	count := func(line string) {
+		m := strings.TrimRight(mask(line), punctuation)
+		for k, p := range want {
+			if p.match(m) {
+				have[k]++
+			}
+		}
+	}
+	if !filter {
+		lines, _ := SplitLines(text)
+		for _, line := range lines {
+			count(line)
+		}
+		return have
+	}
+	starts := lineStarts(text)
+	sc := &scanner{n: Name{Forms: need}, uniq: distinct(Name{Forms: need})}
+	for _, i := range sc.lines(text, starts) {
+		count(lineAt(text, starts, i))
+	}
+	return have
 }
 
 // pattern is a line of the sibling with its names replaced by the new
@@ -130,9 +168,8 @@ func (c *Analogy) Decide(o, o2 tree.Tree) Verdict {
 type pattern struct {
 	lits []string
 	alts [][]string
+	key  string // the same for equal patterns
 }
-
-func (p *pattern) key() string { return fmt.Sprint(p.lits, p.alts) }
 
 // String shows the pattern with the first alternative at each name.
 func (p *pattern) String() string {
@@ -198,11 +235,14 @@ func (c *Analogy) rename(line string, scs []*scanner, mask func(string) string) 
 		at = o.end
 	}
 	p.lits = append(p.lits, strings.TrimRight(mask(line[at:]), punctuation))
+	p.key = fmt.Sprint(p.lits, p.alts)
 	return p
 }
 
-// linesOf returns the lines that mention the new declaration's name.
-func (c *Analogy) linesOf(lines []string) string {
+// linesOf returns the lines of text that mention the new declaration's
+// name.
+func (c *Analogy) linesOf(text string) string {
+	lines, _ := SplitLines(text)
 	var out []string
 	for _, l := range lines {
 		if mentions(l, []Name{c.Renames[0].To}) {

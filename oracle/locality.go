@@ -65,8 +65,11 @@ func (l *Locality) Decide(o, o2 tree.Tree) Verdict {
 		v.Fails = append(v.Fails, Failure{Checker: name, File: f, Message: fmt.Sprintf(format, args...)})
 		return &v.Fails[len(v.Fails)-1]
 	}
-	files := o.Names()
-	for _, f := range o2.Names() {
+	files := make([]string, 0, len(o)+1)
+	for f := range o {
+		files = append(files, f)
+	}
+	for f := range o2 {
 		if _, ok := o[f]; !ok {
 			files = append(files, f)
 		}

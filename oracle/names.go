@@ -14,13 +14,45 @@ import (
 type Name struct {
 	Forms []string
 	canon string // see canon; set by NewName
+	// uniq are the indices of the distinct non-empty forms, each the
+	// first of its value; set by NewName (see distinct).
+	uniq []int
+	// shadows are the names that shadow it, when WithShadows found them.
+	shadows  []Name
+	shadowed bool
+}
+
+// WithShadows returns n with the names of others that shadow it (RedLight
+// for Red, see shadowsOf) found now: a checker given n and the same others
+// does not search them again. Relations give every test case of an input
+// the same declared names and keep their neighbours and siblings so.
+func WithShadows(n Name, others []Name) Name {
+	n.shadows, n.shadowed = shadowsOf(n, others), true
+	return n
 }
 
 // NewName is a name with the given forms (the first as written).
 func NewName(forms []string) Name {
 	n := Name{Forms: forms}
 	n.canon = canon(n)
+	n.uniq = distinct(n)
 	return n
+}
+
+// distinct returns the indices of the distinct non-empty forms of n, the
+// first of each value: a form that repeats an earlier one (a written name
+// that is its own snake case) finds nothing more.
+func distinct(n Name) []int {
+	if n.uniq != nil {
+		return n.uniq
+	}
+	out := make([]int, 0, len(n.Forms))
+	for i, f := range n.Forms {
+		if f != "" && !slices.Contains(n.Forms[:i], f) {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // Empty reports whether the name has no form (an absent neighbour).
@@ -69,10 +101,8 @@ func atBoundary(s string, i, j int, f string) bool {
 // it at all.
 func (n Name) find(line string, shadow []span) []span {
 	var out []span
-	for fi, f := range n.Forms {
-		if f == "" {
-			continue
-		}
+	for _, fi := range distinct(n) {
+		f := n.Forms[fi]
 		for off := 0; ; {
 			k := strings.Index(line[off:], f)
 			if k < 0 {
@@ -120,8 +150,8 @@ func inside(ss []span, i, j int) bool {
 // form of one of the names: fresh names are unique enough for that.
 func mentions(text string, names []Name) bool {
 	for _, n := range names {
-		for _, f := range n.Forms {
-			if f != "" && strings.Contains(text, f) {
+		for _, i := range distinct(n) {
+			if strings.Contains(text, n.Forms[i]) {
 				return true
 			}
 		}
@@ -132,8 +162,8 @@ func mentions(text string, names []Name) bool {
 // mentionsBytes is mentions for a file's content.
 func mentionsBytes(text []byte, names []Name) bool {
 	for _, n := range names {
-		for i, f := range n.Forms {
-			if f != "" && !slices.Contains(n.Forms[:i], f) && bytes.Contains(text, []byte(f)) {
+		for _, i := range distinct(n) {
+			if bytes.Contains(text, []byte(n.Forms[i])) {
 				return true
 			}
 		}
@@ -193,17 +223,11 @@ type scanner struct {
 	others  []Name
 	shadows []Name // the names of others that shadow n, once needed
 	found   bool
-	uniq    []string // the distinct forms, for searching
+	uniq    []int // the distinct forms, for searching
 }
 
 func newScanner(n Name, others []Name) *scanner {
-	var uniq []string
-	for _, f := range n.Forms {
-		if f != "" && !slices.Contains(uniq, f) {
-			uniq = append(uniq, f)
-		}
-	}
-	return &scanner{n: n, others: others, uniq: uniq}
+	return &scanner{n: n, others: others, uniq: distinct(n)}
 }
 
 // find returns the occurrences of the scanner's name in line.
@@ -212,7 +236,10 @@ func (sc *scanner) find(line string) []span {
 		return nil
 	}
 	if !sc.found {
-		sc.shadows, sc.found = shadowsOf(sc.n, sc.others), true
+		sc.shadows, sc.found = sc.n.shadows, true
+		if !sc.n.shadowed {
+			sc.shadows = shadowsOf(sc.n, sc.others)
+		}
 	}
 	var shadow []span
 	for _, o := range sc.shadows {
@@ -223,8 +250,8 @@ func (sc *scanner) find(line string) []span {
 
 // maybe is a quick test: does the line hold any form at all?
 func (sc *scanner) maybe(line string) bool {
-	for _, f := range sc.uniq {
-		if strings.Contains(line, f) {
+	for _, i := range sc.uniq {
+		if strings.Contains(line, sc.n.Forms[i]) {
 			return true
 		}
 	}
@@ -236,7 +263,8 @@ func (sc *scanner) maybe(line string) bool {
 // whole text per form instead of one per line.
 func (sc *scanner) lines(text string, starts []int) []int {
 	var out []int
-	for _, f := range sc.uniq {
+	for _, fi := range sc.uniq {
+		f := sc.n.Forms[fi]
 		for off := 0; ; {
 			k := strings.Index(text[off:], f)
 			if k < 0 {
@@ -253,13 +281,15 @@ func (sc *scanner) lines(text string, starts []int) []int {
 
 // lineStarts returns the offset of each line of text.
 func lineStarts(text string) []int {
-	starts := []int{0}
-	for i := 0; i < len(text); i++ {
-		if text[i] == '\n' && i+1 < len(text) {
-			starts = append(starts, i+1)
+	starts := make([]int, 1, strings.Count(text, "\n")+1)
+	for off := 0; ; {
+		i := strings.IndexByte(text[off:], '\n')
+		if i < 0 || off+i+1 == len(text) {
+			return starts
 		}
+		off += i + 1
+		starts = append(starts, off)
 	}
-	return starts
 }
 
 // lineAt returns line i of text.
@@ -288,18 +318,5 @@ func maskNumbers(s string) string {
 			i++
 		}
 	}
-	return b.String()
-}
-
-// replaceSpans replaces each span of line by what repl says for its form.
-func replaceSpans(line string, ss []span, repl func(form int) string) string {
-	var b strings.Builder
-	at := 0
-	for _, s := range ss {
-		b.WriteString(line[at:s.beg])
-		b.WriteString(repl(s.form))
-		at = s.end
-	}
-	b.WriteString(line[at:])
 	return b.String()
 }

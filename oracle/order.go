@@ -164,19 +164,38 @@ func inLineOrder(line string, occ [3][]span) bool {
 
 // placeKey is the shape of a line at the name: its indentation and the
 // word (run of non-space characters) that holds the first occurrence, with
-// the occurrences masked and numbers masked.
+// the occurrences masked (@) and numbers masked (#).
 func placeKey(line string, occ []span) string {
-	masked := replaceSpans(line, occ, func(int) string { return "\x00" })
-	indent := len(masked) - len(strings.TrimLeft(masked, " \t"))
-	at := strings.IndexByte(masked, 0)
-	beg := strings.LastIndexAny(masked[:at], " \t") + 1
-	end := strings.IndexAny(masked[at:], " \t")
+	indent := len(line) - len(strings.TrimLeft(line, " \t"))
+	beg := strings.LastIndexAny(line[:occ[0].beg], " \t") + 1
+	end := strings.IndexAny(line[occ[0].end:], " \t")
 	if end < 0 {
-		end = len(masked)
+		end = len(line)
 	} else {
-		end += at
+		end += occ[0].end
 	}
-	return strings.ReplaceAll(masked[:indent]+maskNumbers(masked[beg:end]), "\x00", "@")
+	var b strings.Builder
+	b.Grow(indent + end - beg)
+	b.WriteString(line[:indent])
+	k := 0
+	for i := beg; i < end; i++ {
+		for k < len(occ) && occ[k].end <= i {
+			k++
+		}
+		switch {
+		case k < len(occ) && occ[k].beg <= i:
+			b.WriteByte('@')
+			i = occ[k].end - 1
+		case isDigit(line[i]):
+			b.WriteByte('#')
+			for i+1 < end && isDigit(line[i+1]) && !(k < len(occ) && occ[k].beg == i+1) {
+				i++
+			}
+		default:
+			b.WriteByte(line[i])
+		}
+	}
+	return b.String()
 }
 
 // checkPlace pairs, in order, the lines of one place that mention the new

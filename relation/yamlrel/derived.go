@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/mcpt-tool/mcpt/config"
 	"github.com/mcpt-tool/mcpt/oracle"
@@ -276,7 +277,7 @@ func (d *derivedT) order(mu *mutation, files []string) (*oracle.Order, error) {
 	if declaredTwice(mu.m, next) || d.unique && next != "" && !mentionedOnce(mu.m.src, next) {
 		next = ""
 	}
-	return &oracle.Order{Name: d.name, New: d.name1(newName), Prev: d.name1(prev), Next: d.name1(next), Others: d.others(mu), Files: files, Places: d.places, NotPlaces: d.notPlaces}, nil
+	return &oracle.Order{Name: d.name, New: d.name1(newName), Prev: d.declaredName(mu, prev), Next: d.declaredName(mu, next), Others: d.others(mu), Files: files, Places: d.places, NotPlaces: d.notPlaces}, nil
 }
 
 func (d *derivedT) analogy(mu *mutation, files []string) (*oracle.Analogy, error) {
@@ -294,11 +295,11 @@ func (d *derivedT) analogy(mu *mutation, files []string) (*oracle.Analogy, error
 		}
 	}
 	for i := range min(len(sib), len(nd.names)) {
-		a.Renames = append(a.Renames, oracle.Rename{From: d.name1(sib[i]), To: d.name1(nd.names[i])})
+		a.Renames = append(a.Renames, oracle.Rename{From: d.declaredName(mu, sib[i]), To: d.name1(nd.names[i])})
 	}
 	for _, k := range nd.kin {
 		if !slices.Contains(sib, k) {
-			a.Kin = append(a.Kin, d.name1(k))
+			a.Kin = append(a.Kin, d.declaredName(mu, k))
 		}
 	}
 	return a, nil
@@ -338,8 +339,51 @@ func (d *derivedT) name1(s string) oracle.Name {
 	return oracle.NewName(forms)
 }
 
-// others are every name the input declares and the fresh ones.
-func (d *derivedT) others(mu *mutation) []oracle.Name {
+// derivedMemo is what the derived checks of one check share over the test
+// cases of an input: the names it declares, and those names with their
+// shadows found. The checkers only read them.
+type derivedMemo struct {
+	mu     sync.Mutex
+	others []oracle.Name
+	names  map[string]oracle.Name
+}
+
+func (d *derivedT) memo(mu *mutation) *derivedMemo {
+	m := mu.m
+	m.foundMu.Lock()
+	defer m.foundMu.Unlock()
+	dm := m.derived[d]
+	if dm == nil {
+		if m.derived == nil {
+			m.derived = map[*derivedT]*derivedMemo{}
+		}
+		dm = &derivedMemo{others: d.declared(mu), names: map[string]oracle.Name{}}
+		m.derived[d] = dm
+	}
+	return dm
+}
+
+// others are every name the input declares.
+func (d *derivedT) others(mu *mutation) []oracle.Name { return d.memo(mu).others }
+
+// declaredName is a name the input declares (a neighbour, a sibling) in
+// the check's forms, with its shadows among the others.
+func (d *derivedT) declaredName(mu *mutation, s string) oracle.Name {
+	if s == "" {
+		return oracle.Name{}
+	}
+	dm := d.memo(mu)
+	dm.mu.Lock()
+	defer dm.mu.Unlock()
+	n, ok := dm.names[s]
+	if !ok {
+		n = oracle.WithShadows(d.name1(s), dm.others)
+		dm.names[s] = n
+	}
+	return n
+}
+
+func (d *derivedT) declared(mu *mutation) []oracle.Name {
 	var out []oracle.Name
 	for _, kn := range mu.r.d.kindList {
 		for _, dc := range mu.m.decls[kn] {

@@ -25,6 +25,9 @@ type model struct {
 	// one spot after another, and finding the spots is the costly part.
 	foundMu sync.Mutex
 	found   map[foundKey]foundSpots
+	// derived memoises, per derived check, the names the input declares
+	// (under foundMu).
+	derived map[*derivedT]*derivedMemo
 }
 
 type foundKey struct {
