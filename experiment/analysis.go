@@ -235,7 +235,18 @@ type Analysis struct {
 // that activated nothing are listed too). m, which may be nil, describes
 // the faults.
 func Analyze(sessions []Session, relations []string, m *faultinject.Manifest) *Analysis {
-	a := &Analysis{MCPOnly: []FaultNote{}}
+	return &Analysis{
+		Summary: summarise(sessions),
+		Runs:    runRatios(sessions),
+		MCPOnly: mcpOnly(sessions, m),
+		Score:   score(sessions, relations, m),
+	}
+}
+
+// summarise gives the median and range of the counts of each mode's
+// sessions; a mode without sessions is left out.
+func summarise(sessions []Session) []ModeSummary {
+	var summary []ModeSummary
 	for _, mode := range []string{MCP, Fuzz} {
 		var runs, injected, crashes, oracle []int
 		for _, s := range sessions {
@@ -249,10 +260,15 @@ func Analyze(sessions []Session, relations []string, m *faultinject.Manifest) *A
 		if len(runs) == 0 {
 			continue
 		}
-		a.Summary = append(a.Summary, ModeSummary{Mode: mode, Sessions: len(runs),
+		summary = append(summary, ModeSummary{Mode: mode, Sessions: len(runs),
 			TranspilerRuns: stat(runs), InjectedFaults: stat(injected), Crashes: stat(crashes), OracleFailures: stat(oracle)})
 	}
+	return summary
+}
 
+// runRatios compares the transpiler runs of the fuzz and MCP campaigns of
+// each session that has both, in session order.
+func runRatios(sessions []Session) []RunRatio {
 	byKey := map[int]map[string]*Session{}
 	for i := range sessions {
 		s := &sessions[i]
@@ -261,6 +277,7 @@ func Analyze(sessions []Session, relations []string, m *faultinject.Manifest) *A
 		}
 		byKey[s.Session][s.Mode] = s
 	}
+	var ratios []RunRatio
 	for _, k := range slices.Sorted(maps.Keys(byKey)) {
 		mcp, fuzz := byKey[k][MCP], byKey[k][Fuzz]
 		if mcp == nil || fuzz == nil {
@@ -270,10 +287,14 @@ func Analyze(sessions []Session, relations []string, m *faultinject.Manifest) *A
 		if r.MCP > 0 {
 			r.Ratio = float64(r.Fuzz) / float64(r.MCP)
 		}
-		a.Runs = append(a.Runs, r)
+		ratios = append(ratios, r)
 	}
+	return ratios
+}
 
-	// Faults detected by MCP and not by fuzz, with how and where.
+// mcpOnly lists the faults detected by MCP and not by fuzz, with how and
+// in which sessions, in fault order.
+func mcpOnly(sessions []Session, m *faultinject.Manifest) []FaultNote {
 	fuzzDetected := map[int]bool{}
 	mcpHow := map[int]string{}
 	mcpSessions := map[int][]int{}
@@ -284,28 +305,12 @@ func Analyze(sessions []Session, relations []string, m *faultinject.Manifest) *A
 				fuzzDetected[f] = true
 			}
 		case MCP:
-			seen := map[int]bool{}
-			for _, d := range s.Confirmed {
-				if !seen[d.Fault] {
-					seen[d.Fault] = true
-					if mcpHow[d.Fault] == "" || strings.HasPrefix(mcpHow[d.Fault], "crash") {
-						mcpHow[d.Fault] = "oracle " + d.Relation + "/" + d.Checker
-					}
-				}
-			}
-			for _, f := range s.Crashed {
-				if !seen[f] {
-					seen[f] = true
-					if mcpHow[f] == "" {
-						mcpHow[f] = "crash"
-					}
-				}
-			}
-			for f := range seen {
+			for f := range mcpDetections(s, mcpHow) {
 				mcpSessions[f] = append(mcpSessions[f], s.Session)
 			}
 		}
 	}
+	only := []FaultNote{}
 	for _, f := range slices.Sorted(maps.Keys(mcpHow)) {
 		if fuzzDetected[f] {
 			continue
@@ -313,64 +318,101 @@ func Analyze(sessions []Session, relations []string, m *faultinject.Manifest) *A
 		n := note(m, f)
 		n.How = mcpHow[f]
 		n.Sessions = sortedUnique(mcpSessions[f])
-		a.MCPOnly = append(a.MCPOnly, n)
+		only = append(only, n)
 	}
-
-	a.Score = score(sessions, relations, m)
-	return a
+	return only
 }
 
-func score(sessions []Session, relations []string, m *faultinject.Manifest) Score {
-	executed := map[int][]int{} // fault → MCP sessions that executed it
-	oracle, crash, reject := map[int]bool{}, map[int]bool{}, map[int]bool{}
-	activated := map[string]map[int]bool{}
-	detected := map[string]map[int]bool{}
+// mcpDetections returns the faults the MCP session s detected and records
+// in how the way each was detected: an oracle wins over a crash, and the
+// first oracle finding wins over later ones.
+func mcpDetections(s Session, how map[int]string) map[int]bool {
+	seen := map[int]bool{}
+	for _, d := range s.Confirmed {
+		if !seen[d.Fault] {
+			seen[d.Fault] = true
+			if how[d.Fault] == "" || strings.HasPrefix(how[d.Fault], "crash") {
+				how[d.Fault] = "oracle " + d.Relation + "/" + d.Checker
+			}
+		}
+	}
+	for _, f := range s.Crashed {
+		if !seen[f] {
+			seen[f] = true
+			if how[f] == "" {
+				how[f] = "crash"
+			}
+		}
+	}
+	return seen
+}
+
+// mcpTally is what the MCP sessions did to each fault.
+type mcpTally struct {
+	executed              map[int][]int // fault → MCP sessions that executed it
+	oracle, crash, reject map[int]bool
+	activated, detected   map[string]map[int]bool // relation → faults
+}
+
+// tallyMCP gathers the faults the MCP sessions executed, detected and
+// rejected, and per relation those it activated and detected.
+func tallyMCP(sessions []Session, relations []string) *mcpTally {
+	t := &mcpTally{executed: map[int][]int{}, oracle: map[int]bool{}, crash: map[int]bool{}, reject: map[int]bool{},
+		activated: map[string]map[int]bool{}, detected: map[string]map[int]bool{}}
 	for _, r := range relations {
-		activated[r], detected[r] = map[int]bool{}, map[int]bool{}
+		t.addRelation(r)
 	}
 	for _, s := range sessions {
 		if s.Mode != MCP {
 			continue
 		}
 		for _, f := range s.Executed {
-			executed[f] = append(executed[f], s.Session)
+			t.executed[f] = append(t.executed[f], s.Session)
 		}
 		for _, f := range s.Crashed {
-			crash[f] = true
+			t.crash[f] = true
 		}
 		for _, f := range s.Rejected {
-			reject[f] = true
+			t.reject[f] = true
 		}
 		for _, d := range s.Confirmed {
-			oracle[d.Fault] = true
-			if detected[d.Relation] == nil {
-				activated[d.Relation], detected[d.Relation] = map[int]bool{}, map[int]bool{}
+			t.oracle[d.Fault] = true
+			if t.detected[d.Relation] == nil {
+				t.addRelation(d.Relation)
 			}
-			detected[d.Relation][d.Fault] = true
+			t.detected[d.Relation][d.Fault] = true
 		}
 		for r, fs := range s.Activated {
-			if activated[r] == nil {
-				activated[r], detected[r] = map[int]bool{}, map[int]bool{}
+			if t.activated[r] == nil {
+				t.addRelation(r)
 			}
 			for _, f := range fs {
-				activated[r][f] = true
+				t.activated[r][f] = true
 			}
 		}
 	}
+	return t
+}
 
-	sc := Score{Executed: len(executed), Relations: []RelationScore{}, UndetectedFaults: []FaultNote{}}
-	for f := range executed {
+func (t *mcpTally) addRelation(r string) {
+	t.activated[r], t.detected[r] = map[int]bool{}, map[int]bool{}
+}
+
+func score(sessions []Session, relations []string, m *faultinject.Manifest) Score {
+	t := tallyMCP(sessions, relations)
+	sc := Score{Executed: len(t.executed), Relations: t.relationScores(), UndetectedFaults: []FaultNote{}}
+	for f := range t.executed {
 		switch {
-		case oracle[f]:
+		case t.oracle[f]:
 			sc.Oracle++
-		case crash[f]:
+		case t.crash[f]:
 			sc.Crash++
-		case reject[f]:
+		case t.reject[f]:
 			sc.Rejection++
 		default:
 			sc.Undetected++
 			n := note(m, f)
-			n.Sessions = sortedUnique(executed[f])
+			n.Sessions = sortedUnique(t.executed[f])
 			sc.UndetectedFaults = append(sc.UndetectedFaults, n)
 		}
 	}
@@ -381,28 +423,36 @@ func score(sessions []Session, relations []string, m *faultinject.Manifest) Scor
 	slices.SortFunc(sc.UndetectedFaults, func(a, b FaultNote) int {
 		return cmp.Or(cmp.Compare(len(b.Sessions), len(a.Sessions)), cmp.Compare(a.Fault, b.Fault))
 	})
+	return sc
+}
 
-	for r := range activated {
-		rs := RelationScore{Relation: r, Activated: len(activated[r]), Detected: len(detected[r]), Alone: []int{}}
-		for f := range detected[r] {
-			alone := true
-			for other, d := range detected {
-				if other != r && d[f] {
-					alone = false
-					break
-				}
-			}
-			if alone {
+// relationScores scores each relation, most detections first.
+func (t *mcpTally) relationScores() []RelationScore {
+	scores := []RelationScore{}
+	for r := range t.activated {
+		rs := RelationScore{Relation: r, Activated: len(t.activated[r]), Detected: len(t.detected[r]), Alone: []int{}}
+		for f := range t.detected[r] {
+			if t.detectedAlone(r, f) {
 				rs.Alone = append(rs.Alone, f)
 			}
 		}
 		slices.Sort(rs.Alone)
-		sc.Relations = append(sc.Relations, rs)
+		scores = append(scores, rs)
 	}
-	slices.SortFunc(sc.Relations, func(a, b RelationScore) int {
+	slices.SortFunc(scores, func(a, b RelationScore) int {
 		return cmp.Or(cmp.Compare(b.Detected, a.Detected), cmp.Compare(len(b.Alone), len(a.Alone)), cmp.Compare(a.Relation, b.Relation))
 	})
-	return sc
+	return scores
+}
+
+// detectedAlone says whether no relation other than r detected fault f.
+func (t *mcpTally) detectedAlone(r string, f int) bool {
+	for other, d := range t.detected {
+		if other != r && d[f] {
+			return false
+		}
+	}
+	return true
 }
 
 func sortedSet(set map[int]bool) []int {

@@ -52,11 +52,35 @@ type confirmer struct {
 // follow-up runs rec recorded; dir is the session's output directory,
 // holding the finding bundles.
 func (c *confirmer) confirm(ctx context.Context, rep *result.Report, rec *recorder, dir string, track func(done, total int)) (*confirmation, error) {
-	out := &confirmation{}
-	// The pairs to re-run, one per test case and fault, in case order; a
-	// test case whose follow-up broke several checkers gives several
-	// findings but one pair.
-	var pairs []pair
+	pairs, unattributed, err := c.pairs(rep, rec, dir)
+	if err != nil {
+		return nil, err
+	}
+	order, byFault := groupByFault(pairs)
+	results, warnings, err := c.confirmFaults(ctx, order, byFault, track)
+	if err != nil {
+		return nil, err
+	}
+	out := &confirmation{unattributed: unattributed, warnings: warnings}
+	for i, d := range results {
+		if d != nil {
+			out.confirmed = append(out.confirmed, *d)
+		} else {
+			out.unconfirmed = append(out.unconfirmed, order[i])
+		}
+	}
+	slices.SortFunc(out.confirmed, func(a, b Detection) int { return a.Fault - b.Fault })
+	slices.Sort(out.unconfirmed)
+	slices.Sort(out.warnings) // found in parallel, once per fault tried
+	out.warnings = slices.Compact(out.warnings)
+	return out, nil
+}
+
+// pairs gives the pairs to re-run, one per test case and fault, in case
+// order, and counts the oracle findings whose follow-up activated no
+// fault; a test case whose follow-up broke several checkers gives several
+// findings but one pair.
+func (c *confirmer) pairs(rep *result.Report, rec *recorder, dir string) (pairs []pair, unattributed int, err error) {
 	seenCase := map[int]bool{}
 	for _, f := range rep.Findings {
 		if f.Kind != result.Oracle || seenCase[f.Case] {
@@ -65,23 +89,12 @@ func (c *confirmer) confirm(ctx context.Context, rep *result.Report, rec *record
 		seenCase[f.Case] = true
 		test, err := c.test(f)
 		if err != nil {
-			return nil, fmt.Errorf("confirmation of finding %s: %w", f.ID, err)
+			return nil, 0, fmt.Errorf("confirmation of finding %s: %w", f.ID, err)
 		}
-		var ran []byte
-		if f.Bundle != "" {
-			// The bundle holds the input the engine actually ran.
-			if b, err := bundle.Load(filepath.Join(dir, filepath.FromSlash(f.Bundle))); err == nil {
-				ran = b.FollowUp
-			}
-		}
-		var faults []int
-		for _, run := range rec.runsOf(f.Case) {
-			if run.fault != faultinject.NoFault && run.status == transpiler.Accepted && !slices.Contains(faults, run.fault) {
-				faults = append(faults, run.fault)
-			}
-		}
+		ran := bundledFollowUp(dir, f)
+		faults := activatedFaults(rec, f.Case)
 		if len(faults) == 0 {
-			out.unattributed++
+			unattributed++
 			continue
 		}
 		// The same follow-up input may have been run more than once in the
@@ -90,18 +103,52 @@ func (c *confirmer) confirm(ctx context.Context, rep *result.Report, rec *record
 			pairs = append(pairs, pair{fault: fault, finding: f, test: test, ran: ran})
 		}
 	}
+	return pairs, unattributed, nil
+}
 
-	// Confirm each fault once: its pairs are tried in case order until one
-	// confirms it.
-	byFault := map[int][]pair{}
-	var order []int
+// bundledFollowUp is the follow-up input the engine actually ran for
+// finding f, as its bundle in dir holds it; nil when unknown.
+func bundledFollowUp(dir string, f result.Finding) []byte {
+	if f.Bundle == "" {
+		return nil
+	}
+	b, err := bundle.Load(filepath.Join(dir, filepath.FromSlash(f.Bundle)))
+	if err != nil {
+		return nil
+	}
+	return b.FollowUp
+}
+
+// activatedFaults lists the faults, without repeats, activated by the
+// accepted follow-up runs of test case index.
+func activatedFaults(rec *recorder, index int) []int {
+	var faults []int
+	for _, run := range rec.runsOf(index) {
+		if run.fault != faultinject.NoFault && run.status == transpiler.Accepted && !slices.Contains(faults, run.fault) {
+			faults = append(faults, run.fault)
+		}
+	}
+	return faults
+}
+
+// groupByFault groups pairs by fault, keeping the faults in the order of
+// their first pair and each fault's pairs in case order.
+func groupByFault(pairs []pair) (order []int, byFault map[int][]pair) {
+	byFault = map[int][]pair{}
 	for _, p := range pairs {
 		if byFault[p.fault] == nil {
 			order = append(order, p.fault)
 		}
 		byFault[p.fault] = append(byFault[p.fault], p)
 	}
-	results := make([]*Detection, len(order))
+	return order, byFault
+}
+
+// confirmFaults confirms each fault of order once, in parallel: its pairs
+// are tried in case order until one confirms it. results[i] is the
+// detection of order[i], nil when unconfirmed.
+func (c *confirmer) confirmFaults(ctx context.Context, order []int, byFault map[int][]pair, track func(done, total int)) (results []*Detection, warnings []string, err error) {
+	results = make([]*Detection, len(order))
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(max(1, c.workers))
 	var mu sync.Mutex
@@ -121,7 +168,7 @@ func (c *confirmer) confirm(ctx context.Context, rep *result.Report, rec *record
 				}
 				if warning != "" {
 					mu.Lock()
-					out.warnings = append(out.warnings, warning)
+					warnings = append(warnings, warning)
 					mu.Unlock()
 				}
 				if ok {
@@ -135,20 +182,9 @@ func (c *confirmer) confirm(ctx context.Context, rep *result.Report, rec *record
 		})
 	}
 	if err := g.Wait(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	for i, d := range results {
-		if d != nil {
-			out.confirmed = append(out.confirmed, *d)
-		} else {
-			out.unconfirmed = append(out.unconfirmed, order[i])
-		}
-	}
-	slices.SortFunc(out.confirmed, func(a, b Detection) int { return a.Fault - b.Fault })
-	slices.Sort(out.unconfirmed)
-	slices.Sort(out.warnings) // found in parallel, once per fault tried
-	out.warnings = slices.Compact(out.warnings)
-	return out, nil
+	return results, warnings, nil
 }
 
 // test is the test case of a finding, with its base left to be run.

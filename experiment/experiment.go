@@ -142,11 +142,6 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
-	logf := func(format string, args ...any) {
-		if cfg.Log != nil {
-			fmt.Fprintf(cfg.Log, format+"\n", args...)
-		}
-	}
 	workers := cfg.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
@@ -154,26 +149,64 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
 		return nil, err
 	}
-
-	// Instrumentation, once.
-	t0 := time.Now()
-	m, manifestPath, err := cfg.instrument(ctx)
+	m, manifestPath, cmd, err := cfg.instrumentStep(ctx)
 	if err != nil {
 		return nil, err
 	}
-	logf("instrumented %s: %d branch sites, %d faults in %d package%s (%v); binary %s",
+	prep, err := cfg.prepare(ctx, cmd, m, workers)
+	if err != nil {
+		return nil, err
+	}
+	rep := cfg.newReport(m, manifestPath, prep, workers)
+	stopErr, err := cfg.sessions(ctx, rep, cmd, prep.Excluded, cfg.newConfirmer(cmd, workers), workers)
+	if err != nil {
+		return nil, err
+	}
+	rep.Analysis = *Analyze(rep.Sessions, rep.Relations, m)
+	if cfg.Triage && stopErr == nil && len(rep.Score.UndetectedFaults) > 0 {
+		if err := cfg.triage(ctx, rep, cmd, workers); err != nil {
+			return nil, err
+		}
+	}
+	if err := rep.WriteFiles(cfg.Out); err != nil {
+		return nil, err
+	}
+	return rep, stopErr
+}
+
+// logf writes a line to cfg.Log, if set.
+func (cfg *Config) logf(format string, args ...any) {
+	if cfg.Log != nil {
+		fmt.Fprintf(cfg.Log, format+"\n", args...)
+	}
+}
+
+// instrumentStep instruments the transpiler, once, and gives its manifest,
+// the manifest's path and the command that runs the instrumented binary.
+func (cfg *Config) instrumentStep(ctx context.Context) (*faultinject.Manifest, string, transpiler.Command, error) {
+	t0 := time.Now()
+	m, manifestPath, err := cfg.instrument(ctx)
+	if err != nil {
+		return nil, "", transpiler.Command{}, err
+	}
+	cfg.logf("instrumented %s: %d branch sites, %d faults in %d package%s (%v); binary %s",
 		m.Module, len(m.Sites), 2*len(m.Sites), len(m.Packages), plural(len(m.Packages)), time.Since(t0).Round(time.Millisecond), m.Binary)
 	cmd := cfg.Command
 	cmd.Argv = slices.Clone(cmd.Argv)
 	cmd.Argv[0] = m.Binary
+	return m, manifestPath, cmd, nil
+}
 
-	// The preparatory step, once.
+// prepare runs the preparatory step, once, and writes preparation.json;
+// its Excluded are the faults that crash or hang the transpiler on the
+// sample.
+func (cfg *Config) prepare(ctx context.Context, cmd transpiler.Command, m *faultinject.Manifest, workers int) (*preparation, error) {
 	sample, err := cfg.sample()
 	if err != nil {
 		return nil, err
 	}
-	t0 = time.Now()
-	prep := preparation{Sample: sample, Statuses: map[string]int{}}
+	t0 := time.Now()
+	prep := &preparation{Sample: sample, Statuses: map[string]int{}}
 	prepRuns := 0
 	excluded, err := faultinject.Prepare(ctx, cmd, sample, m, faultinject.PrepareOptions{
 		Workers: workers,
@@ -191,13 +224,17 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err := writeJSON(filepath.Join(cfg.Out, "preparation.json"), prep); err != nil {
 		return nil, err
 	}
-	logf("preparation on %s: %d forced runs (%s), %d faults dropped (crash or hang), %d kept (%v)",
+	cfg.logf("preparation on %s: %d forced runs (%s), %d faults dropped (crash or hang), %d kept (%v)",
 		sample, prep.Runs, countsText(prep.Statuses), len(excluded), 2*len(m.Sites)-len(excluded), time.Since(t0).Round(time.Millisecond))
+	return prep, nil
+}
 
+// newReport starts the report of the experiment, before its sessions.
+func (cfg *Config) newReport(m *faultinject.Manifest, manifestPath string, prep *preparation, workers int) *Report {
 	rep := &Report{
 		Tool: "mcpt experiment", Config: cfg.ConfigFile, Module: m.Module, Packages: m.Packages,
 		Binary: m.Binary, Manifest: manifestPath, Sites: len(m.Sites), Faults: 2 * len(m.Sites),
-		Sample: sample, Excluded: nonNil(excluded), MaxCases: cfg.MaxCases, Workers: workers, SideBySide: cfg.SideBySide,
+		Sample: prep.Sample, Excluded: nonNil(prep.Excluded), MaxCases: cfg.MaxCases, Workers: workers, SideBySide: cfg.SideBySide,
 		Seeds: len(cfg.Seeds), PreparationSeconds: prep.Seconds, Sessions: []Session{},
 	}
 	if cfg.Budget > 0 {
@@ -206,7 +243,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	for _, r := range cfg.Relations {
 		rep.Relations = append(rep.Relations, r.Name)
 	}
+	return rep
+}
 
+// newConfirmer gives the confirmer of the MCP sessions, which runs cmd.
+func (cfg *Config) newConfirmer(cmd transpiler.Command, workers int) *confirmer {
 	conf := &confirmer{cmd: cmd, relations: map[string]*relation.Relation{}, seeds: map[string]engine.Seed{},
 		normalize: cfg.Normalize, workers: workers}
 	for _, r := range cfg.Relations {
@@ -215,46 +256,50 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	for _, s := range cfg.Seeds {
 		conf.seeds[s.Name] = s
 	}
+	return conf
+}
 
-	var stopErr error
+// sessions runs the session pairs and adds them to rep, each confirmed by
+// conf. When ctx is cancelled it stops before the session in flight and
+// returns the reason as stopErr.
+func (cfg *Config) sessions(ctx context.Context, rep *Report, cmd transpiler.Command, excluded []int, conf *confirmer, workers int) (stopErr, err error) {
 	for k := 1; k <= cfg.Sessions; k++ {
 		pair, err := cfg.pair(ctx, k, cmd, excluded, workers)
 		if ctx.Err() != nil {
-			stopErr = fmt.Errorf("experiment interrupted in session %d: %w", k, ctx.Err())
-			break
+			return fmt.Errorf("experiment interrupted in session %d: %w", k, ctx.Err()), nil
 		}
 		if err != nil {
 			return nil, err
 		}
 		for _, c := range pair {
 			t0 := time.Now()
-			if err := cfg.finish(ctx, c, conf, logf); err != nil {
+			if err := cfg.finish(ctx, c, conf, cfg.logf); err != nil {
 				return nil, fmt.Errorf("session %d (%s): %w", k, c.s.Mode, err)
 			}
 			rep.ConfirmationSeconds += time.Since(t0).Seconds()
 			rep.Sessions = append(rep.Sessions, *c.s)
 		}
 	}
-	rep.Analysis = *Analyze(rep.Sessions, rep.Relations, m)
-	if cfg.Triage && stopErr == nil && len(rep.Score.UndetectedFaults) > 0 {
-		t0 := time.Now()
-		var faults []int
-		for _, n := range rep.Score.UndetectedFaults {
-			faults = append(faults, n.Fault)
-		}
-		visible, err := triage(ctx, cmd, cfg.Seeds, cfg.Normalize, faults, workers, func(done int) { cfg.progress("triage", "faults", done, len(faults)) })
-		if err != nil {
-			return nil, fmt.Errorf("triage of the undetected faults: %w", err)
-		}
-		rep.Score.Triage(visible)
-		rep.TriageSeconds = time.Since(t0).Seconds()
-		logf("triage: %d of %d undetected faults change the outcome of some seed, %d change nothing (%v)",
-			len(faults)-rep.Score.Inert, len(faults), rep.Score.Inert, time.Since(t0).Round(time.Millisecond))
+	return nil, nil
+}
+
+// triage runs the seeds with each undetected fault of rep forced and
+// records in rep's score which change an outcome.
+func (cfg *Config) triage(ctx context.Context, rep *Report, cmd transpiler.Command, workers int) error {
+	t0 := time.Now()
+	var faults []int
+	for _, n := range rep.Score.UndetectedFaults {
+		faults = append(faults, n.Fault)
 	}
-	if err := rep.WriteFiles(cfg.Out); err != nil {
-		return nil, err
+	visible, err := triage(ctx, cmd, cfg.Seeds, cfg.Normalize, faults, workers, func(done int) { cfg.progress("triage", "faults", done, len(faults)) })
+	if err != nil {
+		return fmt.Errorf("triage of the undetected faults: %w", err)
 	}
-	return rep, stopErr
+	rep.Score.Triage(visible)
+	rep.TriageSeconds = time.Since(t0).Seconds()
+	cfg.logf("triage: %d of %d undetected faults change the outcome of some seed, %d change nothing (%v)",
+		len(faults)-rep.Score.Inert, len(faults), rep.Score.Inert, time.Since(t0).Round(time.Millisecond))
+	return nil
 }
 
 // countsText writes counts by name as a person reads them, largest first:

@@ -73,14 +73,46 @@ func modeName(mode string) string {
 // Markdown renders the report for people: Figure 4, the summary, the
 // faults only MCP detected and the relation-set score.
 func (r *Report) Markdown() string {
-	var b strings.Builder
-	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	var w markdown
+	r.writeIntro(&w)
+	r.writeFigure4(&w)
+	r.writeSummary(&w)
+	r.writeDetails(&w)
+	r.writeMCPOnly(&w)
+	r.Score.writeScore(&w)
+	r.Score.writeUndetected(&w)
+	return w.String()
+}
 
-	p("# Fault-injection experiment\n\n")
-	p("Transpiler: `%s` (module %s, %d instrumented package%s): %d branch sites, %d faults. ",
+// markdown accumulates the text of the report.
+type markdown struct{ strings.Builder }
+
+func (w *markdown) p(format string, args ...any) { fmt.Fprintf(&w.Builder, format, args...) }
+
+// writeIntro writes the title and the paragraphs describing the transpiler
+// and the campaigns.
+func (r *Report) writeIntro(w *markdown) {
+	w.p("# Fault-injection experiment\n\n")
+	w.p("Transpiler: `%s` (module %s, %d instrumented package%s): %d branch sites, %d faults. ",
 		r.Binary, r.Module, len(r.Packages), plural(len(r.Packages)), r.Sites, r.Faults)
-	p("The preparatory step on `%s` dropped %d faults that crash or hang the transpiler; %d remain.\n\n",
+	w.p("The preparatory step on `%s` dropped %d faults that crash or hang the transpiler; %d remain.\n\n",
 		r.Sample, len(r.Excluded), r.Faults-len(r.Excluded))
+	order := "MCP, then fuzz"
+	if r.SideBySide {
+		order = "MCP and fuzz side by side"
+	}
+	w.p("%d session%s (%s, with the same seed), each campaign bounded by %s, %d workers, %d seeds, %d relations. ",
+		len(r.Sessions)/2, plural(len(r.Sessions)/2), order, r.budgetText(), r.Workers, r.Seeds, len(r.Relations))
+	w.p("Preparation took %.0fs; the confirmation step, outside the budget, %.0fs", r.PreparationSeconds, r.ConfirmationSeconds)
+	if r.TriageSeconds > 0 {
+		w.p("; the triage of the undetected faults %.0fs", r.TriageSeconds)
+	}
+	w.p(".\n\n")
+}
+
+// budgetText says what bounds each campaign: a duration, a number of test
+// cases or both.
+func (r *Report) budgetText() string {
 	budget := r.Budget
 	if r.MaxCases > 0 {
 		if budget != "" {
@@ -88,77 +120,82 @@ func (r *Report) Markdown() string {
 		}
 		budget += fmt.Sprintf("%d test cases", r.MaxCases)
 	}
-	order := "MCP, then fuzz"
-	if r.SideBySide {
-		order = "MCP and fuzz side by side"
-	}
-	p("%d session%s (%s, with the same seed), each campaign bounded by %s, %d workers, %d seeds, %d relations. ",
-		len(r.Sessions)/2, plural(len(r.Sessions)/2), order, budget, r.Workers, r.Seeds, len(r.Relations))
-	p("Preparation took %.0fs; the confirmation step, outside the budget, %.0fs", r.PreparationSeconds, r.ConfirmationSeconds)
-	if r.TriageSeconds > 0 {
-		p("; the triage of the undetected faults %.0fs", r.TriageSeconds)
-	}
-	p(".\n\n")
+	return budget
+}
 
-	p("## Figure 4\n\n")
-	p("| Session | Mode | Seed | Transpiler runs | Injected faults | Crashes | Oracle failures |\n")
-	p("|---:|---|---:|---:|---:|---:|---:|\n")
+// writeFigure4 writes the table of the paper's Figure 4, one row per session.
+func (r *Report) writeFigure4(w *markdown) {
+	w.p("## Figure 4\n\n")
+	w.p("| Session | Mode | Seed | Transpiler runs | Injected faults | Crashes | Oracle failures |\n")
+	w.p("|---:|---|---:|---:|---:|---:|---:|\n")
 	for _, s := range r.Sessions {
 		oracle := strconv.Itoa(s.OracleFailures)
 		if s.Mode == Fuzz {
 			oracle = "–"
 		}
-		p("| %d | %s | %d | %d | %d | %d | %s |\n", s.Session, modeName(s.Mode), s.Seed, s.TranspilerRuns, s.InjectedFaults, s.Crashes, oracle)
+		w.p("| %d | %s | %d | %d | %d | %d | %s |\n", s.Session, modeName(s.Mode), s.Seed, s.TranspilerRuns, s.InjectedFaults, s.Crashes, oracle)
 	}
-	p("\nTranspiler runs count base and follow-up runs; injected faults are the distinct faults that some follow-up run activated; ")
-	p("crashes and oracle failures are distinct faults, the latter confirmed by re-running the revealing pair with the fault forced. ")
-	p("The fuzz sessions check no oracle (–).\n\n")
+	w.p("\nTranspiler runs count base and follow-up runs; injected faults are the distinct faults that some follow-up run activated; ")
+	w.p("crashes and oracle failures are distinct faults, the latter confirmed by re-running the revealing pair with the fault forced. ")
+	w.p("The fuzz sessions check no oracle (–).\n\n")
+}
 
-	p("## Summary\n\nMedian (range) over the sessions of each mode.\n\n")
-	p("| Mode | Sessions | Transpiler runs | Injected faults | Crashes | Oracle failures |\n")
-	p("|---|---:|---:|---:|---:|---:|\n")
+// writeSummary writes the median and range of each mode and the transpiler
+// runs of fuzz relative to MCP.
+func (r *Report) writeSummary(w *markdown) {
+	w.p("## Summary\n\nMedian (range) over the sessions of each mode.\n\n")
+	w.p("| Mode | Sessions | Transpiler runs | Injected faults | Crashes | Oracle failures |\n")
+	w.p("|---|---:|---:|---:|---:|---:|\n")
 	for _, m := range r.Summary {
 		oracle := m.OracleFailures.String()
 		if m.Mode == Fuzz {
 			oracle = "–"
 		}
-		p("| %s | %d | %s | %s | %s | %s |\n", modeName(m.Mode), m.Sessions, m.TranspilerRuns, m.InjectedFaults, m.Crashes, oracle)
+		w.p("| %s | %d | %s | %s | %s | %s |\n", modeName(m.Mode), m.Sessions, m.TranspilerRuns, m.InjectedFaults, m.Crashes, oracle)
 	}
 	if len(r.Runs) > 0 {
 		runs := make([]string, len(r.Runs))
 		for i, x := range r.Runs {
 			runs[i] = fmt.Sprintf("session %d %+.1f%%", x.Session, 100*(x.Ratio-1))
 		}
-		p("\nTranspiler runs of fuzz relative to MCP (RQ2): %s.\n", strings.Join(runs, ", "))
+		w.p("\nTranspiler runs of fuzz relative to MCP (RQ2): %s.\n", strings.Join(runs, ", "))
 	}
+}
 
-	p("\n## Details\n\n")
-	p("| Session | Mode | Test cases | Rejections | Unconfirmed | Findings without a fault | Seconds |\n")
-	p("|---:|---|---:|---:|---:|---:|---:|\n")
+// writeDetails writes the per-session counts that Figure 4 leaves out.
+func (r *Report) writeDetails(w *markdown) {
+	w.p("\n## Details\n\n")
+	w.p("| Session | Mode | Test cases | Rejections | Unconfirmed | Findings without a fault | Seconds |\n")
+	w.p("|---:|---|---:|---:|---:|---:|---:|\n")
 	for _, s := range r.Sessions {
-		p("| %d | %s | %d | %d | %d | %d | %.0f |\n", s.Session, modeName(s.Mode), s.TestCases, s.Rejections, s.Unconfirmed, s.Unattributed, s.Seconds)
+		w.p("| %d | %s | %d | %d | %d | %d | %.0f |\n", s.Session, modeName(s.Mode), s.TestCases, s.Rejections, s.Unconfirmed, s.Unattributed, s.Seconds)
 	}
-	p("\nRejections: faults whose follow-up run was rejected although its base was accepted. ")
-	p("Unconfirmed: faults an oracle finding pointed at that the confirmation step did not confirm. ")
-	p("Findings without a fault: oracle findings whose follow-up run activated no fault (false alarms, or bugs of the transpiler itself).\n\n")
+	w.p("\nRejections: faults whose follow-up run was rejected although its base was accepted. ")
+	w.p("Unconfirmed: faults an oracle finding pointed at that the confirmation step did not confirm. ")
+	w.p("Findings without a fault: oracle findings whose follow-up run activated no fault (false alarms, or bugs of the transpiler itself).\n\n")
+}
 
-	p("## Faults detected by MCP alone (%d)\n\n", len(r.MCPOnly))
+// writeMCPOnly lists the faults that MCP detected and fuzz did not.
+func (r *Report) writeMCPOnly(w *markdown) {
+	w.p("## Faults detected by MCP alone (%d)\n\n", len(r.MCPOnly))
 	if len(r.MCPOnly) == 0 {
-		p("None.\n")
+		w.p("None.\n")
 	}
 	for _, n := range r.MCPOnly {
-		p("- %s — %s, session%s %s\n", n, n.How, plural(len(n.Sessions)), joinInts(n.Sessions))
+		w.p("- %s — %s, session%s %s\n", n, n.How, plural(len(n.Sessions)), joinInts(n.Sessions))
 	}
+}
 
-	sc := r.Score
-	p("\n## Relation-set score\n\n")
-	p("Of the %d distinct faults executed in the MCP sessions, the relations' oracles detected %d (%s), ",
+// writeScore writes the relation-set score and its table of relations.
+func (sc *Score) writeScore(w *markdown) {
+	w.p("\n## Relation-set score\n\n")
+	w.p("Of the %d distinct faults executed in the MCP sessions, the relations' oracles detected %d (%s), ",
 		sc.Executed, sc.Oracle, percent(sc.OracleShare))
-	p("%d more crashed or hung the transpiler, %d more only made it reject a follow-up, and %d went undetected: ",
+	w.p("%d more crashed or hung the transpiler, %d more only made it reject a follow-up, and %d went undetected: ",
 		sc.Crash, sc.Rejection, sc.Undetected)
-	p("%s of the executed faults were detected.\n\n", percent(sc.DetectedShare))
-	p("| Relation | Faults activated | Detected | Rate | Detected by it alone |\n")
-	p("|---|---:|---:|---:|---|\n")
+	w.p("%s of the executed faults were detected.\n\n", percent(sc.DetectedShare))
+	w.p("| Relation | Faults activated | Detected | Rate | Detected by it alone |\n")
+	w.p("|---|---:|---:|---:|---|\n")
 	for _, rs := range sc.Relations {
 		rate := "–"
 		if rs.Activated > 0 {
@@ -168,24 +205,29 @@ func (r *Report) Markdown() string {
 		if len(rs.Alone) > 0 {
 			alone = fmt.Sprintf("%d: %s", len(rs.Alone), joinInts(rs.Alone))
 		}
-		p("| %s | %d | %d | %s | %s |\n", rs.Relation, rs.Activated, rs.Detected, rate, alone)
+		w.p("| %s | %d | %d | %s | %s |\n", rs.Relation, rs.Activated, rs.Detected, rate, alone)
 	}
-	p("\nEach fault is activated by one follow-up run per session, so a relation is only tried on the faults its own follow-ups reached first; ")
-	p("\"alone\" means no other relation detected the fault in these sessions, not that no other relation could.\n\n")
+	w.p("\nEach fault is activated by one follow-up run per session, so a relation is only tried on the faults its own follow-ups reached first; ")
+	w.p("\"alone\" means no other relation detected the fault in these sessions, not that no other relation could.\n\n")
 	if sc.Triaged {
-		p("Forced on every seed, %d of the %d undetected faults change the transpiler's outcome (its status or its output) on some seed: ",
+		w.p("Forced on every seed, %d of the %d undetected faults change the transpiler's outcome (its status or its output) on some seed: ",
 			sc.Undetected-sc.Inert, sc.Undetected)
-		p("those are the faults the relations missed. The other %d change nothing on the seeds; ", sc.Inert)
-		p("most are branches forced to the value they always take there, which no test on such inputs can reveal.\n\n")
+		w.p("those are the faults the relations missed. The other %d change nothing on the seeds; ", sc.Inert)
+		w.p("most are branches forced to the value they always take there, which no test on such inputs can reveal.\n\n")
 	}
+}
+
+// writeUndetected lists the first UndetectedShown executed faults that
+// nothing detected.
+func (sc *Score) writeUndetected(w *markdown) {
 	shown := min(len(sc.UndetectedFaults), UndetectedShown)
 	listOrder := "most often executed first"
 	if sc.Triaged {
 		listOrder = "those that change an outcome first, then most often executed"
 	}
-	p("### Executed faults that nothing detected (%d; %d shown, %s)\n\n", len(sc.UndetectedFaults), shown, listOrder)
+	w.p("### Executed faults that nothing detected (%d; %d shown, %s)\n\n", len(sc.UndetectedFaults), shown, listOrder)
 	if shown == 0 {
-		p("None.\n")
+		w.p("None.\n")
 	}
 	for _, n := range sc.UndetectedFaults[:shown] {
 		fn := ""
@@ -199,9 +241,8 @@ func (r *Report) Markdown() string {
 				effect = "changes an outcome; "
 			}
 		}
-		p("- %s%s — %sexecuted in session%s %s\n", n, fn, effect, plural(len(n.Sessions)), joinInts(n.Sessions))
+		w.p("- %s%s — %sexecuted in session%s %s\n", n, fn, effect, plural(len(n.Sessions)), joinInts(n.Sessions))
 	}
-	return b.String()
 }
 
 func plural(n int) string {
