@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"html/template"
 	"maps"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,7 +14,6 @@ import (
 
 	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/result"
-	"github.com/mcpt-tool/mcpt/transpiler"
 )
 
 //go:embed report.html.tmpl
@@ -106,6 +104,33 @@ type exampleView struct {
 type binding struct{ Name, Value string }
 
 func newPage(outDir string, r *result.Report) (*htmlPage, error) {
+	p := newPageHeader(r)
+	groups := r.Groups
+	if len(groups) == 0 && len(r.Findings) > 0 {
+		groups = result.GroupFindings(r.Findings)
+		p.Unreported = true
+	}
+	byID := map[string]*result.Finding{}
+	for i := range r.Findings {
+		byID[r.Findings[i].ID] = &r.Findings[i]
+	}
+	t := tallyTables(r)
+	for i, g := range groups {
+		t.relation(g.Relation).Groups++
+		t.kind(g.Kind).Groups++
+		gv, err := newGroupView(outDir, i+1, g, byID)
+		if err != nil {
+			return nil, err
+		}
+		p.Groups = append(p.Groups, gv)
+	}
+	p.Relations, p.Kinds = t.relationRows(), t.kindRows()
+	return p, nil
+}
+
+// newPageHeader fills the summary cards of the page: what was found, the
+// time taken and the seeds skipped.
+func newPageHeader(r *result.Report) *htmlPage {
 	p := &htmlPage{R: r, Findings: len(r.Findings), Tally: result.TallyOf(r.Findings), FoundWhat: "findings"}
 	switch t := p.Tally; {
 	case t.Findings() > 0 && t.Checkers == t.Findings():
@@ -121,184 +146,127 @@ func newPage(outDir string, r *result.Report) (*htmlPage, error) {
 			fmtDuration(time.Duration(t.MutationNS)), fmtDuration(time.Duration(t.TranspileNS)), fmtDuration(time.Duration(t.CheckNS)))
 	}
 	p.Skipped = len(r.Seeds.Rejected) + len(r.Seeds.Nondeterministic) + len(r.Seeds.Crashed)
+	return p
+}
 
-	groups := r.Groups
-	if len(groups) == 0 && len(r.Findings) > 0 {
-		groups = result.GroupFindings(r.Findings)
-		p.Unreported = true
-	}
-	byID := map[string]*result.Finding{}
-	for i := range r.Findings {
-		byID[r.Findings[i].ID] = &r.Findings[i]
-	}
+// tables holds the rows of the per-relation and per-kind tables while
+// they are counted.
+type tables struct {
+	relations map[string]*relationRow
+	kinds     map[result.Kind]*kindRow
+}
 
-	rel := map[string]*relationRow{}
-	relRow := func(name string) *relationRow {
-		if rel[name] == nil {
-			rel[name] = &relationRow{Name: name}
-		}
-		return rel[name]
-	}
+// tallyTables counts the test cases and findings of each relation and the
+// findings of each kind; the groups are counted by the caller.
+func tallyTables(r *result.Report) *tables {
+	t := &tables{relations: map[string]*relationRow{}, kinds: map[result.Kind]*kindRow{}}
 	for name, s := range r.ByRelation {
-		row := relRow(name)
+		row := t.relation(name)
 		row.TestCases, row.Findings = s.TestCases, s.Findings
-	}
-	kinds := map[result.Kind]*kindRow{}
-	kindRowOf := func(k result.Kind) *kindRow {
-		if kinds[k] == nil {
-			kinds[k] = &kindRow{Kind: k}
-		}
-		return kinds[k]
 	}
 	byRel := map[string][]result.Finding{}
 	for _, f := range r.Findings {
-		kindRowOf(f.Kind).Findings++
+		t.kind(f.Kind).Findings++
 		if _, ok := r.ByRelation[f.Relation]; !ok {
-			relRow(f.Relation).Findings++
+			t.relation(f.Relation).Findings++
 		}
 		byRel[f.Relation] = append(byRel[f.Relation], f)
 	}
 	for name, fs := range byRel {
-		relRow(name).Failing = result.TallyOf(fs).Cases
+		t.relation(name).Failing = result.TallyOf(fs).Cases
 	}
-
-	for i, g := range groups {
-		relRow(g.Relation).Groups++
-		kindRowOf(g.Kind).Groups++
-		gv := groupView{N: i + 1, Anchor: fmt.Sprintf("g%d", i+1), G: g}
-		gv.Headline = g.Title
-		if gv.Headline == "" { // a report.json from before titles
-			gv.Headline = g.Relation + ": " + cmp.Or(g.Checker, string(g.Kind))
-		}
-		for _, id := range g.Findings {
-			if id == g.Example {
-				continue
-			}
-			o := otherView{ID: id, Href: bundle.Path(id) + "/"}
-			if f := byID[id]; f != nil {
-				o.Seed, o.Spot = f.SeedFile, spotText(f.Spot)
-				b := openBundle(outDir, f)
-				o.Href = b.rel + "/"
-				red, err := b.reduced(f)
-				if err != nil {
-					return nil, err
-				}
-				o.Reduced = red
-			}
-			gv.Others = append(gv.Others, o)
-		}
-		f := byID[g.Example]
-		if f == nil {
-			gv.Missing = true
-		} else {
-			ex, err := newExample(outDir, f)
-			if err != nil {
-				return nil, err
-			}
-			gv.Example = ex
-		}
-		p.Groups = append(p.Groups, gv)
-	}
-
-	for _, name := range slices.Sorted(maps.Keys(rel)) {
-		p.Relations = append(p.Relations, *rel[name])
-	}
-	order := []result.Kind{result.Oracle, result.Crash, result.Timeout, result.RejectedFollowUp}
-	for _, k := range order {
-		if kinds[k] != nil {
-			p.Kinds = append(p.Kinds, *kinds[k])
-			delete(kinds, k)
-		}
-	}
-	for _, k := range slices.Sorted(maps.Keys(kinds)) {
-		p.Kinds = append(p.Kinds, *kinds[k])
-	}
-	return p, nil
+	return t
 }
 
-// newExample gathers the evidence of a group's example from its bundle.
-func newExample(outDir string, f0 *result.Finding) (exampleView, error) {
-	b := openBundle(outDir, f0)
-	f, err := b.finding(*f0)
-	if err != nil {
-		return exampleView{}, err
+// relation is the row of the relation name, made on first use.
+func (t *tables) relation(name string) *relationRow {
+	if t.relations[name] == nil {
+		t.relations[name] = &relationRow{Name: name}
 	}
-	ex := exampleView{F: f, Href: b.rel + "/", Spot: spotText(f.Spot), Stderr: f.Stderr}
-	if ex.Reduced, err = b.reduced(&f); err != nil {
-		return ex, err
-	}
-	for _, k := range slices.Sorted(maps.Keys(f.Bindings)) {
-		ex.Bindings = append(ex.Bindings, binding{k, f.Bindings[k]})
-	}
-	if ex.Repro, err = b.repro(); err != nil {
-		return ex, err
-	}
+	return t.relations[name]
+}
 
-	// The input change i → i′.
-	// Bundles keep the inputs under the seed's base name.
-	seed := path.Base(filepath.ToSlash(f.SeedFile))
-	in, okIn, err := b.read(bundle.BaseDir, seed)
-	if err != nil {
-		return ex, err
+// kind is the row of the kind k, made on first use.
+func (t *tables) kind(k result.Kind) *kindRow {
+	if t.kinds[k] == nil {
+		t.kinds[k] = &kindRow{Kind: k}
 	}
-	in2, okIn2, err := b.read(bundle.FollowUpDir, seed)
-	if err != nil {
-		return ex, err
-	}
-	switch {
-	case !okIn && !okIn2:
-		ex.InNote = "The bundle has no copy of the base or the follow-up input."
-	case !okIn:
-		ex.InNote = "The bundle has no copy of the base input."
-	case !okIn2 && f.Role == transpiler.Base.String():
-		// The base run failed: there is no follow-up, only the base.
-		ex.InNote = "The base run failed, so there is no follow-up input: above is the base input."
-		ex.Input = plainLines(in)
-	case !okIn2:
-		ex.InNote = "The bundle has no copy of the follow-up input."
-	case in == in2:
-		ex.InNote = "The follow-up input is identical to the base input."
-	default:
-		ex.Input = unified(in, in2)
-	}
+	return t.kinds[k]
+}
 
-	// The outputs o and o′ of the failing file, against the prediction.
-	if f.File != "" {
-		file := f.File
-		o, okO, err := b.read(bundle.BaseOutDir, file)
-		if err != nil {
-			return ex, err
-		}
-		o2, okO2, err := b.read(bundle.FollowOutDir, file)
-		if err != nil {
-			return ex, err
-		}
-		if !okO2 && f.Actual != "" {
-			o2, okO2 = f.Actual, true
-		}
-		switch {
-		case !okO && !okO2:
-			ex.OutNote = f.File + " is in neither output."
-		default:
-			if !okO {
-				ex.OutNote = f.File + " is not in o."
-			} else if !okO2 {
-				ex.OutNote = f.File + " is not in o′."
-			}
-			ex.Output = buildSideBySide(o, o2, f.Expected, f.Expected != "")
-			if f.Expected == "" {
-				ex.OutNote = strings.TrimSpace(ex.OutNote + " The finding carries no predicted content, so no line is marked.")
-			}
+// relationRows gives the relation rows by name.
+func (t *tables) relationRows() []relationRow {
+	var rows []relationRow
+	for _, name := range slices.Sorted(maps.Keys(t.relations)) {
+		rows = append(rows, *t.relations[name])
+	}
+	return rows
+}
+
+// kindRows gives the kind rows, the known kinds first in a fixed order,
+// then any other by name.
+func (t *tables) kindRows() []kindRow {
+	var rows []kindRow
+	order := []result.Kind{result.Oracle, result.Crash, result.Timeout, result.RejectedFollowUp}
+	for _, k := range order {
+		if t.kinds[k] != nil {
+			rows = append(rows, *t.kinds[k])
+			delete(t.kinds, k)
 		}
 	}
-	if d, ok, err := b.read(bundle.DiffFile); err != nil {
-		return ex, err
-	} else if ok && d != "" {
-		ex.Patch = patchLines(d)
-	} else if f.Diff != "" {
-		ex.Patch = patchLines(f.Diff)
+	for _, k := range slices.Sorted(maps.Keys(t.kinds)) {
+		rows = append(rows, *t.kinds[k])
 	}
-	return ex, nil
+	return rows
+}
+
+// newGroupView is the section of group g, numbered n: its headline, its
+// example with the evidence and its other findings.
+func newGroupView(outDir string, n int, g result.Group, byID map[string]*result.Finding) (groupView, error) {
+	gv := groupView{N: n, Anchor: fmt.Sprintf("g%d", n), G: g}
+	gv.Headline = g.Title
+	if gv.Headline == "" { // a report.json from before titles
+		gv.Headline = g.Relation + ": " + cmp.Or(g.Checker, string(g.Kind))
+	}
+	for _, id := range g.Findings {
+		if id == g.Example {
+			continue
+		}
+		o, err := newOtherView(outDir, id, byID[id])
+		if err != nil {
+			return gv, err
+		}
+		gv.Others = append(gv.Others, o)
+	}
+	f := byID[g.Example]
+	if f == nil {
+		gv.Missing = true
+		return gv, nil
+	}
+	ex, err := newExample(outDir, f)
+	if err != nil {
+		return gv, err
+	}
+	gv.Example = ex
+	return gv, nil
+}
+
+// newOtherView is the line of a group's finding id other than its
+// example; f is nil when the report does not hold the finding.
+func newOtherView(outDir, id string, f *result.Finding) (otherView, error) {
+	o := otherView{ID: id, Href: bundle.Path(id) + "/"}
+	if f == nil {
+		return o, nil
+	}
+	o.Seed, o.Spot = f.SeedFile, spotText(f.Spot)
+	b := openBundle(outDir, f)
+	o.Href = b.rel + "/"
+	red, err := b.reduced(f)
+	if err != nil {
+		return o, err
+	}
+	o.Reduced = red
+	return o, nil
 }
 
 func spotText(s result.Spot) string {

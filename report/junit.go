@@ -81,6 +81,46 @@ func WriteJUnit(outDir string, r *result.Report) error {
 type seedRelation struct{ seed, relation string }
 
 func newJUnit(outDir string, r *result.Report) (*junitSuites, error) {
+	cases, found := casesOf(r)
+	doc := &junitSuites{Name: "mcpt"}
+	if r.Timing.WallNS > 0 {
+		doc.Time = fmt.Sprintf("%.3f", time.Duration(r.Timing.WallNS).Seconds())
+	}
+	props := junitProperties(r)
+	keys := slices.SortedFunc(maps.Keys(cases), func(a, b seedRelation) int {
+		return cmp.Or(strings.Compare(a.relation, b.relation), strings.Compare(a.seed, b.seed))
+	})
+	for _, rel := range relationNames(r, cases) {
+		s := junitSuite{Name: rel, Properties: props}
+		for _, k := range keys {
+			if k.relation != rel {
+				continue
+			}
+			tc, err := newJUnitCase(outDir, r, k, cases[k], found[k])
+			if err != nil {
+				return nil, err
+			}
+			if tc.Failure != nil {
+				s.Failures++
+			}
+			if tc.Skipped != nil {
+				s.Skipped++
+			}
+			s.Cases = append(s.Cases, tc)
+		}
+		s.Tests = len(s.Cases)
+		doc.Tests += s.Tests
+		doc.Failures += s.Failures
+		doc.Skipped += s.Skipped
+		doc.Suites = append(doc.Suites, s)
+	}
+	return doc, nil
+}
+
+// casesOf adds up r's test cases by seed and relation, and gathers its
+// findings the same way; a seed and relation with findings and no count
+// gets a zero count.
+func casesOf(r *result.Report) (map[seedRelation]result.CaseSummary, map[seedRelation][]*result.Finding) {
 	cases := map[seedRelation]result.CaseSummary{}
 	for _, c := range r.Cases {
 		k := seedRelation{c.Seed, c.Relation}
@@ -99,6 +139,11 @@ func newJUnit(outDir string, r *result.Report) (*junitSuites, error) {
 			cases[k] = result.CaseSummary{Seed: f.SeedFile, Relation: f.Relation}
 		}
 	}
+	return cases, found
+}
+
+// relationNames are the relations of r's summary and of cases, by name.
+func relationNames(r *result.Report, cases map[seedRelation]result.CaseSummary) []string {
 	relations := map[string]bool{}
 	for name := range r.ByRelation {
 		relations[name] = true
@@ -106,11 +151,11 @@ func newJUnit(outDir string, r *result.Report) (*junitSuites, error) {
 	for k := range cases {
 		relations[k.relation] = true
 	}
+	return slices.Sorted(maps.Keys(relations))
+}
 
-	doc := &junitSuites{Name: "mcpt"}
-	if r.Timing.WallNS > 0 {
-		doc.Time = fmt.Sprintf("%.3f", time.Duration(r.Timing.WallNS).Seconds())
-	}
+// junitProperties are the properties of every suite: how the campaign ran.
+func junitProperties(r *result.Report) []junitProperty {
 	props := []junitProperty{{"mode", r.Mode}, {"seed", fmt.Sprint(r.Seed)}}
 	if r.Config != "" {
 		props = append(props, junitProperty{"config", r.Config})
@@ -118,55 +163,45 @@ func newJUnit(outDir string, r *result.Report) (*junitSuites, error) {
 	if r.Shard != "" {
 		props = append(props, junitProperty{"shard", r.Shard})
 	}
-	keys := slices.SortedFunc(maps.Keys(cases), func(a, b seedRelation) int {
-		return cmp.Or(strings.Compare(a.relation, b.relation), strings.Compare(a.seed, b.seed))
-	})
-	for _, rel := range slices.Sorted(maps.Keys(relations)) {
-		s := junitSuite{Name: rel, Properties: props}
-		for _, k := range keys {
-			if k.relation != rel {
-				continue
-			}
-			c := cases[k]
-			tc := junitCase{Name: k.seed, Classname: "mcpt." + rel}
-			fs := found[k]
-			switch {
-			case len(fs) > 0:
-				fail, err := junitFailureOf(outDir, fs)
-				if err != nil {
-					return nil, err
-				}
-				tc.Failure = fail
-				s.Failures++
-			case c.Findings > 0:
-				// Counted, but the findings are not in this report.
-				tc.Failure = &junitFailure{Message: plural(c.Findings, "finding") + " (not in report.json)", Type: "finding"}
-				s.Failures++
-			case c.TestCases == 0 && len(r.Cases) > 0:
-				tc.Skipped = &junitSkipped{Message: "no test case: the relation has no spot on this seed"}
-				s.Skipped++
-			}
-			if c.TestCases > 0 {
-				found := plural(c.Findings, "finding")
-				if len(fs) > 0 {
-					var list []result.Finding
-					for _, f := range fs {
-						list = append(list, *f)
-					}
-					t := result.TallyOf(list)
-					found = fmt.Sprintf("%d with findings (%s)", t.Cases, t.What())
-				}
-				tc.SystemOut = fmt.Sprintf("%s, %s\n", plural(c.TestCases, "test case"), found)
-			}
-			s.Cases = append(s.Cases, tc)
+	return props
+}
+
+// newJUnitCase is the test case of seed and relation k, counted by c, with
+// its findings fs: it fails when there are findings and is skipped when
+// the relation had no test case on the seed.
+func newJUnitCase(outDir string, r *result.Report, k seedRelation, c result.CaseSummary, fs []*result.Finding) (junitCase, error) {
+	tc := junitCase{Name: k.seed, Classname: "mcpt." + k.relation}
+	switch {
+	case len(fs) > 0:
+		fail, err := junitFailureOf(outDir, fs)
+		if err != nil {
+			return tc, err
 		}
-		s.Tests = len(s.Cases)
-		doc.Tests += s.Tests
-		doc.Failures += s.Failures
-		doc.Skipped += s.Skipped
-		doc.Suites = append(doc.Suites, s)
+		tc.Failure = fail
+	case c.Findings > 0:
+		// Counted, but the findings are not in this report.
+		tc.Failure = &junitFailure{Message: plural(c.Findings, "finding") + " (not in report.json)", Type: "finding"}
+	case c.TestCases == 0 && len(r.Cases) > 0:
+		tc.Skipped = &junitSkipped{Message: "no test case: the relation has no spot on this seed"}
 	}
-	return doc, nil
+	if c.TestCases > 0 {
+		tc.SystemOut = fmt.Sprintf("%s, %s\n", plural(c.TestCases, "test case"), foundText(c, fs))
+	}
+	return tc, nil
+}
+
+// foundText says what the test cases counted by c found: a count of
+// findings, or with fs the test cases with findings and what they are.
+func foundText(c result.CaseSummary, fs []*result.Finding) string {
+	if len(fs) == 0 {
+		return plural(c.Findings, "finding")
+	}
+	var list []result.Finding
+	for _, f := range fs {
+		list = append(list, *f)
+	}
+	t := result.TallyOf(list)
+	return fmt.Sprintf("%d with findings (%s)", t.Cases, t.What())
 }
 
 // junitFailureOf describes the findings of one seed under one relation.

@@ -48,87 +48,114 @@ const (
 // predicted when hasPrediction, the lines of o′ that were not predicted and
 // the predicted lines that o′ lacks.
 func buildSideBySide(base, actual, predicted string, hasPrediction bool) *sideBySide {
-	o, a := lines(base), lines(actual)
 	v := &sideBySide{Predicted: hasPrediction}
-
-	// Prediction against the actual o′: which lines of o′ are unexpected,
-	// and which predicted lines are missing, anchored before a line of o′.
-	unexpected := make([]bool, len(a))
-	missingAt := map[int][]string{}
-	if hasPrediction && predicted != actual {
-		e := lines(predicted)
-		for _, d := range lcs.DiffLines(e, a) {
-			for j := d.ReplStart; j < d.ReplEnd; j++ {
-				unexpected[j] = true
-				v.Unexpected++
-			}
-			missingAt[d.ReplStart] = append(missingAt[d.ReplStart], e[d.Start:d.End]...)
-			v.Missing += d.End - d.Start
-		}
-	}
-
-	var rows []row
-	flushMissing := func(j int) {
-		for _, l := range missingAt[j] {
-			rows = append(rows, row{R: l, RClass: clsMissing, Mark: "missing"})
-		}
-		delete(missingAt, j)
-	}
-	right := func(r *row, j int, changed bool) {
-		r.RNo, r.R = j+1, a[j]
-		switch {
-		case unexpected[j]:
-			r.RClass, r.Mark = clsUnexpected, "unexpected"
-		case changed:
-			r.RClass = clsAdded
-			v.Added++
-		}
-	}
+	al := &aligner{v: v, o: lines(base), a: lines(actual)}
+	al.unexpected, al.missingAt = markPrediction(v, al.a, predicted, hasPrediction && predicted != actual)
 
 	var diffs []lcs.Diff
 	if base != actual {
-		diffs = lcs.DiffLines(o, a)
-	}
-	i, j := 0, 0
-	equalUpTo := func(iEnd int) {
-		for i < iEnd {
-			flushMissing(j)
-			r := row{LNo: i + 1, L: o[i]}
-			right(&r, j, false)
-			rows = append(rows, r)
-			i++
-			j++
-		}
+		diffs = lcs.DiffLines(al.o, al.a)
 	}
 	for _, d := range diffs {
-		equalUpTo(d.Start)
-		// Pair removed and added lines row by row.
-		for k := 0; i < d.End || j < d.ReplEnd; k++ {
-			if j < d.ReplEnd {
-				flushMissing(j)
-			}
-			var r row
-			if i < d.End {
-				r.LNo, r.L, r.LClass = i+1, o[i], clsRemoved
-				v.Removed++
-				i++
-			}
-			if j < d.ReplEnd {
-				right(&r, j, true)
-				j++
-			}
-			rows = append(rows, r)
-		}
+		al.equalUpTo(d.Start)
+		al.changed(d)
 	}
-	equalUpTo(len(o))
-	flushMissing(len(a))
+	al.equalUpTo(len(al.o))
+	al.flushMissing(len(al.a))
 
-	v.Rows = collapse(rows)
+	v.Rows = collapse(al.rows)
 	if len(v.Rows) > maxRows {
 		v.Truncated = len(v.Rows) - maxRows
 		v.Rows = v.Rows[:maxRows]
 	}
 	return v
+}
+
+// markPrediction compares, when compare is set, the prediction with the
+// actual o′ (lines a): which lines of o′ are unexpected, and which
+// predicted lines are missing, anchored before a line of o′. It counts
+// both in v.
+func markPrediction(v *sideBySide, a []string, predicted string, compare bool) (unexpected []bool, missingAt map[int][]string) {
+	unexpected = make([]bool, len(a))
+	missingAt = map[int][]string{}
+	if !compare {
+		return unexpected, missingAt
+	}
+	e := lines(predicted)
+	for _, d := range lcs.DiffLines(e, a) {
+		for j := d.ReplStart; j < d.ReplEnd; j++ {
+			unexpected[j] = true
+			v.Unexpected++
+		}
+		missingAt[d.ReplStart] = append(missingAt[d.ReplStart], e[d.Start:d.End]...)
+		v.Missing += d.End - d.Start
+	}
+	return unexpected, missingAt
+}
+
+// aligner builds the rows of a side-by-side view of o and a (o′), line i
+// of o and line j of a at a time.
+type aligner struct {
+	v          *sideBySide
+	o, a       []string
+	unexpected []bool
+	missingAt  map[int][]string
+	rows       []row
+	i, j       int
+}
+
+// flushMissing adds the rows of the predicted lines missing before line j
+// of o′.
+func (al *aligner) flushMissing(j int) {
+	for _, l := range al.missingAt[j] {
+		al.rows = append(al.rows, row{R: l, RClass: clsMissing, Mark: "missing"})
+	}
+	delete(al.missingAt, j)
+}
+
+// right puts line j of o′ on the right of r; changed says it is not in o.
+func (al *aligner) right(r *row, j int, changed bool) {
+	r.RNo, r.R = j+1, al.a[j]
+	switch {
+	case al.unexpected[j]:
+		r.RClass, r.Mark = clsUnexpected, "unexpected"
+	case changed:
+		r.RClass = clsAdded
+		al.v.Added++
+	}
+}
+
+// equalUpTo adds the rows of the unchanged lines of o up to iEnd.
+func (al *aligner) equalUpTo(iEnd int) {
+	for al.i < iEnd {
+		al.flushMissing(al.j)
+		r := row{LNo: al.i + 1, L: al.o[al.i]}
+		al.right(&r, al.j, false)
+		al.rows = append(al.rows, r)
+		al.i++
+		al.j++
+	}
+}
+
+// changed adds the rows of the change d, pairing removed and added lines
+// row by row.
+func (al *aligner) changed(d lcs.Diff) {
+	for al.i < d.End || al.j < d.ReplEnd {
+		if al.j < d.ReplEnd {
+			al.flushMissing(al.j)
+		}
+		var r row
+		if al.i < d.End {
+			r.LNo, r.L, r.LClass = al.i+1, al.o[al.i], clsRemoved
+			al.v.Removed++
+			al.i++
+		}
+		if al.j < d.ReplEnd {
+			al.right(&r, al.j, true)
+			al.j++
+		}
+		al.rows = append(al.rows, r)
+	}
 }
 
 // collapse replaces runs of unchanged rows far from any change by a gap row.
