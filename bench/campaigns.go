@@ -49,157 +49,222 @@ type comparison struct {
 // process and external), utilisation of the external cllc (1 and 2
 // workers) and scaling in process (2 workers over 1).
 func (e *env) campaigns(ctx context.Context, res *Results) error {
+	js := &jobSet{e: e, jobs: map[string]*job{}}
 	w := e.opt.Workers
 	inproc, ext := e.inproc.Transpiler, e.exec
-	jobs := map[string]*job{}
-	camp := func(t transpiler.Transpiler, mode engine.Mode, workers int) *job {
-		where, cases := "in process", e.opt.Cases
-		if t == ext {
-			where, cases = "external", e.opt.ExecCases
-		}
-		name := fmt.Sprintf("%s %s, %d worker%s", mode, where, workers, plural(workers))
-		if j := jobs[name]; j != nil {
-			return j
-		}
-		j := &job{name: name, run: func(ctx context.Context) (sample, error) {
-			return e.runCampaign(ctx, e.campaign(t, mode, workers, cases))
-		}}
-		jobs[name] = j
-		return j
-	}
-	// The bare loops replay the transpiler runs of the external campaign,
-	// recorded once before any timing.
-	var reqs []transpiler.Request
-	bare := func(workers int) *job {
-		name := fmt.Sprintf("bare cllc loop, %d worker%s", workers, plural(workers))
-		j := &job{name: name, run: func(ctx context.Context) (sample, error) {
-			return bareLoop(ctx, e.cllc, reqs, workers)
-		}}
-		jobs[name] = j
-		return j
-	}
-	wallRatio := func(a, b sample) float64 { return a.wall.Seconds() / b.wall.Seconds() }
-	// Both sides make the same transpiler runs; the ratio of runs per
-	// second is the campaign's test cases per second over what a bare loop
-	// would make of the same runs.
-	utilisation := func(c, l sample) float64 {
-		return (float64(c.runs) / c.wall.Seconds()) / (float64(l.runs) / l.wall.Seconds())
-	}
-	throughput := func(a, b sample) float64 {
-		return (float64(a.cases) / a.wall.Seconds()) / (float64(b.cases) / b.wall.Seconds())
-	}
 	rIn, rEx := e.opt.Repeat*InprocRepeats, e.opt.Repeat
-	mcpIn := camp(inproc, engine.MCP, w)
+	mcpIn := js.campaign(inproc, engine.MCP, w)
 	comps := []comparison{
-		{"mcp_over_fuzz_inproc", mcpIn, camp(inproc, engine.Fuzz, w), wallRatio, rIn},
-		{"scaling_2w_inproc", camp(inproc, engine.MCP, 2), camp(inproc, engine.MCP, 1), throughput, rIn},
-		{"mcp_over_fuzz_exec", camp(ext, engine.MCP, w), camp(ext, engine.Fuzz, w), wallRatio, rEx},
-		{"utilisation_1w", camp(ext, engine.MCP, 1), bare(1), utilisation, rEx},
-		{"utilisation_2w", camp(ext, engine.MCP, 2), bare(2), utilisation, rEx},
+		{"mcp_over_fuzz_inproc", mcpIn, js.campaign(inproc, engine.Fuzz, w), wallRatio, rIn},
+		{"scaling_2w_inproc", js.campaign(inproc, engine.MCP, 2), js.campaign(inproc, engine.MCP, 1), throughput, rIn},
+		{"mcp_over_fuzz_exec", js.campaign(ext, engine.MCP, w), js.campaign(ext, engine.Fuzz, w), wallRatio, rEx},
+		{"utilisation_1w", js.campaign(ext, engine.MCP, 1), js.bare(1), utilisation, rEx},
+		{"utilisation_2w", js.campaign(ext, engine.MCP, 2), js.bare(2), utilisation, rEx},
 	}
+	if err := js.record(ctx); err != nil {
+		return err
+	}
+	if !e.opt.Quick {
+		if err := warmUp(ctx, comps); err != nil {
+			return err
+		}
+	}
+	t, err := e.timeRounds(ctx, comps, max(rIn, rEx))
+	if err != nil {
+		return err
+	}
+	res.setRatios(t, t.samples[mcpIn.name])
+	res.addRunStats(comps, t.samples)
+	return nil
+}
 
-	rec := &recorder{t: ext}
+// jobSet makes the jobs of the comparisons, each once by name.
+type jobSet struct {
+	e    *env
+	jobs map[string]*job
+	// reqs are the transpiler runs of the external campaign, which the
+	// bare loops replay, recorded once before any timing.
+	reqs []transpiler.Request
+}
+
+// campaign is the job of a campaign of mode with workers workers on t, in
+// process or external.
+func (js *jobSet) campaign(t transpiler.Transpiler, mode engine.Mode, workers int) *job {
+	e := js.e
+	where, cases := "in process", e.opt.Cases
+	if t == e.exec {
+		where, cases = "external", e.opt.ExecCases
+	}
+	name := fmt.Sprintf("%s %s, %d worker%s", mode, where, workers, plural(workers))
+	if j := js.jobs[name]; j != nil {
+		return j
+	}
+	j := &job{name: name, run: func(ctx context.Context) (sample, error) {
+		return e.runCampaign(ctx, e.campaign(t, mode, workers, cases))
+	}}
+	js.jobs[name] = j
+	return j
+}
+
+// bare is the job of a bare loop of cllc over the recorded runs.
+func (js *jobSet) bare(workers int) *job {
+	name := fmt.Sprintf("bare cllc loop, %d worker%s", workers, plural(workers))
+	j := &job{name: name, run: func(ctx context.Context) (sample, error) {
+		return bareLoop(ctx, js.e.cllc, js.reqs, workers)
+	}}
+	js.jobs[name] = j
+	return j
+}
+
+// record runs the external MCP campaign once, untimed, and records its
+// transpiler runs for the bare loops.
+func (js *jobSet) record(ctx context.Context) error {
+	e := js.e
+	rec := &recorder{t: e.exec}
 	warm, err := e.runCampaign(ctx, e.campaign(rec, engine.MCP, 1, e.opt.ExecCases))
 	if err != nil {
 		return err
 	}
-	reqs = rec.reqs
-	if len(reqs) != warm.runs {
-		return fmt.Errorf("recorded %d transpiler runs, the report counts %d", len(reqs), warm.runs)
+	js.reqs = rec.reqs
+	if len(js.reqs) != warm.runs {
+		return fmt.Errorf("recorded %d transpiler runs, the report counts %d", len(js.reqs), warm.runs)
 	}
 	e.opt.logf("campaigns: external: %d test cases, %d transpiler runs each (%d base runs)", warm.cases, warm.runs, warm.runs-warm.cases)
-	// One untimed run of every job, so that caches and the page cache are
-	// as warm for the first timed run as for the last (not in quick mode,
-	// whose figures are not meant to be read).
+	return nil
+}
+
+func wallRatio(a, b sample) float64 { return a.wall.Seconds() / b.wall.Seconds() }
+
+// utilisation compares a campaign c with a bare loop l: both sides make the
+// same transpiler runs; the ratio of runs per second is the campaign's
+// test cases per second over what a bare loop would make of the same runs.
+func utilisation(c, l sample) float64 {
+	return (float64(c.runs) / c.wall.Seconds()) / (float64(l.runs) / l.wall.Seconds())
+}
+
+func throughput(a, b sample) float64 {
+	return (float64(a.cases) / a.wall.Seconds()) / (float64(b.cases) / b.wall.Seconds())
+}
+
+// warmUp runs every job once, untimed, so that caches and the page cache
+// are as warm for the first timed run as for the last.
+func warmUp(ctx context.Context, comps []comparison) error {
 	for _, c := range comps {
-		if e.opt.Quick {
-			break
-		}
 		for _, j := range []*job{c.a, c.b} {
 			if _, err := j.run(ctx); err != nil {
 				return fmt.Errorf("%s: %w", j.name, err)
 			}
 		}
 	}
+	return nil
+}
 
-	samples := map[string][]sample{}
-	values := map[string][]float64{}
-	cpuRatios := []float64{}
-	for k := range max(rIn, rEx) {
+// timings are the samples of each job and the compared figures of each
+// comparison, over the rounds.
+type timings struct {
+	samples   map[string][]sample
+	values    map[string][]float64
+	cpuRatios []float64 // CPU time of MCP over fuzz in process
+}
+
+// timeRounds runs rounds rounds of the comparisons, each comparison as long as
+// it repeats, the two jobs of a pair in alternating order.
+func (e *env) timeRounds(ctx context.Context, comps []comparison, rounds int) (*timings, error) {
+	t := &timings{samples: map[string][]sample{}, values: map[string][]float64{}, cpuRatios: []float64{}}
+	for k := range rounds {
 		for _, c := range comps {
 			if k >= c.repeat {
 				continue
 			}
 			if err := ctx.Err(); err != nil {
-				return err
+				return nil, err
 			}
-			first, second := c.a, c.b
-			if k%2 == 1 {
-				first, second = second, first
-			}
-			s1, err := first.run(ctx)
+			sa, sb, err := runPair(ctx, c, k%2 == 1)
 			if err != nil {
-				return fmt.Errorf("%s: %w", first.name, err)
+				return nil, err
 			}
-			s2, err := second.run(ctx)
-			if err != nil {
-				return fmt.Errorf("%s: %w", second.name, err)
-			}
-			sa, sb := s1, s2
-			if k%2 == 1 {
-				sa, sb = s2, s1
-			}
-			samples[c.a.name] = append(samples[c.a.name], sa)
-			samples[c.b.name] = append(samples[c.b.name], sb)
-			values[c.key] = append(values[c.key], c.value(sa, sb))
+			t.samples[c.a.name] = append(t.samples[c.a.name], sa)
+			t.samples[c.b.name] = append(t.samples[c.b.name], sb)
+			t.values[c.key] = append(t.values[c.key], c.value(sa, sb))
 			if c.key == "mcp_over_fuzz_inproc" && sb.cpu > 0 {
-				cpuRatios = append(cpuRatios, sa.cpu.Seconds()/sb.cpu.Seconds())
+				t.cpuRatios = append(t.cpuRatios, sa.cpu.Seconds()/sb.cpu.Seconds())
 			}
 		}
-		if (k+1)%e.opt.Repeat == 0 || k+1 == max(rIn, rEx) {
-			e.opt.logf("campaigns: %d of %d rounds done", k+1, max(rIn, rEx))
+		if (k+1)%e.opt.Repeat == 0 || k+1 == rounds {
+			e.opt.logf("campaigns: %d of %d rounds done", k+1, rounds)
 		}
 	}
+	return t, nil
+}
 
-	res.MCPOverFuzzInproc = median(values["mcp_over_fuzz_inproc"])
-	res.MCPOverFuzzExec = median(values["mcp_over_fuzz_exec"])
-	res.Utilisation1W = median(values["utilisation_1w"])
-	res.Utilisation2W = median(values["utilisation_2w"])
-	res.Scaling2WInproc = median(values["scaling_2w_inproc"])
-	if len(cpuRatios) > 0 {
-		res.MCPOverFuzzInprocCPU = median(cpuRatios)
+// runPair runs the two jobs of c, b first when swap is set, and returns
+// the samples of a and b.
+func runPair(ctx context.Context, c comparison, swap bool) (sa, sb sample, err error) {
+	first, second := c.a, c.b
+	if swap {
+		first, second = second, first
 	}
+	s1, err := first.run(ctx)
+	if err != nil {
+		return sample{}, sample{}, fmt.Errorf("%s: %w", first.name, err)
+	}
+	s2, err := second.run(ctx)
+	if err != nil {
+		return sample{}, sample{}, fmt.Errorf("%s: %w", second.name, err)
+	}
+	if swap {
+		return s2, s1, nil
+	}
+	return s1, s2, nil
+}
 
+// setRatios sets the medians of the compared figures, and the engine's
+// checking time per test case over mcpIn, the samples of the MCP campaign
+// in process.
+func (res *Results) setRatios(t *timings, mcpIn []sample) {
+	res.MCPOverFuzzInproc = median(t.values["mcp_over_fuzz_inproc"])
+	res.MCPOverFuzzExec = median(t.values["mcp_over_fuzz_exec"])
+	res.Utilisation1W = median(t.values["utilisation_1w"])
+	res.Utilisation2W = median(t.values["utilisation_2w"])
+	res.Scaling2WInproc = median(t.values["scaling_2w_inproc"])
+	if len(t.cpuRatios) > 0 {
+		res.MCPOverFuzzInprocCPU = median(t.cpuRatios)
+	}
 	var perCase []float64
-	for _, s := range samples[mcpIn.name] {
+	for _, s := range mcpIn {
 		if s.cases > 0 {
 			perCase = append(perCase, float64(s.check)/float64(s.cases))
 		}
 	}
 	res.EngineCheckMSPerCase = median(perCase) / 1e6
+}
 
+// addRunStats adds the statistics of each job of comps, once.
+func (res *Results) addRunStats(comps []comparison, samples map[string][]sample) {
 	for _, c := range comps {
 		for _, j := range []*job{c.a, c.b} {
-			if res.hasRun(j.name) {
-				continue
+			if !res.hasRun(j.name) {
+				res.Runs = append(res.Runs, runStats(j.name, samples[j.name]))
 			}
-			ss := samples[j.name]
-			walls := make([]float64, len(ss))
-			cpus := make([]float64, len(ss))
-			for i, s := range ss {
-				walls[i], cpus[i] = s.wall.Seconds(), s.cpu.Seconds()
-			}
-			r := RunStats{Name: j.name, Runs: ss[0].runs, TestCases: ss[0].cases, Samples: len(ss), WallS: median(walls), CPUS: median(cpus)}
-			r.WallMinS, r.WallMaxS = percentile(walls, 0), percentile(walls, 1)
-			r.RunsPerS = float64(r.Runs) / r.WallS
-			r.CasesPerS = float64(r.TestCases) / r.WallS
-			if r.TestCases > 0 {
-				r.AllocKBPerCase = float64(ss[0].alloc) / float64(r.TestCases) / 1024
-			}
-			res.Runs = append(res.Runs, r)
 		}
 	}
-	return nil
+}
+
+// runStats sums up the samples ss of the job name.
+func runStats(name string, ss []sample) RunStats {
+	walls := make([]float64, len(ss))
+	cpus := make([]float64, len(ss))
+	for i, s := range ss {
+		walls[i], cpus[i] = s.wall.Seconds(), s.cpu.Seconds()
+	}
+	r := RunStats{Name: name, Runs: ss[0].runs, TestCases: ss[0].cases, Samples: len(ss), WallS: median(walls), CPUS: median(cpus)}
+	r.WallMinS, r.WallMaxS = percentile(walls, 0), percentile(walls, 1)
+	r.RunsPerS = float64(r.Runs) / r.WallS
+	r.CasesPerS = float64(r.TestCases) / r.WallS
+	if r.TestCases > 0 {
+		r.AllocKBPerCase = float64(ss[0].alloc) / float64(r.TestCases) / 1024
+	}
+	return r
 }
 
 func plural(n int) string {

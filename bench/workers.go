@@ -92,66 +92,21 @@ type pairResult struct {
 // seed with the transpiler as a command per run and as a persistent
 // worker, in interleaved pairs, and compares their speed and findings.
 func Workers(ctx context.Context, opt WorkersOptions) (*WorkersResults, error) {
-	def := func(v *int, normal, quick int) {
-		if *v <= 0 {
-			*v = normal
-			if opt.Quick {
-				*v = quick
-			}
-		}
-	}
-	def(&opt.CllcCases, DefaultWorkersCllcCases, QuickWorkersCllcCases)
-	def(&opt.TSCases, DefaultWorkersTSCases, QuickWorkersTSCases)
-	def(&opt.Repeat, DefaultWorkersRepeat, QuickWorkersRepeat)
-	def(&opt.Workers, runtime.NumCPU(), runtime.NumCPU())
+	opt.setDefaults()
 	o := Options{Log: opt.Log}
 	res := &WorkersResults{
 		Date: time.Now().UTC().Format(time.RFC3339), Machine: thisMachine(),
 		Workers: opt.Workers, Repeat: opt.Repeat, Seed: 1, FindingsCllcFault: WorkersFault,
 	}
-	cllc := opt.Cllc
-	if cllc == "" {
-		root, err := ModuleRoot(opt.CllExamples)
-		if err != nil {
-			return nil, fmt.Errorf("bench: no cllc executable given and %v", err)
-		}
-		dir, err := os.MkdirTemp("", "mcpt-bench-")
-		if err != nil {
-			return nil, err
-		}
-		defer os.RemoveAll(dir)
-		o.logf("building cllc…")
-		if cllc, err = BuildCllc(ctx, root, dir); err != nil {
-			return nil, err
-		}
-	}
-	cllc, err := filepath.Abs(cllc)
+	cllc, cleanup, err := workersCllc(ctx, opt, o)
+	defer cleanup()
 	if err != nil {
 		return nil, err
-	}
-	useCllc := func(fault string) func(*config.Config) error {
-		return func(cfg *config.Config) error {
-			t := &cfg.Transpiler
-			extra := []string{}
-			if fault != "" {
-				extra = []string{"--fault", fault}
-			}
-			switch {
-			case len(t.Command) > 0:
-				t.Command = append([]string{cllc}, append(t.Command[1:], extra...)...)
-			case len(t.Worker) > 0:
-				t.Worker = append([]string{cllc}, t.Worker[1:]...)
-				t.Arguments = append(slices.Clone(t.Arguments), extra...)
-			default:
-				return fmt.Errorf("%s: want a transpiler command or worker", cfg.File)
-			}
-			return nil
-		}
 	}
 	o.logf("cllc: exec per run against worker, %d test cases, %d pairs…", opt.CllcCases, opt.Repeat)
 	c, err := comparePair(ctx, opt, opt.CllcCases,
 		filepath.Join(opt.CllExamples, "mcpt-exec.yaml"), filepath.Join(opt.CllExamples, "mcpt-worker.yaml"),
-		useCllc(""), useCllc(WorkersFault))
+		useCllc(cllc, ""), useCllc(cllc, WorkersFault))
 	if err != nil {
 		return nil, fmt.Errorf("bench: cllc: %w", err)
 	}
@@ -172,6 +127,70 @@ func Workers(ctx context.Context, opt WorkersOptions) (*WorkersResults, error) {
 	res.TestCasesTS, res.CasesPerSTSExec, res.CasesPerSTSWorker = &c.cases, &c.exec, &c.worker
 	res.WorkerSpeedupTS, res.SameFindingsTS, res.FindingsTS = &c.gain, &c.same, &c.findings
 	return res, nil
+}
+
+// setDefaults gives the counts left at zero their default, or their quick
+// default in quick mode.
+func (opt *WorkersOptions) setDefaults() {
+	def := func(v *int, normal, quick int) {
+		if *v <= 0 {
+			*v = normal
+			if opt.Quick {
+				*v = quick
+			}
+		}
+	}
+	def(&opt.CllcCases, DefaultWorkersCllcCases, QuickWorkersCllcCases)
+	def(&opt.TSCases, DefaultWorkersTSCases, QuickWorkersTSCases)
+	def(&opt.Repeat, DefaultWorkersRepeat, QuickWorkersRepeat)
+	def(&opt.Workers, runtime.NumCPU(), runtime.NumCPU())
+}
+
+// workersCllc is the absolute path of the cllc executable to compare:
+// opt.Cllc, or else one built into a temporary directory that cleanup
+// removes; cleanup is never nil.
+func workersCllc(ctx context.Context, opt WorkersOptions, o Options) (cllc string, cleanup func(), err error) {
+	cleanup = func() {}
+	cllc = opt.Cllc
+	if cllc == "" {
+		root, err := ModuleRoot(opt.CllExamples)
+		if err != nil {
+			return "", cleanup, fmt.Errorf("bench: no cllc executable given and %v", err)
+		}
+		dir, err := os.MkdirTemp("", "mcpt-bench-")
+		if err != nil {
+			return "", cleanup, err
+		}
+		cleanup = func() { os.RemoveAll(dir) }
+		o.logf("building cllc…")
+		if cllc, err = BuildCllc(ctx, root, dir); err != nil {
+			return "", cleanup, err
+		}
+	}
+	cllc, err = filepath.Abs(cllc)
+	return cllc, cleanup, err
+}
+
+// useCllc points a configuration's transpiler, a command or a worker, at
+// the executable cllc, with the option --fault when fault is set.
+func useCllc(cllc, fault string) func(*config.Config) error {
+	return func(cfg *config.Config) error {
+		t := &cfg.Transpiler
+		extra := []string{}
+		if fault != "" {
+			extra = []string{"--fault", fault}
+		}
+		switch {
+		case len(t.Command) > 0:
+			t.Command = append([]string{cllc}, append(t.Command[1:], extra...)...)
+		case len(t.Worker) > 0:
+			t.Worker = append([]string{cllc}, t.Worker[1:]...)
+			t.Arguments = append(slices.Clone(t.Arguments), extra...)
+		default:
+			return fmt.Errorf("%s: want a transpiler command or worker", cfg.File)
+		}
+		return nil
+	}
 }
 
 // tsMissing says why the TypeScript comparison cannot run, or "".
