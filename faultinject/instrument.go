@@ -76,22 +76,9 @@ type Options struct {
 // alone and listed in Manifest.Skipped. Instrument writes the manifest,
 // builds opts.Main if set, and returns the manifest.
 func Instrument(ctx context.Context, opts Options) (*Manifest, error) {
-	if opts.ModuleDir == "" || opts.OutDir == "" {
-		return nil, errors.New("instrument: the module directory and the output directory are required")
-	}
-	src, err := filepath.Abs(opts.ModuleDir)
+	src, out, err := instrumentDirs(opts)
 	if err != nil {
 		return nil, err
-	}
-	out, err := filepath.Abs(opts.OutDir)
-	if err != nil {
-		return nil, err
-	}
-	if src == out {
-		return nil, errors.New("instrument: the output directory is the module directory")
-	}
-	if err := emptyDir(out); err != nil {
-		return nil, fmt.Errorf("instrument: %w", err)
 	}
 	patterns := opts.Packages
 	if len(patterns) == 0 {
@@ -112,8 +99,53 @@ func Instrument(ctx context.Context, opts Options) (*Manifest, error) {
 	if err := copyTree(src, out); err != nil {
 		return nil, fmt.Errorf("instrument: copying the module: %w", err)
 	}
-
 	m := &Manifest{Version: ManifestVersion, Module: mod.Path, Source: src, Dir: out, Sites: []Site{}}
+	if err := m.instrumentPackages(mod, pkgs, exports, progress); err != nil {
+		return nil, fmt.Errorf("instrument: %w", err)
+	}
+	if err := writeRuntime(filepath.Join(out, filepath.FromSlash(RuntimeDir))); err != nil {
+		return nil, fmt.Errorf("instrument: %w", err)
+	}
+	if opts.Main != "" {
+		if m.Binary, err = buildMain(ctx, opts, out, progress); err != nil {
+			return nil, err
+		}
+	}
+	mf := opts.Manifest
+	if mf == "" {
+		mf = filepath.Join(out, ManifestFile)
+	}
+	if err := m.Write(mf); err != nil {
+		return nil, fmt.Errorf("instrument: %w", err)
+	}
+	return m, nil
+}
+
+// instrumentDirs gives the absolute module and output directories of
+// opts, the output directory made empty.
+func instrumentDirs(opts Options) (src, out string, err error) {
+	if opts.ModuleDir == "" || opts.OutDir == "" {
+		return "", "", errors.New("instrument: the module directory and the output directory are required")
+	}
+	if src, err = filepath.Abs(opts.ModuleDir); err != nil {
+		return "", "", err
+	}
+	if out, err = filepath.Abs(opts.OutDir); err != nil {
+		return "", "", err
+	}
+	if src == out {
+		return "", "", errors.New("instrument: the output directory is the module directory")
+	}
+	if err := emptyDir(out); err != nil {
+		return "", "", fmt.Errorf("instrument: %w", err)
+	}
+	return src, out, nil
+}
+
+// instrumentPackages rewrites pkgs of mod from m.Source into the copy in
+// m.Dir, type-checking them against the export data of their imports, and
+// adds their sites and skips to m.
+func (m *Manifest) instrumentPackages(mod *listModule, pkgs []*listPackage, exports map[string]string, progress func(step, unit string, done, total int)) error {
 	fset := token.NewFileSet()
 	imp := importer.ForCompiler(fset, "gc", func(path string) (io.ReadCloser, error) {
 		f, ok := exports[path]
@@ -128,40 +160,34 @@ func Instrument(ctx context.Context, opts Options) (*Manifest, error) {
 			m.Skipped = append(m.Skipped, Skip{Pos: p.ImportPath, Reason: "packages using cgo are not instrumented"})
 			continue
 		}
-		sites, skips, err := instrumentPackage(fset, imp, mod, p, src, out, len(m.Sites))
+		sites, skips, err := instrumentPackage(fset, imp, mod, p, m.Source, m.Dir, len(m.Sites))
 		if err != nil {
-			return nil, fmt.Errorf("instrument: %w", err)
+			return err
 		}
 		m.Packages = append(m.Packages, p.ImportPath)
 		m.Sites = append(m.Sites, sites...)
 		m.Skipped = append(m.Skipped, skips...)
 		progress("instrumenting", "packages", i+1, len(pkgs))
 	}
-	if err := writeRuntime(filepath.Join(out, filepath.FromSlash(RuntimeDir))); err != nil {
-		return nil, fmt.Errorf("instrument: %w", err)
+	return nil
+}
+
+// buildMain builds opts.Main of the instrumented copy in out into
+// opts.Binary, by default out/bin/NAME, and returns its absolute path.
+func buildMain(ctx context.Context, opts Options, out string, progress func(step, unit string, done, total int)) (string, error) {
+	bin := opts.Binary
+	if bin == "" {
+		bin = filepath.Join(out, "bin", path.Base(filepath.ToSlash(opts.Main)))
 	}
-	if opts.Main != "" {
-		bin := opts.Binary
-		if bin == "" {
-			bin = filepath.Join(out, "bin", path.Base(filepath.ToSlash(opts.Main)))
-		}
-		if bin, err = filepath.Abs(bin); err != nil {
-			return nil, err
-		}
-		progress("building", "", 0, 0)
-		if err := Build(ctx, out, opts.Main, bin); err != nil {
-			return nil, err
-		}
-		m.Binary = bin
+	bin, err := filepath.Abs(bin)
+	if err != nil {
+		return "", err
 	}
-	mf := opts.Manifest
-	if mf == "" {
-		mf = filepath.Join(out, ManifestFile)
+	progress("building", "", 0, 0)
+	if err := Build(ctx, out, opts.Main, bin); err != nil {
+		return "", err
 	}
-	if err := m.Write(mf); err != nil {
-		return nil, fmt.Errorf("instrument: %w", err)
-	}
-	return m, nil
+	return bin, nil
 }
 
 // Build builds the main package pkg (a pattern relative to dir, such as

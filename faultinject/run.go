@@ -56,36 +56,13 @@ func Prepare(ctx context.Context, cmd transpiler.Command, sample string, m *Mani
 		return nil, fmt.Errorf("preparation: %w", err)
 	}
 	req := transpiler.Request{Name: filepath.Base(sample), Src: src, Role: transpiler.FollowUp}
-
-	// The fault-free run: the reference for the timeout, and the reached
-	// sites.
-	tmp, err := os.MkdirTemp("", "mcptfault-prepare-")
+	duration, reached, err := runClean(ctx, cmd, req, sample)
 	if err != nil {
 		return nil, fmt.Errorf("preparation: %w", err)
 	}
-	defer os.RemoveAll(tmp)
-	traceFile := filepath.Join(tmp, "trace")
-	clean := cmd
-	clean.Env = append(slices.Clone(cmd.Env), EnvLedger+"=", EnvForce+"=", EnvTrace+"="+traceFile)
-	res, err := run(ctx, clean, req)
-	if err != nil {
-		return nil, fmt.Errorf("preparation: %w", err)
-	}
-	if res.Status != transpiler.Accepted {
-		return nil, fmt.Errorf("preparation: the instrumented transpiler without faults did not accept %s: %s\n%s", sample, res.Status, res.Stderr)
-	}
-	reached, err := readTrace(traceFile)
-	if err != nil {
-		return nil, fmt.Errorf("preparation: %w", err)
-	}
-
 	timeout := opt.Timeout
 	if timeout == 0 {
-		timeout = max(2*time.Second, 50*res.Duration)
-	}
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = 2
+		timeout = max(2*time.Second, 50*duration)
 	}
 	var faults []int
 	for _, f := range m.Faults() {
@@ -93,9 +70,48 @@ func Prepare(ctx context.Context, cmd transpiler.Command, sample string, m *Mani
 			faults = append(faults, f.ID)
 		}
 	}
-
 	if opt.OnStart != nil {
 		opt.OnStart(len(faults))
+	}
+	dropped, err := runForced(ctx, cmd, req, faults, timeout, opt)
+	if err != nil {
+		return nil, fmt.Errorf("preparation: %w", err)
+	}
+	return sortedKeys(dropped), nil
+}
+
+// runClean runs the transpiler without faults on req, the sample: the
+// reference for the timeout, and the sites it reaches.
+func runClean(ctx context.Context, cmd transpiler.Command, req transpiler.Request, sample string) (time.Duration, map[int]bool, error) {
+	tmp, err := os.MkdirTemp("", "mcptfault-prepare-")
+	if err != nil {
+		return 0, nil, err
+	}
+	defer os.RemoveAll(tmp)
+	traceFile := filepath.Join(tmp, "trace")
+	clean := cmd
+	clean.Env = append(slices.Clone(cmd.Env), EnvLedger+"=", EnvForce+"=", EnvTrace+"="+traceFile)
+	res, err := run(ctx, clean, req)
+	if err != nil {
+		return 0, nil, err
+	}
+	if res.Status != transpiler.Accepted {
+		return 0, nil, fmt.Errorf("the instrumented transpiler without faults did not accept %s: %s\n%s", sample, res.Status, res.Stderr)
+	}
+	reached, err := readTrace(traceFile)
+	if err != nil {
+		return 0, nil, err
+	}
+	return res.Duration, reached, nil
+}
+
+// runForced runs the transpiler on req once per fault of faults with that
+// fault forced, opt.Workers runs at a time, and returns the faults whose
+// run crashed or hung. It stops at the first error.
+func runForced(ctx context.Context, cmd transpiler.Command, req transpiler.Request, faults []int, timeout time.Duration, opt PrepareOptions) (map[int]bool, error) {
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = 2
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -142,12 +158,9 @@ func Prepare(ctx context.Context, cmd transpiler.Command, sample string, m *Mani
 	}
 	wg.Wait()
 	if firstErr != nil {
-		return nil, fmt.Errorf("preparation: %w", firstErr)
+		return nil, firstErr
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("preparation: %w", err)
-	}
-	return sortedKeys(dropped), nil
+	return dropped, ctx.Err()
 }
 
 // readTrace reads the sites listed in a trace file.
