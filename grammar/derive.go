@@ -279,51 +279,15 @@ func (d *deriver) choice(c *choiceNode, env []binding, depth int) bool {
 	if c.binds && len(env) > 0 {
 		saved = slices.Clone(env)
 	}
-	var small uint64 // the alternatives that failed, when there are at most 64
-	var large []bool
+	var failed failedAlts
 	if len(p.alts) > 64 {
-		large = make([]bool, len(p.alts))
-	}
-	failed := func(i int) bool {
-		if large != nil {
-			return large[i]
-		}
-		return small&(1<<i) != 0
+		failed.large = make([]bool, len(p.alts))
 	}
 	at := len(d.s.rec)
 	for {
-		least := inf
-		if beyond {
-			for i, x := range p.alts {
-				if !failed(i) {
-					least = min(least, x.c.depth)
-				}
-			}
-		}
-		total, n := 0, 0
-		for i, x := range p.alts {
-			if !failed(i) && (!beyond || x.c.depth == least) {
-				total += x.a.weight
-				n++
-			}
-		}
-		if n == 0 {
+		pick := d.pick(p, &failed, beyond)
+		if pick < 0 {
 			return false
-		}
-		v := 0
-		if n > 1 {
-			v = d.s.Draw(total)
-		}
-		pick := -1
-		for i, x := range p.alts {
-			if failed(i) || beyond && x.c.depth != least {
-				continue
-			}
-			if v < x.a.weight {
-				pick = i
-				break
-			}
-			v -= x.a.weight
 		}
 		m := d.mark()
 		start := len(d.s.rec)
@@ -337,12 +301,68 @@ func (d *deriver) choice(c *choiceNode, env []binding, depth int) bool {
 		if saved != nil {
 			copy(env, saved)
 		}
-		if large != nil {
-			large[pick] = true
-		} else {
-			small |= 1 << pick
+		failed.add(pick)
+	}
+}
+
+// failedAlts is the set of the alternatives of a plan that failed: a bit
+// set when there are at most 64, else one flag each.
+type failedAlts struct {
+	small uint64
+	large []bool
+}
+
+func (f *failedAlts) has(i int) bool {
+	if f.large != nil {
+		return f.large[i]
+	}
+	return f.small&(1<<i) != 0
+}
+
+func (f *failedAlts) add(i int) {
+	if f.large != nil {
+		f.large[i] = true
+	} else {
+		f.small |= 1 << i
+	}
+}
+
+// pick draws, by weight, one of the alternatives of p that have not
+// failed, beyond the depth limit only among those of least depth; it
+// returns -1 when none is left.
+func (d *deriver) pick(p *plan, failed *failedAlts, beyond bool) int {
+	least := inf
+	if beyond {
+		for i, x := range p.alts {
+			if !failed.has(i) {
+				least = min(least, x.c.depth)
+			}
 		}
 	}
+	total, n := 0, 0
+	for i, x := range p.alts {
+		if !failed.has(i) && (!beyond || x.c.depth == least) {
+			total += x.a.weight
+			n++
+		}
+	}
+	if n == 0 {
+		return -1
+	}
+	v := 0
+	if n > 1 {
+		v = d.s.Draw(total)
+	}
+	for i, x := range p.alts {
+		if failed.has(i) || beyond && x.c.depth != least {
+			continue
+		}
+		if v < x.a.weight {
+			return i
+		}
+		v -= x.a.weight
+	}
+	return -1
 }
 
 func (d *deriver) alt(a *altNode, env []binding, depth int) bool {
@@ -368,67 +388,18 @@ func (d *deriver) node(n node, env []binding, depth int) bool {
 	case *emitNode:
 		d.emit(value(n.v, env))
 	case *callNode:
-		var buf [4]binding
-		args := buf[:0]
-		for _, a := range n.args {
-			if a.isVar && !a.tag {
-				args = append(args, env[a.slot])
-			} else {
-				args = append(args, binding{text: value(a, env), set: true})
-			}
-		}
-		return d.call(n.rule, args, depth+1)
+		return d.callNode(n, env, depth)
 	case *choiceNode:
 		return d.choice(n, env, depth)
 	case *repNode:
-		count, at := n.min, len(d.s.rec)
-		drew := depth <= d.limit && n.max > n.min
-		if depth <= d.limit {
-			count += d.s.Draw(n.max - n.min + 1)
-		}
-		var bounds []int
-		for i := 0; i < count; i++ {
-			m := d.mark()
-			start := len(d.s.rec)
-			if !d.node(n.item, env, depth) {
-				d.reset(m)
-				if i < n.min {
-					return false
-				}
-				break
-			}
-			if d.tracing {
-				bounds = append(bounds, start)
-			}
-		}
-		if d.tracing && drew && len(bounds) > n.min {
-			d.spans = append(d.spans, span{rep: true, at: at, bounds: append(bounds, len(d.s.rec))})
-		}
+		return d.rep(n, env, depth)
 	case *indentNode:
 		d.level++
 		ok := d.node(n.body, env, depth)
 		d.level--
 		return ok
 	case *bindNode:
-		var b binding
-		ok := false
-		switch it := n.item.(type) {
-		case *symNode:
-			b.text, b.tag, ok = d.sym(it, env)
-		case *emitNode:
-			if it.v.isVar && !it.v.tag {
-				b, ok = env[it.v.slot], true
-			} else {
-				b.text, ok = value(it.v, env), true
-			}
-		default:
-			b.text, ok = d.capture(func() bool { return d.node(n.item, env, depth) })
-		}
-		if !ok {
-			return false
-		}
-		b.set = true
-		env[n.slot] = b
+		return d.bind(n, env, depth)
 	case *symNode:
 		name, _, ok := d.sym(n, env)
 		if !ok {
@@ -438,6 +409,75 @@ func (d *deriver) node(n node, env []binding, depth int) bool {
 	default:
 		panic("grammar: unknown node")
 	}
+	return true
+}
+
+// callNode derives the rule n calls with its arguments evaluated in env.
+func (d *deriver) callNode(n *callNode, env []binding, depth int) bool {
+	var buf [4]binding
+	args := buf[:0]
+	for _, a := range n.args {
+		if a.isVar && !a.tag {
+			args = append(args, env[a.slot])
+		} else {
+			args = append(args, binding{text: value(a, env), set: true})
+		}
+	}
+	return d.call(n.rule, args, depth+1)
+}
+
+// rep derives n's item a drawn number of times (its minimum beyond the
+// depth limit); an item that fails ends the repetition, or fails it when
+// the minimum is not reached.
+func (d *deriver) rep(n *repNode, env []binding, depth int) bool {
+	count, at := n.min, len(d.s.rec)
+	drew := depth <= d.limit && n.max > n.min
+	if depth <= d.limit {
+		count += d.s.Draw(n.max - n.min + 1)
+	}
+	var bounds []int
+	for i := 0; i < count; i++ {
+		m := d.mark()
+		start := len(d.s.rec)
+		if !d.node(n.item, env, depth) {
+			d.reset(m)
+			if i < n.min {
+				return false
+			}
+			break
+		}
+		if d.tracing {
+			bounds = append(bounds, start)
+		}
+	}
+	if d.tracing && drew && len(bounds) > n.min {
+		d.spans = append(d.spans, span{rep: true, at: at, bounds: append(bounds, len(d.s.rec))})
+	}
+	return true
+}
+
+// bind derives n's item and binds what it gave, its text and tag, to n's
+// variable in env.
+func (d *deriver) bind(n *bindNode, env []binding, depth int) bool {
+	var b binding
+	ok := false
+	switch it := n.item.(type) {
+	case *symNode:
+		b.text, b.tag, ok = d.sym(it, env)
+	case *emitNode:
+		if it.v.isVar && !it.v.tag {
+			b, ok = env[it.v.slot], true
+		} else {
+			b.text, ok = value(it.v, env), true
+		}
+	default:
+		b.text, ok = d.capture(func() bool { return d.node(n.item, env, depth) })
+	}
+	if !ok {
+		return false
+	}
+	b.set = true
+	env[n.slot] = b
 	return true
 }
 

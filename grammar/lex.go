@@ -232,51 +232,49 @@ func (l *lexer) str(p Pos) token {
 // complement within printable ASCII, and escapes \] \\ \- \^ \n \t \r.
 func (l *lexer) class(p Pos) token {
 	l.nextByte()
-	var in [128]bool
 	negate := false
 	if l.peekByte() == '^' {
 		l.nextByte()
 		negate = true
 	}
-	bad := false
-	// item reads one class member; ok false when the class ends.
-	item := func() (c int, q Pos, ok bool) {
-		q = l.pos()
-		c = l.peekByte()
-		switch c {
-		case -1, '\n':
-			return 0, q, false
-		case ']':
-			return 0, q, false
-		case '\\':
-			l.nextByte()
-			e, good := l.escape(`]-^[`)
-			if !good {
-				if c := l.peekByte(); c == -1 || c == '\n' {
-					return 0, q, false
-				}
-				bad = true
-			}
-			return int(e), q, true
-		}
-		l.nextByte()
-		if c >= 128 {
-			l.errorf(q, "non-ASCII byte 0x%02x in a character class", c)
-			bad = true
-			return 0, q, true
-		}
-		return c, q, true
+	in, empty, bad := l.classMembers()
+	if l.peekByte() != ']' {
+		l.errorf(p, "unterminated character class")
+		return token{kind: tBad, pos: p}
 	}
-	empty := true
+	l.nextByte()
+	if bad {
+		return token{kind: tBad, pos: p}
+	}
+	if empty {
+		l.errorf(p, "empty character class")
+		return token{kind: tBad, pos: p}
+	}
+	set := classSet(&in, negate)
+	if len(set) == 0 {
+		l.errorf(p, "character class matches nothing")
+		return token{kind: tBad, pos: p}
+	}
+	sort.Slice(set, func(i, j int) bool { return set[i] < set[j] })
+	return token{kind: tClass, pos: p, set: set}
+}
+
+// classMembers reads the members and ranges of a character class up to
+// its end, and says which bytes they hold, whether there was none and
+// whether one was bad (reported).
+func (l *lexer) classMembers() (in [128]bool, empty, bad bool) {
+	empty = true
 	for {
-		lo, q, ok := item()
+		lo, q, ok, badItem := l.classItem()
+		bad = bad || badItem
 		if !ok {
 			break
 		}
 		hi := lo
 		if l.peekByte() == '-' && l.off+1 < len(l.src) && l.src[l.off+1] != ']' {
 			l.nextByte()
-			h, _, ok2 := item()
+			h, _, ok2, badItem := l.classItem()
+			bad = bad || badItem
 			if !ok2 {
 				break
 			}
@@ -292,18 +290,41 @@ func (l *lexer) class(p Pos) token {
 		}
 		empty = false
 	}
-	if l.peekByte() != ']' {
-		l.errorf(p, "unterminated character class")
-		return token{kind: tBad, pos: p}
+	return in, empty, bad
+}
+
+// classItem reads one member of a character class at q; ok is false when
+// the class ends, bad true when the member is bad (reported).
+func (l *lexer) classItem() (c int, q Pos, ok, bad bool) {
+	q = l.pos()
+	c = l.peekByte()
+	switch c {
+	case -1, '\n':
+		return 0, q, false, false
+	case ']':
+		return 0, q, false, false
+	case '\\':
+		l.nextByte()
+		e, good := l.escape(`]-^[`)
+		if !good {
+			if c := l.peekByte(); c == -1 || c == '\n' {
+				return 0, q, false, false
+			}
+			bad = true
+		}
+		return int(e), q, true, bad
 	}
 	l.nextByte()
-	if bad {
-		return token{kind: tBad, pos: p}
+	if c >= 128 {
+		l.errorf(q, "non-ASCII byte 0x%02x in a character class", c)
+		return 0, q, true, true
 	}
-	if empty {
-		l.errorf(p, "empty character class")
-		return token{kind: tBad, pos: p}
-	}
+	return c, q, true, false
+}
+
+// classSet lists the bytes in holds, or with negate the printable ASCII
+// bytes it does not hold.
+func classSet(in *[128]bool, negate bool) []byte {
 	var set []byte
 	for c := 0; c < 128; c++ {
 		member := in[c]
@@ -314,10 +335,5 @@ func (l *lexer) class(p Pos) token {
 			set = append(set, byte(c))
 		}
 	}
-	if len(set) == 0 {
-		l.errorf(p, "character class matches nothing")
-		return token{kind: tBad, pos: p}
-	}
-	sort.Slice(set, func(i, j int) bool { return set[i] < set[j] })
-	return token{kind: tClass, pos: p, set: set}
+	return set
 }
