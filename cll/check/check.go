@@ -518,73 +518,96 @@ func (c *checker) binaryType(x *ast.Binary, tx, ty Type) Type {
 		}
 		return Type{Kind: Bool}
 	}
-	mismatch := func() {
-		c.errorf(x.OpPos, "mismatched types %s and %s in %q", tx, ty, x.Op)
-	}
-	needs := func(what string, t Type) {
-		c.errorf(x.OpPos, "operator %q needs %s, found %s", x.Op, what, t)
-	}
-	// wrong is the operand that fails ok, preferring the left one.
-	wrong := func(ok func(Type) bool) Type {
-		if !ok(tx) {
-			return tx
-		}
-		return ty
-	}
 	switch x.Op {
 	case "and", "or":
-		isBool := func(t Type) bool { return t.Kind == Bool }
-		switch {
-		case isBool(tx) && isBool(ty):
-		case tx != ty:
-			mismatch()
-		default:
-			needs("Boolean", tx)
-		}
-		return Type{Kind: Bool}
+		return c.logicalType(x, tx, ty)
 	case "+", "-", "*", "/":
-		switch {
-		case tx.numeric() && ty.numeric():
-			if tx.Kind == Real || ty.Kind == Real {
-				return Type{Kind: Real}
-			}
-			return Type{Kind: Int}
-		case tx != ty:
-			mismatch()
-		default:
-			needs("Integer or Real", tx)
-		}
-		return Type{}
+		return c.arithmeticType(x, tx, ty)
 	case "mod":
-		isInt := func(t Type) bool { return t.Kind == Int }
-		switch {
-		case isInt(tx) && isInt(ty):
-			return Type{Kind: Int}
-		case tx.numeric() && ty.numeric() || tx == ty:
-			needs("Integer", wrong(isInt))
-		default:
-			mismatch()
-		}
-		return Type{}
+		return c.modType(x, tx, ty)
 	case "=", "<>":
 		if tx != ty && !(tx.numeric() && ty.numeric()) {
-			mismatch()
+			c.mismatch(x, tx, ty)
 		}
 		return Type{Kind: Bool}
 	case "<", "<=", ">", ">=":
-		ordered := func(t Type) bool {
-			return t.numeric() || t.Kind == EnumType || t.Kind == StateType
-		}
-		switch {
-		case tx.numeric() && ty.numeric():
-		case tx != ty:
-			mismatch()
-		case !ordered(tx):
-			needs("numbers or enumeration values", tx)
-		}
-		return Type{Kind: Bool}
+		return c.orderType(x, tx, ty)
 	}
 	return Type{}
+}
+
+// mismatch reports operands of x of types tx and ty that do not go
+// together.
+func (c *checker) mismatch(x *ast.Binary, tx, ty Type) {
+	c.errorf(x.OpPos, "mismatched types %s and %s in %q", tx, ty, x.Op)
+}
+
+// needs reports an operand of x of type t where x needs what.
+func (c *checker) needs(x *ast.Binary, what string, t Type) {
+	c.errorf(x.OpPos, "operator %q needs %s, found %s", x.Op, what, t)
+}
+
+// logicalType checks X and Y, X or Y: Boolean operands.
+func (c *checker) logicalType(x *ast.Binary, tx, ty Type) Type {
+	switch {
+	case tx.Kind == Bool && ty.Kind == Bool:
+	case tx != ty:
+		c.mismatch(x, tx, ty)
+	default:
+		c.needs(x, "Boolean", tx)
+	}
+	return Type{Kind: Bool}
+}
+
+// arithmeticType checks X + Y, X - Y, X * Y, X / Y: numbers, Real when
+// either is Real.
+func (c *checker) arithmeticType(x *ast.Binary, tx, ty Type) Type {
+	switch {
+	case tx.numeric() && ty.numeric():
+		if tx.Kind == Real || ty.Kind == Real {
+			return Type{Kind: Real}
+		}
+		return Type{Kind: Int}
+	case tx != ty:
+		c.mismatch(x, tx, ty)
+	default:
+		c.needs(x, "Integer or Real", tx)
+	}
+	return Type{}
+}
+
+// modType checks X mod Y: Integers; of two other numbers, or two operands
+// of the same type, the first that is not an Integer is reported.
+func (c *checker) modType(x *ast.Binary, tx, ty Type) Type {
+	switch {
+	case tx.Kind == Int && ty.Kind == Int:
+		return Type{Kind: Int}
+	case tx.numeric() && ty.numeric() || tx == ty:
+		wrong := ty
+		if tx.Kind != Int {
+			wrong = tx
+		}
+		c.needs(x, "Integer", wrong)
+	default:
+		c.mismatch(x, tx, ty)
+	}
+	return Type{}
+}
+
+// orderType checks X < Y, X <= Y, X > Y, X >= Y: numbers, or values of
+// one enumeration or state type.
+func (c *checker) orderType(x *ast.Binary, tx, ty Type) Type {
+	ordered := func(t Type) bool {
+		return t.numeric() || t.Kind == EnumType || t.Kind == StateType
+	}
+	switch {
+	case tx.numeric() && ty.numeric():
+	case tx != ty:
+		c.mismatch(x, tx, ty)
+	case !ordered(tx):
+		c.needs(x, "numbers or enumeration values", tx)
+	}
+	return Type{Kind: Bool}
 }
 
 // checkConfig checks the configuration section: entries for declared
