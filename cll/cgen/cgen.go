@@ -528,6 +528,17 @@ func (g *gen) ctxC() []byte {
 	w.line("#include \"%s_config.h\"", g.p)
 	w.line("#include \"%s_io.h\"", g.p)
 	w.line("#include \"%s_attrs.h\"", g.p)
+	g.ctxHelpers(&w)
+	g.ctxEndCycle(&w)
+	g.ctxInit(&w, init.Bytes())
+	g.ctxCycle(&w, cycle.Bytes())
+	g.ctxRaisers(&w)
+	return w.Bytes()
+}
+
+// ctxHelpers writes the arithmetic helpers the statements use: division
+// and remainder that cannot trap.
+func (g *gen) ctxHelpers(w *writer) {
 	if g.useDiv {
 		w.blank()
 		w.line("static int32_t %s_div(int32_t a, int32_t b)", g.p)
@@ -561,7 +572,11 @@ func (g *gen) ctxC() []byte {
 		w.line("    return a / b;")
 		w.line("}")
 	}
+}
 
+// ctxEndCycle writes p_end_cycle: the pending transition taken, the events
+// cleared and the timers ticked.
+func (g *gen) ctxEndCycle(w *writer) {
 	w.blank()
 	w.line("static void %s_end_cycle(%s_ctx_t *ctx)", g.p, g.p)
 	w.line("{")
@@ -584,6 +599,11 @@ func (g *gen) ctxC() []byte {
 	}
 	w.line("}")
 
+}
+
+// ctxInit writes p_init: everything reset, then the init section's
+// statements, already rendered as init.
+func (g *gen) ctxInit(w *writer, init []byte) {
 	w.blank()
 	w.line("void %s_init(%s_ctx_t *ctx)", g.p, g.p)
 	w.line("{")
@@ -606,20 +626,29 @@ func (g *gen) ctxC() []byte {
 	for _, d := range g.events {
 		w.put("    ctx->e_", g.cform(d.Name.Name), " = false;")
 	}
-	w.Write(init.Bytes())
+	w.Write(init)
 	w.line("    if (ctx->transition_pending) {")
 	w.line("        ctx->state = ctx->next_state;")
 	w.line("        ctx->transition_pending = false;")
 	w.line("    }")
 	w.line("}")
 
+}
+
+// ctxCycle writes p_cycle: the cycle section's statements, already
+// rendered as cycle, then the end of the cycle.
+func (g *gen) ctxCycle(w *writer, cycle []byte) {
 	w.blank()
 	w.line("void %s_cycle(%s_ctx_t *ctx)", g.p, g.p)
 	w.line("{")
-	w.Write(cycle.Bytes())
+	w.Write(cycle)
 	w.line("    %s_end_cycle(ctx);", g.p)
 	w.line("}")
 
+}
+
+// ctxRaisers writes a p_raise_EVENT function per event.
+func (g *gen) ctxRaisers(w *writer) {
 	for _, d := range g.events {
 		w.blank()
 		w.put("void ", g.p, "_raise_", g.cform(d.Name.Name), "(", g.p, "_ctx_t *ctx)")
@@ -627,7 +656,6 @@ func (g *gen) ctxC() []byte {
 		w.put("    ctx->e_", g.cform(d.Name.Name), " = true;")
 		w.line("}")
 	}
-	return w.Bytes()
 }
 
 // intLit renders an Integer constant: decimal, and the most negative value
