@@ -82,87 +82,114 @@ func (f *faultList) String() string     { return strings.Join(*f, ",") }
 func (f *faultList) Set(s string) error { *f = append(*f, s); return nil }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("cllc", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	var (
-		outDir     string
-		faults     faultList
-		listFaults bool
-	)
-	fs.StringVar(&outDir, "o", "", "output directory")
-	fs.Var(&faults, "fault", "switch a seeded fault on (repeatable)")
-	fs.BoolVar(&listFaults, "list-faults", false, "list the seeded faults")
-	var worker bool
-	fs.BoolVar(&worker, "worker", false, "serve requests as a persistent worker")
-
-	// The flag package stops at the first operand; flags may follow it.
-	var operands []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				fmt.Fprintln(stdout, usage)
-				return nil
-			}
-			return &usageError{err.Error()}
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			break
-		}
-		operands = append(operands, args[0])
-		args = args[1:]
+	cl, err := parseArgs(args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintln(stdout, usage)
+		return nil
 	}
-
-	if worker {
-		return &usageError{"--worker takes no other argument"}
+	if err != nil {
+		return err
 	}
-	known := map[string]bool{}
-	for _, f := range cll.Faults() {
-		known[f.Name] = true
-	}
-	for _, f := range faults {
-		if !known[f] {
-			return &usageError{fmt.Sprintf("unknown fault %q (see --list-faults)", f)}
-		}
-	}
-	if listFaults {
-		if len(operands) > 0 || outDir != "" {
-			return &usageError{"--list-faults takes no other argument"}
-		}
+	if cl.listFaults {
 		for _, f := range cll.Faults() {
 			fmt.Fprintf(stdout, "%s\t%s\n", f.Name, f.Doc)
 		}
 		return nil
 	}
-	switch {
-	case len(operands) == 0:
-		return &usageError{"missing input file"}
-	case len(operands) > 1:
-		return &usageError{"more than one input file"}
-	case outDir == "":
-		return &usageError{"missing -o DIR"}
-	}
-
-	name, src, err := readInput(operands[0], stdin)
+	name, src, err := readInput(cl.operands[0], stdin)
 	if err != nil {
 		return err
 	}
-	files, err := cll.Transpile(name, src, faults...)
+	files, err := cll.Transpile(name, src, cl.faults...)
 	if err != nil {
-		var list token.ErrorList
-		if !errors.As(err, &list) {
-			return err
-		}
-		for i, e := range list {
-			if i == maxErrors {
-				fmt.Fprintf(stderr, "%s: too many errors (%d more)\n", name, len(list)-i)
-				break
-			}
-			fmt.Fprintln(stderr, e.Error())
-		}
-		return staticError{}
+		return staticErrors(stderr, name, err)
 	}
-	return writeFiles(outDir, files)
+	return writeFiles(cl.outDir, files)
+}
+
+// commandLine is what the arguments of a transpilation ask for.
+type commandLine struct {
+	outDir     string
+	faults     faultList
+	listFaults bool
+	operands   []string // exactly one unless listFaults
+}
+
+// parseArgs reads and checks the arguments; it returns flag.ErrHelp when
+// they ask for help.
+func parseArgs(args []string) (*commandLine, error) {
+	cl := &commandLine{}
+	fs := flag.NewFlagSet("cllc", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&cl.outDir, "o", "", "output directory")
+	fs.Var(&cl.faults, "fault", "switch a seeded fault on (repeatable)")
+	fs.BoolVar(&cl.listFaults, "list-faults", false, "list the seeded faults")
+	var worker bool
+	fs.BoolVar(&worker, "worker", false, "serve requests as a persistent worker")
+
+	// The flag package stops at the first operand; flags may follow it.
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, &usageError{err.Error()}
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			break
+		}
+		cl.operands = append(cl.operands, args[0])
+		args = args[1:]
+	}
+	if worker {
+		return nil, &usageError{"--worker takes no other argument"}
+	}
+	return cl, cl.check()
+}
+
+// check rejects unknown faults and operands that do not go together.
+func (cl *commandLine) check() error {
+	known := map[string]bool{}
+	for _, f := range cll.Faults() {
+		known[f.Name] = true
+	}
+	for _, f := range cl.faults {
+		if !known[f] {
+			return &usageError{fmt.Sprintf("unknown fault %q (see --list-faults)", f)}
+		}
+	}
+	switch {
+	case cl.listFaults:
+		if len(cl.operands) > 0 || cl.outDir != "" {
+			return &usageError{"--list-faults takes no other argument"}
+		}
+	case len(cl.operands) == 0:
+		return &usageError{"missing input file"}
+	case len(cl.operands) > 1:
+		return &usageError{"more than one input file"}
+	case cl.outDir == "":
+		return &usageError{"missing -o DIR"}
+	}
+	return nil
+}
+
+// staticErrors writes the static errors err lists for the program name to
+// stderr, at most maxErrors of them, and returns staticError; an error of
+// another kind is returned as it is.
+func staticErrors(stderr io.Writer, name string, err error) error {
+	var list token.ErrorList
+	if !errors.As(err, &list) {
+		return err
+	}
+	for i, e := range list {
+		if i == maxErrors {
+			fmt.Fprintf(stderr, "%s: too many errors (%d more)\n", name, len(list)-i)
+			break
+		}
+		fmt.Fprintln(stderr, e.Error())
+	}
+	return staticError{}
 }
 
 // readInput reads the program from path, or from stdin for "-"; a nil
