@@ -50,6 +50,36 @@ func buildTools(t *testing.T) string {
 	return toolsDir
 }
 
+// killAfterFindings starts cmd, reads the findings it prints and kills it
+// with SIGKILL after the nth; it returns their IDs.
+func killAfterFindings(t *testing.T, cmd *exec.Cmd, n int) []string {
+	t.Helper()
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var printed []string
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		if id, ok := strings.CutPrefix(sc.Text(), "finding "); ok {
+			id, _, _ = strings.Cut(id, ":")
+			printed = append(printed, id)
+			if len(printed) == n {
+				cmd.Process.Signal(syscall.SIGKILL)
+				break
+			}
+		}
+	}
+	cmd.Wait()
+	if len(printed) < n {
+		t.Fatalf("the run ended before it could be killed (%d findings printed)", len(printed))
+	}
+	return printed
+}
+
 // TestKillAndResume kills a campaign with SIGKILL while it runs, checks that
 // every finding it had printed is in its journal, resumes it, and compares
 // the final findings with those of an uninterrupted run.
@@ -87,31 +117,7 @@ func TestKillAndResume(t *testing.T) {
 	killed := filepath.Join(dir, "killed")
 	cmd := exec.Command(mcpt, args(killed)...)
 	cmd.Env = env
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// Read findings as they are printed; kill after the fifth.
-	var printed []string
-	sc := bufio.NewScanner(stdout)
-	for sc.Scan() {
-		line := sc.Text()
-		if id, ok := strings.CutPrefix(line, "finding "); ok {
-			id, _, _ = strings.Cut(id, ":")
-			printed = append(printed, id)
-			if len(printed) == 5 {
-				cmd.Process.Signal(syscall.SIGKILL)
-				break
-			}
-		}
-	}
-	cmd.Wait()
-	if len(printed) < 5 {
-		t.Fatalf("the run ended before it could be killed (%d findings printed)", len(printed))
-	}
+	printed := killAfterFindings(t, cmd, 5)
 	journal, err := os.ReadFile(filepath.Join(killed, "journal.jsonl"))
 	if err != nil {
 		t.Fatal(err)
