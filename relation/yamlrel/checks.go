@@ -13,6 +13,7 @@ type checkT struct {
 	diff    *diffT
 	created *createdT
 	derived *derivedT
+	blocks  *blocksT // logic.go
 }
 
 type equivT struct {
@@ -61,11 +62,13 @@ type createdT struct {
 func compileCheck(cy checkYAML, relName config.String) (checkT, error) {
 	var c checkT
 	if n := btoi(cy.Equivalence != nil) + btoi(cy.Difference != nil) + btoi(cy.Created != nil) +
-		btoi(cy.Locality != nil) + btoi(cy.Order != nil) + btoi(cy.Analogy != nil); n != 1 {
-		return c, relName.At("relation %s: each check is one of equivalence, difference, created, locality, order, analogy", relName.Value)
+		btoi(cy.Locality != nil) + btoi(cy.Order != nil) + btoi(cy.Analogy != nil) + btoi(cy.Blocks != nil); n != 1 {
+		return c, relName.At("relation %s: each check is one of equivalence, difference, created, locality, order, analogy, blocks", relName.Value)
 	}
 	var err error
 	switch {
+	case cy.Blocks != nil:
+		c.blocks, err = compileBlocks(cy.Blocks, relName)
 	case cy.Locality != nil || cy.Order != nil || cy.Analogy != nil:
 		c.derived, err = compileDerived(cy)
 	case cy.Created != nil:

@@ -14,6 +14,8 @@ import (
 
 func (c checkT) instantiate(data map[string]any) (relation.Checker, error) {
 	switch {
+	case c.blocks != nil:
+		return c.blocks.instantiate(data)
 	case c.created != nil:
 		return c.created.instantiate(data)
 	case c.equiv != nil:

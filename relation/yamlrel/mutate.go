@@ -34,6 +34,9 @@ func (r *rel) mutate(in relation.Input, sp relation.Spot, rng *rand.Rand) (*rela
 	if s.offset == len(m.src) && len(m.src) > 0 && !strings.HasSuffix(m.src, "\n") {
 		src = m.src + "\n" + s.text(ins)
 	}
+	if src, err = r.declare.declared(m, data, src, s.offset, len(src)-len(m.src)); err != nil {
+		return nil, err
+	}
 	fu := &relation.FollowUp{Src: []byte(src), Bindings: flatten(data), Fresh: r.freshKeys}
 	mu := &mutation{r: r, m: m, s: s, ins: ins, data: data}
 	for _, c := range r.checks {

@@ -23,6 +23,7 @@ type rel struct {
 	early      []let // the relation's lets that use no choice, computed before the choices
 	late       []let // the others, computed after them
 	insert     *tmpl
+	declare    *declareT // a second insertion (logic.go)
 	checks     []checkT
 }
 
@@ -67,6 +68,9 @@ func (d *defs) compileRelation(ry relYAML) (*relation.Relation, error) {
 	}
 	var err error
 	if r.insert, err = mkTmpl(ry.Insert); err != nil {
+		return nil, err
+	}
+	if r.declare, err = d.compileDeclare(ry.Declare, ry.Name); err != nil {
 		return nil, err
 	}
 	if len(ry.Checks) == 0 {

@@ -50,6 +50,7 @@ type relYAML struct {
 	Choose     []chooseYAML               `yaml:"choose"`
 	Let        []map[string]config.String `yaml:"let"`
 	Insert     config.String              `yaml:"insert"`
+	Declare    *declareYAML               `yaml:"declare"`
 	Checks     []checkYAML                `yaml:"checks"`
 }
 
@@ -85,6 +86,7 @@ type checkYAML struct {
 	Locality    *localityYAML `yaml:"locality"`
 	Order       *orderYAML    `yaml:"order"`
 	Analogy     *analogyYAML  `yaml:"analogy"`
+	Blocks      *blocksYAML   `yaml:"blocks"`
 }
 
 type equivYAML struct {
