@@ -10,7 +10,6 @@ import (
 	"github.com/mcpt-tool/mcpt/tree"
 )
 
-
 const stmtRel = `include: [defs.yaml]
 relations:
   - name: send-fresh
