@@ -15,8 +15,12 @@ import (
 	"github.com/mcpt-tool/mcpt/tree"
 )
 
-// logicRelations are the CLL relations on statements (docs/cll.md).
-var logicRelations = []string{"copy-variable", "elif-fresh-parameters", "send-fresh-command", "set-fresh-variable", "start-stop-fresh-timer", "test-fresh-event"}
+// logicRelations are the CLL relations on statements (docs/cll.md), in
+// the order of their files.
+var logicRelations = []string{
+	"assignments-fresh-entities", "copy-variable", "elif-fresh-parameters", "if-elif-else-fresh-entities", "nested-ifs-fresh-entities",
+	"send-fresh-command", "set-fresh-variable", "start-stop-fresh-timer", "test-fresh-event",
+}
 
 // loadLogic loads cll/statements.yaml, the relations on statements, with
 // the given options.
