@@ -16,10 +16,11 @@ import (
 )
 
 // logicRelations are the CLL relations on statements (docs/cll.md), in
-// the order of their files.
+// the order mcpt lists them.
 var logicRelations = []string{
-	"assignments-fresh-entities", "copy-variable", "elif-fresh-parameters", "if-elif-else-fresh-entities", "nested-ifs-fresh-entities",
-	"send-fresh-command", "set-fresh-variable", "start-stop-fresh-timer", "test-fresh-event",
+	"assignments-fresh-entities", "comparisons-fresh-entities", "copy-variable", "deep-ifs-fresh-entities",
+	"elif-fresh-parameters", "if-elif-else-fresh-entities", "nested-ifs-fresh-entities", "send-fresh-command",
+	"sequence-fresh-entities", "set-fresh-variable", "start-stop-fresh-timer", "test-fresh-event",
 }
 
 // loadLogic loads cll/statements.yaml, the relations on statements, with
