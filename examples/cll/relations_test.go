@@ -48,6 +48,22 @@ func TestRelations(t *testing.T) {
 	}
 }
 
+// TestStatementRelations checks that each checker of the relations on
+// statements can fail, at every spot of three of the programs (of some
+// 130 each; the eight take a minute on a loaded machine).
+func TestStatementRelations(t *testing.T) {
+	rels, tr := load(t, "relations/statements/*.yaml")
+	if len(rels) != 12 {
+		t.Fatalf("%d relations, want the twelve on statements", len(rels))
+	}
+	inputs := relationtest.ReadInputs(t, "traffic.cll", "boiler.cll", "car_wash.cll")
+	for _, r := range rels {
+		t.Run(r.Name, func(t *testing.T) {
+			relationtest.CheckersCanFail(t, r, tr, inputs...)
+		})
+	}
+}
+
 // TestDerivedRelations checks that each checker of the derived relations
 // can fail, at the spots of the eight programs and of
 // testdata/siblings.cll, which declares what it never uses: the siblings

@@ -23,8 +23,8 @@ const StrayLine = "stray line added by relationtest"
 // it fails: no checker is vacuous.
 //
 // At every spot, an equivalence check gets a stray line in a file it
-// covers and a difference check loses the first line the follow-up added
-// to its file; each must fail, and no other checker with it. A derived
+// covers and a difference or blocks check loses the first line the
+// follow-up added to its file; each must fail, and no other checker with it. A derived
 // checker (locality, order, analogy, which may be unable to decide at a
 // spot and then pass) must fail at one spot at least, on one of these
 // breakings of o′: a file that the follow-up changed as it was in o, or
@@ -55,7 +55,7 @@ func CheckersCanFail(t testing.TB, r *relation.Relation, tr transpiler.Transpile
 			}
 			for k, c := range fu.Checks {
 				switch c.(type) {
-				case *oracle.Equivalence, *oracle.Difference:
+				case *oracle.Equivalence, *oracle.Difference, *oracle.Blocks:
 					if msg := exactCanFail(fu, c, o, o2); msg != "" {
 						t.Errorf("relation %s: %s spot %d (%s), checker %d (%T): %s", r.Name, in.Name, sp.Index, sp.Desc, k, c, msg)
 					}
@@ -87,6 +87,11 @@ func exactCanFail(fu *relation.FollowUp, c relation.Checker, o, o2 tree.Tree) st
 			return "the equivalence check covers no file"
 		}
 	case *oracle.Difference:
+		broken = editAdded(o, o2, c.File, drop)
+		if broken == nil {
+			return fmt.Sprintf("the follow-up changed nothing in %s", c.File)
+		}
+	case *oracle.Blocks:
 		broken = editAdded(o, o2, c.File, drop)
 		if broken == nil {
 			return fmt.Sprintf("the follow-up changed nothing in %s", c.File)
