@@ -1,6 +1,12 @@
 package engine
 
-import "github.com/mcpt-tool/mcpt/result"
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/mcpt-tool/mcpt/result"
+)
 
 // tally is what the report needs of the test cases, added up as they finish
 // in plan order: counts and times, per relation and per seed × relation,
@@ -46,4 +52,66 @@ func (t *tally) add(cr *CaseResult) {
 	}
 	t.summaries[i].TestCases++
 	t.summaries[i].Findings += len(cr.Findings)
+}
+
+// ErrNothingChecked is the error of a campaign that could not check
+// anything: every seed it owns was skipped (rejected, nondeterministic, or
+// its base run crashed or timed out).
+var ErrNothingChecked = errors.New("the campaign checked nothing")
+
+// nothingChecked returns ErrNothingChecked, saying why, when every seed of
+// the shard was skipped.
+func nothingChecked(rep *result.Report) error {
+	s := rep.Seeds
+	skipped := len(s.Rejected) + len(s.Nondeterministic) + len(s.Crashed)
+	if rep.TestCases > 0 || s.Total == 0 || skipped < s.Total {
+		return nil
+	}
+	return fmt.Errorf("%w: all %d seeds were skipped (%d rejected by the transpiler, %d nondeterministic, %d crashed or timed out in the base run)",
+		ErrNothingChecked, s.Total, len(s.Rejected), len(s.Nondeterministic), len(s.Crashed))
+}
+
+// finished adds up a finished case, of this session or of the journal
+// being resumed, and hands it to OnCase.
+func (r *runner) finished(cr *CaseResult) {
+	r.tally.add(cr)
+	if r.opt.OnCase != nil {
+		r.opt.OnCase(cr)
+	}
+}
+
+// report makes the report of the cases added up and of the seeds' bases.
+func (r *runner) report() *result.Report {
+	t := &r.tally
+	rep := &result.Report{
+		Tool: "mcpt", Mode: string(r.opt.Mode), Seed: r.opt.Seed, Config: r.opt.Config,
+		Shard: r.opt.Shard.String(), ByRelation: map[string]result.RelationStats{},
+		TestCases: t.cases, TranspilerRuns: t.runs, Timing: t.timing, Cases: t.summaries,
+		RecheckRuns: t.rechecks, NondeterministicCases: t.nondeterministic,
+		Campaign: campaignID(r.c.fingerprint(r.opt)),
+	}
+	for _, rel := range r.c.Relations {
+		rep.ByRelation[rel.Name] = t.byRelation[rel.Name]
+	}
+	skipped := map[string][]string{}
+	for i := range r.seeds {
+		if !r.opt.Shard.owns(i) {
+			continue
+		}
+		rep.Seeds.Total++
+		b := r.bases[i]
+		rep.TranspilerRuns += int(b.runs.Load())
+		if b.skip != "" {
+			skipped[b.skip] = append(skipped[b.skip], r.seeds[i].Name)
+		}
+	}
+	rep.Findings = append(slices.Clone(r.baseFindings), t.findings...)
+	if rep.Findings == nil {
+		rep.Findings = []result.Finding{}
+	}
+	rep.Seeds.Rejected = skipped[SkipRejected]
+	rep.Seeds.Nondeterministic = skipped[SkipNondeterministic]
+	rep.Seeds.Crashed = skipped[SkipCrashed]
+	rep.Sort()
+	return rep
 }

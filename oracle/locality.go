@@ -137,6 +137,29 @@ func (l *Locality) classify(ab, bb []byte) changes {
 		// 14, 16, …) is no added and removed line.
 		la, lb = maskAll(la), maskAll(lb)
 	}
+	d := l.diffLines(la, lb)
+	used := l.pair(&c, d)
+	l.claimAround(lb, d)
+	for k, x := range d.added {
+		if !used[k] && d.left[x] > 0 && !l.also(x) {
+			c.added = append(c.added, x)
+			d.left[x]--
+		}
+	}
+	return c
+}
+
+// lineDiff is what differs between the lines of o and o′, as multisets.
+type lineDiff struct {
+	isFresh        []bool   // by line of o′: the new declaration's
+	fresh          []string // the lines of o′ that mention a fresh name
+	added, removed []string // the other lines of o′ not in o, and of o not in o′
+	left           map[string]int
+}
+
+// diffLines compares the lines of o and o′ as multisets; the lines of o′
+// that mention a fresh name are the new declaration's.
+func (l *Locality) diffLines(la, lb []string) *lineDiff {
 	excess := map[string]int{}
 	for _, x := range lb {
 		excess[x]++
@@ -144,64 +167,67 @@ func (l *Locality) classify(ab, bb []byte) changes {
 	for _, x := range la {
 		excess[x]--
 	}
-	// The lines of o′ that mention a fresh name are the new declaration's.
-	isFresh := make([]bool, len(lb))
-	var fresh []string
+	d := &lineDiff{isFresh: make([]bool, len(lb)), left: map[string]int{}}
 	for i, x := range lb {
 		if mentions(x, l.Fresh) {
-			isFresh[i] = true
-			fresh = append(fresh, x)
+			d.isFresh[i] = true
+			d.fresh = append(d.fresh, x)
 			excess[x]--
 		}
 	}
-	var added, removed []string
-	left := map[string]int{} // the added lines, by content
 	for _, x := range lb {
 		if excess[x] > 0 {
-			added = append(added, x)
+			d.added = append(d.added, x)
 			excess[x]--
-			left[x]++
+			d.left[x]++
 		}
 	}
 	for _, x := range la {
 		if excess[x] < 0 {
-			removed = append(removed, x)
+			d.removed = append(d.removed, x)
 			excess[x]++
 		}
 	}
-	// Old lines changed in numbers or punctuation, or that gained a new
-	// name, are paired first.
-	used := make([]bool, len(added))
-	usedFresh := make([]bool, len(fresh))
-	for _, r := range removed {
-		k, byAlso := l.pairLine(r, added, used)
+	return d
+}
+
+// pair pairs the old lines changed in numbers or punctuation, or that
+// gained a new name, with added lines, first; the removed lines that
+// nothing explains go to c.removed. It returns which added lines were
+// paired.
+func (l *Locality) pair(c *changes, d *lineDiff) []bool {
+	used := make([]bool, len(d.added))
+	usedFresh := make([]bool, len(d.fresh))
+	for _, r := range d.removed {
+		k, byAlso := l.pairLine(r, d.added, used)
 		switch {
 		case byAlso:
-		case k >= 0 && maskNumbers(r) == maskNumbers(added[k]):
-			c.numbers = append(c.numbers, added[k])
-			if l.By != 0 && !steppedBy(r, added[k], l.By) {
-				c.step = append(c.step, added[k])
+		case k >= 0 && maskNumbers(r) == maskNumbers(d.added[k]):
+			c.numbers = append(c.numbers, d.added[k])
+			if l.By != 0 && !steppedBy(r, d.added[k], l.By) {
+				c.step = append(c.step, d.added[k])
 			}
 		case k >= 0:
-			c.punct = append(c.punct, added[k])
-		case gained(r, fresh, usedFresh, l.Fresh, l.Renamed), l.also(r), split(r, fresh, added, used, l.Fresh), len(fresh) > 0 && structural(r):
+			c.punct = append(c.punct, d.added[k])
+		case gained(r, d.fresh, usedFresh, l.Fresh, l.Renamed), l.also(r), split(r, d.fresh, d.added, used, l.Fresh), len(d.fresh) > 0 && structural(r):
 		default:
 			c.removed = append(c.removed, r)
 		}
 		if k >= 0 {
-			left[added[k]]--
+			d.left[d.added[k]]--
 		}
 	}
-	// The added lines next to the new declaration's lines are its own when
-	// they are blank or punctuation only (with Hunks: any added line); the
-	// walk goes on through blank lines and punctuation.
-	// Downwards first: a block usually starts with the line that names it,
-	// and walking up from it first would take the lines of the block above
-	// that the new block repeats.
-	isName := make([]bool, len(lb))
-	for i := range lb {
-		isName[i] = isFresh[i]
-	}
+	return used
+}
+
+// claimAround gives the new declaration the added lines next to its lines
+// when they are blank or punctuation only (with Hunks: any added line);
+// the walk goes on through blank lines and punctuation. Downwards first: a
+// block usually starts with the line that names it, and walking up from it
+// first would take the lines of the block above that the new block
+// repeats.
+func (l *Locality) claimAround(lb []string, d *lineDiff) {
+	isName := slices.Clone(d.isFresh)
 	for _, step := range []int{1, -1} {
 		for i := range lb {
 			if !isName[i] {
@@ -209,22 +235,15 @@ func (l *Locality) classify(ab, bb []byte) changes {
 			}
 			for k := i + step; k >= 0 && k < len(lb) && !isName[k]; k += step {
 				x := lb[k]
-				if left[x] > 0 && (l.Hunks || structural(x)) {
-					left[x]--
-					isFresh[k] = true
-				} else if !structural(x) && !isFresh[k] {
+				if d.left[x] > 0 && (l.Hunks || structural(x)) {
+					d.left[x]--
+					d.isFresh[k] = true
+				} else if !structural(x) && !d.isFresh[k] {
 					break
 				}
 			}
 		}
 	}
-	for k, x := range added {
-		if !used[k] && left[x] > 0 && !l.also(x) {
-			c.added = append(c.added, x)
-			left[x]--
-		}
-	}
-	return c
 }
 
 // gained reports whether an old line became one of the fresh lines by

@@ -202,88 +202,145 @@ func (d *Difference) Predict(base string) (string, error) {
 // the follow-up's content directly and joins them only when they differ.
 func (d *Difference) predict(base string) ([]string, bool, error) {
 	lines, nl := SplitLines(base)
-	type placed struct {
-		at  int // index of the anchor line
-		end int // index of the last line of the range (edits other than Insert)
-		pos int // insertion slot: edits apply before slot pos (0..len)
-		e   *Edit
+	pl, err := d.place(lines)
+	if err != nil {
+		return nil, false, err
 	}
-	ps := make([]placed, 0, len(d.Edits))
-	added, rewrites, ranges := 0, false, false
+	cur, err := pl.rewrite(lines)
+	if err != nil {
+		return nil, false, err
+	}
+	out, err := pl.assemble(lines, cur)
+	if err != nil {
+		return nil, false, err
+	}
+	return out, nl, nil
+}
+
+// placed is an edit placed on the lines of o.
+type placed struct {
+	at  int // index of the anchor line
+	end int // index of the last line of the range (edits other than Insert)
+	pos int // insertion slot: edits apply before slot pos (0..len)
+	e   *Edit
+}
+
+// placement is where the edits of a Difference apply, and what kinds of
+// edit there are.
+type placement struct {
+	ps       []placed
+	added    int  // lines inserted or replacing others
+	rewrites bool // some edit changes lines in place
+	ranges   bool // some edit replaces or deletes a range
+}
+
+// place finds the anchor line, and the end of the range, of every edit.
+func (d *Difference) place(lines []string) (*placement, error) {
+	pl := &placement{ps: make([]placed, 0, len(d.Edits))}
 	for i := range d.Edits {
 		e := &d.Edits[i]
-		at, before := -1, false
-		for _, a := range e.Anchors {
-			if at = a.Find(lines); at >= 0 {
-				before = a.Before
-				break
-			}
-		}
-		if at < 0 {
-			var alts []string
-			for _, a := range e.Anchors {
-				alts = append(alts, a.String())
-			}
-			return nil, false, fmt.Errorf("no anchor line found in o for %s: tried %s", describe(e), strings.Join(alts, "; "))
-		}
-		pos := at + 1
-		if before || e.Op != Insert {
-			pos = at
-		}
-		end := at
-		if e.Op != Insert && len(e.Through) > 0 {
-			if end = findPath(e.Through, lines, at); end < 0 {
-				return nil, false, fmt.Errorf("no end of range found in o for %s from line %d: tried %s", describe(e), at+1, pathString(e.Through))
-			}
+		p, err := placeEdit(e, lines)
+		if err != nil {
+			return nil, err
 		}
 		switch e.Op {
 		case Insert:
-			added += len(e.Lines)
+			pl.added += len(e.Lines)
 		case Replace:
-			added += len(e.Lines)
-			ranges = true
+			pl.added += len(e.Lines)
+			pl.ranges = true
 		case Delete:
-			ranges = true
+			pl.ranges = true
 		case Substitute, Renumber:
-			rewrites = true
+			pl.rewrites = true
 		}
-		ps = append(ps, placed{at: at, end: end, pos: pos, e: e})
+		pl.ps = append(pl.ps, p)
 	}
-	// Rewrites change lines in place, in edit order, before the lines are
-	// replaced, deleted or moved by inserts. The lines of base are only
-	// copied when some edit rewrites them.
-	cur := lines
-	if rewrites {
-		cur = slices.Clone(lines)
-		for _, p := range ps {
-			if p.e.Op != Substitute && p.e.Op != Renumber {
-				continue
-			}
-			if err := rewrite(p.e, cur[p.at:p.end+1]); err != nil {
-				return nil, false, fmt.Errorf("%s at line %d: %v", describe(p.e), p.at+1, err)
-			}
+	return pl, nil
+}
+
+// placeEdit places e at the line of its first anchor found in lines.
+func placeEdit(e *Edit, lines []string) (placed, error) {
+	at, before := -1, false
+	for _, a := range e.Anchors {
+		if at = a.Find(lines); at >= 0 {
+			before = a.Before
+			break
 		}
 	}
-	var replaced map[int]*Edit // the first line of a replaced or deleted range
-	var covered map[int]bool   // every line of such a range
-	if ranges {
-		replaced, covered = map[int]*Edit{}, map[int]bool{}
-		for _, p := range ps {
-			if p.e.Op != Replace && p.e.Op != Delete {
-				continue
-			}
-			for l := p.at; l <= p.end; l++ {
-				if covered[l] {
-					return nil, false, fmt.Errorf("two edits replace or delete line %d", l+1)
-				}
-				covered[l] = true
-			}
-			replaced[p.at] = p.e
+	if at < 0 {
+		var alts []string
+		for _, a := range e.Anchors {
+			alts = append(alts, a.String())
+		}
+		return placed{}, fmt.Errorf("no anchor line found in o for %s: tried %s", describe(e), strings.Join(alts, "; "))
+	}
+	pos := at + 1
+	if before || e.Op != Insert {
+		pos = at
+	}
+	end := at
+	if e.Op != Insert && len(e.Through) > 0 {
+		if end = findPath(e.Through, lines, at); end < 0 {
+			return placed{}, fmt.Errorf("no end of range found in o for %s from line %d: tried %s", describe(e), at+1, pathString(e.Through))
 		}
 	}
-	out := make([]string, 0, len(lines)+added)
+	return placed{at: at, end: end, pos: pos, e: e}, nil
+}
+
+// rewrite applies the edits that change lines in place, in edit order,
+// before the lines are replaced, deleted or moved by inserts. The lines of
+// base are only copied when some edit rewrites them.
+func (pl *placement) rewrite(lines []string) ([]string, error) {
+	if !pl.rewrites {
+		return lines, nil
+	}
+	cur := slices.Clone(lines)
+	for _, p := range pl.ps {
+		if p.e.Op != Substitute && p.e.Op != Renumber {
+			continue
+		}
+		if err := rewrite(p.e, cur[p.at:p.end+1]); err != nil {
+			return nil, fmt.Errorf("%s at line %d: %v", describe(p.e), p.at+1, err)
+		}
+	}
+	return cur, nil
+}
+
+// spans returns the first line of every replaced or deleted range, with
+// its edit, and every line of such a range; two ranges must not overlap.
+func (pl *placement) spans() (replaced map[int]*Edit, covered map[int]bool, err error) {
+	replaced, covered = map[int]*Edit{}, map[int]bool{}
+	for _, p := range pl.ps {
+		if p.e.Op != Replace && p.e.Op != Delete {
+			continue
+		}
+		for l := p.at; l <= p.end; l++ {
+			if covered[l] {
+				return nil, nil, fmt.Errorf("two edits replace or delete line %d", l+1)
+			}
+			covered[l] = true
+		}
+		replaced[p.at] = p.e
+	}
+	return replaced, covered, nil
+}
+
+// assemble makes the predicted lines: the lines cur (those of o,
+// rewritten) with the inserts at their slots and the ranges replaced or
+// deleted.
+func (pl *placement) assemble(lines, cur []string) ([]string, error) {
+	var replaced map[int]*Edit
+	var covered map[int]bool
+	if pl.ranges {
+		var err error
+		if replaced, covered, err = pl.spans(); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]string, 0, len(lines)+pl.added)
 	for i := 0; i <= len(lines); i++ {
-		for _, p := range ps {
+		for _, p := range pl.ps {
 			if p.e.Op == Insert && p.pos == i {
 				out = append(out, p.e.Lines...)
 			}
@@ -291,7 +348,7 @@ func (d *Difference) predict(base string) ([]string, bool, error) {
 		if i == len(lines) {
 			break
 		}
-		if !ranges {
+		if !pl.ranges {
 			out = append(out, cur[i])
 			continue
 		}
@@ -303,7 +360,7 @@ func (d *Difference) predict(base string) ([]string, bool, error) {
 		}
 		out = append(out, cur[i])
 	}
-	return out, nl, nil
+	return out, nil
 }
 
 // sameContent reports whether content is lines joined as JoinLines(lines,

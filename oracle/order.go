@@ -66,59 +66,11 @@ func (c *Order) Decide(o, o2 tree.Tree) Verdict {
 	scs := [3]*scanner{newScanner(c.Prev, c.Others), newScanner(c.New, c.Others), newScanner(c.Next, c.Others)}
 	decided := false
 	for _, f := range o2.Names() {
-		if len(c.Files) > 0 && !slices.Contains(c.Files, f) || bytes.Equal(o[f], o2[f]) || !mentionsBytes(o2[f], []Name{c.New}) || !mentionsBytes(o2[f], []Name{c.Prev, c.Next}) {
+		if !c.concerns(f, o, o2) {
 			continue
 		}
-		text := string(o2[f])
-		starts := lineStarts(text)
-		var cand []int
-		for t := range 3 {
-			cand = append(cand, scs[t].lines(text, starts)...)
-		}
-		slices.Sort(cand)
-		cand = slices.Compact(cand)
-		places := map[string][]tagged{}
-		var order []string
-		var bad []string
-		for _, i := range cand {
-			line := lineAt(text, starts, i)
-			var occ [3][]span
-			n := 0
-			for t := range 3 {
-				if occ[t] = scs[t].find(line); len(occ[t]) > 0 {
-					n++
-				}
-			}
-			if n == 0 {
-				continue
-			}
-			if n > 1 {
-				if len(occ[1]) > 0 && c.checked(placeKey(line, occ[1])) {
-					decided = true
-					if !inLineOrder(line, occ) {
-						bad = append(bad, fmt.Sprintf("line %d: %s", i+1, strings.TrimSpace(line)))
-					}
-				}
-				continue
-			}
-			for t := range 3 {
-				if len(occ[t]) > 0 {
-					k := placeKey(line, occ[t])
-					if !c.checked(k) {
-						continue
-					}
-					if _, ok := places[k]; !ok {
-						order = append(order, k)
-					}
-					places[k] = append(places[k], tagged{t, i})
-				}
-			}
-		}
-		for _, k := range order {
-			d, msgs := checkPlace(places[k], text, starts)
-			decided = decided || d
-			bad = append(bad, msgs...)
-		}
+		d, bad := c.checkFile(string(o2[f]), scs)
+		decided = decided || d
 		if len(bad) > 0 {
 			v.Fails = append(v.Fails, Failure{
 				Checker: name, File: f,
@@ -132,6 +84,76 @@ func (c *Order) Decide(o, o2 tree.Tree) Verdict {
 		v.Undecided = append(v.Undecided, fmt.Sprintf("no place lists %s with %s or %s", c.New, orNone(c.Prev), orNone(c.Next)))
 	}
 	return v
+}
+
+// concerns reports whether the check looks at file f: one of Files (if
+// given) that changed and names the new declaration and a neighbour.
+func (c *Order) concerns(f string, o, o2 tree.Tree) bool {
+	return (len(c.Files) == 0 || slices.Contains(c.Files, f)) && !bytes.Equal(o[f], o2[f]) &&
+		mentionsBytes(o2[f], []Name{c.New}) && mentionsBytes(o2[f], []Name{c.Prev, c.Next})
+}
+
+// checkFile checks the order of the new declaration and its neighbours in
+// one file of o′, on the lines that name two of them and at every place
+// that lists them on lines of their own. It returns whether some place
+// decided the check, and the places out of order.
+func (c *Order) checkFile(text string, scs [3]*scanner) (decided bool, bad []string) {
+	starts := lineStarts(text)
+	var cand []int
+	for t := range 3 {
+		cand = append(cand, scs[t].lines(text, starts)...)
+	}
+	slices.Sort(cand)
+	cand = slices.Compact(cand)
+	places := map[string][]tagged{}
+	var order []string
+	for _, i := range cand {
+		line := lineAt(text, starts, i)
+		var occ [3][]span
+		n := 0
+		for t := range 3 {
+			if occ[t] = scs[t].find(line); len(occ[t]) > 0 {
+				n++
+			}
+		}
+		switch {
+		case n > 1:
+			if len(occ[1]) > 0 && c.checked(placeKey(line, occ[1])) {
+				decided = true
+				if !inLineOrder(line, occ) {
+					bad = append(bad, fmt.Sprintf("line %d: %s", i+1, strings.TrimSpace(line)))
+				}
+			}
+		case n == 1:
+			order = c.addPlace(places, order, line, occ, i)
+		}
+	}
+	for _, k := range order {
+		d, msgs := checkPlace(places[k], text, starts)
+		decided = decided || d
+		bad = append(bad, msgs...)
+	}
+	return decided, bad
+}
+
+// addPlace records line i, which names one of the three, at its place
+// (when the place is checked), and returns the places in order of first
+// appearance.
+func (c *Order) addPlace(places map[string][]tagged, order []string, line string, occ [3][]span, i int) []string {
+	for t := range 3 {
+		if len(occ[t]) == 0 {
+			continue
+		}
+		k := placeKey(line, occ[t])
+		if !c.checked(k) {
+			continue
+		}
+		if _, ok := places[k]; !ok {
+			order = append(order, k)
+		}
+		places[k] = append(places[k], tagged{t, i})
+	}
+	return order
 }
 
 func orNone(n Name) string {

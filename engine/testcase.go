@@ -1,0 +1,74 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/transpiler"
+	"github.com/mcpt-tool/mcpt/tree"
+)
+
+// Status of a test case.
+const (
+	StatusPass    = "pass"
+	StatusFinding = "finding"
+	StatusSkip    = "skip"
+)
+
+// CaseResult is the outcome of one test case, as journaled.
+type CaseResult struct {
+	Index       int              `json:"case"`
+	Seed        string           `json:"seed"`
+	Relation    string           `json:"relation"`
+	Spot        result.Spot      `json:"spot"`
+	Status      string           `json:"status"`
+	Skip        string           `json:"skip,omitempty"`
+	Findings    []result.Finding `json:"findings,omitempty"`
+	Runs        int              `json:"runs"`
+	Rechecks    int              `json:"rechecks,omitempty"`
+	MutationNS  int64            `json:"mutation_ns"`
+	TranspileNS int64            `json:"transpile_ns"`
+	CheckNS     int64            `json:"check_ns"`
+
+	// The follow-up and its output, kept for feedback only.
+	followUp    []byte
+	followFiles tree.Tree
+}
+
+// runCase runs one planned test case and makes its record: the findings,
+// each with its bundle, and the status.
+func (r *runner) runCase(ctx context.Context, cs Case) (*CaseResult, error) {
+	seed := r.seeds[cs.Seed]
+	rel := r.c.Relations[cs.Relation]
+	b := r.bases[cs.Seed] // admitted: its base was accepted
+	out, err := r.tester.Run(ctx, Test{
+		Index: cs.Index, Relation: rel, Spot: cs.Spot, CaseSeed: cs.CaseSeed,
+		Base: &Base{Seed: seed, Result: b.res, Files: b.files},
+	})
+	if err != nil {
+		return nil, err
+	}
+	cr := &CaseResult{
+		Index: cs.Index, Seed: seed.Name, Relation: rel.Name,
+		Spot:     result.Spot{Index: cs.Spot.Index, Line: cs.Spot.Line, Col: cs.Spot.Col, Desc: cs.Spot.Desc},
+		Findings: out.Findings, Skip: out.Skip, Runs: out.Runs, Rechecks: out.Rechecks,
+		MutationNS: out.MutationNS, TranspileNS: out.TranspileNS, CheckNS: out.CheckNS,
+	}
+	for i := range cr.Findings {
+		if err := r.bundle(&cr.Findings[i], seed, out.FollowUp.Src, b.res, out.Result); err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case len(cr.Findings) > 0:
+		cr.Status = StatusFinding
+	case cr.Skip != "":
+		cr.Status = StatusSkip
+	default:
+		cr.Status = StatusPass
+	}
+	if r.opt.Feedback && cr.Status == StatusPass && out.Result.Status == transpiler.Accepted {
+		cr.followUp, cr.followFiles = out.FollowUp.Src, out.Result.Files
+	}
+	return cr, nil
+}
