@@ -282,7 +282,37 @@ func (c *Config) glob(s String) ([]string, *Error) {
 	return m, nil
 }
 
+// transpiler reads the transpiler section: which kind of transpiler, the
+// requests of a worker, a builtin's options, how a command runs, and its
+// exit codes and limits.
 func (c *Config) transpiler(t *transpilerYAML, errs *ErrorList) {
+	tr := &c.Transpiler
+	c.transpilerKind(t, errs)
+	workerFields(tr, t, errs)
+	tr.Options = map[string]string{}
+	for k, v := range t.Options {
+		tr.Options[k] = v.Value
+	}
+	for _, f := range t.Faults {
+		tr.Faults = append(tr.Faults, f.Value)
+	}
+	c.transpilerRun(t, errs)
+	tr.Accept = exitCodes("accept", t.Accept, errs)
+	tr.Reject = exitCodes("reject", t.Reject, errs)
+	for _, r := range t.Reject {
+		if slices.Contains(tr.Accept, int(r.Value)) {
+			errs.Add(r.At("transpiler: exit code %d is both accept and reject", r.Value))
+		}
+	}
+	if t.InputName != nil {
+		tr.InputName = t.InputName.Value
+	}
+	tr.MaxOutputFiles, tr.MaxOutputBytes = int(t.MaxOutputFiles.Value), t.MaxOutputBytes.Value
+}
+
+// transpilerKind reads which of builtin, command and worker the section
+// gives (exactly one), with the keys that do not go with it.
+func (c *Config) transpilerKind(t *transpilerYAML, errs *ErrorList) {
 	tr := &c.Transpiler
 	kinds := 0
 	for _, set := range []bool{t.Builtin != nil, len(t.Command) > 0, len(t.Worker) > 0} {
@@ -300,29 +330,33 @@ func (c *Config) transpiler(t *transpilerYAML, errs *ErrorList) {
 		}
 	case len(t.Command) > 0:
 		tr.Pos = t.Command[0].Pos
-		for _, a := range t.Command {
-			tr.Command = append(tr.Command, a.Value)
-		}
-		if tr.Command[0] == "" {
-			errs.Add(t.Command[0].At("transpiler: empty command name"))
-		}
-		if len(t.Faults) > 0 || len(t.Options) > 0 {
-			errs.Add(t.Command[0].At("transpiler: faults and options are for builtins"))
-		}
+		tr.Command = commandLine(t.Command, t, "command", errs)
 	case len(t.Worker) > 0:
 		tr.Pos = t.Worker[0].Pos
-		for _, a := range t.Worker {
-			tr.Worker = append(tr.Worker, a.Value)
-		}
-		if tr.Worker[0] == "" {
-			errs.Add(t.Worker[0].At("transpiler: empty worker command name"))
-		}
-		if len(t.Faults) > 0 || len(t.Options) > 0 {
-			errs.Add(t.Worker[0].At("transpiler: faults and options are for builtins"))
-		}
+		tr.Worker = commandLine(t.Worker, t, "worker command", errs)
 	default:
 		errs.Add(Errorf(Pos{File: c.File, Line: 1, Col: 1}, "transpiler: give builtin, command or worker"))
 	}
+}
+
+// commandLine reads the command line of a command or a worker (what),
+// which takes no faults or options.
+func commandLine(argv []String, t *transpilerYAML, what string, errs *ErrorList) []string {
+	var line []string
+	for _, a := range argv {
+		line = append(line, a.Value)
+	}
+	if line[0] == "" {
+		errs.Add(argv[0].At("transpiler: empty %s name", what))
+	}
+	if len(t.Faults) > 0 || len(t.Options) > 0 {
+		errs.Add(argv[0].At("transpiler: faults and options are for builtins"))
+	}
+	return line
+}
+
+// workerFields reads the arguments and worker_requests of a worker.
+func workerFields(tr *Transpiler, t *transpilerYAML, errs *ErrorList) {
 	if len(t.Worker) == 0 {
 		if len(t.Arguments) > 0 {
 			errs.Add(t.Arguments[0].At("transpiler: arguments are the requests of a worker"))
@@ -343,13 +377,12 @@ func (c *Config) transpiler(t *transpilerYAML, errs *ErrorList) {
 		}
 		tr.WorkerRequests = int(r.Value)
 	}
-	tr.Options = map[string]string{}
-	for k, v := range t.Options {
-		tr.Options[k] = v.Value
-	}
-	for _, f := range t.Faults {
-		tr.Faults = append(tr.Faults, f.Value)
-	}
+}
+
+// transpilerRun reads where and how long a run goes: the working
+// directory, the environment and the timeout.
+func (c *Config) transpilerRun(t *transpilerYAML, errs *ErrorList) {
+	tr := &c.Transpiler
 	tr.WorkDir = c.Dir
 	if t.Dir != nil {
 		tr.WorkDir = c.rel(t.Dir.Value)
@@ -369,17 +402,6 @@ func (c *Config) transpiler(t *transpilerYAML, errs *ErrorList) {
 			tr.Timeout = d
 		}
 	}
-	tr.Accept = exitCodes("accept", t.Accept, errs)
-	tr.Reject = exitCodes("reject", t.Reject, errs)
-	for _, r := range t.Reject {
-		if slices.Contains(tr.Accept, int(r.Value)) {
-			errs.Add(r.At("transpiler: exit code %d is both accept and reject", r.Value))
-		}
-	}
-	if t.InputName != nil {
-		tr.InputName = t.InputName.Value
-	}
-	tr.MaxOutputFiles, tr.MaxOutputBytes = int(t.MaxOutputFiles.Value), t.MaxOutputBytes.Value
 }
 
 // transpilerPos is where a transpiler section starts to say something.

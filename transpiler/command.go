@@ -134,29 +134,15 @@ func NewCommand(c Command) (Transpiler, error) {
 	return cmd, nil
 }
 
+// checkCommand checks c and fills in the defaults, in the order a user
+// reads a command: the command line and environment, the directories, the
+// program, the limits, the exit codes.
 func checkCommand(c Command) (*command, error) {
-	if len(c.Argv) == 0 || c.Argv[0] == "" {
-		return nil, errors.New("empty command line")
+	if err := checkArgv(c); err != nil {
+		return nil, err
 	}
 	c.Argv = slices.Clone(c.Argv)
 	c.Env = slices.Clone(c.Env)
-	if placeholderRx.MatchString(c.Argv[0]) {
-		return nil, fmt.Errorf("%q: the program name cannot contain placeholders", c.Argv[0])
-	}
-	for i, a := range c.Argv[1:] {
-		for _, p := range placeholderRx.FindAllString(a, -1) {
-			if !slices.Contains(knownPlaceholders, p) {
-				return nil, fmt.Errorf("argument %d %q: unknown placeholder %s (known: %s)",
-					i+1, a, p, strings.Join(knownPlaceholders, ", "))
-			}
-		}
-	}
-	for _, kv := range c.Env {
-		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
-			return nil, fmt.Errorf("environment entry %q is not KEY=value", kv)
-		}
-	}
-
 	var err error
 	if c.Dir != "" {
 		if c.Dir, err = existingDir(c.Dir, "working directory"); err != nil {
@@ -172,44 +158,84 @@ func checkCommand(c Command) (*command, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := c.setLimits(); err != nil {
+		return nil, err
+	}
+	accept, reject, err := c.exitCodes()
+	if err != nil {
+		return nil, err
+	}
+	return &command{Command: c, path: path, accept: accept, reject: reject}, nil
+}
 
+// checkArgv checks the command line and the environment entries.
+func checkArgv(c Command) error {
+	if len(c.Argv) == 0 || c.Argv[0] == "" {
+		return errors.New("empty command line")
+	}
+	if placeholderRx.MatchString(c.Argv[0]) {
+		return fmt.Errorf("%q: the program name cannot contain placeholders", c.Argv[0])
+	}
+	for i, a := range c.Argv[1:] {
+		for _, p := range placeholderRx.FindAllString(a, -1) {
+			if !slices.Contains(knownPlaceholders, p) {
+				return fmt.Errorf("argument %d %q: unknown placeholder %s (known: %s)",
+					i+1, a, p, strings.Join(knownPlaceholders, ", "))
+			}
+		}
+	}
+	for _, kv := range c.Env {
+		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
+			return fmt.Errorf("environment entry %q is not KEY=value", kv)
+		}
+	}
+	return nil
+}
+
+// setLimits checks the time and size limits and the input name, and puts
+// the defaults in place of zeros.
+func (c *Command) setLimits() error {
 	switch {
 	case c.Timeout < 0:
-		return nil, fmt.Errorf("negative timeout %v", c.Timeout)
+		return fmt.Errorf("negative timeout %v", c.Timeout)
 	case c.Timeout == 0:
 		c.Timeout = DefaultTimeout
 	}
 	switch {
 	case c.WaitDelay < 0:
-		return nil, fmt.Errorf("negative wait delay %v", c.WaitDelay)
+		return fmt.Errorf("negative wait delay %v", c.WaitDelay)
 	case c.WaitDelay == 0:
 		c.WaitDelay = DefaultWaitDelay
 	}
 	switch {
 	case c.MaxStderrBytes < 0:
-		return nil, fmt.Errorf("negative standard error limit %d", c.MaxStderrBytes)
+		return fmt.Errorf("negative standard error limit %d", c.MaxStderrBytes)
 	case c.MaxStderrBytes == 0:
 		c.MaxStderrBytes = DefaultMaxStderrBytes
 	}
-	switch {
-	case c.MaxOutputFiles < 0:
-		c.MaxOutputFiles = 0 // tree.Limits: no cap
-	case c.MaxOutputFiles == 0:
-		c.MaxOutputFiles = DefaultMaxOutputFiles
-	}
-	switch {
-	case c.MaxOutputBytes < 0:
-		c.MaxOutputBytes = 0
-	case c.MaxOutputBytes == 0:
-		c.MaxOutputBytes = DefaultMaxOutputBytes
-	}
+	c.MaxOutputFiles = sizeLimit(c.MaxOutputFiles, DefaultMaxOutputFiles)
+	c.MaxOutputBytes = sizeLimit(c.MaxOutputBytes, DefaultMaxOutputBytes)
 	if c.InputName == "" {
 		c.InputName = DefaultInputName
 	}
-	if err := checkInputName(c.InputName); err != nil {
-		return nil, err
-	}
+	return checkInputName(c.InputName)
+}
 
+// sizeLimit is an output limit: negative is no cap (tree.Limits: 0), zero
+// the default.
+func sizeLimit[T int | int64](n, def T) T {
+	switch {
+	case n < 0:
+		return 0
+	case n == 0:
+		return def
+	}
+	return n
+}
+
+// exitCodes checks the accepted and rejecting exit codes, with their
+// defaults (accept 0, reject 1), and returns them as sets.
+func (c *Command) exitCodes() (accept, reject map[int]bool, err error) {
 	if c.Accept == nil {
 		c.Accept = []int{0}
 	}
@@ -217,25 +243,25 @@ func checkCommand(c Command) (*command, error) {
 		c.Reject = []int{1}
 	}
 	if len(c.Accept) == 0 {
-		return nil, errors.New("no exit code is accepted")
+		return nil, nil, errors.New("no exit code is accepted")
 	}
-	cmd := &command{Command: c, path: path, accept: map[int]bool{}, reject: map[int]bool{}}
+	accept, reject = map[int]bool{}, map[int]bool{}
 	for _, code := range c.Accept {
 		if code < 0 || code > 255 {
-			return nil, fmt.Errorf("accepted exit code %d outside 0…255", code)
+			return nil, nil, fmt.Errorf("accepted exit code %d outside 0…255", code)
 		}
-		cmd.accept[code] = true
+		accept[code] = true
 	}
 	for _, code := range c.Reject {
 		if code < 0 || code > 255 {
-			return nil, fmt.Errorf("rejecting exit code %d outside 0…255", code)
+			return nil, nil, fmt.Errorf("rejecting exit code %d outside 0…255", code)
 		}
-		if cmd.accept[code] {
-			return nil, fmt.Errorf("exit code %d both accepts and rejects", code)
+		if accept[code] {
+			return nil, nil, fmt.Errorf("exit code %d both accepts and rejects", code)
 		}
-		cmd.reject[code] = true
+		reject[code] = true
 	}
-	return cmd, nil
+	return accept, reject, nil
 }
 
 // existingDir returns the absolute form of dir after checking that it is a

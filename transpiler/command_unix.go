@@ -49,18 +49,8 @@ func (c *command) Transpile(ctx context.Context, req Request) (res *Result, err 
 	runCtx, cancel := context.WithTimeout(ctx, c.Timeout)
 	defer cancel()
 	stderr := newTail(c.MaxStderrBytes)
-	cmd := exec.CommandContext(runCtx, c.path)
-	cmd.Args = c.args(in, out, work)
-	cmd.Dir = c.Dir
-	cmd.Env = c.env(req.Role)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	setParentDeath(cmd.SysProcAttr)
 	var killed atomic.Bool
-	cmd.Cancel = func() error {
-		killed.Store(true)
-		return killGroup(cmd.Process.Pid)
-	}
-	cmd.WaitDelay = c.WaitDelay
+	cmd := c.process(runCtx, req.Role, in, out, work, &killed)
 	pipe, err := c.stderrPipe(cmd, stderr)
 	if err != nil {
 		return nil, fmt.Errorf("transpiler run %s: %w", name, err)
@@ -88,6 +78,30 @@ func (c *command) Transpile(ctx context.Context, req Request) (res *Result, err 
 	if killed.Load() {
 		return c.ended(ctx, start, true, stderr.Bytes())
 	}
+	return c.exited(name, cmd, waitErr, out, &Result{Stderr: stderr.Bytes(), Duration: dur})
+}
+
+// process is the command of one run, in its own process group, killed
+// with its group when runCtx ends (which sets killed).
+func (c *command) process(runCtx context.Context, role Role, in, out, work string, killed *atomic.Bool) *exec.Cmd {
+	cmd := exec.CommandContext(runCtx, c.path)
+	cmd.Args = c.args(in, out, work)
+	cmd.Dir = c.Dir
+	cmd.Env = c.env(role)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	setParentDeath(cmd.SysProcAttr)
+	cmd.Cancel = func() error {
+		killed.Store(true)
+		return killGroup(cmd.Process.Pid)
+	}
+	cmd.WaitDelay = c.WaitDelay
+	return cmd
+}
+
+// exited completes res, which holds the standard error and duration of a
+// run whose process ended by itself: a crash when a signal killed it,
+// otherwise what its exit code and output say.
+func (c *command) exited(name string, cmd *exec.Cmd, waitErr error, out string, res *Result) (*Result, error) {
 	st := cmd.ProcessState
 	if st == nil {
 		return nil, fmt.Errorf("transpiler run %s: %w", name, waitErr)
@@ -97,7 +111,7 @@ func (c *command) Transpile(ctx context.Context, req Request) (res *Result, err 
 		return nil, fmt.Errorf("transpiler run %s: %w", name, waitErr)
 	}
 
-	res = &Result{ExitCode: st.ExitCode(), Stderr: stderr.Bytes(), Duration: dur}
+	res.ExitCode = st.ExitCode()
 	ws, _ := st.Sys().(syscall.WaitStatus)
 	switch {
 	case ws.Signaled():

@@ -120,13 +120,8 @@ func (p *WorkerPool) Transpile(ctx context.Context, req Request) (res *Result, e
 	if err != nil {
 		return nil, fmt.Errorf("transpiler run %s: starting worker %s: %w", name, c.path, err)
 	}
-	args := c.args(in, out, work)[1:]
-	for i, a := range args {
-		args[i] = strings.ReplaceAll(a, PlaceholderRole, req.Role.String())
-	}
-	sum := sha256.Sum256(req.Src)
 	proc.served++
-	line, err := json.Marshal(workRequest{Arguments: args, Inputs: []workInput{{Path: in, Digest: sum[:]}}, RequestID: proc.served})
+	line, err := c.workRequest(req, in, out, work, proc.served)
 	if err != nil {
 		p.kill(proc)
 		return nil, err
@@ -152,13 +147,32 @@ func (p *WorkerPool) Transpile(ctx context.Context, req Request) (res *Result, e
 		p.kill(proc)
 		return c.ended(ctx, start, true, proc.stderr.Bytes())
 	}
-	dur := time.Since(start)
+	if resp.err != nil && errors.Is(resp.err, io.EOF) {
+		return p.died(proc, start, "the worker exited during the request"), nil
+	}
+	return p.answer(proc, resp, time.Since(start), out), nil
+}
+
+// workRequest is the request line of run number id: the command's
+// arguments without the program, and the input with its digest.
+func (c *command) workRequest(req Request, in, out, work string, id int64) ([]byte, error) {
+	args := c.args(in, out, work)[1:]
+	for i, a := range args {
+		args[i] = strings.ReplaceAll(a, PlaceholderRole, req.Role.String())
+	}
+	sum := sha256.Sum256(req.Src)
+	return json.Marshal(workRequest{Arguments: args, Inputs: []workInput{{Path: in, Digest: sum[:]}}, RequestID: id})
+}
+
+// answer is the result of the response line of a worker: what its exit
+// code and output say, or a crash when the line is not the response to
+// the request, after which the worker is killed. A worker that answered
+// goes back to the pool.
+func (p *WorkerPool) answer(proc *workerProc, resp lineOrErr, dur time.Duration, out string) *Result {
+	c := p.c
 	if resp.err != nil {
-		if errors.Is(resp.err, io.EOF) {
-			return p.died(proc, start, "the worker exited during the request"), nil
-		}
 		p.kill(proc)
-		return garbage(proc, dur, resp.err.Error()), nil
+		return garbage(proc, dur, resp.err.Error())
 	}
 	var wr workResponse
 	if err := json.Unmarshal(resp.line, &wr); err != nil || wr.ExitCode == nil || wr.RequestID != proc.served {
@@ -167,15 +181,15 @@ func (p *WorkerPool) Transpile(ctx context.Context, req Request) (res *Result, e
 		if err != nil {
 			why = err.Error()
 		}
-		return garbage(proc, dur, fmt.Sprintf("bad response %.200q: %s", resp.line, why)), nil
+		return garbage(proc, dur, fmt.Sprintf("bad response %.200q: %s", resp.line, why))
 	}
-	res = &Result{ExitCode: *wr.ExitCode, Duration: dur}
+	res := &Result{ExitCode: *wr.ExitCode, Duration: dur}
 	output := newTail(c.MaxStderrBytes)
 	_, _ = output.Write([]byte(wr.Output))
 	res.Stderr = output.Bytes()
 	c.classify(res, out)
 	p.put(proc)
-	return res, nil
+	return res
 }
 
 // died is the Crashed result of a run whose process died under it: the
