@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
-	"unicode"
+
+	"github.com/mcpt-tool/mcpt/internal/namecase"
 )
 
 // Snake is the snake case of a name: an underscore goes before an upper-case
@@ -12,24 +13,10 @@ import (
 // letter followed by a lower-case letter and preceded by an upper-case
 // letter; then everything is lower-cased (CameraOn → camera_on, HTTPServer →
 // http_server).
-func Snake(s string) string {
-	r := []rune(s)
-	var b strings.Builder
-	for i, c := range r {
-		if i > 0 && unicode.IsUpper(c) {
-			p := r[i-1]
-			if unicode.IsLower(p) || unicode.IsDigit(p) ||
-				(unicode.IsUpper(p) && i+1 < len(r) && unicode.IsLower(r[i+1])) {
-				b.WriteByte('_')
-			}
-		}
-		b.WriteRune(unicode.ToLower(c))
-	}
-	return b.String()
-}
+func Snake(s string) string { return namecase.Snake(s) }
 
 // Upper is the upper case of the snake case of a name.
-func Upper(s string) string { return strings.ToUpper(Snake(s)) }
+func Upper(s string) string { return namecase.Upper(s) }
 
 // FreshPattern generates names from a pattern made of literal characters and
 // classes such as [a-z]{6}.

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mcpt-tool/mcpt/internal/namecase"
 )
 
 // Signature returns the deduplication key of a finding: the relation, the
@@ -131,25 +133,6 @@ func prefixKey(file string, names []string) string {
 	return "*" + file[len(p):]
 }
 
-// snake is the C form of a CLL-style name: an underscore goes before an
-// upper-case letter preceded by a lower-case letter or a digit, or followed
-// by a lower-case letter and preceded by an upper-case one; then all is
-// lower-cased (CameraOn → camera_on, HTTPServer → http_server).
-func snake(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if i > 0 && isUpper(c) {
-			p := s[i-1]
-			if isLower(p) || isDigit(p) || (isUpper(p) && i+1 < len(s) && isLower(s[i+1])) {
-				b.WriteByte('_')
-			}
-		}
-		b.WriteString(strings.ToLower(string(c)))
-	}
-	return b.String()
-}
-
 // normaliser turns the lines of a finding into their shape.
 type normaliser struct {
 	pats   []pattern // bound names and their C forms, longest first
@@ -188,8 +171,8 @@ func newNormaliser(f *Finding) *normaliser {
 	// addForms adds a name with its C forms.
 	addForms := func(v, k string, fresh bool) {
 		add(v, k, fresh)
-		add(snake(v), k+".snake", fresh)
-		add(strings.ToUpper(snake(v)), k+".upper", fresh)
+		add(namecase.Snake(v), k+".snake", fresh)
+		add(strings.ToUpper(namecase.Snake(v)), k+".upper", fresh)
 	}
 	// A binding made from a fresh name (a let such as t = "t_" + snake T)
 	// is fresh too.
@@ -197,7 +180,7 @@ func newNormaliser(f *Finding) *normaliser {
 	for _, k := range f.Fresh {
 		for _, v := range strings.Split(f.Bindings[k], ", ") {
 			if v != "" {
-				forms = append(forms, v, snake(v), strings.ToUpper(snake(v)))
+				forms = append(forms, v, namecase.Snake(v), strings.ToUpper(namecase.Snake(v)))
 			}
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mcpt-tool/mcpt/internal/namecase"
 )
 
 // enumHeader renders the start of a cllc types header for a logic prefix
@@ -236,15 +238,22 @@ func TestFileKey(t *testing.T) {
 	}
 }
 
-func TestSnake(t *testing.T) {
-	// The examples of the CLL specification, section 5.1.
-	for in, want := range map[string]string{
-		"CameraOn": "camera_on", "HTTPServer": "http_server", "max_count": "max_count", "X1": "x1",
-		"X1Go": "x1_go", "HTTPSignalBox2": "http_signal_box2", "Foo_Bar": "foo_bar", "ZqKelmor": "zq_kelmor",
-	} {
-		if got := snake(in); got != want {
-			t.Errorf("snake(%q) = %q, want %q", in, got, want)
-		}
+// A fresh name that is not ASCII is bound in all its forms: two findings
+// of one fault with different such names have one signature.
+func TestSignatureNonASCIIFreshName(t *testing.T) {
+	finding := func(fresh string) *Finding {
+		with := []string{"RED", namecase.Upper(fresh), "GREEN"}
+		return oracleFinding("traffic_light", fresh, enumHeader("traffic_light", with), enumHeader("traffic_light", []string{"RED", "GREEN"}))
+	}
+	a, b := finding("GrünLicht"), finding("ÄrgerZeit")
+	if got := newNormaliser(a).code("    TRAFFIC_LIGHT_STATE_GRÜN_LICHT,"); !strings.Contains(got, "«N.upper»") {
+		t.Errorf("the upper form of GrünLicht is not bound: %q", got)
+	}
+	if got := newNormaliser(a).code("grün_licht_t x;"); !strings.HasPrefix(got, "«N.snake»") {
+		t.Errorf("the snake form of GrünLicht is not bound: %q", got)
+	}
+	if sa, sb := Signature(a), Signature(b); sa != sb {
+		t.Errorf("one fault, two non-ASCII fresh names: %s vs %s", sa, sb)
 	}
 }
 
@@ -315,7 +324,7 @@ func initBody(prefix string, vars, values []string) string {
 // whose values may equal bindings by chance.
 func resetFinding(prefix, fresh string, vars, values []string, want, got int, bindings map[string]string) *Finding {
 	ins := func(at int) ([]string, []string) {
-		vs := append(append(append([]string{}, vars[:at]...), snake(fresh)), vars[at:]...)
+		vs := append(append(append([]string{}, vars[:at]...), namecase.Snake(fresh)), vars[at:]...)
 		xs := append(append(append([]string{}, values[:at]...), bindings["reset"]), values[at:]...)
 		return vs, xs
 	}
