@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"hash/fnv"
+
+	"github.com/mcpt-tool/mcpt/result"
 )
 
 // checkJournalPlan compares the cases of a resumed journal with the plan:
@@ -71,8 +73,8 @@ func (r *runner) checkCase(cr *CaseResult) error {
 		return fmt.Errorf("unknown relation %q", cr.Relation)
 	}
 	switch {
-	case cr.Status == StatusPass && len(cr.Findings) == 0, cr.Status == StatusSkip && len(cr.Findings) == 0:
-	case cr.Status == StatusFinding && len(cr.Findings) > 0:
+	case cr.Status == result.CasePass && len(cr.Findings) == 0, cr.Status == result.CaseSkip && len(cr.Findings) == 0:
+	case cr.Status == result.CaseFinding && len(cr.Findings) > 0:
 	default:
 		return fmt.Errorf("status %q with %d findings", cr.Status, len(cr.Findings))
 	}

@@ -8,27 +8,20 @@ import (
 	"github.com/mcpt-tool/mcpt/tree"
 )
 
-// Status of a test case.
-const (
-	StatusPass    = "pass"
-	StatusFinding = "finding"
-	StatusSkip    = "skip"
-)
-
 // CaseResult is the outcome of one test case, as journaled.
 type CaseResult struct {
-	Index       int              `json:"case"`
-	Seed        string           `json:"seed"`
-	Relation    string           `json:"relation"`
-	Spot        result.Spot      `json:"spot"`
-	Status      string           `json:"status"`
-	Skip        string           `json:"skip,omitempty"`
-	Findings    []result.Finding `json:"findings,omitempty"`
-	Runs        int              `json:"runs"`
-	Rechecks    int              `json:"rechecks,omitempty"`
-	MutationNS  int64            `json:"mutation_ns"`
-	TranspileNS int64            `json:"transpile_ns"`
-	CheckNS     int64            `json:"check_ns"`
+	Index       int               `json:"case"`
+	Seed        string            `json:"seed"`
+	Relation    string            `json:"relation"`
+	Spot        result.Spot       `json:"spot"`
+	Status      result.CaseStatus `json:"status"`
+	Skip        string            `json:"skip,omitempty"`
+	Findings    []result.Finding  `json:"findings,omitempty"`
+	Runs        int               `json:"runs"`
+	Rechecks    int               `json:"rechecks,omitempty"`
+	MutationNS  int64             `json:"mutation_ns"`
+	TranspileNS int64             `json:"transpile_ns"`
+	CheckNS     int64             `json:"check_ns"`
 
 	// The follow-up and its output, kept for feedback only.
 	followUp    []byte
@@ -61,13 +54,13 @@ func (r *runner) runCase(ctx context.Context, cs Case) (*CaseResult, error) {
 	}
 	switch {
 	case len(cr.Findings) > 0:
-		cr.Status = StatusFinding
+		cr.Status = result.CaseFinding
 	case cr.Skip != "":
-		cr.Status = StatusSkip
+		cr.Status = result.CaseSkip
 	default:
-		cr.Status = StatusPass
+		cr.Status = result.CasePass
 	}
-	if r.opt.Feedback && cr.Status == StatusPass && out.Result.Status == transpiler.Accepted {
+	if r.opt.Feedback && cr.Status == result.CasePass && out.Result.Status == transpiler.Accepted {
 		cr.followUp, cr.followFiles = out.FollowUp.Src, out.Result.Files
 	}
 	return cr, nil

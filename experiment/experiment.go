@@ -461,7 +461,7 @@ func (cfg *Config) campaign(ctx context.Context, k int, mode string, cmd transpi
 		MaxMR: cfg.MaxMR, MaxSpots: cfg.MaxSpots, Workers: workers, BaseRuns: cfg.BaseRuns,
 		Normalize: cfg.Normalize, OutDir: dir, Config: cfg.ConfigFile,
 		OnCase: func(cr *engine.CaseResult) {
-			if cr.Status != engine.StatusSkip {
+			if cr.Status != result.CaseSkip {
 				track()
 			}
 		},

@@ -9,26 +9,16 @@ import (
 	"github.com/mcpt-tool/mcpt/result"
 )
 
-// Status is the outcome of one test case.
-type Status string
-
-// The outcomes of a test case.
-const (
-	Pass    Status = "pass"
-	Found   Status = "finding" // at least one finding
-	Skipped Status = "skip"    // not run to the end: the follow-up could not be built, or the budget ran out
-)
-
 // Event is one line of the event stream: "case" for each test case run,
 // "finding" for each finding. Fields that do not apply are left out.
 type Event struct {
-	Event    string       `json:"event"`
-	Case     int          `json:"case"`
-	Seed     string       `json:"seed,omitempty"`
-	Relation string       `json:"relation,omitempty"`
-	Spot     *result.Spot `json:"spot,omitempty"`
-	Status   Status       `json:"status,omitempty"`
-	Reason   string       `json:"reason,omitempty"` // why a case was skipped
+	Event    string            `json:"event"`
+	Case     int               `json:"case"`
+	Seed     string            `json:"seed,omitempty"`
+	Relation string            `json:"relation,omitempty"`
+	Spot     *result.Spot      `json:"spot,omitempty"`
+	Status   result.CaseStatus `json:"status,omitempty"`
+	Reason   string            `json:"reason,omitempty"` // why a case was skipped (engine.CaseResult.Skip)
 
 	ID        string      `json:"id,omitempty"`
 	Kind      result.Kind `json:"kind,omitempty"`
@@ -75,7 +65,7 @@ func (ew *EventWriter) Write(e Event) error {
 }
 
 // Case writes the event of one test case.
-func (ew *EventWriter) Case(n int, seed, relation string, spot result.Spot, status Status, reason string) error {
+func (ew *EventWriter) Case(n int, seed, relation string, spot result.Spot, status result.CaseStatus, reason string) error {
 	return ew.Write(Event{Event: "case", Case: n, Seed: seed, Relation: relation, Spot: &spot, Status: status, Reason: reason})
 }
 

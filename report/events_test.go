@@ -16,7 +16,7 @@ func TestEventLines(t *testing.T) {
 	var buf bytes.Buffer
 	ew := NewEventWriter(&buf)
 	spot := result.Spot{Index: 1, Line: 4, Col: 15, Desc: "in states, between Red and Green"}
-	if err := ew.Case(3, "traffic.cll", "augment-enumeration", spot, Pass, ""); err != nil {
+	if err := ew.Case(3, "traffic.cll", "augment-enumeration", spot, result.CasePass, ""); err != nil {
 		t.Fatal(err)
 	}
 	want := `{"event":"case","case":3,"seed":"traffic.cll","relation":"augment-enumeration","spot":{"index":1,"line":4,"col":15,"desc":"in states, between Red and Green"},"status":"pass"}` + "\n"
@@ -60,14 +60,14 @@ func TestEventWriterConcurrentAndFlushed(t *testing.T) {
 			defer wg.Done()
 			for i := range each {
 				n := g*each + i
-				status := Pass
+				status := result.CasePass
 				if n%7 == 0 {
-					status = Found
+					status = result.CaseFinding
 				}
 				if err := ew.Case(n, "seed.cll", "add-timer", result.Spot{Index: i}, status, ""); err != nil {
 					t.Error(err)
 				}
-				if status == Found {
+				if status == result.CaseFinding {
 					if err := ew.Finding(&result.Finding{ID: "x", Case: n, Kind: result.Oracle, Message: "line\nbreak"}); err != nil {
 						t.Error(err)
 					}
@@ -120,7 +120,7 @@ func (c *checkFlushed) Flush() error { return c.w.Flush() }
 
 func TestEventWriterReportsWriteErrors(t *testing.T) {
 	ew := NewEventWriter(failingWriter{})
-	if err := ew.Case(1, "s", "r", result.Spot{}, Skipped, "budget"); err == nil {
+	if err := ew.Case(1, "s", "r", result.Spot{}, result.CaseSkip, "budget"); err == nil {
 		t.Error("a failed write was not reported")
 	}
 }

@@ -28,6 +28,21 @@ const (
 	RejectedFollowUp Kind = "rejected-followup"
 )
 
+// CaseStatus is the outcome of one test case, as the journal and the event
+// stream record it.
+type CaseStatus string
+
+const (
+	// CasePass: every checker held.
+	CasePass CaseStatus = "pass"
+	// CaseFinding: the test case has at least one finding.
+	CaseFinding CaseStatus = "finding"
+	// CaseSkip: a checker failed, but not when the follow-up and its base
+	// were run again (a nondeterministic transpiler); no finding is
+	// recorded.
+	CaseSkip CaseStatus = "skip"
+)
+
 // Spot identifies where a mutation was applied in a seed.
 type Spot struct {
 	Index int    `json:"index"` // index among the relation's spots on the seed

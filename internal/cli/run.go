@@ -107,7 +107,7 @@ func (c *runCmd) Run(tools *setup.Tools) error {
 	prog := newProgress(os.Stderr, opt.MaxCases, opt.MaxTime)
 	cases, findings := 0, 0
 	opt.OnCase = func(cr *engine.CaseResult) {
-		if cr.Status != engine.StatusSkip {
+		if cr.Status != result.CaseSkip {
 			cases++
 		}
 		findings += len(cr.Findings)

@@ -45,14 +45,7 @@ func (e events) caseDone(cr *engine.CaseResult) {
 	if e.w == nil {
 		return
 	}
-	st := report.Pass
-	switch cr.Status {
-	case engine.StatusFinding:
-		st = report.Found
-	case engine.StatusSkip:
-		st = report.Skipped
-	}
-	e.w.Case(cr.Index, cr.Seed, cr.Relation, cr.Spot, st, cr.Skip)
+	e.w.Case(cr.Index, cr.Seed, cr.Relation, cr.Spot, cr.Status, cr.Skip)
 	for i := range cr.Findings {
 		e.w.Finding(&cr.Findings[i])
 	}
