@@ -13,9 +13,10 @@ import (
 // statementRelations are the CLL relations on statements (docs/cll.md), in
 // the order mcpt lists them.
 var statementRelations = []string{
-	"assignments-fresh-entities", "comparisons-fresh-entities", "copy-variable", "deep-ifs-fresh-entities",
-	"elif-fresh-parameters", "if-elif-else-fresh-entities", "nested-ifs-fresh-entities", "send-fresh-command",
-	"sequence-fresh-entities", "set-fresh-variable", "start-stop-fresh-timer", "test-fresh-event",
+	"assignments-fresh-entities", "comparisons-fresh-entities", "comparisons-uninitialised-entities", "copy-variable",
+	"deep-ifs-fresh-entities", "deep-ifs-uninitialised-entities", "elif-fresh-parameters", "if-elif-else-fresh-entities",
+	"if-elif-else-uninitialised-entities", "nested-ifs-fresh-entities", "send-fresh-command", "sequence-fresh-entities",
+	"set-fresh-variable", "start-stop-fresh-timer", "test-fresh-event",
 }
 
 // loadStatements loads cll/statements.yaml, the relations on statements,
