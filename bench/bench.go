@@ -282,7 +282,7 @@ func (e *env) campaign(t transpiler.Transpiler, mode engine.Mode, workers, cases
 		Transpiler: t, Relations: s.Relations, Seeds: s.Seeds,
 		Options: engine.Options{
 			Mode: mode, Seed: 1, MaxCases: cases, MaxMR: b.MaxMR, MaxSpots: b.MaxSpots,
-			Workers: workers, BaseRuns: s.Config.BaseRuns, Normalize: s.Normalize, Config: s.Config.File,
+			Workers: workers, BaseRuns: s.Config.BaseRuns, Normalize: s.Normalize, Style: s.Style(), Config: s.Config.File,
 		},
 	}
 }

@@ -282,7 +282,7 @@ func workerCampaign(ctx context.Context, cfg string, edit func(*config.Config) e
 		Transpiler: s.Transpiler, Relations: s.Relations, Seeds: s.Seeds,
 		Options: engine.Options{
 			Mode: engine.MCP, Seed: 1, MaxCases: cases, MaxMR: b.MaxMR, MaxSpots: b.MaxSpots,
-			Workers: workers, BaseRuns: s.Config.BaseRuns, Normalize: s.Normalize, Config: s.Config.File,
+			Workers: workers, BaseRuns: s.Config.BaseRuns, Normalize: s.Normalize, Style: s.Style(), Config: s.Config.File,
 		},
 	}
 	t0 := time.Now()

@@ -1,6 +1,10 @@
 package bundle
 
-import "time"
+import (
+	"time"
+
+	"github.com/mcpt-tool/mcpt/result"
+)
 
 // RecipeFile is the file of a bundle that holds its Recipe.
 const RecipeFile = "recipe.json"
@@ -24,7 +28,10 @@ type Recipe struct {
 	Relations     []string          `json:"relations,omitempty"`
 	GoRelations   []string          `json:"go_relations,omitempty"`
 	Normalize     []Rule            `json:"normalize,omitempty"`
-	Seed          uint64            `json:"seed"`
+	// Signature is what the transpiler's output makes of names, for the
+	// signature of a reproduction.
+	Signature result.Style `json:"signature,omitzero"`
+	Seed      uint64       `json:"seed"`
 }
 
 // Transpiler is the transpiler of a recipe: a builtin, or a command that

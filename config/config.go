@@ -10,8 +10,10 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/mcpt-tool/mcpt/internal/inputfile"
+	"github.com/mcpt-tool/mcpt/internal/namecase"
 )
 
 // Config is a decoded and validated mcpt.yaml. Paths in it are resolved
@@ -25,6 +27,16 @@ type Config struct {
 	Budget     Budget
 	Normalize  []Rule
 	BaseRuns   int // how many times each base is transpiled to detect nondeterminism (1 = no check)
+	Signature  Signature
+}
+
+// Signature says what the transpiler's output makes of the program's names,
+// for the signatures that group findings: the case forms in which it
+// writes a name (nil: as written, snake, upper snake), and the fixed names
+// of the code it generates, which are not names of the program.
+type Signature struct {
+	Forms   []string
+	Generic []string
 }
 
 // Transpiler says how to run the transpiler under test: a builtin in
@@ -93,6 +105,12 @@ type fileYAML struct {
 	Budget     *budgetYAML     `yaml:"budget"`
 	Normalize  []ruleYAML      `yaml:"normalize"`
 	BaseRuns   *Int            `yaml:"base_runs"`
+	Signature  *signatureYAML  `yaml:"signature"`
+}
+
+type signatureYAML struct {
+	Forms   []String `yaml:"forms"`
+	Generic []String `yaml:"generic"`
 }
 
 type transpilerYAML struct {
@@ -185,10 +203,30 @@ func Parse(path string, data []byte) (*Config, error) {
 			c.BaseRuns = int(n)
 		}
 	}
+	if y.Signature != nil {
+		c.signature(y.Signature, &errs)
+	}
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+func (c *Config) signature(y *signatureYAML, errs *ErrorList) {
+	for _, f := range y.Forms {
+		if _, ok := namecase.Form(f.Value); !ok {
+			errs.Add(f.At("signature: unknown name form %q (want one of %s)", f.Value, strings.Join(namecase.Forms, ", ")))
+			continue
+		}
+		c.Signature.Forms = append(c.Signature.Forms, f.Value)
+	}
+	for _, w := range y.Generic {
+		if w.Value == "" || strings.ContainsFunc(w.Value, unicode.IsSpace) {
+			errs.Add(w.At("signature: a generic word is one word, found %q", w.Value))
+			continue
+		}
+		c.Signature.Generic = append(c.Signature.Generic, w.Value)
+	}
 }
 
 func (c *Config) relations(r *relationsYAML, errs *ErrorList) {

@@ -84,3 +84,28 @@ func yamlKeys(ty reflect.Type) []string {
 	}
 	return keys
 }
+
+// TestSignature reads the signature section and reports a form mcpt does
+// not know and a generic word with a space, each at its place.
+func TestSignature(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"a.cll", "r.yaml"} {
+		if err := os.WriteFile(filepath.Join(dir, f), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	head := "transpiler: {builtin: cllc}\nseeds: {files: [a.cll]}\nrelations: {files: [r.yaml]}\n"
+	c, err := Parse(filepath.Join(dir, "mcpt.yaml"), []byte(head+"signature:\n  forms: [written, camel]\n  generic: [ctx, next_state]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(c.Signature, Signature{Forms: []string{"written", "camel"}, Generic: []string{"ctx", "next_state"}}) {
+		t.Errorf("signature = %+v", c.Signature)
+	}
+	_, err = Parse(filepath.Join(dir, "mcpt.yaml"), []byte(head+"signature:\n  forms: [written, title]\n  generic: ['a b']\n"))
+	for _, want := range []string{`mcpt.yaml:5:20: signature: unknown name form "title"`, `mcpt.yaml:6:13: signature: a generic word is one word, found "a b"`} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v, want %s", err, want)
+		}
+	}
+}

@@ -32,6 +32,9 @@ type Tester struct {
 	// Run); for transpilers that vary on purpose, such as the experiment's
 	// fault-injected sessions.
 	NoRecheck bool
+	// Style is what the transpiler's output makes of the program's names,
+	// for the findings' signatures; the zero Style suits C generators.
+	Style result.Style
 	// Config and Faults are recorded in findings, for their reproduction.
 	Config string
 	Faults []string
@@ -102,7 +105,7 @@ func (t *Tester) BaseFinding(id string, b *Base) *result.Finding {
 		Case: -1, Mode: string(t.mode()), Config: t.Config, Faults: t.Faults,
 	}
 	runFinding(f, b.Result, transpiler.Base)
-	f.Signature = result.Signature(f)
+	f.Signature = t.Style.Signature(f)
 	return f
 }
 
@@ -162,7 +165,7 @@ func (t *Tester) Run(ctx context.Context, tc Test) (*Outcome, error) {
 		return nil, fmt.Errorf("transpiling the follow-up of %s: %w", seed.Name, err)
 	}
 	t0 = time.Now()
-	out.Findings = followUpFindings(t.proto(tc), fu, tc.Base.Files, tc.Base.names(), out.Result, t.mode(), t.Normalize)
+	out.Findings = followUpFindings(t.proto(tc), fu, tc.Base.Files, tc.Base.names(), out.Result, t)
 	if out.Result.Status == transpiler.Accepted && t.mode() == MCP {
 		out.CheckNS = time.Since(t0).Nanoseconds()
 	}
@@ -305,8 +308,9 @@ func sameTree(a, b tree.Tree) bool {
 // oracle finding per failed checker on the normalised outputs (o is the
 // normalised base output). proto carries the fields that identify the test
 // case; baseNames, the file names of the base output, make the signatures
-// independent of the seed's naming.
-func followUpFindings(proto result.Finding, fu *relation.FollowUp, o tree.Tree, baseNames []string, res *transpiler.Result, mode Mode, norm oracle.Normalizer) []result.Finding {
+// independent of the seed's naming; t gives the mode, the normalisation
+// and the style of the signatures.
+func followUpFindings(proto result.Finding, fu *relation.FollowUp, o tree.Tree, baseNames []string, res *transpiler.Result, t *Tester) []result.Finding {
 	var fs []result.Finding
 	switch res.Status {
 	case transpiler.Crashed, transpiler.TimedOut, transpiler.Rejected:
@@ -315,10 +319,10 @@ func followUpFindings(proto result.Finding, fu *relation.FollowUp, o tree.Tree, 
 		f.Bindings, f.Fresh = fu.Bindings, fu.Fresh
 		fs = append(fs, f)
 	case transpiler.Accepted:
-		if mode == Fuzz {
+		if t.mode() == Fuzz {
 			break
 		}
-		for _, fl := range fu.Check(o, norm.Apply(res.Files)) {
+		for _, fl := range fu.Check(o, t.Normalize.Apply(res.Files)) {
 			f := proto
 			f.Kind = result.Oracle
 			// File names are the transpiler's: recorded escaped (control
@@ -331,7 +335,7 @@ func followUpFindings(proto result.Finding, fu *relation.FollowUp, o tree.Tree, 
 	}
 	for i := range fs {
 		fs[i].FileKey = result.FileKey(fs[i].File, baseNames, fs[i].SeedFile)
-		fs[i].Signature = result.Signature(&fs[i])
+		fs[i].Signature = t.Style.Signature(&fs[i])
 	}
 	return fs
 }

@@ -66,6 +66,9 @@ type Options struct {
 	// differ mark the seed nondeterministic. 0 means 1.
 	BaseRuns  int
 	Normalize oracle.Normalizer
+	// Style is what the transpiler's output makes of the program's names,
+	// for the findings' signatures.
+	Style result.Style
 	// OutDir receives finding bundles and the journal; empty keeps
 	// everything in memory.
 	OutDir string
@@ -162,7 +165,7 @@ func (c *Campaign) Run(ctx context.Context) (*result.Report, error) {
 	}
 	r := &runner{c: c, opt: opt, seeds: slices.Clone(c.Seeds), tester: &Tester{
 		Transpiler: c.Transpiler, Normalize: opt.Normalize, Mode: opt.Mode, BaseRuns: opt.BaseRuns,
-		NoRecheck: opt.NoRecheck, Config: opt.Config, Faults: opt.Faults,
+		NoRecheck: opt.NoRecheck, Config: opt.Config, Faults: opt.Faults, Style: opt.Style,
 	}}
 	for range c.Seeds {
 		r.bases = append(r.bases, &baseEntry{})

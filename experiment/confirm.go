@@ -45,6 +45,7 @@ type confirmer struct {
 	relations map[string]*relation.Relation
 	seeds     map[string]engine.Seed
 	normalize oracle.Normalizer
+	style     result.Style
 	workers   int
 }
 
@@ -213,7 +214,7 @@ func (c *confirmer) rerun(ctx context.Context, p pair) (confirmed bool, warning 
 	if err != nil {
 		return false, "", err
 	}
-	t := &engine.Tester{Transpiler: tr, Normalize: c.normalize}
+	t := &engine.Tester{Transpiler: tr, Normalize: c.normalize, Style: c.style}
 	base, err := t.Base(ctx, p.test.Base.Seed)
 	if err != nil || base.Skip != "" {
 		return false, "", err

@@ -44,6 +44,7 @@ type Config struct {
 	Relations []*relation.Relation
 	Seeds     []engine.Seed
 	Normalize oracle.Normalizer
+	Style     result.Style // of the findings' signatures
 	// BaseRuns, MaxMR and MaxSpots are passed to every campaign.
 	BaseRuns, MaxMR, MaxSpots int
 	// ConfigFile is the configuration, recorded in the findings.
@@ -249,7 +250,7 @@ func (cfg *Config) newReport(m *faultinject.Manifest, manifestPath string, prep 
 // newConfirmer gives the confirmer of the MCP sessions, which runs cmd.
 func (cfg *Config) newConfirmer(cmd transpiler.Command, workers int) *confirmer {
 	conf := &confirmer{cmd: cmd, relations: map[string]*relation.Relation{}, seeds: map[string]engine.Seed{},
-		normalize: cfg.Normalize, workers: workers}
+		normalize: cfg.Normalize, style: cfg.Style, workers: workers}
 	for _, r := range cfg.Relations {
 		conf.relations[r.Name] = r
 	}
@@ -459,7 +460,7 @@ func (cfg *Config) campaign(ctx context.Context, k int, mode string, cmd transpi
 	camp := &engine.Campaign{Transpiler: rec, Relations: cfg.Relations, Seeds: cfg.Seeds, Options: engine.Options{
 		Mode: engine.Mode(mode), Seed: seed, MaxTime: cfg.Budget, MaxCases: cfg.MaxCases,
 		MaxMR: cfg.MaxMR, MaxSpots: cfg.MaxSpots, Workers: workers, BaseRuns: cfg.BaseRuns,
-		Normalize: cfg.Normalize, OutDir: dir, Config: cfg.ConfigFile,
+		Normalize: cfg.Normalize, Style: cfg.Style, OutDir: dir, Config: cfg.ConfigFile,
 		OnCase: func(cr *engine.CaseResult) {
 			if cr.Status != result.CaseSkip {
 				track()

@@ -32,6 +32,7 @@ type Target struct {
 	// which needs none.
 	Relation  *relation.Relation
 	Normalize oracle.Normalizer
+	Style     result.Style // of the findings' signatures
 	Finding   result.Finding
 	// Base is the base input of the finding, named path.Base(Finding.SeedFile).
 	Base []byte
@@ -123,7 +124,7 @@ func Reduce(ctx context.Context, tg Target, opt Options) (*Result, error) {
 	// The finding repeated in its campaign; candidates get one look each,
 	// so that the budget goes to reduction.
 	r.tester = &engine.Tester{
-		Transpiler: budgeted{r}, Normalize: tg.Normalize, Mode: engine.Mode(tg.Finding.Mode),
+		Transpiler: budgeted{r}, Normalize: tg.Normalize, Style: tg.Style, Mode: engine.Mode(tg.Finding.Mode),
 		NoRecheck: true, Config: tg.Finding.Config, Faults: tg.Finding.Faults,
 	}
 	logf := opt.Logf

@@ -27,9 +27,41 @@ import (
 //	relation/crash/hash            exit status or signal, and the first line of stderr
 //	relation/rejected-followup/hash
 //	relation/timeout
-func Signature(f *Finding) string {
+func Signature(f *Finding) string { return Style{}.Signature(f) }
+
+// Style says what a target's output makes of the program's names, so that
+// signatures know them there: the case forms in which the output writes a
+// name, and the words of the output that are not names of the program
+// (fixed names of the generated code, such as cllc's ctx and next_state).
+// Words that are keywords of common languages (C, C++, Java, Python, Go,
+// JavaScript) are generic already. The zero Style is the forms of C
+// generators (as written, snake, upper snake) and no more generic words.
+type Style struct {
+	// Forms are names of namecase forms (written, snake, upper, lower,
+	// caps, camel, pascal, kebab); nil means namecase.DefaultForms.
+	Forms   []string `json:"forms,omitempty"`
+	Generic []string `json:"generic,omitempty"`
+}
+
+// IsZero tells whether s is the default style.
+func (s Style) IsZero() bool { return len(s.Forms) == 0 && len(s.Generic) == 0 }
+
+// Check returns an error naming the first form of s that namecase does
+// not know.
+func (s Style) Check() error {
+	for _, f := range s.Forms {
+		if _, ok := namecase.Form(f); !ok {
+			return fmt.Errorf("unknown name form %q (want one of %s)", f, strings.Join(namecase.Forms, ", "))
+		}
+	}
+	return nil
+}
+
+// Signature is Signature with the names of the program known in the forms
+// of s, and the generic words of s kept as they are.
+func (s Style) Signature(f *Finding) string {
 	rel := orDash(f.Relation)
-	n := newNormaliser(f)
+	n := newNormaliser(f, s)
 	switch f.Kind {
 	case Timeout:
 		return rel + "/timeout"
@@ -135,11 +167,15 @@ func prefixKey(file string, names []string) string {
 
 // normaliser turns the lines of a finding into their shape.
 type normaliser struct {
-	pats   []pattern // bound names and their C forms, longest first
-	file   string
-	key    string
-	labels []string
-	fresh  []string // the placeholders of fresh names and of their C forms
+	pats      []pattern // bound names and their forms, longest first
+	file      string
+	key       string
+	labels    []string
+	fresh     []string              // the placeholders of fresh names and of their forms
+	forms     []func(string) string // the forms of names in the output
+	formNames []string
+
+	generic map[string]bool
 }
 
 type pattern struct {
@@ -147,8 +183,9 @@ type pattern struct {
 	label int
 }
 
-func newNormaliser(f *Finding) *normaliser {
+func newNormaliser(f *Finding, st Style) *normaliser {
 	n := &normaliser{file: f.File, key: f.FileKey}
+	n.setStyle(st)
 	keys := make([]string, 0, len(f.Bindings))
 	for k := range f.Bindings {
 		keys = append(keys, k)
@@ -168,11 +205,15 @@ func newNormaliser(f *Finding) *normaliser {
 			n.fresh = append(n.fresh, "«"+label+"»")
 		}
 	}
-	// addForms adds a name with its C forms.
+	// addForms adds a name with its forms in the output.
 	addForms := func(v, k string, fresh bool) {
-		add(v, k, fresh)
-		add(namecase.Snake(v), k+".snake", fresh)
-		add(strings.ToUpper(namecase.Snake(v)), k+".upper", fresh)
+		for i, form := range n.forms {
+			label := k
+			if name := n.formNames[i]; name != "written" {
+				label = k + "." + name
+			}
+			add(form(v), label, fresh)
+		}
 	}
 	// A binding made from a fresh name (a let such as t = "t_" + snake T)
 	// is fresh too.
@@ -180,7 +221,9 @@ func newNormaliser(f *Finding) *normaliser {
 	for _, k := range f.Fresh {
 		for _, v := range strings.Split(f.Bindings[k], ", ") {
 			if v != "" {
-				forms = append(forms, v, namecase.Snake(v), strings.ToUpper(namecase.Snake(v)))
+				for _, form := range n.forms {
+					forms = append(forms, form(v))
+				}
 			}
 		}
 	}
@@ -262,7 +305,7 @@ func (n *normaliser) code(line string) string {
 				if !n.isMark(prev) && !n.isMark(next) {
 					b.WriteString(id)
 				}
-			case keywords[id]:
+			case keywords[id] || n.generic[id]:
 				b.WriteString(id)
 			default:
 				b.WriteString("ID")
@@ -299,7 +342,7 @@ func (n *normaliser) text(s string) string {
 	s = pathRE.ReplaceAllString(s, "PATH")
 	s = hexRE.ReplaceAllString(s, "#")
 	s = genRE.ReplaceAllStringFunc(s, func(w string) string {
-		if w == "PATH" || keywords[w] {
+		if w == "PATH" || keywords[w] || n.generic[w] {
 			return w
 		}
 		return "ID"
@@ -594,7 +637,8 @@ func isLetter(c byte) bool { return isUpper(c) || isLower(c) }
 func isAlnum(c byte) bool  { return isLetter(c) || isDigit(c) }
 
 // keywords are the words of generated code that do not come from the
-// program: keywords and fixed names of C and of other common targets.
+// program: keywords and fixed names of C and of other common targets. A
+// target's own fixed names are its Style's Generic words.
 var keywords = map[string]bool{}
 
 func init() {
@@ -606,12 +650,29 @@ func init() {
 		include define undef ifdef ifndef endif elif pragma defined
 		bool true false NULL stdbool stdint stddef stdio stdlib string h
 		int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t size_t
-		ctx state next_state transition_pending cycle_time_ms active remaining_ms
 		class public private protected final new this null super extends implements
 		import package interface abstract throws throw try catch finally
 		def self None True False lambda pass yield async await from as in is not and or
 		func var let function nil type map range go chan select fallthrough
 		panic runtime error goroutine signal exit status`) {
 		keywords[w] = true
+	}
+}
+
+// setStyle makes the name forms and generic words of st the normaliser's.
+func (n *normaliser) setStyle(st Style) {
+	names := st.Forms
+	if len(names) == 0 {
+		names = namecase.DefaultForms
+	}
+	for _, name := range names {
+		if form, ok := namecase.Form(name); ok {
+			n.forms = append(n.forms, form)
+			n.formNames = append(n.formNames, name)
+		}
+	}
+	n.generic = make(map[string]bool, len(st.Generic))
+	for _, w := range st.Generic {
+		n.generic[w] = true
 	}
 }

@@ -246,10 +246,10 @@ func TestSignatureNonASCIIFreshName(t *testing.T) {
 		return oracleFinding("traffic_light", fresh, enumHeader("traffic_light", with), enumHeader("traffic_light", []string{"RED", "GREEN"}))
 	}
 	a, b := finding("GrünLicht"), finding("ÄrgerZeit")
-	if got := newNormaliser(a).code("    TRAFFIC_LIGHT_STATE_GRÜN_LICHT,"); !strings.Contains(got, "«N.upper»") {
+	if got := newNormaliser(a, Style{}).code("    TRAFFIC_LIGHT_STATE_GRÜN_LICHT,"); !strings.Contains(got, "«N.upper»") {
 		t.Errorf("the upper form of GrünLicht is not bound: %q", got)
 	}
-	if got := newNormaliser(a).code("grün_licht_t x;"); !strings.HasPrefix(got, "«N.snake»") {
+	if got := newNormaliser(a, Style{}).code("grün_licht_t x;"); !strings.HasPrefix(got, "«N.snake»") {
 		t.Errorf("the snake form of GrünLicht is not bound: %q", got)
 	}
 	if sa, sb := Signature(a), Signature(b); sa != sb {
@@ -425,5 +425,67 @@ func TestGroupTitles(t *testing.T) {
 		if g.Title != want[i] {
 			t.Errorf("title %q, want %q", g.Title, want[i])
 		}
+	}
+}
+
+// A target that writes names in camel case (as TypeScript or Java
+// generators do). Two faults: one moves the new member to the front, the
+// other moves an old member there. With the forms of the default style the
+// new member's camel form is an identifier like any other, so the two
+// faults share a signature; with the style's camel form they part.
+func TestStyleForms(t *testing.T) {
+	finding := func(fresh, moved string) *Finding {
+		camel := namecase.Camel(namecase.Snake(fresh))
+		lines := func(members ...string) string {
+			return "export interface Config {\n  " + strings.Join(members, ": number;\n  ") + ": number;\n}\n"
+		}
+		exp := lines("retries", camel, "maxDelay")
+		act := lines(camel, "retries", "maxDelay")
+		if moved != "" {
+			act = lines(moved, "retries", camel)
+			exp = lines("retries", moved, camel)
+		}
+		f := oracleFinding("config", fresh, exp, act)
+		f.File, f.FileKey, f.Checker = "config.d.ts", "*.d.ts", "difference:config.d.ts"
+		f.Fresh = []string{"N"}
+		return f
+	}
+	newFirst, oldFirst := finding("ZqKelmor", ""), finding("WubFin", "maxDelay")
+	if Signature(newFirst) != Signature(oldFirst) {
+		t.Errorf("the default forms know camel case: %s, %s", Signature(newFirst), Signature(oldFirst))
+	}
+	st := Style{Forms: []string{"written", "camel"}}
+	if err := st.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if st.Signature(newFirst) == st.Signature(oldFirst) {
+		t.Errorf("with camel forms two faults share %s", st.Signature(newFirst))
+	}
+	if sa, sb := st.Signature(newFirst), st.Signature(finding("LoraqVim", "")); sa != sb {
+		t.Errorf("with camel forms one fault gives %s and %s", sa, sb)
+	}
+	if err := (Style{Forms: []string{"title"}}).Check(); err == nil || !strings.Contains(err.Error(), `"title"`) {
+		t.Errorf("Check of an unknown form: %v", err)
+	}
+}
+
+// A target's fixed names, given as generic words, stay in the shape: two
+// faults that differ only in which fixed name they write differ; without
+// the words both names are just identifiers.
+func TestStyleGeneric(t *testing.T) {
+	finding := func(field string) *Finding {
+		exp := "void p_step(ctx_t *ctx) {\n    ctx->" + field + " = 0;\n}\n"
+		act := "void p_step(ctx_t *ctx) {\n}\n"
+		f := oracleFinding("p", "ZqKelmor", exp, act)
+		f.File, f.FileKey, f.Checker = "p.c", "*.c", "difference:p.c"
+		return f
+	}
+	a, b := finding("next_state"), finding("remaining_ms")
+	if Signature(a) != Signature(b) {
+		t.Errorf("without generic words the fixed names are identifiers: %s, %s", Signature(a), Signature(b))
+	}
+	st := Style{Generic: []string{"next_state", "remaining_ms"}}
+	if st.Signature(a) == st.Signature(b) {
+		t.Errorf("generic words are not kept: both %s", st.Signature(a))
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/progress"
+	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/transpiler"
 )
 
@@ -115,7 +116,7 @@ func (c *experimentCmd) load(tools *setup.Tools) (experiment.Config, error) {
 			Argv: tc.Command, Dir: tc.WorkDir, Env: tc.Env, Timeout: timeout, Accept: tc.Accept, Reject: tc.Reject,
 			InputName: tc.InputName, MaxOutputFiles: tc.MaxOutputFiles, MaxOutputBytes: tc.MaxOutputBytes,
 		},
-		Relations: rels, Seeds: seeds, Normalize: norm,
+		Relations: rels, Seeds: seeds, Normalize: norm, Style: result.Style(cfg.Signature),
 		BaseRuns: cfg.BaseRuns, MaxMR: cfg.Budget.MaxMR, MaxSpots: cfg.Budget.MaxSpots, ConfigFile: cfg.File,
 		Module: module, Packages: c.Packages, Main: c.Main, Instrumented: c.Instrumented, Sample: c.Sample,
 		Sessions: c.Sessions, Seed: c.Seed, Budget: c.Budget, MaxCases: c.MaxCases, Workers: c.Workers,

@@ -46,7 +46,7 @@ func (c *reduceCmd) Run(tools *setup.Tools) error {
 	ctx, stop := interruptible()
 	defer stop()
 	res, err := reduce.Reduce(ctx, reduce.Target{
-		Transpiler: s.Transpiler, Relation: rel, Normalize: s.Normalize, Finding: f, Base: bd.Base,
+		Transpiler: s.Transpiler, Relation: rel, Normalize: s.Normalize, Style: s.Style(), Finding: f, Base: bd.Base,
 	}, opt)
 	steps.Done()
 	var nr *reduce.NotReproducedError

@@ -35,7 +35,7 @@ func (c *reproCmd) Run(tools *setup.Tools) error {
 	if r := bd.Recipe; r != nil && c.Config == "" && len(r.Transpiler.Runs()) > 0 {
 		fmt.Printf("transpiler: %s (in %s), as the bundle records it\n", quoteArgs(r.Transpiler.Runs()), r.Transpiler.Dir)
 	}
-	t := &engine.Tester{Transpiler: s.Transpiler, Normalize: s.Normalize, Mode: engine.Mode(f.Mode)}
+	t := &engine.Tester{Transpiler: s.Transpiler, Normalize: s.Normalize, Mode: engine.Mode(f.Mode), Style: s.Style()}
 	seed := engine.Seed{Name: f.SeedFile, Src: bd.Base}
 	ctx := context.Background()
 	base, err := t.Base(ctx, seed)

@@ -23,3 +23,29 @@ func TestSnake(t *testing.T) {
 		t.Errorf("Upper(GrünLicht) = %q", got)
 	}
 }
+
+func TestForms(t *testing.T) {
+	want := map[string]string{
+		"written": "PumpSpeed", "snake": "pump_speed", "upper": "PUMP_SPEED",
+		"lower": "pumpspeed", "caps": "PUMPSPEED", "camel": "pumpSpeed",
+		"pascal": "PumpSpeed", "kebab": "pump-speed",
+	}
+	for _, name := range Forms {
+		f, ok := Form(name)
+		if !ok {
+			t.Fatalf("Form(%q) is missing", name)
+		}
+		if got := f("PumpSpeed"); got != want[name] {
+			t.Errorf("%s(PumpSpeed) = %q, want %q", name, got, want[name])
+		}
+	}
+	if _, ok := Form("title"); ok {
+		t.Error("Form(title) exists")
+	}
+	if got := Camel("max_count"); got != "maxCount" {
+		t.Errorf("Camel(max_count) = %q", got)
+	}
+	if got := Pascal("über_zug"); got != "ÜberZug" {
+		t.Errorf("Pascal(über_zug) = %q", got)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/relation/yamlrel"
+	"github.com/mcpt-tool/mcpt/result"
 )
 
 // Recipe records what reproducing the findings of a campaign on s needs
@@ -21,7 +22,7 @@ func (s *Setup) Recipe(seed uint64, faults []string) (*bundle.Recipe, error) {
 	cfg := s.Config
 	tc := cfg.Transpiler
 	r := &bundle.Recipe{
-		Config: cfg.File, Seed: seed,
+		Config: cfg.File, Seed: seed, Signature: result.Style(cfg.Signature),
 		Transpiler: bundle.Transpiler{
 			Builtin: tc.Builtin, Options: tc.Options, Faults: tc.Faults, Command: tc.Command,
 			Worker: tc.Worker, Arguments: tc.Arguments, WorkerRequests: tc.WorkerRequests, Env: tc.Env, Timeout: tc.Timeout, Accept: tc.Accept, Reject: tc.Reject, InputName: tc.InputName,
@@ -102,7 +103,7 @@ func (t *Tools) FromRecipe(r *bundle.Recipe, seedFiles []string) (*Setup, error)
 		Worker: tc.Worker, Arguments: tc.Arguments, WorkerRequests: tc.WorkerRequests,
 		Env: tc.Env, Timeout: tc.Timeout, Accept: tc.Accept, Reject: tc.Reject, InputName: tc.InputName,
 		MaxOutputFiles: tc.MaxOutputFiles, MaxOutputBytes: tc.MaxOutputBytes,
-	}}
+	}, Signature: config.Signature(r.Signature)}
 	s := &Setup{Config: cfg}
 	var err error
 	// Faults of the recipe are the campaign's; nil keeps the builtin's own.

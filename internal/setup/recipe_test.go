@@ -14,7 +14,8 @@ import (
 
 // TestRecipeRoundTrip: a configuration's recipe, through JSON, loads the
 // same relations, the included files (../relations/cll.defs.yaml) with
-// them, with no file of the configuration read.
+// them, and the same signature style, with no file of the configuration
+// read.
 func TestRecipeRoundTrip(t *testing.T) {
 	for _, cfg := range []string{"mcpt.yaml", "derived.yaml"} {
 		path := filepath.Join("..", "..", "examples", "cll", cfg)
@@ -37,6 +38,9 @@ func TestRecipeRoundTrip(t *testing.T) {
 		}
 		if !slices.Equal(names(got.Relations), names(s.Relations)) {
 			t.Errorf("%s: relations %v from the recipe, want %v", cfg, names(got.Relations), names(s.Relations))
+		}
+		if st := got.Style(); !slices.Equal(st.Generic, s.Style().Generic) || len(st.Generic) == 0 {
+			t.Errorf("%s: signature style %+v from the recipe, want %+v (the configuration's)", cfg, st, s.Style())
 		}
 		if back.Transpiler.Builtin != "cllc" || !slices.Equal(back.Transpiler.Faults, []string{"reverse-enums"}) || back.Seed != 3 {
 			t.Errorf("%s: transpiler %+v, seed %d", cfg, back.Transpiler, back.Seed)

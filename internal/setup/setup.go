@@ -21,6 +21,7 @@ import (
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/relation/yamlrel"
+	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/transpiler"
 )
 
@@ -63,6 +64,10 @@ type Setup struct {
 	Seeds      []engine.Seed
 	Normalize  oracle.Normalizer
 }
+
+// Style is what the configuration says of the transpiler's names, for
+// the signatures of findings.
+func (s *Setup) Style() result.Style { return result.Style(s.Config.Signature) }
 
 // ConfigError marks errors in what the user gave (configuration, relations,
 // seeds), as opposed to a failure of the machine.
@@ -308,7 +313,7 @@ func (s *Setup) EngineOptions() engine.Options {
 	opt := engine.Options{
 		Mode: engine.MCP, Seed: 1, MaxTime: b.MaxTime, MaxCases: b.MaxCases,
 		MaxMR: b.MaxMR, MaxSpots: b.MaxSpots, BaseRuns: s.Config.BaseRuns,
-		Normalize: s.Normalize, Config: s.Config.File,
+		Normalize: s.Normalize, Config: s.Config.File, Style: s.Style(),
 	}
 	if opt.MaxTime == 0 && opt.MaxCases == 0 {
 		opt.MaxTime = time.Minute
