@@ -110,18 +110,20 @@ func TestDerivedFindsFaults(t *testing.T) {
 
 // BenchmarkChecks times FollowUp.Check of the exact and of the derived CLL
 // catalogue over the same test cases: the same 40 generated seeds, every
-// relation, its first four spots.
+// relation, its first four spots. The ratio sub-benchmark alternates
+// blocks of both, so that a machine's load weighs on both alike, and
+// reports the time per case of each and derived/exact.
 func BenchmarkChecks(b *testing.B) {
+	type checkCase struct {
+		fu    *relation.FollowUp
+		o, o2 tree.Tree
+	}
+	cases := map[string][]checkCase{}
 	for _, cfg := range []string{"generated.yaml", "derived.yaml"} {
 		s, err := setup.Load(filepath.Join("cll", cfg), setup.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
-		type checkCase struct {
-			fu    *relation.FollowUp
-			o, o2 tree.Tree
-		}
-		var cases []checkCase
 		ctx := context.Background()
 		for _, seed := range s.Seeds[:40] {
 			in := relation.Input{Name: filepath.Base(seed.Name), Src: seed.Src}
@@ -140,17 +142,42 @@ func BenchmarkChecks(b *testing.B) {
 					if err != nil || res.Status != transpiler.Accepted {
 						continue
 					}
-					cases = append(cases, checkCase{fu, base.Files, res.Files})
+					cases[cfg] = append(cases[cfg], checkCase{fu, base.Files, res.Files})
 				}
 			}
 		}
-		b.Run(strings.TrimSuffix(cfg, ".yaml"), func(b *testing.B) {
-			for i := range b.N {
-				c := cases[i%len(cases)]
-				c.fu.Check(c.o, c.o2)
-			}
-		})
 	}
+	check := func(cfg string, from, n int) {
+		cs := cases[cfg]
+		for i := from; i < from+n; i++ {
+			c := cs[i%len(cs)]
+			c.fu.Check(c.o, c.o2)
+		}
+	}
+	for _, cfg := range []string{"generated.yaml", "derived.yaml"} {
+		b.Run(strings.TrimSuffix(cfg, ".yaml"), func(b *testing.B) { check(cfg, 0, b.N) })
+	}
+	b.Run("ratio", func(b *testing.B) {
+		const block = 100
+		var clock, cpu [2]int64
+		for i := 0; i < b.N; i += block {
+			for k, cfg := range []string{"generated.yaml", "derived.yaml"} {
+				t0, c0 := time.Now(), cpuTime()
+				check(cfg, i, block)
+				clock[k] += time.Since(t0).Nanoseconds()
+				cpu[k] += cpuTime() - c0
+			}
+		}
+		n := float64((b.N + block - 1) / block * block)
+		b.ReportMetric(float64(clock[0])/n, "exact-ns/case")
+		b.ReportMetric(float64(clock[1])/n, "derived-ns/case")
+		b.ReportMetric(float64(clock[1])/float64(clock[0]), "derived/exact")
+		if cpu[0] > 0 {
+			b.ReportMetric(float64(cpu[0])/n, "exact-cpu-ns/case")
+			b.ReportMetric(float64(cpu[1])/n, "derived-cpu-ns/case")
+			b.ReportMetric(float64(cpu[1])/float64(cpu[0]), "derived/exact-cpu")
+		}
+	})
 }
 
 // TestDerivedPacks: the derived relations of each pack against the real

@@ -61,16 +61,16 @@ func (c *Analogy) Decide(o, o2 tree.Tree) Verdict {
 	if !c.KeepNumbers {
 		mask = maskNumbers
 	}
-	kin := make([]*scanner, len(c.Kin))
+	kin := make([]scanner, len(c.Kin))
 	for i, k := range c.Kin {
-		kin[i] = newScanner(k, c.Others)
+		kin[i] = scanner{n: k, others: c.Others, uniq: distinct(k)}
 	}
 	seen := false
 	for _, f := range o.Names() {
 		if len(c.Files) > 0 && !slices.Contains(c.Files, f) || !mentionsBytes(o[f], []Name{c.Renames[0].From}) {
 			continue
 		}
-		text := string(o[f])
+		text := view(o[f])
 		starts := lineStarts(text)
 		// A form of the sibling counts in this file only when o′ has the
 		// new name in that form here: the lower case of an enumerator
@@ -94,7 +94,7 @@ func (c *Analogy) Decide(o, o2 tree.Tree) Verdict {
 			continue
 		}
 		seen = true
-		have := countMatches(want, string(o2[f]), mask)
+		have := countMatches(want, view(o2[f]), mask)
 		var missing []string
 		for k, p := range want {
 			for range count[p.key] - have[k] {
@@ -152,10 +152,24 @@ func countMatches(want []*pattern, text string, mask func(string) string) []int 
 		}
 		return have
 	}
-	starts := lineStarts(text)
-	sc := &scanner{n: Name{Forms: need}, uniq: distinct(Name{Forms: need})}
-	for _, i := range sc.lines(text, starts) {
-		count(lineAt(text, starts, i))
+	var at []int // the starts of the lines that hold one
+	for _, f := range need {
+		for off := 0; ; {
+			k := strings.Index(text[off:], f)
+			if k < 0 {
+				break
+			}
+			at = append(at, strings.LastIndexByte(text[:off+k], '\n')+1)
+			off += k + 1
+		}
+	}
+	slices.Sort(at)
+	for _, beg := range slices.Compact(at) {
+		end := strings.IndexByte(text[beg:], '\n')
+		if end < 0 {
+			end = len(text) - beg
+		}
+		count(text[beg : beg+end])
 	}
 	return have
 }
@@ -235,7 +249,16 @@ func (c *Analogy) rename(line string, scs []*scanner, mask func(string) string) 
 		at = o.end
 	}
 	p.lits = append(p.lits, strings.TrimRight(mask(line[at:]), punctuation))
-	p.key = fmt.Sprint(p.lits, p.alts)
+	var k strings.Builder
+	for i, l := range p.lits {
+		k.WriteString(l)
+		if i < len(p.alts) {
+			k.WriteByte(0)
+			k.WriteString(strings.Join(p.alts[i], "\x01"))
+			k.WriteByte(0)
+		}
+	}
+	p.key = k.String()
 	return p
 }
 
@@ -252,9 +275,9 @@ func (c *Analogy) linesOf(text string) string {
 	return strings.Join(out, "\n")
 }
 
-func mentionsAny(line string, scs []*scanner) bool {
-	for _, sc := range scs {
-		if len(sc.find(line)) > 0 {
+func mentionsAny(line string, scs []scanner) bool {
+	for i := range scs {
+		if len(scs[i].find(line)) > 0 {
 			return true
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 	"strings"
+	"unsafe"
 )
 
 // Name is a declared name in the forms a code generator may write it (as
@@ -278,6 +279,10 @@ func (sc *scanner) lines(text string, starts []int) []int {
 	slices.Sort(out)
 	return slices.Compact(out)
 }
+
+// view is the content of an output file as a string, without a copy: a
+// checker reads the trees it is given and nobody changes them meanwhile.
+func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // lineStarts returns the offset of each line of text.
 func lineStarts(text string) []int {
