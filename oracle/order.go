@@ -69,7 +69,7 @@ func (c *Order) Decide(o, o2 tree.Tree) Verdict {
 		if !c.concerns(f, o, o2) {
 			continue
 		}
-		d, bad := c.checkFile(string(o2[f]), scs)
+		d, bad := c.checkFile(view(o2[f]), scs)
 		decided = decided || d
 		if len(bad) > 0 {
 			v.Fails = append(v.Fails, Failure{
