@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/mcpt-tool/mcpt/config"
+	"github.com/mcpt-tool/mcpt/internal/namecase"
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
 )
@@ -71,22 +72,6 @@ type derivedT struct {
 	keepNumbers bool
 }
 
-// nameForms are the forms of a name that derived checkers look for, by
-// the names a relation gives them in forms:.
-var nameForms = map[string]func(string) string{
-	"written": func(s string) string { return s },
-	"snake":   relation.Snake,
-	"upper":   relation.Upper,
-	"lower":   strings.ToLower,
-	"caps":    strings.ToUpper,
-	"camel":   func(s string) string { return lowerFirst(pascal(s)) },
-	"pascal":  pascal,
-	"kebab":   func(s string) string { return strings.ReplaceAll(relation.Snake(s), "_", "-") },
-}
-
-// defaultForms is every form, in the order they correspond between names.
-var defaultForms = []string{"written", "snake", "upper", "lower", "caps", "camel", "pascal", "kebab"}
-
 func compileDerived(cy checkYAML) (*derivedT, error) {
 	d := &derivedT{}
 	var name *config.String
@@ -116,14 +101,16 @@ func compileDerived(cy checkYAML) (*derivedT, error) {
 		d.name = name.Value
 	}
 	if len(forms) == 0 {
-		for _, f := range defaultForms {
-			d.forms = append(d.forms, nameForms[f])
+		// Every form, in the order in which they correspond between names.
+		for _, f := range namecase.Forms {
+			fn, _ := namecase.Form(f)
+			d.forms = append(d.forms, fn)
 		}
 	}
 	for _, f := range forms {
-		fn := nameForms[f.Value]
-		if fn == nil {
-			return nil, f.At("unknown name form %q (want one of %s)", f.Value, strings.Join(defaultForms, ", "))
+		fn, ok := namecase.Form(f.Value)
+		if !ok {
+			return nil, f.At("unknown name form %q (want one of %s)", f.Value, strings.Join(namecase.Forms, ", "))
 		}
 		d.forms = append(d.forms, fn)
 	}

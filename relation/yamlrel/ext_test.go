@@ -2,6 +2,7 @@ package yamlrel
 
 import (
 	"github.com/mcpt-tool/mcpt/config"
+	"github.com/mcpt-tool/mcpt/internal/namecase"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -276,7 +277,7 @@ func TestListFuncs(t *testing.T) {
 	if list, ok := joined.([]map[string]any); err != nil || !ok || len(list) != 3 || list[1]["name"] != "N" {
 		t.Errorf("concat %v %v", joined, err)
 	}
-	if pascal("max_speed") != "MaxSpeed" || lowerFirst(pascal("max_speed")) != "maxSpeed" {
+	if namecase.Pascal("max_speed") != "MaxSpeed" || namecase.Camel("max_speed") != "maxSpeed" {
 		t.Error("pascal / camel")
 	}
 	for s, want := range map[string]bool{"": false, " 0 ": false, "false": false, "[]": false, "map[]": false, "yes": true, "[x]": true} {

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"unicode"
 
-	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/internal/namecase"
 )
 
 // listFuncs are the template functions over lists of names, numbers and
@@ -62,10 +62,10 @@ var listFuncs = map[string]any{
 	},
 	"resub":      func(re, repl, s string) (string, error) { rx, err := cachedRE(re); return replaceAll(rx, repl, s), err },
 	"alt":        onStrings(alt),
-	"kebab":      func(s string) string { return strings.ReplaceAll(relation.Snake(s), "_", "-") },
-	"camel":      func(s string) string { return lowerFirst(pascal(s)) },
-	"pascal":     pascal,
-	"lowerfirst": lowerFirst,
+	"kebab":      namecase.Kebab,
+	"camel":      namecase.Camel,
+	"pascal":     namecase.Pascal,
+	"lowerfirst": namecase.LowerFirst,
 	"upperfirst": upperFirst,
 }
 
@@ -394,33 +394,6 @@ func alt(xs []string) string {
 		q[i] = regexp.QuoteMeta(x)
 	}
 	return "(?:" + strings.Join(q, "|") + ")"
-}
-
-// pascal upper-cases the first letter of each part of a snake or kebab case
-// name and drops the separators (max_speed → MaxSpeed, Zoo → Zoo).
-func pascal(s string) string {
-	var b strings.Builder
-	up := true
-	for _, c := range s {
-		if c == '_' || c == '-' {
-			up = true
-			continue
-		}
-		if up {
-			b.WriteRune(unicode.ToUpper(c))
-			up = false
-		} else {
-			b.WriteRune(c)
-		}
-	}
-	return b.String()
-}
-
-func lowerFirst(s string) string {
-	for i, c := range s {
-		return string(unicode.ToLower(c)) + s[i+len(string(c)):]
-	}
-	return s
 }
 
 func upperFirst(s string) string {

@@ -2,6 +2,7 @@ package yamlrel
 
 import (
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -251,5 +252,38 @@ func TestBlockScalars(t *testing.T) {
 	}
 	if got, want := predict("|2+"), "struct Item {\n  int32_t N;\n  // new\n\n};\n"; got != want {
 		t.Errorf("|2+: %q, want %q", got, want)
+	}
+}
+
+// TestReadFromFollowUp: a value read from o′ (in: o2), here the first
+// slot of the struct as the follow-up's output has it, is .o2.NAME; the
+// prediction holds when o′ is right, fails when a slot is wrong, and a
+// value o′ lacks fails the check naming o′.
+func TestReadFromFollowUp(t *testing.T) {
+	rel := strings.Replace(forEachRel, "- {name: first, at:", "- {name: first, in: o2, at:", 1)
+	rel = strings.ReplaceAll(rel, ".o.first", ".o2.first")
+	r := loadExt(t, rel)
+	in := relation.Input{Name: "shop.idl", Src: []byte(idlSrc)}
+	spots, _ := r.Spots(in)
+	fu, err := r.Mutate(in, spots[1], rngFor(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	follow := strings.ReplaceAll(genFollow[:strings.Index(genFollow, "// field")], "zzz", fu.Bindings["N"])
+	o := tree.Tree{"gen.h": []byte(genBase)}
+	if fails := fu.Check(o, tree.Tree{"gen.h": []byte(follow)}); len(fails) != 0 {
+		t.Fatalf("false alarm: %+v", fails)
+	}
+	bad := tree.Tree{"gen.h": []byte(strings.Replace(follow, "char * name; // slot 3", "char * name; // slot 2", 1))}
+	if fails := fu.Check(o, bad); len(fails) != 1 || fails[0].Checker != "gen" {
+		t.Errorf("a wrong slot: want one failure of gen, got %+v", fails)
+	}
+	noSlot := tree.Tree{"gen.h": []byte(regexp.MustCompile(`// slot \d+`).ReplaceAllString(follow, ""))}
+	if fails := fu.Check(o, noSlot); len(fails) != 1 || !strings.Contains(fails[0].Message, "read first: no line of gen.h in o′") {
+		t.Errorf("a value o′ lacks: %+v", fails)
+	}
+	dir := write(t, map[string]string{"defs.yaml": idlDefs, "rel.yaml": "include: [defs.yaml]\nrelations:\n" + strings.Replace(rel, "in: o2", "in: o3", 1)})
+	if _, err := Load(filepath.Join(dir, "rel.yaml")); err == nil || !strings.Contains(err.Error(), `in is o or o2, found "o3"`) {
+		t.Errorf("in: o3: error %v", err)
 	}
 }

@@ -8,11 +8,12 @@ import (
 	"github.com/mcpt-tool/mcpt/tree"
 )
 
-// readT reads one value of the base output o for a difference check: the
-// length or offset that a generator wrote and that the prediction computes
-// from (.o.NAME).
+// readT reads one value of the base output o (or of the follow-up's, o′)
+// for a difference check: the length or offset that a generator wrote and
+// that the prediction computes from (.o.NAME, or .o2.NAME for o′).
 type readT struct {
 	name string
+	o2   bool  // read from o′
 	file *tmpl // nil: the check's file
 	path []matcherT
 }
@@ -24,6 +25,16 @@ func compileReads(rys []readYAML) ([]readT, error) {
 		if !identRE.MatchString(ry.Name.Value) {
 			return nil, ry.Name.At("read: name %q is not an identifier", ry.Name.Value)
 		}
+		r := readT{name: ry.Name.Value}
+		if ry.In != nil {
+			switch ry.In.Value {
+			case "o":
+			case "o2":
+				r.o2 = true
+			default:
+				return nil, ry.In.At("read %s: in is o or o2, found %q", ry.Name.Value, ry.In.Value)
+			}
+		}
 		if seen[ry.Name.Value] {
 			return nil, ry.Name.At("read: %s read twice", ry.Name.Value)
 		}
@@ -31,7 +42,6 @@ func compileReads(rys []readYAML) ([]readT, error) {
 		if len(ry.At) == 0 || !ry.At[len(ry.At)-1].Re {
 			return nil, ry.Name.At("read %s: at is a path whose last matcher is {re: …} with a group", ry.Name.Value)
 		}
-		r := readT{name: ry.Name.Value}
 		var err error
 		if ry.File != nil {
 			if r.file, err = mkTmpl(*ry.File); err != nil {
@@ -73,15 +83,19 @@ func (rd *readingDiff) Check(o, o2 tree.Tree) []oracle.Failure {
 			return fail(err)
 		}
 	}
-	vals := map[string]any{}
+	vals, vals2 := map[string]any{}, map[string]any{}
 	for _, r := range rd.dt.reads {
-		v, err := r.read(data, o, file)
+		from, to := o, vals
+		if r.o2 {
+			from, to = o2, vals2
+		}
+		v, err := r.read(data, from, file)
 		if err != nil {
 			return fail(err)
 		}
-		vals[r.name] = v
+		to[r.name] = v
 	}
-	data["o"] = vals
+	data["o"], data["o2"] = vals, vals2
 	d, err := rd.dt.instantiate(data)
 	if err != nil {
 		return fail(err)
@@ -97,9 +111,13 @@ func (r readT) read(data map[string]any, o tree.Tree, file string) (string, erro
 			return "", err
 		}
 	}
+	in := "o"
+	if r.o2 {
+		in = "o′"
+	}
 	content, ok := o[file]
 	if !ok {
-		return "", fmt.Errorf("read %s: %s is missing from o", r.name, file)
+		return "", fmt.Errorf("read %s: %s is missing from %s", r.name, file, in)
 	}
 	var path []oracle.Matcher
 	for _, mt := range r.path {
@@ -113,7 +131,7 @@ func (r readT) read(data map[string]any, o tree.Tree, file string) (string, erro
 	a := oracle.Anchor{Path: path}
 	i := a.Find(lines)
 	if i < 0 {
-		return "", fmt.Errorf("read %s: no line of %s in o is %s", r.name, file, a.String()[len("after "):])
+		return "", fmt.Errorf("read %s: no line of %s in %s is %s", r.name, file, in, a.String()[len("after "):])
 	}
 	last := path[len(path)-1].Re
 	sm := last.FindStringSubmatch(lines[i])

@@ -108,6 +108,7 @@ type readYAML struct {
 	Name config.String  `yaml:"name"`
 	File *config.String `yaml:"file"`
 	At   []matcherYAML  `yaml:"at"`
+	In   *config.String `yaml:"in"` // o (the default) or o2, the follow-up's output
 }
 
 // forEachYAML repeats an edit once per element of a list binding (a dotted
