@@ -27,13 +27,9 @@ func (b *Blocks) Check(o, o2 tree.Tree) []Failure {
 	if name == "" {
 		name = "blocks:" + b.File
 	}
-	base, ok := o[b.File]
-	if !ok {
-		return []Failure{{Checker: name, File: b.File, Message: fmt.Sprintf("%s is missing from o", b.File)}}
-	}
-	act, ok := o2[b.File]
-	if !ok {
-		return []Failure{{Checker: name, File: b.File, Message: fmt.Sprintf("%s is missing from o′", b.File)}}
+	base, act, missing := bothFiles(name, b.File, o, o2)
+	if missing != nil {
+		return missing
 	}
 	ol, onl := SplitLines(string(base))
 	al, anl := SplitLines(string(act))

@@ -409,19 +409,29 @@ func describe(e *Edit) string {
 	return fmt.Sprintf("the insertion of %q", first)
 }
 
+// bothFiles returns file in o and in o′, or the failure of the checker
+// name when either lacks it.
+func bothFiles(name, file string, o, o2 tree.Tree) (base, act []byte, missing []Failure) {
+	base, ok := o[file]
+	if !ok {
+		return nil, nil, []Failure{{Checker: name, File: file, Message: fmt.Sprintf("%s is missing from o", file)}}
+	}
+	act, ok = o2[file]
+	if !ok {
+		return nil, nil, []Failure{{Checker: name, File: file, Message: fmt.Sprintf("%s is missing from o′", file)}}
+	}
+	return base, act, nil
+}
+
 // Check runs the difference check.
 func (d *Difference) Check(o, o2 tree.Tree) []Failure {
 	name := d.Name
 	if name == "" {
 		name = "difference:" + d.File
 	}
-	base, ok := o[d.File]
-	if !ok {
-		return []Failure{{Checker: name, File: d.File, Message: fmt.Sprintf("%s is missing from o", d.File)}}
-	}
-	act, ok := o2[d.File]
-	if !ok {
-		return []Failure{{Checker: name, File: d.File, Message: fmt.Sprintf("%s is missing from o′", d.File)}}
+	base, act, missing := bothFiles(name, d.File, o, o2)
+	if missing != nil {
+		return missing
 	}
 	lines, nl, err := d.predict(string(base))
 	if err != nil {
