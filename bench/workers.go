@@ -22,7 +22,7 @@ import (
 // mode.
 const (
 	DefaultWorkersCllcCases = 300
-	DefaultWorkersTSCases   = 40
+	DefaultWorkersTSCases   = 150
 	DefaultWorkersRepeat    = 3
 	QuickWorkersCllcCases   = 40
 	QuickWorkersTSCases     = 4

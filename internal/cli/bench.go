@@ -32,7 +32,7 @@ type benchCmd struct {
 	MemoryCases    []int  `name:"memory-cases" sep:"," placeholder:"N,N" help:"Campaign sizes of --memory, smallest first (default 100000,1000000)."`
 	WorkersCompare bool   `name:"workers-compare" help:"Measure only test cases per second with the transpiler run as a command per run against a persistent worker: cllc (examples/cll) and, when installed, tsc (examples/typescript), interleaved pairs of the same seed, and whether both modes give the same findings."`
 	CllcCases      int    `name:"cllc-cases" help:"Test cases per cllc campaign of --workers-compare (default 300; 40 with --quick)."`
-	TSCases        int    `name:"ts-cases" help:"Test cases per TypeScript campaign of --workers-compare (default 40; 4 with --quick)."`
+	TSCases        int    `name:"ts-cases" help:"Test cases per TypeScript campaign of --workers-compare (default 150; 4 with --quick)."`
 	TSExamples     string `name:"ts-examples" placeholder:"DIR" help:"The TypeScript example directory of --workers-compare (default: typescript beside the CLL example)."`
 }
 
