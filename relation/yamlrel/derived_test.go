@@ -39,11 +39,7 @@ cycle
 // neighbours of the inserted timer's kind and a sibling of the same shape
 // that the input mentions only in its declaration from the mutation.
 func TestDerivedChecks(t *testing.T) {
-	dir := write(t, map[string]string{"defs.yaml": defsYAML, "rel.yaml": derivedRel})
-	rels, err := Load(filepath.Join(dir, "rel.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	rels := loadFiles(t, map[string]string{"defs.yaml": defsYAML, "rel.yaml": derivedRel})
 	in := relation.Input{Name: "door.cll", Src: []byte(derivedProgram)}
 	spots, _ := rels[0].Spots(in)
 	// Spot 2 is after Hold: neighbours Hold and Alarm; the nearest sibling
@@ -79,11 +75,7 @@ func TestDerivedChecks(t *testing.T) {
 // (Hold, started in the cycle) is no neighbour.
 func TestOrderUnique(t *testing.T) {
 	rel := strings.Replace(derivedRel, "- order: {}", "- order: {unique: true, not_places: 'x', places: '.'}", 1)
-	dir := write(t, map[string]string{"defs.yaml": defsYAML, "rel.yaml": rel})
-	rels, err := Load(filepath.Join(dir, "rel.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	rels := loadFiles(t, map[string]string{"defs.yaml": defsYAML, "rel.yaml": rel})
 	in := relation.Input{Name: "door.cll", Src: []byte(derivedProgram)}
 	spots, _ := rels[0].Spots(in)
 	fu, err := rels[0].Mutate(in, spots[2], rngFor(1))

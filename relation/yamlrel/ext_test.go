@@ -49,11 +49,7 @@ struct Tag {
 
 func loadExt(t *testing.T, rel string) *relation.Relation {
 	t.Helper()
-	dir := write(t, map[string]string{"defs.yaml": idlDefs, "rel.yaml": "include: [defs.yaml]\nrelations:\n" + rel})
-	rels, err := Load(filepath.Join(dir, "rel.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	rels := loadFiles(t, map[string]string{"defs.yaml": idlDefs, "rel.yaml": "include: [defs.yaml]\nrelations:\n" + rel})
 	return rels[0]
 }
 

@@ -45,11 +45,7 @@ func TestDeclareAndBlocks(t *testing.T) {
 	// under a second regions: key, which YAML refuses: write them apart.
 	defs := strings.Replace(defsYAML, "kinds:\n", "kinds:\n  stmt: {region: body, match: '^\\s*(?P<name>send|if)\\b'}\n", 1)
 	defs = strings.Replace(defs, "regions:\n", "regions:\n  body: {from: '^cycle', to: '^end_of_program'}\n", 1)
-	dir := write(t, map[string]string{"defs.yaml": defs, "rel.yaml": stmtRel})
-	rels, err := Load(filepath.Join(dir, "rel.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	rels := loadFiles(t, map[string]string{"defs.yaml": defs, "rel.yaml": stmtRel})
 	r := rels[0]
 	in := relation.Input{Name: "door.cll", Src: []byte(stmtProgram)}
 	spots, err := r.Spots(in)

@@ -21,6 +21,16 @@ func write(t *testing.T, files map[string]string) string {
 	return dir
 }
 
+// loadFiles writes files to a new directory and loads its rel.yaml.
+func loadFiles(t *testing.T, files map[string]string) []*relation.Relation {
+	t.Helper()
+	rels, err := Load(filepath.Join(write(t, files), "rel.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rels
+}
+
 const defsYAML = `skip: '^\s*(//.*)?$'
 captures:
   logic: '^logic (\w+)'
@@ -106,11 +116,7 @@ cycle
 
 func load(t *testing.T) *relation.Relation {
 	t.Helper()
-	dir := write(t, map[string]string{"defs.yaml": defsYAML, "rel.yaml": relYAMLText})
-	rels, err := Load(filepath.Join(dir, "rel.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	rels := loadFiles(t, map[string]string{"defs.yaml": defsYAML, "rel.yaml": relYAMLText})
 	if len(rels) != 1 {
 		t.Fatalf("%d relations", len(rels))
 	}
