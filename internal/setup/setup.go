@@ -298,6 +298,9 @@ func GenerateSeeds(s config.Seeds) ([]engine.Seed, error) {
 	if err != nil {
 		return nil, err
 	}
+	if why := b.Shortfall(); why != "" {
+		return nil, config.Errorf(s.Pos, "seeds: %s derives no program: %s", filepath.Base(s.Grammar), why)
+	}
 	seeds := make([]engine.Seed, len(b.Programs))
 	base := filepath.Base(s.Grammar)
 	for i, p := range b.Programs {
