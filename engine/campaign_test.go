@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpt-tool/mcpt/cll"
 	"github.com/mcpt-tool/mcpt/engine"
+	"github.com/mcpt-tool/mcpt/internal/testtier"
 	"github.com/mcpt-tool/mcpt/result"
 )
 
@@ -62,6 +63,7 @@ func TestDemo(t *testing.T) {
 // TestEveryDemoFaultIsFound runs the relations against cllc with each demo
 // fault switched on.
 func TestEveryDemoFaultIsFound(t *testing.T) {
+	testtier.Long(t, "a campaign per demo fault")
 	for _, f := range cll.Faults() {
 		t.Run(f.Name, func(t *testing.T) {
 			s := load(t, "mcpt.yaml", []string{f.Name})

@@ -47,7 +47,8 @@ type runCmd struct {
 	FindingsExit int           `name:"findings-exit-code" default:"1" help:"Exit status of a complete campaign with findings (0 suits batch jobs, where findings are no failure)."`
 	Shard        string        `help:"Run shard i of n (i/n, counted from 0); defaults from JOB_COMPLETION_INDEX/JOB_COMPLETIONS or SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT."`
 	Events       string        `help:"Write JSON Lines events (one per test case and per finding) to this file."`
-	Quiet        bool          `short:"q" help:"Print no finding lines, only the summary."`
+	Verbose      bool          `short:"v" help:"Print a line per finding as it is found, before the summary and its groups."`
+	Quiet        bool          `short:"q" help:"Show no progress."`
 	Feedback     bool          `help:"Add follow-ups that passed to the seed pool, so that later test cases carry several mutations."`
 }
 
@@ -104,7 +105,11 @@ func (c *runCmd) Run(tools *setup.Tools) error {
 		return usageErr("%v", err)
 	}
 	defer closeEv()
-	prog := newProgress(os.Stderr, opt.MaxCases, opt.MaxTime)
+	var progressTo io.Writer = os.Stderr
+	if c.Quiet {
+		progressTo = io.Discard
+	}
+	prog := newProgress(progressTo, opt.MaxCases, opt.MaxTime)
 	cases, findings := 0, 0
 	opt.OnCase = func(cr *engine.CaseResult) {
 		if cr.Status != result.CaseSkip {
@@ -112,7 +117,7 @@ func (c *runCmd) Run(tools *setup.Tools) error {
 		}
 		findings += len(cr.Findings)
 		ev.caseDone(cr)
-		if !c.Quiet {
+		if c.Verbose {
 			for i := range cr.Findings {
 				prog.println(findingLine(&cr.Findings[i]))
 			}
@@ -374,6 +379,18 @@ func printSummary(w io.Writer, r *result.Report, out string) {
 		fmt.Fprintf(w, " (shard %s)", r.Shard)
 	}
 	fmt.Fprintln(w)
+	// The groups first: they are what a reader of a campaign needs.
+	byID := map[string]*result.Finding{}
+	for i := range r.Findings {
+		byID[r.Findings[i].ID] = &r.Findings[i]
+	}
+	for _, g := range r.Groups {
+		ex := byID[g.Example]
+		fmt.Fprintf(w, "group %dx %s\n", g.Count, g.Title)
+		if ex != nil && ex.Bundle != "" {
+			fmt.Fprintf(w, "  e.g. %s\n", engine.ReproCommand(out, ex))
+		}
+	}
 	if n := len(r.Seeds.Rejected) + len(r.Seeds.Nondeterministic) + len(r.Seeds.Crashed); n > 0 {
 		fmt.Fprintf(w, "seeds skipped: %d rejected, %d nondeterministic, %d crashed the base run\n",
 			len(r.Seeds.Rejected), len(r.Seeds.Nondeterministic), len(r.Seeds.Crashed))
@@ -400,17 +417,6 @@ func printSummary(w io.Writer, r *result.Report, out string) {
 			found = fmt.Sprintf("%d with findings (%s)", t.Cases, t.What())
 		}
 		fmt.Fprintf(w, "  %-32s %6d test cases, %s\n", n, r.ByRelation[n].TestCases, found)
-	}
-	byID := map[string]*result.Finding{}
-	for i := range r.Findings {
-		byID[r.Findings[i].ID] = &r.Findings[i]
-	}
-	for _, g := range r.Groups {
-		ex := byID[g.Example]
-		fmt.Fprintf(w, "group %dx %s\n", g.Count, g.Title)
-		if ex != nil && ex.Bundle != "" {
-			fmt.Fprintf(w, "  e.g. %s\n", engine.ReproCommand(out, ex))
-		}
 	}
 	fmt.Fprintf(w, "report: %s\n", filepath.Join(out, "report.json"))
 }
