@@ -228,7 +228,8 @@ func (t *Tools) Relations(cfg *config.Config) ([]*relation.Relation, error) {
 	for _, name := range cfg.Relations.Go {
 		r := goRels.Lookup(name.Value)
 		if r == nil {
-			errs.Add(name.At("no Go relation named %q in this build of mcpt%s", name.Value, suggest.DidYouMean(name.Value, goRels.Names())))
+			errs.Add(name.At("no Go relation named %q in this build of mcpt%s; a relation written in Go runs in the mcpt program built with it (docs/library.md), "+
+				"e.g. go run ./examples/cll/gorel/mcpt for the CLL example's add-actuator-command-go", name.Value, suggest.DidYouMean(name.Value, goRels.Names())))
 			continue
 		}
 		if err := reg.Add(r); err != nil {
