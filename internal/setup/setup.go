@@ -300,7 +300,8 @@ func (t *Tools) relations(cfg *config.Config, rd *snapshot.Reader) ([]*relation.
 	for _, name := range cfg.Relations.Go {
 		r := goRels.Lookup(name.Value)
 		if r == nil {
-			errs.Add(name.At("no Go relation named %q in this build of mcpt%s", name.Value, suggest.DidYouMean(name.Value, goRels.Names())))
+			errs.Add(name.At("no Go relation named %q in this build of mcpt%s; a relation written in Go runs in the mcpt program built with it (docs/library.md), "+
+				"e.g. go run ./examples/cll/gorel/mcpt for the CLL example's add-actuator-command-go", name.Value, suggest.DidYouMean(name.Value, goRels.Names())))
 			continue
 		}
 		if err := reg.Add(r); err != nil {
@@ -387,6 +388,9 @@ func generateSeeds(s config.Seeds, src []byte) ([]engine.Seed, error) {
 	b, err := grammar.Generate(g, grammar.Options{N: s.Count, Seed: s.Seed})
 	if err != nil {
 		return nil, err
+	}
+	if why := b.Shortfall(); why != "" {
+		return nil, config.Errorf(s.Pos, "seeds: %s derives no program: %s", filepath.Base(s.Grammar), why)
 	}
 	seeds := make([]engine.Seed, len(b.Programs))
 	base := filepath.Base(s.Grammar)
