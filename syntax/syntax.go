@@ -7,7 +7,11 @@
 // sees.
 package syntax
 
-import "fmt"
+import (
+	"fmt"
+	"sort"
+	"sync"
+)
 
 // Node is one node of a syntax tree. Offsets are byte offsets into the
 // source the tree was parsed from; End is exclusive.
@@ -92,3 +96,37 @@ type Error struct {
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("%s:%d:%d: %s", e.Name, e.Line, e.Col, e.Msg) }
+
+var (
+	registryMu sync.RWMutex
+	registry   = map[string]Parser{}
+)
+
+// Register makes a parser known under its Lang name, for relations that
+// name it (`syntax: typescript`). Grammar packages register themselves when
+// imported; a later registration of the same name replaces the earlier.
+func Register(p Parser) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	registry[p.Lang()] = p
+}
+
+// Lookup returns the parser registered under lang.
+func Lookup(lang string) (Parser, bool) {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	p, ok := registry[lang]
+	return p, ok
+}
+
+// Registered lists the names of the registered parsers, sorted.
+func Registered() []string {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
