@@ -228,7 +228,8 @@ func (t *Tools) Relations(cfg *config.Config) ([]*relation.Relation, error) {
 	for _, name := range cfg.Relations.Go {
 		r := goRels.Lookup(name.Value)
 		if r == nil {
-			errs.Add(name.At("no Go relation named %q in this build of mcpt%s", name.Value, suggest.DidYouMean(name.Value, goRels.Names())))
+			errs.Add(name.At("no Go relation named %q in this build of mcpt%s; a relation written in Go runs in the mcpt program built with it (docs/library.md), "+
+				"e.g. go run ./examples/cll/gorel/mcpt for the CLL example's add-actuator-command-go", name.Value, suggest.DidYouMean(name.Value, goRels.Names())))
 			continue
 		}
 		if err := reg.Add(r); err != nil {
@@ -296,6 +297,9 @@ func GenerateSeeds(s config.Seeds) ([]engine.Seed, error) {
 	b, err := grammar.Generate(g, grammar.Options{N: s.Count, Seed: s.Seed})
 	if err != nil {
 		return nil, err
+	}
+	if why := b.Shortfall(); why != "" {
+		return nil, config.Errorf(s.Pos, "seeds: %s derives no program: %s", filepath.Base(s.Grammar), why)
 	}
 	seeds := make([]engine.Seed, len(b.Programs))
 	base := filepath.Base(s.Grammar)
