@@ -38,9 +38,9 @@ type defs struct {
 	// where it was named.
 	parser    syntax.Parser
 	parserPos config.Pos
-	kindList []string
-	tables   map[string][]map[string]any
-	sources  map[string]config.Pos // where each definition was made, for duplicate errors
+	kindList  []string
+	tables    map[string][]map[string]any
+	sources   map[string]config.Pos // where each definition was made, for duplicate errors
 
 	cacheMu sync.Mutex
 	cache   map[string]*model

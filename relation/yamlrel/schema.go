@@ -66,9 +66,9 @@ type relYAML struct {
 }
 
 type spotsYAML struct {
-	Boundaries *config.String `yaml:"boundaries"`
-	Lists      []listSpotYAML `yaml:"lists"`
-	When       *config.String `yaml:"when"`
+	Boundaries *config.String  `yaml:"boundaries"`
+	Lists      []listSpotYAML  `yaml:"lists"`
+	When       *config.String  `yaml:"when"`
 	Except     []config.String `yaml:"except"`
 }
 

@@ -17,7 +17,7 @@ type spot struct {
 	offset int // where the insertion goes in the input
 	end    int // for a spot of a tree region: the inserted text replaces offset to end
 	text   func(ins string) string
-	inst   *regionInst // the region instance of a spot of a tree region
+	inst   *regionInst           // the region instance of a spot of a tree region
 	data   func() map[string]any // the spot's template data, built on demand
 	lets   []let
 }
