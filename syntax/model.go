@@ -407,14 +407,15 @@ func (e Edit) Apply(src []byte) []byte {
 // Insert returns the edit that inserts the member text at the spot, laid
 // out as its siblings are: on a line of its own with their indentation or
 // inline, with the separator between members (a separator ending text is
-// taken as that one), and after it where the list has trailing separators.
+// taken as that one, a `,` or `;` ending it replaced by the list's), and
+// after it where the list has trailing separators.
 // Text of several lines is indented line by line.
 func (s Spot) Insert(text string) Edit {
 	l, lay := s.List, s.List.Layout
 	src := l.Tree.Src
 	text = strings.TrimSpace(text)
-	if lay.Sep != "" {
-		text = strings.TrimSpace(strings.TrimSuffix(text, lay.Sep))
+	if lay.Sep != "" && (strings.HasSuffix(text, ",") || strings.HasSuffix(text, ";")) {
+		text = strings.TrimSpace(text[:len(text)-1]) // the list's separator replaces the text's
 	}
 	ws := " "
 	if lay.OnePerLine {
