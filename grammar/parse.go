@@ -17,7 +17,24 @@ type parser struct {
 	errs    *ErrorList
 	g       *Grammar
 	parsing bool // inside a top-level item, where a bailout is recovered
+	nesting int  // groups open around the current item
 }
+
+// maxNesting bounds the groups, "(…)" and "@indent(…)", open at once: far
+// deeper than any grammar needs, and shallow enough that the parser's and
+// the deriver's recursion stay small.
+const maxNesting = 200
+
+// open enters a group at pos; the caller calls close when it ends.
+func (p *parser) open(pos Pos) {
+	p.nesting++
+	if p.nesting > maxNesting {
+		p.errorf(pos, "groups nested deeper than %d levels", maxNesting)
+		panic(bailout{})
+	}
+}
+
+func (p *parser) close() { p.nesting-- }
 
 // ParseFile reads and parses the grammar file at path.
 func ParseFile(path string) (*Grammar, error) {
@@ -118,6 +135,7 @@ func (p *parser) topLevel() {
 		}
 	}()
 	p.parsing = true
+	p.nesting = 0
 	if p.tok.kind == tDirective {
 		p.directive()
 	} else {
@@ -394,9 +412,11 @@ func (p *parser) primary() node {
 		return c
 	case tPunct:
 		if t.text == "(" {
+			p.open(t.pos)
 			p.next()
 			c := p.choice(t.pos)
 			p.expectPunct(")")
+			p.close()
 			return c
 		}
 	case tAction:
@@ -414,9 +434,11 @@ func (p *parser) primary() node {
 			p.expectPunct(")")
 			return s
 		case "indent":
+			p.open(t.pos)
 			p.expectPunct("(")
 			c := p.choice(p.tok.pos)
 			p.expectPunct(")")
+			p.close()
 			return &indentNode{p: t.pos, body: c}
 		}
 		p.errorf(t.pos, "unknown action @%s (want @new, @ref, @take or @indent)", t.text)

@@ -16,6 +16,10 @@ func TestParseErrors(t *testing.T) {
 	}{
 		{"undefined rule", `a = "x" b;`,
 			`g:1:9: undefined rule b`},
+		{"groups nested too deep", "a = " + strings.Repeat("(", 200_000) + `"x"` + strings.Repeat(")", 200_000) + ";",
+			`g:1:205: groups nested deeper than 200 levels`},
+		{"indents nested too deep", "a = " + strings.Repeat("@indent(", 300) + `"x"` + strings.Repeat(")", 300) + ";",
+			`g:1:1605: groups nested deeper than 200 levels`},
 		{"duplicate rule", "a = \"x\";\na = \"y\";",
 			`g:2:1: duplicate rule a (first defined at g:1:1)`},
 		{"duplicate variant", "a = b<X>;\nb<X> = \"1\";\nb<X> = \"2\";",
