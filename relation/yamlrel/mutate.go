@@ -26,7 +26,7 @@ func (r *rel) mutate(in relation.Input, sp relation.Spot, rng *rand.Rand) (*rela
 	if err != nil {
 		return nil, err
 	}
-	ins, err := r.insert.render(data)
+	ins, err := r.inserted(s, data)
 	if err != nil {
 		return nil, err
 	}

@@ -24,6 +24,7 @@ type rel struct {
 	early      []let // the relation's lets that use no choice, computed before the choices
 	late       []let // the others, computed after them
 	insert     *tmpl
+	clone      *cloneT
 	declare    *declareT // a second insertion (logic.go)
 	checks     []checkT
 }
@@ -69,12 +70,20 @@ func (d *defs) compileRelation(ry relYAML) (*relation.Relation, error) {
 	if err := r.compileBindings(ry); err != nil {
 		return nil, err
 	}
-	if ry.Insert.Value == "" {
-		return nil, ry.Name.At("relation %s: nothing to insert", r.name)
-	}
 	var err error
-	if r.insert, err = mkTmpl(ry.Insert); err != nil {
-		return nil, err
+	switch {
+	case ry.Clone != nil && ry.Insert.Value != "":
+		return nil, ry.Insert.At("relation %s: insert or clone, not both", r.name)
+	case ry.Clone != nil:
+		if r.clone, err = r.compileClone(ry.Clone); err != nil {
+			return nil, err
+		}
+	case ry.Insert.Value == "":
+		return nil, ry.Name.At("relation %s: nothing to insert", r.name)
+	default:
+		if r.insert, err = mkTmpl(ry.Insert); err != nil {
+			return nil, err
+		}
 	}
 	if r.declare, err = d.compileDeclare(ry.Declare, ry.Name); err != nil {
 		return nil, err

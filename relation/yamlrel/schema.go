@@ -61,6 +61,7 @@ type relYAML struct {
 	Choose     []chooseYAML               `yaml:"choose"`
 	Let        []map[string]config.String `yaml:"let"`
 	Insert     config.String              `yaml:"insert"`
+	Clone      *cloneYAML                 `yaml:"clone"`
 	Declare    *declareYAML               `yaml:"declare"`
 	Checks     []checkYAML                `yaml:"checks"`
 }
@@ -76,6 +77,14 @@ type listSpotYAML struct {
 	Kind config.String              `yaml:"kind"`
 	Join *config.String             `yaml:"join"`
 	Let  []map[string]config.String `yaml:"let"`
+}
+
+// cloneYAML inserts a copy of the member next to a spot of a tree region
+// (the one before it, else the one after) with the name name and, when
+// value is given, that value in the member's value field.
+type cloneYAML struct {
+	Name  config.String  `yaml:"name"`
+	Value *config.String `yaml:"value"`
 }
 
 type freshListYAML struct {

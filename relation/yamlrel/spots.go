@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/syntax"
 )
 
 // scopeKeys are the keys that boundary spots add to .region next to the
@@ -18,6 +19,7 @@ type spot struct {
 	end    int // for a spot of a tree region: the inserted text replaces offset to end
 	text   func(ins string) string
 	inst   *regionInst           // the region instance of a spot of a tree region
+	tree   syntax.Spot           // and its spot in the list
 	data   func() map[string]any // the spot's template data, built on demand
 	lets   []let
 }

@@ -127,3 +127,34 @@ func TestTreeErrors(t *testing.T) {
 		t.Errorf("a seed that does not parse: error %v, want it at bad.ts:line:col", err)
 	}
 }
+
+func TestTreeClone(t *testing.T) {
+	yml := strings.Replace(treeRelYAML, "    insert: '{{.n}}'", "    clone: {name: '{{.n}}', value: '{{add (len .region.items) 10}}'}", 1)
+	r := loadFiles(t, map[string]string{"rel.yaml": yml})[0]
+	in := relation.Input{Name: "x.ts", Src: []byte("export enum Color {\n  Red = 1,\n  /** g */\n  Green = 4,\n}\n")}
+	ss, _ := r.Spots(in)
+	for i, want := range []string{
+		"export enum Color {\n  N = 12,\n  Red = 1,\n  /** g */\n  Green = 4,\n}\n",
+		"export enum Color {\n  Red = 1,\n  N = 12,\n  /** g */\n  Green = 4,\n}\n",
+	} {
+		fu, err := r.Mutate(in, ss[i], rngFor(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.ReplaceAll(string(fu.Src), fu.Bindings["n"], "N"); got != want {
+			t.Errorf("clone at %s:\n%q\nwant\n%q", ss[i].Desc, got, want)
+		}
+		if fu.Bindings["clone.of"] != "Red" {
+			t.Errorf("clone.of = %q, want Red", fu.Bindings["clone.of"])
+		}
+	}
+	for _, c := range []struct{ yml, want string }{
+		{strings.Replace(yml, "    fresh: [n]", "    insert: x\n    fresh: [n]", 1), "insert or clone, not both"},
+		{strings.Replace(yml, "name: '{{.n}}', ", "", 1), "clone needs a name"},
+	} {
+		_, err := Load(write(t, map[string]string{"rel.yaml": c.yml}) + "/rel.yaml")
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("error = %v, want %q", err, c.want)
+		}
+	}
+}
