@@ -118,7 +118,7 @@ func TestTypeScriptLayouts(t *testing.T) {
 	derived, _ := filepath.Glob(filepath.Join(tsDir, "derived", "*.yaml"))
 	var rels []*relation.Relation
 	for _, set := range [][]string{files, derived} {
-		rs, err := yamlrel.Load(set...)
+		rs, err := yamlrel.LoadFiles(set...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -164,6 +164,48 @@ func TestTypeScriptLayouts(t *testing.T) {
 		}
 	}
 	t.Logf("%d seeds x %d layouts x %d relations: %d spots compared", len(seeds), len(layouts), len(rels), total)
+	pairs, blind := tsBlindPairs(t, rels, seeds)
+	t.Logf("relation-seed pairs where the seed has the relation's list: %d, of which blind (no spot): %d", pairs, len(blind))
+	for _, b := range blind {
+		t.Logf("  blind: %s", b)
+	}
+}
+
+// tsRelationLists is the list node type each relation of the pack inserts in.
+var tsRelationLists = map[string]string{
+	"add-enum-member": "enum_body", "add-enum-member-explicit": "enum_body",
+	"add-interface-member": "interface_body", "add-optional-interface-member": "interface_body", "add-optional-member": "interface_body",
+	"add-class-property": "class_body", "add-constant": "program",
+}
+
+// tsBlindPairs counts the relation-seed pairs where the seed has a list
+// the relation inserts in, and names those where the relation has no spot.
+func tsBlindPairs(t *testing.T, rels []*relation.Relation, seeds []string) (int, []string) {
+	pairs := 0
+	var blind []string
+	for _, seed := range seeds {
+		src := readFile(t, seed)
+		tr := parseTS(t, seed, src)
+		for _, r := range rels {
+			kind, ok := tsRelationLists[r.Name]
+			if !ok {
+				t.Errorf("relation %s: which list does it insert in? (tsRelationLists)", r.Name)
+				continue
+			}
+			if len(syntax.Lists(tr, syntax.ListSpec{Lists: []string{kind}})) == 0 {
+				continue
+			}
+			pairs++
+			ss, err := r.Spots(relation.Input{Name: filepath.Base(seed), Src: src})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ss) == 0 {
+				blind = append(blind, r.Name+" on "+filepath.Base(seed))
+			}
+		}
+	}
+	return pairs, blind
 }
 
 func readFile(t *testing.T, path string) []byte {

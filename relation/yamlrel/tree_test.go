@@ -116,7 +116,7 @@ func TestTreeErrors(t *testing.T) {
 		{map[string]string{"rel.yaml": strings.Replace(treeRelYAML, "syntax: typescript\n", "", 1)}, "rel.yaml:4:12: region enum: a region with list needs the parser named by syntax:"},
 		{map[string]string{"rel.yaml": strings.Replace(treeRelYAML, "(?P<name>[\\w$]+)$'", "(?P<name>[\\w$]+$'", 1)}, "rel.yaml:6:13: bad pattern"},
 	} {
-		_, err := Load(write(t, c.files) + "/rel.yaml")
+		_, err := LoadFiles(write(t, c.files) + "/rel.yaml")
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("error = %v, want %q", err, c.want)
 		}
@@ -152,7 +152,7 @@ func TestTreeClone(t *testing.T) {
 		{strings.Replace(yml, "    fresh: [n]", "    insert: x\n    fresh: [n]", 1), "insert or clone, not both"},
 		{strings.Replace(yml, "name: '{{.n}}', ", "", 1), "clone needs a name"},
 	} {
-		_, err := Load(write(t, map[string]string{"rel.yaml": c.yml}) + "/rel.yaml")
+		_, err := LoadFiles(write(t, map[string]string{"rel.yaml": c.yml}) + "/rel.yaml")
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("error = %v, want %q", err, c.want)
 		}
