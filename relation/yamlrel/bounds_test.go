@@ -54,16 +54,16 @@ func TestTemplateRangeSemantics(t *testing.T) {
 		"i": []map[string]any{{"name": "p"}, {"name": "q"}},
 	}
 	tests := map[string]string{
-		`{{range .l}}{{.}}{{end}}`:                                   "abc",
-		`{{range $x := .l}}{{$x}}{{end}}`:                            "abc",
-		`{{range $i, $x := .l}}{{$i}}{{$x}}{{end}}`:                  "0a1b2c",
-		`{{range $k, $v := .m}}{{$k}}={{$v}};{{end}}`:                "x=1;y=2;",
-		`{{range .m}}{{.}}{{end}}`:                                   "12",
-		`{{range 3}}{{.}}{{end}}`:                                    "012",
-		`{{range .e}}x{{else}}empty{{end}}`:                          "empty",
-		`{{range .l}}{{if eq . "b"}}{{continue}}{{end}}{{.}}{{end}}`: "ac",
-		`{{range .l}}{{if eq . "b"}}{{break}}{{end}}{{.}}{{end}}`:    "a",
-		`{{range .i}}{{.name}}{{end}}`:                               "pq",
+		`{{range .l}}{{.}}{{end}}`:                                         "abc",
+		`{{range $x := .l}}{{$x}}{{end}}`:                                  "abc",
+		`{{range $i, $x := .l}}{{$i}}{{$x}}{{end}}`:                        "0a1b2c",
+		`{{range $k, $v := .m}}{{$k}}={{$v}};{{end}}`:                      "x=1;y=2;",
+		`{{range .m}}{{.}}{{end}}`:                                         "12",
+		`{{range 3}}{{.}}{{end}}`:                                          "012",
+		`{{range .e}}x{{else}}empty{{end}}`:                                "empty",
+		`{{range .l}}{{if eq . "b"}}{{continue}}{{end}}{{.}}{{end}}`:       "ac",
+		`{{range .l}}{{if eq . "b"}}{{break}}{{end}}{{.}}{{end}}`:          "a",
+		`{{range .i}}{{.name}}{{end}}`:                                     "pq",
 		`{{define "t"}}<{{.}}>{{end}}{{template "t" "z"}}{{template "t"}}`: "<z><<no value>>",
 	}
 	for src, want := range tests {

@@ -49,8 +49,8 @@ var listFuncs = map[string]any{
 	"sortby":  sortBy,
 	"indexof": indexOf,
 	"dict":    dict,
-	"repeat": repeat,
-	"match": func(re, s string) (bool, error) { rx, err := cachedRE(re); return err == nil && rx.MatchString(s), err },
+	"repeat":  repeat,
+	"match":   func(re, s string) (bool, error) { rx, err := cachedRE(re); return err == nil && rx.MatchString(s), err },
 	"count": func(re, s string) (int, error) {
 		rx, err := cachedRE(re)
 		if err != nil {
