@@ -97,7 +97,7 @@ func TestDerivedErrors(t *testing.T) {
 		{"analogy: {}", "analogy: {}\n        difference: {file: x}", "each check is one of"},
 	} {
 		dir := write(t, map[string]string{"defs.yaml": defsYAML, "rel.yaml": strings.Replace(derivedRel, tc.from, tc.to, 1)})
-		_, err := Load(filepath.Join(dir, "rel.yaml"))
+		_, err := LoadFiles(filepath.Join(dir, "rel.yaml"))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want %q", tc.to, err, tc.want)
 		}
