@@ -63,8 +63,8 @@ func TestLocality(t *testing.T) {
 			o2["p.c"] = []byte("int y;\n")
 			return o2
 		}(), "p.c changed, but it does not mention"},
-		"unrelated line added": {*l, stateTree(), withNew(typesH, strings.Replace(typesC, "};", "    \"Blue\",\n};", 1), "4"), "1 lines added and 0 removed"},
-		"line removed":         {*l, stateTree(), withNew(strings.Replace(typesH, "    P_STATE_RED,\n", "", 1), typesC, "4"), "0 lines added and 1 removed"},
+		"unrelated line added": {*l, stateTree(), withNew(typesH, strings.Replace(typesC, "};", "    \"Blue\",\n};", 1), "4"), `1 line added that does not mention the new declaration: + "Blue",`},
+		"line removed":         {*l, stateTree(), withNew(strings.Replace(typesH, "    P_STATE_RED,\n", "", 1), typesC, "4"), `1 line removed that does not mention the new declaration: - P_STATE_RED,`},
 		"file gone":            {*l, stateTree(), tree.Tree{"p_types.h": []byte(typesH), "p_types.c": []byte(typesC)}, "missing from o′"},
 		"file without name":    {*l, stateTree(), func() tree.Tree { o2 := stateTree(); o2["x.h"] = []byte("int z;\n"); return o2 }(), "appeared in o′"},
 		"block not in hunks":   {Locality{Fresh: []Name{nm("Zqnew")}}, block, grown, "lines added"},
@@ -72,6 +72,10 @@ func TestLocality(t *testing.T) {
 		v := tc.l.Decide(tc.o, tc.o2)
 		if len(v.Fails) == 0 || !strings.Contains(v.Fails[0].Message, tc.msg) {
 			t.Errorf("%s: want a failure saying %q, got %+v", name, tc.msg, v.Fails)
+		}
+		// Nothing was predicted: the diff is from o to o′.
+		if d := v.Fails[len(v.Fails)-1].Diff; d != "" && !strings.HasPrefix(d, "--- o/") {
+			t.Errorf("%s: diff labelled %q, want o and o′", name, strings.SplitN(d, "\n", 3)[:2])
 		}
 	}
 	// A count that grows by two where one declaration came (count-off-by-one).
@@ -346,7 +350,40 @@ func TestAnalogyFormsPresent(t *testing.T) {
 	}
 	o2["t.h"] = []byte("  FAILED = 3,\n")
 	o2["u.h"] = []byte("ZQNEW\n")
+	// A file where the sibling has lines and o′ has the new name in no
+	// form is judged with the forms o′ has elsewhere: the line is missing.
+	if v := c.Decide(o, o2); len(v.Fails) != 1 || v.Fails[0].File != "t.h" {
+		t.Errorf("the new name absent from t.h: want a failure of t.h, got %+v", v.Fails)
+	}
+}
+
+// TestAnalogySignedNumbers: a number's minus sign is masked with it: the
+// new enumerator `ZQNEW = -1,` is like the sibling's `B = 2,`; a
+// subtraction keeps its operator.
+func TestAnalogySignedNumbers(t *testing.T) {
+	c := &Analogy{Renames: []Rename{{From: nm("B"), To: nm("Zqnew")}}, Others: []Name{nm("A")}}
+	o := tree.Tree{"e.h": []byte("enum E {\n  A = 1,\n  B = 2,\n};\n")}
+	o2 := tree.Tree{"e.h": []byte("enum E {\n  A = 1,\n  B = 2,\n  ZQNEW = -1,\n};\n")}
+	if v := c.Decide(o, o2); len(v.Fails) != 0 || len(v.Undecided) != 0 {
+		t.Errorf("a negative value: %+v", v)
+	}
+	if got := maskSigned("x = -12, y-1, f(-3), a[2]-4"); got != "x = #, y-#, f(#), a[#]-#" {
+		t.Errorf("maskSigned: %q", got)
+	}
+}
+
+// TestAnalogyFileWithoutNewName: a file of o′ that no longer names the new
+// declaration at all, where the sibling has lines, is checked.
+func TestAnalogyFileWithoutNewName(t *testing.T) {
+	c := &Analogy{Renames: []Rename{{From: nm("Bell"), To: nm("Zqnew")}}, Others: []Name{nm("Alarm")}}
+	o := tree.Tree{"a.h": []byte("int alarm;\nint bell;\n"), "b.c": []byte("void alarm(void);\nvoid bell(void);\n")}
+	o2 := tree.Tree{"a.h": []byte("int alarm;\nint bell;\nint zqnew;\n"), "b.c": []byte("void alarm(void);\nvoid bell(void);\n")}
+	v := c.Decide(o, o2)
+	if len(v.Fails) != 1 || v.Fails[0].File != "b.c" || !strings.Contains(v.Fails[0].Message, "void zqnew(void") {
+		t.Errorf("want a failure of b.c, got %+v", v)
+	}
+	o2["b.c"] = []byte("void alarm(void);\nvoid bell(void);\nvoid zqnew(void);\n")
 	if v := c.Decide(o, o2); len(v.Fails) != 0 {
-		t.Errorf("the new name absent from t.h: the file is not judged, got %+v", v.Fails)
+		t.Errorf("false alarm: %+v", v)
 	}
 }

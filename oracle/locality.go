@@ -92,30 +92,59 @@ func (l *Locality) Decide(o, o2 tree.Tree) Verdict {
 		case bytes.Equal(a, b):
 		case !mentionsBytes(b, l.Fresh):
 			x := fail(f, "%s changed, but it does not mention the new declaration and must be byte-identical", f)
-			x.Expected, x.Actual, x.Diff = string(a), string(b), Diff(f, string(a), string(b))
+			x.Expected, x.Actual, x.Diff = string(a), string(b), DiffOutputs(f, string(a), string(b))
 		default:
 			c := l.classify(a, b)
 			numbers += len(c.numbers)
 			punct += len(c.punct)
 			if len(c.removed)+len(c.added) > 0 {
-				x := fail(f, "%s in o′: %d lines added and %d removed that do not mention the new declaration", f, len(c.added), len(c.removed))
-				x.Expected, x.Actual, x.Diff = strings.Join(c.removed, "\n"), strings.Join(c.added, "\n"), Diff(f, string(a), string(b))
+				x := fail(f, "%s in o′: %s", f, unexplained(c.added, c.removed))
+				x.Expected, x.Actual, x.Diff = strings.Join(c.removed, "\n"), strings.Join(c.added, "\n"), DiffOutputs(f, string(a), string(b))
 			}
 			if len(c.step) > 0 {
 				x := fail(f, "%s in o′: a number changed by another amount than %+d: %s", f, l.By, strings.TrimSpace(c.step[0]))
-				x.Actual, x.Diff = strings.Join(c.step, "\n"), Diff(f, string(a), string(b))
+				x.Actual, x.Diff = strings.Join(c.step, "\n"), DiffOutputs(f, string(a), string(b))
 			}
 			if l.Numbers != Any && numbers > l.Numbers && len(c.numbers) > 0 {
 				x := fail(f, "%s in o′: %d lines changed only in their numbers, the relation allows %d", f, numbers, l.Numbers)
-				x.Actual, x.Diff = strings.Join(c.numbers, "\n"), Diff(f, string(a), string(b))
+				x.Actual, x.Diff = strings.Join(c.numbers, "\n"), DiffOutputs(f, string(a), string(b))
 			}
 			if l.Punctuation != Any && punct > l.Punctuation && len(c.punct) > 0 {
 				x := fail(f, "%s in o′: %d lines changed only in punctuation, the relation allows %d", f, punct, l.Punctuation)
-				x.Actual, x.Diff = strings.Join(c.punct, "\n"), Diff(f, string(a), string(b))
+				x.Actual, x.Diff = strings.Join(c.punct, "\n"), DiffOutputs(f, string(a), string(b))
 			}
 		}
 	}
 	return v
+}
+
+// unexplained says how many lines were added and removed that do not
+// mention the new declaration, and quotes the first of each.
+func unexplained(added, removed []string) string {
+	lines := func(n int) string {
+		if n == 1 {
+			return "1 line"
+		}
+		return fmt.Sprintf("%d lines", n)
+	}
+	var what, quote []string
+	if len(added) > 0 {
+		what = append(what, lines(len(added))+" added")
+		quote = append(quote, "+ "+strings.TrimSpace(added[0]))
+	}
+	if len(removed) > 0 {
+		w := lines(len(removed)) + " removed"
+		if len(added) > 0 {
+			w = fmt.Sprintf("%d removed", len(removed))
+		}
+		what = append(what, w)
+		quote = append(quote, "- "+strings.TrimSpace(removed[0]))
+	}
+	verb := "do not mention"
+	if len(added)+len(removed) == 1 {
+		verb = "does not mention"
+	}
+	return fmt.Sprintf("%s that %s the new declaration: %s", strings.Join(what, " and "), verb, strings.Join(quote, "; "))
 }
 
 // changes sorts the lines of a changed file: the old lines changed only in

@@ -325,3 +325,21 @@ func maskNumbers(s string) string {
 	}
 	return b.String()
 }
+
+// maskSigned is maskNumbers that masks a number's minus sign with it (a
+// negative value against a positive one: `= -1` and `= 2` are both `= #`);
+// a '-' after a word, ')' or ']' is a subtraction and stays.
+func maskSigned(s string) string {
+	if !strings.Contains(s, "-") {
+		return maskNumbers(s)
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] == '-' && i+1 < len(s) && isDigit(s[i+1]) && (i == 0 || !(isAlnum(s[i-1]) || s[i-1] == '_' || s[i-1] == ')' || s[i-1] == ']')) {
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return maskNumbers(b.String())
+}

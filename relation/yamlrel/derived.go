@@ -485,11 +485,18 @@ func declNames(dc *decl) []string {
 	return append(out, dc.names...)
 }
 
-var spaceRE = regexp.MustCompile(`\s+`)
+var (
+	spaceRE = regexp.MustCompile(`\s+`)
+	// numberRE is a number standing alone, with its sign: not the digits
+	// of a word (int32) nor the operand of a subtraction (n-1 keeps -).
+	numberRE = regexp.MustCompile(`(^|[^\w)\]])(\s*)-?\s*\d+\b`)
+)
 
 // shapeOf is a declaration line with its names masked (its own name and
-// the names of its list differently) and white space collapsed: two
-// declarations of the same shape differ in their names only.
+// the names of its list differently), its numbers masked with their signs
+// (the tag or value every declaration of a numbered IDL has its own of)
+// and white space collapsed: two declarations of the same shape differ in
+// their names and numbers only.
 func shapeOf(line string, names []string) string {
 	s := strings.TrimSpace(line)
 	for i, n := range names {
@@ -506,6 +513,7 @@ func shapeOf(line string, names []string) string {
 		}
 		s = rx.ReplaceAllLiteralString(s, ph)
 	}
+	s = numberRE.ReplaceAllString(s, "${1}${2}#")
 	s = spaceRE.ReplaceAllString(s, " ")
 	s = strings.ReplaceAll(s, " ,", ",")
 	return strings.ReplaceAll(s, ", ", ",")

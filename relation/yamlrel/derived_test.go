@@ -103,3 +103,36 @@ func TestDerivedErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalogyNumberedSibling: in a numbered IDL every field carries its
+// own number, which the shape masks as the compared lines are: the new
+// field `string N = 6;` has the sibling `string email = 5;`, and an
+// enumerator `N = -1;` one of `B = 2;`.
+func TestAnalogyNumberedSibling(t *testing.T) {
+	defs := `regions:
+  body: {from: '^message', to: '^}'}
+kinds:
+  field: {region: body, match: '^\s*(?P<type>\w+) (?P<name>\w+) = -?\d+;'}
+`
+	rel := `include: [defs.yaml]
+relations:
+  - name: add-field
+    doc: Add a field.
+    spots: {boundaries: body}
+    fresh: [N]
+    insert: '  string {{.N}} = -1;'
+    checks:
+      - analogy: {}
+`
+	rels := loadFiles(t, map[string]string{"defs.yaml": defs, "rel.yaml": rel})
+	in := relation.Input{Name: "m.proto", Src: []byte("message M {\n  int32 id = 1;\n  string email = 5;\n}\n")}
+	spots, _ := rels[0].Spots(in)
+	fu, err := rels[0].Mutate(in, spots[len(spots)-1], rngFor(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	an := fu.Checks[0].(*oracle.Analogy)
+	if len(an.Renames) != 1 || an.Renames[0].From.String() != "email" {
+		t.Errorf("analogy sibling %+v, want email", an.Renames)
+	}
+}
