@@ -68,7 +68,7 @@ func (c *Analogy) Decide(o, o2 tree.Tree) Verdict {
 	seen := false
 	everywhere := c.formsInAny(o2)
 	for _, f := range o.Names() {
-		if len(c.Files) > 0 && !slices.Contains(c.Files, f) || !mentionsBytes(o[f], []Name{c.Renames[0].From}) {
+		if len(c.Files) > 0 && !InFiles(c.Files, f) || !mentionsBytes(o[f], []Name{c.Renames[0].From}) {
 			continue
 		}
 		text := view(o[f])

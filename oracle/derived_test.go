@@ -387,3 +387,20 @@ func TestAnalogyFileWithoutNewName(t *testing.T) {
 		t.Errorf("false alarm: %+v", v)
 	}
 }
+
+// TestLocalityGrows: a line that names no declaration but may only grow
+// (a positional initialiser list gaining an entry) passes when its old
+// tokens are a subsequence of the new line's, and fails when an old entry
+// is dropped.
+func TestLocalityGrows(t *testing.T) {
+	o := tree.Tree{"t.c": []byte("int zz;\nstatic const char *kinds[] = { \"a\", \"b\", \"c\" };\n")}
+	grown := tree.Tree{"t.c": []byte("int zz;\nint zqnew;\nstatic const char *kinds[] = { \"a\", \"b\", \"c\", \"s\" };\n")}
+	swapped := tree.Tree{"t.c": []byte("int zz;\nint zqnew;\nstatic const char *kinds[] = { \"a\", \"b\", \"s\" };\n")}
+	l := &Locality{Fresh: []Name{nm("Zqnew")}, Grows: []*regexp.Regexp{regexp.MustCompile(`^static const char \*kinds`)}}
+	if v := l.Decide(o, grown); len(v.Fails) != 0 {
+		t.Errorf("grown: false alarm %+v", v.Fails)
+	}
+	if v := l.Decide(o, swapped); len(v.Fails) != 1 || !strings.Contains(v.Fails[0].Message, `- static const char *kinds[] = { "a", "b", "c" };`) {
+		t.Errorf("an entry dropped: want a failure, got %+v", v.Fails)
+	}
+}

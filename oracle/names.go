@@ -2,6 +2,7 @@ package oracle
 
 import (
 	"bytes"
+	"path"
 	"slices"
 	"strings"
 	"unsafe"
@@ -342,4 +343,18 @@ func maskSigned(s string) string {
 		b.WriteByte(s[i])
 	}
 	return maskNumbers(b.String())
+}
+
+// InFiles reports whether file f is one of files, each a name or a
+// pattern of path.Match (`*.c`, `gen/*_types.h`).
+func InFiles(files []string, f string) bool {
+	for _, p := range files {
+		if p == f {
+			return true
+		}
+		if ok, _ := path.Match(p, f); ok {
+			return true
+		}
+	}
+	return false
 }

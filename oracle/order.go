@@ -89,7 +89,7 @@ func (c *Order) Decide(o, o2 tree.Tree) Verdict {
 // concerns reports whether the check looks at file f: one of Files (if
 // given) that changed and names the new declaration and a neighbour.
 func (c *Order) concerns(f string, o, o2 tree.Tree) bool {
-	return (len(c.Files) == 0 || slices.Contains(c.Files, f)) && !bytes.Equal(o[f], o2[f]) &&
+	return (len(c.Files) == 0 || InFiles(c.Files, f)) && !bytes.Equal(o[f], o2[f]) &&
 		mentionsBytes(o2[f], []Name{c.New}) && mentionsBytes(o2[f], []Name{c.Prev, c.Next})
 }
 

@@ -28,7 +28,10 @@ type localityYAML struct {
 	Hunks       bool            `yaml:"hunks"`
 	By          *config.String  `yaml:"by"`
 	Also        []config.String `yaml:"also"`
+	Grows       []config.String `yaml:"grows"`
 	Renamed     bool            `yaml:"renamed"`
+	// Files restricts the check to these files (names or patterns).
+	Files []config.String `yaml:"files"`
 }
 
 type orderYAML struct {
@@ -63,6 +66,8 @@ type derivedT struct {
 	renamed     bool
 	by          int
 	also        []*regexp.Regexp // locality: more lines that may change
+	grows       []*regexp.Regexp // locality: lines that may only gain words
+	only        []*tmpl          // locality: the files looked at
 	places      *regexp.Regexp   // order: the places checked
 	unique      bool             // order: neighbours the input mentions once only
 	notPlaces   *regexp.Regexp   // order: the places left out
@@ -140,6 +145,20 @@ func (d *derivedT) compileLocality(l *localityYAML) error {
 		}
 		d.also = append(d.also, re)
 	}
+	for _, a := range l.Grows {
+		re, err := compileRE(a)
+		if err != nil {
+			return err
+		}
+		d.grows = append(d.grows, re)
+	}
+	for _, f := range l.Files {
+		t, err := mkTmpl(f)
+		if err != nil {
+			return err
+		}
+		d.only = append(d.only, t)
+	}
 	if l.By != nil {
 		if d.by, err = strconv.Atoi(l.By.Value); err != nil || d.by == 0 {
 			return l.By.At("by: want a non-zero integer, not %q", l.By.Value)
@@ -206,23 +225,41 @@ type mutation struct {
 }
 
 func (d *derivedT) instantiate(mu *mutation) (relation.Checker, error) {
-	var files []string
-	for _, t := range d.files {
-		f, err := t.render(mu.data)
-		if err != nil {
-			return nil, err
-		}
-		if f != "" {
-			files = append(files, f)
-		}
+	files, err := renderAll(d.files, mu.data)
+	if err != nil {
+		return nil, err
 	}
 	switch d.what {
 	case "locality":
-		return d.locality(mu, files), nil
+		only, err := renderAll(d.only, mu.data)
+		if err != nil {
+			return nil, err
+		}
+		if len(d.only) > 0 && len(only) == 0 {
+			only = []string{""} // every file left out: none is looked at
+		}
+		l := d.locality(mu, files)
+		l.Files = only
+		return l, nil
 	case "order":
 		return d.order(mu, files)
 	}
 	return d.analogy(mu, files)
+}
+
+// renderAll renders file templates, leaving out those that render empty.
+func renderAll(ts []*tmpl, data map[string]any) ([]string, error) {
+	var out []string
+	for _, t := range ts {
+		f, err := t.render(data)
+		if err != nil {
+			return nil, err
+		}
+		if f != "" {
+			out = append(out, f)
+		}
+	}
+	return out, nil
 }
 
 func (d *derivedT) locality(mu *mutation, files []string) *oracle.Locality {
@@ -237,7 +274,7 @@ func (d *derivedT) locality(mu *mutation, files []string) *oracle.Locality {
 			}
 		}
 	}
-	return &oracle.Locality{Name: d.name, Fresh: fresh, Except: files, Numbers: d.numbers, Punctuation: d.punctuation, Hunks: d.hunks, By: d.by, Also: d.also, Renamed: d.renamed}
+	return &oracle.Locality{Name: d.name, Fresh: fresh, Except: files, Numbers: d.numbers, Punctuation: d.punctuation, Hunks: d.hunks, By: d.by, Also: d.also, Grows: d.grows, Renamed: d.renamed}
 }
 
 func (d *derivedT) order(mu *mutation, files []string) (*oracle.Order, error) {

@@ -1,12 +1,14 @@
 package yamlrel
 
 import (
+	"maps"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/tree"
 )
 
 const derivedRel = `include: [defs.yaml]
@@ -134,5 +136,41 @@ relations:
 	an := fu.Checks[0].(*oracle.Analogy)
 	if len(an.Renames) != 1 || an.Renames[0].From.String() != "email" {
 		t.Errorf("analogy sibling %+v, want email", an.Renames)
+	}
+}
+
+// TestLocalityPerFile: two locality checks split by files and except give
+// a .c file's sorted tables any renumbering and the header none; a line
+// that may only grow passes when it gains words and fails when it loses
+// one.
+func TestLocalityPerFile(t *testing.T) {
+	rel := strings.Replace(derivedRel, "      - locality: {numbers: 2, punctuation: any}\n      - order: {}\n      - analogy: {}\n",
+		"      - locality: {except: ['*.c']}\n      - locality: {files: ['*.c'], numbers: any, grows: ['^int order\\[\\]']}\n", 1)
+	rels := loadFiles(t, map[string]string{"defs.yaml": defsYAML, "rel.yaml": rel})
+	in := relation.Input{Name: "door.cll", Src: []byte(derivedProgram)}
+	spots, _ := rels[0].Spots(in)
+	fu, err := rels[0].Mutate(in, spots[2], rngFor(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := relation.Snake(fu.Bindings["N"])
+	o := tree.Tree{"door.h": []byte("#define T_HOLD 0\n#define T_ALARM 1\n"), "door.c": []byte("int t_hold = 0;\nint t_alarm = 1;\nint order[] = { 0, 1 };\n")}
+	good := tree.Tree{
+		"door.h": []byte("#define T_HOLD 0\n#define T_" + strings.ToUpper(n) + " 2\n#define T_ALARM 1\n"),
+		"door.c": []byte("int t_hold = 0;\nint t_" + n + " = 1;\nint t_alarm = 2;\nint order[] = { 0, 1, 2 };\n"),
+	}
+	check := func(o2 tree.Tree) []oracle.Failure { return fu.Check(o, o2) }
+	if f := check(good); len(f) != 0 {
+		t.Fatalf("false alarm: %+v", f)
+	}
+	bad := maps.Clone(good)
+	bad["door.h"] = []byte("#define T_HOLD 0\n#define T_" + strings.ToUpper(n) + " 1\n#define T_ALARM 2\n")
+	if f := check(bad); len(f) != 1 || f[0].File != "door.h" {
+		t.Errorf("header renumbered: want a failure of door.h, got %+v", f)
+	}
+	bad = maps.Clone(good)
+	bad["door.c"] = []byte("int t_hold = 0;\nint t_" + n + " = 1;\nint t_alarm = 2;\nint order[] = { 0, 2 };\n")
+	if f := check(bad); len(f) != 1 || f[0].File != "door.c" {
+		t.Errorf("an entry dropped from order[]: want a failure of door.c, got %+v", f)
 	}
 }
