@@ -367,7 +367,7 @@ func TestAnalogySignedNumbers(t *testing.T) {
 	if v := c.Decide(o, o2); len(v.Fails) != 0 || len(v.Undecided) != 0 {
 		t.Errorf("a negative value: %+v", v)
 	}
-	if got := maskSigned("x = -12, y-1, f(-3), a[2]-4"); got != "x = #, y-#, f(#), a[#]-#" {
+	if got := maskSigned("x = -12, y-1, f(-3), a[2]-4, n - 1, (-2147483647 - 1);"); got != "x = #, y-#, f(#), a[#]-#, n - #, #;" {
 		t.Errorf("maskSigned: %q", got)
 	}
 }
@@ -402,5 +402,34 @@ func TestLocalityGrows(t *testing.T) {
 	}
 	if v := l.Decide(o, swapped); len(v.Fails) != 1 || !strings.Contains(v.Fails[0].Message, `- static const char *kinds[] = { "a", "b", "c" };`) {
 		t.Errorf("an entry dropped: want a failure, got %+v", v.Fails)
+	}
+}
+
+// TestOrderInBlock: within one block (the same indentation, nothing less
+// indented between), a neighbour of another shape orders the new line: an
+// optional member `zqnew?: T;` between the required `a: T;` and `b: T;`.
+// Outside the block a namesake does not count.
+func TestOrderInBlock(t *testing.T) {
+	c := &Order{New: nm("zqnew"), Prev: nm("a"), Next: nm("b")}
+	o := tree.Tree{"x.d.ts": []byte("interface X {\n    a: string;\n    b: number;\n}\n")}
+	good := tree.Tree{"x.d.ts": []byte("interface X {\n    a: string;\n    zqnew?: string;\n    b: number;\n}\n")}
+	bad := tree.Tree{"x.d.ts": []byte("interface X {\n    a: string;\n    b: number;\n    zqnew?: string;\n}\n")}
+	if v := c.Decide(o, good); len(v.Fails) != 0 || len(v.Undecided) != 0 {
+		t.Errorf("in order: %+v", v)
+	}
+	if v := c.Decide(o, bad); len(v.Fails) != 1 || !strings.Contains(v.Fails[0].Message, "zqnew?: string;") {
+		t.Errorf("optional member moved after the required ones: want a failure, got %+v", v)
+	}
+	// A neighbour the input declares twice (b of X and of Y) counts in the
+	// new line's block only.
+	shared := &Order{New: nm("zqnew"), Prev: nm("a"), Next: nm("b"), NextShared: true}
+	o = tree.Tree{"x.d.ts": []byte("interface Y {\n    b: number;\n}\ninterface X {\n    a: string;\n    b: number;\n}\n")}
+	good = tree.Tree{"x.d.ts": []byte("interface Y {\n    b: number;\n}\ninterface X {\n    a: string;\n    zqnew: string;\n    b: number;\n}\n")}
+	bad = tree.Tree{"x.d.ts": []byte("interface Y {\n    b: number;\n}\ninterface X {\n    a: string;\n    b: number;\n    zqnew: number;\n}\n")}
+	if v := shared.Decide(o, good); len(v.Fails) != 0 || len(v.Undecided) != 0 {
+		t.Errorf("shared neighbour, in order: %+v", v)
+	}
+	if v := shared.Decide(o, bad); len(v.Fails) != 1 {
+		t.Errorf("shared neighbour, out of order: want a failure, got %+v", v)
 	}
 }

@@ -3,6 +3,7 @@ package oracle
 import (
 	"bytes"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 	"unsafe"
@@ -329,20 +330,42 @@ func maskNumbers(s string) string {
 
 // maskSigned is maskNumbers that masks a number's minus sign with it (a
 // negative value against a positive one: `= -1` and `= 2` are both `= #`);
-// a '-' after a word, ')' or ']' is a subtraction and stays.
+// a '-' after a word, ')' or ']' is a subtraction and stays. A constant
+// expression of numbers alone in parentheses is a number too: C writes the
+// smallest int as `(-2147483647 - 1)`.
 func maskSigned(s string) string {
 	if !strings.Contains(s, "-") {
-		return maskNumbers(s)
+		return collapseConst(maskNumbers(s))
 	}
 	var b strings.Builder
 	b.Grow(len(s))
 	for i := 0; i < len(s); i++ {
-		if s[i] == '-' && i+1 < len(s) && isDigit(s[i+1]) && (i == 0 || !(isAlnum(s[i-1]) || s[i-1] == '_' || s[i-1] == ')' || s[i-1] == ']')) {
+		if s[i] == '-' && i+1 < len(s) && isDigit(s[i+1]) && !afterOperand(s[:i]) {
 			continue
 		}
 		b.WriteByte(s[i])
 	}
-	return maskNumbers(b.String())
+	return collapseConst(maskNumbers(b.String()))
+}
+
+// afterOperand reports whether s ends, but for spaces, with an operand: a
+// word, ')' or ']' (then a '-' is a subtraction).
+func afterOperand(s string) bool {
+	s = strings.TrimRight(s, " \t")
+	if s == "" {
+		return false
+	}
+	c := s[len(s)-1]
+	return isAlnum(c) || c == '_' || c == ')' || c == ']' || c == '#'
+}
+
+var constExprRE = regexp.MustCompile(`\(\s*#(?:\s*[-+*/]\s*#)+\s*\)`)
+
+func collapseConst(s string) string {
+	if !strings.Contains(s, "(#") && !strings.Contains(s, "( #") {
+		return s
+	}
+	return constExprRE.ReplaceAllString(s, "#")
 }
 
 // InFiles reports whether file f is one of files, each a name or a

@@ -294,20 +294,22 @@ func (d *derivedT) order(mu *mutation, files []string) (*oracle.Order, error) {
 		newName = nd.names[0]
 	}
 	// A neighbour whose name the input declares twice (fields of two
-	// structs) cannot be told apart from its namesake: none.
-	if declaredTwice(mu.m, prev) || d.unique && prev != "" && !mentionedOnce(mu.m.src, prev) {
+	// structs) cannot be told apart from its namesake at a place: only
+	// its line in the new line's block counts (shared).
+	if d.unique && prev != "" && !mentionedOnce(mu.m.src, prev) {
 		prev = ""
 	}
-	if declaredTwice(mu.m, next) || d.unique && next != "" && !mentionedOnce(mu.m.src, next) {
+	if d.unique && next != "" && !mentionedOnce(mu.m.src, next) {
 		next = ""
 	}
-	return &oracle.Order{Name: d.name, New: d.name1(newName), Prev: d.declaredName(mu, prev), Next: d.declaredName(mu, next), Others: d.others(mu), Files: files, Places: d.places, NotPlaces: d.notPlaces}, nil
+	return &oracle.Order{Name: d.name, New: d.name1(newName), Prev: d.declaredName(mu, prev), Next: d.declaredName(mu, next), Others: d.others(mu), Files: files, Places: d.places, NotPlaces: d.notPlaces,
+		PrevShared: declaredTwice(mu.m, prev), NextShared: declaredTwice(mu.m, next)}, nil
 }
 
 func (d *derivedT) analogy(mu *mutation, files []string) (*oracle.Analogy, error) {
 	a := &oracle.Analogy{Name: d.name, Others: d.others(mu), Files: files, KeepNumbers: d.keepNumbers}
 	nd := mu.inserted()
-	sib := nd.sibling(mu)
+	sib := nd.sibling(mu, d.keepNumbers)
 	if d.sibling != nil {
 		s, err := d.sibling.render(mu.data)
 		if err != nil {
@@ -428,7 +430,7 @@ func (d *derivedT) declared(mu *mutation) []oracle.Name {
 type newDecl struct {
 	names      []string
 	prev, next string
-	shape      string
+	first      string // the inserted declaration's line
 	candidates []*decl
 	listNames  []string // list spots: the other elements, nearest first
 	kin        []string // the names of the declarations of its kind in its scope
@@ -471,7 +473,7 @@ func (mu *mutation) inserted() *newDecl {
 			dc.names, _ = splitList(dc.groups[k.list], 0, len(dc.groups[k.list]), k.sep)
 		}
 		nd.names = declNames(dc)
-		nd.shape = shapeOf(first, nd.names)
+		nd.first = first
 		prev, _ := mu.data["prev"].(map[string]any)
 		next, _ := mu.data["next"].(map[string]any)
 		nd.prev, _ = prev[kn].(string)
@@ -524,17 +526,18 @@ func declNames(dc *decl) []string {
 
 var (
 	spaceRE = regexp.MustCompile(`\s+`)
-	// numberRE is a number standing alone, with its sign: not the digits
-	// of a word (int32) nor the operand of a subtraction (n-1 keeps -).
-	numberRE = regexp.MustCompile(`(^|[^\w)\]])(\s*)-?\s*\d+\b`)
+	// numberRE is a number standing alone, not the digits of a word
+	// (int32); signRE its minus sign, not a subtraction's (n - 1).
+	numberRE = regexp.MustCompile(`\b\d+\b`)
+	signRE   = regexp.MustCompile(`(^|[^\w)\]#\s])(\s*)-\s*#`)
 )
 
 // shapeOf is a declaration line with its names masked (its own name and
 // the names of its list differently), its numbers masked with their signs
-// (the tag or value every declaration of a numbered IDL has its own of)
-// and white space collapsed: two declarations of the same shape differ in
-// their names and numbers only.
-func shapeOf(line string, names []string) string {
+// unless keep (the tag or value every declaration of a numbered IDL has
+// its own of) and white space collapsed: two declarations of the same
+// shape differ in their names and numbers only.
+func shapeOf(line string, names []string, keep bool) string {
 	s := strings.TrimSpace(line)
 	for i, n := range names {
 		if n == "" {
@@ -550,7 +553,9 @@ func shapeOf(line string, names []string) string {
 		}
 		s = rx.ReplaceAllLiteralString(s, ph)
 	}
-	s = numberRE.ReplaceAllString(s, "${1}${2}#")
+	if !keep {
+		s = signRE.ReplaceAllString(numberRE.ReplaceAllLiteralString(s, "#"), "${1}${2}#")
+	}
 	s = spaceRE.ReplaceAllString(s, " ")
 	s = strings.ReplaceAll(s, " ,", ",")
 	return strings.ReplaceAll(s, ", ", ",")
@@ -560,7 +565,7 @@ func shapeOf(line string, names []string) string {
 // and shape whose names the input mentions nowhere but in its declaration
 // (a sibling used elsewhere has lines in o that are about its uses), or
 // nil when there is none.
-func (nd *newDecl) sibling(mu *mutation) []string {
+func (nd *newDecl) sibling(mu *mutation, keep bool) []string {
 	if nd.listNames != nil {
 		for _, n := range nd.listNames {
 			if mentionedOnce(mu.m.src, n) {
@@ -569,9 +574,10 @@ func (nd *newDecl) sibling(mu *mutation) []string {
 		}
 		return nil
 	}
+	shape := shapeOf(nd.first, nd.names, keep)
 	for _, dc := range nd.candidates {
 		names := declNames(dc)
-		if len(names) != len(nd.names) || shapeOf(mu.m.lines[dc.line], names) != nd.shape {
+		if len(names) != len(nd.names) || shapeOf(mu.m.lines[dc.line], names, keep) != shape {
 			continue
 		}
 		ok := true
