@@ -24,7 +24,8 @@ type Rename struct {
 // sibling's line. Numbers are masked on both sides unless KeepNumbers. A
 // sibling with no line in o cannot be decided and passes.
 //
-// The check is about presence, not place: the order check says where.
+// Comment lines (by the file's extension) are left out. The check is
+// about presence, not place: the order check says where.
 type Analogy struct {
 	Name    string
 	Renames []Rename // the first is the declaration's own name
@@ -88,7 +89,7 @@ func (c *Analogy) Decide(o, o2 tree.Tree) Verdict {
 		for _, i := range scs[0].lines(text, starts) {
 			line := lineAt(text, starts, i)
 			occ := scs[0].find(line)
-			if len(occ) == 0 || mentionsAny(line, kin) || !slices.ContainsFunc(occ, func(s span) bool { return c.seen(line[s.beg:s.end], seenForm) }) {
+			if len(occ) == 0 || commentLine(f, line) || mentionsAny(line, kin) || !slices.ContainsFunc(occ, func(s span) bool { return c.seen(line[s.beg:s.end], seenForm) }) {
 				continue
 			}
 			p := c.rename(line, scs, mask)

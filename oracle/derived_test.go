@@ -433,3 +433,26 @@ func TestOrderInBlock(t *testing.T) {
 		t.Errorf("shared neighbour, out of order: want a failure, got %+v", v)
 	}
 }
+
+// TestOrderSkipsComments: a comment that names a neighbour is no line of
+// it: with it counted, the block below has the neighbour twice and cannot
+// decide, and the new member before it passes.
+func TestOrderSkipsComments(t *testing.T) {
+	c := &Order{New: nm("zqnew"), Prev: nm("a")}
+	o := tree.Tree{"x.ts": []byte("interface X {\n    a: string;\n    // see a\n}\n")}
+	bad := tree.Tree{"x.ts": []byte("interface X {\n    zqnew?: string;\n    a: string;\n    // see a\n}\n")}
+	if v := c.Decide(o, bad); len(v.Fails) != 1 {
+		t.Errorf("want a failure, got %+v", v)
+	}
+	for _, tc := range []struct {
+		file, line string
+		want       bool
+	}{
+		{"a.c", "    // x", true}, {"a.c", " * x", true}, {"a.c", " */", true}, {"a.c", "    *p = 1;", false},
+		{"a.py", "  # x", true}, {"a.py", "  x # y", false}, {"a.txt", "// x", false}, {"a.c", "x = 1; // y", false},
+	} {
+		if got := commentLine(tc.file, tc.line); got != tc.want {
+			t.Errorf("commentLine(%q, %q) = %v", tc.file, tc.line, got)
+		}
+	}
+}

@@ -381,3 +381,39 @@ func InFiles(files []string, f string) bool {
 	}
 	return false
 }
+
+// commentStarts are the line comment and block comment continuations of
+// output languages, by file extension: a line that starts with one is a
+// comment, whose words are no declaration's (a header comment that says
+// "Order" is not the interface Order).
+var commentStarts = map[string][]string{}
+
+func init() {
+	cLike := []string{"//", "/*", "* ", "*/"}
+	for _, e := range []string{"c", "h", "cc", "cpp", "cxx", "hh", "hpp", "hxx", "ts", "tsx", "mts", "cts", "js", "mjs", "cjs", "jsx", "go", "java", "cs", "rs", "swift", "kt", "kts", "dart", "scala", "php", "proto", "thrift", "fbs"} {
+		commentStarts[e] = cLike
+	}
+	for _, e := range []string{"py", "pyi", "rb", "sh", "yaml", "yml", "toml", "pl", "r", "cmake"} {
+		commentStarts[e] = []string{"#"}
+	}
+	for _, e := range []string{"lua", "sql", "hs", "ada", "adb", "ads"} {
+		commentStarts[e] = []string{"--"}
+	}
+}
+
+// commentLine reports whether a line of file is a comment, as the file's
+// extension says comments start; a file of another language has none.
+func commentLine(file, line string) bool {
+	ext := path.Ext(file)
+	if ext == "" {
+		return false
+	}
+	starts := commentStarts[strings.ToLower(ext[1:])]
+	t := strings.TrimLeft(line, " \t")
+	for _, c := range starts {
+		if strings.HasPrefix(t, c) || c == "* " && t == "*" {
+			return true
+		}
+	}
+	return false
+}

@@ -22,7 +22,8 @@ import (
 // that mention the new name are paired in order with those of the same
 // shape that mention a neighbour, when both have the same number of lines
 // (one per place: p_init and the end-of-cycle function each list the
-// events), and each pair must be in i′'s order. A line that mentions the
+// events), and each pair must be in i′'s order. Comment lines (by the
+// file's extension: // and /* in C, # in Python) are no place. A line that mentions the
 // new name and a neighbour (a list on one line) must hold them in order.
 // Where a place does not decide (the neighbours' lines have another
 // shape, `n?: T;` against `m: T;`, or the counts differ), the new line's
@@ -77,7 +78,7 @@ func (c *Order) Decide(o, o2 tree.Tree) Verdict {
 		if !c.concerns(f, o, o2) {
 			continue
 		}
-		d, bad := c.checkFile(view(o2[f]), scs)
+		d, bad := c.checkFile(f, view(o2[f]), scs)
 		decided = decided || d
 		if len(bad) > 0 {
 			v.Fails = append(v.Fails, Failure{
@@ -105,7 +106,7 @@ func (c *Order) concerns(f string, o, o2 tree.Tree) bool {
 // one file of o′, on the lines that name two of them and at every place
 // that lists them on lines of their own. It returns whether some place
 // decided the check, and the places out of order.
-func (c *Order) checkFile(text string, scs [3]*scanner) (decided bool, bad []string) {
+func (c *Order) checkFile(file, text string, scs [3]*scanner) (decided bool, bad []string) {
 	starts := lineStarts(text)
 	var cand []int
 	for t := range 3 {
@@ -118,6 +119,9 @@ func (c *Order) checkFile(text string, scs [3]*scanner) (decided bool, bad []str
 	var alone [3][]int // the lines that name one of the three, at a checked place
 	for _, i := range cand {
 		line := lineAt(text, starts, i)
+		if commentLine(file, line) {
+			continue
+		}
 		var occ [3][]span
 		n := 0
 		for t := range 3 {

@@ -151,7 +151,7 @@ func recipeRelations(r *bundle.Recipe, goRels *relation.Registry) ([]*relation.R
 		for _, name := range r.Relations {
 			paths = append(paths, filepath.Join(dir, filepath.FromSlash(name)))
 		}
-		if rels, err = yamlrel.LoadWithin(dir, paths...); err != nil {
+		if rels, err = yamlrel.LoadWith(yamlrel.Options{Root: dir, Generic: r.Signature.Generic}, paths...); err != nil {
 			return nil, err
 		}
 	}

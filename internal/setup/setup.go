@@ -214,7 +214,7 @@ func (t *Tools) Relations(cfg *config.Config) ([]*relation.Relation, error) {
 	goRels := t.goRelations()
 	var reg relation.Registry
 	if len(cfg.Relations.Files) > 0 {
-		rels, err := yamlrel.Load(cfg.Relations.Files...)
+		rels, err := yamlrel.LoadWith(yamlrel.Options{Generic: cfg.Signature.Generic}, cfg.Relations.Files...)
 		if err != nil {
 			return nil, err
 		}

@@ -25,6 +25,7 @@ import (
 // defs are the definitions shared by the relations of a file and the files
 // it includes.
 type defs struct {
+	generic  map[string]bool // Options.Generic
 	fresh    *relation.FreshPattern
 	freshPos config.Pos
 	skip     *regexp.Regexp
@@ -68,15 +69,42 @@ func Load(paths ...string) ([]*relation.Relation, error) {
 	return loadAll(&loader{d: newDefs(), seen: map[string]bool{}}, paths)
 }
 
+// Options are what loading relation files may take besides the files.
+type Options struct {
+	// Root, when set, is the directory no file outside of which is read
+	// (see LoadWithin).
+	Root string
+	// Generic are the words the transpiler writes of its own (the
+	// configuration's signature.generic): a declaration named so is no
+	// neighbour of order and no sibling of analogy, whose lines cannot be
+	// told from the generator's.
+	Generic []string
+}
+
+// LoadWith is Load with options.
+func LoadWith(o Options, paths ...string) ([]*relation.Relation, error) {
+	l := &loader{d: newDefs(), seen: map[string]bool{}}
+	if o.Root != "" {
+		abs, err := filepath.Abs(o.Root)
+		if err != nil {
+			return nil, err
+		}
+		l.root = abs
+	}
+	for _, w := range o.Generic {
+		if l.d.generic == nil {
+			l.d.generic = map[string]bool{}
+		}
+		l.d.generic[w] = true
+	}
+	return loadAll(l, paths)
+}
+
 // LoadWithin is Load for relation files that must not read outside the
 // directory root: an include that leaves it is an error, and is not read
 // (relation files that came with a finding bundle).
 func LoadWithin(root string, paths ...string) ([]*relation.Relation, error) {
-	abs, err := filepath.Abs(root)
-	if err != nil {
-		return nil, err
-	}
-	return loadAll(&loader{d: newDefs(), seen: map[string]bool{}, root: abs}, paths)
+	return LoadWith(Options{Root: root}, paths...)
 }
 
 func loadAll(l *loader, paths []string) ([]*relation.Relation, error) {

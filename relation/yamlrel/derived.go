@@ -296,10 +296,12 @@ func (d *derivedT) order(mu *mutation, files []string) (*oracle.Order, error) {
 	// A neighbour whose name the input declares twice (fields of two
 	// structs) cannot be told apart from its namesake at a place: only
 	// its line in the new line's block counts (shared).
-	if d.unique && prev != "" && !mentionedOnce(mu.m.src, prev) {
+	// A neighbour named by a word of the generator's (signature.generic)
+	// cannot be told from that word: none.
+	if d.unique && prev != "" && !mentionedOnce(mu.m.src, prev) || isGeneric(mu.r.d.generic, prev) {
 		prev = ""
 	}
-	if d.unique && next != "" && !mentionedOnce(mu.m.src, next) {
+	if d.unique && next != "" && !mentionedOnce(mu.m.src, next) || isGeneric(mu.r.d.generic, next) {
 		next = ""
 	}
 	return &oracle.Order{Name: d.name, New: d.name1(newName), Prev: d.declaredName(mu, prev), Next: d.declaredName(mu, next), Others: d.others(mu), Files: files, Places: d.places, NotPlaces: d.notPlaces,
@@ -568,7 +570,7 @@ func shapeOf(line string, names []string, keep bool) string {
 func (nd *newDecl) sibling(mu *mutation, keep bool) []string {
 	if nd.listNames != nil {
 		for _, n := range nd.listNames {
-			if mentionedOnce(mu.m.src, n) {
+			if mentionedOnce(mu.m.src, n) && !isGeneric(mu.r.d.generic, n) {
 				return []string{n}
 			}
 		}
@@ -582,13 +584,28 @@ func (nd *newDecl) sibling(mu *mutation, keep bool) []string {
 		}
 		ok := true
 		for _, n := range names {
-			ok = ok && mentionedOnce(mu.m.src, n)
+			ok = ok && mentionedOnce(mu.m.src, n) && !isGeneric(mu.r.d.generic, n)
 		}
 		if ok {
 			return names
 		}
 	}
 	return nil
+}
+
+// isGeneric reports whether a form of the name is one of the generator's
+// own words (signature.generic: a sibling called name is not seen in
+// a generated field_indices_by_name).
+func isGeneric(generic map[string]bool, name string) bool {
+	if name == "" || len(generic) == 0 {
+		return false
+	}
+	for _, f := range namecase.Forms {
+		if fn, ok := namecase.Form(f); ok && generic[fn(name)] {
+			return true
+		}
+	}
+	return false
 }
 
 // mentionedOnce reports whether the input holds the name once, as a word,

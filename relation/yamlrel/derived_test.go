@@ -196,3 +196,35 @@ func TestShapeOfNumbers(t *testing.T) {
 		t.Errorf("keep_numbers: numbers masked in %q", a)
 	}
 }
+
+// TestDerivedGeneric: a declaration named by a word of the generator's
+// (signature.generic) is no sibling and no neighbour: its lines cannot be
+// told from the generator's.
+func TestDerivedGeneric(t *testing.T) {
+	dir := write(t, map[string]string{"defs.yaml": defsYAML, "rel.yaml": derivedRel})
+	prog := strings.Replace(derivedProgram, "timer Alarm", "timer Name", 1)
+	in := relation.Input{Name: "door.cll", Src: []byte(prog)}
+	for _, generic := range [][]string{nil, {"name"}} {
+		rels, err := LoadWith(Options{Generic: generic}, filepath.Join(dir, "rel.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		spots, _ := rels[0].Spots(in)
+		fu, err := rels[0].Mutate(in, spots[2], rngFor(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ord, an := fu.Checks[1].(*oracle.Order), fu.Checks[2].(*oracle.Analogy)
+		sib := ""
+		if len(an.Renames) > 0 {
+			sib = an.Renames[0].From.String()
+		}
+		want, wantNext := "Name", "Name"
+		if generic != nil {
+			want, wantNext = "Bell", ""
+		}
+		if sib != want || ord.Next.String() != wantNext {
+			t.Errorf("generic %v: sibling %q, next %q; want %q, %q", generic, sib, ord.Next, want, wantNext)
+		}
+	}
+}
