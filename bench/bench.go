@@ -206,8 +206,11 @@ func load(ctx context.Context, opt Options) (*env, func(), error) {
 	}, cleanup, nil
 }
 
+// ModulePath is the path of the mcpt module, as its go.mod declares it.
+const ModulePath = "github.com/mcpt-tool/mcpt"
+
 // ModuleRoot returns the root of the mcpt module that holds dir: the
-// nearest directory above it whose go.mod declares module mcpt.
+// nearest directory above it whose go.mod declares module ModulePath.
 func ModuleRoot(dir string) (string, error) {
 	d, err := filepath.Abs(dir)
 	if err != nil {
@@ -231,8 +234,8 @@ func isMcptModule(dir string) bool {
 		return false
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(line); len(f) == 2 && f[0] == "module" {
-			return f[1] == "mcpt"
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "module" {
+			return strings.Trim(f[1], `"`) == ModulePath
 		}
 	}
 	return false
@@ -253,14 +256,14 @@ func FindExamples(dir string) (string, error) {
 			}
 		}
 	}
-	return "", fmt.Errorf("examples directory %s not found here nor under the mcpt module root", dir)
+	return "", fmt.Errorf("examples directory %s not found here nor under the mcpt module root: run mcpt bench in a checkout of mcpt, or give --examples CHECKOUT/examples/cll", dir)
 }
 
 // BuildCllc builds the cllc command of the module at root into dir and
 // returns the executable's path.
 func BuildCllc(ctx context.Context, root, dir string) (string, error) {
 	bin := filepath.Join(dir, "cllc")
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/mcpt-tool/mcpt/cmd/cllc")
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, ModulePath+"/cmd/cllc")
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("building cllc: %v\n%s", err, out)

@@ -12,9 +12,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mcpt-tool/mcpt/result"
@@ -67,14 +70,135 @@ type Bundle struct {
 // InputName is the file name under which the bundle keeps its inputs.
 func (b *Bundle) InputName() string { return path.Base(b.Finding.SeedFile) }
 
-// Write saves b as the bundle directory dir, atomically. When dir exists
-// already it is left as it is: a bundle written before an interruption,
-// with the same content.
+// ManifestFile is the file of a bundle that lists the files mcpt wrote
+// in it, one slash-separated path a line (as a Go string literal, so that
+// any name fits on one) after a first line that says what the file is. It is written first, so that a bundle a kill left
+// half-written lists what it holds, and Remove deletes nothing else.
+const ManifestFile = ".mcpt-bundle"
+
+const manifestHead = "mcpt bundle: files mcpt wrote here"
+
+// Write saves b as the bundle directory dir, atomically. When dir holds a
+// bundle mcpt wrote already, it is left as it is: one written before an
+// interruption, with the same content. Anything else in its place is an
+// error: mcpt writes no bundle over files it did not write.
 func Write(dir string, b *Bundle) error {
 	if _, err := os.Lstat(dir); err == nil {
-		return nil
+		if fi, err := os.Lstat(filepath.Join(dir, ManifestFile)); err == nil && fi.Mode().IsRegular() {
+			return nil
+		}
+		return fmt.Errorf("saving finding %s: %s is in the way: it is not a bundle mcpt wrote (it has no %s)", b.Finding.ID, dir, ManifestFile)
 	}
 	return write(dir, b, false)
+}
+
+// Remove deletes what mcpt wrote in the bundle directory dir: the files
+// its manifest lists, then the directories left empty, then dir itself if
+// nothing else is in it. A directory without a manifest is not a bundle
+// mcpt wrote and stays, unless it is an empty temporary one (a kill right
+// after it was made). Nothing is followed out of dir.
+func Remove(dir string) error {
+	fi, err := os.Lstat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil || !fi.IsDir() {
+		return err
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	listed, err := readManifest(root)
+	if errors.Is(err, fs.ErrNotExist) {
+		if strings.HasPrefix(filepath.Base(dir), TempPrefix) {
+			removeIfEmpty(dir)
+		}
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", filepath.Join(dir, ManifestFile), err)
+	}
+	dirs := map[string]bool{}
+	for _, name := range listed {
+		p := filepath.FromSlash(name)
+		if fi, err := root.Lstat(p); err == nil && fi.Mode().IsRegular() {
+			if err := root.Remove(p); err != nil {
+				return err
+			}
+		}
+		for d := path.Dir(name); d != "."; d = path.Dir(d) {
+			dirs[d] = true
+		}
+	}
+	deepest := slices.SortedFunc(maps.Keys(dirs), func(a, b string) int { return len(b) - len(a) })
+	for _, d := range deepest {
+		_ = root.Remove(filepath.FromSlash(d)) // kept when something else is in it
+	}
+	if err := root.Remove(ManifestFile); err != nil {
+		return err
+	}
+	removeIfEmpty(dir)
+	return nil
+}
+
+// removeIfEmpty removes the directory dir if it is empty.
+func removeIfEmpty(dir string) {
+	if entries, err := os.ReadDir(dir); err == nil && len(entries) == 0 {
+		_ = os.Remove(dir)
+	}
+}
+
+// readManifest reads the paths a bundle's manifest lists, keeping those
+// that stay inside the bundle.
+func readManifest(root *os.Root) ([]string, error) {
+	fi, err := root.Lstat(ManifestFile)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() || fi.Size() > maxManifest {
+		return nil, errors.New("not a manifest mcpt wrote")
+	}
+	data, err := root.ReadFile(ManifestFile)
+	if err != nil {
+		return nil, err
+	}
+	head, rest, _ := strings.Cut(string(data), "\n")
+	if head != manifestHead {
+		return nil, errors.New("not a manifest mcpt wrote")
+	}
+	var names []string
+	for _, line := range strings.Split(rest, "\n") {
+		name, err := strconv.Unquote(line)
+		if err == nil && tree.Clean(name) && name != ManifestFile {
+			names = append(names, name)
+		}
+	}
+	return names, nil
+}
+
+// maxManifest bounds the size of a manifest Remove reads.
+const maxManifest = 16 << 20
+
+// RemoveTemps removes what mcpt wrote in the temporary bundle directories
+// below the directory of bundles dir: those a kill left half-written.
+func RemoveTemps(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.IsDir() && strings.HasPrefix(e.Name(), TempPrefix) {
+			if err := Remove(filepath.Join(dir, e.Name())); err != nil {
+				return fmt.Errorf("removing a half-written bundle: %w", err)
+			}
+		}
+	}
+	return nil
 }
 
 // Replace saves b as the bundle directory dir, atomically, in place of
@@ -149,6 +273,18 @@ func (b *Bundle) writeFiles(dir string) error {
 			return err
 		}
 		files[RecipeFile] = append(data, '\n')
+	}
+	manifest := []string{manifestHead}
+	for _, name := range files.Names() {
+		manifest = append(manifest, strconv.Quote(name))
+	}
+	for sub, t := range map[string]tree.Tree{BaseOutDir: b.BaseOut, FollowOutDir: b.FollowUpOut} {
+		for _, name := range t.Names() {
+			manifest = append(manifest, strconv.Quote(path.Join(sub, name)))
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, ManifestFile), []byte(strings.Join(manifest, "\n")+"\n"), 0o644); err != nil {
+		return err
 	}
 	for sub, t := range map[string]tree.Tree{BaseOutDir: b.BaseOut, FollowOutDir: b.FollowUpOut} {
 		if t == nil {

@@ -19,19 +19,32 @@ type Recipe struct {
 	// people, and to recognise one's own configuration.
 	Config     string     `json:"config,omitempty"`
 	Transpiler Transpiler `json:"transpiler"`
-	// RelationFiles are the YAML relation files of the configuration, and
-	// the files they include, by slash-separated path relative to the
-	// directory that holds them all; Relations lists those the
-	// configuration names, in its order. Go relations are compiled into
-	// mcpt and recorded by name in GoRelations.
+	// Files are the campaign's input files but its seeds and grammar (a
+	// bundle holds its seed): the configuration, the YAML relation files
+	// and every file they include, by slash-separated path relative to
+	// the directory that holds them all. Relations lists the relation
+	// files the configuration names, in its order. Go relations are
+	// compiled into mcpt and recorded by name in GoRelations.
+	Files     map[string]string `json:"files,omitempty"`
+	Relations []string          `json:"relations,omitempty"`
+	// RelationFiles are the relation files alone, as recipes written by
+	// earlier versions of mcpt record them; Inputs reads either.
 	RelationFiles map[string]string `json:"relation_files,omitempty"`
-	Relations     []string          `json:"relations,omitempty"`
 	GoRelations   []string          `json:"go_relations,omitempty"`
 	Normalize     []Rule            `json:"normalize,omitempty"`
 	// Signature is what the transpiler's output makes of names, for the
 	// signature of a reproduction.
 	Signature result.Style `json:"signature,omitzero"`
 	Seed      uint64       `json:"seed"`
+}
+
+// Inputs are the recipe's files: Files, or in a recipe of an earlier
+// version, RelationFiles.
+func (r *Recipe) Inputs() map[string]string {
+	if r.Files != nil {
+		return r.Files
+	}
+	return r.RelationFiles
 }
 
 // Transpiler is the transpiler of a recipe: a builtin, or a command that

@@ -2,7 +2,6 @@ package cll_test
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,10 +12,6 @@ import (
 	"github.com/mcpt-tool/mcpt/cll"
 	"github.com/mcpt-tool/mcpt/cll/token"
 )
-
-// update is accepted so that "go test ./cll/... -update", which rewrites
-// the golden files of cll/cgen, runs here too; nothing here is golden.
-var _ = flag.Bool("update", false, "rewrite golden files (none in this package)")
 
 func exampleSources(t testing.TB) map[string][]byte {
 	t.Helper()

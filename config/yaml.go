@@ -82,8 +82,12 @@ type yamlError interface {
 }
 
 // Decode decodes YAML strictly into v: unknown fields and duplicate keys
-// are errors, and every error carries file:line:col.
+// are errors, and every error carries file:line:col. Collections nested
+// deeper than MaxDepth are refused before decoding.
 func Decode(file string, data []byte, v any) error {
+	if err := checkDepth(file, data, MaxDepth); err != nil {
+		return err
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data), yaml.Strict(), yaml.DisallowUnknownField())
 	ctx := context.WithValue(context.Background(), fileKey{}, file)
 	if err := dec.DecodeContext(ctx, v); err != nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/cll"
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/result"
@@ -174,6 +175,14 @@ func TestResume(t *testing.T) {
 	// of that name that the bundle writer would not make stays.
 	tmp := filepath.Join(opt.OutDir, "findings", ".tmp-c000123-add-state-4242")
 	if err := os.MkdirAll(filepath.Join(tmp, "base"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// The bundle writer lists the files first, then writes them.
+	manifest := "mcpt bundle: files mcpt wrote here\n\"finding.json\"\n\"base/a.cll\"\n"
+	if err := os.WriteFile(filepath.Join(tmp, bundle.ManifestFile), []byte(manifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "base", "a.cll"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	keep := filepath.Join(opt.OutDir, "findings", ".tmp-notes")

@@ -193,6 +193,9 @@ type runner struct {
 	// admitted lists the seeds whose base was accepted (deterministically),
 	// in seed order; only they are planned.
 	admitted []int
+	// spotsOf returns the spots of a relation (by index) in an admitted
+	// seed (by index into admitted), cached.
+	spotsOf func(admitted, rel int) ([]relation.Spot, error)
 	// tester runs the bases and the test cases.
 	tester *Tester
 	// baseFindings are the crashes and timeouts of base runs.

@@ -198,26 +198,10 @@ func openJournal(dir string, fp map[string]string, resume bool, check func(*Case
 	return &journal{f: f, w: bufio.NewWriter(f), lastSync: time.Now()}, rp, nil
 }
 
-// removeBundleTemps removes the temporary directories of bundles that a
-// kill left half-written (see bundle): only directories of findings/ whose
-// name has the prefix the bundle writer gives them.
+// removeBundleTemps removes what mcpt wrote in the temporary directories
+// of bundles that a kill left half-written (see bundle.RemoveTemps).
 func removeBundleTemps(dir string) error {
-	fd := filepath.Join(dir, bundle.Dir)
-	entries, err := os.ReadDir(fd)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if e.IsDir() && strings.HasPrefix(e.Name(), bundle.TempPrefix) {
-			if err := os.RemoveAll(filepath.Join(fd, e.Name())); err != nil {
-				return fmt.Errorf("removing a half-written bundle: %w", err)
-			}
-		}
-	}
-	return nil
+	return bundle.RemoveTemps(filepath.Join(dir, bundle.Dir))
 }
 
 // journalReader reads a journal line by line, keeping nothing but the

@@ -84,6 +84,7 @@ func (r *runner) plan() (*planner, error) {
 		spotCache[k] = s
 		return s, nil
 	}
+	r.spotsOf = spots
 	pl := newPlanner(r.opt.Seed, len(r.admitted), len(r.c.Relations), r.opt.MaxMR, r.opt.MaxSpots, spots)
 	if r.resumed.last >= 0 {
 		check := newPlanner(r.opt.Seed, len(r.admitted), len(r.c.Relations), r.opt.MaxMR, r.opt.MaxSpots, spots)
@@ -270,6 +271,9 @@ func (p *pass) finish() (*result.Report, error) {
 	}
 	if fatal == nil {
 		fatal = nothingChecked(rep)
+	}
+	if fatal == nil && rep.TestCases == 0 && rep.Stopped == "budget" {
+		fatal = p.r.noSpot()
 	}
 	if fatal != nil {
 		rep.Stopped = "error"

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/mcpt-tool/mcpt/result"
 )
@@ -69,6 +70,50 @@ func nothingChecked(rep *result.Report) error {
 	}
 	return fmt.Errorf("%w: all %d seeds were skipped (%d rejected by the transpiler, %d nondeterministic, %d crashed or timed out in the base run)",
 		ErrNothingChecked, s.Total, len(s.Rejected), len(s.Nondeterministic), len(s.Crashed))
+}
+
+// noSpot returns ErrNothingChecked, saying so per relation, when no
+// relation has a spot in any admitted seed of the shard: a campaign whose
+// plan is empty, as a typo in a region's pattern makes it.
+func (r *runner) noSpot() error {
+	if r.spotsOf == nil {
+		return nil
+	}
+	admitted := 0
+	for ai, si := range r.admitted {
+		if !r.opt.Shard.owns(si) {
+			continue
+		}
+		admitted++
+		for ri := range r.c.Relations {
+			if s, err := r.spotsOf(ai, ri); err != nil || len(s) > 0 {
+				return nil
+			}
+		}
+	}
+	if admitted == 0 {
+		return nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%v: no relation has a spot in the %d %s admitted", ErrNothingChecked, admitted, plural(admitted, "seed", "seeds"))
+	for _, rel := range r.c.Relations {
+		fmt.Fprintf(&b, "\n  relation %s: no spot in any seed", rel.Name)
+	}
+	b.WriteString("\n(mcpt spots RELATION FILE shows the spots of a relation in a seed)")
+	return &noSpotError{msg: b.String()}
+}
+
+// noSpotError is ErrNothingChecked with the relations that have no spot.
+type noSpotError struct{ msg string }
+
+func (e *noSpotError) Error() string { return e.msg }
+func (e *noSpotError) Unwrap() error { return ErrNothingChecked }
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // finished adds up a finished case, of this session or of the journal

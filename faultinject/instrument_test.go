@@ -2,7 +2,6 @@ package faultinject
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -17,10 +16,12 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files")
+// update says to rewrite the golden files instead of comparing with them:
+// UPDATE_GOLDEN=1, the module's one switch for golden files.
+var update = os.Getenv("UPDATE_GOLDEN") == "1"
 
 // TestInstrumentGolden compares the instrumented lib.go of the sample with
-// testdata/sample.lib.go.golden; -update rewrites it.
+// testdata/sample.lib.go.golden; UPDATE_GOLDEN=1 rewrites it.
 func TestInstrumentGolden(t *testing.T) {
 	fx := getSample(t)
 	got, err := os.ReadFile(filepath.Join(fx.out, "lib", "lib.go"))
@@ -28,7 +29,7 @@ func TestInstrumentGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden := filepath.Join("testdata", "sample.lib.go.golden")
-	if *update {
+	if update {
 		if err := os.WriteFile(golden, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -38,7 +39,7 @@ func TestInstrumentGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	if string(got) != string(want) {
-		t.Errorf("instrumented lib.go differs from %s (run go test -update to accept):\n%s", golden, got)
+		t.Errorf("instrumented lib.go differs from %s (run with UPDATE_GOLDEN=1 to accept):\n%s", golden, got)
 	}
 }
 

@@ -62,6 +62,28 @@ type Batch struct {
 	// Rejected those Accept refused; Accepted the programs kept.
 	Generated, Failed, Duplicates, Rejected, Accepted int
 	Coverage                                          Coverage
+	// FirstFailure is why the first failed derivation failed (nil when
+	// none did).
+	FirstFailure error
+}
+
+// Shortfall says why the batch holds no program, from its counts; it is
+// "" when it holds one.
+func (b *Batch) Shortfall() string {
+	if len(b.Programs) > 0 {
+		return ""
+	}
+	switch {
+	case b.Generated == 0:
+		return "no derivation was attempted"
+	case b.Failed == b.Generated:
+		return fmt.Sprintf("all %d derivations failed (%v)", b.Generated, b.FirstFailure)
+	}
+	msg := fmt.Sprintf("%d derivations: %d failed, %d duplicates, %d rejected by the transpiler", b.Generated, b.Failed, b.Duplicates, b.Rejected)
+	if b.FirstFailure != nil {
+		msg += fmt.Sprintf(" (first failure: %v)", b.FirstFailure)
+	}
+	return msg
 }
 
 // Coverage tells which alternatives of the grammar the accepted programs'
@@ -134,6 +156,9 @@ func Generate(g *Grammar, opt Options) (*Batch, error) {
 			b.Generated++
 			if r.err != nil {
 				b.Failed++
+				if b.FirstFailure == nil {
+					b.FirstFailure = r.err
+				}
 				continue
 			}
 			if seen[string(r.src)] {

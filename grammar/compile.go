@@ -24,6 +24,12 @@ type Grammar struct {
 	startPos  Pos
 	start     *rule
 
+	// Settings of the grammar read as a parser (parser.go).
+	comments    [][2]string // %comment: opening and closing texts
+	nameRule    string      // %name: the rule a name matches, "" for an identifier
+	namePos     Pos
+	exactBounds bool // %bounds exact: repetitions keep their maxima
+
 	consts     []string       // the constants of the grammar; abstract value len(consts) is "any other"
 	constIndex map[string]int // constant → abstract value
 	alts       []*altNode     // every alternative, by id
@@ -66,6 +72,13 @@ func (g *Grammar) compile(errs *ErrorList) {
 	} else {
 		g.start = g.order[0]
 		g.startPos = g.start.p
+	}
+	if g.nameRule != "" {
+		if r := g.rules[g.nameRule]; r == nil {
+			errs.add(g.namePos, "undefined rule %s (named by %%name)", g.nameRule)
+		} else if r.arity != 0 {
+			errs.add(g.namePos, "rule %s named by %%name must have no parameters", g.nameRule)
+		}
 	}
 	if g.start != nil && g.start.arity != 0 {
 		errs.add(g.startPos, "start rule %s must have no parameters", g.start.name)
@@ -177,6 +190,7 @@ type resolver struct {
 	slots   map[string]int
 	errs    *ErrorList
 	choices []*choiceNode // the choices enclosing the node being resolved
+	reading int           // inside an alternative of weight 0, whose alternatives are not derived
 }
 
 // resolveVariant gives every variable of v a slot, checks that variables are
@@ -218,6 +232,13 @@ func (rs *resolver) choice(c *choiceNode, sc scope, where string) {
 	rs.choices = append(rs.choices, c)
 	defer func() { rs.choices = rs.choices[:len(rs.choices)-1] }()
 	for i, a := range c.alts {
+		if rs.reading > 0 {
+			inner := sc.copy()
+			for _, it := range a.items {
+				rs.node(it, inner)
+			}
+			continue
+		}
 		a.id = len(rs.g.alts)
 		if where != "" {
 			a.label = fmt.Sprintf("%s: %s alternative %d", a.p, where, i+1)
@@ -230,6 +251,14 @@ func (rs *resolver) choice(c *choiceNode, sc scope, where string) {
 			rs.node(it, inner)
 		}
 	}
+	rs.reading++
+	for _, a := range c.parseOnly {
+		inner := sc.copy()
+		for _, it := range a.items {
+			rs.node(it, inner)
+		}
+	}
+	rs.reading--
 }
 
 func (rs *resolver) node(n node, sc scope) {
@@ -323,6 +352,11 @@ func (g *Grammar) walk(f func(node)) {
 					visit(it)
 				}
 			}
+			for _, a := range n.parseOnly {
+				for _, it := range a.items {
+					visit(it)
+				}
+			}
 		case *repNode:
 			visit(n.item)
 		case *indentNode:
@@ -352,6 +386,11 @@ func (g *Grammar) markUsed() {
 					visit(it)
 				}
 			}
+			for _, a := range n.parseOnly {
+				for _, it := range a.items {
+					visit(it)
+				}
+			}
 		case *repNode:
 			visit(n.item)
 		case *indentNode:
@@ -377,6 +416,9 @@ func (g *Grammar) markUsed() {
 		}
 	}
 	visitRule(g.start)
+	if g.nameRule != "" {
+		visitRule(g.rules[g.nameRule]) // used when parsing
+	}
 	for _, r := range g.order {
 		if !r.used {
 			g.warnings.add(r.p, "rule %s is never used", r.name)

@@ -10,10 +10,13 @@ type node interface{ at() Pos }
 // choiceNode is a rule body or a parenthesised group: one of its
 // alternatives is derived.
 type choiceNode struct {
-	p     Pos
-	alts  []*altNode
-	binds bool     // some alternative binds a variable
-	plans sync.Map // planKey → *plan, filled as derivations meet them
+	p    Pos
+	alts []*altNode
+	// parseOnly are the alternatives of weight 0: never derived, read
+	// when the grammar parses.
+	parseOnly []*altNode
+	binds     bool     // some alternative binds a variable
+	plans     sync.Map // planKey → *plan, filled as derivations meet them
 }
 
 // altNode is one weighted alternative: a sequence of items.

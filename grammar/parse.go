@@ -17,7 +17,24 @@ type parser struct {
 	errs    *ErrorList
 	g       *Grammar
 	parsing bool // inside a top-level item, where a bailout is recovered
+	nesting int  // groups open around the current item
 }
+
+// maxNesting bounds the groups, "(…)" and "@indent(…)", open at once: far
+// deeper than any grammar needs, and shallow enough that the parser's and
+// the deriver's recursion stay small.
+const maxNesting = 200
+
+// open enters a group at pos; the caller calls close when it ends.
+func (p *parser) open(pos Pos) {
+	p.nesting++
+	if p.nesting > maxNesting {
+		p.errorf(pos, "groups nested deeper than %d levels", maxNesting)
+		panic(bailout{})
+	}
+}
+
+func (p *parser) close() { p.nesting-- }
 
 // ParseFile reads and parses the grammar file at path.
 func ParseFile(path string) (*Grammar, error) {
@@ -118,6 +135,7 @@ func (p *parser) topLevel() {
 		}
 	}()
 	p.parsing = true
+	p.nesting = 0
 	if p.tok.kind == tDirective {
 		p.directive()
 	} else {
@@ -148,7 +166,9 @@ func (p *parser) skipPastSemicolon() {
 // directive parses
 //
 //	directive = "%start" IDENT ";" | "%depth" INT ";" | "%indent" STRING ";"
-//	          | "%kind" IDENT IDENT ";" | "%reserve" { IDENT | STRING } ";" .
+//	          | "%kind" IDENT IDENT ";" | "%reserve" { IDENT | STRING } ";"
+//	          | "%comment" STRING STRING ";" | "%name" IDENT ";"
+//	          | "%bounds" ( "exact" | "relaxed" ) ";" .
 func (p *parser) directive() {
 	d := p.tok
 	p.next()
@@ -188,6 +208,19 @@ func (p *parser) directive() {
 		for p.tok.kind == tIdent || p.tok.kind == tString {
 			g.reserved[fold(p.tok.text)] = true
 			p.next()
+		}
+	case "comment":
+		p.commentDirective(d.pos)
+	case "name":
+		t := p.expectIdent("the rule that matches a name when parsing")
+		g.nameRule, g.namePos = t.text, t.pos
+	case "bounds":
+		t := p.expectIdent("exact or relaxed")
+		switch t.text {
+		case "exact", "relaxed":
+			g.exactBounds = t.text == "exact"
+		default:
+			p.errorf(t.pos, "unknown bounds mode %s (want exact or relaxed)", t.text)
 		}
 	default:
 		p.errorf(d.pos, "unknown directive %%%s", d.text)
@@ -260,12 +293,21 @@ func samePatterns(a, b []*valueNode) bool {
 func (p *parser) choice(pos Pos) *choiceNode {
 	c := &choiceNode{p: pos}
 	for {
-		c.alts = append(c.alts, p.alt())
+		a := p.alt()
+		if a.weight == 0 {
+			c.parseOnly = append(c.parseOnly, a)
+		} else {
+			c.alts = append(c.alts, a)
+		}
 		if !p.isPunct("|") {
-			return c
+			break
 		}
 		p.next()
 	}
+	if len(c.alts) == 0 {
+		p.errorf(pos, "a choice needs an alternative of weight above 0 (weight 0 is only read when parsing)")
+	}
+	return c
 }
 
 // alt parses
@@ -275,8 +317,8 @@ func (p *parser) alt() *altNode {
 	a := &altNode{p: p.tok.pos, weight: 1}
 	if p.tok.kind == tInt {
 		w, err := strconv.Atoi(p.tok.text)
-		if err != nil || w < 1 || w > maxWeight {
-			p.errorf(p.tok.pos, "bad weight %s: must be 1..%d", p.tok.text, maxWeight)
+		if err != nil || w < 0 || w > maxWeight {
+			p.errorf(p.tok.pos, "bad weight %s: must be 0..%d", p.tok.text, maxWeight)
 		} else {
 			a.weight = w
 		}
@@ -394,9 +436,11 @@ func (p *parser) primary() node {
 		return c
 	case tPunct:
 		if t.text == "(" {
+			p.open(t.pos)
 			p.next()
 			c := p.choice(t.pos)
 			p.expectPunct(")")
+			p.close()
 			return c
 		}
 	case tAction:
@@ -414,9 +458,11 @@ func (p *parser) primary() node {
 			p.expectPunct(")")
 			return s
 		case "indent":
+			p.open(t.pos)
 			p.expectPunct("(")
 			c := p.choice(p.tok.pos)
 			p.expectPunct(")")
+			p.close()
 			return &indentNode{p: t.pos, body: c}
 		}
 		p.errorf(t.pos, "unknown action @%s (want @new, @ref, @take or @indent)", t.text)
@@ -454,4 +500,23 @@ func (p *parser) varRest(v token) *valueNode {
 		n.tag = true
 	}
 	return n
+}
+
+// commentDirective parses the two literals of %comment: the text that opens
+// a comment and the text that closes it ("\n" for a comment that runs to the
+// end of the line).
+func (p *parser) commentDirective(pos Pos) {
+	var delim [2]string
+	for i, what := range []string{"the text that opens a comment", "the text that closes a comment"} {
+		if p.tok.kind != tString {
+			p.fail(what)
+		}
+		delim[i] = p.tok.text
+		p.next()
+	}
+	if delim[0] == "" || delim[1] == "" {
+		p.errorf(pos, "a comment's opening and closing texts cannot be empty")
+		return
+	}
+	p.g.comments = append(p.g.comments, delim)
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"errors"
-	"flag"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -18,7 +17,10 @@ import (
 	"github.com/mcpt-tool/mcpt/result"
 )
 
-var update = flag.Bool("update", false, "rewrite the signatures and groups of testdata/out")
+// update says to rewrite the signatures and groups of testdata/out instead
+// of comparing with them: UPDATE_GOLDEN=1, the module's one switch for
+// golden files.
+var update = os.Getenv("UPDATE_GOLDEN") == "1"
 
 // The fixture, testdata/out, is a campaign output directory: a report.json
 // and five bundles made with the reference transpiler cllc and its seeded
@@ -66,15 +68,15 @@ func loadFixture(t *testing.T) *result.Report {
 
 // TestFixtureSignatures checks that the fixture's signatures and groups are
 // what Signature and GroupFindings make of its findings (rewrite them with
-// -update), and that they group the two reverse-enums findings together.
+// UPDATE_GOLDEN=1), and that they group the two reverse-enums findings together.
 func TestFixtureSignatures(t *testing.T) {
 	r := loadFixture(t)
 	changed := false
 	for i := range r.Findings {
 		f := &r.Findings[i]
 		if s := result.Signature(f); s != f.Signature {
-			if !*update {
-				t.Errorf("%s: stored signature %q, Signature gives %q (run with -update)", f.ID, f.Signature, s)
+			if !update {
+				t.Errorf("%s: stored signature %q, Signature gives %q (run with UPDATE_GOLDEN=1)", f.ID, f.Signature, s)
 			}
 			f.Signature, changed = s, true
 		}
@@ -84,12 +86,12 @@ func TestFixtureSignatures(t *testing.T) {
 		return a.Signature == b.Signature && a.Count == b.Count && a.Example == b.Example && slices.Equal(a.Findings, b.Findings) &&
 			a.Title == b.Title && a.File == b.File && a.FileKey == b.FileKey
 	}) {
-		if !*update {
-			t.Errorf("stored groups differ from GroupFindings (run with -update)")
+		if !update {
+			t.Errorf("stored groups differ from GroupFindings (run with UPDATE_GOLDEN=1)")
 		}
 		r.Groups, changed = groups, true
 	}
-	if *update && changed {
+	if update && changed {
 		if err := r.Save(filepath.Join(fixture, ReportJSON)); err != nil {
 			t.Fatal(err)
 		}

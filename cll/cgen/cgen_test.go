@@ -2,7 +2,6 @@ package cgen_test
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -19,7 +18,9 @@ import (
 	"github.com/mcpt-tool/mcpt/cll/parser"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files")
+// update says to rewrite the golden files instead of comparing with them:
+// UPDATE_GOLDEN=1, the module's one switch for golden files.
+var update = os.Getenv("UPDATE_GOLDEN") == "1"
 
 const examplesDir = "../../examples/cll"
 
@@ -81,7 +82,7 @@ func TestGolden(t *testing.T) {
 		t.Run(ex.name, func(t *testing.T) {
 			files := generate(t, ex.name, ex.src)
 			dir := filepath.Join("testdata", "golden", ex.name)
-			if *update {
+			if update {
 				if err := os.RemoveAll(dir); err != nil {
 					t.Fatal(err)
 				}
@@ -97,7 +98,7 @@ func TestGolden(t *testing.T) {
 			}
 			entries, err := os.ReadDir(dir)
 			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
+				t.Fatalf("%v (run with UPDATE_GOLDEN=1)", err)
 			}
 			var golden []string
 			for _, e := range entries {

@@ -20,7 +20,7 @@ func load(t *testing.T, pattern string) ([]*relation.Relation, transpiler.Transp
 	if err != nil {
 		t.Fatal(err)
 	}
-	rels, err := yamlrel.Load(files...)
+	rels, err := yamlrel.LoadFiles(files...)
 	if err != nil {
 		t.Fatal(err)
 	}

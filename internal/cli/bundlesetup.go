@@ -15,12 +15,13 @@ import (
 
 // loadFinding reads the bundle in dir and loads what running its test
 // case again needs: the configuration given (config), else the bundle's
-// recipe, else (a bundle without one) the configuration the finding
-// records. The bundle's base stands in for the configured seeds.
+// recipe. The bundle's base stands in for the configured seeds. A bundle
+// without a recipe needs config: the configuration its finding records is
+// the sender's word, and is never read.
 //
 // A recipe's command is the sender's: it is run only when trust is set or
 // when it is the command of the configuration the recipe names, as found
-// here.
+// here outside the bundle.
 func loadFinding(tools *setup.Tools, dir, config string, trust bool) (*bundle.Bundle, *setup.Setup, error) {
 	bd, err := bundle.Load(dir)
 	if err != nil {
@@ -33,28 +34,25 @@ func loadFinding(tools *setup.Tools, dir, config string, trust bool) (*bundle.Bu
 	case config != "":
 		s, err = setup.Load(config, setup.Options{SeedFiles: seedFiles, Tools: tools})
 	case bd.Recipe != nil:
-		if cmd := bd.Recipe.Transpiler.Runs(); len(cmd) > 0 && !trust && !ownCommand(bd.Recipe) {
+		if cmd := bd.Recipe.Transpiler.Runs(); len(cmd) > 0 && !trust && !ownCommand(bd.Recipe, dir) {
 			return nil, nil, usageErr("the bundle's transpiler is the command %s (in %s): mcpt runs a command from a bundle only with --trust, or pass -c with a configuration of yours",
-				quoteArgs(cmd), bd.Recipe.Transpiler.Dir)
+				quoteArgs(cmd), quoteArg(bd.Recipe.Transpiler.Dir))
 		}
 		recipe := *bd.Recipe
 		if d := recipe.Transpiler.Dir; len(recipe.Transpiler.Runs()) > 0 && !isDir(d) {
 			// Another machine: the command runs where mcpt is started.
-			fmt.Fprintf(os.Stderr, "mcpt: the transpiler's directory %s is not here: running %s in the current directory\n", d, quoteArgs(recipe.Transpiler.Runs()))
+			fmt.Fprintf(os.Stderr, "mcpt: the transpiler's directory %s is not here: running %s in the current directory\n", quoteArg(d), quoteArgs(recipe.Transpiler.Runs()))
 			if recipe.Transpiler.Dir, err = os.Getwd(); err != nil {
 				return nil, nil, err
 			}
 		}
 		s, err = tools.FromRecipe(&recipe, seedFiles)
 	default:
-		config = f.Config
-		if config == "" {
-			return nil, nil, usageErr("the finding records no configuration: pass -c")
+		recorded := ""
+		if f.Config != "" {
+			recorded = fmt.Sprintf(" (the finding names %s, which mcpt does not read on its word)", quoteArg(f.Config))
 		}
-		if _, err := os.Stat(config); err != nil {
-			return nil, nil, usageErr("the configuration recorded in the finding: %v (pass -c)", err)
-		}
-		s, err = setup.Load(config, setup.Options{SeedFiles: seedFiles, Faults: f.Faults, Tools: tools})
+		return nil, nil, usageErr("%s has no %s: pass -c with the configuration to run its test case with%s", quoteArg(dir), bundle.RecipeFile, recorded)
 	}
 	if err != nil {
 		return nil, nil, err
@@ -66,9 +64,11 @@ func loadFinding(tools *setup.Tools, dir, config string, trust bool) (*bundle.Bu
 }
 
 // ownCommand tells whether the recipe's command is that of the
-// configuration it names, as that file is here.
-func ownCommand(r *bundle.Recipe) bool {
-	if r.Config == "" {
+// configuration it names, as that file is here. A configuration inside the
+// bundle, or inside the output directory that holds it, came with the
+// bundle: it is never the user's.
+func ownCommand(r *bundle.Recipe, bundleDir string) bool {
+	if r.Config == "" || !outsideBundle(r.Config, bundleDir) {
 		return false
 	}
 	cfg, err := config.Load(r.Config)
@@ -81,18 +81,52 @@ func ownCommand(r *bundle.Recipe) bool {
 		slices.Equal(cfg.Transpiler.Env, r.Transpiler.Env)
 }
 
+// outsideBundle tells whether the file cfg lies outside the bundle
+// directory dir and outside the output directory that holds dir (its
+// grandparent, when dir is in a findings directory), links resolved.
+func outsideBundle(cfg, dir string) bool {
+	c, err1 := realPath(cfg)
+	d, err2 := realPath(dir)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	if filepath.Base(filepath.Dir(d)) == bundle.Dir {
+		d = filepath.Dir(filepath.Dir(d))
+	}
+	rel, err := filepath.Rel(d, c)
+	return err == nil && !filepath.IsLocal(rel)
+}
+
+// realPath is the absolute path of p with its links resolved.
+func realPath(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(abs)
+}
+
 func isDir(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.IsDir()
 }
 
+// quoteArgs shows a command line, each argument as quoteArg shows it.
 func quoteArgs(args []string) string {
 	q := make([]string, len(args))
 	for i, a := range args {
-		q[i] = a
-		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`") {
-			q[i] = strconv.Quote(a)
-		}
+		q[i] = quoteArg(a)
 	}
 	return strings.Join(q, " ")
+}
+
+// quoteArg shows an argument or a path as it is, or, when it is empty or
+// holds a space, a quote, a shell character or anything that is not
+// printable (a control character could hide part of it on a terminal), as a
+// Go string literal with every such character escaped.
+func quoteArg(a string) string {
+	if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`") || strconv.Quote(a) != `"`+a+`"` {
+		return strconv.Quote(a)
+	}
+	return a
 }

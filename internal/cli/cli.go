@@ -19,6 +19,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/mcpt-tool/mcpt/bundle"
+	"github.com/mcpt-tool/mcpt/internal/printable"
 	"github.com/mcpt-tool/mcpt/internal/setup"
 )
 
@@ -144,22 +145,27 @@ func parse(parser *kong.Kong, args []string, tools *setup.Tools) (code int) {
 	return exitCode(err)
 }
 
+// exitCode prints err, if any, and returns the exit status it means.
+// Messages quote what comes from outside mcpt (file contents, bundles,
+// a transpiler's output): they are printed escaped, so that none can
+// drive the terminal.
 func exitCode(err error) int {
 	if err == nil {
 		return exitOK
 	}
+	stderr := printable.Writer{W: os.Stderr}
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintln(os.Stderr, "mcpt:", ee.err)
+			fmt.Fprintln(stderr, "mcpt: "+ee.err.Error())
 		}
 		return ee.code
 	}
 	var ce *setup.ConfigError
 	if errors.As(err, &ce) {
-		fmt.Fprintln(os.Stderr, ce.Err)
+		fmt.Fprintln(stderr, ce.Err.Error())
 		return exitUsage
 	}
-	fmt.Fprintln(os.Stderr, "mcpt:", err)
+	fmt.Fprintln(stderr, "mcpt: "+err.Error())
 	return exitBroken
 }

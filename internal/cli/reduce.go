@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/mcpt-tool/mcpt/bundle"
+	"github.com/mcpt-tool/mcpt/internal/printable"
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/progress"
 	"github.com/mcpt-tool/mcpt/reduce"
@@ -36,7 +37,7 @@ func (c *reduceCmd) Run(tools *setup.Tools) error {
 	rel := s.Relation(f.Relation)
 	opt := reduce.Options{MaxRuns: c.MaxRuns}
 	if c.Verbose {
-		opt.Logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
+		opt.Logf = func(format string, args ...any) { fmt.Fprintf(printable.Writer{W: os.Stderr}, format+"\n", args...) }
 	}
 	var steps *progress.Steps
 	if !c.Quiet && !c.Verbose {
@@ -80,21 +81,23 @@ func (c *reduceCmd) Run(tools *setup.Tools) error {
 	if err := reduce.WriteBundle(out, &rf, recipe, res); err != nil {
 		return err
 	}
-	fmt.Printf("reduced %s: %d → %d lines (%.1f%% fewer), %d → %d bytes\n",
+	// The finding comes from the bundle: printed escaped.
+	w := printable.Writer{W: os.Stdout}
+	fmt.Fprintf(w, "reduced %s: %d → %d lines (%.1f%% fewer), %d → %d bytes\n",
 		f.ID, res.LinesBefore, res.LinesAfter, 100*res.Ratio(), res.BytesBefore, res.BytesAfter)
 	if rf.Relation != "-" {
-		fmt.Printf("spot %d (%s), case seed %d, signature %s\n", rf.Spot.Index, rf.Spot.Desc, rf.CaseSeed, rf.Signature)
+		fmt.Fprintf(w, "spot %d (%s), case seed %d, signature %s\n", rf.Spot.Index, rf.Spot.Desc, rf.CaseSeed, rf.Signature)
 	} else {
-		fmt.Printf("signature %s\n", rf.Signature)
+		fmt.Fprintf(w, "signature %s\n", rf.Signature)
 	}
-	fmt.Printf("%d transpiler runs, %d candidates\n", res.Runs, res.Candidates)
+	fmt.Fprintf(w, "%d transpiler runs, %d candidates\n", res.Runs, res.Candidates)
 	switch res.Stopped {
 	case "budget":
-		fmt.Printf("stopped at the budget of %d transpiler runs: the base may reduce further\n", c.MaxRuns)
+		fmt.Fprintf(w, "stopped at the budget of %d transpiler runs: the base may reduce further\n", c.MaxRuns)
 	case "interrupted":
-		fmt.Println("interrupted: the base may reduce further")
+		fmt.Fprintln(w, "interrupted: the base may reduce further")
 	}
-	fmt.Printf("reduced bundle: %s\n", out)
-	fmt.Println(bundle.ReproCommand(out))
+	fmt.Fprintf(w, "reduced bundle: %s\n", out)
+	fmt.Fprintln(w, bundle.ReproCommand(out))
 	return nil
 }

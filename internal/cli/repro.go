@@ -1,12 +1,20 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"os"
+	"path"
 	"strings"
 
+	"github.com/aymanbagabas/go-udiff"
+
 	"github.com/mcpt-tool/mcpt/engine"
+	"github.com/mcpt-tool/mcpt/internal/printable"
 	"github.com/mcpt-tool/mcpt/internal/setup"
+	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/result"
 )
 
@@ -32,8 +40,10 @@ func (c *reproCmd) Run(tools *setup.Tools) error {
 		return err
 	}
 	f := bd.Finding
+	// What the bundle holds is printed escaped: it may come from anyone.
+	out := printable.Writer{W: os.Stdout}
 	if r := bd.Recipe; r != nil && c.Config == "" && len(r.Transpiler.Runs()) > 0 {
-		fmt.Printf("transpiler: %s (in %s), as the bundle records it\n", quoteArgs(r.Transpiler.Runs()), r.Transpiler.Dir)
+		fmt.Fprintf(out, "transpiler: %s (in %s), as the bundle records it\n", quoteArgs(r.Transpiler.Runs()), r.Transpiler.Dir)
 	}
 	t := &engine.Tester{Transpiler: s.Transpiler, Normalize: s.Normalize, Mode: engine.Mode(f.Mode), Style: s.Style()}
 	seed := engine.Seed{Name: f.SeedFile, Src: bd.Base}
@@ -44,17 +54,17 @@ func (c *reproCmd) Run(tools *setup.Tools) error {
 	}
 	var got []result.Finding
 	if f.Relation == "-" {
-		fmt.Printf("base run of %s\n", f.SeedFile)
+		fmt.Fprintf(out, "base run of %s\n", f.SeedFile)
 		if bf := t.BaseFinding(f.ID, base); bf != nil {
 			got = append(got, *bf)
 		}
 	} else {
 		rel := s.Relation(f.Relation)
-		fmt.Printf("relation %s, %s, spot %d (%s), case seed %d\n", f.Relation, f.SeedFile, f.Spot.Index, f.Spot.Desc, f.CaseSeed)
+		fmt.Fprintf(out, "relation %s, %s, spot %d (%s), case seed %d\n", f.Relation, f.SeedFile, f.Spot.Index, f.Spot.Desc, f.CaseSeed)
 		if base.Skip != "" {
-			fmt.Printf("fails differently: the %s now (the finding had an accepted base)\n", base.Skip)
+			fmt.Fprintf(out, "fails differently: the %s now (the finding had an accepted base)\n", base.Skip)
 			if bf := t.BaseFinding(f.ID, base); bf != nil {
-				printFinding("now", bf)
+				printFinding(out, "now", bf)
 			}
 			return &exitError{code: exitDiffers}
 		}
@@ -62,51 +72,73 @@ func (c *reproCmd) Run(tools *setup.Tools) error {
 		if err != nil {
 			return usageErr("%v", err)
 		}
-		out, err := t.Run(ctx, engine.Test{Index: f.Case, Base: base, Relation: rel, Spot: spot, CaseSeed: f.CaseSeed})
+		res, err := t.Run(ctx, engine.Test{Index: f.Case, Base: base, Relation: rel, Spot: spot, CaseSeed: f.CaseSeed})
 		if err != nil {
 			return err
 		}
-		if out.Skip != "" {
-			fmt.Printf("note: %s: a checker failed once, but not when run again\n", out.Skip)
+		if res.Skip != "" {
+			fmt.Fprintf(out, "note: %s: a checker failed once, but not when run again\n", res.Skip)
 		}
-		got = out.Findings
+		followUpChanged(out, path.Base(f.SeedFile), bd.FollowUp, res.FollowUp)
+		got = res.Findings
 	}
-	return verdict(&f, got)
+	return verdict(out, &f, got)
 }
 
+// followUpChanged says so when the follow-up derived again is not the one
+// the bundle holds (recorded), with the first lines of their difference:
+// the relation, or mcpt, changed since the finding. A bundle without a
+// follow-up says nothing.
+func followUpChanged(out io.Writer, name string, recorded []byte, now *relation.FollowUp) {
+	if recorded == nil || now == nil || bytes.Equal(recorded, now.Src) {
+		return
+	}
+	fmt.Fprintln(out, "note: the follow-up derived again differs from the one in the bundle: the relation or mcpt changed since the finding")
+	diff := udiff.Unified("bundle/followup/"+name, "now/followup/"+name, string(recorded), string(now.Src))
+	lines := strings.SplitAfter(diff, "\n")
+	if len(lines) > maxFollowUpDiff {
+		lines = append(lines[:maxFollowUpDiff], fmt.Sprintf("… %d more lines\n", len(lines)-maxFollowUpDiff))
+	}
+	fmt.Fprint(out, indent(strings.Join(lines, "")))
+}
+
+// maxFollowUpDiff bounds the lines of a changed follow-up's difference
+// that repro prints.
+const maxFollowUpDiff = 40
+
 // verdict prints whether the findings got again reproduce f.
-func verdict(f *result.Finding, got []result.Finding) error {
+func verdict(out io.Writer, f *result.Finding, got []result.Finding) error {
 	if len(got) == 0 {
-		fmt.Println("passes now: the relation holds")
+		fmt.Fprintln(out, "passes now: the relation holds")
 		return nil
 	}
 	for i := range got {
 		if got[i].Signature == f.Signature {
-			printFinding("reproduced", &got[i])
+			printFinding(out, "reproduced", &got[i])
 			return findingsErr
 		}
 	}
-	fmt.Println("fails differently:")
-	printFinding("recorded", f)
+	fmt.Fprintln(out, "fails differently:")
+	printFinding(out, "recorded", f)
 	for i := range got {
-		printFinding("now", &got[i])
+		printFinding(out, "now", &got[i])
 	}
 	return &exitError{code: exitDiffers}
 }
 
-func printFinding(label string, f *result.Finding) {
+func printFinding(out io.Writer, label string, f *result.Finding) {
 	what := f.Checker
 	if what == "" {
 		what = string(f.Kind)
 	}
-	fmt.Printf("%s: %s: %s\n", label, what, f.Message)
+	fmt.Fprintf(out, "%s: %s: %s\n", label, what, f.Message)
 	if label != "reproduced" {
-		fmt.Printf("  signature %s\n", f.Signature)
+		fmt.Fprintf(out, "  signature %s\n", f.Signature)
 	}
 	switch {
 	case f.Diff != "":
-		fmt.Print(indent(f.Diff))
+		fmt.Fprint(out, indent(f.Diff))
 	case f.Stderr != "":
-		fmt.Print(indent(strings.TrimSpace(f.Stderr)))
+		fmt.Fprint(out, indent(strings.TrimSpace(f.Stderr)))
 	}
 }

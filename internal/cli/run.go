@@ -207,10 +207,9 @@ func isWriteFailure(err error) bool {
 
 // outLayout is what mcpt writes in an output directory.
 var outLayout = outdir.Layout{
-	Files:      []string{engine.JournalName, report.ReportJSON, report.ReportHTML, report.JUnitXML},
-	Bundles:    bundle.Dir,
-	BundleFile: bundle.FindingFile,
-	TempPrefix: bundle.TempPrefix,
+	Files:   []string{engine.JournalName, report.ReportJSON, report.ReportHTML, report.JUnitXML},
+	Bundles: bundle.Dir,
+	Remove:  bundle.Remove,
 }
 
 // Validate refuses budgets and worker counts that mean nothing.

@@ -85,6 +85,9 @@ func (c *seedsCmd) Run(tools *setup.Tools) error {
 	if err != nil {
 		return err
 	}
+	if why := b.Shortfall(); why != "" {
+		return &exitError{code: exitBroken, err: fmt.Errorf("wrote no program: %s", why)}
+	}
 	for _, p := range older {
 		if err := os.Remove(p); err != nil {
 			return err
@@ -96,6 +99,9 @@ func (c *seedsCmd) Run(tools *setup.Tools) error {
 	}
 	el := time.Since(start)
 	fmt.Printf("%d programs in %s\n", len(paths), c.Out)
+	if len(paths) < c.N {
+		fmt.Fprintf(os.Stderr, "mcpt: only %d of the %d programs asked for: see the yield\n", len(paths), c.N)
+	}
 	fmt.Printf("yield: %d accepted / %d generated (%.1f%%); %d failed, %d duplicates dropped, %d rejected\n",
 		b.Accepted, b.Generated, 100*float64(b.Accepted)/float64(max(1, b.Generated)), b.Failed, b.Duplicates, b.Rejected)
 	fmt.Printf("rate: %.0f accepted programs/s (%.2fs)\n", float64(b.Accepted)/el.Seconds(), el.Seconds())

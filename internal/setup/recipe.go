@@ -2,11 +2,9 @@ package setup
 
 import (
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"regexp"
-	"slices"
-	"strings"
 
 	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/config"
@@ -14,6 +12,7 @@ import (
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/relation/yamlrel"
 	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/snapshot"
 )
 
 // Recipe records what reproducing the findings of a campaign on s needs
@@ -45,57 +44,16 @@ func (s *Setup) Recipe(seed uint64, faults []string) (*bundle.Recipe, error) {
 	for _, n := range cfg.Normalize {
 		r.Normalize = append(r.Normalize, bundle.Rule{Files: n.Files, Match: n.Match, Replace: n.Replace})
 	}
-	if len(cfg.Relations.Files) == 0 {
-		return r, nil
-	}
-	files, err := yamlrel.Sources(cfg.Relations.Files...)
-	if err != nil {
-		return nil, err
-	}
-	var abs []string
-	for _, f := range cfg.Relations.Files {
-		a, err := filepath.Abs(f)
-		if err != nil {
-			return nil, err
-		}
-		abs = append(abs, a)
-	}
-	root := commonDir(slices.Collect(func(yield func(string) bool) {
-		for p := range files {
-			if !yield(p) {
-				return
-			}
-		}
-	}))
-	r.RelationFiles = map[string]string{}
-	for p, data := range files {
-		rel, _ := filepath.Rel(root, p)
-		r.RelationFiles[filepath.ToSlash(rel)] = string(data)
-	}
-	for _, a := range abs {
-		rel, _ := filepath.Rel(root, a)
-		r.Relations = append(r.Relations, filepath.ToSlash(rel))
+	if s.Files != nil {
+		r.Files = s.Files.Subset(func(name string) bool { return !s.seedFiles[name] }).Strings()
+		r.Relations = s.relationFiles
 	}
 	return r, nil
 }
 
-// commonDir is the deepest directory that holds every absolute path.
-func commonDir(paths []string) string {
-	if len(paths) == 0 {
-		return string(filepath.Separator)
-	}
-	dir := filepath.Dir(paths[0])
-	for _, p := range paths[1:] {
-		for dir != filepath.Dir(dir) && !strings.HasPrefix(p, dir+string(filepath.Separator)) {
-			dir = filepath.Dir(dir)
-		}
-	}
-	return dir
-}
-
 // FromRecipe makes the setup a recipe describes, with the given seed
 // files, its Go relations and builtin transpiler taken from t. The
-// relation files are written to a temporary directory, loaded and removed.
+// relations compile from the files the recipe records, in memory.
 func (t *Tools) FromRecipe(r *bundle.Recipe, seedFiles []string) (*Setup, error) {
 	tc := r.Transpiler
 	cfg := &config.Config{File: r.Config, Transpiler: config.Transpiler{
@@ -126,32 +84,21 @@ func (t *Tools) FromRecipe(r *bundle.Recipe, seedFiles []string) (*Setup, error)
 	return s, nil
 }
 
-// recipeRelations loads the relations of a recipe.
+// recipeRelations loads the relations of a recipe from the files it
+// records.
 func recipeRelations(r *bundle.Recipe, goRels *relation.Registry) ([]*relation.Relation, error) {
 	var rels []*relation.Relation
 	if len(r.Relations) > 0 {
-		dir, err := os.MkdirTemp("", "mcpt-relations-")
+		files, err := snapshot.FromStrings(r.Inputs())
 		if err != nil {
 			return nil, err
 		}
-		defer os.RemoveAll(dir)
-		for name, src := range r.RelationFiles {
-			p := filepath.Join(dir, filepath.FromSlash(name))
-			if !filepath.IsLocal(filepath.FromSlash(name)) {
+		for _, name := range r.Relations {
+			if !fs.ValidPath(name) {
 				return nil, fmt.Errorf("relation file %q: the path leaves its directory", name)
 			}
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				return nil, err
-			}
-			if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-				return nil, err
-			}
 		}
-		var paths []string
-		for _, name := range r.Relations {
-			paths = append(paths, filepath.Join(dir, filepath.FromSlash(name)))
-		}
-		if rels, err = yamlrel.LoadWith(yamlrel.Options{Root: dir, Generic: r.Signature.Generic}, paths...); err != nil {
+		if rels, err = yamlrel.LoadWith(yamlrel.Options{Generic: r.Signature.Generic}, files, r.Relations...); err != nil {
 			return nil, err
 		}
 	}

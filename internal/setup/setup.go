@@ -22,6 +22,7 @@ import (
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/relation/yamlrel"
 	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/snapshot"
 	"github.com/mcpt-tool/mcpt/transpiler"
 )
 
@@ -58,11 +59,20 @@ func (t *Tools) builtin(name string, options map[string]string, faults []string)
 
 // Setup is a loaded configuration.
 type Setup struct {
-	Config     *config.Config
-	Transpiler transpiler.Transpiler
-	Relations  []*relation.Relation
-	Seeds      []engine.Seed
-	Normalize  oracle.Normalizer
+	Config *config.Config
+	// Files are the campaign's input files as Load read them: the
+	// configuration, the relation files and what they include, the seeds
+	// and the grammar; nil for a setup made from a recipe.
+	Files *snapshot.Files
+	// relationFiles are the paths in Files of the relation files the
+	// configuration names; seedFiles the seeds and grammar, which a
+	// recipe leaves out (a bundle holds its seed).
+	relationFiles []string
+	seedFiles     map[string]bool
+	Transpiler    transpiler.Transpiler
+	Relations     []*relation.Relation
+	Seeds         []engine.Seed
+	Normalize     oracle.Normalizer
 }
 
 // Style is what the configuration says of the transpiler's names, for
@@ -89,9 +99,6 @@ type Options struct {
 	Faults []string
 	// SeedFiles, when set, replace the configured seeds.
 	SeedFiles []string
-	// Generate produces seeds from a grammar (configured under
-	// seeds.grammar); nil means GenerateSeeds.
-	Generate func(s config.Seeds) ([]engine.Seed, error)
 	// Edit, when set, changes the configuration once it is read and
 	// before anything it names is loaded (the bench points the transpiler
 	// command at the executable it built).
@@ -101,9 +108,16 @@ type Options struct {
 	Tools *Tools
 }
 
-// Load reads the configuration at path and everything it names.
+// Load reads the configuration at path and everything it names, each file
+// once, into s.Files, and builds the campaign from what it read. Seeds
+// are named by their path in s.Files.
 func Load(path string, opt Options) (*Setup, error) {
-	cfg, err := config.Load(path)
+	rd := snapshot.NewReader()
+	data, err := rd.Read(path)
+	if err != nil {
+		return nil, cfgErr(fmt.Errorf("cannot read configuration: %w", err))
+	}
+	cfg, err := config.Parse(path, data)
 	if err != nil {
 		return nil, cfgErr(err)
 	}
@@ -116,26 +130,11 @@ func Load(path string, opt Options) (*Setup, error) {
 	if s.Transpiler, err = opt.Tools.Transpiler(cfg, opt.Faults); err != nil {
 		return nil, cfgErr(err)
 	}
-	if s.Relations, err = opt.Tools.Relations(cfg); err != nil {
+	if s.Relations, err = opt.Tools.relations(cfg, rd); err != nil {
 		return nil, cfgErr(err)
 	}
-	files := cfg.Seeds.Files
-	if len(opt.SeedFiles) > 0 {
-		files = opt.SeedFiles
-	}
-	if s.Seeds, err = ReadSeeds(files); err != nil {
+	if err := s.loadSeeds(rd, opt.SeedFiles); err != nil {
 		return nil, cfgErr(err)
-	}
-	if cfg.Seeds.Grammar != "" && len(opt.SeedFiles) == 0 {
-		generate := opt.Generate
-		if generate == nil {
-			generate = GenerateSeeds
-		}
-		gen, err := generate(cfg.Seeds)
-		if err != nil {
-			return nil, cfgErr(err)
-		}
-		s.Seeds = append(s.Seeds, gen...)
 	}
 	for _, r := range cfg.Normalize {
 		re, err := regexp.Compile(r.Match)
@@ -145,6 +144,66 @@ func Load(path string, opt Options) (*Setup, error) {
 		s.Normalize = append(s.Normalize, oracle.Rule{Files: r.Files, Match: re, Replace: r.Replace})
 	}
 	return s, nil
+}
+
+// loadSeeds reads the configured seeds and grammar through rd, or the
+// seed files given instead, and takes the snapshot of what rd read. The
+// configured seeds are named by their path in the snapshot, seeds given
+// instead as written.
+func (s *Setup) loadSeeds(rd *snapshot.Reader, instead []string) error {
+	cfg := s.Config
+	if len(instead) > 0 {
+		seeds, err := ReadSeeds(instead)
+		s.Seeds, s.Files = seeds, rd.Files()
+		for _, f := range cfg.Relations.Files {
+			s.relationFiles = append(s.relationFiles, rd.Rel(f))
+		}
+		return err
+	}
+	var errs []error
+	var read []string
+	for _, f := range cfg.Seeds.Files {
+		b, err := rd.Read(f)
+		if err != nil {
+			err = fmt.Errorf("seed %s: %w", f, err)
+		} else {
+			err = checkSeed(f, b)
+		}
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		read = append(read, f)
+	}
+	var grammarSrc []byte
+	if cfg.Seeds.Grammar != "" {
+		b, err := rd.Read(cfg.Seeds.Grammar)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("grammar %s: %w", cfg.Seeds.Grammar, err))
+		}
+		grammarSrc = b
+	}
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	s.Files, s.seedFiles = rd.Files(), map[string]bool{}
+	for _, f := range cfg.Relations.Files {
+		s.relationFiles = append(s.relationFiles, rd.Rel(f))
+	}
+	for _, f := range read {
+		b, _ := rd.Read(f)
+		s.Seeds = append(s.Seeds, engine.Seed{Name: rd.Rel(f), Src: b})
+		s.seedFiles[rd.Rel(f)] = true
+	}
+	if cfg.Seeds.Grammar != "" {
+		s.seedFiles[rd.Rel(cfg.Seeds.Grammar)] = true
+		gen, err := generateSeeds(cfg.Seeds, grammarSrc)
+		if err != nil {
+			return err
+		}
+		s.Seeds = append(s.Seeds, gen...)
+	}
+	return nil
 }
 
 // Transpiler builds the configured transpiler, a builtin one among the
@@ -211,10 +270,23 @@ func Relations(cfg *config.Config) ([]*relation.Relation, error) {
 // Relations loads the configured relations (YAML files and t's Go
 // relations), restricted to relations.only when it is set.
 func (t *Tools) Relations(cfg *config.Config) ([]*relation.Relation, error) {
+	return t.relations(cfg, snapshot.NewReader())
+}
+
+// relations is Relations reading the relation files through rd.
+func (t *Tools) relations(cfg *config.Config, rd *snapshot.Reader) ([]*relation.Relation, error) {
 	goRels := t.goRelations()
 	var reg relation.Registry
 	if len(cfg.Relations.Files) > 0 {
-		rels, err := yamlrel.LoadWith(yamlrel.Options{Generic: cfg.Signature.Generic}, cfg.Relations.Files...)
+		names := make([]string, len(cfg.Relations.Files))
+		for i, f := range cfg.Relations.Files {
+			name, err := rd.FSName(f)
+			if err != nil {
+				return nil, err
+			}
+			names[i] = name
+		}
+		rels, err := yamlrel.LoadWith(yamlrel.Options{Generic: cfg.Signature.Generic}, rd.FS(), names...)
 		if err != nil {
 			return nil, err
 		}
@@ -228,7 +300,8 @@ func (t *Tools) Relations(cfg *config.Config) ([]*relation.Relation, error) {
 	for _, name := range cfg.Relations.Go {
 		r := goRels.Lookup(name.Value)
 		if r == nil {
-			errs.Add(name.At("no Go relation named %q in this build of mcpt%s", name.Value, suggest.DidYouMean(name.Value, goRels.Names())))
+			errs.Add(name.At("no Go relation named %q in this build of mcpt%s; a relation written in Go runs in the mcpt program built with it (docs/library.md), "+
+				"e.g. go run ./examples/cll/gorel/mcpt for the CLL example's add-actuator-command-go", name.Value, suggest.DidYouMean(name.Value, goRels.Names())))
 			continue
 		}
 		if err := reg.Add(r); err != nil {
@@ -256,17 +329,27 @@ func ReadSeeds(files []string) ([]engine.Seed, error) {
 	for _, f := range files {
 		b, err := inputfile.Read(f)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("seed %s: %w", f, err))
-			continue
+			err = fmt.Errorf("seed %s: %w", f, err)
+		} else {
+			err = checkSeed(f, b)
 		}
-		if !utf8.Valid(b) {
-			line, col := invalidUTF8(b)
-			errs = append(errs, fmt.Errorf("%s:%d:%d: seed is not valid UTF-8", f, line, col))
+		if err != nil {
+			errs = append(errs, err)
 			continue
 		}
 		seeds = append(seeds, engine.Seed{Name: filepath.ToSlash(f), Src: b})
 	}
 	return seeds, errors.Join(errs...)
+}
+
+// checkSeed says why the content b of the seed file f is no seed (it is
+// not UTF-8), nil when it is one.
+func checkSeed(f string, b []byte) error {
+	if !utf8.Valid(b) {
+		line, col := invalidUTF8(b)
+		return fmt.Errorf("%s:%d:%d: seed is not valid UTF-8", f, line, col)
+	}
+	return nil
 }
 
 func invalidUTF8(b []byte) (line, col int) {
@@ -289,13 +372,25 @@ func invalidUTF8(b []byte) (line, col int) {
 // GenerateSeeds makes the seeds a configuration asks for under
 // seeds.grammar, named GRAMMAR/seed-0001.EXT and so on.
 func GenerateSeeds(s config.Seeds) ([]engine.Seed, error) {
-	g, err := grammar.ParseFile(s.Grammar)
+	src, err := inputfile.Read(s.Grammar)
+	if err != nil {
+		return nil, err
+	}
+	return generateSeeds(s, src)
+}
+
+// generateSeeds is GenerateSeeds from the grammar's source src.
+func generateSeeds(s config.Seeds, src []byte) ([]engine.Seed, error) {
+	g, err := grammar.Parse(s.Grammar, src)
 	if err != nil {
 		return nil, err
 	}
 	b, err := grammar.Generate(g, grammar.Options{N: s.Count, Seed: s.Seed})
 	if err != nil {
 		return nil, err
+	}
+	if why := b.Shortfall(); why != "" {
+		return nil, config.Errorf(s.Pos, "seeds: %s derives no program: %s", filepath.Base(s.Grammar), why)
 	}
 	seeds := make([]engine.Seed, len(b.Programs))
 	base := filepath.Base(s.Grammar)
@@ -354,26 +449,17 @@ func (s *Setup) FindRelation(name string) (*relation.Relation, error) {
 }
 
 // Fingerprint names what of the configuration decides a campaign's results,
-// for the journal (engine.Options.Fingerprint): the content of the
-// configuration file and of each relation file, and the transpiler. The
-// engine fingerprints the seeds' content and its options itself.
+// for the journal (engine.Options.Fingerprint): the content of each input
+// file Load read (configuration, relation files and what they include,
+// seeds, grammar), by its path in s.Files, and the transpiler. The engine
+// fingerprints the seeds' content and its options itself.
 func (s *Setup) Fingerprint() (map[string]string, error) {
+	if s.Files == nil {
+		return nil, errors.New("a setup made from a recipe has no input files to fingerprint")
+	}
 	fp := map[string]string{}
-	add := func(key, file string) error {
-		b, err := inputfile.Read(file)
-		if err != nil {
-			return err
-		}
-		fp[key] = engine.ContentHash(b)
-		return nil
-	}
-	if err := add("configuration", s.Config.File); err != nil {
-		return nil, err
-	}
-	for _, f := range s.Config.Relations.Files {
-		if err := add("relation file "+filepath.ToSlash(f), f); err != nil {
-			return nil, err
-		}
+	for name, h := range s.Files.Hashes() {
+		fp["input "+name] = h
 	}
 	tc := s.Config.Transpiler
 	if tc.Builtin != "" {

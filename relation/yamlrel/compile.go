@@ -10,6 +10,8 @@ package yamlrel
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -18,8 +20,8 @@ import (
 	"text/template"
 
 	"github.com/mcpt-tool/mcpt/config"
-	"github.com/mcpt-tool/mcpt/internal/inputfile"
 	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/snapshot"
 )
 
 // defs are the definitions shared by the relations of a file and the files
@@ -63,17 +65,17 @@ type kind struct {
 	lets   []let // computed attributes of each declaration
 }
 
-// Load reads relation files (and what they include) and compiles their
-// relations. Errors carry file:line:col.
-func Load(paths ...string) ([]*relation.Relation, error) {
-	return loadAll(&loader{d: newDefs(), seen: map[string]bool{}}, paths)
+// Load compiles the relations of the relation files names in fsys, and of
+// every file they include. Names are slash-separated paths in fsys; an
+// include is read relative to the file that names it, and one that leaves
+// fsys is an error. Errors carry file:line:col, the file named as fsys's
+// DisplayName(name string) string method names it, when it has one.
+func Load(fsys fs.FS, names ...string) ([]*relation.Relation, error) {
+	return LoadWith(Options{}, fsys, names...)
 }
 
 // Options are what loading relation files may take besides the files.
 type Options struct {
-	// Root, when set, is the directory no file outside of which is read
-	// (see LoadWithin).
-	Root string
 	// Generic are the words the transpiler writes of its own (the
 	// configuration's signature.generic): a declaration named so is no
 	// neighbour of order and no sibling of analogy, whose lines cannot be
@@ -82,37 +84,41 @@ type Options struct {
 }
 
 // LoadWith is Load with options.
-func LoadWith(o Options, paths ...string) ([]*relation.Relation, error) {
-	l := &loader{d: newDefs(), seen: map[string]bool{}}
-	if o.Root != "" {
-		abs, err := filepath.Abs(o.Root)
-		if err != nil {
-			return nil, err
-		}
-		l.root = abs
-	}
+func LoadWith(o Options, fsys fs.FS, names ...string) ([]*relation.Relation, error) {
+	l := &loader{d: newDefs(), seen: map[string]bool{}, fsys: fsys}
 	for _, w := range o.Generic {
 		if l.d.generic == nil {
 			l.d.generic = map[string]bool{}
 		}
 		l.d.generic[w] = true
 	}
-	return loadAll(l, paths)
-}
-
-// LoadWithin is Load for relation files that must not read outside the
-// directory root: an include that leaves it is an error, and is not read
-// (relation files that came with a finding bundle).
-func LoadWithin(root string, paths ...string) ([]*relation.Relation, error) {
-	return LoadWith(Options{Root: root}, paths...)
-}
-
-func loadAll(l *loader, paths []string) ([]*relation.Relation, error) {
-	for _, p := range paths {
-		if err := l.loadFile(p, config.Pos{}); err != nil {
+	for _, name := range names {
+		display := name
+		if d, ok := fsys.(interface{ DisplayName(string) string }); ok {
+			display = d.DisplayName(name)
+		}
+		if err := l.loadFile(name, display, config.Pos{}); err != nil {
 			return nil, err
 		}
 	}
+	return l.compile()
+}
+
+// LoadFiles is Load for relation files on disk, named by path.
+func LoadFiles(paths ...string) ([]*relation.Relation, error) {
+	r := snapshot.NewReader()
+	names := make([]string, len(paths))
+	for i, p := range paths {
+		name, err := r.FSName(p)
+		if err != nil {
+			return nil, err
+		}
+		names[i] = name
+	}
+	return Load(r.FS(), names...)
+}
+
+func (l *loader) compile() ([]*relation.Relation, error) {
 	if l.d.fresh == nil {
 		fp, _ := relation.ParseFreshPattern(DefaultFresh)
 		l.d.fresh = fp
@@ -141,61 +147,40 @@ func newDefs() *defs {
 }
 
 type loader struct {
-	d     *defs
-	seen  map[string]bool
-	rels  []pendingRel
-	files map[string][]byte // content read, by absolute path
-	root  string            // when set, no file outside it is read
-}
-
-// Sources returns the content of relation files and of every file they
-// include, by absolute path: what Load reads.
-func Sources(paths ...string) (map[string][]byte, error) {
-	l := &loader{d: newDefs(), seen: map[string]bool{}, files: map[string][]byte{}}
-	for _, p := range paths {
-		if err := l.loadFile(p, config.Pos{}); err != nil {
-			return nil, err
-		}
-	}
-	return l.files, nil
+	d    *defs
+	seen map[string]bool
+	rels []pendingRel
+	fsys fs.FS
 }
 
 type pendingRel struct {
 	r relYAML
 }
 
-func (l *loader) loadFile(path string, from config.Pos) error {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return err
-	}
-	if l.seen[abs] {
+// loadFile reads the relation file name of l.fsys, shown in messages as
+// display, and the files it includes; from is the include that names it.
+func (l *loader) loadFile(name, display string, from config.Pos) error {
+	if l.seen[name] {
 		return nil // included twice: definitions are already there
 	}
-	if rel, err := filepath.Rel(l.root, abs); l.root != "" && (err != nil || !filepath.IsLocal(rel)) {
-		return config.Errorf(from, "cannot include %s: it is not among the relation files", path)
-	}
-	l.seen[abs] = true
-	data, err := inputfile.Read(path)
+	l.seen[name] = true
+	data, err := fs.ReadFile(l.fsys, name)
 	if err != nil {
 		if from.File != "" {
 			return config.Errorf(from, "cannot include: %v", err)
 		}
 		return err
 	}
-	if l.files != nil {
-		l.files[abs] = data
-	}
 	var f fileYAML
-	if err := config.Decode(path, data, &f); err != nil {
+	if err := config.Decode(display, data, &f); err != nil {
 		return err
 	}
 	for _, inc := range f.Include {
-		p := inc.Value
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(filepath.Dir(path), p)
+		iname, idisplay := l.includeName(name, display, inc.Value)
+		if !fs.ValidPath(iname) {
+			return config.Errorf(inc.Pos, "cannot include %s: it is not among the relation files", inc.Value)
 		}
-		if err := l.loadFile(p, inc.Pos); err != nil {
+		if err := l.loadFile(iname, idisplay, inc.Pos); err != nil {
 			return err
 		}
 	}
@@ -206,6 +191,22 @@ func (l *loader) loadFile(path string, from config.Pos) error {
 		l.rels = append(l.rels, pendingRel{r: r})
 	}
 	return nil
+}
+
+// includeName is the name and the display name of the file that the file
+// name (shown as display) includes as inc. An absolute inc names a file
+// only in a file set of the disk, one with a method PathName(path string)
+// (string, error) that names the file at a path; elsewhere it names none.
+func (l *loader) includeName(name, display, inc string) (string, string) {
+	if filepath.IsAbs(inc) {
+		if d, ok := l.fsys.(interface{ PathName(string) (string, error) }); ok {
+			if n, err := d.PathName(inc); err == nil {
+				return n, inc
+			}
+		}
+		return "", inc
+	}
+	return path.Join(path.Dir(name), filepath.ToSlash(inc)), filepath.Join(filepath.Dir(display), inc)
 }
 
 func (d *defs) define(what, name string, pos config.Pos) error {

@@ -2,6 +2,7 @@ package yamlrel
 
 import (
 	"maps"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -99,7 +100,7 @@ func TestDerivedErrors(t *testing.T) {
 		{"analogy: {}", "analogy: {}\n        difference: {file: x}", "each check is one of"},
 	} {
 		dir := write(t, map[string]string{"defs.yaml": defsYAML, "rel.yaml": strings.Replace(derivedRel, tc.from, tc.to, 1)})
-		_, err := Load(filepath.Join(dir, "rel.yaml"))
+		_, err := LoadFiles(filepath.Join(dir, "rel.yaml"))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want %q", tc.to, err, tc.want)
 		}
@@ -205,7 +206,7 @@ func TestDerivedGeneric(t *testing.T) {
 	prog := strings.Replace(derivedProgram, "timer Alarm", "timer Name", 1)
 	in := relation.Input{Name: "door.cll", Src: []byte(prog)}
 	for _, generic := range [][]string{nil, {"name"}} {
-		rels, err := LoadWith(Options{Generic: generic}, filepath.Join(dir, "rel.yaml"))
+		rels, err := LoadWith(Options{Generic: generic}, os.DirFS(dir), "rel.yaml")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,9 +11,10 @@ import (
 )
 
 // Load compiles relations declared in YAML into Relation values, the
-// same as those written in Go.
+// same as those written in Go. It reads the relation files, and the files
+// they include, from any fs.FS.
 func ExampleLoad() {
-	rels, err := yamlrel.Load("../../examples/cll/relations/augment-enumeration.yaml")
+	rels, err := yamlrel.Load(os.DirFS("../../examples/cll/relations"), "augment-enumeration.yaml")
 	if err != nil {
 		log.Fatal(err) // file:line:col: message, for each mistake
 	}

@@ -119,7 +119,7 @@ func TestReservedRegionGroup(t *testing.T) {
   s: {from: '^struct (?P<items>\w+)', to: '^\}'}
 relations: []
 `})
-	_, err := Load(filepath.Join(dir, "rel.yaml"))
+	_, err := LoadFiles(filepath.Join(dir, "rel.yaml"))
 	if err == nil || !strings.Contains(err.Error(), `region group "items" is reserved`) {
 		t.Fatalf("error %v", err)
 	}
@@ -232,7 +232,7 @@ func TestEditErrors(t *testing.T) {
 				t.Fatal("replacement did not apply")
 			}
 			dir := write(t, map[string]string{"defs.yaml": idlDefs, "rel.yaml": "include: [defs.yaml]\nrelations:\n" + rel})
-			_, err := Load(filepath.Join(dir, "rel.yaml"))
+			_, err := LoadFiles(filepath.Join(dir, "rel.yaml"))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want %q", err, tc.want)
 			}

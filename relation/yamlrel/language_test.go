@@ -81,7 +81,7 @@ relations:
     checks:
       - equivalence: {}
 `})
-	rels, err := Load(filepath.Join(dir, "rel.yaml"))
+	rels, err := LoadFiles(filepath.Join(dir, "rel.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ relations:
 	}
 	for _, bad := range []string{"{whole: yes}", "{whole: true, from: '^x'}"} {
 		dir := write(t, map[string]string{"rel.yaml": "regions:\n  file: " + bad + "\nrelations: []\n"})
-		if _, err := Load(filepath.Join(dir, "rel.yaml")); err == nil || !strings.Contains(err.Error(), "rel.yaml:2:") {
+		if _, err := LoadFiles(filepath.Join(dir, "rel.yaml")); err == nil || !strings.Contains(err.Error(), "rel.yaml:2:") {
 			t.Errorf("%s: error %v", bad, err)
 		}
 	}
@@ -175,7 +175,7 @@ func TestForEachAndRead(t *testing.T) {
 		{"as: F,", "as: 1F,", "is not an identifier"},
 	} {
 		dir := write(t, map[string]string{"defs.yaml": idlDefs, "rel.yaml": "include: [defs.yaml]\nrelations:\n" + strings.Replace(forEachRel, bad.from, bad.to, 1)})
-		if _, err := Load(filepath.Join(dir, "rel.yaml")); err == nil || !strings.Contains(err.Error(), bad.want) {
+		if _, err := LoadFiles(filepath.Join(dir, "rel.yaml")); err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("%s: error %v", bad.to, err)
 		}
 	}
@@ -283,7 +283,7 @@ func TestReadFromFollowUp(t *testing.T) {
 		t.Errorf("a value o′ lacks: %+v", fails)
 	}
 	dir := write(t, map[string]string{"defs.yaml": idlDefs, "rel.yaml": "include: [defs.yaml]\nrelations:\n" + strings.Replace(rel, "in: o2", "in: o3", 1)})
-	if _, err := Load(filepath.Join(dir, "rel.yaml")); err == nil || !strings.Contains(err.Error(), `in is o or o2, found "o3"`) {
+	if _, err := LoadFiles(filepath.Join(dir, "rel.yaml")); err == nil || !strings.Contains(err.Error(), `in is o or o2, found "o3"`) {
 		t.Errorf("in: o3: error %v", err)
 	}
 }

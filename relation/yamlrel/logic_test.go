@@ -108,7 +108,7 @@ func TestDeclareAndBlocksErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := write(t, map[string]string{"defs.yaml": defs, "rel.yaml": tc.rel})
-			_, err := Load(filepath.Join(dir, "rel.yaml"))
+			_, err := LoadFiles(filepath.Join(dir, "rel.yaml"))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want %q", err, tc.want)
 			}

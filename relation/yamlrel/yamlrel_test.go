@@ -24,7 +24,7 @@ func write(t *testing.T, files map[string]string) string {
 // loadFiles writes files to a new directory and loads its rel.yaml.
 func loadFiles(t *testing.T, files map[string]string) []*relation.Relation {
 	t.Helper()
-	rels, err := Load(filepath.Join(write(t, files), "rel.yaml"))
+	rels, err := LoadFiles(filepath.Join(write(t, files), "rel.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestLoadErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := write(t, map[string]string{"defs.yaml": defsYAML, "rel.yaml": tc.file})
-			_, err := Load(filepath.Join(dir, "rel.yaml"))
+			_, err := LoadFiles(filepath.Join(dir, "rel.yaml"))
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -93,7 +93,7 @@ func TestBadDefinitions(t *testing.T) {
 		{defsYAML + "fresh: 'Zq[a-b]{2}'\n", "defs.yaml:9:8: fresh-name pattern \"Zq[a-b]{2}\" gives too few names"},
 	} {
 		dir := write(t, map[string]string{"defs.yaml": tc.defsYAML, "rel.yaml": relYAMLText})
-		_, err := Load(filepath.Join(dir, "rel.yaml"))
+		_, err := LoadFiles(filepath.Join(dir, "rel.yaml"))
 		if err == nil {
 			t.Errorf("no error for %q", tc.want)
 			continue
@@ -208,7 +208,7 @@ relations:
     checks:
       - equivalence: {}
 `})
-	rels, err := Load(filepath.Join(dir, "rel.yaml"))
+	rels, err := LoadFiles(filepath.Join(dir, "rel.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}

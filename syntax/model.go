@@ -1,0 +1,508 @@
+package syntax
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// ListSpec says which nodes of a tree are lists of declarations and which
+// of their children are the declarations.
+type ListSpec struct {
+	// Lists are the node kinds that hold declarations (e.g. enum_body,
+	// class_body, program).
+	Lists []string
+	// Members are the kinds of the declarations; empty means every named
+	// child that is neither a comment nor an annotation.
+	Members []string
+	// Comments are the kinds of comment nodes; empty means "comment".
+	Comments []string
+	// Annotations are the kinds of annotation or decorator nodes that stand
+	// in a list before the declaration they belong to.
+	Annotations []string
+}
+
+// Decl is one declaration: a member of a list, with the comments and
+// annotations attached to it.
+type Decl struct {
+	Node *Node
+	// Name is the text of the declaration's name (see NameOf), or "".
+	Name string
+	// Start is where the declaration begins with the comments and
+	// annotations before it that belong to it; End is where it ends with
+	// the separator after it and a comment on the same line.
+	Start, End int
+	// Leading are the comments and annotations attached before it;
+	// Trailing is the comment after it on its last line, or nil.
+	Leading  []*Node
+	Trailing *Node
+	// Sep is the separator token after the declaration, or nil.
+	Sep *Node
+	// Index is the declaration's place in its list.
+	Index int
+	List  *List
+}
+
+// Kind is the node type of the declaration.
+func (d *Decl) Kind() string { return d.Node.Kind }
+
+// Prev is the declaration before d in its list, or nil.
+func (d *Decl) Prev() *Decl {
+	if d.Index == 0 {
+		return nil
+	}
+	return d.List.Members[d.Index-1]
+}
+
+// Next is the declaration after d in its list, or nil.
+func (d *Decl) Next() *Decl {
+	if d.Index+1 >= len(d.List.Members) {
+		return nil
+	}
+	return d.List.Members[d.Index+1]
+}
+
+// Siblings are the other declarations of d's kind in d's list, in order.
+func (d *Decl) Siblings() []*Decl {
+	var out []*Decl
+	for _, m := range d.List.Members {
+		if m != d && m.Node.Kind == d.Node.Kind {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// List is a node that holds declarations, with the layout its file gives it.
+type List struct {
+	Tree *Tree
+	Node *Node
+	// Name names the list in messages: the name of the declaration that
+	// holds it (an enum's name for its body), else its kind.
+	Name string
+	// Open and Close are the list's brackets, nil for a list without (a
+	// module).
+	Open, Close *Node
+	Members     []*Decl
+	Layout      Layout
+}
+
+// Layout is how a file writes a list, learned from the list itself (and
+// from the file where the list is too short to tell).
+type Layout struct {
+	// Indent is the white space before a member that starts a line; Unit
+	// is one level of indentation (Indent less the indentation of the
+	// line that opens the list).
+	Indent, Unit string
+	// Sep is the separator between members: ",", ";" or "".
+	Sep string
+	// OnePerLine is true when members stand on lines of their own.
+	OnePerLine bool
+	// Trailing is true when the last member is followed by a separator.
+	Trailing bool
+	// Optional is true when the separator is a terminator some members go
+	// without (`;`, or a separator missing after a member but the last:
+	// TypeScript class bodies have `;` after fields, none after methods):
+	// the separator then ends the new member, and none is added to its
+	// neighbour.
+	Optional bool
+	// EOL is the line ending: "\n" or "\r\n".
+	EOL string
+}
+
+// Lists returns the lists of t that spec names, in source order.
+func Lists(t *Tree, spec ListSpec) []*List {
+	var out []*List
+	Walk(t.Root, func(n *Node) bool {
+		if slices.Contains(spec.Lists, n.Kind) {
+			out = append(out, newList(t, n, spec))
+		}
+		return true
+	})
+	return out
+}
+
+func (s ListSpec) isComment(n *Node) bool {
+	if len(s.Comments) == 0 {
+		return n.Kind == "comment"
+	}
+	return slices.Contains(s.Comments, n.Kind)
+}
+
+func (s ListSpec) isMember(n *Node) bool {
+	if !n.Named || s.isComment(n) || slices.Contains(s.Annotations, n.Kind) {
+		return false
+	}
+	return len(s.Members) == 0 || slices.Contains(s.Members, n.Kind)
+}
+
+func isSepToken(n *Node) bool { return !n.Named && (n.Kind == "," || n.Kind == ";") }
+
+// newList finds the members of the list node n, attaches comments and
+// annotations to them and learns the layout.
+func newList(t *Tree, n *Node, spec ListSpec) *List {
+	l := &List{Tree: t, Node: n, Name: listName(t.Src, n)}
+	if k := len(n.Children); k >= 2 && !n.Children[0].Named && !n.Children[k-1].Named {
+		l.Open, l.Close = n.Children[0], n.Children[k-1]
+	}
+	var pending []*Node // comments and annotations not yet attached
+	for _, c := range n.Children {
+		switch {
+		case spec.isMember(c):
+			d := &Decl{Node: c, Name: NameOf(t.Src, c), Start: c.Start, End: c.End, Index: len(l.Members), List: l}
+			d.attachLeading(t.Src, pending)
+			pending = nil
+			l.Members = append(l.Members, d)
+		case isSepToken(c) && len(l.Members) > 0 && len(pending) == 0:
+			if last := l.Members[len(l.Members)-1]; last.Sep == nil && last.Trailing == nil {
+				last.Sep, last.End = c, c.End
+			}
+		case c.Named && (spec.isComment(c) || slices.Contains(spec.Annotations, c.Kind)):
+			if k := len(l.Members); k > 0 && len(pending) == 0 && l.Members[k-1].Trailing == nil &&
+				spec.isComment(c) && endsLine(t.Src, l.Members[k-1].End, c) {
+				last := l.Members[k-1]
+				last.Trailing, last.End = c, c.End
+				continue
+			}
+			pending = append(pending, c)
+		}
+	}
+	l.Layout = learnLayout(t.Src, l)
+	return l
+}
+
+// endsLine reports whether comment c stands on the line where a member
+// ends (at off) and nothing but white space follows it there: a comment
+// that ends the line of a member belongs to that member.
+func endsLine(src []byte, off int, c *Node) bool {
+	if strings.Contains(string(src[off:c.Start]), "\n") {
+		return false
+	}
+	rest := string(src[c.End:])
+	if i := strings.IndexByte(rest, '\n'); i >= 0 {
+		rest = rest[:i]
+	}
+	return strings.TrimSpace(rest) == ""
+}
+
+// attachLeading attaches the comments and annotations before d that no
+// blank line separates from it (or from each other).
+func (d *Decl) attachLeading(src []byte, pending []*Node) {
+	start := d.Node.Start
+	for i := len(pending) - 1; i >= 0; i-- {
+		gap := string(src[pending[i].End:start])
+		if strings.Count(gap, "\n") > 1 {
+			break
+		}
+		start = pending[i].Start
+		d.Leading = append([]*Node{pending[i]}, d.Leading...)
+	}
+	d.Start = start
+}
+
+// NameOf returns the name of a declaration node: the text of its child in
+// field "name" (looked for up to three levels down, through a wrapping
+// export or declaration), or its own text when it is a named leaf.
+func NameOf(src []byte, n *Node) string {
+	if len(n.Children) == 0 {
+		return n.Text(src)
+	}
+	if nm := nameNode(n); nm != nil {
+		return nm.Text(src)
+	}
+	return ""
+}
+
+func listName(src []byte, n *Node) string {
+	if n.Parent != nil {
+		if name := NameOf(src, n.Parent); name != "" && n.Parent.Kind != n.Kind {
+			for _, c := range n.Parent.Children {
+				if c.Field == "name" {
+					return n.Kind + " of " + name
+				}
+			}
+		}
+	}
+	return n.Kind
+}
+
+// learnLayout learns how the file writes the list l.
+func learnLayout(src []byte, l *List) Layout {
+	lay := Layout{EOL: "\n"}
+	if crlf := strings.Count(string(src), "\r\n"); crlf > 0 && crlf*2 >= strings.Count(string(src), "\n") {
+		lay.EOL = "\r\n"
+	}
+	seps := map[string]int{}
+	indents := map[string]int{}
+	for i, d := range l.Members {
+		if d.Sep != nil {
+			seps[d.Sep.Kind]++
+		} else if i < len(l.Members)-1 {
+			lay.Optional = true
+		}
+		if ind, ok := lineIndent(src, d.Start); ok {
+			indents[ind]++
+		}
+		if i > 0 && lineOf(src, d.Start) != lineOf(src, l.Members[i-1].Node.End) {
+			lay.OnePerLine = true
+		}
+	}
+	lay.Sep = mostCommon(seps)
+	switch lay.Sep {
+	case "":
+		lay.Optional = false
+	case ";":
+		lay.Optional = true // a terminator: none is missing after a last member that goes without
+	}
+	if k := len(l.Members); k > 0 {
+		lay.Trailing = l.Members[k-1].Sep != nil
+		if k == 1 && l.Open != nil && lineOf(src, l.Open.End) != lineOf(src, l.Members[0].Start) {
+			lay.OnePerLine = true
+		}
+	} else if l.Open != nil && l.Close != nil {
+		lay.OnePerLine = lineOf(src, l.Open.End) != lineOf(src, l.Close.Start)
+	}
+	if l.Open == nil {
+		lay.OnePerLine = true // a module: one declaration per line
+	}
+	lay.Indent = mostCommon(indents)
+	outer := ""
+	if l.Open != nil {
+		outer = lineIndentAt(src, l.Open.Start)
+	}
+	lay.Unit = strings.TrimPrefix(lay.Indent, outer)
+	if lay.Unit == "" || len(lay.Indent) == 0 && l.Open != nil {
+		lay.Unit = fileUnit(src)
+		if l.Open != nil && lay.Indent == "" {
+			lay.Indent = outer + lay.Unit
+		}
+	}
+	if l.Open == nil {
+		lay.Indent, lay.Unit = "", fileUnit(src)
+	}
+	return lay
+}
+
+func mostCommon(m map[string]int) string {
+	best, n := "", 0
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if m[k] > n {
+			best, n = k, m[k]
+		}
+	}
+	return best
+}
+
+// lineIndent returns the white space between the start of off's line and
+// off, when only white space stands there.
+func lineIndent(src []byte, off int) (string, bool) {
+	i := off
+	for i > 0 && (src[i-1] == ' ' || src[i-1] == '\t') {
+		i--
+	}
+	if i > 0 && src[i-1] != '\n' {
+		return "", false
+	}
+	return string(src[i:off]), true
+}
+
+// lineIndentAt returns the leading white space of off's line.
+func lineIndentAt(src []byte, off int) string {
+	i := off
+	for i > 0 && src[i-1] != '\n' {
+		i--
+	}
+	j := i
+	for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
+		j++
+	}
+	return string(src[i:j])
+}
+
+func lineOf(src []byte, off int) int { return strings.Count(string(src[:off]), "\n") }
+
+// fileUnit is the indentation unit of the file: the leading white space of
+// its first indented line (a tab, or spaces), else two spaces.
+func fileUnit(src []byte) string {
+	for _, line := range strings.Split(string(src), "\n") {
+		line = strings.TrimRight(line, "\r")
+		t := strings.TrimLeft(line, " \t")
+		if t == "" || len(t) == len(line) {
+			continue
+		}
+		ind := line[:len(line)-len(t)]
+		if ind[0] == '\t' {
+			return "\t"
+		}
+		return ind
+	}
+	return "  "
+}
+
+// Spot is an insertion point in a list: before its first member (Index
+// 0), between two members, or after the last (Index len(Members)).
+type Spot struct {
+	List  *List
+	Index int
+	// Before and After are the neighbours: the member before the spot and
+	// the one after it (nil at the ends).
+	Before, After *Decl
+	// Desc names the spot by its list and neighbours, the same whatever
+	// the layout: "enum_body of Color, between Red and Green".
+	Desc string
+}
+
+// Spots returns the spots of the list, in order.
+func (l *List) Spots() []Spot {
+	out := make([]Spot, 0, len(l.Members)+1)
+	for g := 0; g <= len(l.Members); g++ {
+		s := Spot{List: l, Index: g}
+		if g > 0 {
+			s.Before = l.Members[g-1]
+		}
+		if g < len(l.Members) {
+			s.After = l.Members[g]
+		}
+		switch {
+		case s.Before != nil && s.After != nil:
+			s.Desc = fmt.Sprintf("%s, between %s and %s", l.Name, declName(s.Before), declName(s.After))
+		case s.After != nil:
+			s.Desc = fmt.Sprintf("%s, before %s", l.Name, declName(s.After))
+		case s.Before != nil:
+			s.Desc = fmt.Sprintf("%s, after %s", l.Name, declName(s.Before))
+		default:
+			s.Desc = l.Name + ", empty"
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func declName(d *Decl) string {
+	if d.Name != "" {
+		return d.Name
+	}
+	return d.Node.Kind
+}
+
+// Edit replaces the bytes Start to End of a source by Text.
+type Edit struct {
+	Start, End int
+	Text       string
+}
+
+// Apply returns src with the edit made.
+func (e Edit) Apply(src []byte) []byte {
+	out := make([]byte, 0, len(src)+len(e.Text))
+	out = append(out, src[:e.Start]...)
+	out = append(out, e.Text...)
+	return append(out, src[e.End:]...)
+}
+
+// Insert returns the edit that inserts the member text at the spot, laid
+// out as its siblings are: on a line of its own with their indentation or
+// inline, with the separator between members (a separator ending text is
+// taken as that one), and after it where the list has trailing separators.
+// Text of several lines is indented line by line.
+func (s Spot) Insert(text string) Edit {
+	l, lay := s.List, s.List.Layout
+	src := l.Tree.Src
+	text = strings.TrimSpace(text)
+	if lay.Sep != "" {
+		text = strings.TrimSpace(strings.TrimSuffix(text, lay.Sep))
+	}
+	ws := " "
+	if lay.OnePerLine {
+		ws = lay.EOL + lay.Indent
+		text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\n", lay.EOL+lay.Indent)
+	}
+	sepAfter := lay.Sep != "" && (s.After != nil || lay.Trailing || lay.Optional)
+	if sepAfter {
+		text += lay.Sep
+	}
+	switch {
+	case s.Before != nil:
+		b := s.Before
+		if b.Sep == nil && lay.Sep != "" && !lay.Optional {
+			// the last member gains the separator it had no need of
+			return Edit{Start: b.Node.End, End: b.End, Text: lay.Sep + string(src[b.Node.End:b.End]) + ws + text}
+		}
+		return Edit{Start: b.End, End: b.End, Text: ws + text}
+	case s.After != nil:
+		return Edit{Start: s.After.Start, End: s.After.Start, Text: text + ws}
+	case l.Open != nil:
+		if !lay.OnePerLine {
+			return Edit{Start: l.Open.End, End: l.Close.Start, Text: " " + text + " "}
+		}
+		outer := lineIndentAt(src, l.Open.Start)
+		return Edit{Start: l.Open.End, End: l.Close.Start, Text: lay.EOL + outer + lay.Unit + text + lay.EOL + outer}
+	default:
+		end := len(src)
+		pre := ""
+		if end > 0 && src[end-1] != '\n' {
+			pre = lay.EOL
+		}
+		return Edit{Start: end, End: end, Text: pre + text + lay.EOL}
+	}
+}
+
+// Clone returns the text of d's node (without its comments and
+// annotations) with its name replaced by name and, when value is not "",
+// the node in its "value" field replaced by value: a sibling declaration
+// made from d, for a mutation that needs no template.
+func (d *Decl) Clone(name, value string) string {
+	src := d.List.Tree.Src
+	n := d.Node
+	type repl struct {
+		s, e int
+		t    string
+	}
+	var rs []repl
+	if nm := nameNode(n); nm != nil {
+		rs = append(rs, repl{nm.Start, nm.End, name})
+	} else if len(n.Children) == 0 {
+		return name
+	}
+	if value != "" {
+		for _, c := range n.Children {
+			if c.Field == "value" {
+				rs = append(rs, repl{c.Start, c.End, value})
+			}
+		}
+	}
+	slices.SortFunc(rs, func(a, b repl) int { return a.s - b.s })
+	var b strings.Builder
+	at := n.Start
+	for _, r := range rs {
+		b.Write(src[at:r.s])
+		b.WriteString(r.t)
+		at = r.e
+	}
+	b.Write(src[at:n.End])
+	return b.String()
+}
+
+// nameNode is the node NameOf takes the name from, or nil.
+func nameNode(n *Node) *Node {
+	level := []*Node{n}
+	for depth := 0; depth < 3 && len(level) > 0; depth++ {
+		var next []*Node
+		for _, p := range level {
+			for _, c := range p.Children {
+				if c.Field == "name" {
+					return c
+				}
+				if c.Named {
+					next = append(next, c)
+				}
+			}
+		}
+		level = next
+	}
+	return nil
+}

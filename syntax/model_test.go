@@ -1,0 +1,214 @@
+package syntax
+
+import (
+	"strings"
+	"testing"
+)
+
+// parseEnums is a hand-made parser for the tests: `enum NAME { A, B = 1 }`
+// declarations in a module, with // and /* */ comments and @annotations
+// that stand before members.
+func parseEnums(t *testing.T, src string) *Tree {
+	t.Helper()
+	b := []byte(src)
+	root := &Node{Kind: "program", Named: true, Start: 0, End: len(b)}
+	i := 0
+	skipWS := func() {
+		for i < len(b) && strings.IndexByte(" \t\r\n", b[i]) >= 0 {
+			i++
+		}
+	}
+	word := func() *Node {
+		s := i
+		for i < len(b) && (b[i] == '_' || b[i] >= 'a' && b[i] <= 'z' || b[i] >= 'A' && b[i] <= 'Z' || b[i] >= '0' && b[i] <= '9') {
+			i++
+		}
+		return &Node{Kind: "identifier", Named: true, Start: s, End: i}
+	}
+	comment := func() *Node {
+		s := i
+		if strings.HasPrefix(src[i:], "//") {
+			for i < len(b) && b[i] != '\n' {
+				i++
+			}
+		} else {
+			i = strings.Index(src[i:], "*/") + i + 2
+		}
+		return &Node{Kind: "comment", Named: true, Start: s, End: i}
+	}
+	for skipWS(); i < len(b); skipWS() {
+		if b[i] == '/' {
+			root.Children = append(root.Children, comment())
+			continue
+		}
+		decl := &Node{Kind: "enum_declaration", Named: true, Start: i}
+		kw := word()
+		if kw.Text(b) != "enum" {
+			t.Fatalf("hand-made parser: want enum at %d, got %q", kw.Start, kw.Text(b))
+		}
+		skipWS()
+		name := word()
+		name.Field = "name"
+		skipWS()
+		body := &Node{Kind: "enum_body", Named: true, Field: "body", Start: i}
+		body.Children = append(body.Children, &Node{Kind: "{", Start: i, End: i + 1})
+		i++
+		for skipWS(); b[i] != '}'; skipWS() {
+			switch {
+			case b[i] == '/':
+				body.Children = append(body.Children, comment())
+			case b[i] == ',':
+				body.Children = append(body.Children, &Node{Kind: ",", Start: i, End: i + 1})
+				i++
+			case b[i] == '@':
+				s := i
+				i++
+				word()
+				body.Children = append(body.Children, &Node{Kind: "annotation", Named: true, Start: s, End: i})
+			default:
+				id := word()
+				if i == id.Start {
+					t.Fatalf("hand-made parser: stuck at %d", i)
+				}
+				save := i
+				skipWS()
+				if i < len(b) && b[i] == '=' {
+					i++
+					skipWS()
+					v := word()
+					v.Field = "value"
+					id.Field = "name"
+					body.Children = append(body.Children, &Node{Kind: "enum_assignment", Named: true, Start: id.Start, End: v.End, Children: []*Node{id, v}})
+				} else {
+					i = save
+					body.Children = append(body.Children, &Node{Kind: "property_identifier", Named: true, Start: id.Start, End: id.End})
+				}
+			}
+		}
+		body.Children = append(body.Children, &Node{Kind: "}", Start: i, End: i + 1})
+		i++
+		body.End = i
+		decl.End = i
+		decl.Children = []*Node{kw, name, body}
+		root.Children = append(root.Children, decl)
+	}
+	LinkParents(root)
+	return &Tree{Name: "t.enum", Src: b, Root: root}
+}
+
+var enumSpec = ListSpec{Lists: []string{"enum_body"}, Annotations: []string{"annotation"}}
+
+func spotDescs(t *testing.T, src string) []string {
+	var out []string
+	for _, l := range Lists(parseEnums(t, src), enumSpec) {
+		for _, s := range l.Spots() {
+			out = append(out, s.Desc)
+		}
+	}
+	return out
+}
+
+// Every layout of the same enums has the same spots.
+func TestSpotsIgnoreLayout(t *testing.T) {
+	layouts := []string{
+		"enum Color {\n  Red,\n  Green = 2,\n  Blue\n}\nenum E {}\n",
+		"enum Color { Red, Green = 2, Blue }\nenum E {}\n",
+		"enum Color\n{\n\tRed,\n\tGreen = 2,\n\tBlue,\n}\nenum E\n{\n}\n",
+		"// c\nenum Color {\n  // red\n  Red, // trailing\n  /** doc */\n  @ann\n  Green = 2,\n\n  /* loose */\n\n  Blue\n}\nenum E { /* none */ }\n",
+		"enum Color {\r\n  Red,\r\n  Green = 2,\r\n  Blue\r\n}\r\nenum E {\r\n}\r\n",
+	}
+	want := strings.Join([]string{
+		"enum_body of Color, before Red", "enum_body of Color, between Red and Green",
+		"enum_body of Color, between Green and Blue", "enum_body of Color, after Blue", "enum_body of E, empty",
+	}, "\n")
+	for _, src := range layouts {
+		if got := strings.Join(spotDescs(t, src), "\n"); got != want {
+			t.Errorf("spots of %q:\n%s\nwant\n%s", src, got, want)
+		}
+	}
+}
+
+func TestLayoutLearned(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want Layout
+	}{
+		{"enum A {\n  X,\n  Y\n}", Layout{Indent: "  ", Unit: "  ", Sep: ",", OnePerLine: true, EOL: "\n"}},
+		{"enum A { X, Y, }", Layout{Indent: "  ", Unit: "  ", Sep: ",", Trailing: true, EOL: "\n"}},
+		{"enum A\r\n{\r\n\tX,\r\n\tY,\r\n}\r\n", Layout{Indent: "\t", Unit: "\t", Sep: ",", OnePerLine: true, Trailing: true, EOL: "\r\n"}},
+		{"enum A {\n    X\n    Y\n}", Layout{Indent: "    ", Unit: "    ", OnePerLine: true, EOL: "\n"}},
+	} {
+		ls := Lists(parseEnums(t, c.src), enumSpec)
+		if got := ls[0].Layout; got != c.want {
+			t.Errorf("layout of %q = %+v, want %+v", c.src, got, c.want)
+		}
+	}
+}
+
+func TestNeighboursAndAttachments(t *testing.T) {
+	src := "enum A {\n  X,\n  /** doc */\n  @ann\n  Y = 1, // y\n  Z\n}"
+	tr := parseEnums(t, src)
+	l := Lists(tr, enumSpec)[0]
+	if len(l.Members) != 3 {
+		t.Fatalf("%d members, want 3", len(l.Members))
+	}
+	y := l.Members[1]
+	if y.Name != "Y" || y.Prev().Name != "X" || y.Next().Name != "Z" || l.Members[0].Prev() != nil || l.Members[2].Next() != nil {
+		t.Errorf("neighbours wrong: %s, %v, %v", y.Name, y.Prev(), y.Next())
+	}
+	if len(y.Leading) != 2 || src[y.Start:y.Node.Start] != "/** doc */\n  @ann\n  " {
+		t.Errorf("Y's leading comment and annotation not attached: %q", src[y.Start:y.Node.Start])
+	}
+	if y.Trailing == nil || src[y.Node.Start:y.End] != "Y = 1, // y" {
+		t.Errorf("Y's trailing comment not attached: %q", src[y.Node.Start:y.End])
+	}
+	if sib := y.Siblings(); len(sib) != 0 {
+		t.Errorf("Y (an assignment) has siblings %v", sib)
+	}
+	if sib := l.Members[0].Siblings(); len(sib) != 1 || sib[0].Name != "Z" {
+		t.Errorf("X's siblings = %v, want Z", sib)
+	}
+}
+
+// The inserted member follows the layout of its siblings.
+func TestInsertFollowsLayout(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		gap  int
+		want string
+	}{
+		{"enum A {\n  X,\n  Y\n}", 2, "enum A {\n  X,\n  Y,\n  N\n}"},
+		{"enum A {\n  X,\n  Y\n}", 0, "enum A {\n  N,\n  X,\n  Y\n}"},
+		{"enum A {\n  X,\n  Y\n}", 1, "enum A {\n  X,\n  N,\n  Y\n}"},
+		{"enum A { X, Y }", 1, "enum A { X, N, Y }"},
+		{"enum A { X, Y }", 2, "enum A { X, Y, N }"},
+		{"enum A { X, Y, }", 2, "enum A { X, Y, N, }"},
+		{"enum A\r\n{\r\n\tX,\r\n\tY,\r\n}", 1, "enum A\r\n{\r\n\tX,\r\n\tN,\r\n\tY,\r\n}"},
+		{"enum A {\n  X, // x\n  /** y */\n  Y // last\n}", 1, "enum A {\n  X, // x\n  N,\n  /** y */\n  Y // last\n}"},
+		{"enum A {\n  X, // x\n  Y // last\n}", 2, "enum A {\n  X, // x\n  Y, // last\n  N\n}"},
+		// a list without separators to learn from keeps the text's own
+		{"enum A {}", 0, "enum A { N, }"},
+		{"enum A {\n}", 0, "enum A {\n  N,\n}"},
+		{"enum A {\n    X\n    Y\n}", 1, "enum A {\n    X\n    N,\n    Y\n}"},
+	} {
+		tr := parseEnums(t, c.src)
+		s := Lists(tr, enumSpec)[0].Spots()[c.gap]
+		if got := string(s.Insert("N,").Apply(tr.Src)); got != c.want {
+			t.Errorf("insert at %s of %q:\n%q\nwant\n%q", s.Desc, c.src, got, c.want)
+		}
+	}
+}
+
+func TestClone(t *testing.T) {
+	tr := parseEnums(t, "enum A {\n  X,\n  Y = B\n}")
+	l := Lists(tr, enumSpec)[0]
+	if got := l.Members[0].Clone("N", "7"); got != "N" {
+		t.Errorf("clone of X = %q", got)
+	}
+	if got := l.Members[1].Clone("N", "7"); got != "N = 7" {
+		t.Errorf("clone of Y = B with a fresh value = %q", got)
+	}
+	if got := l.Members[1].Clone("N", ""); got != "N = B" {
+		t.Errorf("clone of Y = B = %q", got)
+	}
+}

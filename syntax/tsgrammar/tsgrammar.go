@@ -1,0 +1,98 @@
+// Package tsgrammar turns tree-sitter trees into mcpt's syntax trees. The
+// grammars themselves (C compiled through cgo) live in packages of their
+// own below this one, so that a binary links only the grammars it imports.
+package tsgrammar
+
+import (
+	"fmt"
+	"unsafe"
+
+	ts "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/mcpt-tool/mcpt/syntax"
+)
+
+// Parser is a syntax.Parser over one tree-sitter grammar.
+type Parser struct {
+	name string
+	lang *ts.Language
+}
+
+// New returns the parser of a tree-sitter language, as a grammar's Go
+// binding returns it (an unsafe.Pointer to a TSLanguage), named name.
+func New(name string, language unsafe.Pointer) *Parser {
+	return &Parser{name: name, lang: ts.NewLanguage(language)}
+}
+
+// Lang implements syntax.Parser.
+func (p *Parser) Lang() string { return p.name }
+
+// Parse implements syntax.Parser. A tree-sitter parser is not safe for
+// concurrent use, so each call makes its own.
+func (p *Parser) Parse(name string, src []byte) (*syntax.Tree, error) {
+	tp := ts.NewParser()
+	defer tp.Close()
+	if err := tp.SetLanguage(p.lang); err != nil {
+		return nil, fmt.Errorf("%s: %v", p.name, err)
+	}
+	t := tp.Parse(src, nil)
+	if t == nil {
+		return nil, &syntax.Error{Name: name, Line: 1, Col: 1, Msg: p.name + ": the parser gave no tree"}
+	}
+	defer t.Close()
+	root := t.RootNode()
+	if root.HasError() {
+		return nil, firstError(name, src, p.name, root)
+	}
+	c := root.Walk()
+	defer c.Close()
+	r := convert(c)
+	syntax.LinkParents(r)
+	return &syntax.Tree{Name: name, Lang: p.name, Src: src, Root: r}, nil
+}
+
+// convert copies the node under the cursor and everything below it.
+func convert(c *ts.TreeCursor) *syntax.Node {
+	n := c.Node()
+	out := &syntax.Node{Kind: n.Kind(), Field: c.FieldName(), Named: n.IsNamed(), Start: int(n.StartByte()), End: int(n.EndByte())}
+	if c.GotoFirstChild() {
+		for {
+			out.Children = append(out.Children, convert(c))
+			if !c.GotoNextSibling() {
+				break
+			}
+		}
+		c.GotoParent()
+	}
+	return out
+}
+
+// firstError is the position of the first error or missing node.
+func firstError(name string, src []byte, lang string, root *ts.Node) error {
+	var found *ts.Node
+	var walk func(n *ts.Node)
+	walk = func(n *ts.Node) {
+		if found != nil || !n.HasError() && !n.IsMissing() {
+			return
+		}
+		if n.IsError() || n.IsMissing() {
+			found = n
+			return
+		}
+		for i := uint(0); i < n.ChildCount(); i++ {
+			walk(n.Child(i))
+		}
+	}
+	walk(root)
+	off, msg := 0, "syntax error"
+	if found != nil {
+		off = int(found.StartByte())
+		if found.IsMissing() {
+			msg = "missing " + found.Kind()
+		} else {
+			msg = "syntax error"
+		}
+	}
+	line, col := syntax.Position(src, off)
+	return &syntax.Error{Name: name, Line: line, Col: col, Msg: lang + ": " + msg}
+}
