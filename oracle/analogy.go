@@ -36,6 +36,9 @@ type Analogy struct {
 	Kin         []Name
 	Files       []string
 	KeepNumbers bool
+	// Shape is the new declaration's shape, by which the sibling was
+	// chosen (for display: mcpt spots --shapes).
+	Shape string
 }
 
 // Check runs the analogy check.

@@ -354,3 +354,49 @@ func stripLineNumbers(bad []string, swap bool) string {
 func (c *Order) checked(k string) bool {
 	return (c.Places == nil || c.Places.MatchString(k)) && (c.NotPlaces == nil || !c.NotPlaces.MatchString(k))
 }
+
+// Place is a line of o′ that names the new declaration or a neighbour, as
+// Order sees it: the shape of the line at the name (its place key) and
+// whether Places and NotPlaces keep that place.
+type Place struct {
+	File    string
+	Line    int    // from 1
+	Name    string // the name found
+	Role    string // "new", "previous" or "next"
+	Shape   string // the place: indentation and the word at the name, @ for the name
+	Checked bool
+}
+
+// ListPlaces lists the lines of the files of o′ the check looks at that name
+// the new declaration or a neighbour, with their places, comment lines
+// left out: what `places` and `not_places` match.
+func (c *Order) ListPlaces(o2 tree.Tree) []Place {
+	scs := [3]*scanner{newScanner(c.Prev, c.Others), newScanner(c.New, c.Others), newScanner(c.Next, c.Others)}
+	roles := [3]string{"previous", "new", "next"}
+	var out []Place
+	for _, f := range o2.Names() {
+		if len(c.Files) > 0 && !InFiles(c.Files, f) {
+			continue
+		}
+		text := view(o2[f])
+		starts := lineStarts(text)
+		var cand []int
+		for t := range 3 {
+			cand = append(cand, scs[t].lines(text, starts)...)
+		}
+		slices.Sort(cand)
+		for _, i := range slices.Compact(cand) {
+			line := lineAt(text, starts, i)
+			if commentLine(f, line) {
+				continue
+			}
+			for t := range 3 {
+				if occ := scs[t].find(line); len(occ) > 0 {
+					k := placeKey(line, occ)
+					out = append(out, Place{File: f, Line: i + 1, Name: line[occ[0].beg:occ[0].end], Role: roles[t], Shape: k, Checked: c.checked(k)})
+				}
+			}
+		}
+	}
+	return out
+}

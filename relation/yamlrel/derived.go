@@ -312,6 +312,9 @@ func (d *derivedT) analogy(mu *mutation, files []string) (*oracle.Analogy, error
 	a := &oracle.Analogy{Name: d.name, Others: d.others(mu), Files: files, KeepNumbers: d.keepNumbers}
 	nd := mu.inserted()
 	sib := nd.sibling(mu, d.keepNumbers)
+	if nd.first != "" {
+		a.Shape = shapeOf(nd.first, nd.names, d.keepNumbers)
+	}
 	if d.sibling != nil {
 		s, err := d.sibling.render(mu.data)
 		if err != nil {
