@@ -253,7 +253,7 @@ func (jr *journalReader) header(line []byte) error {
 		return fmt.Errorf("a journal of another version of mcpt (%d, this one writes %d)", h.Journal, journalVersion)
 	}
 	if d := fingerprintDiff(h.Fingerprint, jr.want); d != "" {
-		return fmt.Errorf("the journal belongs to another campaign: %s", d)
+		return fmt.Errorf("the journal belongs to another campaign: %s%s", d, shardHint(h.Fingerprint, jr.want))
 	}
 	return nil
 }
