@@ -355,7 +355,7 @@ func TestTypeScriptDerived(t *testing.T) {
 			t.Errorf("finding %s by %s / %s, which should not see this fault: %s", f.ID, f.Relation, f.Checker, f.Message)
 		}
 	}
-	t.Logf("300 test cases without a finding; the fault: %d findings in %d test cases", len(rep.Findings), rep.TestCases)
+	t.Logf("%d test cases without a finding; the fault: %d findings in %d test cases", tsCases, len(rep.Findings), rep.TestCases)
 }
 
 // TestTypeScriptSameFindings runs one campaign with the fault as a command

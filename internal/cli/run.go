@@ -350,9 +350,16 @@ func findingLine(f *result.Finding) string {
 	if f.Kind == result.Oracle {
 		what = fmt.Sprintf("%s %s", f.Checker, f.File)
 	}
+	msg := f.Message
+	if f.Kind == result.RejectedFollowUp || f.Kind == result.Crash {
+		// What the transpiler said about the follow-up, its first line.
+		if why := firstLine([]byte(f.Stderr)); why != "" {
+			msg += ": " + why
+		}
+	}
 	// Names and messages come from the transpiler's output: escaped, a file
 	// name cannot drive the terminal.
-	return printable.Line(fmt.Sprintf("finding %s: %s: %s at %s: %s", f.ID, f.Relation, what, where, f.Message))
+	return printable.Line(fmt.Sprintf("finding %s: %s: %s at %s: %s", f.ID, f.Relation, what, where, msg))
 }
 
 func printSummary(w io.Writer, r *result.Report, out string) {

@@ -146,6 +146,11 @@ func slurmShard(getenv func(string) string) (engine.Shard, error) {
 		return engine.Shard{}, fmt.Errorf("SLURM_ARRAY_TASK_ID=%d is the only task of its array: to run one task of a sharded campaign again, "+
 			"--resume its output directory (the shard is in its journal) or give its --shard; --shard none runs the whole campaign", id)
 	}
+	// Slurm gives a list (--array=1,4,9) step 1 and its highest task as MAX.
+	if hi, err := strconv.Atoi(strings.TrimSpace(getenv("SLURM_ARRAY_TASK_MAX"))); err == nil && step >= 1 && hi != lo+(count-1)*step {
+		return engine.Shard{}, fmt.Errorf("SLURM_ARRAY_TASK_ID=%d is a task of an array given as a list (MIN %d, MAX %d, COUNT %d): "+
+			"the tasks are not one shard each: %s", id, lo, hi, count, errShardHelp)
+	}
 	if step < 1 || id < lo || (id-lo)%step != 0 || (id-lo)/step >= count {
 		return engine.Shard{}, fmt.Errorf("SLURM_ARRAY_TASK_ID=%d is not MIN + k×STEP with k < COUNT (MIN %d, STEP %d, COUNT %d): "+
 			"an array given as a list (--array=1,4,9) is not one shard per task: %s", id, lo, step, count, errShardHelp)
