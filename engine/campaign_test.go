@@ -13,6 +13,7 @@ import (
 	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/cll"
 	"github.com/mcpt-tool/mcpt/engine"
+	"github.com/mcpt-tool/mcpt/internal/testtier"
 	"github.com/mcpt-tool/mcpt/result"
 )
 
@@ -63,6 +64,7 @@ func TestDemo(t *testing.T) {
 // TestEveryDemoFaultIsFound runs the relations against cllc with each demo
 // fault switched on.
 func TestEveryDemoFaultIsFound(t *testing.T) {
+	testtier.Long(t, "a campaign per demo fault")
 	for _, f := range cll.Faults() {
 		t.Run(f.Name, func(t *testing.T) {
 			s := load(t, "mcpt.yaml", []string{f.Name})

@@ -133,7 +133,7 @@ func (r *runner) report() *result.Report {
 		Shard: r.opt.Shard.String(), ByRelation: map[string]result.RelationStats{},
 		TestCases: t.cases, TranspilerRuns: t.runs, Timing: t.timing, Cases: t.summaries,
 		RecheckRuns: t.rechecks, NondeterministicCases: t.nondeterministic,
-		Campaign: campaignID(r.c.fingerprint(r.opt)),
+		Campaign: campaignID(r.c.fingerprint(r.opt)), MaxCases: r.opt.MaxCases,
 	}
 	for _, rel := range r.c.Relations {
 		rep.ByRelation[rel.Name] = t.byRelation[rel.Name]

@@ -281,10 +281,14 @@ func Open(dir string, l Layout) (*Dir, error) {
 	return d, nil
 }
 
-// holdsCampaign tells whether dir holds any file of the layout.
+// holdsCampaign tells whether dir holds any file of the layout. An empty
+// file holds nothing: a kill came right after it was made.
 func holdsCampaign(dir string, l Layout) (bool, error) {
 	for _, name := range append([]string{l.Bundles}, l.Files...) {
-		_, err := os.Lstat(filepath.Join(dir, name))
+		fi, err := os.Lstat(filepath.Join(dir, name))
+		if err == nil && fi.Mode().IsRegular() && fi.Size() == 0 {
+			continue
+		}
 		if err == nil {
 			return true, nil
 		}

@@ -165,6 +165,21 @@ type Report struct {
 	RecheckRuns int    `json:"recheck_runs,omitempty"`
 	Timing      Timing `json:"timing"`
 	Stopped     string `json:"stopped,omitempty"` // why the campaign ended: "budget", "time", "interrupted"
+	// MaxCases is the campaign's budget of test cases (0: none), over all
+	// its shards.
+	MaxCases int `json:"max_cases,omitempty"`
+	// Incomplete lists the shards of a merged report that did not run to
+	// their end (merge --partial): what the report lacks.
+	Incomplete []IncompleteShard `json:"incomplete,omitempty"`
+}
+
+// IncompleteShard is a shard merged before it ran to its end: interrupted
+// (or broken) and not resumed.
+type IncompleteShard struct {
+	Shard     string `json:"shard"`
+	Dir       string `json:"dir"`
+	Stopped   string `json:"stopped"`    // "interrupted" or "error"
+	TestCases int    `json:"test_cases"` // the test cases it ran
 }
 
 // Sort puts findings in case order and rebuilds the groups.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/goccy/go-yaml"
 
+	"github.com/mcpt-tool/mcpt/internal/testtier"
 	"github.com/mcpt-tool/mcpt/result"
 )
 
@@ -84,6 +85,7 @@ func killAfterFindings(t *testing.T, cmd *exec.Cmd, n int) []string {
 // every finding it had printed is in its journal, resumes it, and compares
 // the final findings with those of an uninterrupted run.
 func TestKillAndResume(t *testing.T) {
+	testtier.Long(t, "campaigns of an external cllc killed and resumed")
 	bin := buildTools(t)
 	examples, _ := filepath.Abs(filepath.Join("..", "..", "examples", "cll"))
 	dir := t.TempDir()
@@ -100,7 +102,7 @@ func TestKillAndResume(t *testing.T) {
 		"relations: {files: ['" + examples + "/relations/*.yaml']}",
 	}, "\n")+"\n"), 0o644)
 	args := func(out string, extra ...string) []string {
-		a := []string{"run", "-c", cfg, "--seed", "3", "--max-cases", "400", "--workers", "2"}
+		a := []string{"run", "-c", cfg, "--seed", "3", "--max-cases", "400", "--workers", "2", "-v"}
 		return append(append(a, extra...), "-o", out)
 	}
 

@@ -7,9 +7,13 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 
+	"golang.org/x/sync/errgroup"
+
+	"github.com/mcpt-tool/mcpt/internal/printable"
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
@@ -18,17 +22,23 @@ import (
 
 type validateCmd struct {
 	Config string `short:"c" default:"mcpt.yaml" help:"Configuration file."`
+	NoRun  bool   `name:"no-run" help:"Do not run the transpiler: check the relations' spots and mutations only."`
 }
 
 // Run loads everything and tries each relation on each seed: find the spots,
-// mutate at the first and last spot, instantiate the checkers. No
-// transpiler runs, so template and pattern mistakes show up at once.
+// mutate at the first and last spot, instantiate the checkers, so that
+// template and pattern mistakes show up at once. Then, unless --no-run, it
+// runs the transpiler on one follow-up per relation and seed (at the first
+// spot) and reports each follow-up the transpiler does not accept, with
+// what the transpiler said: a relation that inserts text the transpiler
+// rejects makes no test case, only findings.
 func (c *validateCmd) Run(tools *setup.Tools) error {
 	s, err := loadSetup(tools, c.Config, nil)
 	if err != nil {
 		return err
 	}
 	var problems []string
+	var probes []*probe
 	for _, r := range s.Relations {
 		total := 0
 		for _, sd := range s.Seeds {
@@ -40,8 +50,11 @@ func (c *validateCmd) Run(tools *setup.Tools) error {
 			}
 			total += len(spots)
 			for _, i := range distinct(0, len(spots)-1) {
-				if _, err := r.Mutate(in, spots[i], rand.New(rand.NewPCG(1, 2))); err != nil {
+				fu, err := r.Mutate(in, spots[i], rand.New(rand.NewPCG(1, 2)))
+				if err != nil {
 					problems = append(problems, fmt.Sprintf("relation %s on %s at spot %d: %v", r.Name, sd.Name, i, err))
+				} else if i == 0 {
+					probes = append(probes, &probe{rel: r.Name, seed: sd.Name, spot: spots[0].Desc, line: spots[0].Line, in: in, followup: fu.Src})
 				}
 			}
 		}
@@ -51,11 +64,84 @@ func (c *validateCmd) Run(tools *setup.Tools) error {
 			fmt.Fprintf(os.Stderr, "mcpt: warning: relation %s has no spot on any seed: it makes no test case on these seeds\n", r.Name)
 		}
 	}
+	if !c.NoRun {
+		problems = append(problems, runProbes(s.Transpiler, probes)...)
+	}
 	if len(problems) > 0 {
 		return usageErr("%s", strings.Join(problems, "\n"))
 	}
-	fmt.Printf("ok: %s: %d relations, %d seeds\n", c.Config, len(s.Relations), len(s.Seeds))
+	ran := ""
+	if !c.NoRun {
+		ran = fmt.Sprintf(", %d follow-ups accepted by the transpiler", len(probes))
+	}
+	fmt.Printf("ok: %s: %d relations, %d seeds%s\n", c.Config, len(s.Relations), len(s.Seeds), ran)
 	return nil
+}
+
+// probe is one follow-up that validate runs the transpiler on.
+type probe struct {
+	rel, seed, spot string
+	line            int
+	in              relation.Input
+	followup        []byte
+	res             *transpiler.Result
+	err             error
+}
+
+// runProbes runs the transpiler on every probe's follow-up, a few at a
+// time, and describes those it did not accept, in the probes' order. A
+// follow-up whose base is not accepted either is the seed's problem, which
+// a campaign skips: it is reported as such.
+func runProbes(t transpiler.Transpiler, probes []*probe) []string {
+	ctx := context.Background()
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for _, p := range probes {
+		g.Go(func() error {
+			p.res, p.err = t.Transpile(ctx, transpiler.Request{Name: p.in.Name, Src: p.followup, Role: transpiler.FollowUp})
+			return nil
+		})
+	}
+	_ = g.Wait()
+	var problems []string
+	baseOK := map[string]bool{}
+	for _, p := range probes {
+		where := fmt.Sprintf("relation %s on %s at line %d (%s)", p.rel, p.seed, p.line, p.spot)
+		switch {
+		case p.err != nil:
+			problems = append(problems, fmt.Sprintf("%s: cannot run the transpiler on the follow-up: %v", where, p.err))
+			continue
+		case p.res.Status == transpiler.Accepted:
+			continue
+		}
+		ok, seen := baseOK[p.seed]
+		if !seen {
+			res, err := t.Transpile(ctx, transpiler.Request{Name: p.in.Name, Src: p.in.Src, Role: transpiler.Base})
+			ok = err == nil && res.Status == transpiler.Accepted
+			baseOK[p.seed] = ok
+		}
+		why := firstLine(p.res.Stderr)
+		if why == "" {
+			why = "(nothing on stderr)"
+		}
+		if !ok {
+			problems = append(problems, printable.Line(fmt.Sprintf("%s: the transpiler does not accept the seed itself either (a campaign skips it): %s", where, why)))
+			continue
+		}
+		problems = append(problems, printable.Line(fmt.Sprintf("%s: the transpiler %s the follow-up: %s", where, verbOf(p.res.Status), why)))
+	}
+	return problems
+}
+
+// verbOf says what a transpiler did to an input it did not accept.
+func verbOf(s transpiler.Status) string {
+	switch s {
+	case transpiler.Rejected:
+		return "rejects"
+	case transpiler.TimedOut:
+		return "times out on"
+	}
+	return "crashes on"
 }
 
 func distinct(a, b int) []int {

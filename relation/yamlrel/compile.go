@@ -45,7 +45,7 @@ type defs struct {
 
 type let struct {
 	name string
-	tmpl *template.Template
+	tmpl *tmpl
 }
 
 type region struct {
@@ -365,7 +365,7 @@ func compileLets(ls []map[string]config.String) ([]let, error) {
 			if !identRE.MatchString(name) {
 				return nil, v.At("let name %q must be an identifier", name)
 			}
-			t, err := parseTemplate(v)
+			t, err := mkTmpl(v)
 			if err != nil {
 				return nil, err
 			}
@@ -375,11 +375,13 @@ func compileLets(ls []map[string]config.String) ([]let, error) {
 	return out, nil
 }
 
-// tmpl is a compiled template with the position it was written at.
+// tmpl is a compiled template with the position it was written at, and
+// the instances that evaluate it within the limits of bounds.go.
 type tmpl struct {
-	t   *template.Template
+	t   *template.Template // as parsed, to analyse
 	pos config.Pos
 	src string
+	run *instances
 }
 
 func parseTemplate(s config.String) (*template.Template, error) {
@@ -400,21 +402,17 @@ func mkTmpl(s config.String) (*tmpl, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &tmpl{t: t, pos: s.Pos, src: s.Value}, nil
+	return &tmpl{t: t, pos: s.Pos, src: s.Value, run: &instances{name: s.Pos.String(), src: s.Value}}, nil
 }
 
+// render evaluates the template on data, within the limits of one
+// evaluation; an error carries the template's position.
 func (t *tmpl) render(data map[string]any) (string, error) {
-	var b strings.Builder
-	if err := t.t.Execute(&b, data); err != nil {
-		msg := err.Error()
-		if i := strings.Index(msg, ": executing "); i >= 0 {
-			if j := strings.Index(msg[i:], "> "); j >= 0 {
-				msg = msg[i+j+2:]
-			}
-		}
-		return "", fmt.Errorf("%s: %s", t.pos, msg)
+	s, err := t.run.execute(data)
+	if err != nil {
+		return "", fmt.Errorf("%s: %s", t.pos, execMessage(err))
 	}
-	return b.String(), nil
+	return s, nil
 }
 
 var funcs = template.FuncMap{
@@ -424,12 +422,9 @@ var funcs = template.FuncMap{
 	"caps":  strings.ToUpper,
 	"add":   arith(func(a, b int) (int, error) { return a + b, nil }),
 	"sub":   arith(func(a, b int) (int, error) { return a - b, nil }),
-	"join": func(sep string, v any) (string, error) {
-		xs, err := strs(v)
-		return strings.Join(xs, sep), err
-	},
-	"quote": func(s string) string { return fmt.Sprintf("%q", s) },
-	"split": strings.Split,
+	"join":  join,
+	"quote": func(s string) (string, error) { return checked("quote", fmt.Sprintf("%q", s)) },
+	"split": split,
 	"re":    regexp.QuoteMeta,
 	"last": onStrings(func(xs []string) string {
 		if len(xs) == 0 {

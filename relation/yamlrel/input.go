@@ -322,11 +322,11 @@ func (d *defs) itemLets(m *model) error {
 				for key, v := range dc.item {
 					data[key] = v
 				}
-				var b strings.Builder
-				if err := l.tmpl.Execute(&b, data); err != nil {
+				s, err := l.tmpl.render(data)
+				if err != nil {
 					return fmt.Errorf("kind %s, line %d: let %s: %v", kn, dc.line+1, l.name, err)
 				}
-				vals[i] = b.String()
+				vals[i] = s
 			}
 			set = append(set, func() {
 				for i, dc := range m.decls[kn] {

@@ -164,11 +164,11 @@ func (r *rel) draw(c choice, m *model, data map[string]any, rng *rand.Rand) erro
 
 func evalLets(ls []let, data map[string]any) error {
 	for _, l := range ls {
-		var b strings.Builder
-		if err := l.tmpl.Execute(&b, data); err != nil {
+		s, err := l.tmpl.render(data)
+		if err != nil {
 			return fmt.Errorf("let %s: %v", l.name, err)
 		}
-		data[l.name] = b.String()
+		data[l.name] = s
 	}
 	return nil
 }
