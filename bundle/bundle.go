@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -50,6 +51,18 @@ func Path(id string) string { return path.Join(Dir, id) }
 // MaxSize bounds the bytes a Reader loads for one bundle, so that a bundle
 // received from elsewhere cannot exhaust memory.
 const MaxSize = 256 << 20
+
+// MaxInput bounds the size of a bundle's base and follow-up inputs: mcpt
+// reads seeds of at most 16 MiB, and a follow-up adds one declaration, so a
+// larger input is no bundle mcpt wrote (a sparse file of 200 MiB from
+// elsewhere, say), and is refused rather than loaded or copied.
+const MaxInput = 32 << 20
+
+// Bounds of the walk of a bundle's tree (CheckTree).
+const (
+	maxDepth   = 64
+	maxEntries = 100000
+)
 
 // Bundle is a finding with its evidence.
 type Bundle struct {
@@ -148,6 +161,16 @@ func removeIfEmpty(dir string) {
 	if entries, err := os.ReadDir(dir); err == nil && len(entries) == 0 {
 		_ = os.Remove(dir)
 	}
+}
+
+// writeManifest writes the manifest of the bundle directory dir, listing
+// the slash-separated paths names.
+func writeManifest(dir string, names []string) error {
+	lines := []string{manifestHead}
+	for _, name := range names {
+		lines = append(lines, strconv.Quote(name))
+	}
+	return os.WriteFile(filepath.Join(dir, ManifestFile), []byte(strings.Join(lines, "\n")+"\n"), 0o644)
 }
 
 // readManifest reads the paths a bundle's manifest lists, keeping those
@@ -274,16 +297,13 @@ func (b *Bundle) writeFiles(dir string) error {
 		}
 		files[RecipeFile] = append(data, '\n')
 	}
-	manifest := []string{manifestHead}
-	for _, name := range files.Names() {
-		manifest = append(manifest, strconv.Quote(name))
-	}
+	written := files.Names()
 	for sub, t := range map[string]tree.Tree{BaseOutDir: b.BaseOut, FollowOutDir: b.FollowUpOut} {
 		for _, name := range t.Names() {
-			manifest = append(manifest, strconv.Quote(path.Join(sub, name)))
+			written = append(written, path.Join(sub, name))
 		}
 	}
-	if err := os.WriteFile(filepath.Join(dir, ManifestFile), []byte(strings.Join(manifest, "\n")+"\n"), 0o644); err != nil {
+	if err := writeManifest(dir, written); err != nil {
 		return err
 	}
 	for sub, t := range map[string]tree.Tree{BaseOutDir: b.BaseOut, FollowOutDir: b.FollowUpOut} {
@@ -383,6 +403,86 @@ func (r *Reader) LoadReport(name string) (*result.Report, error) {
 	return &rep, nil
 }
 
+// checkInputSize refuses an input larger than MaxInput.
+func (r *Reader) checkInputSize(name string, fi fs.FileInfo) error {
+	if fi.Size() > MaxInput {
+		return fmt.Errorf("%s: %d bytes, larger than %d MiB: not an input mcpt wrote (seeds are at most 16 MiB)", r.display(name), fi.Size(), MaxInput>>20)
+	}
+	return nil
+}
+
+// CheckTree walks the directory at the slash-separated path rel and refuses
+// anything in it but regular files and directories (a symbolic link, a
+// named pipe, a device), a tree deeper than 64 levels and one of more than
+// 100,000 entries: a bundle mcpt wrote holds none of these.
+func (r *Reader) CheckTree(rel string) error {
+	fi, err := r.check(rel)
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%s: not a directory", r.display(rel))
+	}
+	entries := 0
+	var walk func(dir string, depth int) error
+	walk = func(dir string, depth int) error {
+		if depth > maxDepth {
+			return fmt.Errorf("%s: deeper than %d levels: %w", r.display(dir), maxDepth, ErrRefused)
+		}
+		f, err := r.root.Open(filepath.FromSlash(path.Clean(dir)))
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		for {
+			list, err := f.ReadDir(1024)
+			for _, e := range list {
+				if entries++; entries > maxEntries {
+					return fmt.Errorf("%s: more than %d files: %w", r.display(rel), maxEntries, ErrRefused)
+				}
+				name := path.Join(dir, e.Name())
+				switch {
+				case e.IsDir():
+					if err := walk(name, depth+1); err != nil {
+						return err
+					}
+				case !e.Type().IsRegular():
+					return fmt.Errorf("%s: %w", r.display(name), ErrRefused)
+				}
+			}
+			if err == io.EOF || len(list) == 0 {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return walk(rel, 0)
+}
+
+// ReadFilePrefix reads at most limit bytes of the regular file at the
+// slash-separated path name, and tells its whole size.
+func (r *Reader) ReadFilePrefix(name string, limit int64) ([]byte, int64, error) {
+	fi, err := r.check(name)
+	if err != nil {
+		return nil, 0, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, 0, fmt.Errorf("%s: %w", r.display(name), ErrRefused)
+	}
+	f, err := r.root.Open(filepath.FromSlash(path.Clean(name)))
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	if sfi, err := f.Stat(); err != nil || !os.SameFile(sfi, fi) {
+		return nil, 0, fmt.Errorf("%s: changed while it was read: %w", r.display(name), ErrRefused)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit))
+	return data, fi.Size(), err
+}
+
 // ReadFile reads the regular file at the slash-separated path name. A file
 // that does not exist gives an error wrapping fs.ErrNotExist.
 func (r *Reader) ReadFile(name string) ([]byte, error) {
@@ -404,6 +504,12 @@ func (r *Reader) ReadFile(name string) ([]byte, error) {
 // there; the rest is optional.
 func (r *Reader) Load(rel string) (*Bundle, error) {
 	b := &Bundle{}
+	if err := r.CheckTree(rel); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("not a finding bundle: %w", err)
+		}
+		return nil, err
+	}
 	data, err := r.ReadFile(path.Join(rel, FindingFile))
 	if err != nil {
 		return nil, fmt.Errorf("not a finding bundle: %w", err)
@@ -415,6 +521,13 @@ func (r *Reader) Load(rel string) (*Bundle, error) {
 		return nil, fmt.Errorf("%s: the finding names no seed file", r.display(path.Join(rel, FindingFile)))
 	}
 	name := b.InputName()
+	for _, in := range []string{path.Join(rel, BaseDir, name), path.Join(rel, FollowUpDir, name)} {
+		if fi, err := r.check(in); err == nil && fi.Mode().IsRegular() {
+			if err := r.checkInputSize(in, fi); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if b.Base, err = r.ReadFile(path.Join(rel, BaseDir, name)); err != nil {
 		return nil, fmt.Errorf("not a finding bundle: %w", err)
 	}

@@ -25,7 +25,10 @@ import (
 // linked is refused.
 func (r *Reader) Link(rel, dst, repro string) error {
 	if _, err := os.Lstat(dst); err == nil {
-		return nil
+		if fi, err := os.Lstat(filepath.Join(dst, ManifestFile)); err == nil && fi.Mode().IsRegular() {
+			return nil
+		}
+		return fmt.Errorf("%s is in the way: it is not a bundle mcpt wrote (it has no %s)", dst, ManifestFile)
 	}
 	files, err := r.layout(rel)
 	if err != nil {
@@ -41,6 +44,13 @@ func (r *Reader) Link(rel, dst, repro string) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
+	written := files
+	if repro != "" {
+		written = append(written[:len(written):len(written)], ReproFile)
+	}
+	if err := writeManifest(tmp, written); err != nil {
+		return err
+	}
 	var copied int64
 	for _, name := range files {
 		if err := r.linkFile(path.Join(rel, name), filepath.Join(tmp, filepath.FromSlash(name)), &copied); err != nil {
@@ -77,9 +87,14 @@ func (r *Reader) layout(rel string) ([]string, error) {
 	if name == "." || name == "/" || name == ".." {
 		return nil, fmt.Errorf("%s: the finding names no seed file", r.display(path.Join(rel, FindingFile)))
 	}
+	if err := r.CheckTree(rel); err != nil {
+		return nil, err
+	}
 	files := []string{FindingFile, path.Join(BaseDir, name)}
 	if fi, err := r.check(path.Join(rel, BaseDir, name)); err != nil || !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("not a finding bundle: %s: %w", r.display(path.Join(rel, BaseDir, name)), orRefused(err))
+	} else if err := r.checkInputSize(path.Join(rel, BaseDir, name), fi); err != nil {
+		return nil, err
 	}
 	for _, opt := range []string{path.Join(FollowUpDir, name), RecipeFile, DiffFile} {
 		fi, err := r.check(path.Join(rel, opt))
@@ -90,6 +105,10 @@ func (r *Reader) layout(rel string) ([]string, error) {
 			return nil, err
 		case !fi.Mode().IsRegular():
 			return nil, fmt.Errorf("%s: %w", r.display(path.Join(rel, opt)), ErrRefused)
+		case opt == path.Join(FollowUpDir, name):
+			if err := r.checkInputSize(path.Join(rel, opt), fi); err != nil {
+				return nil, err
+			}
 		}
 		files = append(files, opt)
 	}

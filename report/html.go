@@ -30,7 +30,7 @@ var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 func WriteHTML(outDir string, r *result.Report) error {
 	p, err := newPage(outDir, r)
 	if err != nil {
-		return err
+		return &InputError{err}
 	}
 	var buf bytes.Buffer
 	if err := htmlTemplate.Execute(&buf, p); err != nil {
@@ -113,12 +113,16 @@ func newPage(outDir string, r *result.Report) (*htmlPage, error) {
 	byID := map[string]*result.Finding{}
 	for i := range r.Findings {
 		byID[r.Findings[i].ID] = &r.Findings[i]
+		if err := openBundle(outDir, &r.Findings[i], nil).check(); err != nil {
+			return nil, err
+		}
 	}
 	t := tallyTables(r)
+	bud := newBudget()
 	for i, g := range groups {
 		t.relation(g.Relation).Groups++
 		t.kind(g.Kind).Groups++
-		gv, err := newGroupView(outDir, i+1, g, byID)
+		gv, err := newGroupView(outDir, i+1, g, byID, bud)
 		if err != nil {
 			return nil, err
 		}
@@ -222,7 +226,7 @@ func (t *tables) kindRows() []kindRow {
 
 // newGroupView is the section of group g, numbered n: its headline, its
 // example with the evidence and its other findings.
-func newGroupView(outDir string, n int, g result.Group, byID map[string]*result.Finding) (groupView, error) {
+func newGroupView(outDir string, n int, g result.Group, byID map[string]*result.Finding, bud *budget) (groupView, error) {
 	gv := groupView{N: n, Anchor: fmt.Sprintf("g%d", n), G: g}
 	gv.Headline = g.Title
 	if gv.Headline == "" { // a report.json from before titles
@@ -232,7 +236,7 @@ func newGroupView(outDir string, n int, g result.Group, byID map[string]*result.
 		if id == g.Example {
 			continue
 		}
-		o, err := newOtherView(outDir, id, byID[id])
+		o, err := newOtherView(outDir, id, byID[id], bud)
 		if err != nil {
 			return gv, err
 		}
@@ -243,7 +247,7 @@ func newGroupView(outDir string, n int, g result.Group, byID map[string]*result.
 		gv.Missing = true
 		return gv, nil
 	}
-	ex, err := newExample(outDir, f)
+	ex, err := newExample(outDir, f, bud)
 	if err != nil {
 		return gv, err
 	}
@@ -253,13 +257,13 @@ func newGroupView(outDir string, n int, g result.Group, byID map[string]*result.
 
 // newOtherView is the line of a group's finding id other than its
 // example; f is nil when the report does not hold the finding.
-func newOtherView(outDir, id string, f *result.Finding) (otherView, error) {
+func newOtherView(outDir, id string, f *result.Finding, bud *budget) (otherView, error) {
 	o := otherView{ID: id, Href: bundle.Path(id) + "/"}
 	if f == nil {
 		return o, nil
 	}
 	o.Seed, o.Spot = f.SeedFile, spotText(f.Spot)
-	b := openBundle(outDir, f)
+	b := openBundle(outDir, f, bud)
 	o.Href = b.rel + "/"
 	red, err := b.reduced(f)
 	if err != nil {

@@ -28,7 +28,10 @@ func (c *reportCmd) Run() error {
 	if _, err := os.Stat(filepath.Join(c.Out, report.ReportJSON)); err != nil {
 		return usageErr("%v", err)
 	}
-	if err := report.Rebuild(c.Out); errors.Is(err, bundle.ErrRefused) {
+	// Damaged or refused input is the input's fault (2), as for merge,
+	// repro and reduce; only a write that fails is a broken run (3).
+	var ie *report.InputError
+	if err := report.Rebuild(c.Out); errors.Is(err, bundle.ErrRefused) || errors.As(err, &ie) {
 		return usageErr("%v", err)
 	} else if err != nil {
 		return err
