@@ -147,7 +147,7 @@ func (r *Reader) treeNames(dir string) ([]string, error) {
 	var names []string
 	var walk func(sub string) error
 	walk = func(sub string) error {
-		f, err := r.root.Open(filepath.FromSlash(path.Join(dir, sub)))
+		f, err := r.open(filepath.FromSlash(path.Join(dir, sub)))
 		if err != nil {
 			return err
 		}
@@ -201,7 +201,7 @@ func (r *Reader) linkFile(name, dst string, copied *int64) error {
 	if *copied += fi.Size(); *copied > MaxSize {
 		return fmt.Errorf("%s: the bundle is larger than %d MiB", r.display(path.Dir(name)), MaxSize>>20)
 	}
-	src, err := r.root.Open(filepath.FromSlash(path.Clean(name)))
+	src, err := r.open(filepath.FromSlash(path.Clean(name)))
 	if err != nil {
 		return err
 	}

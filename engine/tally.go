@@ -146,6 +146,7 @@ func (r *runner) report() *result.Report {
 		rep.Seeds.Total++
 		b := r.bases[i]
 		rep.TranspilerRuns += int(b.runs.Load())
+		rep.RecheckRuns += int(b.rechecks.Load())
 		if b.skip != "" {
 			skipped[b.skip] = append(skipped[b.skip], r.seeds[i].Name)
 		}

@@ -393,7 +393,7 @@ func (s *Setup) EngineOptions() engine.Options {
 	b := s.Config.Budget
 	opt := engine.Options{
 		Mode: engine.MCP, Seed: 1, MaxTime: b.MaxTime, MaxCases: b.MaxCases,
-		MaxMR: b.MaxMR, MaxSpots: b.MaxSpots, BaseRuns: s.Config.BaseRuns,
+		MaxMR: b.MaxMR, MaxSpots: b.MaxSpots, BaseRuns: s.Config.BaseRuns, ConfirmRuns: s.Config.ConfirmRuns,
 		Normalize: s.Normalize, Config: s.Config.File, Style: s.Style(),
 	}
 	if opt.MaxTime == 0 && opt.MaxCases == 0 {
