@@ -72,6 +72,12 @@ func (r *Reader) Link(rel, dst, repro string) error {
 // file, the base input there) and returns the paths, relative to rel, of
 // the files of its layout that it holds.
 func (r *Reader) layout(rel string) ([]string, error) {
+	// A bundle holding a link, a FIFO or a device anywhere is refused
+	// whole, even where the entry is one a merge would not carry over
+	// (repro.txt is written anew).
+	if _, err := r.treeNames(rel); err != nil {
+		return nil, err
+	}
 	data, err := r.ReadFile(path.Join(rel, FindingFile))
 	if err != nil {
 		return nil, fmt.Errorf("not a finding bundle: %w", err)
