@@ -65,7 +65,7 @@ type Finding struct {
 	// Faults are the demo faults switched on from the command line (mcpt run
 	// --fault), which repro and reduce switch on again.
 	Faults []string `json:"faults,omitempty"`
-	// Role is the run that crashed or timed out: "base" or "follow-up".
+	// Role is the run that crashed or timed out: RoleBase or RoleFollowUp.
 	Role string `json:"role,omitempty"`
 
 	Checker  string `json:"checker,omitempty"` // the failed consistency checker
@@ -323,3 +323,9 @@ func WriteFileAtomic(path string, data []byte) error {
 	}
 	return nil
 }
+
+// The roles of a transpiler run, as Finding.Role names them.
+const (
+	RoleBase     = "base"
+	RoleFollowUp = "follow-up"
+)
