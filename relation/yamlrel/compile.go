@@ -22,6 +22,7 @@ import (
 	"github.com/mcpt-tool/mcpt/config"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/snapshot"
+	"github.com/mcpt-tool/mcpt/syntax"
 )
 
 // defs are the definitions shared by the relations of a file and the files
@@ -35,9 +36,13 @@ type defs struct {
 	lets     []let
 	regions  map[string]*region
 	kinds    map[string]*kind
-	kindList []string
-	tables   map[string][]map[string]any
-	sources  map[string]config.Pos // where each definition was made, for duplicate errors
+	// parser parses inputs for the tree regions (syntax:); parserPos is
+	// where it was named.
+	parser    syntax.Parser
+	parserPos config.Pos
+	kindList  []string
+	tables    map[string][]map[string]any
+	sources   map[string]config.Pos // where each definition was made, for duplicate errors
 
 	cacheMu sync.Mutex
 	cache   map[string]*model
@@ -52,13 +57,15 @@ type region struct {
 	name     string
 	from, to *regexp.Regexp
 	whole    bool // the whole input, without a from line
+	tree     *treeRegion
 }
 
 type kind struct {
 	name   string
 	region string
 	match  *regexp.Regexp
-	list   string // the named group holding a delimited list, if any
+	nodes  []string // the member node types it takes, in a tree region (all if none)
+	list   string   // the named group holding a delimited list, if any
 	sep    string
 	named  bool  // the pattern has a group called "name"
 	lets   []let // computed attributes of each declaration
@@ -210,6 +217,9 @@ func (d *defs) add(f *fileYAML) error {
 		}
 		d.fresh, d.freshPos = fp, f.Fresh.Pos
 	}
+	if err := d.setSyntax(f.Syntax); err != nil {
+		return err
+	}
 	if f.Skip != nil {
 		re, err := compileRE(*f.Skip)
 		if err != nil {
@@ -268,6 +278,12 @@ func (d *defs) addCaptures(caps map[string]config.String) error {
 func (d *defs) addRegions(regions map[string]regionYAML) error {
 	for _, name := range sortedKeys(regions) {
 		r := regions[name]
+		if len(r.List) > 0 {
+			if err := d.addTreeRegion(name, r); err != nil {
+				return err
+			}
+			continue
+		}
 		if r.Whole != nil {
 			if err := d.addWhole(name, r); err != nil {
 				return err
@@ -317,6 +333,9 @@ func (d *defs) addKind(name string, k kindYAML) error {
 	}
 	if !kd.named && kd.list == "" {
 		return k.Match.At("kind %s: the pattern needs a group called name, or a list group", name)
+	}
+	for _, n := range k.Node {
+		kd.nodes = append(kd.nodes, n.Value)
 	}
 	if kd.lets, err = compileLets(k.Let); err != nil {
 		return err
