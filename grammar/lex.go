@@ -1,6 +1,7 @@
 package grammar
 
 import (
+	"github.com/mcpt-tool/mcpt/internal/yamlpos"
 	"sort"
 	"strconv"
 )
@@ -61,7 +62,7 @@ type lexer struct {
 	errs      *ErrorList
 }
 
-func (l *lexer) pos() Pos { return Pos{l.file, l.line, l.col} }
+func (l *lexer) pos() Pos { return Pos{File: l.file, Line: l.line, Col: l.col} }
 
 func (l *lexer) peekByte() int {
 	if l.off >= len(l.src) {
@@ -86,7 +87,7 @@ func (l *lexer) nextByte() int {
 }
 
 func (l *lexer) errorf(p Pos, format string, args ...any) {
-	l.errs.add(p, format, args...)
+	l.errs.Add(yamlpos.Errorf(p, format, args...))
 }
 
 func isLetter(c int) bool { return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
@@ -189,7 +190,7 @@ func (l *lexer) escape(extra string) (byte, bool) {
 		return byte(c), true
 	}
 	l.nextByte()
-	l.errorf(Pos{p.File, p.Line, p.Col - 1}, "unknown escape \\%c", rune(c))
+	l.errorf(Pos{File: p.File, Line: p.Line, Col: p.Col - 1}, "unknown escape \\%c", rune(c))
 	return 0, false
 }
 

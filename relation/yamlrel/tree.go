@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcpt-tool/mcpt/config"
+	"github.com/mcpt-tool/mcpt/internal/yamlpos"
 	"github.com/mcpt-tool/mcpt/syntax"
 )
 
@@ -18,11 +18,11 @@ import (
 type treeRegion struct {
 	spec           syntax.ListSpec
 	header, except *regexp.Regexp
-	pos            config.Pos
+	pos            yamlpos.Pos
 }
 
 // setSyntax resolves `syntax:`, the parser of the tree regions.
-func (d *defs) setSyntax(s *config.String) error {
+func (d *defs) setSyntax(s *yamlpos.String) error {
 	if s == nil {
 		return nil
 	}
@@ -85,7 +85,7 @@ func (d *defs) addTreeRegion(name string, r regionYAML) error {
 func (d *defs) checkTreeRegions() error {
 	for _, name := range sortedKeys(d.regions) {
 		if r := d.regions[name]; r.tree != nil && d.parser == nil {
-			return config.Errorf(r.tree.pos, "region %s: a region with list needs the parser named by syntax: (e.g. syntax: typescript)", name)
+			return yamlpos.Errorf(r.tree.pos, "region %s: a region with list needs the parser named by syntax: (e.g. syntax: typescript)", name)
 		}
 	}
 	return nil
