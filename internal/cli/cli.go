@@ -18,7 +18,6 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/internal/printable"
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/transpiler"
@@ -85,7 +84,10 @@ func Main(tools *setup.Tools) int {
 		debug.SetGCPercent(400)
 	}
 	pkg, module := mainPackage()
-	bundle.Command = invocation(os.Args[0], pkg, module)
+	if tools == nil {
+		tools = &setup.Tools{}
+	}
+	tools.Invocation = invocation(os.Args[0], pkg, module)
 	code := Run(os.Args[1:], tools)
 	transpiler.RemoveProcessTempDir()
 	return code

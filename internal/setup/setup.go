@@ -34,6 +34,9 @@ import (
 type Tools struct {
 	GoRelations relation.Registry
 	Builtins    transpiler.BuiltinSet
+	// Invocation is how the commands that bundles record start this
+	// mcpt; "" is "mcpt".
+	Invocation string
 }
 
 // Spec is the configured transpiler as a recipe records it and the
