@@ -13,14 +13,13 @@ import (
 	"time"
 
 	"github.com/mcpt-tool/mcpt/bench"
+	"github.com/mcpt-tool/mcpt/internal/testtier"
 )
 
 // TestQuick runs the whole bench in quick mode and checks the shape and
 // sanity of its results, not its speed: speed is measured, not asserted.
 func TestQuick(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs campaigns with an external cllc")
-	}
+	testtier.Long(t, "the whole bench, with campaigns of an external cllc")
 	bin := t.TempDir()
 	build := exec.Command("go", "build", "-o", filepath.Join(bin, "cllc"), "github.com/mcpt-tool/mcpt/cmd/cllc")
 	if out, err := build.CombinedOutput(); err != nil {

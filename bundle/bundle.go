@@ -11,10 +11,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mcpt-tool/mcpt/result"
@@ -48,6 +52,18 @@ func Path(id string) string { return path.Join(Dir, id) }
 // received from elsewhere cannot exhaust memory.
 const MaxSize = 256 << 20
 
+// MaxInput bounds the size of a bundle's base and follow-up inputs: mcpt
+// reads seeds of at most 16 MiB, and a follow-up adds one declaration, so a
+// larger input is no bundle mcpt wrote (a sparse file of 200 MiB from
+// elsewhere, say), and is refused rather than loaded or copied.
+const MaxInput = 32 << 20
+
+// Bounds of the walk of a bundle's tree (CheckTree).
+const (
+	maxDepth   = 64
+	maxEntries = 100000
+)
+
 // Bundle is a finding with its evidence.
 type Bundle struct {
 	Finding result.Finding
@@ -67,14 +83,145 @@ type Bundle struct {
 // InputName is the file name under which the bundle keeps its inputs.
 func (b *Bundle) InputName() string { return path.Base(b.Finding.SeedFile) }
 
-// Write saves b as the bundle directory dir, atomically. When dir exists
-// already it is left as it is: a bundle written before an interruption,
-// with the same content.
+// ManifestFile is the file of a bundle that lists the files mcpt wrote
+// in it, one slash-separated path a line (as a Go string literal, so that
+// any name fits on one) after a first line that says what the file is. It is written first, so that a bundle a kill left
+// half-written lists what it holds, and Remove deletes nothing else.
+const ManifestFile = ".mcpt-bundle"
+
+const manifestHead = "mcpt bundle: files mcpt wrote here"
+
+// Write saves b as the bundle directory dir, atomically. When dir holds a
+// bundle mcpt wrote already, it is left as it is: one written before an
+// interruption, with the same content. Anything else in its place is an
+// error: mcpt writes no bundle over files it did not write.
 func Write(dir string, b *Bundle) error {
 	if _, err := os.Lstat(dir); err == nil {
-		return nil
+		if fi, err := os.Lstat(filepath.Join(dir, ManifestFile)); err == nil && fi.Mode().IsRegular() {
+			return nil
+		}
+		return fmt.Errorf("saving finding %s: %s is in the way: it is not a bundle mcpt wrote (it has no %s)", b.Finding.ID, dir, ManifestFile)
 	}
 	return write(dir, b, false)
+}
+
+// Remove deletes what mcpt wrote in the bundle directory dir: the files
+// its manifest lists, then the directories left empty, then dir itself if
+// nothing else is in it. A directory without a manifest is not a bundle
+// mcpt wrote and stays, unless it is an empty temporary one (a kill right
+// after it was made). Nothing is followed out of dir.
+func Remove(dir string) error {
+	fi, err := os.Lstat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil || !fi.IsDir() {
+		return err
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	listed, err := readManifest(root)
+	if errors.Is(err, fs.ErrNotExist) {
+		if strings.HasPrefix(filepath.Base(dir), TempPrefix) {
+			removeIfEmpty(dir)
+		}
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", filepath.Join(dir, ManifestFile), err)
+	}
+	dirs := map[string]bool{}
+	for _, name := range listed {
+		p := filepath.FromSlash(name)
+		if fi, err := root.Lstat(p); err == nil && fi.Mode().IsRegular() {
+			if err := root.Remove(p); err != nil {
+				return err
+			}
+		}
+		for d := path.Dir(name); d != "."; d = path.Dir(d) {
+			dirs[d] = true
+		}
+	}
+	deepest := slices.SortedFunc(maps.Keys(dirs), func(a, b string) int { return len(b) - len(a) })
+	for _, d := range deepest {
+		_ = root.Remove(filepath.FromSlash(d)) // kept when something else is in it
+	}
+	if err := root.Remove(ManifestFile); err != nil {
+		return err
+	}
+	removeIfEmpty(dir)
+	return nil
+}
+
+// removeIfEmpty removes the directory dir if it is empty.
+func removeIfEmpty(dir string) {
+	if entries, err := os.ReadDir(dir); err == nil && len(entries) == 0 {
+		_ = os.Remove(dir)
+	}
+}
+
+// writeManifest writes the manifest of the bundle directory dir, listing
+// the slash-separated paths names.
+func writeManifest(dir string, names []string) error {
+	lines := []string{manifestHead}
+	for _, name := range names {
+		lines = append(lines, strconv.Quote(name))
+	}
+	return os.WriteFile(filepath.Join(dir, ManifestFile), []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+}
+
+// readManifest reads the paths a bundle's manifest lists, keeping those
+// that stay inside the bundle.
+func readManifest(root *os.Root) ([]string, error) {
+	fi, err := root.Lstat(ManifestFile)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() || fi.Size() > maxManifest {
+		return nil, errors.New("not a manifest mcpt wrote")
+	}
+	data, err := root.ReadFile(ManifestFile)
+	if err != nil {
+		return nil, err
+	}
+	head, rest, _ := strings.Cut(string(data), "\n")
+	if head != manifestHead {
+		return nil, errors.New("not a manifest mcpt wrote")
+	}
+	var names []string
+	for _, line := range strings.Split(rest, "\n") {
+		name, err := strconv.Unquote(line)
+		if err == nil && tree.Clean(name) && name != ManifestFile {
+			names = append(names, name)
+		}
+	}
+	return names, nil
+}
+
+// maxManifest bounds the size of a manifest Remove reads.
+const maxManifest = 16 << 20
+
+// RemoveTemps removes what mcpt wrote in the temporary bundle directories
+// below the directory of bundles dir: those a kill left half-written.
+func RemoveTemps(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.IsDir() && strings.HasPrefix(e.Name(), TempPrefix) {
+			if err := Remove(filepath.Join(dir, e.Name())); err != nil {
+				return fmt.Errorf("removing a half-written bundle: %w", err)
+			}
+		}
+	}
+	return nil
 }
 
 // Replace saves b as the bundle directory dir, atomically, in place of
@@ -150,6 +297,15 @@ func (b *Bundle) writeFiles(dir string) error {
 		}
 		files[RecipeFile] = append(data, '\n')
 	}
+	written := files.Names()
+	for sub, t := range map[string]tree.Tree{BaseOutDir: b.BaseOut, FollowOutDir: b.FollowUpOut} {
+		for _, name := range t.Names() {
+			written = append(written, path.Join(sub, name))
+		}
+	}
+	if err := writeManifest(dir, written); err != nil {
+		return err
+	}
 	for sub, t := range map[string]tree.Tree{BaseOutDir: b.BaseOut, FollowOutDir: b.FollowUpOut} {
 		if t == nil {
 			continue
@@ -204,7 +360,7 @@ func (r *Reader) check(name string) (os.FileInfo, error) {
 	for _, part := range splitPath(p) {
 		prefix = filepath.Join(prefix, part)
 		var err error
-		fi, err = r.root.Lstat(prefix)
+		fi, err = r.lstat(prefix)
 		if err != nil {
 			return nil, err
 		}
@@ -213,7 +369,7 @@ func (r *Reader) check(name string) (os.FileInfo, error) {
 		}
 	}
 	if fi == nil { // "."
-		return r.root.Lstat(".")
+		return r.lstat(".")
 	}
 	return fi, nil
 }
@@ -233,6 +389,35 @@ func splitPath(p string) []string {
 
 func (r *Reader) display(name string) string { return filepath.Join(r.dir, filepath.FromSlash(name)) }
 
+// lstat, open and readFile are those of the directory the Reader holds,
+// with errors that name the file as the user knows it ("DIR/base/a.cll:
+// no such file or directory", not "statat base/a.cll: …").
+func (r *Reader) lstat(name string) (os.FileInfo, error) {
+	fi, err := r.root.Lstat(name)
+	return fi, r.fsErr(err)
+}
+
+func (r *Reader) open(name string) (*os.File, error) {
+	f, err := r.root.Open(name)
+	return f, r.fsErr(err)
+}
+
+func (r *Reader) readFile(name string) ([]byte, error) {
+	data, err := r.root.ReadFile(name)
+	return data, r.fsErr(err)
+}
+
+// fsErr names the file of a path error by its path below the directory
+// the user gave; the cause stays in the chain (errors.Is(err,
+// fs.ErrNotExist) holds as before).
+func (r *Reader) fsErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", r.display(filepath.ToSlash(pe.Path)), pe.Err)
+	}
+	return err
+}
+
 // LoadReport reads the report file name (report.json) of the directory
 // the Reader reads.
 func (r *Reader) LoadReport(name string) (*result.Report, error) {
@@ -245,6 +430,86 @@ func (r *Reader) LoadReport(name string) (*result.Report, error) {
 		return nil, fmt.Errorf("%s: %w", r.display(name), err)
 	}
 	return &rep, nil
+}
+
+// checkInputSize refuses an input larger than MaxInput.
+func (r *Reader) checkInputSize(name string, fi fs.FileInfo) error {
+	if fi.Size() > MaxInput {
+		return fmt.Errorf("%s: %d bytes, larger than %d MiB: not an input mcpt wrote (seeds are at most 16 MiB)", r.display(name), fi.Size(), MaxInput>>20)
+	}
+	return nil
+}
+
+// CheckTree walks the directory at the slash-separated path rel and refuses
+// anything in it but regular files and directories (a symbolic link, a
+// named pipe, a device), a tree deeper than 64 levels and one of more than
+// 100,000 entries: a bundle mcpt wrote holds none of these.
+func (r *Reader) CheckTree(rel string) error {
+	fi, err := r.check(rel)
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%s: not a directory", r.display(rel))
+	}
+	entries := 0
+	var walk func(dir string, depth int) error
+	walk = func(dir string, depth int) error {
+		if depth > maxDepth {
+			return fmt.Errorf("%s: deeper than %d levels: %w", r.display(dir), maxDepth, ErrRefused)
+		}
+		f, err := r.open(filepath.FromSlash(path.Clean(dir)))
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		for {
+			list, err := f.ReadDir(1024)
+			for _, e := range list {
+				if entries++; entries > maxEntries {
+					return fmt.Errorf("%s: more than %d files: %w", r.display(rel), maxEntries, ErrRefused)
+				}
+				name := path.Join(dir, e.Name())
+				switch {
+				case e.IsDir():
+					if err := walk(name, depth+1); err != nil {
+						return err
+					}
+				case !e.Type().IsRegular():
+					return fmt.Errorf("%s: %w", r.display(name), ErrRefused)
+				}
+			}
+			if err == io.EOF || len(list) == 0 {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return walk(rel, 0)
+}
+
+// ReadFilePrefix reads at most limit bytes of the regular file at the
+// slash-separated path name, and tells its whole size.
+func (r *Reader) ReadFilePrefix(name string, limit int64) ([]byte, int64, error) {
+	fi, err := r.check(name)
+	if err != nil {
+		return nil, 0, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, 0, fmt.Errorf("%s: %w", r.display(name), ErrRefused)
+	}
+	f, err := r.open(filepath.FromSlash(path.Clean(name)))
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	if sfi, err := f.Stat(); err != nil || !os.SameFile(sfi, fi) {
+		return nil, 0, fmt.Errorf("%s: changed while it was read: %w", r.display(name), ErrRefused)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit))
+	return data, fi.Size(), err
 }
 
 // ReadFile reads the regular file at the slash-separated path name. A file
@@ -260,7 +525,7 @@ func (r *Reader) ReadFile(name string) ([]byte, error) {
 	if fi.Size() > MaxSize {
 		return nil, fmt.Errorf("%s: larger than %d MiB", r.display(name), MaxSize>>20)
 	}
-	return r.root.ReadFile(filepath.FromSlash(path.Clean(name)))
+	return r.readFile(filepath.FromSlash(path.Clean(name)))
 }
 
 // Load reads the bundle at the slash-separated path rel ("." for the
@@ -268,6 +533,12 @@ func (r *Reader) ReadFile(name string) ([]byte, error) {
 // there; the rest is optional.
 func (r *Reader) Load(rel string) (*Bundle, error) {
 	b := &Bundle{}
+	if err := r.CheckTree(rel); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("not a finding bundle: %w", err)
+		}
+		return nil, err
+	}
 	data, err := r.ReadFile(path.Join(rel, FindingFile))
 	if err != nil {
 		return nil, fmt.Errorf("not a finding bundle: %w", err)
@@ -279,6 +550,13 @@ func (r *Reader) Load(rel string) (*Bundle, error) {
 		return nil, fmt.Errorf("%s: the finding names no seed file", r.display(path.Join(rel, FindingFile)))
 	}
 	name := b.InputName()
+	for _, in := range []string{path.Join(rel, BaseDir, name), path.Join(rel, FollowUpDir, name)} {
+		if fi, err := r.check(in); err == nil && fi.Mode().IsRegular() {
+			if err := r.checkInputSize(in, fi); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if b.Base, err = r.ReadFile(path.Join(rel, BaseDir, name)); err != nil {
 		return nil, fmt.Errorf("not a finding bundle: %w", err)
 	}
@@ -334,7 +612,7 @@ func (r *Reader) readTree(dir string, size *int64) (tree.Tree, error) {
 	t := tree.Tree{}
 	var walk func(sub string) error
 	walk = func(sub string) error {
-		f, err := r.root.Open(filepath.FromSlash(path.Join(dir, sub)))
+		f, err := r.open(filepath.FromSlash(path.Join(dir, sub)))
 		if err != nil {
 			return err
 		}

@@ -93,3 +93,63 @@ func TestReaderRefuses(t *testing.T) {
 		t.Errorf("Load of a tree with a link = %v, want a refusal", err)
 	}
 }
+
+// TestRemove: Remove deletes the files mcpt wrote in a bundle and nothing
+// else; a directory without a manifest is not a bundle of mcpt's, and
+// Write does not write over it.
+func TestRemove(t *testing.T) {
+	findings := filepath.Join(t.TempDir(), "findings")
+	dir := filepath.Join(findings, "c000001-r")
+	if err := Write(dir, sample()); err != nil {
+		t.Fatal(err)
+	}
+	mine := filepath.Join(dir, "base-out", "sub", "notes.txt")
+	if err := os.WriteFile(mine, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := Remove(dir); err != nil {
+		t.Fatal(err)
+	}
+	var left []string
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			left = append(left, p)
+		}
+		return nil
+	})
+	if !reflect.DeepEqual(left, []string{mine}) {
+		t.Errorf("left after Remove: %v, want only %s", left, mine)
+	}
+
+	user := filepath.Join(findings, "X")
+	if err := os.MkdirAll(user, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(user, FindingFile), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := Remove(user); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(user, FindingFile)); err != nil {
+		t.Errorf("a directory without a manifest was removed: %v", err)
+	}
+	b := sample()
+	b.Finding.ID = "X"
+	if err := Write(user, b); err == nil {
+		t.Error("Write over a directory mcpt did not write succeeded")
+	}
+
+	// A manifest cannot make Remove leave the bundle.
+	evil := filepath.Join(findings, "evil")
+	os.MkdirAll(evil, 0o755)
+	outside := filepath.Join(findings, "outside.txt")
+	os.WriteFile(outside, nil, 0o644)
+	os.WriteFile(filepath.Join(evil, ManifestFile), []byte(manifestHead+"\n\"../outside.txt\"\n\"/etc/passwd\"\n"), 0o644)
+	if err := Remove(evil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(outside); err != nil {
+		t.Errorf("Remove left the bundle: %v", err)
+	}
+}

@@ -27,7 +27,11 @@ type Config struct {
 	Budget     Budget
 	Normalize  []Rule
 	BaseRuns   int // how many times each base is transpiled to detect nondeterminism (1 = no check)
-	Signature  Signature
+	// ConfirmRuns is how many times a failing run is run again, each
+	// repeating the failure, before it is a finding; 0 is the engine's
+	// default.
+	ConfirmRuns int
+	Signature   Signature
 }
 
 // Signature says what the transpiler's output makes of the program's names,
@@ -105,6 +109,7 @@ type fileYAML struct {
 	Budget     *budgetYAML     `yaml:"budget"`
 	Normalize  []ruleYAML      `yaml:"normalize"`
 	BaseRuns   *Int            `yaml:"base_runs"`
+	Confirm    *Int            `yaml:"confirm_runs"`
 	Signature  *signatureYAML  `yaml:"signature"`
 }
 
@@ -201,6 +206,13 @@ func Parse(path string, data []byte) (*Config, error) {
 			errs.Add(y.BaseRuns.At("base_runs must be between 1 and 10, found %d", n))
 		} else {
 			c.BaseRuns = int(n)
+		}
+	}
+	if y.Confirm != nil {
+		if n := y.Confirm.Value; n < 1 || n > 20 {
+			errs.Add(y.Confirm.At("confirm_runs must be between 1 and 20, found %d", n))
+		} else {
+			c.ConfirmRuns = int(n)
 		}
 	}
 	if y.Signature != nil {

@@ -19,7 +19,9 @@ type baseEntry struct {
 	files tree.Tree    // normalised output
 	skip  string       // why the seed's cases are skipped, if they are
 	runs  atomic.Int32 // transpiler runs of this base
-	err   error
+	// rechecks counts the runs that confirmed a crash of the base.
+	rechecks atomic.Int32
+	err      error
 }
 
 // admit transpiles the base of every seed, in parallel, before any test
@@ -68,6 +70,7 @@ func (r *runner) base(ctx context.Context, si int) (*baseEntry, error) {
 	b.once.Do(func() {
 		out, err := r.tester.Base(ctx, r.seeds[si])
 		b.runs.Add(int32(out.Runs))
+		b.rechecks.Add(int32(out.Rechecks))
 		b.res, b.files, b.skip, b.err = out.Result, out.Files, out.Skip, err
 	})
 	return b, b.err

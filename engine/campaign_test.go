@@ -10,8 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/cll"
 	"github.com/mcpt-tool/mcpt/engine"
+	"github.com/mcpt-tool/mcpt/internal/testtier"
 	"github.com/mcpt-tool/mcpt/result"
 )
 
@@ -62,6 +64,7 @@ func TestDemo(t *testing.T) {
 // TestEveryDemoFaultIsFound runs the relations against cllc with each demo
 // fault switched on.
 func TestEveryDemoFaultIsFound(t *testing.T) {
+	testtier.Long(t, "a campaign per demo fault")
 	for _, f := range cll.Faults() {
 		t.Run(f.Name, func(t *testing.T) {
 			s := load(t, "mcpt.yaml", []string{f.Name})
@@ -174,6 +177,14 @@ func TestResume(t *testing.T) {
 	// of that name that the bundle writer would not make stays.
 	tmp := filepath.Join(opt.OutDir, "findings", ".tmp-c000123-add-state-4242")
 	if err := os.MkdirAll(filepath.Join(tmp, "base"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// The bundle writer lists the files first, then writes them.
+	manifest := "mcpt bundle: files mcpt wrote here\n\"finding.json\"\n\"base/a.cll\"\n"
+	if err := os.WriteFile(filepath.Join(tmp, bundle.ManifestFile), []byte(manifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "base", "a.cll"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	keep := filepath.Join(opt.OutDir, "findings", ".tmp-notes")

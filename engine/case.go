@@ -28,8 +28,11 @@ type Tester struct {
 	// BaseRuns is how many times a base is transpiled; outputs that differ
 	// mark the seed nondeterministic. 0 means 1.
 	BaseRuns int
-	// NoRecheck turns off the second look at a failing follow-up (see
-	// Run); for transpilers that vary on purpose, such as the experiment's
+	// ConfirmRuns is how many times a failing run is run again before its
+	// failure is a finding (see Run); 0 means DefaultConfirmRuns.
+	ConfirmRuns int
+	// NoRecheck turns off the second looks at a failing run (see Run);
+	// for transpilers that vary on purpose, such as the experiment's
 	// fault-injected sessions.
 	NoRecheck bool
 	// Style is what the transpiler's output makes of the program's names,
@@ -49,7 +52,25 @@ type Base struct {
 	// SkipNondeterministic, SkipCrashed); empty when its base was accepted
 	// the same way every time.
 	Skip string
-	Runs int
+	// Runs counts the base runs, Rechecks those that confirmed a crash.
+	Runs, Rechecks int
+}
+
+// DefaultConfirmRuns is how many times a failing run is run again, by
+// default, before it is a finding. A transpiler whose runs fail at random
+// with probability p, each time the same way, gives a false finding with
+// probability about p^(n+1) per test case after n re-runs: for p = 10 %
+// and n = 5, 10^-6, 0.01 false findings expected in 10,000 test cases.
+const DefaultConfirmRuns = 5
+
+func (t *Tester) confirmRuns() int {
+	if t.NoRecheck {
+		return 0
+	}
+	if t.ConfirmRuns <= 0 {
+		return DefaultConfirmRuns
+	}
+	return t.ConfirmRuns
 }
 
 // Why a seed makes no test case.
@@ -74,6 +95,9 @@ func (t *Tester) Base(ctx context.Context, seed Seed) (*Base, error) {
 			return b, fmt.Errorf("transpiling %s: %w", seed.Name, err)
 		}
 		if i == 0 {
+			if res, err = t.confirmBaseCrash(ctx, req, res, b); err != nil {
+				return b, fmt.Errorf("transpiling %s again: %w", seed.Name, err)
+			}
 			b.Result = res
 			switch res.Status {
 			case transpiler.Rejected:
@@ -92,6 +116,36 @@ func (t *Tester) Base(ctx context.Context, seed Seed) (*Base, error) {
 		}
 	}
 	return b, nil
+}
+
+// confirmBaseCrash runs a base that crashed or timed out again, until a
+// run does not fail the same way (a flaky failure: that run is the base)
+// or the failure repeated confirmRuns times (res).
+func (t *Tester) confirmBaseCrash(ctx context.Context, req transpiler.Request, res *transpiler.Result, b *Base) (*transpiler.Result, error) {
+	if res.Status != transpiler.Crashed && res.Status != transpiler.TimedOut {
+		return res, nil
+	}
+	for range t.confirmRuns() {
+		again, err := t.Transpiler.Transpile(ctx, req)
+		b.Rechecks++
+		if err != nil {
+			return nil, err
+		}
+		if !sameFailure(again, res) {
+			return again, nil
+		}
+	}
+	return res, nil
+}
+
+// sameFailure tells whether two runs that did not give an output failed
+// the same way: the same status, and for a crash the same exit status or
+// signal.
+func sameFailure(a, b *transpiler.Result) bool {
+	if a.Status != b.Status {
+		return false
+	}
+	return a.Status != transpiler.Crashed || a.ExitCode == b.ExitCode && a.Signal == b.Signal
 }
 
 // BaseFinding is the finding of a base run that crashed or timed out, with
@@ -132,6 +186,9 @@ type Outcome struct {
 	FollowUp *relation.FollowUp
 	Result   *transpiler.Result // of the follow-up run
 	Findings []result.Finding   // with their IDs and signatures
+	// Checks is what each checker concluded, when the two outputs were
+	// compared (an accepted follow-up, in MCP mode); nil otherwise.
+	Checks []result.CheckOutcome
 	// Skip is SkipFollowUpNondeterministic when a failure did not repeat;
 	// there are no findings then.
 	Skip string
@@ -143,11 +200,13 @@ type Outcome struct {
 }
 
 // Run runs a test case: it derives the follow-up, transpiles it and, in
-// MCP mode, checks the two outputs. A follow-up that fails a checker is
-// run again, and the base with it, unless NoRecheck: when either output
-// differs from the first, the failure is the transpiler's nondeterminism,
-// not a finding, and the outcome is skipped. Run returns an error when the
-// relation fails or the transpiler cannot be run.
+// MCP mode, checks the two outputs. A follow-up that fails (a checker, or
+// its run crashed, timed out or was rejected) is run again ConfirmRuns
+// times, and for a checker the base with it, unless NoRecheck: when a run
+// does not give what it gave the first time (an output, or the same
+// failure), the failure is the transpiler's nondeterminism, not a finding,
+// and the outcome is skipped. Run returns an error when the relation fails
+// or the transpiler cannot be run.
 func (t *Tester) Run(ctx context.Context, tc Test) (*Outcome, error) {
 	seed, rel := tc.Base.Seed, tc.Relation
 	out := &Outcome{}
@@ -165,7 +224,7 @@ func (t *Tester) Run(ctx context.Context, tc Test) (*Outcome, error) {
 		return nil, fmt.Errorf("transpiling the follow-up of %s: %w", seed.Name, err)
 	}
 	t0 = time.Now()
-	out.Findings = followUpFindings(t.proto(tc), fu, tc.Base.Files, tc.Base.names(), out.Result, t)
+	out.Findings, out.Checks = followUpFindings(t.proto(tc), fu, tc.Base.Files, tc.Base.names(), out.Result, t)
 	if out.Result.Status == transpiler.Accepted && t.mode() == MCP {
 		out.CheckNS = time.Since(t0).Nanoseconds()
 	}
@@ -174,13 +233,13 @@ func (t *Tester) Run(ctx context.Context, tc Test) (*Outcome, error) {
 			out.Findings[i].ID = fmt.Sprintf("%s-%d", out.Findings[i].ID, i+1)
 		}
 	}
-	if !t.NoRecheck && len(out.Findings) > 0 && out.Findings[0].Kind == result.Oracle {
+	if len(out.Findings) > 0 {
 		same, err := t.repeats(ctx, tc.Base, req, out)
 		if err != nil {
 			return nil, err
 		}
 		if !same {
-			out.Findings, out.Skip = nil, SkipFollowUpNondeterministic
+			out.Findings, out.Checks, out.Skip = nil, nil, SkipFollowUpNondeterministic
 		}
 	}
 	return out, nil
@@ -200,21 +259,40 @@ func (e *MutationError) Error() string {
 
 func (e *MutationError) Unwrap() error { return e.Err }
 
-// repeats runs the follow-up and the base again and tells whether both
-// give the outputs they gave the first time.
+// repeats runs the follow-up again, confirmRuns times, and for an oracle
+// finding the base with it, and tells whether every run gave what it
+// gave the first time: the same output, or the same failure. It stops at
+// the first run that does not.
 func (t *Tester) repeats(ctx context.Context, b *Base, followUp transpiler.Request, out *Outcome) (bool, error) {
-	again, err := t.transpile(ctx, followUp, out, &out.Rechecks)
-	if err != nil {
-		return false, fmt.Errorf("transpiling the follow-up of %s again: %w", b.Seed.Name, err)
+	oracle := out.Findings[0].Kind == result.Oracle
+	var first tree.Tree
+	if out.Result.Status == transpiler.Accepted {
+		first = t.Normalize.Apply(out.Result.Files)
 	}
-	if again.Status != transpiler.Accepted || !sameTree(t.Normalize.Apply(again.Files), t.Normalize.Apply(out.Result.Files)) {
-		return false, nil
+	for range t.confirmRuns() {
+		again, err := t.transpile(ctx, followUp, out, &out.Rechecks)
+		if err != nil {
+			return false, fmt.Errorf("transpiling the follow-up of %s again: %w", b.Seed.Name, err)
+		}
+		switch {
+		case again.Status != out.Result.Status:
+			return false, nil
+		case again.Status == transpiler.Accepted && !sameTree(t.Normalize.Apply(again.Files), first):
+			return false, nil
+		case again.Status != transpiler.Accepted && !sameFailure(again, out.Result):
+			return false, nil
+		case !oracle:
+			continue
+		}
+		base, err := t.transpile(ctx, transpiler.Request{Name: followUp.Name, Src: b.Seed.Src, Role: transpiler.Base}, out, &out.Rechecks)
+		if err != nil {
+			return false, fmt.Errorf("transpiling %s again: %w", b.Seed.Name, err)
+		}
+		if base.Status != transpiler.Accepted || !sameTree(t.Normalize.Apply(base.Files), b.Files) {
+			return false, nil
+		}
 	}
-	base, err := t.transpile(ctx, transpiler.Request{Name: followUp.Name, Src: b.Seed.Src, Role: transpiler.Base}, out, &out.Rechecks)
-	if err != nil {
-		return false, fmt.Errorf("transpiling %s again: %w", b.Seed.Name, err)
-	}
-	return base.Status == transpiler.Accepted && sameTree(t.Normalize.Apply(base.Files), b.Files), nil
+	return true, nil
 }
 
 // transpile is one timed run, counted in n.
@@ -306,12 +384,13 @@ func sameTree(a, b tree.Tree) bool {
 // followUpFindings makes the findings of one follow-up run as a campaign
 // does: the crash, timeout or rejection of the run, or, in MCP mode, one
 // oracle finding per failed checker on the normalised outputs (o is the
-// normalised base output). proto carries the fields that identify the test
+// normalised base output), with what each checker concluded. proto carries the fields that identify the test
 // case; baseNames, the file names of the base output, make the signatures
 // independent of the seed's naming; t gives the mode, the normalisation
 // and the style of the signatures.
-func followUpFindings(proto result.Finding, fu *relation.FollowUp, o tree.Tree, baseNames []string, res *transpiler.Result, t *Tester) []result.Finding {
+func followUpFindings(proto result.Finding, fu *relation.FollowUp, o tree.Tree, baseNames []string, res *transpiler.Result, t *Tester) ([]result.Finding, []result.CheckOutcome) {
 	var fs []result.Finding
+	var checks []result.CheckOutcome
 	switch res.Status {
 	case transpiler.Crashed, transpiler.TimedOut, transpiler.Rejected:
 		f := proto
@@ -322,7 +401,14 @@ func followUpFindings(proto result.Finding, fu *relation.FollowUp, o tree.Tree, 
 		if t.mode() == Fuzz {
 			break
 		}
-		for _, fl := range fu.Check(o, t.Normalize.Apply(res.Files)) {
+		outs := fu.Outcomes(o, t.Normalize.Apply(res.Files))
+		checks = make([]result.CheckOutcome, 0, len(outs))
+		var fails []oracle.Failure
+		for _, oc := range outs {
+			checks = append(checks, result.CheckOutcome{Checker: printable.Line(oc.Checker), Failed: len(oc.Fails) > 0, Undecided: oc.Undecided})
+			fails = append(fails, oc.Fails...)
+		}
+		for _, fl := range fails {
 			f := proto
 			f.Kind = result.Oracle
 			// File names are the transpiler's: recorded escaped (control
@@ -337,7 +423,7 @@ func followUpFindings(proto result.Finding, fu *relation.FollowUp, o tree.Tree, 
 		fs[i].FileKey = result.FileKey(fs[i].File, baseNames, fs[i].SeedFile)
 		fs[i].Signature = t.Style.Signature(&fs[i])
 	}
-	return fs
+	return fs, checks
 }
 
 // runFinding fills in a finding about a run that crashed, timed out or was

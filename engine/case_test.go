@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpt-tool/mcpt/engine"
+	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/transpiler"
 )
 
@@ -49,6 +50,103 @@ func TestFlakyTranspilerGivesNoFinding(t *testing.T) {
 			t.Errorf("with the second look: %d findings, %d nondeterministic test cases", len(rep.Findings), rep.NondeterministicCases)
 		case !recheck && len(rep.Findings) == 0:
 			t.Errorf("without the second look the flaky runs gave no finding: the test shows nothing")
+		}
+	}
+}
+
+// scripted wraps a transpiler: the k-th run (from 0) of a role crashes
+// with exit status 139 when crash(k), or adds a line to one output file
+// when flake(k); the others are the transpiler's.
+type scripted struct {
+	t            transpiler.Transpiler
+	crash, flake map[transpiler.Role]func(k int) bool
+	runs         map[transpiler.Role]int
+}
+
+func (s *scripted) Transpile(ctx context.Context, req transpiler.Request) (*transpiler.Result, error) {
+	k := s.runs[req.Role]
+	s.runs[req.Role]++
+	if f := s.crash[req.Role]; f != nil && f(k) {
+		return &transpiler.Result{Status: transpiler.Crashed, ExitCode: 139}, nil
+	}
+	res, err := s.t.Transpile(ctx, req)
+	if f := s.flake[req.Role]; err == nil && f != nil && f(k) {
+		out := *res
+		out.Files = maps.Clone(res.Files)
+		name := out.Files.Names()[0]
+		out.Files[name] = append(append([]byte(nil), out.Files[name]...), "/* once in a while */\n"...)
+		return &out, nil
+	}
+	return res, err
+}
+
+// TestConfirmRuns: a failure is a finding only when it repeats on every
+// re-run (ConfirmRuns of them; the base with the follow-up for a checker
+// failure); a failure that does not is the transpiler's nondeterminism,
+// crashes included, and a flaky base crash does not drop the seed.
+func TestConfirmRuns(t *testing.T) {
+	s := load(t, "mcpt.yaml", nil)
+	const n = 3
+	upTo := func(m int) func(int) bool { return func(k int) bool { return k < m } }
+	type want struct {
+		finding  result.Kind // "" for none
+		rechecks int
+	}
+	tests := []struct {
+		name         string
+		crash, flake func(int) bool
+		want         want
+	}{
+		{"crash on every run", upTo(100), nil, want{result.Crash, n}},
+		{"crash on all runs but the last", upTo(n), nil, want{"", n}},
+		{"crash once", upTo(1), nil, want{"", 1}},
+		{"the same flake on every run", nil, upTo(100), want{result.Oracle, 2 * n}},
+		{"the same flake on all runs but the last", nil, upTo(n), want{"", 2*n - 1}},
+		{"no failure", nil, nil, want{"", 0}},
+	}
+	for _, tc := range tests {
+		tr := &scripted{t: s.Transpiler, runs: map[transpiler.Role]int{},
+			crash: map[transpiler.Role]func(int) bool{transpiler.FollowUp: tc.crash},
+			flake: map[transpiler.Role]func(int) bool{transpiler.FollowUp: tc.flake}}
+		te := &engine.Tester{Transpiler: tr, Normalize: s.Normalize, ConfirmRuns: n}
+		b, err := te.Base(context.Background(), s.Seeds[0])
+		if err != nil || b.Skip != "" {
+			t.Fatalf("%s: base: %v %q", tc.name, err, b.Skip)
+		}
+		rel := s.Relations[0]
+		sp, err := engine.SpotAt(rel, s.Seeds[0], 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := te.Run(context.Background(), engine.Test{Base: b, Relation: rel, Spot: sp, CaseSeed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := want{rechecks: out.Rechecks}
+		if len(out.Findings) > 0 {
+			got.finding = out.Findings[0].Kind
+		}
+		if got != tc.want {
+			t.Errorf("%s: finding %q after %d re-runs, want %q after %d", tc.name, got.finding, got.rechecks, tc.want.finding, tc.want.rechecks)
+		}
+		if (got.finding == "") != (out.Skip == engine.SkipFollowUpNondeterministic || tc.crash == nil && tc.flake == nil) {
+			t.Errorf("%s: skip %q", tc.name, out.Skip)
+		}
+	}
+
+	// A base that crashes once is run again, and the seed kept; one that
+	// crashes every time is skipped, with its crash confirmed.
+	for _, tc := range []struct {
+		crashes  int
+		skip     string
+		rechecks int
+	}{{1, "", 1}, {n + 1, engine.SkipCrashed, n}} {
+		tr := &scripted{t: s.Transpiler, runs: map[transpiler.Role]int{},
+			crash: map[transpiler.Role]func(int) bool{transpiler.Base: upTo(tc.crashes)}}
+		te := &engine.Tester{Transpiler: tr, Normalize: s.Normalize, ConfirmRuns: n, BaseRuns: 2}
+		b, err := te.Base(context.Background(), s.Seeds[0])
+		if err != nil || b.Skip != tc.skip || b.Rechecks != tc.rechecks {
+			t.Errorf("base crashing %d times: skip %q after %d re-runs (%v), want %q after %d", tc.crashes, b.Skip, b.Rechecks, err, tc.skip, tc.rechecks)
 		}
 	}
 }

@@ -64,8 +64,11 @@ type Options struct {
 	Shard    Shard
 	// BaseRuns is how many times each base is transpiled; outputs that
 	// differ mark the seed nondeterministic. 0 means 1.
-	BaseRuns  int
-	Normalize oracle.Normalizer
+	BaseRuns int
+	// ConfirmRuns is how many times a failing run is run again before its
+	// failure is a finding (see Tester.Run); 0 means DefaultConfirmRuns.
+	ConfirmRuns int
+	Normalize   oracle.Normalizer
 	// Style is what the transpiler's output makes of the program's names,
 	// for the findings' signatures.
 	Style result.Style
@@ -165,7 +168,7 @@ func (c *Campaign) Run(ctx context.Context) (*result.Report, error) {
 	}
 	r := &runner{c: c, opt: opt, seeds: slices.Clone(c.Seeds), tester: &Tester{
 		Transpiler: c.Transpiler, Normalize: opt.Normalize, Mode: opt.Mode, BaseRuns: opt.BaseRuns,
-		NoRecheck: opt.NoRecheck, Config: opt.Config, Faults: opt.Faults, Style: opt.Style,
+		ConfirmRuns: opt.ConfirmRuns, NoRecheck: opt.NoRecheck, Config: opt.Config, Faults: opt.Faults, Style: opt.Style,
 	}}
 	for range c.Seeds {
 		r.bases = append(r.bases, &baseEntry{})

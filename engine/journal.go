@@ -29,16 +29,24 @@ import (
 // plan order, the cases a journal holds are all the cases of the plan up to
 // its last one: a resume needs to keep nothing of them but that index, the
 // time used, and what the report counts.
+//
+// Each record ends with a checksum chained from the header through every
+// record before it (see seal), so that a record changed, dropped or moved
+// in the middle, even into another valid record, is refused on resume.
+// The journal appears whole with its header (a temporary file renamed into
+// place), and a journal a kill left empty is a campaign that did nothing.
 type journal struct {
 	f        *os.File
 	w        *bufio.Writer
 	lastSync time.Time
 	pending  int
+	chain    []byte // the checksum of the last line written
 }
 
 const (
-	journalName    = "journal.jsonl"
-	journalVersion = 2
+	journalName = "journal.jsonl"
+	// journalVersion 3 added the records' checksums.
+	journalVersion = 3
 )
 
 // JournalName is the file name of the journal in the output directory.
@@ -149,7 +157,8 @@ type resumePoint struct {
 
 // openJournal creates the journal, or, when resuming, reads the cases it
 // holds (handing each to visit, in plan order) and reopens it for
-// appending. check validates a case against the campaign.
+// appending. check validates a case against the campaign. A journal that
+// holds no header (a kill right after it was made) is made afresh.
 func openJournal(dir string, fp map[string]string, resume bool, check func(*CaseResult) error, visit func(*CaseResult)) (*journal, resumePoint, error) {
 	none := resumePoint{last: -1}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -157,22 +166,7 @@ func openJournal(dir string, fp map[string]string, resume bool, check func(*Case
 	}
 	p := filepath.Join(dir, journalName)
 	if !resume {
-		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-		if err != nil {
-			return nil, none, err
-		}
-		j := &journal{f: f, w: bufio.NewWriter(f), lastSync: time.Now()}
-		hb, err := json.Marshal(header{Journal: journalVersion, Fingerprint: fp})
-		if err != nil {
-			f.Close()
-			return nil, none, err
-		}
-		j.w.Write(append(hb, '\n'))
-		if err := j.sync(); err != nil {
-			f.Close()
-			return nil, none, err
-		}
-		return j, none, nil
+		return createJournal(p, fp)
 	}
 	f, err := os.Open(p)
 	if err != nil {
@@ -181,6 +175,9 @@ func openJournal(dir string, fp map[string]string, resume bool, check func(*Case
 	jr := journalReader{name: p, want: fp, check: check, visit: visit}
 	valid, rp, err := jr.read(f)
 	f.Close()
+	if errors.Is(err, errNoHeader) {
+		return createJournal(p, fp)
+	}
 	if err != nil {
 		return nil, none, fmt.Errorf("%w: %w", ErrCannotResume, err)
 	}
@@ -195,39 +192,107 @@ func openJournal(dir string, fp map[string]string, resume bool, check func(*Case
 	if err != nil {
 		return nil, none, err
 	}
-	return &journal{f: f, w: bufio.NewWriter(f), lastSync: time.Now()}, rp, nil
+	return &journal{f: f, w: bufio.NewWriter(f), lastSync: time.Now(), chain: jr.chain}, rp, nil
 }
 
-// removeBundleTemps removes the temporary directories of bundles that a
-// kill left half-written (see bundle): only directories of findings/ whose
-// name has the prefix the bundle writer gives them.
-func removeBundleTemps(dir string) error {
-	fd := filepath.Join(dir, bundle.Dir)
-	entries, err := os.ReadDir(fd)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
+// createJournal writes the journal p with its header alone: a temporary
+// file beside it, synced and renamed into place, so that p never exists
+// without its header.
+func createJournal(p string, fp map[string]string) (*journal, resumePoint, error) {
+	none := resumePoint{last: -1}
+	hb, err := json.Marshal(header{Journal: journalVersion, Fingerprint: fp})
+	if err != nil {
+		return nil, none, err
+	}
+	tmp := filepath.Join(filepath.Dir(p), "."+filepath.Base(p)+".tmp")
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return nil, none, err
+	}
+	_, err = f.Write(append(hb, '\n'))
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, p)
 	}
 	if err != nil {
-		return err
+		os.Remove(tmp)
+		return nil, none, fmt.Errorf("journal: %w", err)
 	}
-	for _, e := range entries {
-		if e.IsDir() && strings.HasPrefix(e.Name(), bundle.TempPrefix) {
-			if err := os.RemoveAll(filepath.Join(fd, e.Name())); err != nil {
-				return fmt.Errorf("removing a half-written bundle: %w", err)
-			}
-		}
+	// Appended to under its own name, which write errors then give.
+	if f, err = os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
+		return nil, none, err
 	}
-	return nil
+	return &journal{f: f, w: bufio.NewWriter(f), lastSync: time.Now(), chain: headerSum(hb)}, none, nil
+}
+
+// headerSum starts the checksum chain of a journal from its header line.
+func headerSum(line []byte) []byte {
+	h := sha256.Sum256(line)
+	return h[:]
+}
+
+// sumKey ends a record: the checksum, in hex, of the line before it and
+// the record without its checksum.
+const (
+	sumKey = `,"sum":"`
+	sumHex = 32
+)
+
+// seal returns the line of record body (a JSON object) after the line whose
+// checksum is prev, and the record's checksum.
+func seal(prev, body []byte) (line, sum []byte) {
+	h := sha256.New()
+	h.Write(prev)
+	h.Write(body)
+	sum = h.Sum(nil)
+	line = append([]byte(nil), body[:len(body)-1]...)
+	line = append(line, sumKey...)
+	line = append(line, hex.EncodeToString(sum[:sumHex/2])...)
+	line = append(line, `"}`...)
+	return line, sum
+}
+
+// unseal checks the checksum of a record line (without its newline) after
+// the line whose checksum is prev, and returns the record without it and
+// its checksum.
+func unseal(prev, line []byte) (body, sum []byte, err error) {
+	n := len(line) - len(sumKey) - sumHex - 2
+	if n < 1 || !bytes.HasPrefix(line[n:], []byte(sumKey)) || !bytes.HasSuffix(line, []byte(`"}`)) {
+		return nil, nil, errors.New("damaged record: no checksum")
+	}
+	body = append(line[:n:n], '}')
+	want, sum := seal(prev, body)
+	if !bytes.Equal(want, line) {
+		return nil, nil, errors.New("damaged record: its checksum does not match (the record, or one before it, was changed)")
+	}
+	return body, sum, nil
+}
+
+// removeBundleTemps removes what mcpt wrote in the temporary directories
+// of bundles that a kill left half-written (see bundle.RemoveTemps).
+func removeBundleTemps(dir string) error {
+	return bundle.RemoveTemps(filepath.Join(dir, bundle.Dir))
 }
 
 // journalReader reads a journal line by line, keeping nothing but the
-// resume point: every case goes to check, then to visit.
+// resume point and the checksum chain: every case goes to check, then to
+// visit.
 type journalReader struct {
 	name  string
 	want  map[string]string
 	check func(*CaseResult) error
 	visit func(*CaseResult)
+	chain []byte
 }
+
+// errNoHeader is a journal without a whole header line: a kill came
+// before it was written, and nothing was done.
+var errNoHeader = errors.New("the journal has no header")
 
 // read returns the length of the journal without a torn last line, and
 // the resume point. A line that is not a valid record is an error naming
@@ -241,7 +306,7 @@ func (jr *journalReader) read(r io.Reader) (int64, resumePoint, error) {
 		line, err := br.ReadBytes('\n')
 		if err == io.EOF {
 			if n == 1 {
-				return 0, rp, fmt.Errorf("%s: empty journal", jr.name)
+				return 0, rp, errNoHeader
 			}
 			return valid, rp, nil // a torn last line, if any, is dropped
 		}
@@ -261,22 +326,31 @@ func (jr *journalReader) read(r io.Reader) (int64, resumePoint, error) {
 }
 
 func (jr *journalReader) header(line []byte) error {
+	jr.chain = headerSum(bytes.TrimSuffix(line, []byte("\n")))
 	var h header
 	if json.Unmarshal(line, &h) != nil || h.Journal == 0 {
 		return errors.New("not an mcpt journal")
+	}
+	if h.Journal < journalVersion {
+		return fmt.Errorf("a journal of an earlier mcpt (version %d, without the checksums of version %d), which this one does not resume: finish the campaign with the mcpt that began it, or start afresh", h.Journal, journalVersion)
 	}
 	if h.Journal != journalVersion {
 		return fmt.Errorf("a journal of another version of mcpt (%d, this one writes %d)", h.Journal, journalVersion)
 	}
 	if d := fingerprintDiff(h.Fingerprint, jr.want); d != "" {
-		return fmt.Errorf("the journal belongs to another campaign: %s", d)
+		return fmt.Errorf("the journal belongs to another campaign: %s%s", d, shardHint(h.Fingerprint, jr.want))
 	}
 	return nil
 }
 
 func (jr *journalReader) record(line []byte, rp *resumePoint) error {
+	body, sum, err := unseal(jr.chain, bytes.TrimSuffix(line, []byte("\n")))
+	if err != nil {
+		return err
+	}
+	jr.chain = sum
 	rec := record{CaseResult: &CaseResult{}, ElapsedNS: -1}
-	dec := json.NewDecoder(bytes.NewReader(line))
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&rec); err != nil {
 		return fmt.Errorf("damaged record: %v", err)
@@ -302,7 +376,9 @@ func (j *journal) append(cr *CaseResult, elapsed time.Duration) error {
 	if err != nil {
 		return err
 	}
-	if _, err := j.w.Write(append(b, '\n')); err != nil {
+	line, sum := seal(j.chain, b)
+	j.chain = sum
+	if _, err := j.w.Write(append(line, '\n')); err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
 	j.pending++

@@ -47,6 +47,7 @@ func edit(t *testing.T, lines []string, n int, f func(map[string]any)) []string 
 	if err := json.Unmarshal([]byte(lines[n-1]), &rec); err != nil {
 		t.Fatal(err)
 	}
+	delete(rec, "sum")
 	f(rec)
 	b, err := json.Marshal(rec)
 	if err != nil {
@@ -54,7 +55,7 @@ func edit(t *testing.T, lines []string, n int, f func(map[string]any)) []string 
 	}
 	out := append([]string(nil), lines...)
 	out[n-1] = string(b) + "\n"
-	return out
+	return engine.Reseal(out)
 }
 
 // TestJournalValidation: every journaled case is checked on resume, and a
@@ -67,13 +68,37 @@ func TestJournalValidation(t *testing.T) {
 	}
 	swapped := append([]string(nil), lines...)
 	swapped[5], swapped[6] = swapped[6], swapped[5]
+	damaged := append(append(append([]string(nil), lines[:9]...), `{"case": 8, "seed"`+"\n"), lines[10:]...)
+	// A record edited consistently (its finding dropped, its status pass),
+	// a record moved, a record dropped: refused by the checksums.
+	finding := 0
+	for i, l := range lines[1:] {
+		if strings.Contains(l, `"status":"finding"`) {
+			finding = i + 2
+			break
+		}
+	}
+	if finding == 0 {
+		t.Fatal("no case with a finding in the journal")
+	}
+	dropped := append([]string(nil), lines...)
+	l := strings.Replace(lines[finding-1], `"status":"finding"`, `"status":"pass"`, 1)
+	dropped[finding-1] = l[:strings.Index(l, `,"findings":`)] + l[strings.Index(l, `,"elapsed_ns"`):]
+	if _, err := resume(t, opt, engine.Reseal(dropped)); err != nil {
+		t.Fatalf("the edit, resealed, is no valid journal: %v", err)
+	}
 	cases := []struct {
 		name  string
 		lines []string
 		want  string
 	}{
-		{"damaged", append(append(append([]string(nil), lines[:9]...), `{"case": 8, "seed"`+"\n"), lines[10:]...), "journal.jsonl:10: damaged record"},
-		{"out of order", swapped, "journal.jsonl:7: case 4 after case 5: not in plan order"},
+		{"damaged", damaged, "journal.jsonl:10: damaged record"},
+		{"damaged, resealed", engine.Reseal(damaged), "journal.jsonl:10: damaged record"},
+		{"finding dropped", dropped, "its checksum does not match"},
+		{"moved", swapped, "journal.jsonl:6: damaged record: its checksum does not match"},
+		{"removed", append(append([]string(nil), lines[:8]...), lines[9:]...), "journal.jsonl:9: damaged record: its checksum does not match"},
+		{"no checksum", append(append(append([]string(nil), lines[:9]...), strings.Replace(lines[9], `,"sum":"`, `,"x":"`, 1)), lines[10:]...), "journal.jsonl:10: damaged record: no checksum"},
+		{"out of order", engine.Reseal(swapped), "journal.jsonl:7: case 4 after case 5: not in plan order"},
 		{"index out of range", edit(t, lines, 4, func(r map[string]any) { r["case"] = 60 }), "journal.jsonl:4: case 60: index out of range"},
 		{"unknown relation", edit(t, lines, 8, func(r map[string]any) { r["relation"] = "add-nothing" }), `journal.jsonl:8: case 6: unknown relation "add-nothing"`},
 		{"unknown seed", edit(t, lines, 8, func(r map[string]any) { r["seed"] = "x.cll" }), `journal.jsonl:8: case 6: unknown seed "x.cll"`},
@@ -81,7 +106,7 @@ func TestJournalValidation(t *testing.T) {
 		{"unknown field", edit(t, lines, 8, func(r map[string]any) { r["extra"] = 1 }), `journal.jsonl:8: damaged record`},
 		{"another relation", edit(t, lines, 8, func(r map[string]any) { r["relation"] = other(r["relation"], "add-timer", "add-attribute") }), "are not those of this campaign's plan up to case"},
 		{"another spot", edit(t, lines, 8, func(r map[string]any) { r["spot"].(map[string]any)["index"] = 999 }), "are not those of this campaign's plan up to case"},
-		{"a gap", append(append([]string(nil), lines[:8]...), lines[9:]...), "are not those of this campaign's plan up to case"},
+		{"a gap", engine.Reseal(append(append([]string(nil), lines[:8]...), lines[9:]...)), "are not those of this campaign's plan up to case"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

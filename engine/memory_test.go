@@ -5,12 +5,14 @@ import (
 	"testing"
 
 	"github.com/mcpt-tool/mcpt/engine"
+	"github.com/mcpt-tool/mcpt/internal/testtier"
 )
 
 // TestMemoryDoesNotGrowWithCases: the live heap of a campaign after 12,000
 // test cases is within 1 MB of what it was after 2,000: finished cases are
 // added up and written to the journal, not kept.
 func TestMemoryDoesNotGrowWithCases(t *testing.T) {
+	testtier.Long(t, "12,000 test cases")
 	s := load(t, "mcpt.yaml", nil)
 	live := func() uint64 {
 		runtime.GC()

@@ -205,6 +205,12 @@ func (p *pass) work(runCtx context.Context, cases <-chan dispatched, results cha
 		case err != nil:
 			p.fail(err)
 			cr = nil
+		case stoppedFromOutside(cr):
+			// Not a crash: the transpiler was stopped with mcpt, as Slurm
+			// stops every process of a task. Run again on resume.
+			r.dropBundles(cr)
+			p.halted.Store(true)
+			cr = nil
 		}
 		if r.opt.Feedback {
 			r.keepForFeedback(cr)

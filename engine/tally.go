@@ -42,6 +42,7 @@ func (t *tally) add(cr *CaseResult) {
 	st := t.byRelation[cr.Relation]
 	st.TestCases++
 	st.Findings += len(cr.Findings)
+	st.Add(cr.Checks)
 	t.byRelation[cr.Relation] = st
 	t.findings = append(t.findings, cr.Findings...)
 	k := [2]string{cr.Seed, cr.Relation}
@@ -133,7 +134,7 @@ func (r *runner) report() *result.Report {
 		Shard: r.opt.Shard.String(), ByRelation: map[string]result.RelationStats{},
 		TestCases: t.cases, TranspilerRuns: t.runs, Timing: t.timing, Cases: t.summaries,
 		RecheckRuns: t.rechecks, NondeterministicCases: t.nondeterministic,
-		Campaign: campaignID(r.c.fingerprint(r.opt)),
+		Campaign: campaignID(r.c.fingerprint(r.opt)), MaxCases: r.opt.MaxCases,
 	}
 	for _, rel := range r.c.Relations {
 		rep.ByRelation[rel.Name] = t.byRelation[rel.Name]
@@ -146,6 +147,7 @@ func (r *runner) report() *result.Report {
 		rep.Seeds.Total++
 		b := r.bases[i]
 		rep.TranspilerRuns += int(b.runs.Load())
+		rep.RecheckRuns += int(b.rechecks.Load())
 		if b.skip != "" {
 			skipped[b.skip] = append(skipped[b.skip], r.seeds[i].Name)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpt-tool/mcpt/config"
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/internal/setup"
+	"github.com/mcpt-tool/mcpt/internal/testtier"
 	"github.com/mcpt-tool/mcpt/result"
 )
 
@@ -20,6 +21,7 @@ import (
 // with the same seed: the same findings, case for case, with a demo fault
 // passed on cllc's command line, and none without.
 func TestCLLWorkerSameFindings(t *testing.T) {
+	testtier.Long(t, "campaigns of an external cllc, per run and as a worker")
 	bin := t.TempDir()
 	build := exec.Command("go", "build", "-o", filepath.Join(bin, "cllc"), "github.com/mcpt-tool/mcpt/cmd/cllc")
 	if out, err := build.CombinedOutput(); err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/internal/setup"
+	"github.com/mcpt-tool/mcpt/internal/testtier"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/transpiler"
@@ -80,6 +81,7 @@ func TestDerivedCatalogueShape(t *testing.T) {
 // TestDerivedNoFalseAlarm: the derived catalogue on the generated seeds
 // with the correct cllc reports nothing.
 func TestDerivedNoFalseAlarm(t *testing.T) {
+	testtier.Long(t, "2,000 test cases")
 	rep := runCLL(t, "derived.yaml", nil, 2000)
 	if rep.TestCases != 2000 {
 		t.Fatalf("%d test cases", rep.TestCases)
@@ -92,6 +94,7 @@ func TestDerivedNoFalseAlarm(t *testing.T) {
 // TestDerivedFindsFaults: each demo fault the derived catalogue is meant
 // to find, it finds.
 func TestDerivedFindsFaults(t *testing.T) {
+	testtier.Long(t, "1,000 test cases per demo fault")
 	for _, f := range derivedCatches {
 		t.Run(f, func(t *testing.T) {
 			rep := runCLL(t, "derived.yaml", []string{f}, 1000)

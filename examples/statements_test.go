@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/internal/setup"
+	"github.com/mcpt-tool/mcpt/internal/testtier"
 )
 
 // statementRelations are the CLL relations on statements (docs/cll.md), in
@@ -42,6 +43,7 @@ func loadStatements(t *testing.T, opt setup.Options) *setup.Setup {
 // and docs/cll.md measure 5,000 test cases; this is the part CI can
 // afford.)
 func TestStatementsNoFalseAlarm(t *testing.T) {
+	testtier.Long(t, "1,200 test cases")
 	s := loadStatements(t, setup.Options{})
 	c := &engine.Campaign{Transpiler: s.Transpiler, Relations: s.Relations, Seeds: s.Seeds, Options: engine.Options{
 		Mode: engine.MCP, Seed: 1, MaxCases: 1200, BaseRuns: 1,

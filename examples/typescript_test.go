@@ -24,18 +24,18 @@ import (
 	"time"
 
 	"github.com/mcpt-tool/mcpt/internal/setup"
+	"github.com/mcpt-tool/mcpt/internal/testtier"
 	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/transpiler"
 )
 
 const tsDir = "typescript"
 
-// needTsc fails the test when the pack's compiler is not installed.
+// needTsc skips the test unless MCPT_TEST_TOOLS=1, and then fails it when
+// the pack's compiler is not installed.
 func needTsc(t *testing.T) {
 	t.Helper()
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Fatal("node is not installed: apt-get install nodejs npm")
-	}
+	testtier.Tools(t, "apt-get install nodejs npm", "node")
 	if _, err := os.Stat(filepath.Join(tsDir, "node_modules", "typescript", "package.json")); err != nil {
 		t.Fatalf("TypeScript is not installed in examples/typescript: run `npm ci` there (scripts/test does): %v", err)
 	}
@@ -197,7 +197,7 @@ func TestTypeScriptPack(t *testing.T) {
 	s := load(t, pack{dir: tsDir})
 	sw := loadWorker(t, s)
 	tw := &twins{tsc: s.Transpiler, worker: sw.Transpiler}
-	rep := campaign(t, s, tw, nil, minCases)
+	rep := campaign(t, s, tw, nil, tsCases)
 	for i, d := range tw.diffs {
 		if i == 3 {
 			t.Errorf("… and %d more", len(tw.diffs)-i)
@@ -205,11 +205,11 @@ func TestTypeScriptPack(t *testing.T) {
 		}
 		t.Errorf("tsc and tsc-worker.js disagree on %s", d)
 	}
-	if tw.runs < minCases {
-		t.Fatalf("%d runs compared, want at least %d", tw.runs, minCases)
+	if tw.runs < tsCases {
+		t.Fatalf("%d runs compared, want at least %d", tw.runs, tsCases)
 	}
-	if rep.TestCases < minCases {
-		t.Fatalf("%d test cases, want %d", rep.TestCases, minCases)
+	if rep.TestCases < tsCases {
+		t.Fatalf("%d test cases, want %d", rep.TestCases, tsCases)
 	}
 	if len(rep.Findings) > 0 {
 		t.Fatalf("%d findings against the real tsc (false alarms, or a tsc bug):\n%s", len(rep.Findings), describe(rep, 3))
@@ -337,7 +337,7 @@ func TestTypeScriptDerived(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := campaign(t, s, tsWorker(t, s), nil, minCases)
+	rep := campaign(t, s, tsWorker(t, s), nil, tsCases)
 	if len(rep.Findings) > 0 {
 		t.Fatalf("%d findings of the derived relations against the real tsc:\n%s", len(rep.Findings), describe(rep, 3))
 	}
@@ -355,7 +355,7 @@ func TestTypeScriptDerived(t *testing.T) {
 			t.Errorf("finding %s by %s / %s, which should not see this fault: %s", f.ID, f.Relation, f.Checker, f.Message)
 		}
 	}
-	t.Logf("300 test cases without a finding; the fault: %d findings in %d test cases", len(rep.Findings), rep.TestCases)
+	t.Logf("%d test cases without a finding; the fault: %d findings in %d test cases", tsCases, len(rep.Findings), rep.TestCases)
 }
 
 // TestTypeScriptSameFindings runs one campaign with the fault as a command

@@ -18,6 +18,7 @@ import (
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/faultinject"
 	"github.com/mcpt-tool/mcpt/internal/setup"
+	"github.com/mcpt-tool/mcpt/internal/testtier"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/transpiler"
@@ -37,9 +38,7 @@ var (
 
 func cllcExperiment(t *testing.T) (*Report, Config) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("the experiment on cllc takes about a minute")
-	}
+	testtier.Long(t, "the experiment on cllc takes minutes")
 	cllcOnce.Do(func() {
 		cllcOut, cllcErr = os.MkdirTemp("", "mcpt-experiment-test-")
 		if cllcErr != nil {

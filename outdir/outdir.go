@@ -1,16 +1,19 @@
 // Package outdir guards the output directory of a campaign. A marker file
-// says that mcpt made the directory, a lock file keeps one campaign at a
-// time in it, and starting afresh removes only the files mcpt writes there:
-// a typo in -o can never empty a source tree.
+// says that mcpt made the directory, when it was missing or empty, and
+// which names in it are mcpt's; a lock file keeps one campaign at a time in
+// it; and starting afresh removes only what mcpt can prove it wrote there:
+// the files the marker claims, and in each bundle the files its manifest
+// lists. A typo in -o can never empty a source tree, and a directory of
+// the user's is never taken for an output because of the names it holds.
 package outdir
 
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -22,19 +25,22 @@ const (
 )
 
 // Format is the version of the output layout written in the marker; a
-// directory marked with a later version is refused.
-const Format = 1
+// directory marked with a later version is refused. Format 2 claims the
+// names of the layout in the marker, and bundles list their files; a
+// format 1 output is read, but not reset (it did not record what mcpt
+// wrote).
+const Format = 2
 
 const markerPrefix = "mcpt output directory, format "
 
 // Layout names what an output holds besides the marker and the lock: the
-// files written at its top, and the directory of finding bundles, each of
-// which holds BundleFile. Temporary bundles start with TempPrefix.
+// files written at its top, and the directory of finding bundles. Remove
+// deletes what mcpt wrote in one entry of the bundle directory and leaves
+// the rest.
 type Layout struct {
-	Files      []string
-	Bundles    string
-	BundleFile string
-	TempPrefix string
+	Files   []string
+	Bundles string
+	Remove  func(path string) error
 }
 
 // State is what a directory holds.
@@ -42,11 +48,10 @@ type State int
 
 // States of a directory.
 const (
-	Missing  State = iota // no such directory
-	Empty                 // an empty directory
-	Output                // an mcpt output (marked)
-	Unmarked              // holds only names mcpt writes, from before the marker
-	Foreign               // anything else: never touched
+	Missing State = iota // no such directory
+	Empty                // an empty directory
+	Output               // an mcpt output (marked)
+	Foreign              // anything else: never touched
 )
 
 // UsageError is an output directory that cannot be used as asked: the
@@ -60,64 +65,105 @@ func usage(format string, args ...any) error {
 	return &UsageError{fmt.Errorf(format, args...)}
 }
 
-// Inspect tells what dir holds, without changing anything.
+// Inspect tells what dir holds, without changing anything. dir itself is
+// named by the user: a link to a directory is followed.
 func Inspect(dir string, l Layout) (State, error) {
-	info, err := os.Lstat(dir)
+	st, _, err := inspect(dir)
+	return st, err
+}
+
+// inspect is Inspect, with the format of the marker of an Output.
+func inspect(dir string) (State, int, error) {
+	info, err := os.Stat(dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return Missing, nil
+		if _, lerr := os.Lstat(dir); lerr == nil {
+			return 0, 0, usage("output directory %s is a link to nothing", dir)
+		}
+		return Missing, 0, nil
 	}
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	if !info.IsDir() {
-		return 0, usage("output directory %s is not a directory", dir)
+		return 0, 0, usage("output directory %s is not a directory", dir)
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	if len(entries) == 0 {
-		return Empty, nil
+		return Empty, 0, nil
 	}
 	if m, err := os.Lstat(filepath.Join(dir, MarkerName)); err == nil && m.Mode().IsRegular() {
-		if err := checkMarker(dir); err != nil {
-			return 0, err
+		n, err := checkMarker(dir)
+		if err != nil {
+			return 0, 0, err
 		}
-		return Output, nil
+		return Output, n, nil
 	}
-	owned := append([]string{LockName, l.Bundles}, l.Files...)
-	for _, e := range entries {
-		if !slices.Contains(owned, e.Name()) {
-			return Foreign, nil
-		}
-	}
-	return Unmarked, nil
+	return Foreign, 0, nil
 }
 
-func checkMarker(dir string) error {
-	b, err := os.ReadFile(filepath.Join(dir, MarkerName))
+func checkMarker(dir string) (int, error) {
+	f, err := os.Open(filepath.Join(dir, MarkerName))
 	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	b := make([]byte, 256)
+	n, _ := io.ReadFull(f, b)
+	line, _, _ := strings.Cut(string(b[:n]), "\n")
+	v, ok := strings.CutPrefix(line, markerPrefix)
+	format, err := strconv.Atoi(v)
+	if !ok || err != nil || format < 1 {
+		return 0, usage("%s: not an mcpt marker", filepath.Join(dir, MarkerName))
+	}
+	if format > Format {
+		return 0, usage("%s was written by a later mcpt (output format %d, this one knows %d)", dir, format, Format)
+	}
+	return format, nil
+}
+
+// writeMarker marks dir as an output and claims the names of l in it.
+func writeMarker(dir string, l Layout) error {
+	p := filepath.Join(dir, MarkerName)
+	tmp := p + ".tmp"
+	text := markerPrefix + strconv.Itoa(Format) + "\n" +
+		"mcpt wrote this directory and owns these names in it: " + strings.Join(append([]string{l.Bundles}, l.Files...), " ") + "\n"
+	if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
 		return err
 	}
-	line, _, _ := strings.Cut(string(b), "\n")
-	v, ok := strings.CutPrefix(line, markerPrefix)
-	n, err := strconv.Atoi(v)
-	if !ok || err != nil {
-		return usage("%s: not an mcpt marker", filepath.Join(dir, MarkerName))
+	return os.Rename(tmp, p)
+}
+
+// checkLayout refuses an output in which a name of the layout is not what
+// mcpt writes there (a link, a directory for a file): mcpt would write
+// through it, or over something it did not write.
+func checkLayout(dir string, l Layout) error {
+	for _, name := range l.Files {
+		p := filepath.Join(dir, name)
+		if fi, err := os.Lstat(p); err == nil && !fi.Mode().IsRegular() {
+			return usage("%s is not a regular file (%s): mcpt did not write it; remove it yourself", p, kind(fi))
+		}
 	}
-	if n > Format {
-		return usage("%s was written by a later mcpt (output format %d, this one knows %d)", dir, n, Format)
+	p := filepath.Join(dir, l.Bundles)
+	if fi, err := os.Lstat(p); err == nil && !fi.IsDir() {
+		return usage("%s is not a directory (%s): mcpt writes bundles only into a directory of its own; remove it yourself", p, kind(fi))
 	}
 	return nil
 }
 
-func writeMarker(dir string) error {
-	p := filepath.Join(dir, MarkerName)
-	tmp := p + ".tmp"
-	if err := os.WriteFile(tmp, []byte(markerPrefix+strconv.Itoa(Format)+"\n"), 0o644); err != nil {
-		return err
+// kind names what a file that is not the expected one is.
+func kind(fi fs.FileInfo) string {
+	switch m := fi.Mode(); {
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m.IsDir():
+		return "a directory"
+	case m.IsRegular():
+		return "a file"
 	}
-	return os.Rename(tmp, p)
+	return "a special file"
 }
 
 // Dir is an output directory locked by this process.
@@ -140,9 +186,9 @@ func (d *Dir) Close() error {
 }
 
 // Create prepares dir for a new campaign and locks it. A missing or empty
-// directory is made an output; a directory holding anything but an earlier
-// mcpt output is refused; an earlier output is refused too unless force is
-// set, and then only the files mcpt writes are removed.
+// directory is made an output; a directory that is not an mcpt output is
+// refused; an earlier output is refused too unless force is set, and then
+// only what mcpt wrote is removed.
 func Create(dir string, l Layout, force bool) (*Dir, error) {
 	st, err := Inspect(dir, l)
 	if err != nil {
@@ -150,7 +196,7 @@ func Create(dir string, l Layout, force bool) (*Dir, error) {
 	}
 	switch st {
 	case Foreign:
-		return nil, usage("output directory %s is not empty and is not an mcpt output (it has no %s): choose another -o (mcpt never deletes files it did not write)", dir, MarkerName)
+		return nil, foreign(dir)
 	case Missing:
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, err
@@ -160,34 +206,54 @@ func Create(dir string, l Layout, force bool) (*Dir, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Under the lock, look again: another process may have written since.
-	if st, err = Inspect(dir, l); err != nil {
-		d.Close()
-		return nil, err
-	}
-	if st == Output || st == Unmarked {
-		if has, err := holdsCampaign(dir, l); err != nil || has {
-			if err == nil && !force {
-				err = usage("output directory %s holds an earlier campaign: --resume %s continues it, --force replaces it, or choose another -o", dir, dir)
-			}
-			if err == nil {
-				err = reset(dir, l)
-			}
-			if err != nil {
-				d.Close()
-				return nil, err
-			}
-		}
-	}
-	if err := writeMarker(dir); err != nil {
+	if err := d.prepare(l, force); err != nil {
 		d.Close()
 		return nil, err
 	}
 	return d, nil
 }
 
+func foreign(dir string) error {
+	return usage("output directory %s is not empty and is not an mcpt output (it has no %s): choose another -o (mcpt never deletes files it did not write)", dir, MarkerName)
+}
+
+// prepare makes the locked directory ready for a new campaign: looked at
+// again under the lock (another process may have written since), reset
+// with force, and marked.
+func (d *Dir) prepare(l Layout, force bool) error {
+	st, format, err := inspect(d.Path)
+	switch {
+	case err != nil:
+		return err
+	case st == Foreign:
+		// Only the lock file, just made: the directory was empty.
+		if entries, err := os.ReadDir(d.Path); err != nil || len(entries) != 1 || entries[0].Name() != LockName {
+			return foreign(d.Path)
+		}
+	case st == Output:
+		if err := checkLayout(d.Path, l); err != nil {
+			return err
+		}
+		has, err := holdsCampaign(d.Path, l)
+		switch {
+		case err != nil:
+			return err
+		case has && !force:
+			return usage("output directory %s holds an earlier campaign: --resume %s continues it, --force replaces it, or choose another -o", d.Path, d.Path)
+		case has && format < 2:
+			return usage("output directory %s holds a campaign of an earlier mcpt, which did not record what it wrote there: mcpt does not delete it; remove it yourself or choose another -o", d.Path)
+		case has:
+			if err := reset(d.Path, l); err != nil {
+				return err
+			}
+		}
+	}
+	return writeMarker(d.Path, l)
+}
+
 // Open locks an existing output (to resume its campaign or rebuild its
-// report). A directory that is not an mcpt output is refused.
+// report). A directory that is not an mcpt output is refused, and so is
+// one in which a name of the layout is not what mcpt writes there.
 func Open(dir string, l Layout) (*Dir, error) {
 	st, err := Inspect(dir, l)
 	if err != nil {
@@ -201,23 +267,28 @@ func Open(dir string, l Layout) (*Dir, error) {
 	case Foreign:
 		return nil, usage("%s is not an mcpt output directory (it has no %s)", dir, MarkerName)
 	}
+	if err := checkLayout(dir, l); err != nil {
+		return nil, err
+	}
 	d, err := lock(dir)
 	if err != nil {
 		return nil, err
 	}
-	if st == Unmarked {
-		if err := writeMarker(dir); err != nil {
-			d.Close()
-			return nil, err
-		}
+	if err := RemoveTemps(dir, l); err != nil {
+		d.Close()
+		return nil, err
 	}
 	return d, nil
 }
 
-// holdsCampaign tells whether dir holds any file of the layout.
+// holdsCampaign tells whether dir holds any file of the layout. An empty
+// file holds nothing: a kill came right after it was made.
 func holdsCampaign(dir string, l Layout) (bool, error) {
 	for _, name := range append([]string{l.Bundles}, l.Files...) {
-		_, err := os.Lstat(filepath.Join(dir, name))
+		fi, err := os.Lstat(filepath.Join(dir, name))
+		if err == nil && fi.Mode().IsRegular() && fi.Size() == 0 {
+			continue
+		}
 		if err == nil {
 			return true, nil
 		}
@@ -228,51 +299,57 @@ func holdsCampaign(dir string, l Layout) (bool, error) {
 	return false, nil
 }
 
-// reset removes the files of the layout from dir: the top files, and in the
-// bundle directory the bundles (directories holding BundleFile) and the
-// temporary ones. Anything else stays, and so does the bundle directory if
-// anything is left in it.
+// reset removes from dir what mcpt wrote there: the top files the marker
+// claims, with the temporary files of their atomic writes (a kill's
+// litter), and in the bundle directory what each bundle's manifest lists.
+// Anything else stays, and so does the bundle directory if anything is
+// left in it.
 func reset(dir string, l Layout) error {
 	for _, name := range l.Files {
-		p := filepath.Join(dir, name)
-		if info, err := os.Lstat(p); err == nil && !info.Mode().IsRegular() {
-			return usage("%s is not a regular file: mcpt did not write it, remove it yourself", p)
-		}
-		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
 	}
+	if err := RemoveTemps(dir, l); err != nil {
+		return err
+	}
 	bundles := filepath.Join(dir, l.Bundles)
-	info, err := os.Lstat(bundles)
+	entries, err := os.ReadDir(bundles)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	if !info.IsDir() {
-		return usage("%s is not a directory: mcpt did not write it, remove it yourself", bundles)
+	for _, e := range entries {
+		if !e.IsDir() { // a symbolic link or a file: not a bundle
+			continue
+		}
+		if err := l.Remove(filepath.Join(bundles, e.Name())); err != nil {
+			return err
+		}
 	}
-	entries, err := os.ReadDir(bundles)
+	if left, err := os.ReadDir(bundles); err == nil && len(left) == 0 {
+		return os.Remove(bundles)
+	}
+	return nil
+}
+
+// RemoveTemps removes the temporary files that atomic writes of the top
+// files of the layout leave when killed (".report.json.tmp…"), in the
+// output dir, whose marker claims those names.
+func RemoveTemps(dir string, l Layout) error {
+	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return err
 	}
 	for _, e := range entries {
-		p := filepath.Join(bundles, e.Name())
-		if !e.IsDir() { // a symbolic link or a file: not a bundle
-			continue
-		}
-		f, err := os.Lstat(filepath.Join(p, l.BundleFile))
-		isBundle := err == nil && f.Mode().IsRegular()
-		if isBundle || (l.TempPrefix != "" && strings.HasPrefix(e.Name(), l.TempPrefix)) {
-			if err := os.RemoveAll(p); err != nil {
-				return err
+		for _, name := range l.Files {
+			if e.Type().IsRegular() && strings.HasPrefix(e.Name(), "."+name+".tmp") {
+				if err := os.Remove(filepath.Join(dir, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+					return err
+				}
 			}
-		}
-	}
-	if err := os.Remove(bundles); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		if left, _ := os.ReadDir(bundles); len(left) == 0 {
-			return err
 		}
 	}
 	return nil

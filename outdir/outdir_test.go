@@ -10,11 +10,23 @@ import (
 	"testing"
 )
 
+// layout's bundles are directories whose file "written" lists the files
+// mcpt wrote in them, one a line.
 var layout = Layout{
-	Files:      []string{"journal.jsonl", "report.json", "report.html", "junit.xml"},
-	Bundles:    "findings",
-	BundleFile: "finding.json",
-	TempPrefix: ".tmp-",
+	Files:   []string{"journal.jsonl", "report.json", "report.html", "junit.xml"},
+	Bundles: "findings",
+	Remove: func(dir string) error {
+		b, err := os.ReadFile(filepath.Join(dir, "written"))
+		if err != nil {
+			return nil
+		}
+		for _, name := range strings.Fields(string(b)) {
+			os.Remove(filepath.Join(dir, name))
+		}
+		os.Remove(filepath.Join(dir, "written"))
+		os.Remove(dir)
+		return nil
+	},
 }
 
 func write(t *testing.T, dir string, files ...string) {
@@ -69,7 +81,8 @@ func TestCreateRefusesForeign(t *testing.T) {
 }
 
 // An earlier campaign is replaced only with force, and then only what mcpt
-// wrote goes.
+// wrote goes: the top files the marker claims, the temporary files of their
+// writes, and what bundles list.
 func TestCreateOverEarlierCampaign(t *testing.T) {
 	dir := t.TempDir()
 	d, err := Create(dir, layout, false)
@@ -77,9 +90,10 @@ func TestCreateOverEarlierCampaign(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.Close()
-	write(t, dir, "journal.jsonl", "report.json", "junit.xml", "notes.txt",
-		"findings/c000001-x/finding.json", "findings/c000001-x/base/a.cll",
-		"findings/.tmp-c000002-x-123/base/a.cll", "findings/mine/keep.txt")
+	write(t, dir, "journal.jsonl", "report.json", "junit.xml", "notes.txt", ".report.json.tmp123",
+		"findings/c000001-x/finding.json", "findings/c000001-x/base/a.cll", "findings/c000001-x/mine.txt",
+		"findings/mine/keep.txt", "findings/mine/finding.json")
+	os.WriteFile(filepath.Join(dir, "findings/c000001-x/written"), []byte("finding.json base/a.cll"), 0o644)
 	if _, err := Create(dir, layout, false); !isUsage(err) || !strings.Contains(err.Error(), "--force replaces it") {
 		t.Fatalf("Create without force: %v", err)
 	}
@@ -88,27 +102,94 @@ func TestCreateOverEarlierCampaign(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.Close()
-	want := []string{LockName, MarkerName, "findings/mine/keep.txt", "notes.txt"}
+	want := []string{LockName, MarkerName, "findings/c000001-x/mine.txt", "findings/mine/finding.json", "findings/mine/keep.txt", "notes.txt"}
 	if got := list(t, dir); !slices.Equal(got, want) {
 		t.Errorf("after --force: %v, want %v", got, want)
 	}
 }
 
-// An output of an mcpt from before the marker (only names mcpt writes) is
-// still recognised.
-func TestUnmarkedOutput(t *testing.T) {
-	dir := t.TempDir()
-	write(t, dir, "journal.jsonl", "report.json", "findings/c000001-x/finding.json")
-	if st, err := Inspect(dir, layout); st != Unmarked || err != nil {
-		t.Fatalf("Inspect = %v, %v", st, err)
+// A directory mcpt did not make is never taken for an output because of
+// the names it holds: one holding only a report.json, or a bundle, of the
+// user's is refused, even with force, and left as it was.
+func TestUnmarkedIsForeign(t *testing.T) {
+	for _, files := range [][]string{
+		{"report.json"},
+		{"findings/X/finding.json", "findings/X/notes.txt"},
+		{"journal.jsonl", "report.json", "findings/c000001-x/finding.json"},
+	} {
+		dir := t.TempDir()
+		write(t, dir, files...)
+		if st, err := Inspect(dir, layout); st != Foreign || err != nil {
+			t.Errorf("%v: Inspect = %v, %v", files, st, err)
+		}
+		if d, err := Create(dir, layout, true); !isUsage(err) || !strings.Contains(err.Error(), "is not an mcpt output") {
+			d.Close()
+			t.Errorf("%v: Create with force: %v", files, err)
+		}
+		if _, err := Open(dir, layout); !isUsage(err) {
+			t.Errorf("%v: Open: %v", files, err)
+		}
+		if got := list(t, dir); !slices.Equal(got, files) && !slices.Equal(got, slices.Sorted(slices.Values(files))) {
+			t.Errorf("%v: the directory changed: %v", files, got)
+		}
 	}
+}
+
+// An output of format 1 did not record what mcpt wrote: it is read, but
+// not reset.
+func TestFormat1NotReset(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "report.json", "findings/c000001-x/finding.json")
+	os.WriteFile(filepath.Join(dir, MarkerName), []byte(markerPrefix+"1\n"), 0o644)
 	d, err := Open(dir, layout)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("Open: %v", err)
 	}
 	d.Close()
-	if st, err := Inspect(dir, layout); st != Output || err != nil {
-		t.Fatalf("after Open: Inspect = %v, %v", st, err)
+	if _, err := Create(dir, layout, true); !isUsage(err) || !strings.Contains(err.Error(), "earlier mcpt") {
+		t.Errorf("Create with force: %v", err)
+	}
+	if got := list(t, dir); !slices.Contains(got, "findings/c000001-x/finding.json") {
+		t.Errorf("the bundle went: %v", got)
+	}
+}
+
+// A link to a directory, named by the user, is followed; a layout name
+// that is a link inside an output is refused.
+func TestLinks(t *testing.T) {
+	root := t.TempDir()
+	real := filepath.Join(root, "real")
+	link := filepath.Join(root, "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Create(link, layout, false); !isUsage(err) || !strings.Contains(err.Error(), "link to nothing") {
+		t.Errorf("Create through a dangling link: %v", err)
+	}
+	os.Mkdir(real, 0o755)
+	d, err := Create(link, layout, false)
+	if err != nil {
+		t.Fatalf("Create through a link: %v", err)
+	}
+	d.Close()
+	d, err = Open(link, layout)
+	if err != nil {
+		t.Fatalf("Open through a link: %v", err)
+	}
+	d.Close()
+	elsewhere := filepath.Join(root, "elsewhere")
+	os.Mkdir(elsewhere, 0o755)
+	if err := os.Symlink(elsewhere, filepath.Join(real, "findings")); err != nil {
+		t.Fatal(err)
+	}
+	for name, f := range map[string]func() (*Dir, error){
+		"Open":   func() (*Dir, error) { return Open(real, layout) },
+		"Create": func() (*Dir, error) { return Create(real, layout, true) },
+	} {
+		if d, err := f(); !isUsage(err) || !strings.Contains(err.Error(), "findings is not a directory (a symbolic link)") {
+			d.Close()
+			t.Errorf("%s with findings a link: %v", name, err)
+		}
 	}
 }
 

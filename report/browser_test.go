@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -15,23 +16,21 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"github.com/mcpt-tool/mcpt/internal/testtier"
 	"github.com/mcpt-tool/mcpt/result"
 )
-
-const chromiumPath = "/usr/bin/chromium"
 
 // TestBrowserRendersReport opens the fixture's report.html in a real
 // headless Chromium: the page must load without console errors or
 // exceptions, show the group headings, keep the XSS payload as visible
 // text without running it, and leave a screenshot for people to look at
-// (in MCPT_SCREENSHOT_DIR when set). It fails when Chromium is missing,
-// unless MCPT_SKIP_BROWSER=1.
+// (in MCPT_SCREENSHOT_DIR when set). It runs with MCPT_TEST_TOOLS=1 and
+// then fails when Chromium is missing.
 func TestBrowserRendersReport(t *testing.T) {
-	if os.Getenv("MCPT_SKIP_BROWSER") == "1" {
-		t.Skip("MCPT_SKIP_BROWSER=1")
-	}
-	if _, err := os.Stat(chromiumPath); err != nil {
-		t.Fatalf("no Chromium at %s (apt-get install chromium, or set MCPT_SKIP_BROWSER=1): %v", chromiumPath, err)
+	testtier.Tools(t, "apt-get install chromium", "chromium")
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Fatal(err)
 	}
 
 	dir := copyFixture(t)
@@ -58,7 +57,7 @@ func TestBrowserRendersReport(t *testing.T) {
 		}
 	})
 
-	opts := []chromedp.ExecAllocatorOption{chromedp.ExecPath(chromiumPath)}
+	opts := []chromedp.ExecAllocatorOption{chromedp.ExecPath(chromium)}
 	for _, f := range []string{"headless", "no-sandbox", "disable-gpu", "disable-quic", "no-first-run",
 		"disable-background-networking", "disable-component-update", "disable-sync"} {
 		opts = append(opts, chromedp.Flag(f, true))

@@ -13,8 +13,8 @@ import (
 )
 
 // newExample gathers the evidence of a group's example from its bundle.
-func newExample(outDir string, f0 *result.Finding) (exampleView, error) {
-	b := openBundle(outDir, f0)
+func newExample(outDir string, f0 *result.Finding, bud *budget) (exampleView, error) {
+	b := openBundle(outDir, f0, bud)
 	f, err := b.finding(*f0)
 	if err != nil {
 		return exampleView{}, err

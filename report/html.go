@@ -30,7 +30,7 @@ var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 func WriteHTML(outDir string, r *result.Report) error {
 	p, err := newPage(outDir, r)
 	if err != nil {
-		return err
+		return &InputError{err}
 	}
 	var buf bytes.Buffer
 	if err := htmlTemplate.Execute(&buf, p); err != nil {
@@ -48,6 +48,7 @@ type htmlPage struct {
 	Wall       string
 	Phases     string
 	Relations  []relationRow
+	Checkers   []checkerRow
 	Kinds      []kindRow
 	Skipped    int
 	Groups     []groupView
@@ -57,6 +58,15 @@ type htmlPage struct {
 type relationRow struct {
 	Name                                 string
 	TestCases, Failing, Findings, Groups int
+	// Checked counts the test cases whose outputs were compared, Undecided
+	// the checks that could not decide on them.
+	Checked, Undecided int
+}
+
+// checkerRow is what one checker of a relation concluded.
+type checkerRow struct {
+	Relation, Checker          string
+	Decided, Failed, Undecided int
 }
 
 type kindRow struct {
@@ -113,18 +123,23 @@ func newPage(outDir string, r *result.Report) (*htmlPage, error) {
 	byID := map[string]*result.Finding{}
 	for i := range r.Findings {
 		byID[r.Findings[i].ID] = &r.Findings[i]
+		if err := openBundle(outDir, &r.Findings[i], nil).check(); err != nil {
+			return nil, err
+		}
 	}
 	t := tallyTables(r)
+	bud := newBudget()
 	for i, g := range groups {
 		t.relation(g.Relation).Groups++
 		t.kind(g.Kind).Groups++
-		gv, err := newGroupView(outDir, i+1, g, byID)
+		gv, err := newGroupView(outDir, i+1, g, byID, bud)
 		if err != nil {
 			return nil, err
 		}
 		p.Groups = append(p.Groups, gv)
 	}
 	p.Relations, p.Kinds = t.relationRows(), t.kindRows()
+	p.Checkers = checkerRows(r)
 	return p, nil
 }
 
@@ -163,6 +178,7 @@ func tallyTables(r *result.Report) *tables {
 	for name, s := range r.ByRelation {
 		row := t.relation(name)
 		row.TestCases, row.Findings = s.TestCases, s.Findings
+		row.Checked, row.Undecided = s.Checked, s.Undecided()
 	}
 	byRel := map[string][]result.Finding{}
 	for _, f := range r.Findings {
@@ -222,7 +238,7 @@ func (t *tables) kindRows() []kindRow {
 
 // newGroupView is the section of group g, numbered n: its headline, its
 // example with the evidence and its other findings.
-func newGroupView(outDir string, n int, g result.Group, byID map[string]*result.Finding) (groupView, error) {
+func newGroupView(outDir string, n int, g result.Group, byID map[string]*result.Finding, bud *budget) (groupView, error) {
 	gv := groupView{N: n, Anchor: fmt.Sprintf("g%d", n), G: g}
 	gv.Headline = g.Title
 	if gv.Headline == "" { // a report.json from before titles
@@ -232,7 +248,7 @@ func newGroupView(outDir string, n int, g result.Group, byID map[string]*result.
 		if id == g.Example {
 			continue
 		}
-		o, err := newOtherView(outDir, id, byID[id])
+		o, err := newOtherView(outDir, id, byID[id], bud)
 		if err != nil {
 			return gv, err
 		}
@@ -243,7 +259,7 @@ func newGroupView(outDir string, n int, g result.Group, byID map[string]*result.
 		gv.Missing = true
 		return gv, nil
 	}
-	ex, err := newExample(outDir, f)
+	ex, err := newExample(outDir, f, bud)
 	if err != nil {
 		return gv, err
 	}
@@ -253,13 +269,13 @@ func newGroupView(outDir string, n int, g result.Group, byID map[string]*result.
 
 // newOtherView is the line of a group's finding id other than its
 // example; f is nil when the report does not hold the finding.
-func newOtherView(outDir, id string, f *result.Finding) (otherView, error) {
+func newOtherView(outDir, id string, f *result.Finding, bud *budget) (otherView, error) {
 	o := otherView{ID: id, Href: bundle.Path(id) + "/"}
 	if f == nil {
 		return o, nil
 	}
 	o.Seed, o.Spot = f.SeedFile, spotText(f.Spot)
-	b := openBundle(outDir, f)
+	b := openBundle(outDir, f, bud)
 	o.Href = b.rel + "/"
 	red, err := b.reduced(f)
 	if err != nil {
@@ -307,4 +323,18 @@ func plainLines(s string) []uline {
 		out = append(out, uline{Old: i + 1, New: i + 1, Text: l})
 	}
 	return out
+}
+
+// checkerRows gives what each checker of each relation concluded, by
+// relation and checker name.
+func checkerRows(r *result.Report) []checkerRow {
+	var rows []checkerRow
+	for _, rel := range slices.Sorted(maps.Keys(r.ByRelation)) {
+		cs := r.ByRelation[rel].Checkers
+		for _, name := range slices.Sorted(maps.Keys(cs)) {
+			c := cs[name]
+			rows = append(rows, checkerRow{Relation: rel, Checker: name, Decided: c.Decided, Failed: c.Failed, Undecided: c.Undecided})
+		}
+	}
+	return rows
 }

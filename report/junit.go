@@ -68,7 +68,7 @@ type junitSkipped struct {
 func WriteJUnit(outDir string, r *result.Report) error {
 	doc, err := newJUnit(outDir, r)
 	if err != nil {
-		return err
+		return &InputError{err}
 	}
 	out, err := xml.MarshalIndent(doc, "", "  ")
 	if err != nil {
@@ -87,6 +87,7 @@ func newJUnit(outDir string, r *result.Report) (*junitSuites, error) {
 		doc.Time = fmt.Sprintf("%.3f", time.Duration(r.Timing.WallNS).Seconds())
 	}
 	props := junitProperties(r)
+	bud := newBudget()
 	keys := slices.SortedFunc(maps.Keys(cases), func(a, b seedRelation) int {
 		return cmp.Or(strings.Compare(a.relation, b.relation), strings.Compare(a.seed, b.seed))
 	})
@@ -96,7 +97,7 @@ func newJUnit(outDir string, r *result.Report) (*junitSuites, error) {
 			if k.relation != rel {
 				continue
 			}
-			tc, err := newJUnitCase(outDir, r, k, cases[k], found[k])
+			tc, err := newJUnitCase(outDir, r, k, cases[k], found[k], bud)
 			if err != nil {
 				return nil, err
 			}
@@ -169,11 +170,11 @@ func junitProperties(r *result.Report) []junitProperty {
 // newJUnitCase is the test case of seed and relation k, counted by c, with
 // its findings fs: it fails when there are findings and is skipped when
 // the relation had no test case on the seed.
-func newJUnitCase(outDir string, r *result.Report, k seedRelation, c result.CaseSummary, fs []*result.Finding) (junitCase, error) {
+func newJUnitCase(outDir string, r *result.Report, k seedRelation, c result.CaseSummary, fs []*result.Finding, bud *budget) (junitCase, error) {
 	tc := junitCase{Name: k.seed, Classname: "mcpt." + k.relation}
 	switch {
 	case len(fs) > 0:
-		fail, err := junitFailureOf(outDir, fs)
+		fail, err := junitFailureOf(outDir, fs, bud)
 		if err != nil {
 			return tc, err
 		}
@@ -205,7 +206,7 @@ func foundText(c result.CaseSummary, fs []*result.Finding) string {
 }
 
 // junitFailureOf describes the findings of one seed under one relation.
-func junitFailureOf(outDir string, fs []*result.Finding) (*junitFailure, error) {
+func junitFailureOf(outDir string, fs []*result.Finding, bud *budget) (*junitFailure, error) {
 	first := fs[0]
 	fail := &junitFailure{Message: first.Message, Type: string(first.Kind)}
 	if first.Checker != "" {
@@ -218,7 +219,7 @@ func junitFailureOf(outDir string, fs []*result.Finding) (*junitFailure, error) 
 	fail.Message, fail.Type = printable.Line(fail.Message), printable.Line(fail.Type)
 	var b strings.Builder
 	for i, f0 := range fs {
-		bd := openBundle(outDir, f0)
+		bd := openBundle(outDir, f0, bud)
 		f, err := bd.finding(*f0)
 		if err != nil {
 			return nil, err

@@ -34,6 +34,14 @@ func Write(outDir string, r *result.Report) error {
 	return errors.Join(WriteHTML(outDir, r), WriteJUnit(outDir, r))
 }
 
+// InputError is an error in what a report is built from: report.json or
+// a bundle that is damaged, refused or too large. Everything else (a write
+// that failed) is not.
+type InputError struct{ Err error }
+
+func (e *InputError) Error() string { return e.Err.Error() }
+func (e *InputError) Unwrap() error { return e.Err }
+
 // Rebuild reads outDir/report.json and writes report.html and junit.xml
 // again from it and the bundles.
 func Rebuild(outDir string) error {
@@ -44,9 +52,46 @@ func Rebuild(outDir string) error {
 	defer rd.Close()
 	r, err := rd.LoadReport(ReportJSON)
 	if err != nil {
-		return err
+		return &InputError{err}
 	}
 	return Write(outDir, r)
+}
+
+// Bounds of what a report shows of a bundle, so that a bundle from
+// elsewhere (a sparse file of 200 MiB, say) costs neither the memory nor
+// a report of its size.
+const (
+	// maxShown is the most of one file or text the report shows; more is
+	// cut, with a line saying so.
+	maxShown = 256 << 10
+	// maxPageShown is the most of the bundles' texts one report file
+	// shows in all.
+	maxPageShown = 8 << 20
+	// maxFindingJSON is the largest finding.json whose evidence is read.
+	maxFindingJSON = 64 << 20
+)
+
+// budget is what is left of the text one report file shows of the
+// bundles.
+type budget struct{ left int64 }
+
+func newBudget() *budget { return &budget{left: maxPageShown} }
+
+// shown cuts s (of size bytes in all) to what is left of the budget, at
+// most maxShown bytes, saying so in a last line.
+func (bu *budget) shown(s string, size int64) string {
+	limit := min(int64(maxShown), bu.left)
+	if int64(len(s)) > limit {
+		s = s[:limit]
+	}
+	bu.left -= int64(len(s))
+	switch {
+	case size <= int64(len(s)):
+		return s
+	case s == "":
+		return fmt.Sprintf("[not shown by mcpt: %d bytes; a report shows at most %d MiB of the bundles' files]\n", size, maxPageShown>>20)
+	}
+	return strings.TrimSuffix(s, "\n") + "\n" + fmt.Sprintf("[cut by mcpt: the first %d KiB of %d bytes are shown]", len(s)>>10, size) + "\n"
 }
 
 // bundleFiles reads the files of one finding's bundle, never outside
@@ -55,43 +100,67 @@ func Rebuild(outDir string) error {
 // returned.
 type bundleFiles struct {
 	outDir string
-	rel    string // the bundle path relative to outDir, slash-separated
+	rel    string  // the bundle path relative to outDir, slash-separated
+	bud    *budget // what is left to show
 }
 
-func openBundle(outDir string, f *result.Finding) bundleFiles {
+func openBundle(outDir string, f *result.Finding, bud *budget) bundleFiles {
 	rel := f.Bundle
 	if rel == "" {
 		rel = bundle.Path(f.ID)
 	}
-	return bundleFiles{outDir: outDir, rel: rel}
+	return bundleFiles{outDir: outDir, rel: rel, bud: bud}
 }
 
-// read returns the content of name inside the bundle and whether it exists.
+// read returns the content of name inside the bundle, cut as shown cuts
+// it, and whether it exists.
 func (b bundleFiles) read(elem ...string) (string, bool, error) {
+	data, size, ok, err := b.readPrefix(min(maxShown, b.bud.left), elem...)
+	return b.bud.shown(string(data), size), ok, err
+}
+
+// readPrefix returns at most limit bytes of name inside the bundle, its
+// size, and whether it exists.
+func (b bundleFiles) readPrefix(limit int64, elem ...string) ([]byte, int64, bool, error) {
 	r, err := bundle.Open(b.outDir)
 	if err != nil {
-		return "", false, err
+		return nil, 0, false, err
 	}
 	defer r.Close()
-	data, err := r.ReadFile(path.Join(b.rel, path.Join(elem...)))
+	data, size, err := r.ReadFilePrefix(path.Join(b.rel, path.Join(elem...)), limit)
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", false, nil
+		return nil, 0, false, nil
 	}
 	if err != nil {
-		return "", false, err
+		return nil, 0, false, err
 	}
-	return string(data), true, nil
+	return data, size, true, nil
+}
+
+// check refuses a bundle holding anything but regular files and
+// directories (see bundle.Reader.CheckTree); a bundle that is not there is
+// no error (the report says so where it shows it).
+func (b bundleFiles) check() error {
+	r, err := bundle.Open(b.outDir)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	if err := r.CheckTree(b.rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
 }
 
 // finding completes f with the evidence its bundle's finding.json carries,
 // for reports that leave large fields out.
 func (b bundleFiles) finding(f result.Finding) (result.Finding, error) {
-	s, ok, err := b.read(bundle.FindingFile)
-	if err != nil || !ok {
-		return f, err
+	data, size, ok, err := b.readPrefix(maxFindingJSON, bundle.FindingFile)
+	if err != nil || !ok || size > maxFindingJSON {
+		return b.cut(f), err
 	}
 	var bf result.Finding
-	if err := json.Unmarshal([]byte(s), &bf); err != nil {
+	if err := json.Unmarshal(data, &bf); err != nil {
 		return f, fmt.Errorf("%s: %w", filepath.Join(b.outDir, filepath.FromSlash(b.rel), bundle.FindingFile), err)
 	}
 	fill := func(dst *string, src string) {
@@ -103,7 +172,15 @@ func (b bundleFiles) finding(f result.Finding) (result.Finding, error) {
 	fill(&f.Actual, bf.Actual)
 	fill(&f.Diff, bf.Diff)
 	fill(&f.Stderr, bf.Stderr)
-	return f, nil
+	return b.cut(f), nil
+}
+
+// cut cuts the evidence of f to what the report shows.
+func (b bundleFiles) cut(f result.Finding) result.Finding {
+	for _, t := range []*string{&f.Expected, &f.Actual, &f.Diff, &f.Stderr} {
+		*t = b.bud.shown(*t, int64(len(*t)))
+	}
+	return f
 }
 
 // repro is the command that reproduces the finding: the bundle's
@@ -129,8 +206,11 @@ func (b bundleFiles) reduced(f *result.Finding) (*reducedView, error) {
 	if strings.HasSuffix(b.rel, reducedSuffix) {
 		return nil, nil
 	}
-	rb := bundleFiles{outDir: b.outDir, rel: b.rel + reducedSuffix}
-	if _, ok, err := rb.read(bundle.FindingFile); err != nil || !ok {
+	rb := bundleFiles{outDir: b.outDir, rel: b.rel + reducedSuffix, bud: b.bud}
+	if _, _, ok, err := rb.readPrefix(0, bundle.FindingFile); err != nil || !ok {
+		return nil, err
+	}
+	if err := rb.check(); err != nil {
 		return nil, err
 	}
 	rf, err := rb.finding(result.Finding{ID: f.ID + reducedSuffix, SeedFile: f.SeedFile})

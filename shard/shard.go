@@ -4,6 +4,7 @@
 package shard
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,9 +16,23 @@ import (
 	"github.com/mcpt-tool/mcpt/result"
 )
 
+// Options change how Merge takes its shards.
+type Options struct {
+	// Partial merges shards that did not run to their end (interrupted or
+	// broken, and not resumed); the report lists them in Incomplete.
+	// Without it such a shard is refused.
+	Partial bool
+}
+
+// ErrIncomplete is wrapped by the error of a merge that refuses a shard
+// that did not run to its end.
+var ErrIncomplete = errors.New("incomplete shard")
+
 // Merge reads OUT/report.json of each directory and writes the merged
-// report, the bundles, report.html and junit.xml into out.
-func Merge(dirs []string, out string) (*result.Report, error) {
+// report, the bundles, report.html and junit.xml into out. The bundles
+// are hard-linked from the shards where they share out's file system
+// (see bundle.Reader.Link).
+func Merge(dirs []string, out string, opt Options) (*result.Report, error) {
 	if len(dirs) == 0 {
 		return nil, fmt.Errorf("nothing to merge")
 	}
@@ -33,11 +48,14 @@ func Merge(dirs []string, out string) (*result.Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := incomplete(m, dirs, reps, opt.Partial); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, err
 	}
 	for i, r := range reps {
-		if err := copyBundles(dirs[i], out, r.Findings); err != nil {
+		if err := linkBundles(dirs[i], out, r.Findings); err != nil {
 			return nil, err
 		}
 	}
@@ -45,6 +63,27 @@ func Merge(dirs []string, out string) (*result.Report, error) {
 		return nil, err
 	}
 	return m, report.Write(out, m)
+}
+
+// incomplete refuses a shard that did not run to its end, or, with
+// partial, lists it in m.Incomplete.
+func incomplete(m *result.Report, dirs []string, reps []*result.Report, partial bool) error {
+	for i, r := range reps {
+		if r.Stopped != "interrupted" && r.Stopped != "error" {
+			continue
+		}
+		what := map[string]string{"interrupted": "was interrupted (exit 4)", "error": "broke (exit 3)"}[r.Stopped]
+		if !partial {
+			return fmt.Errorf("%s (shard %s) %s after %d test cases and was not resumed: "+
+				"complete it with mcpt run --resume %s, then merge again; merge --partial merges it as it is, in an incomplete report: %w",
+				dirs[i], r.Shard, what, r.TestCases, dirs[i], ErrIncomplete)
+		}
+		m.Incomplete = append(m.Incomplete, result.IncompleteShard{Shard: r.Shard, Dir: dirs[i], Stopped: r.Stopped, TestCases: r.TestCases})
+	}
+	if len(m.Incomplete) > 0 {
+		m.Stopped = "interrupted"
+	}
+	return nil
 }
 
 // Reports merges reports of shards of one campaign. They must agree on the
@@ -55,7 +94,7 @@ func Reports(names []string, reps []*result.Report) (*result.Report, error) {
 	shards := map[string]string{}
 	for i, r := range reps {
 		if i == 0 {
-			m.Tool, m.Mode, m.Seed, m.Config, m.Campaign = r.Tool, r.Mode, r.Seed, r.Config, r.Campaign
+			m.Tool, m.Mode, m.Seed, m.Config, m.Campaign, m.MaxCases = r.Tool, r.Mode, r.Seed, r.Config, r.Campaign, r.MaxCases
 		} else if r.Mode != m.Mode || r.Seed != m.Seed {
 			return nil, fmt.Errorf("%s is a %s run with seed %d, %s a %s run with seed %d: not shards of one campaign",
 				names[i], r.Mode, r.Seed, names[0], m.Mode, m.Seed)
@@ -78,8 +117,7 @@ func Reports(names []string, reps []*result.Report) (*result.Report, error) {
 		m.Seeds.Crashed = append(m.Seeds.Crashed, r.Seeds.Crashed...)
 		for name, st := range r.ByRelation {
 			acc := m.ByRelation[name]
-			acc.TestCases += st.TestCases
-			acc.Findings += st.Findings
+			acc.Merge(st)
 			m.ByRelation[name] = acc
 		}
 		m.Cases = append(m.Cases, r.Cases...)
@@ -161,10 +199,11 @@ func loadReport(dir string) (*result.Report, error) {
 	return rd.LoadReport(report.ReportJSON)
 }
 
-// copyBundles copies the bundles of findings from the output directory dir
-// into out, reading nothing outside dir (see bundle.Reader); a bundle that
-// is in out already is left as it is (the same finding merged twice).
-func copyBundles(dir, out string, findings []result.Finding) error {
+// linkBundles links (or copies) the bundles of findings from the output
+// directory dir into out, reading nothing outside dir (see bundle.Reader);
+// a bundle that is in out already is left as it is (the same finding
+// merged twice).
+func linkBundles(dir, out string, findings []result.Finding) error {
 	r, err := bundle.Open(dir)
 	if err != nil {
 		return err
@@ -174,14 +213,9 @@ func copyBundles(dir, out string, findings []result.Finding) error {
 		if f.Bundle == "" {
 			continue
 		}
-		b, err := r.Load(f.Bundle)
-		if err != nil {
-			return fmt.Errorf("finding %s: %w", f.ID, err)
-		}
 		dst := filepath.Join(out, filepath.FromSlash(f.Bundle))
-		b.Repro = bundle.ReproCommand(dst)
-		if err := bundle.Write(dst, b); err != nil {
-			return err
+		if err := r.Link(f.Bundle, dst, bundle.ReproCommand(dst)); err != nil {
+			return fmt.Errorf("finding %s: %w", f.ID, err)
 		}
 	}
 	return nil

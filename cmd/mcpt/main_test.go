@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -8,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/mcpt-tool/mcpt/internal/testtier"
 )
 
 func TestMain(m *testing.M) {
@@ -50,6 +53,13 @@ func TestScripts(t *testing.T) {
 		Dir:                 filepath.Join("testdata", "script"),
 		UpdateScripts:       os.Getenv("UPDATE_SCRIPTS") == "1",
 		RequireExplicitExec: true,
+		// [long]: MCPT_TEST_LONG=1 asks for the long scripts (internal/testtier).
+		Condition: func(cond string) (bool, error) {
+			if cond == "long" {
+				return testtier.On(testtier.LongVar), nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("EXAMPLES", examples)
 			env.Setenv("MODULE", filepath.Dir(filepath.Dir(examples)))

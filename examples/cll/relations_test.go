@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/mcpt-tool/mcpt/internal/testtier"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/relation/relationtest"
 	"github.com/mcpt-tool/mcpt/relation/yamlrel"
@@ -52,6 +53,7 @@ func TestRelations(t *testing.T) {
 // statements can fail, at every spot of three of the programs (of some
 // 130 each; the eight take a minute on a loaded machine).
 func TestStatementRelations(t *testing.T) {
+	testtier.Long(t, "the fifteen relations on statements on every input")
 	rels, tr := load(t, "relations/statements/*.yaml")
 	if len(rels) != 15 {
 		t.Fatalf("%d relations, want the fifteen on statements", len(rels))
@@ -69,6 +71,7 @@ func TestStatementRelations(t *testing.T) {
 // testdata/siblings.cll, which declares what it never uses: the siblings
 // the analogy checks take their predictions from.
 func TestDerivedRelations(t *testing.T) {
+	testtier.Long(t, "the derived catalogue on every input")
 	rels, tr := load(t, "derived/*.yaml")
 	inputs := relationtest.ReadInputs(t, "*.cll", "testdata/*.cll")
 	for _, r := range rels {

@@ -12,7 +12,9 @@ import (
 // os.Args[0], mainPkg the import path of its main package and module the
 // path of the module that holds it. Started with go run, that is "go run
 // ./cmd/mcpt" in the module's root (the import path elsewhere); otherwise
-// the path it was started by, or "mcpt" when it was found on PATH.
+// the absolute path of the program when it was started by a path, so that
+// the command works from any directory, or "mcpt" when it was found on
+// PATH.
 func invocation(argv0, mainPkg, module string) string {
 	slash := filepath.ToSlash(argv0)
 	if strings.Contains(slash, "/go-build") && strings.Contains(slash, "/exe/") {
@@ -26,6 +28,9 @@ func invocation(argv0, mainPkg, module string) string {
 	}
 	if argv0 == "" || !strings.ContainsRune(argv0, os.PathSeparator) {
 		return "mcpt"
+	}
+	if abs, err := filepath.Abs(argv0); err == nil {
+		argv0 = abs
 	}
 	if strings.ContainsAny(argv0, " \t'\"\\$`") {
 		return quoteArgs([]string{argv0})

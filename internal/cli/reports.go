@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/outdir"
 	"github.com/mcpt-tool/mcpt/report"
+	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/shard"
 )
 
@@ -26,7 +28,10 @@ func (c *reportCmd) Run() error {
 	if _, err := os.Stat(filepath.Join(c.Out, report.ReportJSON)); err != nil {
 		return usageErr("%v", err)
 	}
-	if err := report.Rebuild(c.Out); errors.Is(err, bundle.ErrRefused) {
+	// Damaged or refused input is the input's fault (2), as for merge,
+	// repro and reduce; only a write that fails is a broken run (3).
+	var ie *report.InputError
+	if err := report.Rebuild(c.Out); errors.Is(err, bundle.ErrRefused) || errors.As(err, &ie) {
 		return usageErr("%v", err)
 	} else if err != nil {
 		return err
@@ -36,12 +41,17 @@ func (c *reportCmd) Run() error {
 }
 
 type mergeCmd struct {
-	Dirs  []string `arg:"" help:"Output directories of the shards."`
-	Out   string   `short:"o" required:"" help:"Directory for the merged output: new, empty, or an earlier mcpt output (see --force)."`
-	Force bool     `help:"Replace an earlier mcpt output in -o, removing only the files mcpt wrote there."`
+	Dirs         []string `arg:"" help:"Output directories of the shards."`
+	Out          string   `short:"o" required:"" help:"Directory for the merged output: new, empty, or an earlier mcpt output (see --force)."`
+	Force        bool     `help:"Replace an earlier mcpt output in -o, removing only the files mcpt wrote there."`
+	Partial      bool     `help:"Merge shards that were interrupted and not resumed, into a report marked incomplete (exit status 4); without it such a shard is refused."`
+	FindingsExit int      `name:"findings-exit-code" default:"1" help:"Exit status of a complete merge with findings (0 suits batch jobs, where findings are no failure)."`
 }
 
 func (c *mergeCmd) Run() error {
+	if c.FindingsExit < 0 || c.FindingsExit > 125 {
+		return usageErr("--findings-exit-code %d: want 0…125", c.FindingsExit)
+	}
 	for _, d := range c.Dirs {
 		if _, err := os.Stat(filepath.Join(d, report.ReportJSON)); err != nil {
 			return usageErr("%v", err)
@@ -58,15 +68,31 @@ func (c *mergeCmd) Run() error {
 	}
 	defer dir.Close()
 	warnNoLock(dir)
-	m, err := shard.Merge(c.Dirs, c.Out)
+	m, err := shard.Merge(c.Dirs, c.Out, shard.Options{Partial: c.Partial})
 	if err != nil {
 		return usageErr("%v", err)
 	}
 	printSummary(os.Stdout, m, c.Out)
-	if len(m.Findings) > 0 {
-		return findingsErr
+	switch {
+	case len(m.Incomplete) > 0:
+		return &exitError{code: exitInterrupted, err: fmt.Errorf("the merged report is incomplete: %s", incompleteNote(m))}
+	case len(m.Findings) > 0:
+		return &exitError{code: c.FindingsExit}
 	}
 	return nil
+}
+
+// incompleteNote says what a merged report lacks.
+func incompleteNote(m *result.Report) string {
+	var parts []string
+	for _, s := range m.Incomplete {
+		parts = append(parts, fmt.Sprintf("shard %s %s after %d test cases (%s)", s.Shard, s.Stopped, s.TestCases, s.Dir))
+	}
+	note := strings.Join(parts, "; ")
+	if m.MaxCases > 0 && m.TestCases < m.MaxCases {
+		note += fmt.Sprintf("; %d of the campaign's %d test cases ran, %d are missing", m.TestCases, m.MaxCases, m.MaxCases-m.TestCases)
+	}
+	return note + "; resume the shards with mcpt run --resume DIR and merge again"
 }
 
 // sameDir tells whether a and b name the same existing directory.

@@ -1,15 +1,20 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"strings"
+
+	"github.com/aymanbagabas/go-udiff"
 
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/internal/printable"
 	"github.com/mcpt-tool/mcpt/internal/setup"
+	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/result"
 )
 
@@ -34,6 +39,7 @@ func (c *reproCmd) Run(tools *setup.Tools) error {
 	if err != nil {
 		return err
 	}
+	defer s.Close()
 	f := bd.Finding
 	// What the bundle holds is printed escaped: it may come from anyone.
 	out := printable.Writer{W: os.Stdout}
@@ -74,10 +80,32 @@ func (c *reproCmd) Run(tools *setup.Tools) error {
 		if res.Skip != "" {
 			fmt.Fprintf(out, "note: %s: a checker failed once, but not when run again\n", res.Skip)
 		}
+		followUpChanged(out, path.Base(f.SeedFile), bd.FollowUp, res.FollowUp)
 		got = res.Findings
 	}
 	return verdict(out, &f, got)
 }
+
+// followUpChanged says so when the follow-up derived again is not the one
+// the bundle holds (recorded), with the first lines of their difference:
+// the relation, or mcpt, changed since the finding. A bundle without a
+// follow-up says nothing.
+func followUpChanged(out io.Writer, name string, recorded []byte, now *relation.FollowUp) {
+	if recorded == nil || now == nil || bytes.Equal(recorded, now.Src) {
+		return
+	}
+	fmt.Fprintln(out, "note: the follow-up derived again differs from the one in the bundle: the relation or mcpt changed since the finding")
+	diff := udiff.Unified("bundle/followup/"+name, "now/followup/"+name, string(recorded), string(now.Src))
+	lines := strings.SplitAfter(diff, "\n")
+	if len(lines) > maxFollowUpDiff {
+		lines = append(lines[:maxFollowUpDiff], fmt.Sprintf("… %d more lines\n", len(lines)-maxFollowUpDiff))
+	}
+	fmt.Fprint(out, indent(strings.Join(lines, "")))
+}
+
+// maxFollowUpDiff bounds the lines of a changed follow-up's difference
+// that repro prints.
+const maxFollowUpDiff = 40
 
 // verdict prints whether the findings got again reproduce f.
 func verdict(out io.Writer, f *result.Finding, got []result.Finding) error {

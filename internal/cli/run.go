@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -45,9 +46,10 @@ type runCmd struct {
 	Force        bool          `help:"Start afresh over an earlier campaign in the output directory, removing only the files mcpt wrote there."`
 	Grace        time.Duration `default:"10s" help:"After an interrupt (Ctrl-C, SIGTERM, SIGHUP), how long the test cases in flight may go on before their transpiler runs are stopped."`
 	FindingsExit int           `name:"findings-exit-code" default:"1" help:"Exit status of a complete campaign with findings (0 suits batch jobs, where findings are no failure)."`
-	Shard        string        `help:"Run shard i of n (i/n, counted from 0); defaults from JOB_COMPLETION_INDEX/JOB_COMPLETIONS or SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT."`
+	Shard        string        `placeholder:"I/N" help:"Run shard I of N (counted from 0), or none: the whole campaign. Default: the journal's with --resume, else from the engine's environment (Slurm array, Kubernetes Indexed Job with MCPT_SHARD_COUNT, GitLab, CircleCI, Buildkite; see docs/clusters.md)."`
 	Events       string        `help:"Write JSON Lines events (one per test case and per finding) to this file."`
-	Quiet        bool          `short:"q" help:"Print no finding lines, only the summary."`
+	Verbose      bool          `short:"v" help:"Print a line per finding as it is found, before the summary and its groups."`
+	Quiet        bool          `short:"q" help:"Show no progress."`
 	Feedback     bool          `help:"Add follow-ups that passed to the seed pool, so that later test cases carry several mutations."`
 }
 
@@ -74,9 +76,9 @@ func (c *runCmd) Run(tools *setup.Tools) error {
 	if c.FindingsExit < 0 || c.FindingsExit > 125 {
 		return usageErr("--findings-exit-code %d: want 0…125", c.FindingsExit)
 	}
-	shard, err := shardFrom(c.Shard, os.Getenv)
+	shard, err := c.shard(out)
 	if err != nil {
-		return usageErr("%v", err)
+		return err
 	}
 	s, err := loadSetup(tools, c.Config, c.Fault)
 	if err != nil {
@@ -104,7 +106,11 @@ func (c *runCmd) Run(tools *setup.Tools) error {
 		return usageErr("%v", err)
 	}
 	defer closeEv()
-	prog := newProgress(os.Stderr, opt.MaxCases, opt.MaxTime)
+	var progressTo io.Writer = os.Stderr
+	if c.Quiet {
+		progressTo = io.Discard
+	}
+	prog := newProgress(progressTo, opt.MaxCases, opt.MaxTime)
 	cases, findings := 0, 0
 	opt.OnCase = func(cr *engine.CaseResult) {
 		if cr.Status != result.CaseSkip {
@@ -112,7 +118,7 @@ func (c *runCmd) Run(tools *setup.Tools) error {
 		}
 		findings += len(cr.Findings)
 		ev.caseDone(cr)
-		if !c.Quiet {
+		if c.Verbose {
 			for i := range cr.Findings {
 				prog.println(findingLine(&cr.Findings[i]))
 			}
@@ -135,6 +141,22 @@ func (c *runCmd) Run(tools *setup.Tools) error {
 		return runErr
 	}
 	return c.finish(out, rep, runErr)
+}
+
+// shard is the campaign's shard: --shard's; with --resume and no --shard,
+// the journal's (a task run again by its engine, whatever its environment
+// says now); else the environment's.
+func (c *runCmd) shard(out string) (engine.Shard, error) {
+	if c.Resume != "" && c.Shard == "" {
+		// A journal that cannot be read is the resume's to refuse.
+		s, _ := engine.JournalShard(out)
+		return s, nil
+	}
+	s, err := shardFrom(c.Shard, os.Getenv)
+	if err != nil {
+		return s, usageErr("%v", err)
+	}
+	return s, nil
 }
 
 // lockOut takes the output directory: a new campaign's, made or checked
@@ -207,10 +229,9 @@ func isWriteFailure(err error) bool {
 
 // outLayout is what mcpt writes in an output directory.
 var outLayout = outdir.Layout{
-	Files:      []string{engine.JournalName, report.ReportJSON, report.ReportHTML, report.JUnitXML},
-	Bundles:    bundle.Dir,
-	BundleFile: bundle.FindingFile,
-	TempPrefix: bundle.TempPrefix,
+	Files:   []string{engine.JournalName, report.ReportJSON, report.ReportHTML, report.JUnitXML},
+	Bundles: bundle.Dir,
+	Remove:  bundle.Remove,
 }
 
 // Validate refuses budgets and worker counts that mean nothing.
@@ -326,42 +347,22 @@ func interruptible() (context.Context, func()) {
 	return ctx, func() { signal.Stop(ch); cancel() }
 }
 
-// shardFrom parses --shard, or reads the shard from the environment of
-// Kubernetes Indexed Jobs or Slurm job arrays.
-func shardFrom(flag string, getenv func(string) string) (engine.Shard, error) {
-	parse := func(i, n, src string) (engine.Shard, error) {
-		ii, err1 := strconv.Atoi(strings.TrimSpace(i))
-		nn, err2 := strconv.Atoi(strings.TrimSpace(n))
-		if err1 != nil || err2 != nil || nn < 1 || ii < 0 || ii >= nn {
-			return engine.Shard{}, fmt.Errorf("bad shard %s/%s from %s: want i/n with 0 <= i < n", i, n, src)
-		}
-		return engine.Shard{Index: ii, Count: nn}, nil
-	}
-	if flag != "" {
-		i, n, ok := strings.Cut(flag, "/")
-		if !ok {
-			return engine.Shard{}, fmt.Errorf("bad --shard %q: want i/n", flag)
-		}
-		return parse(i, n, "--shard")
-	}
-	if i, n := getenv("JOB_COMPLETION_INDEX"), getenv("JOB_COMPLETIONS"); i != "" && n != "" {
-		return parse(i, n, "JOB_COMPLETION_INDEX/JOB_COMPLETIONS")
-	}
-	if i, n := getenv("SLURM_ARRAY_TASK_ID"), getenv("SLURM_ARRAY_TASK_COUNT"); i != "" && n != "" {
-		return parse(i, n, "SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT")
-	}
-	return engine.Shard{}, nil
-}
-
 func findingLine(f *result.Finding) string {
 	where := fmt.Sprintf("%s:%d (%s)", f.SeedFile, f.Spot.Line, f.Spot.Desc)
 	what := string(f.Kind)
 	if f.Kind == result.Oracle {
 		what = fmt.Sprintf("%s %s", f.Checker, f.File)
 	}
+	msg := f.Message
+	if f.Kind == result.RejectedFollowUp || f.Kind == result.Crash {
+		// What the transpiler said about the follow-up, its first line.
+		if why := firstLine([]byte(f.Stderr)); why != "" {
+			msg += ": " + why
+		}
+	}
 	// Names and messages come from the transpiler's output: escaped, a file
 	// name cannot drive the terminal.
-	return printable.Line(fmt.Sprintf("finding %s: %s: %s at %s: %s", f.ID, f.Relation, what, where, f.Message))
+	return printable.Line(fmt.Sprintf("finding %s: %s: %s at %s: %s", f.ID, f.Relation, what, where, msg))
 }
 
 func printSummary(w io.Writer, r *result.Report, out string) {
@@ -374,6 +375,18 @@ func printSummary(w io.Writer, r *result.Report, out string) {
 		fmt.Fprintf(w, " (shard %s)", r.Shard)
 	}
 	fmt.Fprintln(w)
+	// The groups first: they are what a reader of a campaign needs.
+	byID := map[string]*result.Finding{}
+	for i := range r.Findings {
+		byID[r.Findings[i].ID] = &r.Findings[i]
+	}
+	for _, g := range r.Groups {
+		ex := byID[g.Example]
+		fmt.Fprintf(w, "group %dx %s\n", g.Count, g.Title)
+		if ex != nil && ex.Bundle != "" {
+			fmt.Fprintf(w, "  e.g. %s\n", engine.ReproCommand(out, ex))
+		}
+	}
 	if n := len(r.Seeds.Rejected) + len(r.Seeds.Nondeterministic) + len(r.Seeds.Crashed); n > 0 {
 		fmt.Fprintf(w, "seeds skipped: %d rejected, %d nondeterministic, %d crashed the base run\n",
 			len(r.Seeds.Rejected), len(r.Seeds.Nondeterministic), len(r.Seeds.Crashed))
@@ -399,18 +412,26 @@ func printSummary(w io.Writer, r *result.Report, out string) {
 		if t.Findings() > 0 {
 			found = fmt.Sprintf("%d with findings (%s)", t.Cases, t.What())
 		}
-		fmt.Fprintf(w, "  %-32s %6d test cases, %s\n", n, r.ByRelation[n].TestCases, found)
-	}
-	byID := map[string]*result.Finding{}
-	for i := range r.Findings {
-		byID[r.Findings[i].ID] = &r.Findings[i]
-	}
-	for _, g := range r.Groups {
-		ex := byID[g.Example]
-		fmt.Fprintf(w, "group %dx %s\n", g.Count, g.Title)
-		if ex != nil && ex.Bundle != "" {
-			fmt.Fprintf(w, "  e.g. %s\n", engine.ReproCommand(out, ex))
-		}
+		fmt.Fprintf(w, "  %-32s %6d test cases, %s%s\n", n, r.ByRelation[n].TestCases, found, checkedText(r.ByRelation[n]))
 	}
 	fmt.Fprintf(w, "report: %s\n", filepath.Join(out, "report.json"))
+}
+
+// checkedText says how many of a relation's test cases were checked and,
+// apart, which checkers could not decide on how many of them.
+func checkedText(st result.RelationStats) string {
+	if st.TestCases == 0 {
+		return ""
+	}
+	s := fmt.Sprintf("; %d checked", st.Checked)
+	var und []string
+	for _, name := range slices.Sorted(maps.Keys(st.Checkers)) {
+		if n := st.Checkers[name].Undecided; n > 0 {
+			und = append(und, fmt.Sprintf("%s in %d", name, n))
+		}
+	}
+	if len(und) > 0 {
+		s += ", undecided: " + strings.Join(und, ", ")
+	}
+	return s
 }

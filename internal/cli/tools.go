@@ -7,28 +7,39 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 
+	"golang.org/x/sync/errgroup"
+
+	"github.com/mcpt-tool/mcpt/internal/printable"
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/transpiler"
+	"github.com/mcpt-tool/mcpt/tree"
 )
 
 type validateCmd struct {
 	Config string `short:"c" default:"mcpt.yaml" help:"Configuration file."`
+	NoRun  bool   `name:"no-run" help:"Do not run the transpiler: check the relations' spots and mutations only."`
 }
 
 // Run loads everything and tries each relation on each seed: find the spots,
-// mutate at the first and last spot, instantiate the checkers. No
-// transpiler runs, so template and pattern mistakes show up at once.
+// mutate at the first and last spot, instantiate the checkers, so that
+// template and pattern mistakes show up at once. Then, unless --no-run, it
+// runs the transpiler on one follow-up per relation and seed (at the first
+// spot) and reports each follow-up the transpiler does not accept, with
+// what the transpiler said: a relation that inserts text the transpiler
+// rejects makes no test case, only findings.
 func (c *validateCmd) Run(tools *setup.Tools) error {
 	s, err := loadSetup(tools, c.Config, nil)
 	if err != nil {
 		return err
 	}
 	var problems []string
+	var probes []*probe
 	for _, r := range s.Relations {
 		total := 0
 		for _, sd := range s.Seeds {
@@ -40,8 +51,11 @@ func (c *validateCmd) Run(tools *setup.Tools) error {
 			}
 			total += len(spots)
 			for _, i := range distinct(0, len(spots)-1) {
-				if _, err := r.Mutate(in, spots[i], rand.New(rand.NewPCG(1, 2))); err != nil {
+				fu, err := r.Mutate(in, spots[i], rand.New(rand.NewPCG(1, 2)))
+				if err != nil {
 					problems = append(problems, fmt.Sprintf("relation %s on %s at spot %d: %v", r.Name, sd.Name, i, err))
+				} else if i == 0 {
+					probes = append(probes, &probe{rel: r.Name, seed: sd.Name, spot: spots[0].Desc, line: spots[0].Line, in: in, followup: fu.Src})
 				}
 			}
 		}
@@ -51,11 +65,84 @@ func (c *validateCmd) Run(tools *setup.Tools) error {
 			fmt.Fprintf(os.Stderr, "mcpt: warning: relation %s has no spot on any seed: it makes no test case on these seeds\n", r.Name)
 		}
 	}
+	if !c.NoRun {
+		problems = append(problems, runProbes(s.Transpiler, probes)...)
+	}
 	if len(problems) > 0 {
 		return usageErr("%s", strings.Join(problems, "\n"))
 	}
-	fmt.Printf("ok: %s: %d relations, %d seeds\n", c.Config, len(s.Relations), len(s.Seeds))
+	ran := ""
+	if !c.NoRun {
+		ran = fmt.Sprintf(", %d follow-ups accepted by the transpiler", len(probes))
+	}
+	fmt.Printf("ok: %s: %d relations, %d seeds%s\n", c.Config, len(s.Relations), len(s.Seeds), ran)
 	return nil
+}
+
+// probe is one follow-up that validate runs the transpiler on.
+type probe struct {
+	rel, seed, spot string
+	line            int
+	in              relation.Input
+	followup        []byte
+	res             *transpiler.Result
+	err             error
+}
+
+// runProbes runs the transpiler on every probe's follow-up, a few at a
+// time, and describes those it did not accept, in the probes' order. A
+// follow-up whose base is not accepted either is the seed's problem, which
+// a campaign skips: it is reported as such.
+func runProbes(t transpiler.Transpiler, probes []*probe) []string {
+	ctx := context.Background()
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for _, p := range probes {
+		g.Go(func() error {
+			p.res, p.err = t.Transpile(ctx, transpiler.Request{Name: p.in.Name, Src: p.followup, Role: transpiler.FollowUp})
+			return nil
+		})
+	}
+	_ = g.Wait()
+	var problems []string
+	baseOK := map[string]bool{}
+	for _, p := range probes {
+		where := fmt.Sprintf("relation %s on %s at line %d (%s)", p.rel, p.seed, p.line, p.spot)
+		switch {
+		case p.err != nil:
+			problems = append(problems, fmt.Sprintf("%s: cannot run the transpiler on the follow-up: %v", where, p.err))
+			continue
+		case p.res.Status == transpiler.Accepted:
+			continue
+		}
+		ok, seen := baseOK[p.seed]
+		if !seen {
+			res, err := t.Transpile(ctx, transpiler.Request{Name: p.in.Name, Src: p.in.Src, Role: transpiler.Base})
+			ok = err == nil && res.Status == transpiler.Accepted
+			baseOK[p.seed] = ok
+		}
+		why := firstLine(p.res.Stderr)
+		if why == "" {
+			why = "(nothing on stderr)"
+		}
+		if !ok {
+			problems = append(problems, printable.Line(fmt.Sprintf("%s: the transpiler does not accept the seed itself either (a campaign skips it): %s", where, why)))
+			continue
+		}
+		problems = append(problems, printable.Line(fmt.Sprintf("%s: the transpiler %s the follow-up: %s", where, verbOf(p.res.Status), why)))
+	}
+	return problems
+}
+
+// verbOf says what a transpiler did to an input it did not accept.
+func verbOf(s transpiler.Status) string {
+	switch s {
+	case transpiler.Rejected:
+		return "rejects"
+	case transpiler.TimedOut:
+		return "times out on"
+	}
+	return "crashes on"
 }
 
 func distinct(a, b int) []int {
@@ -75,6 +162,7 @@ type spotsCmd struct {
 	Seed     uint64 `default:"1" help:"Seed of the fresh names and picks."`
 	Diff     bool   `default:"true" negatable:"" help:"Show each follow-up as a diff from the input."`
 	Check    bool   `default:"true" negatable:"" help:"Run the configured transpiler on the file first and warn when it does not accept it: such a seed makes no test case."`
+	Shapes   bool   `help:"Show what the derived checks of each spot see: the new declaration's shape and its sibling (analogy), its neighbours and, running the transpiler on the follow-up, the place of every line that names them (order)."`
 }
 
 func (c *spotsCmd) Run(tools *setup.Tools) error {
@@ -116,8 +204,63 @@ func (c *spotsCmd) Run(tools *setup.Tools) error {
 		for _, k := range keys {
 			fmt.Printf("  %s = %s\n", k, fu.Bindings[k])
 		}
+		if c.Shapes {
+			showShapes(s.Transpiler, in, fu)
+		}
 	}
 	return nil
+}
+
+// showShapes prints what the derived checks of a follow-up see: the shape
+// and sibling of analogy, the neighbours of order and the places of the
+// lines of o′ that name them.
+func showShapes(t transpiler.Transpiler, in relation.Input, fu *relation.FollowUp) {
+	var o2 tree.Tree
+	transpiled := false
+	for _, chk := range fu.Checks {
+		switch c := chk.(type) {
+		case *oracle.Analogy:
+			sib := "none of the same shape that the input mentions once"
+			if len(c.Renames) > 0 && !c.Renames[0].From.Empty() {
+				sib = c.Renames[0].From.String()
+			}
+			fmt.Printf("  %s: shape %q, sibling %s\n", c.Name, displayShape(c.Shape), sib)
+		case *oracle.Order:
+			fmt.Printf("  %s: %s between %s and %s\n", c.Name, c.New, orNone(c.Prev), orNone(c.Next))
+			if !transpiled {
+				transpiled = true
+				res, err := t.Transpile(context.Background(), transpiler.Request{Name: in.Name, Src: fu.Src, Role: transpiler.FollowUp})
+				switch {
+				case err != nil:
+					fmt.Printf("    (no places: cannot run the transpiler: %v)\n", err)
+				case res.Status != transpiler.Accepted:
+					fmt.Printf("    (no places: the transpiler does not accept the follow-up: %s)\n", res.Status)
+				default:
+					o2 = res.Files
+				}
+			}
+			for _, p := range c.ListPlaces(o2) {
+				left := ""
+				if !p.Checked {
+					left = " (left out)"
+				}
+				fmt.Printf("    %s:%d: %-8s %q%s\n", p.File, p.Line, p.Role, p.Shape, left)
+			}
+		}
+	}
+}
+
+// displayShape writes the masked names of a shape as @ (the declaration's
+// own name) and @@ (a name of its list).
+func displayShape(s string) string {
+	return strings.NewReplacer("\x00", "@", "\x01", "@@").Replace(s)
+}
+
+func orNone(n oracle.Name) string {
+	if n.Empty() {
+		return "(none)"
+	}
+	return n.String()
 }
 
 // warnUnaccepted runs the transpiler on in, as a campaign's base run, and

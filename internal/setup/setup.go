@@ -286,7 +286,7 @@ func (t *Tools) relations(cfg *config.Config, rd *snapshot.Reader) ([]*relation.
 			}
 			names[i] = name
 		}
-		rels, err := yamlrel.Load(rd.FS(), names...)
+		rels, err := yamlrel.LoadWith(yamlrel.Options{Generic: cfg.Signature.Generic}, rd.FS(), names...)
 		if err != nil {
 			return nil, err
 		}
@@ -407,7 +407,7 @@ func (s *Setup) EngineOptions() engine.Options {
 	b := s.Config.Budget
 	opt := engine.Options{
 		Mode: engine.MCP, Seed: 1, MaxTime: b.MaxTime, MaxCases: b.MaxCases,
-		MaxMR: b.MaxMR, MaxSpots: b.MaxSpots, BaseRuns: s.Config.BaseRuns,
+		MaxMR: b.MaxMR, MaxSpots: b.MaxSpots, BaseRuns: s.Config.BaseRuns, ConfirmRuns: s.Config.ConfirmRuns,
 		Normalize: s.Normalize, Config: s.Config.File, Style: s.Style(),
 	}
 	if opt.MaxTime == 0 && opt.MaxCases == 0 {

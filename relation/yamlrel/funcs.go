@@ -3,6 +3,7 @@ package yamlrel
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -48,19 +49,26 @@ var listFuncs = map[string]any{
 	"sortby":  sortBy,
 	"indexof": indexOf,
 	"dict":    dict,
-	"repeat": func(s string, n any) (string, error) {
-		k, err := number(n)
-		return strings.Repeat(s, max(k, 0)), err
-	},
-	"match": func(re, s string) (bool, error) { rx, err := cachedRE(re); return err == nil && rx.MatchString(s), err },
+	"repeat":  repeat,
+	"match":   func(re, s string) (bool, error) { rx, err := cachedRE(re); return err == nil && rx.MatchString(s), err },
 	"count": func(re, s string) (int, error) {
 		rx, err := cachedRE(re)
 		if err != nil {
 			return 0, err
 		}
-		return len(rx.FindAllStringIndex(s, -1)), nil
+		n := len(rx.FindAllStringIndex(s, maxItems+1))
+		if n > maxItems {
+			return 0, fmt.Errorf("count: over %d matches", maxItems)
+		}
+		return n, nil
 	},
-	"resub":      func(re, repl, s string) (string, error) { rx, err := cachedRE(re); return replaceAll(rx, repl, s), err },
+	"resub": func(re, repl, s string) (string, error) {
+		rx, err := cachedRE(re)
+		if err != nil {
+			return "", err
+		}
+		return replaceAll(rx, repl, s)
+	},
 	"alt":        onStrings(alt),
 	"kebab":      namecase.Kebab,
 	"camel":      namecase.Camel,
@@ -70,6 +78,9 @@ var listFuncs = map[string]any{
 }
 
 func init() {
+	for name, f := range boundedBuiltins {
+		funcs[name] = f
+	}
 	for name, f := range listFuncs {
 		if _, dup := funcs[name]; dup {
 			panic("yamlrel: template function " + name + " defined twice")
@@ -323,6 +334,15 @@ func concat(lists ...any) (any, error) {
 	if len(lists) == 0 {
 		return []any{}, nil
 	}
+	total := 0
+	for _, l := range lists {
+		if rv := reflect.ValueOf(l); rv.Kind() == reflect.Slice {
+			total += rv.Len()
+		}
+	}
+	if total > maxItems {
+		return nil, fmt.Errorf("concat: over %d elements", maxItems)
+	}
 	switch lists[0].(type) {
 	case []string:
 		var out []string
@@ -403,11 +423,65 @@ func upperFirst(s string) string {
 	return s
 }
 
-func replaceAll(rx *regexp.Regexp, repl, s string) string {
+// replaceAll is rx.ReplaceAllString within maxBytes: the matches are
+// counted first (each adds at most the replacement with every group
+// expanded to the whole of s), so that the result is never built when it
+// could be too large.
+func replaceAll(rx *regexp.Regexp, repl, s string) (string, error) {
 	if rx == nil {
-		return s
+		return s, nil
 	}
-	return rx.ReplaceAllString(s, repl)
+	per := len(repl)
+	if strings.Contains(repl, "$") {
+		per += strings.Count(repl, "$") * len(s)
+	}
+	if per > 0 {
+		limit := maxBytes/per + 1
+		if n := len(rx.FindAllStringIndex(s, limit)); n >= limit && len(s)+n*per > maxBytes {
+			return "", tooLarge("resub", len(s)+n*per)
+		}
+	}
+	return checked("resub", rx.ReplaceAllString(s, repl))
+}
+
+// repeat is strings.Repeat within maxBytes.
+func repeat(s string, n any) (string, error) {
+	k, err := number(n)
+	if err != nil {
+		return "", err
+	}
+	k = max(k, 0)
+	if len(s) > 0 && k > maxBytes/len(s) {
+		return "", fmt.Errorf("repeat: %d times %d bytes is over the %d MiB a template value may take", k, len(s), maxBytes>>20)
+	}
+	return strings.Repeat(s, k), nil
+}
+
+// split is strings.Split within maxItems.
+func split(s, sep string) ([]string, error) {
+	n := len(s) + 1
+	if sep != "" {
+		n = strings.Count(s, sep) + 1
+	}
+	if n > maxItems {
+		return nil, fmt.Errorf("split: over %d pieces", maxItems)
+	}
+	return strings.Split(s, sep), nil
+}
+
+// join is strings.Join within maxBytes.
+func join(sep string, v any) (string, error) {
+	xs, err := strs(v)
+	if err != nil {
+		return "", err
+	}
+	n := len(sep) * max(len(xs)-1, 0)
+	for _, x := range xs {
+		if n += len(x); n > maxBytes {
+			return "", tooLarge("join", n)
+		}
+	}
+	return strings.Join(xs, sep), nil
 }
 
 // reCache holds the patterns that templates and checkers compile, so that

@@ -26,12 +26,14 @@ func (r *rel) mutate(in relation.Input, sp relation.Spot, rng *rand.Rand) (*rela
 	if err != nil {
 		return nil, err
 	}
-	ins, err := r.insert.render(data)
+	ins, err := r.inserted(s, data)
 	if err != nil {
 		return nil, err
 	}
 	src := m.src[:s.offset] + s.text(ins) + m.src[s.offset:]
-	if s.offset == len(m.src) && len(m.src) > 0 && !strings.HasSuffix(m.src, "\n") {
+	if s.inst != nil {
+		src = m.src[:s.offset] + s.text(ins) + m.src[s.end:]
+	} else if s.offset == len(m.src) && len(m.src) > 0 && !strings.HasSuffix(m.src, "\n") {
 		src = m.src + "\n" + s.text(ins)
 	}
 	if src, err = r.declare.declared(m, data, src, s.offset, len(src)-len(m.src)); err != nil {
@@ -164,11 +166,11 @@ func (r *rel) draw(c choice, m *model, data map[string]any, rng *rand.Rand) erro
 
 func evalLets(ls []let, data map[string]any) error {
 	for _, l := range ls {
-		var b strings.Builder
-		if err := l.tmpl.Execute(&b, data); err != nil {
+		s, err := l.tmpl.render(data)
+		if err != nil {
 			return fmt.Errorf("let %s: %v", l.name, err)
 		}
-		data[l.name] = b.String()
+		data[l.name] = s
 	}
 	return nil
 }

@@ -1,0 +1,95 @@
+package bundle
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"syscall"
+	"testing"
+)
+
+// TestLink: a linked bundle reads back as the original with its new repro
+// command; on one file system its files are the original's (hard links),
+// across file systems copies; an existing bundle is left as it is.
+func TestLink(t *testing.T) {
+	for _, cross := range []bool{false, true} {
+		tmp := t.TempDir()
+		src := filepath.Join(tmp, "shard")
+		b := sample()
+		if err := Write(filepath.Join(src, "findings", "c000001-r"), b); err != nil {
+			t.Fatal(err)
+		}
+		// A file that is not of the layout is not taken along.
+		os.WriteFile(filepath.Join(src, "findings", "c000001-r", "extra"), []byte("x"), 0o644)
+		if cross {
+			hardLink = func(string, string) error { return &os.LinkError{Op: "link", Err: syscall.EXDEV} }
+		}
+		r, err := Open(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := filepath.Join(tmp, "all", "findings", "c000001-r")
+		err = r.Link("findings/c000001-r", dst, "mcpt repro all/findings/c000001-r")
+		hardLink = os.Link
+		r.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Load(dst)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := sample()
+		want.Repro = "mcpt repro all/findings/c000001-r"
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("cross %v: read back %+v, want %+v", cross, got, want)
+		}
+		a, _ := os.Stat(filepath.Join(src, "findings", "c000001-r", BaseOutDir, "sub", "x.txt"))
+		c, _ := os.Stat(filepath.Join(dst, BaseOutDir, "sub", "x.txt"))
+		if os.SameFile(a, c) == cross {
+			t.Errorf("cross %v: the output file is the shard's: %v", cross, !cross)
+		}
+		if _, err := os.Stat(filepath.Join(dst, "extra")); err == nil {
+			t.Error("a file outside the bundle's layout was taken along")
+		}
+		entries, _ := os.ReadDir(filepath.Dir(dst))
+		if len(entries) != 1 {
+			t.Errorf("%d entries beside the bundle, want none (no temporary left)", len(entries))
+		}
+	}
+}
+
+// TestLinkRefuses: a symbolic link in the bundle is refused, and
+// nothing is left at the destination.
+func TestLinkRefuses(t *testing.T) {
+	for _, bad := range []string{"link-base", "link-out"} {
+		tmp := t.TempDir()
+		src := filepath.Join(tmp, "shard")
+		bd := filepath.Join(src, "findings", "c000001-r")
+		if err := Write(bd, sample()); err != nil {
+			t.Fatal(err)
+		}
+		secret := filepath.Join(tmp, "secret")
+		os.WriteFile(secret, []byte("secret"), 0o600)
+		switch bad {
+		case "link-base":
+			os.Remove(filepath.Join(bd, BaseDir, "a.prog"))
+			os.Symlink(secret, filepath.Join(bd, BaseDir, "a.prog"))
+		case "link-out":
+			os.Symlink(secret, filepath.Join(bd, BaseOutDir, "leak"))
+		}
+		r, err := Open(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := filepath.Join(tmp, "all", "findings", "c000001-r")
+		err = r.Link("findings/c000001-r", dst, "")
+		r.Close()
+		if err == nil {
+			t.Errorf("%s: linked", bad)
+		}
+		if _, err := os.Lstat(dst); err == nil {
+			t.Errorf("%s: a bundle was left", bad)
+		}
+	}
+}
