@@ -526,7 +526,7 @@ func (nd *newDecl) sibling(mu *mutation) []string {
 	}
 	for _, dc := range nd.candidates {
 		names := declNames(dc)
-		if len(names) != len(nd.names) || shapeOf(mu.m.lines[dc.line], names) != nd.shape {
+		if len(names) != len(nd.names) || shapeOf(dc.lineText(mu.m), names) != nd.shape {
 			continue
 		}
 		ok := true

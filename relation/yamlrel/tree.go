@@ -307,3 +307,13 @@ func (r *rel) inserted(s *spot, data map[string]any) (string, error) {
 	data["clone"] = map[string]any{"of": sib.Name, "text": text}
 	return text, nil
 }
+
+// memberText is inserted text as a kind of a tree region sees a member:
+// without the list's separator at its end, white space collapsed.
+func memberText(ins, sep string) string {
+	t := strings.TrimSpace(ins)
+	if sep != "" {
+		t = strings.TrimSuffix(t, sep)
+	}
+	return collapse(t)
+}
