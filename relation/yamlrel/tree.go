@@ -35,7 +35,7 @@ func (d *defs) setSyntax(s *config.String) error {
 		if have == "" {
 			have = "none"
 		}
-		return s.At("syntax %q: no such parser in this mcpt (it has: %s)", s.Value, have)
+		return s.At("syntax %q: no such parser in this mcpt (it has: %s); the mcpt command links the TypeScript grammar when built with -tags typescript (go build -tags typescript ./cmd/mcpt)", s.Value, have)
 	}
 	d.parser, d.parserPos = p, s.Pos
 	return nil
