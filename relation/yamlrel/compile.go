@@ -28,6 +28,7 @@ import (
 // defs are the definitions shared by the relations of a file and the files
 // it includes.
 type defs struct {
+	generic  map[string]bool // Options.Generic
 	fresh    *relation.FreshPattern
 	freshPos config.Pos
 	skip     *regexp.Regexp
@@ -77,7 +78,27 @@ type kind struct {
 // fsys is an error. Errors carry file:line:col, the file named as fsys's
 // DisplayName(name string) string method names it, when it has one.
 func Load(fsys fs.FS, names ...string) ([]*relation.Relation, error) {
+	return LoadWith(Options{}, fsys, names...)
+}
+
+// Options are what loading relation files may take besides the files.
+type Options struct {
+	// Generic are the words the transpiler writes of its own (the
+	// configuration's signature.generic): a declaration named so is no
+	// neighbour of order and no sibling of analogy, whose lines cannot be
+	// told from the generator's.
+	Generic []string
+}
+
+// LoadWith is Load with options.
+func LoadWith(o Options, fsys fs.FS, names ...string) ([]*relation.Relation, error) {
 	l := &loader{d: newDefs(), seen: map[string]bool{}, fsys: fsys}
+	for _, w := range o.Generic {
+		if l.d.generic == nil {
+			l.d.generic = map[string]bool{}
+		}
+		l.d.generic[w] = true
+	}
 	for _, name := range names {
 		display := name
 		if d, ok := fsys.(interface{ DisplayName(string) string }); ok {
