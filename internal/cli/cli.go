@@ -21,6 +21,7 @@ import (
 	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/internal/printable"
 	"github.com/mcpt-tool/mcpt/internal/setup"
+	"github.com/mcpt-tool/mcpt/transpiler"
 )
 
 // Exit codes.
@@ -85,7 +86,9 @@ func Main(tools *setup.Tools) int {
 	}
 	pkg, module := mainPackage()
 	bundle.Command = invocation(os.Args[0], pkg, module)
-	return Run(os.Args[1:], tools)
+	code := Run(os.Args[1:], tools)
+	transpiler.RemoveProcessTempDir()
+	return code
 }
 
 // Run runs the command line args (without the program's name) and returns
