@@ -582,7 +582,7 @@ func (nd *newDecl) sibling(mu *mutation, keep bool) []string {
 	shape := shapeOf(nd.first, nd.names, keep)
 	for _, dc := range nd.candidates {
 		names := declNames(dc)
-		if len(names) != len(nd.names) || shapeOf(mu.m.lines[dc.line], names, keep) != shape {
+		if len(names) != len(nd.names) || shapeOf(dc.lineText(mu.m), names, keep) != shape {
 			continue
 		}
 		ok := true
