@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -219,7 +218,7 @@ func (r *Reader) linkFile(name, dst string, copied *int64) error {
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(out, io.LimitReader(src, fi.Size())); err != nil {
+	if err := copyFile(out, src, fi.Size()); err != nil {
 		out.Close()
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/goccy/go-yaml"
 
+	"github.com/mcpt-tool/mcpt/internal/testtier"
 	"github.com/mcpt-tool/mcpt/result"
 )
 
@@ -132,12 +133,16 @@ func loadIndexedJob(t *testing.T) *indexedJob {
 	return &job
 }
 
+// TestIndexedJobExample checks the Kubernetes example (see loadIndexedJob).
+func TestIndexedJobExample(t *testing.T) { loadIndexedJob(t) }
+
 // TestIndexedJobPods runs the example's pods here, each with the
 // environment Kubernetes gives it (JOB_COMPLETION_INDEX alone) and the
 // manifest's own env: one pod is SIGTERMed (a preemption) and one
 // SIGKILLed, each then run again as the Job would; the shards merged are
 // the unsharded campaign. The campaign's budget stands in for its 12 hours.
 func TestIndexedJobPods(t *testing.T) {
+	testtier.Long(t, "eight shards, two of them stopped and run again")
 	job := loadIndexedJob(t)
 	bin := buildTools(t)
 	examples, _ := filepath.Abs(filepath.Join("..", "..", "examples", "cll"))

@@ -592,7 +592,7 @@ func (nd *newDecl) sibling(mu *mutation, keep bool) []string {
 	newFirst := top < 0 || at <= top
 	for _, dc := range nd.candidates {
 		names := declNames(dc)
-		if len(names) != len(nd.names) || (dc.line == top) != newFirst || shapeOf(mu.m.lines[dc.line], names, keep) != shape {
+		if len(names) != len(nd.names) || (dc.line == top) != newFirst || shapeOf(dc.lineText(mu.m), names, keep) != shape {
 			continue
 		}
 		ok := true
