@@ -360,7 +360,7 @@ func (r *Reader) check(name string) (os.FileInfo, error) {
 	for _, part := range splitPath(p) {
 		prefix = filepath.Join(prefix, part)
 		var err error
-		fi, err = r.root.Lstat(prefix)
+		fi, err = r.lstat(prefix)
 		if err != nil {
 			return nil, err
 		}
@@ -369,7 +369,7 @@ func (r *Reader) check(name string) (os.FileInfo, error) {
 		}
 	}
 	if fi == nil { // "."
-		return r.root.Lstat(".")
+		return r.lstat(".")
 	}
 	return fi, nil
 }
@@ -388,6 +388,35 @@ func splitPath(p string) []string {
 }
 
 func (r *Reader) display(name string) string { return filepath.Join(r.dir, filepath.FromSlash(name)) }
+
+// lstat, open and readFile are those of the directory the Reader holds,
+// with errors that name the file as the user knows it ("DIR/base/a.cll:
+// no such file or directory", not "statat base/a.cll: …").
+func (r *Reader) lstat(name string) (os.FileInfo, error) {
+	fi, err := r.root.Lstat(name)
+	return fi, r.fsErr(err)
+}
+
+func (r *Reader) open(name string) (*os.File, error) {
+	f, err := r.root.Open(name)
+	return f, r.fsErr(err)
+}
+
+func (r *Reader) readFile(name string) ([]byte, error) {
+	data, err := r.root.ReadFile(name)
+	return data, r.fsErr(err)
+}
+
+// fsErr names the file of a path error by its path below the directory
+// the user gave; the cause stays in the chain (errors.Is(err,
+// fs.ErrNotExist) holds as before).
+func (r *Reader) fsErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", r.display(filepath.ToSlash(pe.Path)), pe.Err)
+	}
+	return err
+}
 
 // LoadReport reads the report file name (report.json) of the directory
 // the Reader reads.
@@ -429,7 +458,7 @@ func (r *Reader) CheckTree(rel string) error {
 		if depth > maxDepth {
 			return fmt.Errorf("%s: deeper than %d levels: %w", r.display(dir), maxDepth, ErrRefused)
 		}
-		f, err := r.root.Open(filepath.FromSlash(path.Clean(dir)))
+		f, err := r.open(filepath.FromSlash(path.Clean(dir)))
 		if err != nil {
 			return err
 		}
@@ -471,7 +500,7 @@ func (r *Reader) ReadFilePrefix(name string, limit int64) ([]byte, int64, error)
 	if !fi.Mode().IsRegular() {
 		return nil, 0, fmt.Errorf("%s: %w", r.display(name), ErrRefused)
 	}
-	f, err := r.root.Open(filepath.FromSlash(path.Clean(name)))
+	f, err := r.open(filepath.FromSlash(path.Clean(name)))
 	if err != nil {
 		return nil, 0, err
 	}
@@ -496,7 +525,7 @@ func (r *Reader) ReadFile(name string) ([]byte, error) {
 	if fi.Size() > MaxSize {
 		return nil, fmt.Errorf("%s: larger than %d MiB", r.display(name), MaxSize>>20)
 	}
-	return r.root.ReadFile(filepath.FromSlash(path.Clean(name)))
+	return r.readFile(filepath.FromSlash(path.Clean(name)))
 }
 
 // Load reads the bundle at the slash-separated path rel ("." for the
@@ -583,7 +612,7 @@ func (r *Reader) readTree(dir string, size *int64) (tree.Tree, error) {
 	t := tree.Tree{}
 	var walk func(sub string) error
 	walk = func(sub string) error {
-		f, err := r.root.Open(filepath.FromSlash(path.Join(dir, sub)))
+		f, err := r.open(filepath.FromSlash(path.Join(dir, sub)))
 		if err != nil {
 			return err
 		}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -72,6 +71,12 @@ func (r *Reader) Link(rel, dst, repro string) error {
 // file, the base input there) and returns the paths, relative to rel, of
 // the files of its layout that it holds.
 func (r *Reader) layout(rel string) ([]string, error) {
+	// A bundle holding a link, a FIFO or a device anywhere is refused
+	// whole, even where the entry is one a merge would not carry over
+	// (repro.txt is written anew).
+	if _, err := r.treeNames(rel); err != nil {
+		return nil, err
+	}
 	data, err := r.ReadFile(path.Join(rel, FindingFile))
 	if err != nil {
 		return nil, fmt.Errorf("not a finding bundle: %w", err)
@@ -147,7 +152,7 @@ func (r *Reader) treeNames(dir string) ([]string, error) {
 	var names []string
 	var walk func(sub string) error
 	walk = func(sub string) error {
-		f, err := r.root.Open(filepath.FromSlash(path.Join(dir, sub)))
+		f, err := r.open(filepath.FromSlash(path.Join(dir, sub)))
 		if err != nil {
 			return err
 		}
@@ -201,7 +206,7 @@ func (r *Reader) linkFile(name, dst string, copied *int64) error {
 	if *copied += fi.Size(); *copied > MaxSize {
 		return fmt.Errorf("%s: the bundle is larger than %d MiB", r.display(path.Dir(name)), MaxSize>>20)
 	}
-	src, err := r.root.Open(filepath.FromSlash(path.Clean(name)))
+	src, err := r.open(filepath.FromSlash(path.Clean(name)))
 	if err != nil {
 		return err
 	}
@@ -213,7 +218,7 @@ func (r *Reader) linkFile(name, dst string, copied *int64) error {
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(out, io.LimitReader(src, fi.Size())); err != nil {
+	if err := copyFile(out, src, fi.Size()); err != nil {
 		out.Close()
 		return err
 	}

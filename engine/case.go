@@ -186,6 +186,9 @@ type Outcome struct {
 	FollowUp *relation.FollowUp
 	Result   *transpiler.Result // of the follow-up run
 	Findings []result.Finding   // with their IDs and signatures
+	// Checks is what each checker concluded, when the two outputs were
+	// compared (an accepted follow-up, in MCP mode); nil otherwise.
+	Checks []result.CheckOutcome
 	// Skip is SkipFollowUpNondeterministic when a failure did not repeat;
 	// there are no findings then.
 	Skip string
@@ -221,7 +224,7 @@ func (t *Tester) Run(ctx context.Context, tc Test) (*Outcome, error) {
 		return nil, fmt.Errorf("transpiling the follow-up of %s: %w", seed.Name, err)
 	}
 	t0 = time.Now()
-	out.Findings = followUpFindings(t.proto(tc), fu, tc.Base.Files, tc.Base.names(), out.Result, t)
+	out.Findings, out.Checks = followUpFindings(t.proto(tc), fu, tc.Base.Files, tc.Base.names(), out.Result, t)
 	if out.Result.Status == transpiler.Accepted && t.mode() == MCP {
 		out.CheckNS = time.Since(t0).Nanoseconds()
 	}
@@ -236,7 +239,7 @@ func (t *Tester) Run(ctx context.Context, tc Test) (*Outcome, error) {
 			return nil, err
 		}
 		if !same {
-			out.Findings, out.Skip = nil, SkipFollowUpNondeterministic
+			out.Findings, out.Checks, out.Skip = nil, nil, SkipFollowUpNondeterministic
 		}
 	}
 	return out, nil
@@ -381,12 +384,13 @@ func sameTree(a, b tree.Tree) bool {
 // followUpFindings makes the findings of one follow-up run as a campaign
 // does: the crash, timeout or rejection of the run, or, in MCP mode, one
 // oracle finding per failed checker on the normalised outputs (o is the
-// normalised base output). proto carries the fields that identify the test
+// normalised base output), with what each checker concluded. proto carries the fields that identify the test
 // case; baseNames, the file names of the base output, make the signatures
 // independent of the seed's naming; t gives the mode, the normalisation
 // and the style of the signatures.
-func followUpFindings(proto result.Finding, fu *relation.FollowUp, o tree.Tree, baseNames []string, res *transpiler.Result, t *Tester) []result.Finding {
+func followUpFindings(proto result.Finding, fu *relation.FollowUp, o tree.Tree, baseNames []string, res *transpiler.Result, t *Tester) ([]result.Finding, []result.CheckOutcome) {
 	var fs []result.Finding
+	var checks []result.CheckOutcome
 	switch res.Status {
 	case transpiler.Crashed, transpiler.TimedOut, transpiler.Rejected:
 		f := proto
@@ -397,7 +401,14 @@ func followUpFindings(proto result.Finding, fu *relation.FollowUp, o tree.Tree, 
 		if t.mode() == Fuzz {
 			break
 		}
-		for _, fl := range fu.Check(o, t.Normalize.Apply(res.Files)) {
+		outs := fu.Outcomes(o, t.Normalize.Apply(res.Files))
+		checks = make([]result.CheckOutcome, 0, len(outs))
+		var fails []oracle.Failure
+		for _, oc := range outs {
+			checks = append(checks, result.CheckOutcome{Checker: printable.Line(oc.Checker), Failed: len(oc.Fails) > 0, Undecided: oc.Undecided})
+			fails = append(fails, oc.Fails...)
+		}
+		for _, fl := range fails {
 			f := proto
 			f.Kind = result.Oracle
 			// File names are the transpiler's: recorded escaped (control
@@ -412,7 +423,7 @@ func followUpFindings(proto result.Finding, fu *relation.FollowUp, o tree.Tree, 
 		fs[i].FileKey = result.FileKey(fs[i].File, baseNames, fs[i].SeedFile)
 		fs[i].Signature = t.Style.Signature(&fs[i])
 	}
-	return fs
+	return fs, checks
 }
 
 // runFinding fills in a finding about a run that crashed, timed out or was

@@ -43,6 +43,7 @@ func (t *tally) add(cr *CaseResult) {
 	st := t.byRelation[cr.Relation]
 	st.TestCases++
 	st.Findings += len(cr.Findings)
+	st.Add(cr.Checks)
 	t.byRelation[cr.Relation] = st
 	t.findings = append(t.findings, cr.Findings...)
 	k := [2]string{cr.Seed, cr.Relation}

@@ -10,18 +10,21 @@ import (
 
 // CaseResult is the outcome of one test case, as journaled.
 type CaseResult struct {
-	Index       int               `json:"case"`
-	Seed        string            `json:"seed"`
-	Relation    string            `json:"relation"`
-	Spot        result.Spot       `json:"spot"`
-	Status      result.CaseStatus `json:"status"`
-	Skip        string            `json:"skip,omitempty"`
-	Findings    []result.Finding  `json:"findings,omitempty"`
-	Runs        int               `json:"runs"`
-	Rechecks    int               `json:"rechecks,omitempty"`
-	MutationNS  int64             `json:"mutation_ns"`
-	TranspileNS int64             `json:"transpile_ns"`
-	CheckNS     int64             `json:"check_ns"`
+	Index    int               `json:"case"`
+	Seed     string            `json:"seed"`
+	Relation string            `json:"relation"`
+	Spot     result.Spot       `json:"spot"`
+	Status   result.CaseStatus `json:"status"`
+	Skip     string            `json:"skip,omitempty"`
+	Findings []result.Finding  `json:"findings,omitempty"`
+	// Checks is what each checker concluded, when the outputs were
+	// compared.
+	Checks      []result.CheckOutcome `json:"checks,omitempty"`
+	Runs        int                   `json:"runs"`
+	Rechecks    int                   `json:"rechecks,omitempty"`
+	MutationNS  int64                 `json:"mutation_ns"`
+	TranspileNS int64                 `json:"transpile_ns"`
+	CheckNS     int64                 `json:"check_ns"`
 
 	// The follow-up and its output, kept for feedback only.
 	followUp    []byte
@@ -44,7 +47,7 @@ func (r *runner) runCase(ctx context.Context, cs Case) (*CaseResult, error) {
 	cr := &CaseResult{
 		Index: cs.Index, Seed: seed.Name, Relation: rel.Name,
 		Spot:     result.Spot{Index: cs.Spot.Index, Line: cs.Spot.Line, Col: cs.Spot.Col, Desc: cs.Spot.Desc},
-		Findings: out.Findings, Skip: out.Skip, Runs: out.Runs, Rechecks: out.Rechecks,
+		Findings: out.Findings, Checks: out.Checks, Skip: out.Skip, Runs: out.Runs, Rechecks: out.Rechecks,
 		MutationNS: out.MutationNS, TranspileNS: out.TranspileNS, CheckNS: out.CheckNS,
 	}
 	for i := range cr.Findings {

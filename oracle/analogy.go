@@ -24,7 +24,8 @@ type Rename struct {
 // sibling's line. Numbers are masked on both sides unless KeepNumbers. A
 // sibling with no line in o cannot be decided and passes.
 //
-// The check is about presence, not place: the order check says where.
+// Comment lines (by the file's extension) are left out. The check is
+// about presence, not place: the order check says where.
 type Analogy struct {
 	Name    string
 	Renames []Rename // the first is the declaration's own name
@@ -35,6 +36,9 @@ type Analogy struct {
 	Kin         []Name
 	Files       []string
 	KeepNumbers bool
+	// Shape is the new declaration's shape, by which the sibling was
+	// chosen (for display: mcpt spots --shapes).
+	Shape string
 }
 
 // Check runs the analogy check.
@@ -59,37 +63,31 @@ func (c *Analogy) Decide(o, o2 tree.Tree) Verdict {
 	// the others: it is left out of the comparison.
 	mask := func(s string) string { return s }
 	if !c.KeepNumbers {
-		mask = maskNumbers
+		mask = maskSigned
 	}
 	kin := make([]scanner, len(c.Kin))
 	for i, k := range c.Kin {
 		kin[i] = scanner{n: k, others: c.Others, uniq: distinct(k)}
 	}
 	seen := false
+	everywhere := c.formsInAny(o2)
 	for _, f := range o.Names() {
-		if len(c.Files) > 0 && !slices.Contains(c.Files, f) || !mentionsBytes(o[f], []Name{c.Renames[0].From}) {
+		if len(c.Files) > 0 && !InFiles(c.Files, f) || !mentionsBytes(o[f], []Name{c.Renames[0].From}) {
 			continue
 		}
 		text := view(o[f])
 		starts := lineStarts(text)
 		// A form of the sibling counts in this file only when o′ has the
 		// new name in that form here: the lower case of an enumerator
-		// FAILED in "submit failed: unknown result" is not about it.
+		// FAILED in "submit failed: unknown result" is not about it. A
+		// file of o′ that has the new name in no form at all (a generator
+		// that forgot the declaration there) is still checked, with the
+		// forms o′ has elsewhere.
 		seenForm := c.formsIn(o2[f])
-		var want []*pattern
-		count := map[string]int{} // by pattern key
-		for _, i := range scs[0].lines(text, starts) {
-			line := lineAt(text, starts, i)
-			occ := scs[0].find(line)
-			if len(occ) == 0 || mentionsAny(line, kin) || !slices.ContainsFunc(occ, func(s span) bool { return c.seen(line[s.beg:s.end], seenForm) }) {
-				continue
-			}
-			p := c.rename(line, scs, mask)
-			if count[p.key] == 0 {
-				want = append(want, p)
-			}
-			count[p.key]++
+		if !slices.Contains(seenForm, true) {
+			seenForm = everywhere
 		}
+		want, count := c.siblingLines(f, text, starts, scs, kin, seenForm, mask)
 		if len(want) == 0 {
 			continue
 		}
@@ -114,6 +112,27 @@ func (c *Analogy) Decide(o, o2 tree.Tree) Verdict {
 		v.Undecided = append(v.Undecided, fmt.Sprintf("the sibling %s has no line in o", c.Renames[0].From))
 	}
 	return v
+}
+
+// siblingLines returns the lines of file f of o (text) that are the
+// sibling's own, renamed into patterns of the new declaration's, each
+// once, and how many times each occurs (by pattern key).
+func (c *Analogy) siblingLines(f, text string, starts []int, scs []*scanner, kin []scanner, seenForm []bool, mask func(string) string) ([]*pattern, map[string]int) {
+	var want []*pattern
+	count := map[string]int{}
+	for _, i := range scs[0].lines(text, starts) {
+		line := lineAt(text, starts, i)
+		occ := scs[0].find(line)
+		if len(occ) == 0 || commentLine(f, line) || mentionsAny(line, kin) || !slices.ContainsFunc(occ, func(s span) bool { return c.seen(line[s.beg:s.end], seenForm) }) {
+			continue
+		}
+		p := c.rename(line, scs, mask)
+		if count[p.key] == 0 {
+			want = append(want, p)
+		}
+		count[p.key]++
+	}
+	return want, count
 }
 
 // countMatches counts, for each pattern, the lines of text that it
@@ -290,6 +309,23 @@ func (c *Analogy) formsIn(text []byte) []bool {
 	seen := make([]bool, len(c.Renames[0].From.Forms))
 	for k := range seen {
 		seen[k] = k < len(to) && to[k] != "" && (k > 0 && to[k] == to[k-1] && seen[k-1] || bytes.Contains(text, []byte(to[k])))
+	}
+	return seen
+}
+
+// formsInAny is formsIn over every file of o′, or every form when o′
+// has the new name nowhere.
+func (c *Analogy) formsInAny(o2 tree.Tree) []bool {
+	seen := make([]bool, len(c.Renames[0].From.Forms))
+	for _, b := range o2 {
+		for k, x := range c.formsIn(b) {
+			seen[k] = seen[k] || x
+		}
+	}
+	if !slices.Contains(seen, true) {
+		for k := range seen {
+			seen[k] = true
+		}
 	}
 	return seen
 }

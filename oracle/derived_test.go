@@ -63,8 +63,8 @@ func TestLocality(t *testing.T) {
 			o2["p.c"] = []byte("int y;\n")
 			return o2
 		}(), "p.c changed, but it does not mention"},
-		"unrelated line added": {*l, stateTree(), withNew(typesH, strings.Replace(typesC, "};", "    \"Blue\",\n};", 1), "4"), "1 lines added and 0 removed"},
-		"line removed":         {*l, stateTree(), withNew(strings.Replace(typesH, "    P_STATE_RED,\n", "", 1), typesC, "4"), "0 lines added and 1 removed"},
+		"unrelated line added": {*l, stateTree(), withNew(typesH, strings.Replace(typesC, "};", "    \"Blue\",\n};", 1), "4"), `1 line added that does not mention the new declaration: + "Blue",`},
+		"line removed":         {*l, stateTree(), withNew(strings.Replace(typesH, "    P_STATE_RED,\n", "", 1), typesC, "4"), `1 line removed that does not mention the new declaration: - P_STATE_RED,`},
 		"file gone":            {*l, stateTree(), tree.Tree{"p_types.h": []byte(typesH), "p_types.c": []byte(typesC)}, "missing from o′"},
 		"file without name":    {*l, stateTree(), func() tree.Tree { o2 := stateTree(); o2["x.h"] = []byte("int z;\n"); return o2 }(), "appeared in o′"},
 		"block not in hunks":   {Locality{Fresh: []Name{nm("Zqnew")}}, block, grown, "lines added"},
@@ -72,6 +72,10 @@ func TestLocality(t *testing.T) {
 		v := tc.l.Decide(tc.o, tc.o2)
 		if len(v.Fails) == 0 || !strings.Contains(v.Fails[0].Message, tc.msg) {
 			t.Errorf("%s: want a failure saying %q, got %+v", name, tc.msg, v.Fails)
+		}
+		// Nothing was predicted: the diff is from o to o′.
+		if d := v.Fails[len(v.Fails)-1].Diff; d != "" && !strings.HasPrefix(d, "--- o/") {
+			t.Errorf("%s: diff labelled %q, want o and o′", name, strings.SplitN(d, "\n", 3)[:2])
 		}
 	}
 	// A count that grows by two where one declaration came (count-off-by-one).
@@ -346,7 +350,109 @@ func TestAnalogyFormsPresent(t *testing.T) {
 	}
 	o2["t.h"] = []byte("  FAILED = 3,\n")
 	o2["u.h"] = []byte("ZQNEW\n")
+	// A file where the sibling has lines and o′ has the new name in no
+	// form is judged with the forms o′ has elsewhere: the line is missing.
+	if v := c.Decide(o, o2); len(v.Fails) != 1 || v.Fails[0].File != "t.h" {
+		t.Errorf("the new name absent from t.h: want a failure of t.h, got %+v", v.Fails)
+	}
+}
+
+// TestAnalogySignedNumbers: a number's minus sign is masked with it: the
+// new enumerator `ZQNEW = -1,` is like the sibling's `B = 2,`; a
+// subtraction keeps its operator.
+func TestAnalogySignedNumbers(t *testing.T) {
+	c := &Analogy{Renames: []Rename{{From: nm("B"), To: nm("Zqnew")}}, Others: []Name{nm("A")}}
+	o := tree.Tree{"e.h": []byte("enum E {\n  A = 1,\n  B = 2,\n};\n")}
+	o2 := tree.Tree{"e.h": []byte("enum E {\n  A = 1,\n  B = 2,\n  ZQNEW = -1,\n};\n")}
+	if v := c.Decide(o, o2); len(v.Fails) != 0 || len(v.Undecided) != 0 {
+		t.Errorf("a negative value: %+v", v)
+	}
+	if got := maskSigned("x = -12, y-1, f(-3), a[2]-4, n - 1, (-2147483647 - 1);"); got != "x = #, y-#, f(#), a[#]-#, n - #, #;" {
+		t.Errorf("maskSigned: %q", got)
+	}
+}
+
+// TestAnalogyFileWithoutNewName: a file of o′ that no longer names the new
+// declaration at all, where the sibling has lines, is checked.
+func TestAnalogyFileWithoutNewName(t *testing.T) {
+	c := &Analogy{Renames: []Rename{{From: nm("Bell"), To: nm("Zqnew")}}, Others: []Name{nm("Alarm")}}
+	o := tree.Tree{"a.h": []byte("int alarm;\nint bell;\n"), "b.c": []byte("void alarm(void);\nvoid bell(void);\n")}
+	o2 := tree.Tree{"a.h": []byte("int alarm;\nint bell;\nint zqnew;\n"), "b.c": []byte("void alarm(void);\nvoid bell(void);\n")}
+	v := c.Decide(o, o2)
+	if len(v.Fails) != 1 || v.Fails[0].File != "b.c" || !strings.Contains(v.Fails[0].Message, "void zqnew(void") {
+		t.Errorf("want a failure of b.c, got %+v", v)
+	}
+	o2["b.c"] = []byte("void alarm(void);\nvoid bell(void);\nvoid zqnew(void);\n")
 	if v := c.Decide(o, o2); len(v.Fails) != 0 {
-		t.Errorf("the new name absent from t.h: the file is not judged, got %+v", v.Fails)
+		t.Errorf("false alarm: %+v", v)
+	}
+}
+
+// TestLocalityGrows: a line that names no declaration but may only grow
+// (a positional initialiser list gaining an entry) passes when its old
+// tokens are a subsequence of the new line's, and fails when an old entry
+// is dropped.
+func TestLocalityGrows(t *testing.T) {
+	o := tree.Tree{"t.c": []byte("int zz;\nstatic const char *kinds[] = { \"a\", \"b\", \"c\" };\n")}
+	grown := tree.Tree{"t.c": []byte("int zz;\nint zqnew;\nstatic const char *kinds[] = { \"a\", \"b\", \"c\", \"s\" };\n")}
+	swapped := tree.Tree{"t.c": []byte("int zz;\nint zqnew;\nstatic const char *kinds[] = { \"a\", \"b\", \"s\" };\n")}
+	l := &Locality{Fresh: []Name{nm("Zqnew")}, Grows: []*regexp.Regexp{regexp.MustCompile(`^static const char \*kinds`)}}
+	if v := l.Decide(o, grown); len(v.Fails) != 0 {
+		t.Errorf("grown: false alarm %+v", v.Fails)
+	}
+	if v := l.Decide(o, swapped); len(v.Fails) != 1 || !strings.Contains(v.Fails[0].Message, `- static const char *kinds[] = { "a", "b", "c" };`) {
+		t.Errorf("an entry dropped: want a failure, got %+v", v.Fails)
+	}
+}
+
+// TestOrderInBlock: within one block (the same indentation, nothing less
+// indented between), a neighbour of another shape orders the new line: an
+// optional member `zqnew?: T;` between the required `a: T;` and `b: T;`.
+// Outside the block a namesake does not count.
+func TestOrderInBlock(t *testing.T) {
+	c := &Order{New: nm("zqnew"), Prev: nm("a"), Next: nm("b")}
+	o := tree.Tree{"x.d.ts": []byte("interface X {\n    a: string;\n    b: number;\n}\n")}
+	good := tree.Tree{"x.d.ts": []byte("interface X {\n    a: string;\n    zqnew?: string;\n    b: number;\n}\n")}
+	bad := tree.Tree{"x.d.ts": []byte("interface X {\n    a: string;\n    b: number;\n    zqnew?: string;\n}\n")}
+	if v := c.Decide(o, good); len(v.Fails) != 0 || len(v.Undecided) != 0 {
+		t.Errorf("in order: %+v", v)
+	}
+	if v := c.Decide(o, bad); len(v.Fails) != 1 || !strings.Contains(v.Fails[0].Message, "zqnew?: string;") {
+		t.Errorf("optional member moved after the required ones: want a failure, got %+v", v)
+	}
+	// A neighbour the input declares twice (b of X and of Y) counts in the
+	// new line's block only.
+	shared := &Order{New: nm("zqnew"), Prev: nm("a"), Next: nm("b"), NextShared: true}
+	o = tree.Tree{"x.d.ts": []byte("interface Y {\n    b: number;\n}\ninterface X {\n    a: string;\n    b: number;\n}\n")}
+	good = tree.Tree{"x.d.ts": []byte("interface Y {\n    b: number;\n}\ninterface X {\n    a: string;\n    zqnew: string;\n    b: number;\n}\n")}
+	bad = tree.Tree{"x.d.ts": []byte("interface Y {\n    b: number;\n}\ninterface X {\n    a: string;\n    b: number;\n    zqnew: number;\n}\n")}
+	if v := shared.Decide(o, good); len(v.Fails) != 0 || len(v.Undecided) != 0 {
+		t.Errorf("shared neighbour, in order: %+v", v)
+	}
+	if v := shared.Decide(o, bad); len(v.Fails) != 1 {
+		t.Errorf("shared neighbour, out of order: want a failure, got %+v", v)
+	}
+}
+
+// TestOrderSkipsComments: a comment that names a neighbour is no line of
+// it: with it counted, the block below has the neighbour twice and cannot
+// decide, and the new member before it passes.
+func TestOrderSkipsComments(t *testing.T) {
+	c := &Order{New: nm("zqnew"), Prev: nm("a")}
+	o := tree.Tree{"x.ts": []byte("interface X {\n    a: string;\n    // see a\n}\n")}
+	bad := tree.Tree{"x.ts": []byte("interface X {\n    zqnew?: string;\n    a: string;\n    // see a\n}\n")}
+	if v := c.Decide(o, bad); len(v.Fails) != 1 {
+		t.Errorf("want a failure, got %+v", v)
+	}
+	for _, tc := range []struct {
+		file, line string
+		want       bool
+	}{
+		{"a.c", "    // x", true}, {"a.c", " * x", true}, {"a.c", " */", true}, {"a.c", "    *p = 1;", false},
+		{"a.py", "  # x", true}, {"a.py", "  x # y", false}, {"a.txt", "// x", false}, {"a.c", "x = 1; // y", false},
+	} {
+		if got := commentLine(tc.file, tc.line); got != tc.want {
+			t.Errorf("commentLine(%q, %q) = %v", tc.file, tc.line, got)
+		}
 	}
 }

@@ -33,8 +33,13 @@ const Any = -1
 // region does. A file that appears in o′ must mention a fresh name in its
 // path or content; a file that disappears fails.
 type Locality struct {
-	Name        string
-	Fresh       []Name
+	Name  string
+	Fresh []Name
+	// Files, when given, are the only files looked at; Except are files
+	// not looked at. Both hold names or patterns (path.Match: `*.c`).
+	// Two locality checks split by them give files their own allowances
+	// (the numbers of a .c file's sorted tables, none in the header).
+	Files       []string
 	Except      []string
 	Numbers     int
 	Punctuation int
@@ -49,6 +54,11 @@ type Locality struct {
 	// added or removed: a line they match whole, or the part of an old line
 	// they match (a `noexcept` that a new field takes away).
 	Also []*regexp.Regexp
+	// Grows are patterns of lines that name no declaration but may gain
+	// tokens (a positional initialiser list gaining an entry): an old line
+	// one matches may change only into an added line it matches whose
+	// words hold the old line's in order.
+	Grows []*regexp.Regexp
 }
 
 // Check runs the locality check.
@@ -77,7 +87,7 @@ func (l *Locality) Decide(o, o2 tree.Tree) Verdict {
 	slices.Sort(files)
 	numbers, punct := 0, 0
 	for _, f := range files {
-		if slices.Contains(l.Except, f) {
+		if len(l.Files) > 0 && !InFiles(l.Files, f) || InFiles(l.Except, f) {
 			continue
 		}
 		a, inA := o[f]
@@ -92,30 +102,59 @@ func (l *Locality) Decide(o, o2 tree.Tree) Verdict {
 		case bytes.Equal(a, b):
 		case !mentionsBytes(b, l.Fresh):
 			x := fail(f, "%s changed, but it does not mention the new declaration and must be byte-identical", f)
-			x.Expected, x.Actual, x.Diff = string(a), string(b), Diff(f, string(a), string(b))
+			x.Expected, x.Actual, x.Diff = string(a), string(b), DiffOutputs(f, string(a), string(b))
 		default:
 			c := l.classify(a, b)
 			numbers += len(c.numbers)
 			punct += len(c.punct)
 			if len(c.removed)+len(c.added) > 0 {
-				x := fail(f, "%s in o′: %d lines added and %d removed that do not mention the new declaration", f, len(c.added), len(c.removed))
-				x.Expected, x.Actual, x.Diff = strings.Join(c.removed, "\n"), strings.Join(c.added, "\n"), Diff(f, string(a), string(b))
+				x := fail(f, "%s in o′: %s", f, unexplained(c.added, c.removed))
+				x.Expected, x.Actual, x.Diff = strings.Join(c.removed, "\n"), strings.Join(c.added, "\n"), DiffOutputs(f, string(a), string(b))
 			}
 			if len(c.step) > 0 {
 				x := fail(f, "%s in o′: a number changed by another amount than %+d: %s", f, l.By, strings.TrimSpace(c.step[0]))
-				x.Actual, x.Diff = strings.Join(c.step, "\n"), Diff(f, string(a), string(b))
+				x.Actual, x.Diff = strings.Join(c.step, "\n"), DiffOutputs(f, string(a), string(b))
 			}
 			if l.Numbers != Any && numbers > l.Numbers && len(c.numbers) > 0 {
 				x := fail(f, "%s in o′: %d lines changed only in their numbers, the relation allows %d", f, numbers, l.Numbers)
-				x.Actual, x.Diff = strings.Join(c.numbers, "\n"), Diff(f, string(a), string(b))
+				x.Actual, x.Diff = strings.Join(c.numbers, "\n"), DiffOutputs(f, string(a), string(b))
 			}
 			if l.Punctuation != Any && punct > l.Punctuation && len(c.punct) > 0 {
 				x := fail(f, "%s in o′: %d lines changed only in punctuation, the relation allows %d", f, punct, l.Punctuation)
-				x.Actual, x.Diff = strings.Join(c.punct, "\n"), Diff(f, string(a), string(b))
+				x.Actual, x.Diff = strings.Join(c.punct, "\n"), DiffOutputs(f, string(a), string(b))
 			}
 		}
 	}
 	return v
+}
+
+// unexplained says how many lines were added and removed that do not
+// mention the new declaration, and quotes the first of each.
+func unexplained(added, removed []string) string {
+	lines := func(n int) string {
+		if n == 1 {
+			return "1 line"
+		}
+		return fmt.Sprintf("%d lines", n)
+	}
+	var what, quote []string
+	if len(added) > 0 {
+		what = append(what, lines(len(added))+" added")
+		quote = append(quote, "+ "+strings.TrimSpace(added[0]))
+	}
+	if len(removed) > 0 {
+		w := lines(len(removed)) + " removed"
+		if len(added) > 0 {
+			w = fmt.Sprintf("%d removed", len(removed))
+		}
+		what = append(what, w)
+		quote = append(quote, "- "+strings.TrimSpace(removed[0]))
+	}
+	verb := "do not mention"
+	if len(added)+len(removed) == 1 {
+		verb = "does not mention"
+	}
+	return fmt.Sprintf("%s that %s the new declaration: %s", strings.Join(what, " and "), verb, strings.Join(quote, "; "))
 }
 
 // changes sorts the lines of a changed file: the old lines changed only in
@@ -135,7 +174,7 @@ func (l *Locality) classify(ab, bb []byte) changes {
 		// Any renumbering allowed: lines are compared with their numbers
 		// masked, so that a shifted sequence (slots 12, 14, … becoming
 		// 14, 16, …) is no added and removed line.
-		la, lb = maskAll(la), maskAll(lb)
+		la, lb = l.maskAll(la), l.maskAll(lb)
 	}
 	d := l.diffLines(la, lb)
 	used := l.pair(&c, d)
@@ -199,6 +238,13 @@ func (l *Locality) pair(c *changes, d *lineDiff) []bool {
 	used := make([]bool, len(d.added))
 	usedFresh := make([]bool, len(d.fresh))
 	for _, r := range d.removed {
+		if matchesAny(l.Grows, r) {
+			// A line that may only grow: grown, or not explained.
+			if !l.grew(r, d.added, used) {
+				c.removed = append(c.removed, r)
+			}
+			continue
+		}
 		k, byAlso := l.pairLine(r, d.added, used)
 		switch {
 		case byAlso:
@@ -246,6 +292,28 @@ func (l *Locality) claimAround(lb []string, d *lineDiff) {
 	}
 }
 
+// grew reports whether one of the unused added lines is r grown (its
+// words hold r's in order), and marks that line used.
+func (l *Locality) grew(r string, added []string, used []bool) bool {
+	wr := words(r)
+	for k, x := range added {
+		if !used[k] && matchesAny(l.Grows, x) && subsequence(wr, words(x)) {
+			used[k] = true
+			return true
+		}
+	}
+	return false
+}
+
+func matchesAny(res []*regexp.Regexp, s string) bool {
+	for _, re := range res {
+		if re.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
 // gained reports whether an old line became one of the fresh lines by
 // gaining words (a list on one line that gained the new name: its words
 // are a subsequence of the fresh line's) or, when rename, by naming the
@@ -281,11 +349,15 @@ func renamed(a, b []string, names []Name) bool {
 }
 
 // maskAll masks the numbers of lines with 0, which patterns of Also still
-// see as a word character (Level2 becomes Level0).
-func maskAll(ls []string) []string {
+// see as a word character (Level2 becomes Level0); the lines that may
+// only grow keep theirs, which are what they hold.
+func (l *Locality) maskAll(ls []string) []string {
 	out := make([]string, len(ls))
-	for i, l := range ls {
-		out[i] = strings.ReplaceAll(maskNumbers(l), "#", "0")
+	for i, x := range ls {
+		out[i] = x
+		if !matchesAny(l.Grows, x) {
+			out[i] = strings.ReplaceAll(maskNumbers(x), "#", "0")
+		}
 	}
 	return out
 }
@@ -436,11 +508,4 @@ func trimCommon(a, b []byte) (string, string) {
 	return string(a[:len(a)-s]), string(b[:len(b)-s])
 }
 
-func (l *Locality) also(line string) bool {
-	for _, re := range l.Also {
-		if re.MatchString(line) {
-			return true
-		}
-	}
-	return false
-}
+func (l *Locality) also(line string) bool { return matchesAny(l.Also, line) }

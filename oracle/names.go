@@ -2,6 +2,8 @@ package oracle
 
 import (
 	"bytes"
+	"path"
+	"regexp"
 	"slices"
 	"strings"
 	"unsafe"
@@ -324,4 +326,94 @@ func maskNumbers(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// maskSigned is maskNumbers that masks a number's minus sign with it (a
+// negative value against a positive one: `= -1` and `= 2` are both `= #`);
+// a '-' after a word, ')' or ']' is a subtraction and stays. A constant
+// expression of numbers alone in parentheses is a number too: C writes the
+// smallest int as `(-2147483647 - 1)`.
+func maskSigned(s string) string {
+	if !strings.Contains(s, "-") {
+		return collapseConst(maskNumbers(s))
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] == '-' && i+1 < len(s) && isDigit(s[i+1]) && !afterOperand(s[:i]) {
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return collapseConst(maskNumbers(b.String()))
+}
+
+// afterOperand reports whether s ends, but for spaces, with an operand: a
+// word, ')' or ']' (then a '-' is a subtraction).
+func afterOperand(s string) bool {
+	s = strings.TrimRight(s, " \t")
+	if s == "" {
+		return false
+	}
+	c := s[len(s)-1]
+	return isAlnum(c) || c == '_' || c == ')' || c == ']' || c == '#'
+}
+
+var constExprRE = regexp.MustCompile(`\(\s*#(?:\s*[-+*/]\s*#)+\s*\)`)
+
+func collapseConst(s string) string {
+	if !strings.Contains(s, "(#") && !strings.Contains(s, "( #") {
+		return s
+	}
+	return constExprRE.ReplaceAllString(s, "#")
+}
+
+// InFiles reports whether file f is one of files, each a name or a
+// pattern of path.Match (`*.c`, `gen/*_types.h`).
+func InFiles(files []string, f string) bool {
+	for _, p := range files {
+		if p == f {
+			return true
+		}
+		if ok, _ := path.Match(p, f); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// commentStarts are the line comment and block comment continuations of
+// output languages, by file extension: a line that starts with one is a
+// comment, whose words are no declaration's (a header comment that says
+// "Order" is not the interface Order).
+var commentStarts = map[string][]string{}
+
+func init() {
+	cLike := []string{"//", "/*", "* ", "*/"}
+	for _, e := range []string{"c", "h", "cc", "cpp", "cxx", "hh", "hpp", "hxx", "ts", "tsx", "mts", "cts", "js", "mjs", "cjs", "jsx", "go", "java", "cs", "rs", "swift", "kt", "kts", "dart", "scala", "php", "proto", "thrift", "fbs"} {
+		commentStarts[e] = cLike
+	}
+	for _, e := range []string{"py", "pyi", "rb", "sh", "yaml", "yml", "toml", "pl", "r", "cmake"} {
+		commentStarts[e] = []string{"#"}
+	}
+	for _, e := range []string{"lua", "sql", "hs", "ada", "adb", "ads"} {
+		commentStarts[e] = []string{"--"}
+	}
+}
+
+// commentLine reports whether a line of file is a comment, as the file's
+// extension says comments start; a file of another language has none.
+func commentLine(file, line string) bool {
+	ext := path.Ext(file)
+	if ext == "" {
+		return false
+	}
+	starts := commentStarts[strings.ToLower(ext[1:])]
+	t := strings.TrimLeft(line, " \t")
+	for _, c := range starts {
+		if strings.HasPrefix(t, c) || c == "* " && t == "*" {
+			return true
+		}
+	}
+	return false
 }

@@ -455,6 +455,12 @@ func Diff(file, a, b string) string {
 	return udiff.Unified("expected/"+file, "actual/"+file, a, b)
 }
 
+// DiffOutputs renders a unified diff from a file of o to the same file of
+// o′, for a derived checker, which predicted nothing.
+func DiffOutputs(file, a, b string) string {
+	return udiff.Unified("o/"+file, "o′/"+file, a, b)
+}
+
 // DiffInputs renders a unified diff from the base input to the follow-up.
 func DiffInputs(name, base, followup string) string {
 	return udiff.Unified("base/"+name, "followup/"+name, base, followup)

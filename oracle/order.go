@@ -22,10 +22,15 @@ import (
 // that mention the new name are paired in order with those of the same
 // shape that mention a neighbour, when both have the same number of lines
 // (one per place: p_init and the end-of-cycle function each list the
-// events), and each pair must be in i′'s order. A line that mentions the
+// events), and each pair must be in i′'s order. Comment lines (by the
+// file's extension: // and /* in C, # in Python) are no place. A line that mentions the
 // new name and a neighbour (a list on one line) must hold them in order.
-// A place where the counts differ, a file without the neighbours' lines,
-// a spot without neighbours cannot be decided and pass.
+// Where a place does not decide (the neighbours' lines have another
+// shape, `n?: T;` against `m: T;`, or the counts differ), the new line's
+// block does: the lines of the same indentation around it, up to a less
+// indented one; a neighbour named by exactly one of them must be on the
+// right side of the new line. A file without the neighbours' lines, a spot
+// without neighbours cannot be decided and pass.
 type Order struct {
 	Name       string
 	New        Name
@@ -42,6 +47,10 @@ type Order struct {
 	Places *regexp.Regexp
 	// NotPlaces leaves out the places whose shape it matches.
 	NotPlaces *regexp.Regexp
+	// PrevShared and NextShared say that the input declares the
+	// neighbour's name more than once (a field of two messages): only its
+	// line in the new line's block counts, not the places.
+	PrevShared, NextShared bool
 }
 
 // Check runs the order check.
@@ -69,7 +78,7 @@ func (c *Order) Decide(o, o2 tree.Tree) Verdict {
 		if !c.concerns(f, o, o2) {
 			continue
 		}
-		d, bad := c.checkFile(view(o2[f]), scs)
+		d, bad := c.checkFile(f, view(o2[f]), scs)
 		decided = decided || d
 		if len(bad) > 0 {
 			v.Fails = append(v.Fails, Failure{
@@ -89,7 +98,7 @@ func (c *Order) Decide(o, o2 tree.Tree) Verdict {
 // concerns reports whether the check looks at file f: one of Files (if
 // given) that changed and names the new declaration and a neighbour.
 func (c *Order) concerns(f string, o, o2 tree.Tree) bool {
-	return (len(c.Files) == 0 || slices.Contains(c.Files, f)) && !bytes.Equal(o[f], o2[f]) &&
+	return (len(c.Files) == 0 || InFiles(c.Files, f)) && !bytes.Equal(o[f], o2[f]) &&
 		mentionsBytes(o2[f], []Name{c.New}) && mentionsBytes(o2[f], []Name{c.Prev, c.Next})
 }
 
@@ -97,7 +106,7 @@ func (c *Order) concerns(f string, o, o2 tree.Tree) bool {
 // one file of o′, on the lines that name two of them and at every place
 // that lists them on lines of their own. It returns whether some place
 // decided the check, and the places out of order.
-func (c *Order) checkFile(text string, scs [3]*scanner) (decided bool, bad []string) {
+func (c *Order) checkFile(file, text string, scs [3]*scanner) (decided bool, bad []string) {
 	starts := lineStarts(text)
 	var cand []int
 	for t := range 3 {
@@ -107,8 +116,12 @@ func (c *Order) checkFile(text string, scs [3]*scanner) (decided bool, bad []str
 	cand = slices.Compact(cand)
 	places := map[string][]tagged{}
 	var order []string
+	var alone [3][]int // the lines that name one of the three, at a checked place
 	for _, i := range cand {
 		line := lineAt(text, starts, i)
+		if commentLine(file, line) {
+			continue
+		}
 		var occ [3][]span
 		n := 0
 		for t := range 3 {
@@ -125,21 +138,87 @@ func (c *Order) checkFile(text string, scs [3]*scanner) (decided bool, bad []str
 				}
 			}
 		case n == 1:
-			order = c.addPlace(places, order, line, occ, i)
+			order = c.addPlace(places, order, line, occ, i, &alone)
 		}
 	}
 	for _, k := range order {
-		d, msgs := checkPlace(places[k], text, starts)
-		decided = decided || d
+		dec, msgs := checkPlace(places[k], text, starts, [3]bool{c.PrevShared, false, c.NextShared})
 		bad = append(bad, msgs...)
+		for _, nb := range []int{0, 2} {
+			if dec[nb] {
+				decided = true
+				continue
+			}
+			for _, t := range places[k] {
+				if t.tag != 1 {
+					continue
+				}
+				d, msg := inBlock(text, starts, t.line, alone[1], alone[nb], nb)
+				decided = decided || d
+				if msg != "" {
+					bad = append(bad, msg)
+				}
+			}
+		}
 	}
 	return decided, bad
+}
+
+// inBlock checks new line i against the one line of neighbour nb (0
+// previous, 2 next) among those of its block: the lines of i's
+// indentation around it, up to a less indented line. It reports whether
+// the block decided (it names the new declaration and the neighbour once
+// each), and the pair out of order.
+func inBlock(text string, starts []int, i int, newLines, nbLines []int, nb int) (bool, string) {
+	indent := func(k int) (int, bool) {
+		l := lineAt(text, starts, k)
+		t := strings.TrimLeft(l, " \t")
+		return len(l) - len(t), t == ""
+	}
+	in, _ := indent(i)
+	lo, hi := i, i
+	for ; lo > 0; lo-- {
+		if w, blank := indent(lo - 1); !blank && w < in {
+			break
+		}
+	}
+	for ; hi+1 < len(starts); hi++ {
+		if w, blank := indent(hi + 1); !blank && w < in {
+			break
+		}
+	}
+	inside := func(k int) bool {
+		w, _ := indent(k)
+		return lo <= k && k <= hi && w == in
+	}
+	for _, k := range newLines {
+		if k != i && inside(k) {
+			return false, "" // the new name twice in the block
+		}
+	}
+	p := -1
+	for _, k := range nbLines {
+		if inside(k) {
+			if p >= 0 {
+				return false, "" // named twice in the block
+			}
+			p = k
+		}
+	}
+	if p < 0 {
+		return false, ""
+	}
+	if nb == 0 && p < i || nb == 2 && p > i {
+		return true, ""
+	}
+	a, b := min(p, i), max(p, i)
+	return true, fmt.Sprintf("line %d: %s\nline %d: %s", a+1, strings.TrimSpace(lineAt(text, starts, a)), b+1, strings.TrimSpace(lineAt(text, starts, b)))
 }
 
 // addPlace records line i, which names one of the three, at its place
 // (when the place is checked), and returns the places in order of first
 // appearance.
-func (c *Order) addPlace(places map[string][]tagged, order []string, line string, occ [3][]span, i int) []string {
+func (c *Order) addPlace(places map[string][]tagged, order []string, line string, occ [3][]span, i int, alone *[3][]int) []string {
 	for t := range 3 {
 		if len(occ[t]) == 0 {
 			continue
@@ -148,6 +227,7 @@ func (c *Order) addPlace(places map[string][]tagged, order []string, line string
 		if !c.checked(k) {
 			continue
 		}
+		alone[t] = append(alone[t], i)
 		if _, ok := places[k]; !ok {
 			order = append(order, k)
 		}
@@ -221,23 +301,24 @@ func placeKey(line string, occ []span) string {
 }
 
 // checkPlace pairs, in order, the lines of one place that mention the new
-// name with those that mention each neighbour, when their numbers agree,
-// and reports the pairs out of order.
-func checkPlace(ts []tagged, text string, starts []int) (bool, []string) {
+// name with those that mention each neighbour, when their numbers agree
+// and the neighbour is not shared, and reports which neighbours decided
+// and the pairs out of order.
+func checkPlace(ts []tagged, text string, starts []int, shared [3]bool) ([3]bool, []string) {
 	var by [3][]int
+	var decided [3]bool
 	for _, t := range ts {
 		by[t.tag] = append(by[t.tag], t.line)
 	}
 	if len(by[1]) == 0 {
-		return false, nil
+		return decided, nil
 	}
-	decided := false
 	var bad []string
 	for _, nb := range []int{0, 2} {
-		if len(by[nb]) != len(by[1]) {
+		if shared[nb] || len(by[nb]) != len(by[1]) {
 			continue
 		}
-		decided = true
+		decided[nb] = true
 		for i, n := range by[1] {
 			p := by[nb][i]
 			if nb == 0 && p > n || nb == 2 && p < n {
@@ -272,4 +353,50 @@ func stripLineNumbers(bad []string, swap bool) string {
 // checked reports whether the place of shape k is checked.
 func (c *Order) checked(k string) bool {
 	return (c.Places == nil || c.Places.MatchString(k)) && (c.NotPlaces == nil || !c.NotPlaces.MatchString(k))
+}
+
+// Place is a line of o′ that names the new declaration or a neighbour, as
+// Order sees it: the shape of the line at the name (its place key) and
+// whether Places and NotPlaces keep that place.
+type Place struct {
+	File    string
+	Line    int    // from 1
+	Name    string // the name found
+	Role    string // "new", "previous" or "next"
+	Shape   string // the place: indentation and the word at the name, @ for the name
+	Checked bool
+}
+
+// ListPlaces lists the lines of the files of o′ the check looks at that name
+// the new declaration or a neighbour, with their places, comment lines
+// left out: what `places` and `not_places` match.
+func (c *Order) ListPlaces(o2 tree.Tree) []Place {
+	scs := [3]*scanner{newScanner(c.Prev, c.Others), newScanner(c.New, c.Others), newScanner(c.Next, c.Others)}
+	roles := [3]string{"previous", "new", "next"}
+	var out []Place
+	for _, f := range o2.Names() {
+		if len(c.Files) > 0 && !InFiles(c.Files, f) {
+			continue
+		}
+		text := view(o2[f])
+		starts := lineStarts(text)
+		var cand []int
+		for t := range 3 {
+			cand = append(cand, scs[t].lines(text, starts)...)
+		}
+		slices.Sort(cand)
+		for _, i := range slices.Compact(cand) {
+			line := lineAt(text, starts, i)
+			if commentLine(f, line) {
+				continue
+			}
+			for t := range 3 {
+				if occ := scs[t].find(line); len(occ) > 0 {
+					k := placeKey(line, occ)
+					out = append(out, Place{File: f, Line: i + 1, Name: line[occ[0].beg:occ[0].end], Role: roles[t], Shape: k, Checked: c.checked(k)})
+				}
+			}
+		}
+	}
+	return out
 }

@@ -48,6 +48,7 @@ type htmlPage struct {
 	Wall       string
 	Phases     string
 	Relations  []relationRow
+	Checkers   []checkerRow
 	Kinds      []kindRow
 	Skipped    int
 	Groups     []groupView
@@ -57,6 +58,15 @@ type htmlPage struct {
 type relationRow struct {
 	Name                                 string
 	TestCases, Failing, Findings, Groups int
+	// Checked counts the test cases whose outputs were compared, Undecided
+	// the checks that could not decide on them.
+	Checked, Undecided int
+}
+
+// checkerRow is what one checker of a relation concluded.
+type checkerRow struct {
+	Relation, Checker          string
+	Decided, Failed, Undecided int
 }
 
 type kindRow struct {
@@ -129,6 +139,7 @@ func newPage(outDir string, r *result.Report) (*htmlPage, error) {
 		p.Groups = append(p.Groups, gv)
 	}
 	p.Relations, p.Kinds = t.relationRows(), t.kindRows()
+	p.Checkers = checkerRows(r)
 	return p, nil
 }
 
@@ -167,6 +178,7 @@ func tallyTables(r *result.Report) *tables {
 	for name, s := range r.ByRelation {
 		row := t.relation(name)
 		row.TestCases, row.Findings = s.TestCases, s.Findings
+		row.Checked, row.Undecided = s.Checked, s.Undecided()
 	}
 	byRel := map[string][]result.Finding{}
 	for _, f := range r.Findings {
@@ -311,4 +323,18 @@ func plainLines(s string) []uline {
 		out = append(out, uline{Old: i + 1, New: i + 1, Text: l})
 	}
 	return out
+}
+
+// checkerRows gives what each checker of each relation concluded, by
+// relation and checker name.
+func checkerRows(r *result.Report) []checkerRow {
+	var rows []checkerRow
+	for _, rel := range slices.Sorted(maps.Keys(r.ByRelation)) {
+		cs := r.ByRelation[rel].Checkers
+		for _, name := range slices.Sorted(maps.Keys(cs)) {
+			c := cs[name]
+			rows = append(rows, checkerRow{Relation: rel, Checker: name, Decided: c.Decided, Failed: c.Failed, Undecided: c.Undecided})
+		}
+	}
+	return rows
 }

@@ -169,10 +169,12 @@ func TestHTMLSummaryAndGroups(t *testing.T) {
 			t.Errorf("report.html lacks %q", want)
 		}
 	}
-	// By relation: test cases, those with findings, findings and groups.
-	relRow := regexp.MustCompile(`<tr><td>augment-enumeration</td><td class="num">(\d+)</td><td class="num">(\d+)</td><td class="num">(\d+)</td><td class="num">(\d+)</td></tr>`)
-	if m := relRow.FindStringSubmatch(html); m == nil || m[1] != "28" || m[2] != "3" || m[3] != "3" || m[4] != "2" {
-		t.Errorf("augment-enumeration row %v, want 28 test cases, 3 with findings, 3 findings, 2 groups", m)
+	// By relation: test cases, those checked and the undecided checks
+	// (none counted in this report.json), those with findings, findings
+	// and groups.
+	relRow := regexp.MustCompile(`<tr><td>augment-enumeration</td><td class="num">(\d+)</td><td class="num">(\d+)</td><td class="num zero">(\d+)</td><td class="num">(\d+)</td><td class="num">(\d+)</td><td class="num">(\d+)</td></tr>`)
+	if m := relRow.FindStringSubmatch(html); m == nil || m[1] != "28" || m[2] != "0" || m[3] != "0" || m[4] != "3" || m[5] != "3" || m[6] != "2" {
+		t.Errorf("augment-enumeration row %v, want 28 test cases, 0 checked, 0 undecided, 3 with findings, 3 findings, 2 groups", m)
 	}
 	// The smaller reverse-enums finding is the example; the other is listed.
 	if !strings.Contains(html, "1 other finding in this group") {

@@ -94,6 +94,79 @@ type Finding struct {
 type RelationStats struct {
 	TestCases int `json:"test_cases"`
 	Findings  int `json:"findings"`
+	// Checked counts the test cases whose two outputs the checkers
+	// compared (an accepted follow-up, in MCP mode); Checkers counts what
+	// each checker concluded on them.
+	Checked  int                     `json:"checked,omitempty"`
+	Checkers map[string]CheckerStats `json:"checkers,omitempty"`
+}
+
+// CheckerStats counts what one checker of a relation concluded: the test
+// cases it decided (passed or failed after comparing) and those it could
+// not decide (a derived check with no neighbour or sibling to compare
+// with), which pass without having checked anything.
+type CheckerStats struct {
+	Decided   int `json:"decided"`
+	Failed    int `json:"failed,omitempty"`
+	Undecided int `json:"undecided,omitempty"`
+}
+
+// CheckOutcome is what one checker concluded on one test case, as the
+// journal keeps it.
+type CheckOutcome struct {
+	Checker   string `json:"checker"`
+	Failed    bool   `json:"failed,omitempty"`
+	Undecided bool   `json:"undecided,omitempty"`
+}
+
+// Add counts the outcomes of the checkers of one checked test case.
+func (s *RelationStats) Add(outs []CheckOutcome) {
+	if outs == nil {
+		return
+	}
+	s.Checked++
+	if s.Checkers == nil {
+		s.Checkers = map[string]CheckerStats{}
+	}
+	for _, o := range outs {
+		c := s.Checkers[o.Checker]
+		switch {
+		case o.Undecided:
+			c.Undecided++
+		case o.Failed:
+			c.Decided++
+			c.Failed++
+		default:
+			c.Decided++
+		}
+		s.Checkers[o.Checker] = c
+	}
+}
+
+// Merge adds the counts of other, of another shard.
+func (s *RelationStats) Merge(other RelationStats) {
+	s.TestCases += other.TestCases
+	s.Findings += other.Findings
+	s.Checked += other.Checked
+	for name, o := range other.Checkers {
+		if s.Checkers == nil {
+			s.Checkers = map[string]CheckerStats{}
+		}
+		c := s.Checkers[name]
+		c.Decided += o.Decided
+		c.Failed += o.Failed
+		c.Undecided += o.Undecided
+		s.Checkers[name] = c
+	}
+}
+
+// Undecided counts the checks of the relation that could not decide.
+func (s RelationStats) Undecided() int {
+	n := 0
+	for _, c := range s.Checkers {
+		n += c.Undecided
+	}
+	return n
 }
 
 // Timing is the time spent in each phase, summed over workers.

@@ -119,8 +119,7 @@ func Reports(names []string, reps []*result.Report) (*result.Report, error) {
 		m.Seeds.Crashed = append(m.Seeds.Crashed, r.Seeds.Crashed...)
 		for name, st := range r.ByRelation {
 			acc := m.ByRelation[name]
-			acc.TestCases += st.TestCases
-			acc.Findings += st.Findings
+			acc.Merge(st)
 			m.ByRelation[name] = acc
 		}
 		m.Cases = append(m.Cases, r.Cases...)

@@ -114,7 +114,7 @@ type Layout struct {
 func Lists(t *Tree, spec ListSpec) []*List {
 	var out []*List
 	Walk(t.Root, func(n *Node) bool {
-		if slices.Contains(spec.Lists, n.Kind) {
+		if n.Named && slices.Contains(spec.Lists, n.Kind) {
 			out = append(out, newList(t, n, spec))
 		}
 		return true
@@ -136,6 +136,25 @@ func (s ListSpec) isMember(n *Node) bool {
 	return len(s.Members) == 0 || slices.Contains(s.Members, n.Kind)
 }
 
+// nodeEnd is where the content of n ends: white space, and comments that
+// its last descendants hold (a parser may give a node the white space and
+// comments after it), left out.
+func nodeEnd(src []byte, n *Node) int {
+	e := n.Start
+	if len(n.Children) == 0 {
+		e = n.End
+	}
+	for _, c := range n.Children {
+		if c.Kind != "comment" && c.End > c.Start {
+			e = max(e, nodeEnd(src, c))
+		}
+	}
+	for e > n.Start && strings.IndexByte(" \t\r\n", src[e-1]) >= 0 {
+		e--
+	}
+	return e
+}
+
 func isSepToken(n *Node) bool { return !n.Named && (n.Kind == "," || n.Kind == ";") }
 
 // newList finds the members of the list node n, attaches comments and
@@ -149,7 +168,7 @@ func newList(t *Tree, n *Node, spec ListSpec) *List {
 	for _, c := range n.Children {
 		switch {
 		case spec.isMember(c):
-			d := &Decl{Node: c, Name: NameOf(t.Src, c), Start: c.Start, End: c.End, Index: len(l.Members), List: l}
+			d := &Decl{Node: c, Name: NameOf(t.Src, c), Start: c.Start, End: nodeEnd(t.Src, c), Index: len(l.Members), List: l}
 			d.attachLeading(t.Src, pending)
 			pending = nil
 			l.Members = append(l.Members, d)
@@ -202,7 +221,9 @@ func (d *Decl) attachLeading(src []byte, pending []*Node) {
 
 // NameOf returns the name of a declaration node: the text of its child in
 // field "name" (looked for up to three levels down, through a wrapping
-// export or declaration), or its own text when it is a named leaf.
+// export or declaration; failing that, the first in field "new", where
+// mcpt's grammar notation puts declared names), or its own text when it is
+// a named leaf.
 func NameOf(src []byte, n *Node) string {
 	if len(n.Children) == 0 {
 		return n.Text(src)
@@ -243,7 +264,7 @@ func learnLayout(src []byte, l *List) Layout {
 		if ind, ok := lineIndent(src, d.Start); ok {
 			indents[ind]++
 		}
-		if i > 0 && lineOf(src, d.Start) != lineOf(src, l.Members[i-1].Node.End) {
+		if i > 0 && lineOf(src, d.Start) != lineOf(src, nodeEnd(src, l.Members[i-1].Node)) {
 			lay.OnePerLine = true
 		}
 	}
@@ -278,7 +299,7 @@ func learnLayout(src []byte, l *List) Layout {
 		}
 	}
 	if l.Open == nil {
-		lay.Indent, lay.Unit = "", fileUnit(src)
+		lay.Unit = fileUnit(src) // a module, or a list without brackets
 	}
 	return lay
 }
@@ -407,14 +428,15 @@ func (e Edit) Apply(src []byte) []byte {
 // Insert returns the edit that inserts the member text at the spot, laid
 // out as its siblings are: on a line of its own with their indentation or
 // inline, with the separator between members (a separator ending text is
-// taken as that one), and after it where the list has trailing separators.
+// taken as that one, a `,` or `;` ending it replaced by the list's), and
+// after it where the list has trailing separators.
 // Text of several lines is indented line by line.
 func (s Spot) Insert(text string) Edit {
 	l, lay := s.List, s.List.Layout
 	src := l.Tree.Src
 	text = strings.TrimSpace(text)
-	if lay.Sep != "" {
-		text = strings.TrimSpace(strings.TrimSuffix(text, lay.Sep))
+	if lay.Sep != "" && (strings.HasSuffix(text, ",") || strings.HasSuffix(text, ";")) {
+		text = strings.TrimSpace(text[:len(text)-1]) // the list's separator replaces the text's
 	}
 	ws := " "
 	if lay.OnePerLine {
@@ -430,7 +452,8 @@ func (s Spot) Insert(text string) Edit {
 		b := s.Before
 		if b.Sep == nil && lay.Sep != "" && !lay.Optional {
 			// the last member gains the separator it had no need of
-			return Edit{Start: b.Node.End, End: b.End, Text: lay.Sep + string(src[b.Node.End:b.End]) + ws + text}
+			e := nodeEnd(src, b.Node)
+			return Edit{Start: e, End: b.End, Text: lay.Sep + string(src[e:b.End]) + ws + text}
 		}
 		return Edit{Start: b.End, End: b.End, Text: ws + text}
 	case s.After != nil:
@@ -489,12 +512,21 @@ func (d *Decl) Clone(name, value string) string {
 
 // nameNode is the node NameOf takes the name from, or nil.
 func nameNode(n *Node) *Node {
+	if nm := fieldNode(n, "name"); nm != nil {
+		return nm
+	}
+	return fieldNode(n, "new")
+}
+
+// fieldNode is the first node in field f up to three levels below n,
+// breadth first.
+func fieldNode(n *Node, f string) *Node {
 	level := []*Node{n}
 	for depth := 0; depth < 3 && len(level) > 0; depth++ {
 		var next []*Node
 		for _, p := range level {
 			for _, c := range p.Children {
-				if c.Field == "name" {
+				if c.Field == f {
 					return c
 				}
 				if c.Named {

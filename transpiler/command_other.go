@@ -15,3 +15,7 @@ var errCommandUnsupported = errors.New("transpiler command: external transpilers
 func (c *command) Transpile(ctx context.Context, req Request) (*Result, error) {
 	return nil, errCommandUnsupported
 }
+
+// RemoveProcessTempDir does nothing here: run directories are removed
+// one by one.
+func RemoveProcessTempDir() {}

@@ -130,7 +130,13 @@ func (c *command) exited(name string, cmd *exec.Cmd, waitErr error, out string, 
 // input, written) and out/ (empty). The caller removes work with
 // removeRunDir, also when an error is returned with a non-empty work.
 func (c *command) newRunDir(name string, src []byte) (work, in, out string, err error) {
-	work, err = os.MkdirTemp(c.TempDir, "mcpt-run-")
+	parent := c.TempDir
+	if parent == "" {
+		if parent, err = processTempDir(); err != nil {
+			return "", "", "", err
+		}
+	}
+	work, err = os.MkdirTemp(parent, "mcpt-run-")
 	if err != nil {
 		return "", "", "", err
 	}

@@ -14,8 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goccy/go-yaml"
-
 	"github.com/mcpt-tool/mcpt/internal/testtier"
 	"github.com/mcpt-tool/mcpt/result"
 )
@@ -167,68 +165,6 @@ func reportIDs(t *testing.T, dir string) []string {
 		ids = append(ids, f.ID+" "+f.Signature)
 	}
 	return ids
-}
-
-// TestIndexedJobExample checks that the Kubernetes example is valid YAML of
-// an Indexed Job whose pods run mcpt so that a preemption reaches it (exec,
-// no shell waiting in between) and an interrupted shard (exit 4) is run
-// again, with --resume.
-func TestIndexedJobExample(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "..", "examples", "k8s", "indexed-job.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	type rule struct {
-		Action      string `yaml:"action"`
-		OnExitCodes *struct {
-			Operator string `yaml:"operator"`
-			Values   []int  `yaml:"values"`
-		} `yaml:"onExitCodes"`
-	}
-	var job struct {
-		Kind string `yaml:"kind"`
-		Spec struct {
-			CompletionMode   string `yaml:"completionMode"`
-			Completions      int    `yaml:"completions"`
-			BackoffLimit     int    `yaml:"backoffLimit"`
-			PodFailurePolicy struct {
-				Rules []rule `yaml:"rules"`
-			} `yaml:"podFailurePolicy"`
-			Template struct {
-				Spec struct {
-					Containers []struct {
-						Args []string `yaml:"args"`
-					} `yaml:"containers"`
-				} `yaml:"spec"`
-			} `yaml:"template"`
-		} `yaml:"spec"`
-	}
-	if err := yaml.Unmarshal(b, &job); err != nil {
-		t.Fatal(err)
-	}
-	if job.Kind != "Job" || job.Spec.CompletionMode != "Indexed" || job.Spec.Completions < 2 {
-		t.Fatalf("not an Indexed Job: %+v", job)
-	}
-	args := strings.Join(job.Spec.Template.Spec.Containers[0].Args, " ")
-	if !strings.Contains(args, "mcpt run") || !strings.Contains(args, "--resume") || !strings.Contains(args, "JOB_COMPLETION_INDEX") {
-		t.Errorf("the pod does not run a shard of mcpt: %s", args)
-	}
-	if n, execs := strings.Count(args, "mcpt run"), strings.Count(args, "exec mcpt run"); n != execs {
-		t.Errorf("%d of %d runs of mcpt are not exec'd: a shell between would keep SIGTERM from mcpt", n-execs, n)
-	}
-	// Exit 4 (interrupted) must be retried: no rule may fail the Job on it.
-	retried := job.Spec.BackoffLimit > 0
-	for _, r := range job.Spec.PodFailurePolicy.Rules {
-		if r.Action != "FailJob" || r.OnExitCodes == nil {
-			continue
-		}
-		if in := slices.Contains(r.OnExitCodes.Values, exitInterrupted); in == (r.OnExitCodes.Operator == "In") {
-			retried = false
-		}
-	}
-	if !retried {
-		t.Errorf("an interrupted shard (exit %d) is not run again", exitInterrupted)
-	}
 }
 
 // TestInterrupt: the first SIGINT finishes the test cases in flight, writes

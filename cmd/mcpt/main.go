@@ -3,7 +3,8 @@
 // the two outputs differ exactly as the relation predicts.
 //
 // It is package mcpt's Main with the builtin cllc transpiler, the CLL
-// example's: a program of one's own that calls mcpt.Main with relations
+// example's (and, built with -tags typescript, the tree-sitter TypeScript
+// grammar the TypeScript pack's relations parse seeds with): a program of one's own that calls mcpt.Main with relations
 // written in Go is an mcpt with those relations (see docs/library.md).
 //
 // Exit codes: 0 no finding, 1 findings, 2 usage, configuration or input

@@ -58,6 +58,7 @@ func loadFinding(tools *setup.Tools, dir, config string, trust bool) (*bundle.Bu
 		return nil, nil, err
 	}
 	if f.Relation != "-" && s.Relation(f.Relation) == nil {
+		s.Close()
 		return nil, nil, usageErr("relation %s is not in %s", f.Relation, s.Config.File)
 	}
 	return bd, s, nil

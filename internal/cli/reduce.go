@@ -33,6 +33,7 @@ func (c *reduceCmd) Run(tools *setup.Tools) error {
 	if err != nil {
 		return err
 	}
+	defer s.Close()
 	f := bd.Finding
 	rel := s.Relation(f.Relation)
 	opt := reduce.Options{MaxRuns: c.MaxRuns}

@@ -39,6 +39,7 @@ func (c *reproCmd) Run(tools *setup.Tools) error {
 	if err != nil {
 		return err
 	}
+	defer s.Close()
 	f := bd.Finding
 	// What the bundle holds is printed escaped: it may come from anyone.
 	out := printable.Writer{W: os.Stdout}

@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -412,7 +415,26 @@ func printSummary(w io.Writer, r *result.Report, out string) {
 		if t.Findings() > 0 {
 			found = fmt.Sprintf("%d with findings (%s)", t.Cases, t.What())
 		}
-		fmt.Fprintf(w, "  %-32s %6d test cases, %s\n", n, r.ByRelation[n].TestCases, found)
+		fmt.Fprintf(w, "  %-32s %6d test cases, %s%s\n", n, r.ByRelation[n].TestCases, found, checkedText(r.ByRelation[n]))
 	}
 	fmt.Fprintf(w, "report: %s\n", filepath.Join(out, "report.json"))
+}
+
+// checkedText says how many of a relation's test cases were checked and,
+// apart, which checkers could not decide on how many of them.
+func checkedText(st result.RelationStats) string {
+	if st.TestCases == 0 {
+		return ""
+	}
+	s := fmt.Sprintf("; %d checked", st.Checked)
+	var und []string
+	for _, name := range slices.Sorted(maps.Keys(st.Checkers)) {
+		if n := st.Checkers[name].Undecided; n > 0 {
+			und = append(und, fmt.Sprintf("%s in %d", name, n))
+		}
+	}
+	if len(und) > 0 {
+		s += ", undecided: " + strings.Join(und, ", ")
+	}
+	return s
 }

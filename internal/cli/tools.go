@@ -18,6 +18,7 @@ import (
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/transpiler"
+	"github.com/mcpt-tool/mcpt/tree"
 )
 
 type validateCmd struct {
@@ -161,6 +162,7 @@ type spotsCmd struct {
 	Seed     uint64 `default:"1" help:"Seed of the fresh names and picks."`
 	Diff     bool   `default:"true" negatable:"" help:"Show each follow-up as a diff from the input."`
 	Check    bool   `default:"true" negatable:"" help:"Run the configured transpiler on the file first and warn when it does not accept it: such a seed makes no test case."`
+	Shapes   bool   `help:"Show what the derived checks of each spot see: the new declaration's shape and its sibling (analogy), its neighbours and, running the transpiler on the follow-up, the place of every line that names them (order)."`
 }
 
 func (c *spotsCmd) Run(tools *setup.Tools) error {
@@ -202,8 +204,63 @@ func (c *spotsCmd) Run(tools *setup.Tools) error {
 		for _, k := range keys {
 			fmt.Printf("  %s = %s\n", k, fu.Bindings[k])
 		}
+		if c.Shapes {
+			showShapes(s.Transpiler, in, fu)
+		}
 	}
 	return nil
+}
+
+// showShapes prints what the derived checks of a follow-up see: the shape
+// and sibling of analogy, the neighbours of order and the places of the
+// lines of o′ that name them.
+func showShapes(t transpiler.Transpiler, in relation.Input, fu *relation.FollowUp) {
+	var o2 tree.Tree
+	transpiled := false
+	for _, chk := range fu.Checks {
+		switch c := chk.(type) {
+		case *oracle.Analogy:
+			sib := "none of the same shape that the input mentions once"
+			if len(c.Renames) > 0 && !c.Renames[0].From.Empty() {
+				sib = c.Renames[0].From.String()
+			}
+			fmt.Printf("  %s: shape %q, sibling %s\n", c.Name, displayShape(c.Shape), sib)
+		case *oracle.Order:
+			fmt.Printf("  %s: %s between %s and %s\n", c.Name, c.New, orNone(c.Prev), orNone(c.Next))
+			if !transpiled {
+				transpiled = true
+				res, err := t.Transpile(context.Background(), transpiler.Request{Name: in.Name, Src: fu.Src, Role: transpiler.FollowUp})
+				switch {
+				case err != nil:
+					fmt.Printf("    (no places: cannot run the transpiler: %v)\n", err)
+				case res.Status != transpiler.Accepted:
+					fmt.Printf("    (no places: the transpiler does not accept the follow-up: %s)\n", res.Status)
+				default:
+					o2 = res.Files
+				}
+			}
+			for _, p := range c.ListPlaces(o2) {
+				left := ""
+				if !p.Checked {
+					left = " (left out)"
+				}
+				fmt.Printf("    %s:%d: %-8s %q%s\n", p.File, p.Line, p.Role, p.Shape, left)
+			}
+		}
+	}
+}
+
+// displayShape writes the masked names of a shape as @ (the declaration's
+// own name) and @@ (a name of its list).
+func displayShape(s string) string {
+	return strings.NewReplacer("\x00", "@", "\x01", "@@").Replace(s)
+}
+
+func orNone(n oracle.Name) string {
+	if n.Empty() {
+		return "(none)"
+	}
+	return n.String()
 }
 
 // warnUnaccepted runs the transpiler on in, as a campaign's base run, and

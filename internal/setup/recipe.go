@@ -98,7 +98,7 @@ func recipeRelations(r *bundle.Recipe, goRels *relation.Registry) ([]*relation.R
 				return nil, fmt.Errorf("relation file %q: the path leaves its directory", name)
 			}
 		}
-		if rels, err = yamlrel.Load(files, r.Relations...); err != nil {
+		if rels, err = yamlrel.LoadWith(yamlrel.Options{Generic: r.Signature.Generic}, files, r.Relations...); err != nil {
 			return nil, err
 		}
 	}

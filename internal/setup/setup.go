@@ -286,7 +286,7 @@ func (t *Tools) relations(cfg *config.Config, rd *snapshot.Reader) ([]*relation.
 			}
 			names[i] = name
 		}
-		rels, err := yamlrel.Load(rd.FS(), names...)
+		rels, err := yamlrel.LoadWith(yamlrel.Options{Generic: cfg.Signature.Generic}, rd.FS(), names...)
 		if err != nil {
 			return nil, err
 		}

@@ -22,11 +22,13 @@ import (
 	"github.com/mcpt-tool/mcpt/config"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/snapshot"
+	"github.com/mcpt-tool/mcpt/syntax"
 )
 
 // defs are the definitions shared by the relations of a file and the files
 // it includes.
 type defs struct {
+	generic  map[string]bool // Options.Generic
 	fresh    *relation.FreshPattern
 	freshPos config.Pos
 	skip     *regexp.Regexp
@@ -35,9 +37,13 @@ type defs struct {
 	lets     []let
 	regions  map[string]*region
 	kinds    map[string]*kind
-	kindList []string
-	tables   map[string][]map[string]any
-	sources  map[string]config.Pos // where each definition was made, for duplicate errors
+	// parser parses inputs for the tree regions (syntax:); parserPos is
+	// where it was named.
+	parser    syntax.Parser
+	parserPos config.Pos
+	kindList  []string
+	tables    map[string][]map[string]any
+	sources   map[string]config.Pos // where each definition was made, for duplicate errors
 
 	cacheMu sync.Mutex
 	cache   map[string]*model
@@ -52,13 +58,15 @@ type region struct {
 	name     string
 	from, to *regexp.Regexp
 	whole    bool // the whole input, without a from line
+	tree     *treeRegion
 }
 
 type kind struct {
 	name   string
 	region string
 	match  *regexp.Regexp
-	list   string // the named group holding a delimited list, if any
+	nodes  []string // the member node types it takes, in a tree region (all if none)
+	list   string   // the named group holding a delimited list, if any
 	sep    string
 	named  bool  // the pattern has a group called "name"
 	lets   []let // computed attributes of each declaration
@@ -70,7 +78,27 @@ type kind struct {
 // fsys is an error. Errors carry file:line:col, the file named as fsys's
 // DisplayName(name string) string method names it, when it has one.
 func Load(fsys fs.FS, names ...string) ([]*relation.Relation, error) {
+	return LoadWith(Options{}, fsys, names...)
+}
+
+// Options are what loading relation files may take besides the files.
+type Options struct {
+	// Generic are the words the transpiler writes of its own (the
+	// configuration's signature.generic): a declaration named so is no
+	// neighbour of order and no sibling of analogy, whose lines cannot be
+	// told from the generator's.
+	Generic []string
+}
+
+// LoadWith is Load with options.
+func LoadWith(o Options, fsys fs.FS, names ...string) ([]*relation.Relation, error) {
 	l := &loader{d: newDefs(), seen: map[string]bool{}, fsys: fsys}
+	for _, w := range o.Generic {
+		if l.d.generic == nil {
+			l.d.generic = map[string]bool{}
+		}
+		l.d.generic[w] = true
+	}
 	for _, name := range names {
 		display := name
 		if d, ok := fsys.(interface{ DisplayName(string) string }); ok {
@@ -210,6 +238,9 @@ func (d *defs) add(f *fileYAML) error {
 		}
 		d.fresh, d.freshPos = fp, f.Fresh.Pos
 	}
+	if err := d.setSyntax(f.Syntax); err != nil {
+		return err
+	}
 	if f.Skip != nil {
 		re, err := compileRE(*f.Skip)
 		if err != nil {
@@ -268,6 +299,12 @@ func (d *defs) addCaptures(caps map[string]config.String) error {
 func (d *defs) addRegions(regions map[string]regionYAML) error {
 	for _, name := range sortedKeys(regions) {
 		r := regions[name]
+		if len(r.List) > 0 {
+			if err := d.addTreeRegion(name, r); err != nil {
+				return err
+			}
+			continue
+		}
 		if r.Whole != nil {
 			if err := d.addWhole(name, r); err != nil {
 				return err
@@ -317,6 +354,9 @@ func (d *defs) addKind(name string, k kindYAML) error {
 	}
 	if !kd.named && kd.list == "" {
 		return k.Match.At("kind %s: the pattern needs a group called name, or a list group", name)
+	}
+	for _, n := range k.Node {
+		kd.nodes = append(kd.nodes, n.Value)
 	}
 	if kd.lets, err = compileLets(k.Let); err != nil {
 		return err

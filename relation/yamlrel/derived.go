@@ -28,7 +28,10 @@ type localityYAML struct {
 	Hunks       bool            `yaml:"hunks"`
 	By          *config.String  `yaml:"by"`
 	Also        []config.String `yaml:"also"`
+	Grows       []config.String `yaml:"grows"`
 	Renamed     bool            `yaml:"renamed"`
+	// Files restricts the check to these files (names or patterns).
+	Files []config.String `yaml:"files"`
 }
 
 type orderYAML struct {
@@ -63,6 +66,8 @@ type derivedT struct {
 	renamed     bool
 	by          int
 	also        []*regexp.Regexp // locality: more lines that may change
+	grows       []*regexp.Regexp // locality: lines that may only gain words
+	only        []*tmpl          // locality: the files looked at
 	places      *regexp.Regexp   // order: the places checked
 	unique      bool             // order: neighbours the input mentions once only
 	notPlaces   *regexp.Regexp   // order: the places left out
@@ -140,6 +145,20 @@ func (d *derivedT) compileLocality(l *localityYAML) error {
 		}
 		d.also = append(d.also, re)
 	}
+	for _, a := range l.Grows {
+		re, err := compileRE(a)
+		if err != nil {
+			return err
+		}
+		d.grows = append(d.grows, re)
+	}
+	for _, f := range l.Files {
+		t, err := mkTmpl(f)
+		if err != nil {
+			return err
+		}
+		d.only = append(d.only, t)
+	}
 	if l.By != nil {
 		if d.by, err = strconv.Atoi(l.By.Value); err != nil || d.by == 0 {
 			return l.By.At("by: want a non-zero integer, not %q", l.By.Value)
@@ -206,23 +225,41 @@ type mutation struct {
 }
 
 func (d *derivedT) instantiate(mu *mutation) (relation.Checker, error) {
-	var files []string
-	for _, t := range d.files {
-		f, err := t.render(mu.data)
-		if err != nil {
-			return nil, err
-		}
-		if f != "" {
-			files = append(files, f)
-		}
+	files, err := renderAll(d.files, mu.data)
+	if err != nil {
+		return nil, err
 	}
 	switch d.what {
 	case "locality":
-		return d.locality(mu, files), nil
+		only, err := renderAll(d.only, mu.data)
+		if err != nil {
+			return nil, err
+		}
+		if len(d.only) > 0 && len(only) == 0 {
+			only = []string{""} // every file left out: none is looked at
+		}
+		l := d.locality(mu, files)
+		l.Files = only
+		return l, nil
 	case "order":
 		return d.order(mu, files)
 	}
 	return d.analogy(mu, files)
+}
+
+// renderAll renders file templates, leaving out those that render empty.
+func renderAll(ts []*tmpl, data map[string]any) ([]string, error) {
+	var out []string
+	for _, t := range ts {
+		f, err := t.render(data)
+		if err != nil {
+			return nil, err
+		}
+		if f != "" {
+			out = append(out, f)
+		}
+	}
+	return out, nil
 }
 
 func (d *derivedT) locality(mu *mutation, files []string) *oracle.Locality {
@@ -237,7 +274,7 @@ func (d *derivedT) locality(mu *mutation, files []string) *oracle.Locality {
 			}
 		}
 	}
-	return &oracle.Locality{Name: d.name, Fresh: fresh, Except: files, Numbers: d.numbers, Punctuation: d.punctuation, Hunks: d.hunks, By: d.by, Also: d.also, Renamed: d.renamed}
+	return &oracle.Locality{Name: d.name, Fresh: fresh, Except: files, Numbers: d.numbers, Punctuation: d.punctuation, Hunks: d.hunks, By: d.by, Also: d.also, Grows: d.grows, Renamed: d.renamed}
 }
 
 func (d *derivedT) order(mu *mutation, files []string) (*oracle.Order, error) {
@@ -257,20 +294,27 @@ func (d *derivedT) order(mu *mutation, files []string) (*oracle.Order, error) {
 		newName = nd.names[0]
 	}
 	// A neighbour whose name the input declares twice (fields of two
-	// structs) cannot be told apart from its namesake: none.
-	if declaredTwice(mu.m, prev) || d.unique && prev != "" && !mentionedOnce(mu.m.src, prev) {
+	// structs) cannot be told apart from its namesake at a place: only
+	// its line in the new line's block counts (shared).
+	// A neighbour named by a word of the generator's (signature.generic)
+	// cannot be told from that word: none.
+	if d.unique && prev != "" && !mentionedOnce(mu.m.src, prev) || isGeneric(mu.r.d.generic, prev) {
 		prev = ""
 	}
-	if declaredTwice(mu.m, next) || d.unique && next != "" && !mentionedOnce(mu.m.src, next) {
+	if d.unique && next != "" && !mentionedOnce(mu.m.src, next) || isGeneric(mu.r.d.generic, next) {
 		next = ""
 	}
-	return &oracle.Order{Name: d.name, New: d.name1(newName), Prev: d.declaredName(mu, prev), Next: d.declaredName(mu, next), Others: d.others(mu), Files: files, Places: d.places, NotPlaces: d.notPlaces}, nil
+	return &oracle.Order{Name: d.name, New: d.name1(newName), Prev: d.declaredName(mu, prev), Next: d.declaredName(mu, next), Others: d.others(mu), Files: files, Places: d.places, NotPlaces: d.notPlaces,
+		PrevShared: declaredTwice(mu.m, prev), NextShared: declaredTwice(mu.m, next)}, nil
 }
 
 func (d *derivedT) analogy(mu *mutation, files []string) (*oracle.Analogy, error) {
 	a := &oracle.Analogy{Name: d.name, Others: d.others(mu), Files: files, KeepNumbers: d.keepNumbers}
 	nd := mu.inserted()
-	sib := nd.sibling(mu)
+	sib := nd.sibling(mu, d.keepNumbers)
+	if nd.first != "" {
+		a.Shape = shapeOf(nd.first, nd.names, d.keepNumbers)
+	}
 	if d.sibling != nil {
 		s, err := d.sibling.render(mu.data)
 		if err != nil {
@@ -391,7 +435,7 @@ func (d *derivedT) declared(mu *mutation) []oracle.Name {
 type newDecl struct {
 	names      []string
 	prev, next string
-	shape      string
+	first      string // the inserted declaration's line
 	candidates []*decl
 	listNames  []string // list spots: the other elements, nearest first
 	kin        []string // the names of the declarations of its kind in its scope
@@ -434,7 +478,7 @@ func (mu *mutation) inserted() *newDecl {
 			dc.names, _ = splitList(dc.groups[k.list], 0, len(dc.groups[k.list]), k.sep)
 		}
 		nd.names = declNames(dc)
-		nd.shape = shapeOf(first, nd.names)
+		nd.first = first
 		prev, _ := mu.data["prev"].(map[string]any)
 		next, _ := mu.data["next"].(map[string]any)
 		nd.prev, _ = prev[kn].(string)
@@ -485,12 +529,20 @@ func declNames(dc *decl) []string {
 	return append(out, dc.names...)
 }
 
-var spaceRE = regexp.MustCompile(`\s+`)
+var (
+	spaceRE = regexp.MustCompile(`\s+`)
+	// numberRE is a number standing alone, not the digits of a word
+	// (int32); signRE its minus sign, not a subtraction's (n - 1).
+	numberRE = regexp.MustCompile(`\b\d+\b`)
+	signRE   = regexp.MustCompile(`(^|[^\w)\]#\s])(\s*)-\s*#`)
+)
 
 // shapeOf is a declaration line with its names masked (its own name and
-// the names of its list differently) and white space collapsed: two
-// declarations of the same shape differ in their names only.
-func shapeOf(line string, names []string) string {
+// the names of its list differently), its numbers masked with their signs
+// unless keep (the tag or value every declaration of a numbered IDL has
+// its own of) and white space collapsed: two declarations of the same
+// shape differ in their names and numbers only.
+func shapeOf(line string, names []string, keep bool) string {
 	s := strings.TrimSpace(line)
 	for i, n := range names {
 		if n == "" {
@@ -506,6 +558,9 @@ func shapeOf(line string, names []string) string {
 		}
 		s = rx.ReplaceAllLiteralString(s, ph)
 	}
+	if !keep {
+		s = signRE.ReplaceAllString(numberRE.ReplaceAllLiteralString(s, "#"), "${1}${2}#")
+	}
 	s = spaceRE.ReplaceAllString(s, " ")
 	s = strings.ReplaceAll(s, " ,", ",")
 	return strings.ReplaceAll(s, ", ", ",")
@@ -515,29 +570,55 @@ func shapeOf(line string, names []string) string {
 // and shape whose names the input mentions nowhere but in its declaration
 // (a sibling used elsewhere has lines in o that are about its uses), or
 // nil when there is none.
-func (nd *newDecl) sibling(mu *mutation) []string {
+func (nd *newDecl) sibling(mu *mutation, keep bool) []string {
 	if nd.listNames != nil {
 		for _, n := range nd.listNames {
-			if mentionedOnce(mu.m.src, n) {
+			if mentionedOnce(mu.m.src, n) && !isGeneric(mu.r.d.generic, n) {
 				return []string{n}
 			}
 		}
 		return nil
 	}
+	shape := shapeOf(nd.first, nd.names, keep)
+	// The first of a kind is often written otherwise (`out << "a="`, then
+	// `out << ", " << "b="`; `X() : a(), b()`): the sibling is the first
+	// of its kind in o exactly when the new declaration is in o′.
+	at, top := mu.s.Line-1, -1
+	for _, dc := range nd.candidates {
+		if top < 0 || dc.line < top {
+			top = dc.line
+		}
+	}
+	newFirst := top < 0 || at <= top
 	for _, dc := range nd.candidates {
 		names := declNames(dc)
-		if len(names) != len(nd.names) || shapeOf(mu.m.lines[dc.line], names) != nd.shape {
+		if len(names) != len(nd.names) || (dc.line == top) != newFirst || shapeOf(dc.lineText(mu.m), names, keep) != shape {
 			continue
 		}
 		ok := true
 		for _, n := range names {
-			ok = ok && mentionedOnce(mu.m.src, n)
+			ok = ok && mentionedOnce(mu.m.src, n) && !isGeneric(mu.r.d.generic, n)
 		}
 		if ok {
 			return names
 		}
 	}
 	return nil
+}
+
+// isGeneric reports whether a form of the name is one of the generator's
+// own words (signature.generic: a sibling called name is not seen in
+// a generated field_indices_by_name).
+func isGeneric(generic map[string]bool, name string) bool {
+	if name == "" || len(generic) == 0 {
+		return false
+	}
+	for _, f := range namecase.Forms {
+		if fn, ok := namecase.Form(f); ok && generic[fn(name)] {
+			return true
+		}
+	}
+	return false
 }
 
 // mentionedOnce reports whether the input holds the name once, as a word,

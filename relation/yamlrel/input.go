@@ -5,6 +5,8 @@ import (
 	"path"
 	"strings"
 	"sync"
+
+	"github.com/mcpt-tool/mcpt/syntax"
 )
 
 // model is what the definitions see of one input: its lines, the captured
@@ -44,6 +46,10 @@ type regionInst struct {
 	from, to int // line index of the from line (-1 for a whole region), and of the to line (or len(lines))
 	groups   map[string]string
 	items    []*decl // declarations inside, in order
+	// list is the list of a tree region's instance, and member the index
+	// in list.Members of each item.
+	list   *syntax.List
+	member []int
 }
 
 // decl is one declaration: a line that a kind's pattern matches.
@@ -58,6 +64,7 @@ type decl struct {
 	listEnd int
 	elems   [][2]int       // byte offsets of each list element
 	item    map[string]any // what templates see of it (see itemMap)
+	text    string         // in a tree region: the member's text, white space collapsed
 }
 
 // key is the name by which a declaration is "the preceding X": its name
@@ -124,6 +131,9 @@ func (d *defs) build(src []byte) *model {
 	}
 	for _, rname := range sortedKeys(d.regions) {
 		r := d.regions[rname]
+		if r.tree != nil {
+			continue // buildTree
+		}
 		if r.whole {
 			inst := &regionInst{from: -1, to: len(m.lines), groups: map[string]string{}}
 			m.regions[rname] = append(m.regions[rname], inst)
@@ -152,6 +162,7 @@ func (d *defs) build(src []byte) *model {
 			i = inst.to
 		}
 	}
+	d.buildTree(m)
 	d.finish(m)
 	return m
 }
@@ -253,7 +264,7 @@ func itemMap(m *model, inst *regionInst, dc *decl, index int) map[string]any {
 	for k, v := range inst.groups {
 		groups[k] = v
 	}
-	it := map[string]any{"kind": dc.kind.name, "name": dc.key(), "names": dc.names, "line": dc.line + 1, "text": m.lines[dc.line], "index": index, "region": groups}
+	it := map[string]any{"kind": dc.kind.name, "name": dc.key(), "names": dc.names, "line": dc.line + 1, "text": dc.lineText(m), "index": index, "region": groups}
 	if dc.names == nil {
 		it["names"] = []string{}
 	}
@@ -291,7 +302,9 @@ func (d *defs) finish(m *model) {
 			m.declItems[kn] = items
 		}
 	}
-	m.err = d.itemLets(m)
+	if err := d.itemLets(m); m.err == nil {
+		m.err = err
+	}
 }
 
 // itemLets computes the attributes that kinds define with let, for every

@@ -26,12 +26,14 @@ func (r *rel) mutate(in relation.Input, sp relation.Spot, rng *rand.Rand) (*rela
 	if err != nil {
 		return nil, err
 	}
-	ins, err := r.insert.render(data)
+	ins, err := r.inserted(s, data)
 	if err != nil {
 		return nil, err
 	}
 	src := m.src[:s.offset] + s.text(ins) + m.src[s.offset:]
-	if s.offset == len(m.src) && len(m.src) > 0 && !strings.HasSuffix(m.src, "\n") {
+	if s.inst != nil {
+		src = m.src[:s.offset] + s.text(ins) + m.src[s.end:]
+	} else if s.offset == len(m.src) && len(m.src) > 0 && !strings.HasSuffix(m.src, "\n") {
 		src = m.src + "\n" + s.text(ins)
 	}
 	if src, err = r.declare.declared(m, data, src, s.offset, len(src)-len(m.src)); err != nil {
@@ -39,6 +41,9 @@ func (r *rel) mutate(in relation.Input, sp relation.Spot, rng *rand.Rand) (*rela
 	}
 	fu := &relation.FollowUp{Src: []byte(src), Bindings: flatten(data), Fresh: r.freshKeys}
 	mu := &mutation{r: r, m: m, s: s, ins: ins, data: data}
+	if s.inst != nil {
+		mu.ins = memberText(ins, s.tree.List.Layout.Sep) // as the kinds of a tree region see members
+	}
 	for _, c := range r.checks {
 		var chk relation.Checker
 		if c.derived != nil {

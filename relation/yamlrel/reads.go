@@ -140,3 +140,16 @@ func (r readT) read(data map[string]any, o tree.Tree, file string) (string, erro
 	}
 	return sm[1], nil
 }
+
+// CheckerName is the name its failures carry: the check's name, or
+// difference:FILE.
+func (rd *readingDiff) CheckerName() string {
+	data := maps.Clone(rd.data)
+	if rd.dt.name != nil {
+		if name, err := rd.dt.name.render(data); err == nil && name != "" {
+			return name
+		}
+	}
+	file, _ := rd.dt.file.render(data)
+	return "difference:" + file
+}

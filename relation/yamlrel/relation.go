@@ -15,7 +15,8 @@ type rel struct {
 	pos        config.Pos
 	boundaries *region
 	lists      []listSpot
-	when       *tmpl // spots.when: the condition a spot must meet
+	when       *tmpl   // spots.when: the condition a spot must meet
+	except     []*tmpl // spots.except: what the relation leaves out
 	fresh      []string
 	freshLists []freshList
 	freshKeys  []string // the bindings that hold fresh names: fresh, then fresh lists
@@ -23,6 +24,7 @@ type rel struct {
 	early      []let // the relation's lets that use no choice, computed before the choices
 	late       []let // the others, computed after them
 	insert     *tmpl
+	clone      *cloneT
 	declare    *declareT // a second insertion (logic.go)
 	checks     []checkT
 }
@@ -58,17 +60,30 @@ func (d *defs) compileRelation(ry relYAML) (*relation.Relation, error) {
 	for _, kn := range d.kindList {
 		if k := d.kinds[kn]; d.regions[k.region] == nil {
 			return nil, config.Errorf(d.sources["kind "+kn], "kind %s: no region named %q", kn, k.region)
+		} else if len(k.nodes) > 0 && d.regions[k.region].tree == nil {
+			return nil, config.Errorf(d.sources["kind "+kn], "kind %s: node is for a kind of a region with list (region %s has none)", kn, k.region)
 		}
+	}
+	if err := d.checkTreeRegions(); err != nil {
+		return nil, err
 	}
 	if err := r.compileBindings(ry); err != nil {
 		return nil, err
 	}
-	if ry.Insert.Value == "" {
-		return nil, ry.Name.At("relation %s: nothing to insert", r.name)
-	}
 	var err error
-	if r.insert, err = mkTmpl(ry.Insert); err != nil {
-		return nil, err
+	switch {
+	case ry.Clone != nil && ry.Insert.Value != "":
+		return nil, ry.Insert.At("relation %s: insert or clone, not both", r.name)
+	case ry.Clone != nil:
+		if r.clone, err = r.compileClone(ry.Clone); err != nil {
+			return nil, err
+		}
+	case ry.Insert.Value == "":
+		return nil, ry.Name.At("relation %s: nothing to insert", r.name)
+	default:
+		if r.insert, err = mkTmpl(ry.Insert); err != nil {
+			return nil, err
+		}
 	}
 	if r.declare, err = d.compileDeclare(ry.Declare, ry.Name); err != nil {
 		return nil, err
@@ -129,6 +144,13 @@ func (r *rel) compileSpots(ry relYAML) error {
 			return err
 		}
 		r.when = t
+	}
+	for _, e := range ry.Spots.Except {
+		t, err := mkTmpl(e)
+		if err != nil {
+			return err
+		}
+		r.except = append(r.except, t)
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 // relation files include.
 type fileYAML struct {
 	Include   []config.String                       `yaml:"include"`
+	Syntax    *config.String                        `yaml:"syntax"`
 	Fresh     *config.String                        `yaml:"fresh"`
 	Skip      *config.String                        `yaml:"skip"`
 	Captures  map[string]config.String              `yaml:"captures"`
@@ -25,11 +26,19 @@ type fileYAML struct {
 }
 
 // regionYAML is a region: the lines from a from line to a to line, or, with
-// whole, the whole input (its boundaries start at the first line).
+// whole, the whole input (its boundaries start at the first line), or, with
+// list, the nodes of those kinds in the syntax tree of the input (tree.go).
 type regionYAML struct {
 	From  config.String  `yaml:"from"`
 	To    config.String  `yaml:"to"`
 	Whole *config.String `yaml:"whole"` // true
+
+	List        []config.String `yaml:"list"`
+	Header      *config.String  `yaml:"header"`
+	Except      *config.String  `yaml:"except"`
+	Members     []config.String `yaml:"members"`
+	Comments    []config.String `yaml:"comments"`
+	Annotations []config.String `yaml:"annotations"`
 }
 
 type kindYAML struct {
@@ -37,6 +46,8 @@ type kindYAML struct {
 	Match  config.String  `yaml:"match"`
 	List   *config.String `yaml:"list"`
 	Sep    *config.String `yaml:"sep"`
+	// Node names the member node types the kind takes, in a tree region.
+	Node []config.String `yaml:"node"`
 	// Let computes attributes of each declaration (see itemLets).
 	Let []map[string]config.String `yaml:"let"`
 }
@@ -50,20 +61,30 @@ type relYAML struct {
 	Choose     []chooseYAML               `yaml:"choose"`
 	Let        []map[string]config.String `yaml:"let"`
 	Insert     config.String              `yaml:"insert"`
+	Clone      *cloneYAML                 `yaml:"clone"`
 	Declare    *declareYAML               `yaml:"declare"`
 	Checks     []checkYAML                `yaml:"checks"`
 }
 
 type spotsYAML struct {
-	Boundaries *config.String `yaml:"boundaries"`
-	Lists      []listSpotYAML `yaml:"lists"`
-	When       *config.String `yaml:"when"`
+	Boundaries *config.String  `yaml:"boundaries"`
+	Lists      []listSpotYAML  `yaml:"lists"`
+	When       *config.String  `yaml:"when"`
+	Except     []config.String `yaml:"except"`
 }
 
 type listSpotYAML struct {
 	Kind config.String              `yaml:"kind"`
 	Join *config.String             `yaml:"join"`
 	Let  []map[string]config.String `yaml:"let"`
+}
+
+// cloneYAML inserts a copy of the member next to a spot of a tree region
+// (the one before it, else the one after) with the name name and, when
+// value is given, that value in the member's value field.
+type cloneYAML struct {
+	Name  config.String  `yaml:"name"`
+	Value *config.String `yaml:"value"`
 }
 
 type freshListYAML struct {

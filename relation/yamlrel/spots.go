@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/syntax"
 )
 
 // scopeKeys are the keys that boundary spots add to .region next to the
@@ -15,7 +16,10 @@ var scopeKeys = []string{"items", "index", "before", "after", "names", "first", 
 type spot struct {
 	relation.Spot
 	offset int // where the insertion goes in the input
+	end    int // for a spot of a tree region: the inserted text replaces offset to end
 	text   func(ins string) string
+	inst   *regionInst           // the region instance of a spot of a tree region
+	tree   syntax.Spot           // and its spot in the list
 	data   func() map[string]any // the spot's template data, built on demand
 	lets   []let
 }
@@ -67,7 +71,7 @@ func (r *rel) find(m *model, name string) ([]*spot, error) {
 
 func (r *rel) findAll(m *model, name string) ([]*spot, error) {
 	if m.err != nil {
-		return nil, m.err
+		return nil, named(m.err, name)
 	}
 	if !r.applicable(m) {
 		return nil, nil
@@ -93,6 +97,10 @@ func (r *rel) findAll(m *model, name string) ([]*spot, error) {
 	}
 	if r.boundaries != nil {
 		for _, inst := range m.regions[r.boundaries.name] {
+			if inst.list != nil {
+				r.treeSpots(m, inst, add)
+				continue
+			}
 			r.boundarySpots(m, inst, add)
 		}
 	}
@@ -284,7 +292,7 @@ func (r *rel) addScope(region map[string]any, inst *regionInst, b int) {
 
 // keep reports whether a spot passes the relation's spots.when condition.
 func (r *rel) keep(s *spot, name, src string) (bool, error) {
-	if r.when == nil {
+	if r.when == nil && len(r.except) == 0 {
 		return true, nil
 	}
 	data := s.data()
@@ -294,6 +302,18 @@ func (r *rel) keep(s *spot, name, src string) (bool, error) {
 	}
 	if err := evalLets(s.lets, data); err != nil {
 		return false, err
+	}
+	for _, e := range r.except {
+		x, err := e.render(data)
+		if err != nil {
+			return false, err
+		}
+		if truthy(x) {
+			return false, nil
+		}
+	}
+	if r.when == nil {
+		return true, nil
 	}
 	w, err := r.when.render(data)
 	if err != nil {

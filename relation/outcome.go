@@ -1,0 +1,53 @@
+package relation
+
+import (
+	"fmt"
+
+	"github.com/mcpt-tool/mcpt/oracle"
+	"github.com/mcpt-tool/mcpt/tree"
+)
+
+// Outcome is what one checker of a follow-up concluded on a pair of
+// outputs: failed (Fails), passed, or passed without deciding (Undecided:
+// a derived check with no neighbour or no sibling line to compare with).
+type Outcome struct {
+	Checker   string
+	Fails     []oracle.Failure
+	Undecided bool
+}
+
+// Decider is a Checker that says when it could not decide, as oracle's
+// derived checkers (order, analogy, locality) do.
+type Decider interface {
+	Decide(o, o2 tree.Tree) oracle.Verdict
+}
+
+// Named is a Checker that has a name before it fails.
+type Named interface {
+	CheckerName() string
+}
+
+// Outcomes runs every checker of the follow-up on the pair of outputs and
+// says what each concluded; its failures are those of Check. A checker
+// that neither failed nor decided every part of its check is undecided.
+func (f *FollowUp) Outcomes(o, o2 tree.Tree) []Outcome {
+	outs := make([]Outcome, len(f.Checks))
+	for i, c := range f.Checks {
+		out := &outs[i]
+		if d, ok := c.(Decider); ok {
+			v := d.Decide(o, o2)
+			out.Fails, out.Undecided = v.Fails, len(v.Fails) == 0 && len(v.Undecided) > 0
+		} else {
+			out.Fails = c.Check(o, o2)
+		}
+		switch n, ok := c.(Named); {
+		case ok:
+			out.Checker = n.CheckerName()
+		case len(out.Fails) > 0:
+			out.Checker = out.Fails[0].Checker
+		default:
+			out.Checker = fmt.Sprintf("check %d", i+1)
+		}
+	}
+	return outs
+}

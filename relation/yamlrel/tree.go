@@ -1,0 +1,319 @@
+package yamlrel
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/mcpt-tool/mcpt/config"
+	"github.com/mcpt-tool/mcpt/syntax"
+)
+
+// treeRegion is a region whose instances are lists of the input's syntax
+// tree: the nodes of the list kinds whose header (the text of the
+// declaration that holds the list, up to the list, white space collapsed)
+// matches header and not except.
+type treeRegion struct {
+	spec           syntax.ListSpec
+	header, except *regexp.Regexp
+	pos            config.Pos
+}
+
+// setSyntax resolves `syntax:`, the parser of the tree regions.
+func (d *defs) setSyntax(s *config.String) error {
+	if s == nil {
+		return nil
+	}
+	if d.parser != nil && d.parser.Lang() != s.Value {
+		return s.At("syntax %q: the relations already use %q (first at %s)", s.Value, d.parser.Lang(), d.parserPos)
+	}
+	p, ok := syntax.Lookup(s.Value)
+	if !ok {
+		have := strings.Join(syntax.Registered(), ", ")
+		if have == "" {
+			have = "none"
+		}
+		return s.At("syntax %q: no such parser in this mcpt (it has: %s); the mcpt command links the TypeScript grammar when built with -tags typescript (go build -tags typescript ./cmd/mcpt)", s.Value, have)
+	}
+	d.parser, d.parserPos = p, s.Pos
+	return nil
+}
+
+func (d *defs) addTreeRegion(name string, r regionYAML) error {
+	pos := r.List[0].Pos
+	if err := d.define("region", name, pos); err != nil {
+		return err
+	}
+	if r.From.Value != "" || r.To.Value != "" || r.Whole != nil {
+		return r.List[0].At("region %s: a region with list has no from, to or whole", name)
+	}
+	tr := &treeRegion{pos: pos}
+	for _, l := range r.List {
+		tr.spec.Lists = append(tr.spec.Lists, l.Value)
+	}
+	for _, l := range r.Members {
+		tr.spec.Members = append(tr.spec.Members, l.Value)
+	}
+	for _, l := range r.Comments {
+		tr.spec.Comments = append(tr.spec.Comments, l.Value)
+	}
+	for _, l := range r.Annotations {
+		tr.spec.Annotations = append(tr.spec.Annotations, l.Value)
+	}
+	var err error
+	if r.Header != nil {
+		if tr.header, err = compileRE(*r.Header); err != nil {
+			return err
+		}
+		if err := checkRegionGroups(*r.Header, tr.header); err != nil {
+			return err
+		}
+	}
+	if r.Except != nil {
+		if tr.except, err = compileRE(*r.Except); err != nil {
+			return err
+		}
+	}
+	d.regions[name] = &region{name: name, tree: tr}
+	return nil
+}
+
+// checkTreeRegions checks, once every file is loaded, that the tree
+// regions have a parser.
+func (d *defs) checkTreeRegions() error {
+	for _, name := range sortedKeys(d.regions) {
+		if r := d.regions[name]; r.tree != nil && d.parser == nil {
+			return config.Errorf(r.tree.pos, "region %s: a region with list needs the parser named by syntax: (e.g. syntax: typescript)", name)
+		}
+	}
+	return nil
+}
+
+// buildTree parses the input and adds the instances of the tree regions
+// and their declarations to m.
+func (d *defs) buildTree(m *model) {
+	if d.parser == nil {
+		return
+	}
+	var t *syntax.Tree
+	for _, rname := range sortedKeys(d.regions) {
+		r := d.regions[rname]
+		if r.tree == nil {
+			continue
+		}
+		if t == nil {
+			var err error
+			if t, err = d.parser.Parse("input", []byte(m.src)); err != nil {
+				m.err = err
+				return
+			}
+		}
+		for _, l := range syntax.Lists(t, r.tree.spec) {
+			groups, ok := r.tree.instance(t.Src, l)
+			if !ok {
+				continue
+			}
+			inst := &regionInst{from: -1, to: len(m.lines), groups: groups, list: l}
+			if l.Open != nil {
+				inst.from, inst.to = lineIndex(m, l.Open.Start), lineIndex(m, l.Close.Start)
+			}
+			m.regions[rname] = append(m.regions[rname], inst)
+			d.treeItems(m, rname, inst)
+		}
+	}
+}
+
+// instance reports whether list l is an instance of the region, with the
+// named groups of its header.
+func (tr *treeRegion) instance(src []byte, l *syntax.List) (map[string]string, bool) {
+	groups := map[string]string{}
+	h := header(src, l)
+	if tr.except != nil && tr.except.MatchString(h) {
+		return nil, false
+	}
+	if tr.header == nil {
+		return groups, true
+	}
+	sm := tr.header.FindStringSubmatch(h)
+	if sm == nil {
+		return nil, false
+	}
+	for gi, gn := range tr.header.SubexpNames() {
+		if gn != "" {
+			groups[gn] = sm[gi]
+		}
+	}
+	return groups, true
+}
+
+// header is the text of the declaration that holds list l (with a
+// wrapping export, where the grammar has one), from its start to the list,
+// comments left out and white space collapsed: `export enum Color`,
+// `class Box<T> extends Base`. A list that is the root has none.
+func header(src []byte, l *syntax.List) string {
+	p := l.Node.Parent
+	if p == nil {
+		return ""
+	}
+	start := p.Start
+	if p.Field == "declaration" && p.Parent != nil {
+		start = p.Parent.Start
+	}
+	h := []byte(string(src[start:l.Node.Start]))
+	syntax.Walk(p, func(n *syntax.Node) bool {
+		if n.Kind == "comment" && n.Start >= start && n.End <= l.Node.Start {
+			for i := n.Start; i < n.End; i++ {
+				h[i-start] = ' '
+			}
+		}
+		return n.Start < l.Node.Start
+	})
+	return collapse(string(h))
+}
+
+var wsRE = regexp.MustCompile(`\s+`)
+
+func collapse(s string) string { return strings.TrimSpace(wsRE.ReplaceAllString(s, " ")) }
+
+func lineIndex(m *model, off int) int {
+	i, _ := slices.BinarySearch(m.offsets, off+1)
+	return i - 1
+}
+
+// treeItems adds the declarations of a tree region's instance: the members
+// that a kind of the region takes (by node type) and matches (its pattern
+// on the member's text, white space collapsed).
+func (d *defs) treeItems(m *model, rname string, inst *regionInst) {
+	src := []byte(m.src)
+	for mi, mem := range inst.list.Members {
+		text := collapse(mem.Node.Text(src))
+		for _, kn := range d.kindList {
+			k := d.kinds[kn]
+			if k.region != rname || len(k.nodes) > 0 && !slices.Contains(k.nodes, mem.Node.Kind) {
+				continue
+			}
+			idx := k.match.FindStringSubmatchIndex(text)
+			if idx == nil {
+				continue
+			}
+			dc := &decl{kind: k, line: lineIndex(m, mem.Node.Start), end: lineIndex(m, mem.Node.End), groups: map[string]string{}, text: text}
+			for gi, gn := range k.match.SubexpNames() {
+				if gn != "" && idx[2*gi] >= 0 {
+					dc.groups[gn] = text[idx[2*gi]:idx[2*gi+1]]
+				}
+			}
+			dc.name = dc.groups["name"]
+			if k.list != "" {
+				dc.names, _ = splitList(dc.groups[k.list], 0, len(dc.groups[k.list]), k.sep)
+			}
+			inst.items = append(inst.items, dc)
+			inst.member = append(inst.member, mi)
+			m.decls[kn] = append(m.decls[kn], dc)
+			break
+		}
+	}
+}
+
+// lineText is the text templates see as a declaration's .text: its line,
+// or in a tree region its member's text.
+func (dc *decl) lineText(m *model) string {
+	if dc.text != "" {
+		return dc.text
+	}
+	return m.lines[dc.line]
+}
+
+// treeSpots are the spots of a tree region's instance: before its first
+// member, between two, after the last; the inserted text takes its layout
+// from the list (syntax.Spot.Insert).
+func (r *rel) treeSpots(m *model, inst *regionInst, add func(*spot)) {
+	for _, sp := range inst.list.Spots() {
+		b := 0 // the items before the spot
+		for b < len(inst.member) && inst.member[b] < sp.Index {
+			b++
+		}
+		e := sp.Insert("")
+		s := &spot{offset: e.Start, end: e.End, inst: inst, tree: sp}
+		s.Desc = sp.Desc
+		s.text = func(ins string) string { return sp.Insert(ins).Text }
+		s.data = func() map[string]any { return r.boundaryData(m, inst, b) }
+		add(s)
+	}
+}
+
+// named gives a parse error of an input the input's name.
+func named(err error, name string) error {
+	var se *syntax.Error
+	if errors.As(err, &se) {
+		c := *se
+		c.Name = name
+		return fmt.Errorf("%w", &c)
+	}
+	return err
+}
+
+// cloneT is a compiled clone: the inserted member is a copy of a neighbour.
+type cloneT struct {
+	name, value *tmpl
+}
+
+func (r *rel) compileClone(c *cloneYAML) (*cloneT, error) {
+	if r.boundaries == nil || r.boundaries.tree == nil {
+		return nil, c.Name.At("relation %s: clone needs spots at the boundaries of a region with list", r.name)
+	}
+	if c.Name.Value == "" {
+		return nil, c.Name.At("relation %s: clone needs a name (e.g. '{{.n}}')", r.name)
+	}
+	ct := &cloneT{}
+	var err error
+	if ct.name, err = mkTmpl(c.Name); err != nil {
+		return nil, err
+	}
+	if c.Value != nil {
+		if ct.value, err = mkTmpl(*c.Value); err != nil {
+			return nil, err
+		}
+	}
+	return ct, nil
+}
+
+// inserted renders the inserted text: the insert template, or the clone of
+// the spot's neighbour (the member before it, else the one after), which
+// the data then hold as .clone.of (its name) and .clone.text.
+func (r *rel) inserted(s *spot, data map[string]any) (string, error) {
+	if r.clone == nil {
+		return r.insert.render(data)
+	}
+	sib := s.tree.Before
+	if sib == nil {
+		sib = s.tree.After
+	}
+	if sib == nil {
+		return "", fmt.Errorf("relation %s: nothing to clone at %s", r.name, s.Desc)
+	}
+	name, err := r.clone.name.render(data)
+	if err != nil {
+		return "", err
+	}
+	value := ""
+	if r.clone.value != nil {
+		if value, err = r.clone.value.render(data); err != nil {
+			return "", err
+		}
+	}
+	text := sib.Clone(strings.TrimSpace(name), strings.TrimSpace(value))
+	data["clone"] = map[string]any{"of": sib.Name, "text": text}
+	return text, nil
+}
+
+// memberText is inserted text as a kind of a tree region sees a member:
+// without the list's separator at its end, white space collapsed.
+func memberText(ins, sep string) string {
+	t := strings.TrimSpace(ins)
+	if sep != "" {
+		t = strings.TrimSuffix(t, sep)
+	}
+	return collapse(t)
+}
