@@ -17,6 +17,7 @@ import (
 	"github.com/mcpt-tool/mcpt/config"
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/internal/setup"
+	"github.com/mcpt-tool/mcpt/syntax"
 )
 
 // Defaults of the zero fields of WorkersOptions, and their values in quick
@@ -205,6 +206,9 @@ func tsMissing(dir string) string {
 	}
 	if _, err := exec.LookPath("node"); err != nil {
 		return "not measured: node is not on PATH"
+	}
+	if _, ok := syntax.Lookup("typescript"); !ok {
+		return "not measured: this mcpt has no TypeScript grammar (build it with -tags typescript)"
 	}
 	return ""
 }

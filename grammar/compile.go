@@ -112,6 +112,7 @@ func (g *Grammar) compile(errs *ErrorList) {
 	}
 	g.checkConstantCalls(errs)
 	g.markUsed()
+	g.dropReadOnly()
 	if len(*errs) > 0 {
 		return
 	}
@@ -431,4 +432,55 @@ func (g *Grammar) markUsed() {
 		}
 	}
 	g.warnings.Sort()
+}
+
+// dropReadOnly leaves out of the alternatives (the unit of coverage) those
+// that no derivation can reach: the alternatives of rules only alternatives
+// of weight 0 call, and the %name rule, which are only read when parsing.
+func (g *Grammar) dropReadOnly() {
+	derivable := map[*altNode]bool{}
+	visited := map[*rule]bool{}
+	var visit func(n node)
+	var visitRule func(r *rule)
+	visit = func(n node) {
+		switch n := n.(type) {
+		case *choiceNode:
+			for _, a := range n.alts {
+				derivable[a] = true
+				for _, it := range a.items {
+					visit(it)
+				}
+			}
+		case *repNode:
+			visit(n.item)
+		case *indentNode:
+			visit(n.body)
+		case *bindNode:
+			visit(n.item)
+		case *callNode:
+			visitRule(n.rule)
+		case *symNode:
+			if n.op == opNew && n.kind != nil {
+				visitRule(n.kind.rule)
+			}
+		}
+	}
+	visitRule = func(r *rule) {
+		if r == nil || visited[r] {
+			return
+		}
+		visited[r] = true
+		for _, v := range r.variants {
+			visit(v.body)
+		}
+	}
+	visitRule(g.start)
+	kept := g.alts[:0]
+	for _, a := range g.alts {
+		if derivable[a] {
+			a.id = len(kept)
+			kept = append(kept, a)
+		}
+	}
+	g.alts = kept
 }

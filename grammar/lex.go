@@ -26,6 +26,8 @@ type token struct {
 	pos  Pos
 	text string // identifier or directive name, the string's value, punctuation, the digits
 	set  []byte // a class's bytes
+	// negated is true for a class written [^…].
+	negated bool
 }
 
 func (t token) String() string {
@@ -257,7 +259,7 @@ func (l *lexer) class(p Pos) token {
 		return token{kind: tBad, pos: p}
 	}
 	sort.Slice(set, func(i, j int) bool { return set[i] < set[j] })
-	return token{kind: tClass, pos: p, set: set}
+	return token{kind: tClass, pos: p, set: set, negated: negate}
 }
 
 // classMembers reads the members and ranges of a character class up to

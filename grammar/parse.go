@@ -419,7 +419,7 @@ func (p *parser) primary() node {
 		return &litNode{p: t.pos, text: t.text}
 	case tClass:
 		p.next()
-		return &classNode{p: t.pos, set: t.set}
+		return &classNode{p: t.pos, set: t.set, negated: t.negated}
 	case tIdent:
 		p.next()
 		c := &callNode{p: t.pos, name: t.text}

@@ -113,6 +113,8 @@ func Reports(names []string, reps []*result.Report) (*result.Report, error) {
 		m.TestCases += r.TestCases
 		m.NondeterministicCases += r.NondeterministicCases
 		m.RecheckRuns += r.RecheckRuns
+		m.WorkerRestarts += r.WorkerRestarts
+		m.WorkerStaleResponses += r.WorkerStaleResponses
 		m.TranspilerRuns += r.TranspilerRuns
 		m.Seeds.Total += r.Seeds.Total
 		m.Seeds.Rejected = append(m.Seeds.Rejected, r.Seeds.Rejected...)

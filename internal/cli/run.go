@@ -396,7 +396,10 @@ func printSummary(w io.Writer, r *result.Report, out, mcpt string) {
 		}
 	}
 	if r.NondeterministicCases > 0 {
-		fmt.Fprintf(w, "test cases skipped: %d failed once but not when run again (a nondeterministic transpiler), not counted as findings\n", r.NondeterministicCases)
+		fmt.Fprintf(w, "test cases skipped: %d failed, but not the same way when run again (a nondeterministic transpiler), not counted as findings\n", r.NondeterministicCases)
+	}
+	if r.WorkerRestarts > 0 || r.WorkerStaleResponses > 0 {
+		fmt.Fprintf(w, "worker processes: %d restarted (timed out, died or broke the protocol), %d stale responses discarded\n", r.WorkerRestarts, r.WorkerStaleResponses)
 	}
 	names := make([]string, 0, len(r.ByRelation))
 	for n := range r.ByRelation {

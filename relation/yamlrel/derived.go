@@ -580,9 +580,19 @@ func (nd *newDecl) sibling(mu *mutation, keep bool) []string {
 		return nil
 	}
 	shape := shapeOf(nd.first, nd.names, keep)
+	// The first of a kind is often written otherwise (`out << "a="`, then
+	// `out << ", " << "b="`; `X() : a(), b()`): the sibling is the first
+	// of its kind in o exactly when the new declaration is in o′.
+	at, top := mu.s.Line-1, -1
+	for _, dc := range nd.candidates {
+		if top < 0 || dc.line < top {
+			top = dc.line
+		}
+	}
+	newFirst := top < 0 || at <= top
 	for _, dc := range nd.candidates {
 		names := declNames(dc)
-		if len(names) != len(nd.names) || shapeOf(mu.m.lines[dc.line], names, keep) != shape {
+		if len(names) != len(nd.names) || (dc.line == top) != newFirst || shapeOf(dc.lineText(mu.m), names, keep) != shape {
 			continue
 		}
 		ok := true

@@ -35,7 +35,7 @@ func (d *defs) setSyntax(s *yamlpos.String) error {
 		if have == "" {
 			have = "none"
 		}
-		return s.At("syntax %q: no such parser in this mcpt (it has: %s)", s.Value, have)
+		return s.At("syntax %q: no such parser in this mcpt (it has: %s); the mcpt command links the TypeScript grammar when built with -tags typescript (go build -tags typescript ./cmd/mcpt)", s.Value, have)
 	}
 	d.parser, d.parserPos = p, s.Pos
 	return nil
@@ -306,4 +306,14 @@ func (r *rel) inserted(s *spot, data map[string]any) (string, error) {
 	text := sib.Clone(strings.TrimSpace(name), strings.TrimSpace(value))
 	data["clone"] = map[string]any{"of": sib.Name, "text": text}
 	return text, nil
+}
+
+// memberText is inserted text as a kind of a tree region sees a member:
+// without the list's separator at its end, white space collapsed.
+func memberText(ins, sep string) string {
+	t := strings.TrimSpace(ins)
+	if sep != "" {
+		t = strings.TrimSuffix(t, sep)
+	}
+	return collapse(t)
 }
