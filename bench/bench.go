@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mcpt-tool/mcpt/transpiler/spec"
 	"io"
 	"os"
 	"os/exec"
@@ -190,11 +191,11 @@ func load(ctx context.Context, opt Options) (*env, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	if len(cfg.Transpiler.Command) == 0 {
+	if cfg.Transpiler.Kind != spec.Command {
 		cleanup()
 		return nil, nil, fmt.Errorf("bench: %s: want a transpiler command", cfg.File)
 	}
-	cfg.Transpiler.Command[0] = cllc
+	cfg.Transpiler.Argv[0] = cllc
 	ext, err := setup.Transpiler(cfg, nil)
 	if err != nil {
 		cleanup()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mcpt-tool/mcpt/transpiler/spec"
 	"io"
 	"os"
 	"os/exec"
@@ -16,6 +17,7 @@ import (
 	"github.com/mcpt-tool/mcpt/config"
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/internal/setup"
+	"github.com/mcpt-tool/mcpt/syntax"
 )
 
 // Defaults of the zero fields of WorkersOptions, and their values in quick
@@ -180,11 +182,11 @@ func useCllc(cllc, fault string) func(*config.Config) error {
 		if fault != "" {
 			extra = []string{"--fault", fault}
 		}
-		switch {
-		case len(t.Command) > 0:
-			t.Command = append([]string{cllc}, append(t.Command[1:], extra...)...)
-		case len(t.Worker) > 0:
-			t.Worker = append([]string{cllc}, t.Worker[1:]...)
+		switch t.Kind {
+		case spec.Command:
+			t.Argv = append([]string{cllc}, append(t.Argv[1:], extra...)...)
+		case spec.Worker:
+			t.Argv = append([]string{cllc}, t.Argv[1:]...)
 			t.Arguments = append(slices.Clone(t.Arguments), extra...)
 		default:
 			return fmt.Errorf("%s: want a transpiler command or worker", cfg.File)
@@ -204,6 +206,9 @@ func tsMissing(dir string) string {
 	}
 	if _, err := exec.LookPath("node"); err != nil {
 		return "not measured: node is not on PATH"
+	}
+	if _, ok := syntax.Lookup("typescript"); !ok {
+		return "not measured: this mcpt has no TypeScript grammar (build it with -tags typescript)"
 	}
 	return ""
 }

@@ -656,13 +656,13 @@ func Load(dir string) (*Bundle, error) {
 	return r.Load(".")
 }
 
-// Command is how the commands that bundles record invoke mcpt: "mcpt"
-// unless the program that writes them says otherwise (mcpt itself, started
-// with go run or by a path, records the form that works as it was started).
-var Command = "mcpt"
-
 // ReproCommand is the command that reproduces the finding whose bundle is
-// the directory dir.
-func ReproCommand(dir string) string {
-	return Command + " repro " + filepath.ToSlash(filepath.Clean(dir))
+// the directory dir, with mcpt the command that starts mcpt: "mcpt" when
+// it is empty (mcpt itself, started with go run or by a path, gives the
+// form that works as it was started).
+func ReproCommand(mcpt, dir string) string {
+	if mcpt == "" {
+		mcpt = "mcpt"
+	}
+	return mcpt + " repro " + filepath.ToSlash(filepath.Clean(dir))
 }

@@ -2,6 +2,7 @@ package bundle
 
 import (
 	"errors"
+	"github.com/mcpt-tool/mcpt/transpiler/spec"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -14,7 +15,7 @@ import (
 func sample() *Bundle {
 	return &Bundle{
 		Finding:     result.Finding{ID: "c000001-r", SeedFile: "seeds/a.prog", Diff: "--- a\n+++ b\n"},
-		Recipe:      &Recipe{Config: "mcpt.yaml", Seed: 7, Transpiler: Transpiler{Command: []string{"t", "{input}"}}},
+		Recipe:      &Recipe{Config: "mcpt.yaml", Seed: 7, Transpiler: Transpiler{Kind: "command", Process: spec.Process{Argv: []string{"t", "{input}"}}}},
 		Base:        []byte("base\n"),
 		FollowUp:    []byte("follow-up\n"),
 		BaseOut:     tree.Tree{"out.txt": []byte("o\n"), "sub/x.txt": []byte("x\n")},

@@ -1,9 +1,8 @@
 package bundle
 
 import (
-	"time"
-
 	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/transpiler/spec"
 )
 
 // RecipeFile is the file of a bundle that holds its Recipe.
@@ -47,33 +46,9 @@ func (r *Recipe) Inputs() map[string]string {
 	return r.RelationFiles
 }
 
-// Transpiler is the transpiler of a recipe: a builtin, or a command that
-// the recipient runs only when they say so.
-type Transpiler struct {
-	Builtin        string            `json:"builtin,omitempty"`
-	Options        map[string]string `json:"options,omitempty"`
-	Faults         []string          `json:"faults,omitempty"`
-	Command        []string          `json:"command,omitempty"`
-	Worker         []string          `json:"worker,omitempty"` // a persistent worker's command line
-	Arguments      []string          `json:"arguments,omitempty"`
-	WorkerRequests int               `json:"worker_requests,omitempty"`
-	Dir            string            `json:"dir,omitempty"` // the command's working directory, absolute
-	Env            []string          `json:"env,omitempty"`
-	Timeout        time.Duration     `json:"timeout_ns,omitempty"`
-	Accept         []int             `json:"accept,omitempty"`
-	Reject         []int             `json:"reject,omitempty"`
-	InputName      string            `json:"input_name,omitempty"`
-	MaxOutputFiles int               `json:"max_output_files,omitempty"`
-	MaxOutputBytes int64             `json:"max_output_bytes,omitempty"`
-}
-
-// Runs tells the command line the transpiler runs, if it runs one.
-func (t *Transpiler) Runs() []string {
-	if len(t.Worker) > 0 {
-		return t.Worker
-	}
-	return t.Command
-}
+// Transpiler is the transpiler of a recipe, a builtin, or a command, a
+// worker or a service that the recipient runs only when they say so.
+type Transpiler = spec.Spec
 
 // Rule is a normalisation rule of a recipe.
 type Rule struct {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpt-tool/mcpt/internal/inputfile"
 	"github.com/mcpt-tool/mcpt/internal/namecase"
+	"github.com/mcpt-tool/mcpt/transpiler/spec"
 )
 
 // Config is a decoded and validated mcpt.yaml. Paths in it are resolved
@@ -44,23 +45,14 @@ type Signature struct {
 }
 
 // Transpiler says how to run the transpiler under test: a builtin in
-// process, an external command run once per input, or a persistent worker.
+// process, an external command run once per input, a persistent worker,
+// or a service reached over HTTP. The spec is what the rest of mcpt sees
+// (run, recipe, fingerprint, --trust); Pos is where the section says which
+// kind it is, for errors. The working directory is resolved against the
+// configuration's directory.
 type Transpiler struct {
-	Builtin        string
-	Options        map[string]string
-	Faults         []string
-	Command        []string
-	Worker         []string // a persistent worker's command line
-	Arguments      []string // a worker request's argument template; nil: the default
-	WorkerRequests int      // requests a worker process serves before it is replaced; 0: the default
-	WorkDir        string
-	Env            []string
-	Timeout        time.Duration
-	Accept, Reject []int
-	InputName      string
-	MaxOutputFiles int
-	MaxOutputBytes int64
-	Pos            Pos
+	spec.Spec
+	Pos Pos
 }
 
 // Seeds names seed files, or a grammar to generate them from.
@@ -124,6 +116,7 @@ type transpilerYAML struct {
 	Faults         []String          `yaml:"faults"`
 	Command        []String          `yaml:"command"`
 	Worker         []String          `yaml:"worker"`
+	URL            *String           `yaml:"url"`
 	Arguments      []String          `yaml:"arguments"`
 	WorkerRequests *Int              `yaml:"worker_requests"`
 	Dir            *String           `yaml:"dir"`
@@ -365,27 +358,32 @@ func (c *Config) transpiler(t *transpilerYAML, errs *ErrorList) {
 func (c *Config) transpilerKind(t *transpilerYAML, errs *ErrorList) {
 	tr := &c.Transpiler
 	kinds := 0
-	for _, set := range []bool{t.Builtin != nil, len(t.Command) > 0, len(t.Worker) > 0} {
+	for _, set := range []bool{t.Builtin != nil, len(t.Command) > 0, len(t.Worker) > 0, t.URL != nil} {
 		if set {
 			kinds++
 		}
 	}
 	switch {
 	case kinds > 1:
-		errs.Add(Errorf(c.transpilerPos(t), "transpiler: give one of builtin, command and worker"))
+		errs.Add(Errorf(c.transpilerPos(t), "transpiler: give one of builtin, command, worker and url"))
 	case t.Builtin != nil:
-		tr.Builtin, tr.Pos = t.Builtin.Value, t.Builtin.Pos
+		tr.Kind, tr.Builtin, tr.Pos = spec.Builtin, t.Builtin.Value, t.Builtin.Pos
 		if t.Dir != nil || t.Env != nil || len(t.Accept) > 0 || len(t.Reject) > 0 {
 			errs.Add(t.Builtin.At("transpiler: dir, env, accept and reject are for commands"))
 		}
 	case len(t.Command) > 0:
-		tr.Pos = t.Command[0].Pos
-		tr.Command = commandLine(t.Command, t, "command", errs)
+		tr.Kind, tr.Pos = spec.Command, t.Command[0].Pos
+		tr.Argv = commandLine(t.Command, t, "command", errs)
 	case len(t.Worker) > 0:
-		tr.Pos = t.Worker[0].Pos
-		tr.Worker = commandLine(t.Worker, t, "worker command", errs)
+		tr.Kind, tr.Pos = spec.Worker, t.Worker[0].Pos
+		tr.Argv = commandLine(t.Worker, t, "worker command", errs)
+	case t.URL != nil:
+		tr.Kind, tr.Pos, tr.URL = spec.HTTP, t.URL.Pos, t.URL.Value
+		if t.Dir != nil || t.Env != nil || len(t.Accept) > 0 || len(t.Reject) > 0 || len(t.Faults) > 0 || len(t.Options) > 0 {
+			errs.Add(t.URL.At("transpiler: dir, env, accept, reject, faults and options are not for a url"))
+		}
 	default:
-		errs.Add(Errorf(Pos{File: c.File, Line: 1, Col: 1}, "transpiler: give builtin, command or worker"))
+		errs.Add(Errorf(Pos{File: c.File, Line: 1, Col: 1}, "transpiler: give builtin, command, worker or url"))
 	}
 }
 
@@ -433,10 +431,10 @@ func workerFields(tr *Transpiler, t *transpilerYAML, errs *ErrorList) {
 // directory, the environment and the timeout.
 func (c *Config) transpilerRun(t *transpilerYAML, errs *ErrorList) {
 	tr := &c.Transpiler
-	tr.WorkDir = c.Dir
+	tr.Dir = c.Dir
 	if t.Dir != nil {
-		tr.WorkDir = c.rel(t.Dir.Value)
-		if st, err := os.Stat(tr.WorkDir); err != nil || !st.IsDir() {
+		tr.Dir = c.rel(t.Dir.Value)
+		if st, err := os.Stat(tr.Dir); err != nil || !st.IsDir() {
 			errs.Add(t.Dir.At("transpiler dir %q is not a directory", t.Dir.Value))
 		}
 	}
@@ -463,6 +461,8 @@ func (c *Config) transpilerPos(t *transpilerYAML) Pos {
 		return t.Command[0].Pos
 	case len(t.Worker) > 0:
 		return t.Worker[0].Pos
+	case t.URL != nil:
+		return t.URL.Pos
 	}
 	return Pos{File: c.File, Line: 1, Col: 1}
 }

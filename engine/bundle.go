@@ -15,7 +15,7 @@ func (r *runner) bundle(f *result.Finding, seed Seed, followup []byte, base, fre
 		return nil
 	}
 	f.Bundle = bundle.Path(f.ID)
-	b := &bundle.Bundle{Finding: *f, Recipe: r.opt.Recipe, Base: seed.Src, FollowUp: followup, Repro: ReproCommand(r.opt.OutDir, f)}
+	b := &bundle.Bundle{Finding: *f, Recipe: r.opt.Recipe, Base: seed.Src, FollowUp: followup, Repro: ReproCommand(r.opt.Invocation, r.opt.OutDir, f)}
 	if base != nil {
 		b.BaseOut = base.Files
 	}
@@ -28,6 +28,6 @@ func (r *runner) bundle(f *result.Finding, seed Seed, followup []byte, base, fre
 }
 
 // ReproCommand is the one command that reproduces a finding.
-func ReproCommand(outDir string, f *result.Finding) string {
-	return bundle.ReproCommand(filepath.Join(outDir, filepath.FromSlash(f.Bundle)))
+func ReproCommand(mcpt, outDir string, f *result.Finding) string {
+	return bundle.ReproCommand(mcpt, filepath.Join(outDir, filepath.FromSlash(f.Bundle)))
 }

@@ -450,6 +450,9 @@ func describeRun(res *transpiler.Result) string {
 	case transpiler.Rejected:
 		return "was rejected (the base was accepted)"
 	}
+	if res.Reason != "" {
+		return "crashed: " + res.Reason
+	}
 	if res.Signal != "" {
 		return "crashed: killed by " + res.Signal
 	}

@@ -3,6 +3,10 @@ package engine_test
 import (
 	"context"
 	"maps"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -148,5 +152,63 @@ func TestConfirmRuns(t *testing.T) {
 		if err != nil || b.Skip != tc.skip || b.Rechecks != tc.rechecks {
 			t.Errorf("base crashing %d times: skip %q after %d re-runs (%v), want %q after %d", tc.crashes, b.Skip, b.Rechecks, err, tc.skip, tc.rechecks)
 		}
+	}
+}
+
+// randomFlaky wraps a transpiler that fails at random: of ten runs, one
+// crashes (exit status 139) and one changes the first byte of its first
+// output file, always the same way, so that a flake can repeat.
+type randomFlaky struct {
+	t  transpiler.Transpiler
+	mu sync.Mutex
+	r  *rand.Rand
+}
+
+func (f *randomFlaky) Transpile(ctx context.Context, req transpiler.Request) (*transpiler.Result, error) {
+	res, err := f.t.Transpile(ctx, req)
+	f.mu.Lock()
+	k := f.r.IntN(10)
+	f.mu.Unlock()
+	if err != nil || res.Status != transpiler.Accepted {
+		return res, err
+	}
+	switch k {
+	case 0:
+		return &transpiler.Result{Status: transpiler.Crashed, ExitCode: 139}, nil
+	case 1:
+		out := *res
+		out.Files = maps.Clone(res.Files)
+		name := out.Files.Names()[0]
+		b := append([]byte(nil), out.Files[name]...)
+		b[0] = '@'
+		out.Files[name] = b
+		return &out, nil
+	}
+	return res, nil
+}
+
+// TestFlakyTranspilerAtLength measures the false findings of a transpiler
+// that fails one run in ten by a crash and one in ten by a changed byte,
+// over MCPT_FLAKY_CASES test cases (2 workers), with MCPT_FLAKY_CONFIRM
+// re-runs (default: DefaultConfirmRuns): a measurement, run on demand
+// (docs/config.md's figure), not in the suite.
+func TestFlakyTranspilerAtLength(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("MCPT_FLAKY_CASES"))
+	if n <= 0 {
+		t.Skip("set MCPT_FLAKY_CASES to the number of test cases")
+	}
+	confirm, _ := strconv.Atoi(os.Getenv("MCPT_FLAKY_CONFIRM")) // 0: the default
+	s := load(t, "mcpt.yaml", nil)
+	c := &engine.Campaign{Transpiler: &randomFlaky{t: s.Transpiler, r: rand.New(rand.NewPCG(1, 2))}, Relations: s.Relations, Seeds: s.Seeds,
+		Options: engine.Options{Seed: 1, MaxCases: n, Workers: 2, BaseRuns: 2, ConfirmRuns: confirm, Normalize: s.Normalize}}
+	rep, err := c.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d test cases (%d seeds of %d kept), %d transpiler runs, %d re-runs: %d false findings, %d nondeterministic test cases",
+		rep.TestCases, rep.Seeds.Total-len(rep.Seeds.Nondeterministic)-len(rep.Seeds.Crashed)-len(rep.Seeds.Rejected), rep.Seeds.Total,
+		rep.TranspilerRuns, rep.RecheckRuns, len(rep.Findings), rep.NondeterministicCases)
+	if len(rep.Findings) > 0 {
+		t.Errorf("%d false findings, e.g. %s: %s", len(rep.Findings), rep.Findings[0].ID, rep.Findings[0].Message)
 	}
 }

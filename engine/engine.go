@@ -83,6 +83,9 @@ type Options struct {
 	// Recipe, when set, is recorded in every bundle, for the reproduction
 	// of its finding anywhere.
 	Recipe *bundle.Recipe
+	// Invocation is the command that starts mcpt, for the repro command
+	// each bundle records; "" is "mcpt".
+	Invocation string
 	// NoRecheck records a failing follow-up as a finding without running
 	// it and its base again to see that the failure repeats (see
 	// Tester.Run).

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/transpiler"
 )
 
 // tally is what the report needs of the test cases, added up as they finish
@@ -155,6 +156,10 @@ func (r *runner) report() *result.Report {
 	rep.Findings = append(slices.Clone(r.baseFindings), t.findings...)
 	if rep.Findings == nil {
 		rep.Findings = []result.Finding{}
+	}
+	if w, ok := r.c.Transpiler.(interface{ WorkerStats() transpiler.WorkerStats }); ok {
+		st := w.WorkerStats()
+		rep.WorkerRestarts, rep.WorkerStaleResponses = int(st.Restarts), int(st.StaleResponses)
 	}
 	rep.Seeds.Rejected = skipped[SkipRejected]
 	rep.Seeds.Nondeterministic = skipped[SkipNondeterministic]

@@ -3,6 +3,7 @@ package examples_test
 import (
 	"context"
 	"fmt"
+	"github.com/mcpt-tool/mcpt/transpiler/spec"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -51,10 +52,10 @@ func campaignFindings(t *testing.T, name string, extra []string) []string {
 		t.Fatal(err)
 	}
 	tc := &cfg.Transpiler
-	if len(tc.Worker) > 0 {
+	if tc.Kind == spec.Worker {
 		tc.Arguments = append(slices.Clone(tc.Arguments), extra...)
 	} else {
-		tc.Command = append(slices.Clone(tc.Command), extra...)
+		tc.Argv = append(slices.Clone(tc.Argv), extra...)
 	}
 	tr, err := setup.Transpiler(cfg, nil)
 	if err != nil {

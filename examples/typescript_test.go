@@ -47,7 +47,7 @@ func tsWorker(t testing.TB, s *setup.Setup, flags ...string) transpiler.Transpil
 	t.Helper()
 	w, err := transpiler.NewWorker(transpiler.Worker{
 		Argv:      append([]string{"node", "tsc-worker.js"}, flags...),
-		Arguments: s.Config.Transpiler.Command[1:],
+		Arguments: s.Config.Transpiler.Argv[1:],
 		Dir:       s.Config.Dir, Timeout: time.Minute, Reject: []int{1, 2},
 	})
 	if err != nil {
@@ -182,7 +182,7 @@ func loadWorker(t testing.TB, s *setup.Setup) *setup.Setup {
 		t.Fatal(err)
 	}
 	closeAtEnd(t, sw)
-	if got, want := sw.Config.Transpiler.Arguments, s.Config.Transpiler.Command[1:]; !slices.Equal(got, want) {
+	if got, want := sw.Config.Transpiler.Arguments, s.Config.Transpiler.Argv[1:]; !slices.Equal(got, want) {
 		t.Fatalf("mcpt.worker.yaml's arguments are %q, mcpt.yaml's tsc arguments %q", got, want)
 	}
 	return sw
@@ -277,7 +277,7 @@ func TestTypeScriptWorkerProtocol(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("export const X: number = \"s\";\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	args := slices.Clone(s.Config.Transpiler.Command[1:])
+	args := slices.Clone(s.Config.Transpiler.Argv[1:])
 	for i, a := range args {
 		args[i] = strings.NewReplacer(transpiler.PlaceholderInput, bad, transpiler.PlaceholderOutDir, filepath.Join(dir, "out")).Replace(a)
 	}
@@ -365,7 +365,7 @@ func TestTypeScriptDerived(t *testing.T) {
 func TestTypeScriptSameFindings(t *testing.T) {
 	needTsc(t)
 	s := load(t, pack{dir: tsDir})
-	args := s.Config.Transpiler.Command[1:]
+	args := s.Config.Transpiler.Argv[1:]
 	cmd, err := transpiler.NewCommand(transpiler.Command{
 		Argv: slices.Concat([]string{"node", "tsc-worker.js", "--sort-enum-members", "--"}, args),
 		Dir:  s.Config.Dir, Reject: []int{1, 2}, Timeout: time.Minute,

@@ -83,7 +83,7 @@ func loadCLLC(out string) (Config, error) {
 	}
 	tc := cfg.Transpiler
 	return Config{
-		Command:   transpiler.Command{Argv: tc.Command, Accept: tc.Accept, Reject: tc.Reject, Timeout: 5 * time.Second},
+		Command:   transpiler.Command{Argv: tc.Argv, Accept: tc.Accept, Reject: tc.Reject, Timeout: 5 * time.Second},
 		Relations: rels, Seeds: seeds, BaseRuns: cfg.BaseRuns, ConfigFile: cfg.File,
 		Module: "..", Packages: []string{"./cll/cgen"}, Main: "./cmd/cllc",
 		Sample:   filepath.Join("..", "examples", "cll", "traffic.cll"),

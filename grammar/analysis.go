@@ -1,5 +1,7 @@
 package grammar
 
+import "github.com/mcpt-tool/mcpt/internal/yamlpos"
+
 // The static analysis: the minimal depth and size of a derivation of every
 // rule, for every abstract argument list. An abstract value is one of the
 // grammar's constants or "any other value" (len(consts)); a variable whose
@@ -93,7 +95,7 @@ func (g *Grammar) analyse(errs *ErrorList) {
 	for _, r := range g.order {
 		n := g.tuples(r)
 		if n > maxInstances {
-			errs.add(r.p, "rule %s has too many parameters for the analysis (%d argument combinations)", r.name, n)
+			errs.Add(yamlpos.Errorf(r.p, "rule %s has too many parameters for the analysis (%d argument combinations)", r.name, n))
 			return
 		}
 		r.inst = make([]cost, n)
@@ -131,7 +133,7 @@ func (g *Grammar) analyse(errs *ErrorList) {
 		}
 		for _, v := range r.variants {
 			if !finite[v] {
-				errs.add(v.p, "rule %s%s can never finish a derivation", r.name, patternString(v.params))
+				errs.Add(yamlpos.Errorf(v.p, "rule %s%s can never finish a derivation", r.name, patternString(v.params)))
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package grammar
 
 import (
 	"fmt"
+	"github.com/mcpt-tool/mcpt/internal/yamlpos"
 	"strconv"
 	"strings"
 )
@@ -61,13 +62,13 @@ func fold(name string) string {
 // the minimal derivation cost of every rule.
 func (g *Grammar) compile(errs *ErrorList) {
 	if len(g.order) == 0 {
-		errs.add(Pos{g.file, 1, 1}, "grammar has no rules")
+		errs.Add(yamlpos.Errorf(Pos{File: g.file, Line: 1, Col: 1}, "grammar has no rules"))
 		return
 	}
 	if g.startName != "" {
 		g.start = g.rules[g.startName]
 		if g.start == nil {
-			errs.add(g.startPos, "undefined start rule %s", g.startName)
+			errs.Add(yamlpos.Errorf(g.startPos, "undefined start rule %s", g.startName))
 		}
 	} else {
 		g.start = g.order[0]
@@ -75,21 +76,21 @@ func (g *Grammar) compile(errs *ErrorList) {
 	}
 	if g.nameRule != "" {
 		if r := g.rules[g.nameRule]; r == nil {
-			errs.add(g.namePos, "undefined rule %s (named by %%name)", g.nameRule)
+			errs.Add(yamlpos.Errorf(g.namePos, "undefined rule %s (named by %%name)", g.nameRule))
 		} else if r.arity != 0 {
-			errs.add(g.namePos, "rule %s named by %%name must have no parameters", g.nameRule)
+			errs.Add(yamlpos.Errorf(g.namePos, "rule %s named by %%name must have no parameters", g.nameRule))
 		}
 	}
 	if g.start != nil && g.start.arity != 0 {
-		errs.add(g.startPos, "start rule %s must have no parameters", g.start.name)
+		errs.Add(yamlpos.Errorf(g.startPos, "start rule %s must have no parameters", g.start.name))
 	}
 	for _, k := range g.kindOrder {
 		r := g.rules[k.ruleName]
 		switch {
 		case r == nil:
-			errs.add(k.rulePos, "undefined rule %s (the name rule of kind %s)", k.ruleName, k.name)
+			errs.Add(yamlpos.Errorf(k.rulePos, "undefined rule %s (the name rule of kind %s)", k.ruleName, k.name))
 		case r.arity != 0:
-			errs.add(k.rulePos, "name rule %s of kind %s must have no parameters", k.ruleName, k.name)
+			errs.Add(yamlpos.Errorf(k.rulePos, "name rule %s of kind %s must have no parameters", k.ruleName, k.name))
 		default:
 			k.rule = r
 		}
@@ -100,7 +101,7 @@ func (g *Grammar) compile(errs *ErrorList) {
 			g.resolveVariant(v, errs)
 			for j, w := range r.variants[:i] {
 				if subsumes(w.params, v.params) {
-					errs.add(v.p, "rule %s%s is never selected: %s%s (variant %d) matches first", r.name, patternString(v.params), r.name, patternString(w.params), j+1)
+					errs.Add(yamlpos.Errorf(v.p, "rule %s%s is never selected: %s%s (variant %d) matches first", r.name, patternString(v.params), r.name, patternString(w.params), j+1))
 					break
 				}
 			}
@@ -111,6 +112,7 @@ func (g *Grammar) compile(errs *ErrorList) {
 	}
 	g.checkConstantCalls(errs)
 	g.markUsed()
+	g.dropReadOnly()
 	if len(*errs) > 0 {
 		return
 	}
@@ -205,11 +207,11 @@ func (g *Grammar) resolveVariant(v *variant, errs *ErrorList) {
 			continue
 		}
 		if p.tag {
-			errs.add(p.p, "a parameter cannot be a tag")
+			errs.Add(yamlpos.Errorf(p.p, "a parameter cannot be a tag"))
 			continue
 		}
 		if sc[p.name] {
-			errs.add(p.p, "variable $%s repeated in the parameters", p.name)
+			errs.Add(yamlpos.Errorf(p.p, "variable $%s repeated in the parameters", p.name))
 			continue
 		}
 		sc[p.name] = true
@@ -275,7 +277,7 @@ func (rs *resolver) node(n node, sc scope) {
 		}
 		rs.node(n.item, sc.copy())
 		if sc[n.name] {
-			rs.errs.add(n.p, "variable $%s is already bound", n.name)
+			rs.errs.Add(yamlpos.Errorf(n.p, "variable $%s is already bound", n.name))
 			return
 		}
 		sc[n.name] = true
@@ -285,12 +287,12 @@ func (rs *resolver) node(n node, sc scope) {
 	case *callNode:
 		r := rs.g.rules[n.name]
 		if r == nil {
-			rs.errs.add(n.p, "undefined rule %s", n.name)
+			rs.errs.Add(yamlpos.Errorf(n.p, "undefined rule %s", n.name))
 			return
 		}
 		n.rule = r
 		if len(n.args) != r.arity {
-			rs.errs.add(n.p, "rule %s takes %d arguments, not %d", n.name, r.arity, len(n.args))
+			rs.errs.Add(yamlpos.Errorf(n.p, "rule %s takes %d arguments, not %d", n.name, r.arity, len(n.args)))
 		}
 		for _, a := range n.args {
 			rs.value(a, sc)
@@ -298,7 +300,7 @@ func (rs *resolver) node(n node, sc scope) {
 	case *symNode:
 		k := rs.g.kinds[n.kindName]
 		if k == nil {
-			rs.errs.add(n.p, "unknown kind %s (declare it with %%kind)", n.kindName)
+			rs.errs.Add(yamlpos.Errorf(n.p, "unknown kind %s (declare it with %%kind)", n.kindName))
 		}
 		n.kind = k
 		if n.tag != nil {
@@ -313,7 +315,7 @@ func (rs *resolver) value(v *valueNode, sc scope) {
 		return
 	}
 	if !sc[v.name] {
-		rs.errs.add(v.p, "unbound variable $%s", v.name)
+		rs.errs.Add(yamlpos.Errorf(v.p, "unbound variable $%s", v.name))
 		return
 	}
 	v.slot = rs.slot(v.name)
@@ -335,7 +337,7 @@ func (g *Grammar) checkConstantCalls(errs *ErrorList) {
 			args[i] = a.abs
 		}
 		if g.selectAbstract(c.rule, args) == nil {
-			errs.add(c.p, "no definition of %s matches %s%s", c.rule.name, c.rule.name, patternString(c.args))
+			errs.Add(yamlpos.Errorf(c.p, "no definition of %s matches %s%s", c.rule.name, c.rule.name, patternString(c.args)))
 		}
 	})
 }
@@ -421,13 +423,64 @@ func (g *Grammar) markUsed() {
 	}
 	for _, r := range g.order {
 		if !r.used {
-			g.warnings.add(r.p, "rule %s is never used", r.name)
+			g.warnings.Add(yamlpos.Errorf(r.p, "rule %s is never used", r.name))
 		}
 	}
 	for _, k := range g.kindOrder {
 		if !usedKinds[k] {
-			g.warnings.add(k.p, "kind %s is never used", k.name)
+			g.warnings.Add(yamlpos.Errorf(k.p, "kind %s is never used", k.name))
 		}
 	}
-	g.warnings.sort()
+	g.warnings.Sort()
+}
+
+// dropReadOnly leaves out of the alternatives (the unit of coverage) those
+// that no derivation can reach: the alternatives of rules only alternatives
+// of weight 0 call, and the %name rule, which are only read when parsing.
+func (g *Grammar) dropReadOnly() {
+	derivable := map[*altNode]bool{}
+	visited := map[*rule]bool{}
+	var visit func(n node)
+	var visitRule func(r *rule)
+	visit = func(n node) {
+		switch n := n.(type) {
+		case *choiceNode:
+			for _, a := range n.alts {
+				derivable[a] = true
+				for _, it := range a.items {
+					visit(it)
+				}
+			}
+		case *repNode:
+			visit(n.item)
+		case *indentNode:
+			visit(n.body)
+		case *bindNode:
+			visit(n.item)
+		case *callNode:
+			visitRule(n.rule)
+		case *symNode:
+			if n.op == opNew && n.kind != nil {
+				visitRule(n.kind.rule)
+			}
+		}
+	}
+	visitRule = func(r *rule) {
+		if r == nil || visited[r] {
+			return
+		}
+		visited[r] = true
+		for _, v := range r.variants {
+			visit(v.body)
+		}
+	}
+	visitRule(g.start)
+	kept := g.alts[:0]
+	for _, a := range g.alts {
+		if derivable[a] {
+			a.id = len(kept)
+			kept = append(kept, a)
+		}
+	}
+	g.alts = kept
 }

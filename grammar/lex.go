@@ -1,6 +1,7 @@
 package grammar
 
 import (
+	"github.com/mcpt-tool/mcpt/internal/yamlpos"
 	"sort"
 	"strconv"
 )
@@ -25,6 +26,8 @@ type token struct {
 	pos  Pos
 	text string // identifier or directive name, the string's value, punctuation, the digits
 	set  []byte // a class's bytes
+	// negated is true for a class written [^…].
+	negated bool
 }
 
 func (t token) String() string {
@@ -61,7 +64,7 @@ type lexer struct {
 	errs      *ErrorList
 }
 
-func (l *lexer) pos() Pos { return Pos{l.file, l.line, l.col} }
+func (l *lexer) pos() Pos { return Pos{File: l.file, Line: l.line, Col: l.col} }
 
 func (l *lexer) peekByte() int {
 	if l.off >= len(l.src) {
@@ -86,7 +89,7 @@ func (l *lexer) nextByte() int {
 }
 
 func (l *lexer) errorf(p Pos, format string, args ...any) {
-	l.errs.add(p, format, args...)
+	l.errs.Add(yamlpos.Errorf(p, format, args...))
 }
 
 func isLetter(c int) bool { return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
@@ -189,7 +192,7 @@ func (l *lexer) escape(extra string) (byte, bool) {
 		return byte(c), true
 	}
 	l.nextByte()
-	l.errorf(Pos{p.File, p.Line, p.Col - 1}, "unknown escape \\%c", rune(c))
+	l.errorf(Pos{File: p.File, Line: p.Line, Col: p.Col - 1}, "unknown escape \\%c", rune(c))
 	return 0, false
 }
 
@@ -256,7 +259,7 @@ func (l *lexer) class(p Pos) token {
 		return token{kind: tBad, pos: p}
 	}
 	sort.Slice(set, func(i, j int) bool { return set[i] < set[j] })
-	return token{kind: tClass, pos: p, set: set}
+	return token{kind: tClass, pos: p, set: set, negated: negate}
 }
 
 // classMembers reads the members and ranges of a character class up to

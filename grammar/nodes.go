@@ -39,6 +39,9 @@ type litNode struct {
 type classNode struct {
 	p   Pos
 	set []byte
+	// negated: written [^…]; read as a parser, it also matches tabs and
+	// non-ASCII bytes.
+	negated bool
 }
 
 // callNode derives a rule with arguments.

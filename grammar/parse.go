@@ -1,6 +1,7 @@
 package grammar
 
 import (
+	"github.com/mcpt-tool/mcpt/internal/yamlpos"
 	"strconv"
 
 	"github.com/mcpt-tool/mcpt/internal/inputfile"
@@ -65,7 +66,7 @@ func Parse(filename string, src []byte) (*Grammar, error) {
 	if len(errs) == 0 {
 		g.compile(&errs)
 	}
-	errs.sort()
+	errs.Sort()
 	if len(errs) > maxErrors {
 		errs = errs[:maxErrors]
 	}
@@ -89,7 +90,7 @@ func (p *parser) next() {
 }
 
 func (p *parser) errorf(pos Pos, format string, args ...any) {
-	p.errs.add(pos, format, args...)
+	p.errs.Add(yamlpos.Errorf(pos, format, args...))
 }
 
 // fail reports "expected X, found Y" and abandons the current item.
@@ -418,7 +419,7 @@ func (p *parser) primary() node {
 		return &litNode{p: t.pos, text: t.text}
 	case tClass:
 		p.next()
-		return &classNode{p: t.pos, set: t.set}
+		return &classNode{p: t.pos, set: t.set, negated: t.negated}
 	case tIdent:
 		p.next()
 		c := &callNode{p: t.pos, name: t.text}

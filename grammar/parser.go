@@ -100,29 +100,47 @@ type pcompiler struct {
 }
 
 // tokenRules returns the token rules of the grammar: the rules that build
-// a word from characters. A token rule contains a character class (itself
-// or through the rules it calls), holds only literals, classes and calls of
-// token rules, has no parameters, and does not call itself. Inside a token
-// no white space is skipped, and its node is a leaf.
+// a word from characters. A token rule holds only literals, classes and
+// calls of token rules, contains a class (its own or a called token's),
+// has no parameters and does not call itself; a rule without a class of
+// its own must also have no white space in its literals (white space
+// between items written as literals marks a phrase: `" = "`, `", "`).
 func (c *pcompiler) tokenRules() map[*rule]bool {
 	tok := map[*rule]bool{}
 	calls := map[*rule][]*rule{}
-	hasClass := map[*rule]bool{}
+	ownClass := map[*rule]bool{}
+	spaced := map[*rule]bool{}
 	for _, r := range c.g.order {
 		tok[r] = true
 		for _, v := range r.variants {
-			if len(v.params) > 0 || !lexical(v.body, func(cl *callNode) { calls[r] = append(calls[r], cl.rule) }, func() { hasClass[r] = true }) {
+			lex := lexical(v.body, func(n node) {
+				switch n := n.(type) {
+				case *callNode:
+					calls[r] = append(calls[r], n.rule)
+				case *classNode:
+					ownClass[r] = true
+				case *litNode:
+					if strings.ContainsAny(n.text, " \t\n\r") {
+						spaced[r] = true
+					}
+				}
+			})
+			if len(v.params) > 0 || !lex {
 				tok[r] = false
 			}
 		}
 	}
 	for _, r := range c.g.order {
-		if reaches(r, r, calls, map[*rule]bool{}) {
+		if reaches(r, r, calls, map[*rule]bool{}) || spaced[r] && !ownClass[r] {
 			tok[r] = false
 		}
 	}
-	// Propagate: calling a non-token rule makes a rule non-token; calling a
-	// rule with a class gives the caller a class.
+	// A class through a called token counts; calling a rule that is not a
+	// token makes a rule no token.
+	hasClass := map[*rule]bool{}
+	for r := range ownClass {
+		hasClass[r] = true
+	}
 	for changed := true; changed; {
 		changed = false
 		for _, r := range c.g.order {
@@ -143,27 +161,25 @@ func (c *pcompiler) tokenRules() map[*rule]bool {
 }
 
 // lexical reports whether n holds only literals, classes, calls without
-// arguments, and repetitions and groups of them; it reports each call and
-// class it meets.
-func lexical(n node, call func(*callNode), class func()) bool {
+// arguments, and repetitions and groups of them; it shows each literal,
+// class and call to see.
+func lexical(n node, see func(node)) bool {
 	switch n := n.(type) {
-	case *litNode:
-		return true
-	case *classNode:
-		class()
+	case *litNode, *classNode:
+		see(n)
 		return true
 	case *callNode:
-		call(n)
+		see(n)
 		return len(n.args) == 0
 	case *repNode:
-		return lexical(n.item, call, class)
+		return lexical(n.item, see)
 	case *indentNode:
-		return lexical(n.body, call, class)
+		return lexical(n.body, see)
 	case *choiceNode:
 		ok := true
 		for _, a := range append(n.alts[:len(n.alts):len(n.alts)], n.parseOnly...) {
 			for _, it := range a.items {
-				ok = lexical(it, call, class) && ok
+				ok = lexical(it, see) && ok
 			}
 		}
 		return ok
@@ -331,6 +347,12 @@ func (c *pcompiler) node(n node, env map[string]pbinding, token bool) *pnode {
 		set := new([256]bool)
 		for _, b := range n.set {
 			set[b] = true
+		}
+		if n.negated {
+			set['\t'] = true
+			for b := 0x80; b < 0x100; b++ {
+				set[b] = true
+			}
 		}
 		cl := &pnode{kind: pClass, set: set, what: classWhat(n.set)}
 		if token {

@@ -87,20 +87,7 @@ func (c *Analogy) Decide(o, o2 tree.Tree) Verdict {
 		if !slices.Contains(seenForm, true) {
 			seenForm = everywhere
 		}
-		var want []*pattern
-		count := map[string]int{} // by pattern key
-		for _, i := range scs[0].lines(text, starts) {
-			line := lineAt(text, starts, i)
-			occ := scs[0].find(line)
-			if len(occ) == 0 || commentLine(f, line) || mentionsAny(line, kin) || !slices.ContainsFunc(occ, func(s span) bool { return c.seen(line[s.beg:s.end], seenForm) }) {
-				continue
-			}
-			p := c.rename(line, scs, mask)
-			if count[p.key] == 0 {
-				want = append(want, p)
-			}
-			count[p.key]++
-		}
+		want, count := c.siblingLines(f, text, starts, scs, kin, seenForm, mask)
 		if len(want) == 0 {
 			continue
 		}
@@ -125,6 +112,27 @@ func (c *Analogy) Decide(o, o2 tree.Tree) Verdict {
 		v.Undecided = append(v.Undecided, fmt.Sprintf("the sibling %s has no line in o", c.Renames[0].From))
 	}
 	return v
+}
+
+// siblingLines returns the lines of file f of o (text) that are the
+// sibling's own, renamed into patterns of the new declaration's, each
+// once, and how many times each occurs (by pattern key).
+func (c *Analogy) siblingLines(f, text string, starts []int, scs []*scanner, kin []scanner, seenForm []bool, mask func(string) string) ([]*pattern, map[string]int) {
+	var want []*pattern
+	count := map[string]int{}
+	for _, i := range scs[0].lines(text, starts) {
+		line := lineAt(text, starts, i)
+		occ := scs[0].find(line)
+		if len(occ) == 0 || commentLine(f, line) || mentionsAny(line, kin) || !slices.ContainsFunc(occ, func(s span) bool { return c.seen(line[s.beg:s.end], seenForm) }) {
+			continue
+		}
+		p := c.rename(line, scs, mask)
+		if count[p.key] == 0 {
+			want = append(want, p)
+		}
+		count[p.key]++
+	}
+	return want, count
 }
 
 // countMatches counts, for each pattern, the lines of text that it

@@ -14,11 +14,12 @@ func ReducedDir(dir string) string { return filepath.Clean(dir) + "-reduced" }
 // WriteBundle saves a reduced finding as the bundle directory dir, in
 // place of an earlier reduction (see bundle.Replace). f is the finding to
 // record (res.Finding with its ID, Bundle and Config as the caller wants
-// them), recipe what its reproduction needs.
-func WriteBundle(dir string, f *result.Finding, recipe *bundle.Recipe, res *Result) error {
+// them), recipe what its reproduction needs; mcpt is the command that
+// starts mcpt, for the bundle's repro command ("" is "mcpt").
+func WriteBundle(dir, mcpt string, f *result.Finding, recipe *bundle.Recipe, res *Result) error {
 	return bundle.Replace(dir, &bundle.Bundle{
 		Finding: *f, Recipe: recipe, Base: res.Base, FollowUp: res.FollowUp,
 		BaseOut: res.BaseOut, FollowUpOut: res.FollowUpOut,
-		Repro: bundle.ReproCommand(dir),
+		Repro: bundle.ReproCommand(mcpt, dir),
 	})
 }

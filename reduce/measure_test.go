@@ -133,7 +133,7 @@ func saveBoth(t *testing.T, dir string, f result.Finding, base []byte, res *redu
 	}
 	rf := res.Finding
 	rf.ID += "-reduced"
-	if err := reduce.WriteBundle(reduce.ReducedDir(orig), &rf, nil, res); err != nil {
+	if err := reduce.WriteBundle(reduce.ReducedDir(orig), "", &rf, nil, res); err != nil {
 		t.Fatal(err)
 	}
 }

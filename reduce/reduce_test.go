@@ -178,7 +178,7 @@ func TestReduceRealFinding(t *testing.T) {
 	out := reduce.ReducedDir(dir)
 	rf := res.Finding
 	rf.ID += "-reduced"
-	if err := reduce.WriteBundle(out, &rf, nil, res); err != nil {
+	if err := reduce.WriteBundle(out, "", &rf, nil, res); err != nil {
 		t.Fatal(err)
 	}
 	bd, err := bundle.Load(out)
@@ -189,7 +189,7 @@ func TestReduceRealFinding(t *testing.T) {
 		t.Errorf("bundle reads back as %+v", bd.Finding)
 	}
 	// Writing again replaces the earlier reduction.
-	if err := reduce.WriteBundle(out, &rf, nil, res); err != nil {
+	if err := reduce.WriteBundle(out, "", &rf, nil, res); err != nil {
 		t.Fatal(err)
 	}
 }

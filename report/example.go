@@ -9,7 +9,6 @@ import (
 
 	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/result"
-	"github.com/mcpt-tool/mcpt/transpiler"
 )
 
 // newExample gathers the evidence of a group's example from its bundle.
@@ -59,7 +58,7 @@ func inputChange(b bundleFiles, f *result.Finding) (lines []uline, note string, 
 		return nil, "The bundle has no copy of the base or the follow-up input.", nil
 	case !okIn:
 		return nil, "The bundle has no copy of the base input.", nil
-	case !okIn2 && f.Role == transpiler.Base.String():
+	case !okIn2 && f.Role == result.RoleBase:
 		// The base run failed: there is no follow-up, only the base.
 		return plainLines(in), "The base run failed, so there is no follow-up input: above is the base input.", nil
 	case !okIn2:

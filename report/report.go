@@ -193,7 +193,7 @@ func (b bundleFiles) repro() (string, error) {
 	if ok && strings.TrimSpace(s) != "" {
 		return strings.TrimSpace(s), nil
 	}
-	return bundle.ReproCommand(filepath.Join(b.outDir, filepath.FromSlash(b.rel))), nil
+	return bundle.ReproCommand("", filepath.Join(b.outDir, filepath.FromSlash(b.rel))), nil
 }
 
 // reducedSuffix ends the name of the bundle mcpt reduce writes beside a

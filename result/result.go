@@ -65,7 +65,7 @@ type Finding struct {
 	// Faults are the demo faults switched on from the command line (mcpt run
 	// --fault), which repro and reduce switch on again.
 	Faults []string `json:"faults,omitempty"`
-	// Role is the run that crashed or timed out: "base" or "follow-up".
+	// Role is the run that crashed or timed out: RoleBase or RoleFollowUp.
 	Role string `json:"role,omitempty"`
 
 	Checker  string `json:"checker,omitempty"` // the failed consistency checker
@@ -228,16 +228,23 @@ type Report struct {
 	Groups         []Group                  `json:"groups"`
 	ByRelation     map[string]RelationStats `json:"by_relation"`
 	Cases          []CaseSummary            `json:"cases,omitempty"` // per seed × relation
-	// NondeterministicCases counts the test cases whose follow-up failed a
-	// checker but gave another output when run again, or whose base did:
-	// the transpiler's nondeterminism, recorded instead of a finding.
+	// NondeterministicCases counts the test cases whose follow-up failed
+	// but did not fail the same way on every re-run, or whose base did not
+	// give its output again: the transpiler's nondeterminism, recorded
+	// instead of a finding.
 	NondeterministicCases int `json:"nondeterministic_cases,omitempty"`
-	// RecheckRuns counts the transpiler runs that took a second look at a
-	// failed checker (its follow-up and base run again), apart from
-	// TranspilerRuns.
-	RecheckRuns int    `json:"recheck_runs,omitempty"`
-	Timing      Timing `json:"timing"`
-	Stopped     string `json:"stopped,omitempty"` // why the campaign ended: "budget", "time", "interrupted"
+	// RecheckRuns counts the transpiler runs that confirmed a failure (a
+	// follow-up and its base run again, a base that crashed run again),
+	// apart from TranspilerRuns.
+	RecheckRuns int `json:"recheck_runs,omitempty"`
+	// WorkerRestarts counts the persistent worker processes killed and
+	// replaced because they timed out, died or broke the protocol;
+	// WorkerStaleResponses the extra answers to earlier requests that
+	// were discarded. Both are of this session of the campaign.
+	WorkerRestarts       int    `json:"worker_restarts,omitempty"`
+	WorkerStaleResponses int    `json:"worker_stale_responses,omitempty"`
+	Timing               Timing `json:"timing"`
+	Stopped              string `json:"stopped,omitempty"` // why the campaign ended: "budget", "time", "interrupted"
 	// MaxCases is the campaign's budget of test cases (0: none), over all
 	// its shards.
 	MaxCases int `json:"max_cases,omitempty"`
@@ -396,3 +403,9 @@ func WriteFileAtomic(path string, data []byte) error {
 	}
 	return nil
 }
+
+// The roles of a transpiler run, as Finding.Role names them.
+const (
+	RoleBase     = "base"
+	RoleFollowUp = "follow-up"
+)

@@ -22,6 +22,9 @@ type Options struct {
 	// broken, and not resumed); the report lists them in Incomplete.
 	// Without it such a shard is refused.
 	Partial bool
+	// Invocation is the command that starts mcpt, for the repro command
+	// of each bundle merged; "" is "mcpt".
+	Invocation string
 }
 
 // ErrIncomplete is wrapped by the error of a merge that refuses a shard
@@ -55,7 +58,7 @@ func Merge(dirs []string, out string, opt Options) (*result.Report, error) {
 		return nil, err
 	}
 	for i, r := range reps {
-		if err := linkBundles(dirs[i], out, r.Findings); err != nil {
+		if err := linkBundles(dirs[i], out, opt.Invocation, r.Findings); err != nil {
 			return nil, err
 		}
 	}
@@ -110,6 +113,8 @@ func Reports(names []string, reps []*result.Report) (*result.Report, error) {
 		m.TestCases += r.TestCases
 		m.NondeterministicCases += r.NondeterministicCases
 		m.RecheckRuns += r.RecheckRuns
+		m.WorkerRestarts += r.WorkerRestarts
+		m.WorkerStaleResponses += r.WorkerStaleResponses
 		m.TranspilerRuns += r.TranspilerRuns
 		m.Seeds.Total += r.Seeds.Total
 		m.Seeds.Rejected = append(m.Seeds.Rejected, r.Seeds.Rejected...)
@@ -202,8 +207,8 @@ func loadReport(dir string) (*result.Report, error) {
 // linkBundles links (or copies) the bundles of findings from the output
 // directory dir into out, reading nothing outside dir (see bundle.Reader);
 // a bundle that is in out already is left as it is (the same finding
-// merged twice).
-func linkBundles(dir, out string, findings []result.Finding) error {
+// merged twice). mcpt starts mcpt in the bundles' repro commands.
+func linkBundles(dir, out, mcpt string, findings []result.Finding) error {
 	r, err := bundle.Open(dir)
 	if err != nil {
 		return err
@@ -214,7 +219,7 @@ func linkBundles(dir, out string, findings []result.Finding) error {
 			continue
 		}
 		dst := filepath.Join(out, filepath.FromSlash(f.Bundle))
-		if err := r.Link(f.Bundle, dst, bundle.ReproCommand(dst)); err != nil {
+		if err := r.Link(f.Bundle, dst, bundle.ReproCommand(mcpt, dst)); err != nil {
 			return fmt.Errorf("finding %s: %w", f.ID, err)
 		}
 	}

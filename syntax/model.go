@@ -114,7 +114,7 @@ type Layout struct {
 func Lists(t *Tree, spec ListSpec) []*List {
 	var out []*List
 	Walk(t.Root, func(n *Node) bool {
-		if slices.Contains(spec.Lists, n.Kind) {
+		if n.Named && slices.Contains(spec.Lists, n.Kind) {
 			out = append(out, newList(t, n, spec))
 		}
 		return true
@@ -136,10 +136,19 @@ func (s ListSpec) isMember(n *Node) bool {
 	return len(s.Members) == 0 || slices.Contains(s.Members, n.Kind)
 }
 
-// nodeEnd is where n ends, white space it holds at its end left out (a
-// parser may give a node the white space after it).
+// nodeEnd is where the content of n ends: white space, and comments that
+// its last descendants hold (a parser may give a node the white space and
+// comments after it), left out.
 func nodeEnd(src []byte, n *Node) int {
-	e := n.End
+	e := n.Start
+	if len(n.Children) == 0 {
+		e = n.End
+	}
+	for _, c := range n.Children {
+		if c.Kind != "comment" && c.End > c.Start {
+			e = max(e, nodeEnd(src, c))
+		}
+	}
 	for e > n.Start && strings.IndexByte(" \t\r\n", src[e-1]) >= 0 {
 		e--
 	}
@@ -212,7 +221,9 @@ func (d *Decl) attachLeading(src []byte, pending []*Node) {
 
 // NameOf returns the name of a declaration node: the text of its child in
 // field "name" (looked for up to three levels down, through a wrapping
-// export or declaration), or its own text when it is a named leaf.
+// export or declaration; failing that, the first in field "new", where
+// mcpt's grammar notation puts declared names), or its own text when it is
+// a named leaf.
 func NameOf(src []byte, n *Node) string {
 	if len(n.Children) == 0 {
 		return n.Text(src)
@@ -501,12 +512,21 @@ func (d *Decl) Clone(name, value string) string {
 
 // nameNode is the node NameOf takes the name from, or nil.
 func nameNode(n *Node) *Node {
+	if nm := fieldNode(n, "name"); nm != nil {
+		return nm
+	}
+	return fieldNode(n, "new")
+}
+
+// fieldNode is the first node in field f up to three levels below n,
+// breadth first.
+func fieldNode(n *Node, f string) *Node {
 	level := []*Node{n}
 	for depth := 0; depth < 3 && len(level) > 0; depth++ {
 		var next []*Node
 		for _, p := range level {
 			for _, c := range p.Children {
-				if c.Field == "name" {
+				if c.Field == f {
 					return c
 				}
 				if c.Named {

@@ -171,7 +171,8 @@ func (c *command) classify(res *Result, out string) {
 		files, err := tree.Read(out, tree.Limits{MaxFiles: c.MaxOutputFiles, MaxBytes: c.MaxOutputBytes})
 		if err != nil {
 			res.Status = Crashed
-			res.Stderr = appendNote(res.Stderr, "output tree: "+err.Error())
+			res.Reason = "output tree: " + err.Error()
+			res.Stderr = appendNote(res.Stderr, res.Reason)
 			return
 		}
 		res.Status = Accepted

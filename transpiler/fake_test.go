@@ -138,7 +138,8 @@ func noise(n int) string {
 // fakeWorker serves WorkRequests whose arguments are INPUT OUTDIR [ROLE].
 // What it does depends on the input: DIE exits in the middle of the
 // request, HANG never answers, GARBAGE answers with something else, WRONGID
-// answers another request, REJECT answers exit code 1, EXIT7 exit code 7;
+// answers another request, REJECT answers exit code 1, EXIT7 exit code 7,
+// TWICE answers exit code 7 twice;
 // anything else is copied to OUTDIR/main.c, with the worker's pid, the
 // number of requests it served and the role in OUTDIR/meta.
 func fakeWorker() int {
@@ -178,6 +179,9 @@ func fakeWorker() int {
 			respond(1, "input:1:1: rejected")
 		case strings.Contains(s, "EXIT7"):
 			respond(7, "internal error")
+		case strings.Contains(s, "TWICE"):
+			respond(7, "once")
+			respond(7, "twice")
 		default:
 			role := ""
 			if len(req.Arguments) > 2 {

@@ -82,7 +82,8 @@ func (p *inProcess) Transpile(ctx context.Context, req Request) (*Result, error)
 		for name := range o.files {
 			if !tree.Clean(name) {
 				res.Status = Crashed
-				res.Stderr = appendNote(nil, fmt.Sprintf("%s returned the output path %q, which leaves the output directory", p.name, name))
+				res.Reason = fmt.Sprintf("%s returned the output path %q, which leaves the output directory", p.name, name)
+				res.Stderr = appendNote(nil, res.Reason)
 				return res, nil
 			}
 		}

@@ -65,6 +65,10 @@ type Result struct {
 	Signal   string    // the signal that ended it, if any
 	Stderr   []byte    // the last bytes of its standard error (bounded)
 	Duration time.Duration
+	// Reason says why a run is Crashed when its exit status does not:
+	// an output tree over a cap or holding a link, a worker that broke the
+	// protocol or died during the request. Empty otherwise.
+	Reason string
 }
 
 // Transpiler runs the transpiler under test on one input. Transpile returns

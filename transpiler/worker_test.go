@@ -108,17 +108,25 @@ func TestWorkerFailures(t *testing.T) {
 		input  string
 		status Status
 		stderr string
+		reason string
 	}{
-		{"DIE", Crashed, "dying\nmcpt: the worker exited during the request\n"},
-		{"HANG", TimedOut, ""},
-		{"GARBAGE", Crashed, `mcpt: worker: bad response "Exception in thread main"`},
-		{"WRONGID", Crashed, "want a WorkResponse to request "},
+		{"DIE", Crashed, "dying\nmcpt: the worker exited during the request\n", "the worker exited during the request (exit status 3)"},
+		{"HANG", TimedOut, "", ""},
+		{"GARBAGE", Crashed, `mcpt: worker protocol error: bad response "Exception in thread main"`, `worker protocol error: bad response "Exception in thread main"`},
+		{"WRONGID", Crashed, "want a WorkResponse to request ", "worker protocol error: bad response"},
 	} {
 		before := metaOf(t, run(t, p, Base, "x"))
+		restarts := p.WorkerStats().Restarts
 		res := run(t, p, FollowUp, tc.input)
 		wantStatus(t, res, tc.status)
 		if !strings.Contains(string(res.Stderr), tc.stderr) {
 			t.Errorf("%s: stderr %q, want %q in it", tc.input, res.Stderr, tc.stderr)
+		}
+		if !strings.HasPrefix(res.Reason, tc.reason) || (tc.reason == "") != (res.Reason == "") {
+			t.Errorf("%s: reason %q, want %q", tc.input, res.Reason, tc.reason)
+		}
+		if got := p.WorkerStats().Restarts; got != restarts+1 {
+			t.Errorf("%s: %d restarts, want %d", tc.input, got, restarts+1)
 		}
 		if tc.input == "DIE" && res.ExitCode != 3 {
 			t.Errorf("DIE: exit code %d, want the worker's 3", res.ExitCode)
@@ -130,6 +138,26 @@ func TestWorkerFailures(t *testing.T) {
 		}
 	}
 	wantEmptyDir(t, tmp)
+}
+
+// TestWorkerAnswersTwice: a worker that answers a request twice does not
+// make its second answer the answer to the next request: the stale answer
+// is discarded (and counted), and the next request gets its own.
+func TestWorkerAnswersTwice(t *testing.T) {
+	p := fakeWorkerPool(t, Worker{})
+	first := metaOf(t, run(t, p, Base, "x"))
+	res := run(t, p, Base, "TWICE")
+	if res.Status != Crashed || res.ExitCode != 7 || string(res.Stderr) != "once" {
+		t.Fatalf("TWICE: %v exit %d %q", res.Status, res.ExitCode, res.Stderr)
+	}
+	next := run(t, p, FollowUp, "innocent")
+	m := metaOf(t, next)
+	if m.pid != first.pid || string(next.Files["main.c"]) != "innocent" {
+		t.Errorf("next request served by %+v, main.c %q: want the same process and its own answer", m, next.Files["main.c"])
+	}
+	if st := p.WorkerStats(); st.StaleResponses != 1 || st.Restarts != 0 {
+		t.Errorf("stats %+v, want 1 stale response, no restart", st)
+	}
 }
 
 func TestWorkerCancel(t *testing.T) {
@@ -182,6 +210,9 @@ func TestWorkerOutputCaps(t *testing.T) {
 	wantStatus(t, res, Crashed)
 	if !strings.Contains(string(res.Stderr), "mcpt: output tree:") {
 		t.Errorf("stderr %q, want the output tree's note", res.Stderr)
+	}
+	if !strings.HasPrefix(res.Reason, "output tree: ") {
+		t.Errorf("reason %q, want the output tree's", res.Reason)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -32,6 +33,27 @@ type WorkerPool struct {
 	mu     sync.Mutex
 	idle   []*workerProc
 	closed bool
+
+	// restarts counts the processes killed and replaced (timeouts,
+	// deaths, protocol violations); stale the responses to earlier
+	// requests that were discarded.
+	restarts, stale atomic.Int64
+}
+
+// WorkerStats tells how a pool of worker processes fared.
+type WorkerStats struct {
+	// Restarts counts the processes killed and replaced because they
+	// timed out, died or broke the protocol (not those recycled after
+	// MaxRequests).
+	Restarts int64
+	// StaleResponses counts the extra responses to earlier requests a
+	// process wrote, which were discarded.
+	StaleResponses int64
+}
+
+// WorkerStats returns the pool's counts so far.
+func (p *WorkerPool) WorkerStats() WorkerStats {
+	return WorkerStats{Restarts: p.restarts.Load(), StaleResponses: p.stale.Load()}
 }
 
 // NewWorker checks w and returns a pool of worker processes that runs it;
@@ -133,24 +155,38 @@ func (p *WorkerPool) Transpile(ctx context.Context, req Request) (res *Result, e
 	if _, err := proc.stdin.Write(append(line, '\n')); err != nil {
 		return p.died(proc, start, "the worker did not take the request: "+err.Error()), nil
 	}
-	var resp lineOrErr
-	select {
-	case r, ok := <-proc.lines:
-		resp = r
-		if !ok {
-			resp.err = io.EOF
+	for {
+		var resp lineOrErr
+		select {
+		case r, ok := <-proc.lines:
+			resp = r
+			if !ok {
+				resp.err = io.EOF
+			}
+		case <-timer.C:
+			p.replace(proc)
+			return &Result{Status: TimedOut, ExitCode: -1, Signal: "SIGKILL", Stderr: proc.stderr.Bytes(), Duration: time.Since(start)}, nil
+		case <-ctx.Done():
+			p.kill(proc)
+			return c.ended(ctx, start, true, proc.stderr.Bytes())
 		}
-	case <-timer.C:
-		p.kill(proc)
-		return &Result{Status: TimedOut, ExitCode: -1, Signal: "SIGKILL", Stderr: proc.stderr.Bytes(), Duration: time.Since(start)}, nil
-	case <-ctx.Done():
-		p.kill(proc)
-		return c.ended(ctx, start, true, proc.stderr.Bytes())
+		if resp.err != nil && errors.Is(resp.err, io.EOF) {
+			return p.died(proc, start, "the worker exited during the request"), nil
+		}
+		if resp.err == nil && staleResponse(resp.line, proc.served) {
+			// An extra answer to an earlier request: not this one's.
+			p.stale.Add(1)
+			continue
+		}
+		return p.answer(proc, resp, time.Since(start), out), nil
 	}
-	if resp.err != nil && errors.Is(resp.err, io.EOF) {
-		return p.died(proc, start, "the worker exited during the request"), nil
-	}
-	return p.answer(proc, resp, time.Since(start), out), nil
+}
+
+// staleResponse tells whether line is a WorkResponse to a request before
+// request id.
+func staleResponse(line []byte, id int64) bool {
+	var wr workResponse
+	return json.Unmarshal(line, &wr) == nil && wr.ExitCode != nil && wr.RequestID >= 1 && wr.RequestID < id
 }
 
 // workRequest is the request line of run number id: the command's
@@ -171,12 +207,12 @@ func (c *command) workRequest(req Request, in, out, work string, id int64) ([]by
 func (p *WorkerPool) answer(proc *workerProc, resp lineOrErr, dur time.Duration, out string) *Result {
 	c := p.c
 	if resp.err != nil {
-		p.kill(proc)
+		p.replace(proc)
 		return garbage(proc, dur, resp.err.Error())
 	}
 	var wr workResponse
 	if err := json.Unmarshal(resp.line, &wr); err != nil || wr.ExitCode == nil || wr.RequestID != proc.served {
-		p.kill(proc)
+		p.replace(proc)
 		why := "want a WorkResponse to request " + fmt.Sprint(proc.served)
 		if err != nil {
 			why = err.Error()
@@ -195,13 +231,21 @@ func (p *WorkerPool) answer(proc *workerProc, resp lineOrErr, dur time.Duration,
 // died is the Crashed result of a run whose process died under it: the
 // process's exit status and the end of its standard error.
 func (p *WorkerPool) died(proc *workerProc, start time.Time, note string) *Result {
-	p.kill(proc)
+	p.replace(proc)
 	res := &Result{Status: Crashed, ExitCode: -1, Duration: time.Since(start)}
 	if st := proc.cmd.ProcessState; st != nil {
 		res.ExitCode = st.ExitCode()
 		if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 			res.Signal = unix.SignalName(ws.Signal())
 		}
+	}
+	switch {
+	case res.Signal != "":
+		res.Reason = fmt.Sprintf("%s (killed by %s)", note, res.Signal)
+	case res.ExitCode >= 0:
+		res.Reason = fmt.Sprintf("%s (exit status %d)", note, res.ExitCode)
+	default:
+		res.Reason = note
 	}
 	res.Stderr = appendNote(proc.stderr.Bytes(), note)
 	return res
@@ -210,7 +254,15 @@ func (p *WorkerPool) died(proc *workerProc, start time.Time, note string) *Resul
 // garbage is the Crashed result of a run whose process answered with
 // something other than a response to it.
 func garbage(proc *workerProc, dur time.Duration, why string) *Result {
-	return &Result{Status: Crashed, ExitCode: -1, Duration: dur, Stderr: appendNote(proc.stderr.Bytes(), "worker: "+why)}
+	reason := "worker protocol error: " + why
+	return &Result{Status: Crashed, ExitCode: -1, Duration: dur, Reason: reason, Stderr: appendNote(proc.stderr.Bytes(), reason)}
+}
+
+// replace kills a process that failed a run (it timed out, died or broke
+// the protocol), counting it: a fresh one serves the next run.
+func (p *WorkerPool) replace(proc *workerProc) {
+	p.restarts.Add(1)
+	p.kill(proc)
 }
 
 // get returns an idle process that is still alive, or starts one.
@@ -222,7 +274,7 @@ func (p *WorkerPool) get() (*workerProc, error) {
 		select {
 		case <-proc.exited: // died while idle: not this run's doing
 			p.mu.Unlock()
-			p.kill(proc)
+			p.replace(proc)
 			p.mu.Lock()
 			continue
 		default:

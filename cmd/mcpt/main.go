@@ -3,8 +3,8 @@
 // the two outputs differ exactly as the relation predicts.
 //
 // It is package mcpt's Main with the builtin cllc transpiler, the CLL
-// example's, and the tree-sitter TypeScript grammar, which the TypeScript
-// pack's relations parse seeds with (`syntax: typescript`): a program of one's own that calls mcpt.Main with relations
+// example's (and, built with -tags typescript, the tree-sitter TypeScript
+// grammar the TypeScript pack's relations parse seeds with): a program of one's own that calls mcpt.Main with relations
 // written in Go is an mcpt with those relations (see docs/library.md).
 //
 // Exit codes: 0 no finding, 1 findings, 2 usage, configuration or input
@@ -17,8 +17,7 @@ package main
 
 import (
 	"github.com/mcpt-tool/mcpt"
-	_ "github.com/mcpt-tool/mcpt/syntax/tsgrammar/typescript" // syntax: typescript
-	_ "github.com/mcpt-tool/mcpt/transpiler/cllc"             // the builtin cllc transpiler
+	_ "github.com/mcpt-tool/mcpt/transpiler/cllc" // the builtin cllc transpiler
 )
 
 func main() { mcpt.Main() }

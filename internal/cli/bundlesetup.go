@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -76,10 +75,8 @@ func ownCommand(r *bundle.Recipe, bundleDir string) bool {
 	if err != nil {
 		return false
 	}
-	dir, err := filepath.Abs(cfg.Transpiler.WorkDir)
-	return err == nil && dir == r.Transpiler.Dir && slices.Equal(cfg.Transpiler.Command, r.Transpiler.Command) &&
-		slices.Equal(cfg.Transpiler.Worker, r.Transpiler.Worker) &&
-		slices.Equal(cfg.Transpiler.Env, r.Transpiler.Env)
+	own, err := (&setup.Setup{Config: cfg}).Spec()
+	return err == nil && own.Equal(r.Transpiler)
 }
 
 // outsideBundle tells whether the file cfg lies outside the bundle

@@ -18,7 +18,6 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/internal/printable"
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/transpiler"
@@ -85,7 +84,10 @@ func Main(tools *setup.Tools) int {
 		debug.SetGCPercent(400)
 	}
 	pkg, module := mainPackage()
-	bundle.Command = invocation(os.Args[0], pkg, module)
+	if tools == nil {
+		tools = &setup.Tools{}
+	}
+	tools.Invocation = invocation(os.Args[0], pkg, module)
 	code := Run(os.Args[1:], tools)
 	transpiler.RemoveProcessTempDir()
 	return code
@@ -100,7 +102,7 @@ func Run(args []string, tools *setup.Tools) int {
 		kong.Name("mcpt"),
 		kong.Description("Metamorphic testing of transpilers by mutation consistency of programs.\n\n"+
 			"Exit status: 0 no finding, 1 findings, 2 usage, configuration or input error, "+
-			"3 the campaign broke or checked nothing, 4 interrupted (incomplete: run again with --resume), "+
+			"3 the campaign broke or checked nothing, 4 interrupted (incomplete: run again with --resume; merge --partial of an interrupted shard), "+
 			"5 (repro) the finding fails with another signature, 130 interrupted twice (aborted)."),
 		kong.UsageOnError(),
 		kong.Exit(func(code int) { panic(exitPanic(code)) }),

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"github.com/mcpt-tool/mcpt/transpiler/spec"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -86,7 +87,7 @@ func (c *experimentCmd) load(tools *setup.Tools) (experiment.Config, error) {
 		return ec, &setup.ConfigError{Err: err}
 	}
 	tc := cfg.Transpiler
-	if len(tc.Command) == 0 {
+	if tc.Kind != spec.Command {
 		return ec, usageErr("%s: the experiment needs a transpiler run as an external command (transpiler.command), such as examples/cll/mcpt-exec.yaml", c.Config)
 	}
 	rels, err := tools.Relations(cfg)
@@ -107,15 +108,11 @@ func (c *experimentCmd) load(tools *setup.Tools) (experiment.Config, error) {
 			return ec, usageErr("%v: pass --module", err)
 		}
 	}
-	timeout := tc.Timeout
 	if c.RunTimeout > 0 {
-		timeout = c.RunTimeout
+		tc.Timeout = c.RunTimeout
 	}
 	return experiment.Config{
-		Command: transpiler.Command{
-			Argv: tc.Command, Dir: tc.WorkDir, Env: tc.Env, Timeout: timeout, Accept: tc.Accept, Reject: tc.Reject,
-			InputName: tc.InputName, MaxOutputFiles: tc.MaxOutputFiles, MaxOutputBytes: tc.MaxOutputBytes,
-		},
+		Command:   transpiler.ProcessCommand(tc.Process),
 		Relations: rels, Seeds: seeds, Normalize: norm, Style: result.Style(cfg.Signature),
 		BaseRuns: cfg.BaseRuns, MaxMR: cfg.Budget.MaxMR, MaxSpots: cfg.Budget.MaxSpots, ConfigFile: cfg.File,
 		Module: module, Packages: c.Packages, Main: c.Main, Instrumented: c.Instrumented, Sample: c.Sample,

@@ -79,7 +79,7 @@ func (c *reduceCmd) Run(tools *setup.Tools) error {
 			return err
 		}
 	}
-	if err := reduce.WriteBundle(out, &rf, recipe, res); err != nil {
+	if err := reduce.WriteBundle(out, tools.Invocation, &rf, recipe, res); err != nil {
 		return err
 	}
 	// The finding comes from the bundle: printed escaped.
@@ -99,6 +99,6 @@ func (c *reduceCmd) Run(tools *setup.Tools) error {
 		fmt.Fprintln(w, "interrupted: the base may reduce further")
 	}
 	fmt.Fprintf(w, "reduced bundle: %s\n", out)
-	fmt.Fprintln(w, bundle.ReproCommand(out))
+	fmt.Fprintln(w, bundle.ReproCommand(tools.Invocation, out))
 	return nil
 }

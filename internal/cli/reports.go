@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"github.com/mcpt-tool/mcpt/internal/setup"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,7 +49,7 @@ type mergeCmd struct {
 	FindingsExit int      `name:"findings-exit-code" default:"1" help:"Exit status of a complete merge with findings (0 suits batch jobs, where findings are no failure)."`
 }
 
-func (c *mergeCmd) Run() error {
+func (c *mergeCmd) Run(tools *setup.Tools) error {
 	if c.FindingsExit < 0 || c.FindingsExit > 125 {
 		return usageErr("--findings-exit-code %d: want 0…125", c.FindingsExit)
 	}
@@ -68,11 +69,11 @@ func (c *mergeCmd) Run() error {
 	}
 	defer dir.Close()
 	warnNoLock(dir)
-	m, err := shard.Merge(c.Dirs, c.Out, shard.Options{Partial: c.Partial})
+	m, err := shard.Merge(c.Dirs, c.Out, shard.Options{Partial: c.Partial, Invocation: tools.Invocation})
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	printSummary(os.Stdout, m, c.Out)
+	printSummary(os.Stdout, m, c.Out, tools.Invocation)
 	switch {
 	case len(m.Incomplete) > 0:
 		return &exitError{code: exitInterrupted, err: fmt.Errorf("the merged report is incomplete: %s", incompleteNote(m))}

@@ -88,6 +88,7 @@ func (c *runCmd) Run(tools *setup.Tools) error {
 	opt := c.options(s)
 	opt.OutDir, opt.Resume, opt.Shard = out, c.Resume != "", shard
 	opt.Feedback = c.Feedback
+	opt.Invocation = tools.Invocation
 	opt.Faults = c.Fault
 	if opt.Fingerprint, err = s.Fingerprint(); err != nil {
 		return err
@@ -140,7 +141,7 @@ func (c *runCmd) Run(tools *setup.Tools) error {
 		}
 		return runErr
 	}
-	return c.finish(out, rep, runErr)
+	return c.finish(out, tools.Invocation, rep, runErr)
 }
 
 // shard is the campaign's shard: --shard's; with --resume and no --shard,
@@ -192,10 +193,10 @@ func warnNoLock(dir *outdir.Dir) {
 // finish writes the report and decides the exit status. A campaign that
 // broke reports its own error first, the first write that failed if it was
 // one, and how to go on.
-func (c *runCmd) finish(out string, rep *result.Report, runErr error) error {
+func (c *runCmd) finish(out, mcpt string, rep *result.Report, runErr error) error {
 	werr := writeReport(out, rep)
 	if werr == nil {
-		printSummary(os.Stdout, rep, out)
+		printSummary(os.Stdout, rep, out, mcpt)
 	}
 	resume := fmt.Sprintf("the test cases finished until then are kept in %s: run again with --resume %s",
 		filepath.Join(out, engine.JournalName), out)
@@ -365,7 +366,7 @@ func findingLine(f *result.Finding) string {
 	return printable.Line(fmt.Sprintf("finding %s: %s: %s at %s: %s", f.ID, f.Relation, what, where, msg))
 }
 
-func printSummary(w io.Writer, r *result.Report, out string) {
+func printSummary(w io.Writer, r *result.Report, out, mcpt string) {
 	w = printable.Writer{W: w}
 	fmt.Fprintf(w, "mode %s, seed %d: %d test cases, %d transpiler runs; %s", r.Mode, r.Seed, r.TestCases, r.TranspilerRuns, result.TallyOf(r.Findings))
 	if len(r.Groups) > 0 {
@@ -384,7 +385,7 @@ func printSummary(w io.Writer, r *result.Report, out string) {
 		ex := byID[g.Example]
 		fmt.Fprintf(w, "group %dx %s\n", g.Count, g.Title)
 		if ex != nil && ex.Bundle != "" {
-			fmt.Fprintf(w, "  e.g. %s\n", engine.ReproCommand(out, ex))
+			fmt.Fprintf(w, "  e.g. %s\n", engine.ReproCommand(mcpt, out, ex))
 		}
 	}
 	if n := len(r.Seeds.Rejected) + len(r.Seeds.Nondeterministic) + len(r.Seeds.Crashed); n > 0 {
@@ -395,7 +396,10 @@ func printSummary(w io.Writer, r *result.Report, out string) {
 		}
 	}
 	if r.NondeterministicCases > 0 {
-		fmt.Fprintf(w, "test cases skipped: %d failed once but not when run again (a nondeterministic transpiler), not counted as findings\n", r.NondeterministicCases)
+		fmt.Fprintf(w, "test cases skipped: %d failed, but not the same way when run again (a nondeterministic transpiler), not counted as findings\n", r.NondeterministicCases)
+	}
+	if r.WorkerRestarts > 0 || r.WorkerStaleResponses > 0 {
+		fmt.Fprintf(w, "worker processes: %d restarted (timed out, died or broke the protocol), %d stale responses discarded\n", r.WorkerRestarts, r.WorkerStaleResponses)
 	}
 	names := make([]string, 0, len(r.ByRelation))
 	for n := range r.ByRelation {

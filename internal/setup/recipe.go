@@ -3,7 +3,6 @@ package setup
 import (
 	"fmt"
 	"io/fs"
-	"path/filepath"
 	"regexp"
 
 	"github.com/mcpt-tool/mcpt/bundle"
@@ -19,27 +18,16 @@ import (
 // (see bundle.Recipe); faults are the --fault flags, if any.
 func (s *Setup) Recipe(seed uint64, faults []string) (*bundle.Recipe, error) {
 	cfg := s.Config
-	tc := cfg.Transpiler
-	r := &bundle.Recipe{
-		Config: cfg.File, Seed: seed, Signature: result.Style(cfg.Signature),
-		Transpiler: bundle.Transpiler{
-			Builtin: tc.Builtin, Options: tc.Options, Faults: tc.Faults, Command: tc.Command,
-			Worker: tc.Worker, Arguments: tc.Arguments, WorkerRequests: tc.WorkerRequests, Env: tc.Env, Timeout: tc.Timeout, Accept: tc.Accept, Reject: tc.Reject, InputName: tc.InputName,
-			MaxOutputFiles: tc.MaxOutputFiles, MaxOutputBytes: tc.MaxOutputBytes,
-		},
+	sp, err := s.Spec()
+	if err != nil {
+		return nil, err
 	}
 	if faults != nil {
-		r.Transpiler.Faults = faults
+		sp.Faults = faults
 	}
+	r := &bundle.Recipe{Config: cfg.File, Seed: seed, Signature: result.Style(cfg.Signature), Transpiler: sp}
 	for _, g := range cfg.Relations.Go {
 		r.GoRelations = append(r.GoRelations, g.Value)
-	}
-	if tc.Builtin == "" {
-		dir, err := filepath.Abs(tc.WorkDir)
-		if err != nil {
-			return nil, err
-		}
-		r.Transpiler.Dir = dir
 	}
 	for _, n := range cfg.Normalize {
 		r.Normalize = append(r.Normalize, bundle.Rule{Files: n.Files, Match: n.Match, Replace: n.Replace})
@@ -55,13 +43,7 @@ func (s *Setup) Recipe(seed uint64, faults []string) (*bundle.Recipe, error) {
 // files, its Go relations and builtin transpiler taken from t. The
 // relations compile from the files the recipe records, in memory.
 func (t *Tools) FromRecipe(r *bundle.Recipe, seedFiles []string) (*Setup, error) {
-	tc := r.Transpiler
-	cfg := &config.Config{File: r.Config, Transpiler: config.Transpiler{
-		Builtin: tc.Builtin, Options: tc.Options, Faults: tc.Faults, Command: tc.Command, WorkDir: tc.Dir,
-		Worker: tc.Worker, Arguments: tc.Arguments, WorkerRequests: tc.WorkerRequests,
-		Env: tc.Env, Timeout: tc.Timeout, Accept: tc.Accept, Reject: tc.Reject, InputName: tc.InputName,
-		MaxOutputFiles: tc.MaxOutputFiles, MaxOutputBytes: tc.MaxOutputBytes,
-	}, Signature: config.Signature(r.Signature)}
+	cfg := &config.Config{File: r.Config, Transpiler: config.Transpiler{Spec: r.Transpiler}, Signature: config.Signature(r.Signature)}
 	s := &Setup{Config: cfg}
 	var err error
 	// Faults of the recipe are the campaign's; nil keeps the builtin's own.

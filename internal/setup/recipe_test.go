@@ -2,6 +2,7 @@ package setup
 
 import (
 	"encoding/json"
+	"github.com/mcpt-tool/mcpt/transpiler/spec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -63,7 +64,7 @@ func TestRecipeIncludeStaysInside(t *testing.T) {
 	secret := filepath.Join(t.TempDir(), "secret.yaml")
 	for _, inc := range []string{secret, "../../secret.yaml"} {
 		r := &bundle.Recipe{
-			Transpiler:    bundle.Transpiler{Builtin: "cllc"},
+			Transpiler:    bundle.Transpiler{Kind: spec.Builtin, Builtin: "cllc"},
 			RelationFiles: map[string]string{"rel.yaml": "include: ['" + inc + "']\n"},
 			Relations:     []string{"rel.yaml"},
 		}

@@ -9,7 +9,6 @@ import (
 	"io"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"time"
 	"unicode/utf8"
 
@@ -24,6 +23,7 @@ import (
 	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/snapshot"
 	"github.com/mcpt-tool/mcpt/transpiler"
+	"github.com/mcpt-tool/mcpt/transpiler/spec"
 )
 
 // Tools are what a build of mcpt offers a configuration besides the files
@@ -33,7 +33,27 @@ import (
 // transpiler.RegisterBuiltin. A nil *Tools offers none.
 type Tools struct {
 	GoRelations relation.Registry
-	Builtins    map[string]transpiler.BuiltinFactory
+	Builtins    transpiler.BuiltinSet
+	// Invocation is how the commands that bundles record start this
+	// mcpt; "" is "mcpt".
+	Invocation string
+}
+
+// Spec is the configured transpiler as a recipe records it and the
+// fingerprint hashes it: the working directory of a command, a worker or
+// a service absolute (the same from any directory), none for a builtin.
+func (s *Setup) Spec() (spec.Spec, error) {
+	sp := s.Config.Transpiler.Spec
+	if sp.Kind == spec.Builtin {
+		sp.Dir = ""
+		return sp, nil
+	}
+	dir, err := filepath.Abs(sp.Dir)
+	if err != nil {
+		return sp, err
+	}
+	sp.Dir = dir
+	return sp, nil
 }
 
 // goRelations returns the relations written in Go, none for nil.
@@ -42,19 +62,6 @@ func (t *Tools) goRelations() *relation.Registry {
 		return &relation.Registry{}
 	}
 	return &t.GoRelations
-}
-
-// builtin makes the builtin transpiler name: the build's own, else a
-// registered one.
-func (t *Tools) builtin(name string, options map[string]string, faults []string) (transpiler.Transpiler, error) {
-	if t != nil && t.Builtins[name] != nil {
-		tr, err := t.Builtins[name](options, faults)
-		if err != nil {
-			return nil, fmt.Errorf("builtin transpiler %s: %w", name, err)
-		}
-		return tr, nil
-	}
-	return transpiler.Builtin(name, options, faults)
 }
 
 // Setup is a loaded configuration.
@@ -213,52 +220,34 @@ func Transpiler(cfg *config.Config, faults []string) (transpiler.Transpiler, err
 }
 
 // Transpiler builds the configured transpiler, a builtin one among t's
-// builtins and the registered ones.
+// builtins and the registered ones; faults, when not nil, replace a
+// builtin's (the --fault flags).
 func (t *Tools) Transpiler(cfg *config.Config, faults []string) (transpiler.Transpiler, error) {
 	tc := cfg.Transpiler
-	if tc.Builtin != "" {
-		fromFlag := faults != nil
-		if !fromFlag {
-			faults = tc.Faults
-		}
-		tr, err := t.builtin(tc.Builtin, tc.Options, faults)
-		var uf *transpiler.UnknownFaultError
-		if fromFlag && errors.As(err, &uf) {
-			// The name came from the command line, not from the file.
-			return nil, fmt.Errorf("--fault %s: %v", uf.Name, uf)
-		}
-		if err != nil {
-			return nil, config.Errorf(tc.Pos, "%v", err)
-		}
-		if tc.Timeout > 0 {
-			tr = transpiler.WithTimeout(tr, tc.Timeout)
-		}
-		return tr, nil
-	}
+	sp := tc.Spec
 	if faults != nil {
-		return nil, config.Errorf(tc.Pos, "--fault needs a builtin transpiler")
-	}
-	if len(tc.Worker) > 0 {
-		w, err := transpiler.NewWorker(transpiler.Worker{
-			Argv: tc.Worker, Arguments: tc.Arguments, MaxRequests: tc.WorkerRequests,
-			Dir: tc.WorkDir, Env: tc.Env, Timeout: tc.Timeout,
-			Accept: tc.Accept, Reject: tc.Reject, InputName: tc.InputName,
-			MaxOutputFiles: tc.MaxOutputFiles, MaxOutputBytes: tc.MaxOutputBytes,
-		})
-		if err != nil {
-			return nil, config.Errorf(tc.Pos, "%v", err)
+		if sp.Kind != spec.Builtin {
+			return nil, config.Errorf(tc.Pos, "--fault needs a builtin transpiler")
 		}
-		return w, nil
+		sp.Faults = faults
 	}
-	c, err := transpiler.NewCommand(transpiler.Command{
-		Argv: tc.Command, Dir: tc.WorkDir, Env: tc.Env, Timeout: tc.Timeout,
-		Accept: tc.Accept, Reject: tc.Reject, InputName: tc.InputName,
-		MaxOutputFiles: tc.MaxOutputFiles, MaxOutputBytes: tc.MaxOutputBytes,
-	})
+	var builtins transpiler.BuiltinSet
+	if t != nil {
+		builtins = t.Builtins
+	}
+	tr, err := transpiler.Open(sp, builtins)
+	var uf *transpiler.UnknownFaultError
+	if faults != nil && errors.As(err, &uf) {
+		// The name came from the command line, not from the file.
+		return nil, fmt.Errorf("--fault %s: %v", uf.Name, uf)
+	}
+	if err != nil && tc.Pos.File == "" {
+		return nil, fmt.Errorf("transpiler: %v", err) // a recipe's: no file to point into
+	}
 	if err != nil {
 		return nil, config.Errorf(tc.Pos, "%v", err)
 	}
-	return c, nil
+	return tr, nil
 }
 
 // Relations loads the configured relations: the YAML files only, since
@@ -461,18 +450,10 @@ func (s *Setup) Fingerprint() (map[string]string, error) {
 	for name, h := range s.Files.Hashes() {
 		fp["input "+name] = h
 	}
-	tc := s.Config.Transpiler
-	if tc.Builtin != "" {
-		opts := make([]string, 0, len(tc.Options))
-		for k, v := range tc.Options {
-			opts = append(opts, k+"="+v)
-		}
-		slices.Sort(opts)
-		fp["transpiler"] = fmt.Sprintf("builtin %s %v", tc.Builtin, opts)
-	} else if len(tc.Worker) > 0 {
-		fp["transpiler"] = fmt.Sprintf("worker %q %q", tc.Worker, tc.Arguments)
-	} else {
-		fp["transpiler"] = fmt.Sprintf("%q", tc.Command)
+	sp, err := s.Spec()
+	if err != nil {
+		return nil, err
 	}
+	fp["transpiler"] = sp.Fingerprint()
 	return fp, nil
 }

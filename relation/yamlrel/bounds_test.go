@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpt-tool/mcpt/config"
+	"github.com/mcpt-tool/mcpt/internal/yamlpos"
 )
 
 // TestTemplateBounds: a template that would loop for ever, or make a value
@@ -32,7 +32,7 @@ func TestTemplateBounds(t *testing.T) {
 			"r.yaml:3:7: resub: the result would take 50000008 bytes"},
 	}
 	for _, tc := range tests {
-		tm, err := mkTmpl(config.String{Value: tc.src, Pos: config.Pos{File: "r.yaml", Line: 3, Col: 7}})
+		tm, err := mkTmpl(yamlpos.String{Value: tc.src, Pos: yamlpos.Pos{File: "r.yaml", Line: 3, Col: 7}})
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
@@ -67,7 +67,7 @@ func TestTemplateRangeSemantics(t *testing.T) {
 		`{{define "t"}}<{{.}}>{{end}}{{template "t" "z"}}{{template "t"}}`: "<z><<no value>>",
 	}
 	for src, want := range tests {
-		tm, err := mkTmpl(config.String{Value: src, Pos: config.Pos{File: "r.yaml", Line: 1, Col: 1}})
+		tm, err := mkTmpl(yamlpos.String{Value: src, Pos: yamlpos.Pos{File: "r.yaml", Line: 1, Col: 1}})
 		if err != nil {
 			t.Fatalf("%s: %v", src, err)
 		}

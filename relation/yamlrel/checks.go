@@ -4,7 +4,7 @@ package yamlrel
 // by anchors), created, and the derived checks (derived.go).
 
 import (
-	"github.com/mcpt-tool/mcpt/config"
+	"github.com/mcpt-tool/mcpt/internal/yamlpos"
 	"github.com/mcpt-tool/mcpt/oracle"
 )
 
@@ -59,7 +59,7 @@ type createdT struct {
 	content *tmpl
 }
 
-func compileCheck(cy checkYAML, relName config.String) (checkT, error) {
+func compileCheck(cy checkYAML, relName yamlpos.String) (checkT, error) {
 	var c checkT
 	if n := btoi(cy.Equivalence != nil) + btoi(cy.Difference != nil) + btoi(cy.Created != nil) +
 		btoi(cy.Locality != nil) + btoi(cy.Order != nil) + btoi(cy.Analogy != nil) + btoi(cy.Blocks != nil); n != 1 {
@@ -96,7 +96,7 @@ func compileEquivalence(e *equivYAML) (*equivT, error) {
 	return eq, nil
 }
 
-func compileDifference(dy *diffYAML, relName config.String) (*diffT, error) {
+func compileDifference(dy *diffYAML, relName yamlpos.String) (*diffT, error) {
 	dt := &diffT{}
 	var err error
 	if dt.file, err = mkTmpl(dy.File); err != nil {
@@ -126,7 +126,7 @@ func compileDifference(dy *diffYAML, relName config.String) (*diffT, error) {
 	return dt, nil
 }
 
-func compileEdit(ey editYAML, file config.String) (editT, error) {
+func compileEdit(ey editYAML, file yamlpos.String) (editT, error) {
 	e, body, err := editOp(ey, file)
 	if err != nil {
 		return e, err
@@ -160,10 +160,10 @@ func compileEdit(ey editYAML, file config.String) (editT, error) {
 }
 
 // editOp reads which edit an edit is, and the template of its lines.
-func editOp(ey editYAML, file config.String) (editT, *config.String, error) {
+func editOp(ey editYAML, file yamlpos.String) (editT, *yamlpos.String, error) {
 	var e editT
 	ops := 0
-	var body *config.String
+	var body *yamlpos.String
 	if ey.Insert != nil {
 		ops++
 		e.op, body = oracle.Insert, ey.Insert
@@ -191,7 +191,7 @@ func editOp(ey editYAML, file config.String) (editT, *config.String, error) {
 }
 
 // compileAnchor compiles one where alternative of an edit.
-func compileAnchor(ay anchorYAML, op oracle.Op, file config.String) (anchorT, error) {
+func compileAnchor(ay anchorYAML, op oracle.Op, file yamlpos.String) (anchorT, error) {
 	var a anchorT
 	if ay.When != nil {
 		t, err := mkTmpl(*ay.When)
@@ -289,7 +289,7 @@ func compileRewrite(ey editYAML, e *editT) error {
 	return err
 }
 
-func compileCreated(cy *createdYAML, relName config.String) (*createdT, error) {
+func compileCreated(cy *createdYAML, relName yamlpos.String) (*createdT, error) {
 	if cy.File.Value == "" {
 		return nil, relName.At("relation %s: a created check needs a file", relName.Value)
 	}

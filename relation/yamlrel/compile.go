@@ -19,7 +19,7 @@ import (
 	"sync"
 	"text/template"
 
-	"github.com/mcpt-tool/mcpt/config"
+	"github.com/mcpt-tool/mcpt/internal/yamlpos"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/snapshot"
 	"github.com/mcpt-tool/mcpt/syntax"
@@ -30,7 +30,7 @@ import (
 type defs struct {
 	generic  map[string]bool // Options.Generic
 	fresh    *relation.FreshPattern
-	freshPos config.Pos
+	freshPos yamlpos.Pos
 	skip     *regexp.Regexp
 	captures map[string]*regexp.Regexp
 	capOrder []string
@@ -40,10 +40,10 @@ type defs struct {
 	// parser parses inputs for the tree regions (syntax:); parserPos is
 	// where it was named.
 	parser    syntax.Parser
-	parserPos config.Pos
+	parserPos yamlpos.Pos
 	kindList  []string
 	tables    map[string][]map[string]any
-	sources   map[string]config.Pos // where each definition was made, for duplicate errors
+	sources   map[string]yamlpos.Pos // where each definition was made, for duplicate errors
 
 	cacheMu sync.Mutex
 	cache   map[string]*model
@@ -104,7 +104,7 @@ func LoadWith(o Options, fsys fs.FS, names ...string) ([]*relation.Relation, err
 		if d, ok := fsys.(interface{ DisplayName(string) string }); ok {
 			display = d.DisplayName(name)
 		}
-		if err := l.loadFile(name, display, config.Pos{}); err != nil {
+		if err := l.loadFile(name, display, yamlpos.Pos{}); err != nil {
 			return nil, err
 		}
 	}
@@ -150,7 +150,7 @@ func (l *loader) compile() ([]*relation.Relation, error) {
 const DefaultFresh = "Zq[a-z]{6}"
 
 func newDefs() *defs {
-	return &defs{captures: map[string]*regexp.Regexp{}, regions: map[string]*region{}, kinds: map[string]*kind{}, sources: map[string]config.Pos{}}
+	return &defs{captures: map[string]*regexp.Regexp{}, regions: map[string]*region{}, kinds: map[string]*kind{}, sources: map[string]yamlpos.Pos{}}
 }
 
 type loader struct {
@@ -166,7 +166,7 @@ type pendingRel struct {
 
 // loadFile reads the relation file name of l.fsys, shown in messages as
 // display, and the files it includes; from is the include that names it.
-func (l *loader) loadFile(name, display string, from config.Pos) error {
+func (l *loader) loadFile(name, display string, from yamlpos.Pos) error {
 	if l.seen[name] {
 		return nil // included twice: definitions are already there
 	}
@@ -174,18 +174,18 @@ func (l *loader) loadFile(name, display string, from config.Pos) error {
 	data, err := fs.ReadFile(l.fsys, name)
 	if err != nil {
 		if from.File != "" {
-			return config.Errorf(from, "cannot include: %v", err)
+			return yamlpos.Errorf(from, "cannot include: %v", err)
 		}
 		return err
 	}
 	var f fileYAML
-	if err := config.Decode(display, data, &f); err != nil {
+	if err := yamlpos.Decode(display, data, &f); err != nil {
 		return err
 	}
 	for _, inc := range f.Include {
 		iname, idisplay := l.includeName(name, display, inc.Value)
 		if !fs.ValidPath(iname) {
-			return config.Errorf(inc.Pos, "cannot include %s: it is not among the relation files", inc.Value)
+			return yamlpos.Errorf(inc.Pos, "cannot include %s: it is not among the relation files", inc.Value)
 		}
 		if err := l.loadFile(iname, idisplay, inc.Pos); err != nil {
 			return err
@@ -216,10 +216,10 @@ func (l *loader) includeName(name, display, inc string) (string, string) {
 	return path.Join(path.Dir(name), filepath.ToSlash(inc)), filepath.Join(filepath.Dir(display), inc)
 }
 
-func (d *defs) define(what, name string, pos config.Pos) error {
+func (d *defs) define(what, name string, pos yamlpos.Pos) error {
 	key := what + " " + name
 	if old, ok := d.sources[key]; ok {
-		return config.Errorf(pos, "%s %q defined twice (first at %s)", what, name, old)
+		return yamlpos.Errorf(pos, "%s %q defined twice (first at %s)", what, name, old)
 	}
 	d.sources[key] = pos
 	return nil
@@ -277,7 +277,7 @@ func (d *defs) add(f *fileYAML) error {
 	return nil
 }
 
-func (d *defs) addCaptures(caps map[string]config.String) error {
+func (d *defs) addCaptures(caps map[string]yamlpos.String) error {
 	for _, name := range sortedKeys(caps) {
 		s := caps[name]
 		if err := d.define("capture", name, s.Pos); err != nil {
@@ -381,7 +381,7 @@ func (d *defs) addWhole(name string, r regionYAML) error {
 	return nil
 }
 
-func compileRE(s config.String) (*regexp.Regexp, error) {
+func compileRE(s yamlpos.String) (*regexp.Regexp, error) {
 	if s.Value == "" {
 		return nil, s.At("empty pattern")
 	}
@@ -392,7 +392,7 @@ func compileRE(s config.String) (*regexp.Regexp, error) {
 	return re, nil
 }
 
-func compileLets(ls []map[string]config.String) ([]let, error) {
+func compileLets(ls []map[string]yamlpos.String) ([]let, error) {
 	var out []let
 	for _, m := range ls {
 		if len(m) != 1 {
@@ -419,12 +419,12 @@ func compileLets(ls []map[string]config.String) ([]let, error) {
 // the instances that evaluate it within the limits of bounds.go.
 type tmpl struct {
 	t   *template.Template // as parsed, to analyse
-	pos config.Pos
+	pos yamlpos.Pos
 	src string
 	run *instances
 }
 
-func parseTemplate(s config.String) (*template.Template, error) {
+func parseTemplate(s yamlpos.String) (*template.Template, error) {
 	t, err := template.New(s.Pos.String()).Funcs(funcs).Option("missingkey=error").Parse(s.Value)
 	if err != nil {
 		msg := err.Error()
@@ -437,7 +437,7 @@ func parseTemplate(s config.String) (*template.Template, error) {
 	return t, nil
 }
 
-func mkTmpl(s config.String) (*tmpl, error) {
+func mkTmpl(s yamlpos.String) (*tmpl, error) {
 	t, err := parseTemplate(s)
 	if err != nil {
 		return nil, err
@@ -498,10 +498,10 @@ func (d *defs) tableData() map[string]any {
 	return out
 }
 
-func (d *defs) addTables(tables map[string][]map[string]config.String) error {
+func (d *defs) addTables(tables map[string][]map[string]yamlpos.String) error {
 	for _, name := range sortedKeys(tables) {
 		rows := tables[name]
-		pos := config.Pos{}
+		pos := yamlpos.Pos{}
 		for _, row := range rows {
 			for _, v := range row {
 				pos = v.Pos
@@ -512,13 +512,13 @@ func (d *defs) addTables(tables map[string][]map[string]config.String) error {
 			}
 		}
 		if !identRE.MatchString(name) {
-			return config.Errorf(pos, "table name %q must be an identifier", name)
+			return yamlpos.Errorf(pos, "table name %q must be an identifier", name)
 		}
 		if err := d.define("table", name, pos); err != nil {
 			return err
 		}
 		if len(rows) == 0 {
-			return config.Errorf(pos, "table %s has no rows", name)
+			return yamlpos.Errorf(pos, "table %s has no rows", name)
 		}
 		var out []map[string]any
 		for _, row := range rows {
@@ -541,7 +541,7 @@ func (d *defs) addTables(tables map[string][]map[string]config.String) error {
 
 // checkRegionGroups refuses a from pattern whose named groups would hide
 // the scope keys of .region.
-func checkRegionGroups(from config.String, re *regexp.Regexp) error {
+func checkRegionGroups(from yamlpos.String, re *regexp.Regexp) error {
 	for _, g := range re.SubexpNames() {
 		for _, k := range scopeKeys {
 			if g == k {

@@ -13,45 +13,45 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/mcpt-tool/mcpt/config"
 	"github.com/mcpt-tool/mcpt/internal/namecase"
+	"github.com/mcpt-tool/mcpt/internal/yamlpos"
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
 )
 
 type localityYAML struct {
-	Name        *config.String  `yaml:"name"`
-	Forms       []config.String `yaml:"forms"`
-	Except      []config.String `yaml:"except"`
-	Numbers     *config.String  `yaml:"numbers"`
-	Punctuation *config.String  `yaml:"punctuation"`
-	Hunks       bool            `yaml:"hunks"`
-	By          *config.String  `yaml:"by"`
-	Also        []config.String `yaml:"also"`
-	Grows       []config.String `yaml:"grows"`
-	Renamed     bool            `yaml:"renamed"`
+	Name        *yamlpos.String  `yaml:"name"`
+	Forms       []yamlpos.String `yaml:"forms"`
+	Except      []yamlpos.String `yaml:"except"`
+	Numbers     *yamlpos.String  `yaml:"numbers"`
+	Punctuation *yamlpos.String  `yaml:"punctuation"`
+	Hunks       bool             `yaml:"hunks"`
+	By          *yamlpos.String  `yaml:"by"`
+	Also        []yamlpos.String `yaml:"also"`
+	Grows       []yamlpos.String `yaml:"grows"`
+	Renamed     bool             `yaml:"renamed"`
 	// Files restricts the check to these files (names or patterns).
-	Files []config.String `yaml:"files"`
+	Files []yamlpos.String `yaml:"files"`
 }
 
 type orderYAML struct {
-	Name   *config.String  `yaml:"name"`
-	Forms  []config.String `yaml:"forms"`
-	Files  []config.String `yaml:"files"`
-	Before *config.String  `yaml:"before"`
-	After  *config.String  `yaml:"after"`
-	Places *config.String  `yaml:"places"`
-	Unique bool            `yaml:"unique"`
+	Name   *yamlpos.String  `yaml:"name"`
+	Forms  []yamlpos.String `yaml:"forms"`
+	Files  []yamlpos.String `yaml:"files"`
+	Before *yamlpos.String  `yaml:"before"`
+	After  *yamlpos.String  `yaml:"after"`
+	Places *yamlpos.String  `yaml:"places"`
+	Unique bool             `yaml:"unique"`
 	// NotPlaces leaves places out.
-	NotPlaces *config.String `yaml:"not_places"`
+	NotPlaces *yamlpos.String `yaml:"not_places"`
 }
 
 type analogyYAML struct {
-	Name        *config.String  `yaml:"name"`
-	Forms       []config.String `yaml:"forms"`
-	Files       []config.String `yaml:"files"`
-	Sibling     *config.String  `yaml:"sibling"`
-	KeepNumbers bool            `yaml:"keep_numbers"`
+	Name        *yamlpos.String  `yaml:"name"`
+	Forms       []yamlpos.String `yaml:"forms"`
+	Files       []yamlpos.String `yaml:"files"`
+	Sibling     *yamlpos.String  `yaml:"sibling"`
+	KeepNumbers bool             `yaml:"keep_numbers"`
 }
 
 // derivedT is a compiled derived check: one of locality, order, analogy.
@@ -79,8 +79,8 @@ type derivedT struct {
 
 func compileDerived(cy checkYAML) (*derivedT, error) {
 	d := &derivedT{}
-	var name *config.String
-	var forms, files []config.String
+	var name *yamlpos.String
+	var forms, files []yamlpos.String
 	var err error
 	switch {
 	case cy.Locality != nil:
@@ -200,7 +200,7 @@ func (d *derivedT) compileOrder(o *orderYAML) error {
 
 // allowance reads numbers: and punctuation: of a locality check, a count
 // of lines or any.
-func allowance(s *config.String) (int, error) {
+func allowance(s *yamlpos.String) (int, error) {
 	if s == nil {
 		return 0, nil
 	}
@@ -580,9 +580,19 @@ func (nd *newDecl) sibling(mu *mutation, keep bool) []string {
 		return nil
 	}
 	shape := shapeOf(nd.first, nd.names, keep)
+	// The first of a kind is often written otherwise (`out << "a="`, then
+	// `out << ", " << "b="`; `X() : a(), b()`): the sibling is the first
+	// of its kind in o exactly when the new declaration is in o′.
+	at, top := mu.s.Line-1, -1
+	for _, dc := range nd.candidates {
+		if top < 0 || dc.line < top {
+			top = dc.line
+		}
+	}
+	newFirst := top < 0 || at <= top
 	for _, dc := range nd.candidates {
 		names := declNames(dc)
-		if len(names) != len(nd.names) || shapeOf(mu.m.lines[dc.line], names, keep) != shape {
+		if len(names) != len(nd.names) || (dc.line == top) != newFirst || shapeOf(dc.lineText(mu.m), names, keep) != shape {
 			continue
 		}
 		ok := true

@@ -138,6 +138,22 @@ relations:
 	if len(an.Renames) != 1 || an.Renames[0].From.String() != "email" {
 		t.Errorf("analogy sibling %+v, want email", an.Renames)
 	}
+	// The first field is no sibling of a field that is not first (a
+	// generator writes the first of a list otherwise): with phone used
+	// elsewhere, a field after it has none.
+	in = relation.Input{Name: "m.proto", Src: []byte("message M {\n  string email = 1;\n  string phone = 2;\n}\n// phone\n")}
+	spots, _ = rels[0].Spots(in)
+	fu, err = rels[0].Mutate(in, spots[len(spots)-1], rngFor(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if an := fu.Checks[0].(*oracle.Analogy); len(an.Renames) != 0 {
+		t.Errorf("last field: sibling %s, want none (email is the first)", an.Renames[0].From)
+	}
+	fu, _ = rels[0].Mutate(in, spots[0], rngFor(1))
+	if an := fu.Checks[0].(*oracle.Analogy); len(an.Renames) != 1 || an.Renames[0].From.String() != "email" {
+		t.Errorf("first field: sibling %+v, want email", an.Renames)
+	}
 }
 
 // TestLocalityPerFile: two locality checks split by files and except give

@@ -1,8 +1,8 @@
 package yamlrel
 
 import (
-	"github.com/mcpt-tool/mcpt/config"
 	"github.com/mcpt-tool/mcpt/internal/namecase"
+	"github.com/mcpt-tool/mcpt/internal/yamlpos"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -297,7 +297,7 @@ func TestSortAndIndex(t *testing.T) {
 		`{{index (sortints (pluck "id" .items)) 0}}`:   "-1",
 		`{{indexof (sortints (pluck "id" .items)) 9}}`: "1",
 	} {
-		tm, err := mkTmpl(config.String{Value: src})
+		tm, err := mkTmpl(yamlpos.String{Value: src})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,15 +11,15 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcpt-tool/mcpt/config"
+	"github.com/mcpt-tool/mcpt/internal/yamlpos"
 	"github.com/mcpt-tool/mcpt/oracle"
 )
 
 // declareYAML is a relation's second insertion: lines at the end of the
 // first instance of a region, after its last declaration.
 type declareYAML struct {
-	Region config.String `yaml:"region"`
-	Insert config.String `yaml:"insert"`
+	Region yamlpos.String `yaml:"region"`
+	Insert yamlpos.String `yaml:"insert"`
 }
 
 type declareT struct {
@@ -28,9 +28,9 @@ type declareT struct {
 }
 
 type blocksYAML struct {
-	Name   *config.String  `yaml:"name"`
-	File   config.String   `yaml:"file"`
-	Insert []config.String `yaml:"insert"`
+	Name   *yamlpos.String  `yaml:"name"`
+	File   yamlpos.String   `yaml:"file"`
+	Insert []yamlpos.String `yaml:"insert"`
 }
 
 type blocksT struct {
@@ -39,7 +39,7 @@ type blocksT struct {
 	blocks []*tmpl
 }
 
-func (d *defs) compileDeclare(dy *declareYAML, relName config.String) (*declareT, error) {
+func (d *defs) compileDeclare(dy *declareYAML, relName yamlpos.String) (*declareT, error) {
 	if dy == nil {
 		return nil, nil
 	}
@@ -86,7 +86,7 @@ func (dt *declareT) declared(m *model, data map[string]any, src string, at, n in
 	return src[:off] + text + src[off:], nil
 }
 
-func compileBlocks(by *blocksYAML, relName config.String) (*blocksT, error) {
+func compileBlocks(by *blocksYAML, relName yamlpos.String) (*blocksT, error) {
 	if by.File.Value == "" {
 		return nil, relName.At("relation %s: a blocks check needs a file", relName.Value)
 	}

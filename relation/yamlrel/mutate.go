@@ -41,6 +41,9 @@ func (r *rel) mutate(in relation.Input, sp relation.Spot, rng *rand.Rand) (*rela
 	}
 	fu := &relation.FollowUp{Src: []byte(src), Bindings: flatten(data), Fresh: r.freshKeys}
 	mu := &mutation{r: r, m: m, s: s, ins: ins, data: data}
+	if s.inst != nil {
+		mu.ins = memberText(ins, s.tree.List.Layout.Sep) // as the kinds of a tree region see members
+	}
 	for _, c := range r.checks {
 		var chk relation.Checker
 		if c.derived != nil {

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcpt-tool/mcpt/config"
+	"github.com/mcpt-tool/mcpt/internal/yamlpos"
 	"github.com/mcpt-tool/mcpt/relation"
 )
 
@@ -12,7 +12,7 @@ import (
 type rel struct {
 	d          *defs
 	name       string
-	pos        config.Pos
+	pos        yamlpos.Pos
 	boundaries *region
 	lists      []listSpot
 	when       *tmpl   // spots.when: the condition a spot must meet
@@ -59,9 +59,9 @@ func (d *defs) compileRelation(ry relYAML) (*relation.Relation, error) {
 	}
 	for _, kn := range d.kindList {
 		if k := d.kinds[kn]; d.regions[k.region] == nil {
-			return nil, config.Errorf(d.sources["kind "+kn], "kind %s: no region named %q", kn, k.region)
+			return nil, yamlpos.Errorf(d.sources["kind "+kn], "kind %s: no region named %q", kn, k.region)
 		} else if len(k.nodes) > 0 && d.regions[k.region].tree == nil {
-			return nil, config.Errorf(d.sources["kind "+kn], "kind %s: node is for a kind of a region with list (region %s has none)", kn, k.region)
+			return nil, yamlpos.Errorf(d.sources["kind "+kn], "kind %s: node is for a kind of a region with list (region %s has none)", kn, k.region)
 		}
 	}
 	if err := d.checkTreeRegions(); err != nil {
@@ -158,8 +158,8 @@ func (r *rel) compileSpots(ry relYAML) error {
 // compileBindings compiles what a mutation binds: fresh names, fresh
 // lists, choices and lets. A name is bound once.
 func (r *rel) compileBindings(ry relYAML) error {
-	seen := map[string]config.Pos{}
-	bind := func(s config.String) error {
+	seen := map[string]yamlpos.Pos{}
+	bind := func(s yamlpos.String) error {
 		if !identRE.MatchString(s.Value) {
 			return s.At("%q is not an identifier", s.Value)
 		}

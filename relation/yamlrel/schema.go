@@ -6,98 +6,98 @@ import (
 
 	"github.com/goccy/go-yaml/ast"
 
-	"github.com/mcpt-tool/mcpt/config"
+	"github.com/mcpt-tool/mcpt/internal/yamlpos"
 )
 
 // fileYAML is one relation file. Definitions (regions, kinds, captures,
 // lets, the fresh-name pattern) may live in a file of their own that
 // relation files include.
 type fileYAML struct {
-	Include   []config.String                       `yaml:"include"`
-	Syntax    *config.String                        `yaml:"syntax"`
-	Fresh     *config.String                        `yaml:"fresh"`
-	Skip      *config.String                        `yaml:"skip"`
-	Captures  map[string]config.String              `yaml:"captures"`
-	Let       []map[string]config.String            `yaml:"let"`
-	Regions   map[string]regionYAML                 `yaml:"regions"`
-	Kinds     map[string]kindYAML                   `yaml:"kinds"`
-	Tables    map[string][]map[string]config.String `yaml:"tables"`
-	Relations []relYAML                             `yaml:"relations"`
+	Include   []yamlpos.String                       `yaml:"include"`
+	Syntax    *yamlpos.String                        `yaml:"syntax"`
+	Fresh     *yamlpos.String                        `yaml:"fresh"`
+	Skip      *yamlpos.String                        `yaml:"skip"`
+	Captures  map[string]yamlpos.String              `yaml:"captures"`
+	Let       []map[string]yamlpos.String            `yaml:"let"`
+	Regions   map[string]regionYAML                  `yaml:"regions"`
+	Kinds     map[string]kindYAML                    `yaml:"kinds"`
+	Tables    map[string][]map[string]yamlpos.String `yaml:"tables"`
+	Relations []relYAML                              `yaml:"relations"`
 }
 
 // regionYAML is a region: the lines from a from line to a to line, or, with
 // whole, the whole input (its boundaries start at the first line), or, with
 // list, the nodes of those kinds in the syntax tree of the input (tree.go).
 type regionYAML struct {
-	From  config.String  `yaml:"from"`
-	To    config.String  `yaml:"to"`
-	Whole *config.String `yaml:"whole"` // true
+	From  yamlpos.String  `yaml:"from"`
+	To    yamlpos.String  `yaml:"to"`
+	Whole *yamlpos.String `yaml:"whole"` // true
 
-	List        []config.String `yaml:"list"`
-	Header      *config.String  `yaml:"header"`
-	Except      *config.String  `yaml:"except"`
-	Members     []config.String `yaml:"members"`
-	Comments    []config.String `yaml:"comments"`
-	Annotations []config.String `yaml:"annotations"`
+	List        []yamlpos.String `yaml:"list"`
+	Header      *yamlpos.String  `yaml:"header"`
+	Except      *yamlpos.String  `yaml:"except"`
+	Members     []yamlpos.String `yaml:"members"`
+	Comments    []yamlpos.String `yaml:"comments"`
+	Annotations []yamlpos.String `yaml:"annotations"`
 }
 
 type kindYAML struct {
-	Region config.String  `yaml:"region"`
-	Match  config.String  `yaml:"match"`
-	List   *config.String `yaml:"list"`
-	Sep    *config.String `yaml:"sep"`
+	Region yamlpos.String  `yaml:"region"`
+	Match  yamlpos.String  `yaml:"match"`
+	List   *yamlpos.String `yaml:"list"`
+	Sep    *yamlpos.String `yaml:"sep"`
 	// Node names the member node types the kind takes, in a tree region.
-	Node []config.String `yaml:"node"`
+	Node []yamlpos.String `yaml:"node"`
 	// Let computes attributes of each declaration (see itemLets).
-	Let []map[string]config.String `yaml:"let"`
+	Let []map[string]yamlpos.String `yaml:"let"`
 }
 
 type relYAML struct {
-	Name       config.String              `yaml:"name"`
-	Doc        config.String              `yaml:"doc"`
-	Spots      spotsYAML                  `yaml:"spots"`
-	Fresh      []config.String            `yaml:"fresh"`
-	FreshLists []freshListYAML            `yaml:"fresh_lists"`
-	Choose     []chooseYAML               `yaml:"choose"`
-	Let        []map[string]config.String `yaml:"let"`
-	Insert     config.String              `yaml:"insert"`
-	Clone      *cloneYAML                 `yaml:"clone"`
-	Declare    *declareYAML               `yaml:"declare"`
-	Checks     []checkYAML                `yaml:"checks"`
+	Name       yamlpos.String              `yaml:"name"`
+	Doc        yamlpos.String              `yaml:"doc"`
+	Spots      spotsYAML                   `yaml:"spots"`
+	Fresh      []yamlpos.String            `yaml:"fresh"`
+	FreshLists []freshListYAML             `yaml:"fresh_lists"`
+	Choose     []chooseYAML                `yaml:"choose"`
+	Let        []map[string]yamlpos.String `yaml:"let"`
+	Insert     yamlpos.String              `yaml:"insert"`
+	Clone      *cloneYAML                  `yaml:"clone"`
+	Declare    *declareYAML                `yaml:"declare"`
+	Checks     []checkYAML                 `yaml:"checks"`
 }
 
 type spotsYAML struct {
-	Boundaries *config.String  `yaml:"boundaries"`
-	Lists      []listSpotYAML  `yaml:"lists"`
-	When       *config.String  `yaml:"when"`
-	Except     []config.String `yaml:"except"`
+	Boundaries *yamlpos.String  `yaml:"boundaries"`
+	Lists      []listSpotYAML   `yaml:"lists"`
+	When       *yamlpos.String  `yaml:"when"`
+	Except     []yamlpos.String `yaml:"except"`
 }
 
 type listSpotYAML struct {
-	Kind config.String              `yaml:"kind"`
-	Join *config.String             `yaml:"join"`
-	Let  []map[string]config.String `yaml:"let"`
+	Kind yamlpos.String              `yaml:"kind"`
+	Join *yamlpos.String             `yaml:"join"`
+	Let  []map[string]yamlpos.String `yaml:"let"`
 }
 
 // cloneYAML inserts a copy of the member next to a spot of a tree region
 // (the one before it, else the one after) with the name name and, when
 // value is given, that value in the member's value field.
 type cloneYAML struct {
-	Name  config.String  `yaml:"name"`
-	Value *config.String `yaml:"value"`
+	Name  yamlpos.String  `yaml:"name"`
+	Value *yamlpos.String `yaml:"value"`
 }
 
 type freshListYAML struct {
-	Name config.String `yaml:"name"`
-	Min  int           `yaml:"min"`
-	Max  int           `yaml:"max"`
+	Name yamlpos.String `yaml:"name"`
+	Min  int            `yaml:"min"`
+	Max  int            `yaml:"max"`
 }
 
 type chooseYAML struct {
-	Name    config.String   `yaml:"name"`
-	From    *config.String  `yaml:"from"`
-	Among   *config.String  `yaml:"among"`
-	Options []config.String `yaml:"options"`
+	Name    yamlpos.String   `yaml:"name"`
+	From    *yamlpos.String  `yaml:"from"`
+	Among   *yamlpos.String  `yaml:"among"`
+	Options []yamlpos.String `yaml:"options"`
 }
 
 type checkYAML struct {
@@ -111,78 +111,78 @@ type checkYAML struct {
 }
 
 type equivYAML struct {
-	Name   *config.String  `yaml:"name"`
-	Except []config.String `yaml:"except"`
+	Name   *yamlpos.String  `yaml:"name"`
+	Except []yamlpos.String `yaml:"except"`
 }
 
 type diffYAML struct {
-	Name  *config.String `yaml:"name"`
-	File  config.String  `yaml:"file"`
-	Read  []readYAML     `yaml:"read"`
-	Edits []editYAML     `yaml:"edits"`
+	Name  *yamlpos.String `yaml:"name"`
+	File  yamlpos.String  `yaml:"file"`
+	Read  []readYAML      `yaml:"read"`
+	Edits []editYAML      `yaml:"edits"`
 }
 
 // readYAML reads a value from the base output o: the first group of the
 // last matcher of a path, on the line the path finds in file (by default
 // the difference check's file).
 type readYAML struct {
-	Name config.String  `yaml:"name"`
-	File *config.String `yaml:"file"`
-	At   []matcherYAML  `yaml:"at"`
-	In   *config.String `yaml:"in"` // o (the default) or o2, the follow-up's output
+	Name yamlpos.String  `yaml:"name"`
+	File *yamlpos.String `yaml:"file"`
+	At   []matcherYAML   `yaml:"at"`
+	In   *yamlpos.String `yaml:"in"` // o (the default) or o2, the follow-up's output
 }
 
 // forEachYAML repeats an edit once per element of a list binding (a dotted
 // path, or a template rendering one), bound to as.
 type forEachYAML struct {
-	As    config.String `yaml:"as"`
-	Among config.String `yaml:"among"`
+	As    yamlpos.String `yaml:"as"`
+	Among yamlpos.String `yaml:"among"`
 }
 
 type editYAML struct {
-	Insert      *config.String `yaml:"insert"`
-	Replace     *config.String `yaml:"replace"`
-	Delete      bool           `yaml:"delete"`
-	Substitute  *substYAML     `yaml:"substitute"`
-	Renumber    *renumberYAML  `yaml:"renumber"`
-	When        *config.String `yaml:"when"`
-	ForEach     *forEachYAML   `yaml:"for_each"`
-	BlankBefore bool           `yaml:"blank_before"`
-	Where       []anchorYAML   `yaml:"where"`
-	Through     []matcherYAML  `yaml:"through"`
+	Insert      *yamlpos.String `yaml:"insert"`
+	Replace     *yamlpos.String `yaml:"replace"`
+	Delete      bool            `yaml:"delete"`
+	Substitute  *substYAML      `yaml:"substitute"`
+	Renumber    *renumberYAML   `yaml:"renumber"`
+	When        *yamlpos.String `yaml:"when"`
+	ForEach     *forEachYAML    `yaml:"for_each"`
+	BlankBefore bool            `yaml:"blank_before"`
+	Where       []anchorYAML    `yaml:"where"`
+	Through     []matcherYAML   `yaml:"through"`
 }
 
 type substYAML struct {
-	Re   config.String `yaml:"re"`
-	With config.String `yaml:"with"`
+	Re   yamlpos.String `yaml:"re"`
+	With yamlpos.String `yaml:"with"`
 }
 
 type renumberYAML struct {
-	Re config.String `yaml:"re"`
-	By config.String `yaml:"by"`
+	Re yamlpos.String `yaml:"re"`
+	By yamlpos.String `yaml:"by"`
 }
 
 type createdYAML struct {
-	Name    *config.String `yaml:"name"`
-	File    config.String  `yaml:"file"`
-	Content config.String  `yaml:"content"`
+	Name    *yamlpos.String `yaml:"name"`
+	File    yamlpos.String  `yaml:"file"`
+	Content yamlpos.String  `yaml:"content"`
 }
 
 // anchorYAML is one alternative placement of an edit: the line found by the
 // path of matchers given as after, before (inserts) or at (replace, delete),
 // tried only when its when-template renders non-empty.
 type anchorYAML struct {
-	When   *config.String `yaml:"when"`
-	End    bool           `yaml:"end"`
-	After  []matcherYAML  `yaml:"after"`
-	Before []matcherYAML  `yaml:"before"`
-	At     []matcherYAML  `yaml:"at"`
+	When   *yamlpos.String `yaml:"when"`
+	End    bool            `yaml:"end"`
+	After  []matcherYAML   `yaml:"after"`
+	Before []matcherYAML   `yaml:"before"`
+	At     []matcherYAML   `yaml:"at"`
 }
 
 // matcherYAML is a line matcher: a plain string matches a line exactly
 // (white space around it ignored); {re: '…'} matches by regular expression.
 type matcherYAML struct {
-	Text config.String
+	Text yamlpos.String
 	Re   bool
 }
 
@@ -210,5 +210,5 @@ func (m *matcherYAML) UnmarshalYAML(ctx context.Context, n ast.Node) error {
 }
 
 func errAt(ctx context.Context, n ast.Node, msg string) error {
-	return config.Errorf(config.PosOf(ctx, n), "%s", msg)
+	return yamlpos.Errorf(yamlpos.PosOf(ctx, n), "%s", msg)
 }

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcpt-tool/mcpt/config"
+	"github.com/mcpt-tool/mcpt/internal/yamlpos"
 	"github.com/mcpt-tool/mcpt/syntax"
 )
 
@@ -18,11 +18,11 @@ import (
 type treeRegion struct {
 	spec           syntax.ListSpec
 	header, except *regexp.Regexp
-	pos            config.Pos
+	pos            yamlpos.Pos
 }
 
 // setSyntax resolves `syntax:`, the parser of the tree regions.
-func (d *defs) setSyntax(s *config.String) error {
+func (d *defs) setSyntax(s *yamlpos.String) error {
 	if s == nil {
 		return nil
 	}
@@ -35,7 +35,7 @@ func (d *defs) setSyntax(s *config.String) error {
 		if have == "" {
 			have = "none"
 		}
-		return s.At("syntax %q: no such parser in this mcpt (it has: %s)", s.Value, have)
+		return s.At("syntax %q: no such parser in this mcpt (it has: %s); the mcpt command links the TypeScript grammar when built with -tags typescript (go build -tags typescript ./cmd/mcpt)", s.Value, have)
 	}
 	d.parser, d.parserPos = p, s.Pos
 	return nil
@@ -85,7 +85,7 @@ func (d *defs) addTreeRegion(name string, r regionYAML) error {
 func (d *defs) checkTreeRegions() error {
 	for _, name := range sortedKeys(d.regions) {
 		if r := d.regions[name]; r.tree != nil && d.parser == nil {
-			return config.Errorf(r.tree.pos, "region %s: a region with list needs the parser named by syntax: (e.g. syntax: typescript)", name)
+			return yamlpos.Errorf(r.tree.pos, "region %s: a region with list needs the parser named by syntax: (e.g. syntax: typescript)", name)
 		}
 	}
 	return nil
@@ -306,4 +306,14 @@ func (r *rel) inserted(s *spot, data map[string]any) (string, error) {
 	text := sib.Clone(strings.TrimSpace(name), strings.TrimSpace(value))
 	data["clone"] = map[string]any{"of": sib.Name, "text": text}
 	return text, nil
+}
+
+// memberText is inserted text as a kind of a tree region sees a member:
+// without the list's separator at its end, white space collapsed.
+func memberText(ins, sep string) string {
+	t := strings.TrimSpace(ins)
+	if sep != "" {
+		t = strings.TrimSuffix(t, sep)
+	}
+	return collapse(t)
 }

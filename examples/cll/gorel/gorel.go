@@ -3,33 +3,39 @@
 // a relation.Relation value — a name, a doc whose first line is its help
 // line, a function listing the spots of an input and a function applying the
 // mutation at one spot — whose follow-up carries consistency checkers built
-// from the oracle package. An mcpt built with it (mcpt.Main with
+// from the oracle package. It finds its spots in the syntax tree that the
+// CLL seed grammar reads (packages grammar and syntax): the gaps of the
+// declarations list, whatever the program's layout, and the new command
+// takes the indentation of its neighbours. An mcpt built with it (mcpt.Main with
 // mcpt.Relations(gorel.AddCommand()), as in gorel/mcpt) lets a
 // configuration name it under relations.go.
 package gorel
 
 import (
-	"bytes"
 	"fmt"
 	"math/rand/v2"
-	"regexp"
-	"strings"
+	"sync"
 
+	"github.com/mcpt-tool/mcpt/examples/cll"
+	"github.com/mcpt-tool/mcpt/grammar"
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/syntax"
 )
 
 // Name is the name of the relation.
 const Name = "add-actuator-command-go"
 
-var (
-	logicRE   = regexp.MustCompile(`^\s*logic\s+([A-Za-z][A-Za-z0-9_]*)`)
-	declsRE   = regexp.MustCompile(`^\s*declarations\b`)
-	initRE    = regexp.MustCompile(`^\s*init\b`)
-	commandRE = regexp.MustCompile(`^\s*command\s+([A-Za-z0-9_,\s]*)`)
-	declRE    = regexp.MustCompile(`^\s*(states|enumeration|command|configuration|variable|timer|input|attribute)\b`)
-	fresh     = mustPattern("Zq[a-z]{6}")
-)
+var fresh = mustPattern("Zq[a-z]{6}")
+
+// parser reads CLL programs with the CLL example's seed grammar.
+var parser = sync.OnceValues(func() (syntax.Parser, error) {
+	g, err := grammar.Parse("cll.grammar", cll.Grammar)
+	if err != nil {
+		return nil, err
+	}
+	return grammar.NewParser(g), nil
+})
 
 func mustPattern(p string) *relation.FreshPattern {
 	fp, err := relation.ParseFreshPattern(p)
@@ -51,52 +57,68 @@ The same relation as the YAML add-actuator-command, written with the Go API.`,
 	}
 }
 
-// boundary is a spot with what the checkers need: where to insert, and the
-// command declared last above it.
+// boundary is a spot with what the checkers need: the spot in the list of
+// declarations, and the command declared last above it.
 type boundary struct {
-	offset      int
+	spot        syntax.Spot
 	prevCommand string
 }
 
-// boundaries finds the declaration boundaries of the declarations section.
-func boundaries(src []byte) (logic string, bs []boundary, desc []string) {
-	lines := strings.SplitAfter(string(src), "\n")
-	off, in, prev := 0, false, ""
-	for _, l := range lines {
-		next := off + len(l)
-		switch {
-		case logic == "" && logicRE.MatchString(l):
-			logic = logicRE.FindStringSubmatch(l)[1]
-		case !in && declsRE.MatchString(l):
-			in = true
-			bs = append(bs, boundary{offset: next})
-			desc = append(desc, "start of declarations")
-		case in && initRE.MatchString(l):
-			return logic, bs, desc
-		case in && declRE.MatchString(l):
-			if m := commandRE.FindStringSubmatch(l); m != nil {
-				names := strings.Split(m[1], ",")
-				prev = strings.TrimSpace(names[len(names)-1])
-			}
-			bs = append(bs, boundary{offset: next, prevCommand: prev})
-			desc = append(desc, "after "+strings.TrimSpace(l))
-		}
-		off = next
+// boundaries finds the spots of the declarations list in the syntax tree of
+// the program (package syntax): before its first declaration, between two,
+// after the last, whatever the layout of the program.
+func boundaries(in relation.Input) (logic string, bs []boundary, err error) {
+	p, err := parser()
+	if err != nil {
+		return "", nil, err
 	}
-	return logic, bs, desc
+	tr, err := p.Parse(in.Name, in.Src)
+	if err != nil {
+		return "", nil, err
+	}
+	for _, c := range tr.Root.Children[0].Children {
+		if c.Kind == "logic" && c.Named {
+			logic = c.Text(tr.Src)
+		}
+	}
+	lists := syntax.Lists(tr, syntax.ListSpec{Lists: []string{"declarations"}, Members: []string{"states", "decl"}})
+	if len(lists) != 1 {
+		return "", nil, fmt.Errorf("%s: %d declarations sections", in.Name, len(lists))
+	}
+	prev := ""
+	for _, sp := range lists[0].Spots() {
+		if d := sp.Before; d != nil {
+			syntax.Walk(d.Node, func(n *syntax.Node) bool {
+				if n.Kind == "command" && n.Named {
+					prev = n.Text(tr.Src)
+				}
+				return true
+			})
+		}
+		bs = append(bs, boundary{spot: sp, prevCommand: prev})
+	}
+	return logic, bs, nil
 }
 
 func spots(in relation.Input) ([]relation.Spot, error) {
-	_, bs, desc := boundaries(in.Src)
+	_, bs, err := boundaries(in)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]relation.Spot, len(bs))
 	for i, b := range bs {
-		out[i] = relation.Spot{Index: i, Line: 1 + bytes.Count(in.Src[:b.offset], []byte("\n")), Col: 1, Desc: desc[i]}
+		off := b.spot.Insert("").Start
+		line, col := syntax.Position(in.Src, off)
+		out[i] = relation.Spot{Index: i, Line: line, Col: col, Desc: b.spot.Desc}
 	}
 	return out, nil
 }
 
 func mutate(in relation.Input, sp relation.Spot, rng *rand.Rand) (*relation.FollowUp, error) {
-	logic, bs, _ := boundaries(in.Src)
+	logic, bs, err := boundaries(in)
+	if err != nil {
+		return nil, err
+	}
 	if sp.Index < 0 || sp.Index >= len(bs) || logic == "" {
 		return nil, fmt.Errorf("%s: no spot %d", in.Name, sp.Index)
 	}
@@ -105,10 +127,8 @@ func mutate(in relation.Input, sp relation.Spot, rng *rand.Rand) (*relation.Foll
 	if err != nil {
 		return nil, err
 	}
-	var src bytes.Buffer
-	src.Write(in.Src[:b.offset])
-	fmt.Fprintf(&src, "  command %s\n", n)
-	src.Write(in.Src[b.offset:])
+	// the new declaration laid out as its neighbours are
+	followUp := b.spot.Insert("command " + n).Apply(in.Src)
 
 	p, P := relation.Snake(logic), relation.Upper(logic)
 	file := p + "_io.h"
@@ -118,7 +138,7 @@ func mutate(in relation.Input, sp relation.Spot, rng *rand.Rand) (*relation.Foll
 		anchors = append([]oracle.Anchor{prev}, anchors...)
 	}
 	return &relation.FollowUp{
-		Src:      src.Bytes(),
+		Src:      followUp,
 		Bindings: map[string]string{"N": n, "prev.command": b.prevCommand, "p": p},
 		Fresh:    []string{"N"},
 		Checks: []relation.Checker{

@@ -1,4 +1,4 @@
-package config
+package yamlpos
 
 // MaxDepth is the deepest nesting of collections a YAML file may have:
 // far deeper than any configuration or relation file, and shallow enough

@@ -1,0 +1,177 @@
+package examples_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mcpt-tool/mcpt/engine"
+	"github.com/mcpt-tool/mcpt/grammar"
+	"github.com/mcpt-tool/mcpt/internal/setup"
+	"github.com/mcpt-tool/mcpt/internal/testtier"
+	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/syntax"
+)
+
+// corpusPacks are the packs measured on the real-world corpus
+// (testdata/corpus): the seeds are the corpus files of the pack's language;
+// constructs maps each relation to the node kinds of a seed's syntax tree
+// (from the pack's grammar) that make it a place for the relation, so
+// that a seed holding one and no spot of the relation is a blind pair.
+var corpusPacks = []struct {
+	dir, corpus, ext, grammar string
+	constructs                map[string][]string
+}{
+	{"thrift", "thrift", ".thrift", "thrift/thrift.grammar", map[string][]string{
+		"add-constant": {"document"}, "add-struct": {"document"},
+		"add-enum-value": {"enum"}, "add-enum-value-explicit": {"enum"},
+		"add-field": {"struct"}, "add-string-field": {"struct"},
+		"add-service-method": {"service"},
+	}},
+	{"flatbuffers", "flatbuffers", ".fbs", "flatbuffers/fbs.grammar", map[string][]string{
+		"add-enum": {"schema"}, "add-table": {"schema"},
+		"add-enum-value": {"enum"}, "add-enum-value-explicit": {"enum"},
+		"add-field": {"table"}, "add-string-field": {"table"},
+	}},
+	{"typescript", "typescript", ".ts", "", nil},
+}
+
+// corpusRow is one line of the table of issue 23.
+type corpusRow struct {
+	pack, config          string
+	seeds, cases          int
+	alarms, rejected      int
+	pairs, blind          int
+	alarmNames, blindOnes []string
+	left                  []string // seeds the compiler rejected alone
+}
+
+// TestCorpusTable (long and tools tiers) runs every pack's exact and
+// derived relations (mcpt.yaml, derived.yaml) on the real-world corpus of
+// its language and prints the table of issue 23: seeds, test cases, oracle
+// false alarms, rejected follow-ups, and blind relation–seed pairs (the
+// seed holds the construct, the relation finds no spot in it). The
+// compilers are correct, so every finding is a false alarm. It fails
+// nothing on the figures: it measures. MCPT_CORPUS_CASES sets the test
+// cases per campaign (default 300; 48 for TypeScript, whose tsc takes a
+// second a run).
+func TestCorpusTable(t *testing.T) {
+	testtier.Long(t, "campaigns of every pack on the real-world corpus")
+	var rows []corpusRow
+	for _, cp := range corpusPacks {
+		for _, cfg := range []string{"mcpt.yaml", "derived.yaml"} {
+			t.Run(cp.dir+"/"+cfg, func(t *testing.T) {
+				switch cp.dir {
+				case "typescript":
+					needTsc(t)
+				case "thrift":
+					testtier.Tools(t, "apt-get install thrift-compiler", "thrift")
+				case "flatbuffers":
+					testtier.Tools(t, "apt-get install flatbuffers-compiler", "flatc")
+				}
+				seeds, _ := filepath.Glob(filepath.Join("../testdata/corpus", cp.corpus, "*"+cp.ext))
+				s, err := setup.Load(filepath.Join(cp.dir, cfg), setup.Options{SeedFiles: seeds})
+				if err != nil {
+					t.Fatal(err)
+				}
+				cases := 300
+				if cp.dir == "typescript" {
+					cases = 48
+				}
+				if n, err := strconv.Atoi(os.Getenv("MCPT_CORPUS_CASES")); err == nil && n > 0 {
+					cases = n
+				}
+				c := &engine.Campaign{Transpiler: s.Transpiler, Relations: s.Relations, Seeds: s.Seeds, Options: engine.Options{
+					Mode: engine.MCP, Seed: 1, MaxCases: cases, MaxSpots: 4,
+					BaseRuns: s.Config.BaseRuns, Normalize: s.Normalize,
+				}}
+				rep, err := c.Run(context.Background())
+				if err != nil {
+					t.Fatal(err)
+				}
+				// Seeds that need their includes beside them are rejected
+				// alone: they are left out of the campaign and the table.
+				left := slices.Concat(rep.Seeds.Rejected, rep.Seeds.Crashed, rep.Seeds.Nondeterministic)
+				seeds = slices.DeleteFunc(seeds, func(s string) bool { return slices.Contains(left, s) })
+				row := corpusRow{pack: cp.dir, config: cfg, seeds: len(seeds), cases: rep.TestCases, left: left}
+				for _, f := range rep.Findings {
+					if f.Kind == result.RejectedFollowUp {
+						row.rejected++
+					} else {
+						row.alarms++
+					}
+					row.alarmNames = append(row.alarmNames, fmt.Sprintf("%s %s on %s", f.Relation, f.Kind, filepath.Base(f.SeedFile)))
+				}
+				if cp.dir == "typescript" {
+					row.pairs, row.blindOnes = tsBlindPairs(t, s.Relations, seeds)
+				} else {
+					row.pairs, row.blindOnes = grammarBlindPairs(t, cp.grammar, cp.constructs, s.Relations, seeds)
+				}
+				row.blind = len(row.blindOnes)
+				rows = append(rows, row)
+			})
+		}
+	}
+	var b strings.Builder
+	b.WriteString("| pack | relations | seeds | test cases | oracle false alarms | rejected follow-ups | blind relation–seed pairs |\n|---|---|---|---|---|---|---|\n")
+	for _, r := range rows {
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %d (%.1f %%) | %d of %d |\n", r.pack, r.config, r.seeds, r.cases, r.alarms, r.rejected,
+			100*float64(r.rejected)/float64(max(r.cases, 1)), r.blind, r.pairs)
+	}
+	t.Logf("the corpus table:\n%s", b.String())
+	for _, r := range rows {
+		slices.Sort(r.blindOnes)
+		t.Logf("%s %s: left out: %v; findings: %s; blind: %s", r.pack, r.config, r.left, strings.Join(r.alarmNames, ", "), strings.Join(r.blindOnes, ", "))
+	}
+}
+
+// grammarBlindPairs counts, with the pack's grammar read as a parser, the
+// relation–seed pairs where the seed's tree holds a construct of the
+// relation, and names those where the relation has no spot.
+func grammarBlindPairs(t *testing.T, grammarFile string, constructs map[string][]string, rels []*relation.Relation, seeds []string) (int, []string) {
+	t.Helper()
+	g, err := grammar.ParseFile(grammarFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := grammar.NewParser(g)
+	pairs := 0
+	var blind []string
+	for _, seed := range seeds {
+		src := readFile(t, seed)
+		tr, err := p.Parse(filepath.Base(seed), src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kinds := map[string]bool{}
+		syntax.Walk(tr.Root, func(n *syntax.Node) bool {
+			kinds[n.Kind] = true
+			return true
+		})
+		for _, r := range rels {
+			want, ok := constructs[r.Name]
+			if !ok {
+				t.Errorf("relation %s: which construct does it need? (corpusPacks)", r.Name)
+				continue
+			}
+			if !slices.ContainsFunc(want, func(k string) bool { return kinds[k] }) {
+				continue
+			}
+			pairs++
+			ss, err := r.Spots(relation.Input{Name: filepath.Base(seed), Src: src})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ss) == 0 {
+				blind = append(blind, r.Name+" on "+filepath.Base(seed))
+			}
+		}
+	}
+	return pairs, blind
+}

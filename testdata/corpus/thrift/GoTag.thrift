@@ -1,0 +1,3 @@
+struct Foo {
+  1: required string bar (go.tag = "json:\"baz\"")
+}
