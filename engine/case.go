@@ -89,7 +89,7 @@ func (t *Tester) Base(ctx context.Context, seed Seed) (*Base, error) {
 	b := &Base{Seed: seed}
 	req := transpiler.Request{Name: path.Base(seed.Name), Src: seed.Src, Role: transpiler.Base}
 	for i := range max(1, t.BaseRuns) {
-		res, err := t.Transpiler.Transpile(ctx, req)
+		res, err := t.runOnce(ctx, req)
 		b.Runs++
 		if err != nil {
 			return b, fmt.Errorf("transpiling %s: %w", seed.Name, err)
@@ -126,7 +126,7 @@ func (t *Tester) confirmBaseCrash(ctx context.Context, req transpiler.Request, r
 		return res, nil
 	}
 	for range t.confirmRuns() {
-		again, err := t.Transpiler.Transpile(ctx, req)
+		again, err := t.runOnce(ctx, req)
 		b.Rechecks++
 		if err != nil {
 			return nil, err
@@ -298,9 +298,19 @@ func (t *Tester) repeats(ctx context.Context, b *Base, followUp transpiler.Reque
 // transpile is one timed run, counted in n.
 func (t *Tester) transpile(ctx context.Context, req transpiler.Request, out *Outcome, n *int) (*transpiler.Result, error) {
 	t0 := time.Now()
-	res, err := t.Transpiler.Transpile(ctx, req)
+	res, err := t.runOnce(ctx, req)
 	out.TranspileNS += time.Since(t0).Nanoseconds()
 	*n++
+	return res, err
+}
+
+// runOnce runs the transpiler once; a run ended by a stop signal is
+// ErrStopped.
+func (t *Tester) runOnce(ctx context.Context, req transpiler.Request) (*transpiler.Result, error) {
+	res, err := t.Transpiler.Transpile(ctx, req)
+	if err == nil && stopped(res) {
+		err = ErrStopped
+	}
 	return res, err
 }
 

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"errors"
 	"maps"
 	"math/rand/v2"
 	"os"
@@ -64,6 +65,7 @@ func TestFlakyTranspilerGivesNoFinding(t *testing.T) {
 type scripted struct {
 	t            transpiler.Transpiler
 	crash, flake map[transpiler.Role]func(k int) bool
+	term         map[transpiler.Role]func(k int) bool // ended by SIGTERM
 	runs         map[transpiler.Role]int
 }
 
@@ -72,6 +74,9 @@ func (s *scripted) Transpile(ctx context.Context, req transpiler.Request) (*tran
 	s.runs[req.Role]++
 	if f := s.crash[req.Role]; f != nil && f(k) {
 		return &transpiler.Result{Status: transpiler.Crashed, ExitCode: 139}, nil
+	}
+	if f := s.term[req.Role]; f != nil && f(k) {
+		return &transpiler.Result{Status: transpiler.Crashed, ExitCode: -1, Signal: "SIGTERM"}, nil
 	}
 	res, err := s.t.Transpile(ctx, req)
 	if f := s.flake[req.Role]; err == nil && f != nil && f(k) {
@@ -82,6 +87,38 @@ func (s *scripted) Transpile(ctx context.Context, req transpiler.Request) (*tran
 		return &out, nil
 	}
 	return res, err
+}
+
+// TestStoppedRuns: a run ended by SIGTERM (the first of a base or of a
+// follow-up, or a re-run that confirms a failure) is ErrStopped, not a
+// crash and not nondeterminism: the case runs again on resume.
+func TestStoppedRuns(t *testing.T) {
+	s := load(t, "mcpt.yaml", nil)
+	at := func(m int) func(int) bool { return func(k int) bool { return k == m } }
+	rel := s.Relations[0]
+	sp, err := engine.SpotAt(rel, s.Seeds[0], 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name        string
+		term, flake map[transpiler.Role]func(int) bool
+	}{
+		{"the base", map[transpiler.Role]func(int) bool{transpiler.Base: at(0)}, nil},
+		{"the follow-up", map[transpiler.Role]func(int) bool{transpiler.FollowUp: at(0)}, nil},
+		{"a re-run of a failed follow-up", map[transpiler.Role]func(int) bool{transpiler.FollowUp: at(1)},
+			map[transpiler.Role]func(int) bool{transpiler.FollowUp: at(0)}},
+	} {
+		tr := &scripted{t: s.Transpiler, runs: map[transpiler.Role]int{}, term: tc.term, flake: tc.flake}
+		te := &engine.Tester{Transpiler: tr, Normalize: s.Normalize, ConfirmRuns: 3}
+		b, err := te.Base(context.Background(), s.Seeds[0])
+		if err == nil {
+			_, err = te.Run(context.Background(), engine.Test{Base: b, Relation: rel, Spot: sp, CaseSeed: 1})
+		}
+		if !errors.Is(err, engine.ErrStopped) {
+			t.Errorf("%s ended by SIGTERM: %v, want ErrStopped", tc.name, err)
+		}
+	}
 }
 
 // TestConfirmRuns: a failure is a finding only when it repeats on every

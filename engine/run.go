@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path"
 	"sync"
@@ -30,7 +31,7 @@ func (r *runner) run(ctx context.Context, workers int) (*result.Report, error) {
 	defer cancelRuns()
 
 	if err := r.admit(ctx, runCtx, workers); err != nil {
-		if ctx.Err() == nil {
+		if ctx.Err() == nil && !errors.Is(err, ErrStopped) {
 			return nil, err
 		}
 		rep := r.report()
@@ -199,17 +200,11 @@ func (p *pass) work(runCtx context.Context, cases <-chan dispatched, results cha
 	for d := range cases {
 		cr, err := r.runCase(runCtx, d.c)
 		switch {
-		case err != nil && runCtx.Err() != nil:
+		case err != nil && (runCtx.Err() != nil || errors.Is(err, ErrStopped)):
 			p.halted.Store(true) // not run to the end: run again on resume
 			cr = nil
 		case err != nil:
 			p.fail(err)
-			cr = nil
-		case stoppedFromOutside(cr):
-			// Not a crash: the transpiler was stopped with mcpt, as Slurm
-			// stops every process of a task. Run again on resume.
-			r.dropBundles(cr)
-			p.halted.Store(true)
 			cr = nil
 		}
 		if r.opt.Feedback {

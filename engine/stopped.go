@@ -1,38 +1,22 @@
 package engine
 
 import (
-	"os"
-	"path/filepath"
+	"errors"
 
-	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/transpiler"
 )
 
-// stopSignals are the signals by which an engine stops a task (scancel,
-// a requeue, a preemption, a time limit): a transpiler run they end was
-// stopped, not crashed. Slurm sends them to every process of a task, the
-// transpiler's with mcpt's.
+// ErrStopped is returned for a test case or a base a run of which was
+// ended by a stop signal (SIGTERM, SIGINT, SIGHUP): the transpiler was
+// stopped with mcpt, as a cluster engine stops every process of a task on
+// scancel, a requeue, a preemption or a time limit. Such a run is neither
+// a crash nor a sign of nondeterminism; the case is not recorded and runs
+// again on resume.
+var ErrStopped = errors.New("a transpiler run was ended by a stop signal")
+
 var stopSignals = map[string]bool{"SIGTERM": true, "SIGINT": true, "SIGHUP": true}
 
-// stoppedFromOutside tells whether a finding of cr is a transpiler run
-// ended by a stop signal.
-func stoppedFromOutside(cr *CaseResult) bool {
-	for _, f := range cr.Findings {
-		if f.Kind == result.Crash && stopSignals[f.Signal] {
-			return true
-		}
-	}
-	return false
-}
-
-// dropBundles removes the bundles written for the findings of a case that
-// is not recorded: it runs again on resume, and writes its own.
-func (r *runner) dropBundles(cr *CaseResult) {
-	if r.opt.OutDir == "" {
-		return
-	}
-	for _, f := range cr.Findings {
-		if f.Bundle != "" && filepath.IsLocal(filepath.FromSlash(f.Bundle)) {
-			os.RemoveAll(filepath.Join(r.opt.OutDir, filepath.FromSlash(f.Bundle)))
-		}
-	}
+// stopped tells whether res is a run ended by a stop signal.
+func stopped(res *transpiler.Result) bool {
+	return res != nil && res.Status == transpiler.Crashed && stopSignals[res.Signal]
 }

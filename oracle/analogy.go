@@ -82,12 +82,14 @@ func (c *Analogy) Decide(o, o2 tree.Tree) Verdict {
 		// FAILED in "submit failed: unknown result" is not about it. A
 		// file of o′ that has the new name in no form at all (a generator
 		// that forgot the declaration there) is still checked, with the
-		// forms o′ has elsewhere.
+		// forms o′ has elsewhere, on the lines that are the sibling's
+		// beyond doubt (see ambiguous).
 		seenForm := c.formsIn(o2[f])
-		if !slices.Contains(seenForm, true) {
+		absent := !slices.Contains(seenForm, true)
+		if absent {
 			seenForm = everywhere
 		}
-		want, count := c.siblingLines(f, text, starts, scs, kin, seenForm, mask)
+		want, count := c.siblingLines(f, text, starts, scs, kin, seenForm, mask, absent)
 		if len(want) == 0 {
 			continue
 		}
@@ -117,13 +119,18 @@ func (c *Analogy) Decide(o, o2 tree.Tree) Verdict {
 // siblingLines returns the lines of file f of o (text) that are the
 // sibling's own, renamed into patterns of the new declaration's, each
 // once, and how many times each occurs (by pattern key).
-func (c *Analogy) siblingLines(f, text string, starts []int, scs []*scanner, kin []scanner, seenForm []bool, mask func(string) string) ([]*pattern, map[string]int) {
+// With strict, a line whose every mention of the sibling is ambiguous is
+// left out.
+func (c *Analogy) siblingLines(f, text string, starts []int, scs []*scanner, kin []scanner, seenForm []bool, mask func(string) string, strict bool) ([]*pattern, map[string]int) {
 	var want []*pattern
 	count := map[string]int{}
 	for _, i := range scs[0].lines(text, starts) {
 		line := lineAt(text, starts, i)
 		occ := scs[0].find(line)
 		if len(occ) == 0 || commentLine(f, line) || mentionsAny(line, kin) || !slices.ContainsFunc(occ, func(s span) bool { return c.seen(line[s.beg:s.end], seenForm) }) {
+			continue
+		}
+		if strict && c.ambiguous(line, occ) {
 			continue
 		}
 		p := c.rename(line, scs, mask)
@@ -292,6 +299,27 @@ func (c *Analogy) linesOf(text string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// ambiguous reports whether each occurrence of the sibling in line holds
+// the name of another declaration too: ELEVATOR_FLOOR_COUNT is the
+// attribute FloorCount's and the count of the enumeration Floor. In a
+// file of o′ that names the new declaration, the line's counterpart
+// settles it; in one that does not, such a line says nothing.
+func (c *Analogy) ambiguous(line string, occ []span) bool {
+	for _, s := range occ {
+		clear := true
+		for _, o := range c.Others {
+			if slices.ContainsFunc(o.find(line, nil), func(t span) bool { return t.beg < s.end && s.beg < t.end }) {
+				clear = false
+				break
+			}
+		}
+		if clear {
+			return false
+		}
+	}
+	return true
 }
 
 func mentionsAny(line string, scs []scanner) bool {

@@ -388,6 +388,33 @@ func TestAnalogyFileWithoutNewName(t *testing.T) {
 	}
 }
 
+// TestAnalogyAmbiguousLine: in a file of o′ that does not name the new
+// declaration, a line whose mention of the sibling also names another
+// declaration (the attribute FloorCount in the count of the enumeration
+// Floor) is not the sibling's: no false alarm; without that other
+// declaration, the same line is checked there.
+func TestAnalogyAmbiguousLine(t *testing.T) {
+	floorCount := Name{Forms: []string{"FloorCount", "floor_count", "FLOOR_COUNT"}}
+	c := &Analogy{Renames: []Rename{{From: floorCount, To: Name{Forms: []string{"Zqnew", "zqnew", "ZQNEW"}}}}, Others: []Name{nm("Floor")}}
+	o := tree.Tree{
+		"attrs.h": []byte("#define E_ATTR_FLOOR_COUNT 5\n"),
+		"types.h": []byte("#define E_FLOOR_COUNT 5\n"),
+	}
+	o2 := tree.Tree{
+		"attrs.h": []byte("#define E_ATTR_FLOOR_COUNT 5\n#define E_ATTR_ZQNEW 0\n"),
+		"types.h": []byte("#define E_FLOOR_COUNT 5\n"),
+	}
+	if v := c.Decide(o, o2); len(v.Fails) != 0 {
+		t.Errorf("false alarm on the count of Floor: %+v", v)
+	}
+	// Without the enumeration Floor, the line is FloorCount's alone.
+	c.Others = []Name{nm("Door")}
+	v := c.Decide(o, o2)
+	if len(v.Fails) != 1 || v.Fails[0].File != "types.h" {
+		t.Errorf("want a failure of types.h, got %+v", v)
+	}
+}
+
 // TestLocalityGrows: a line that names no declaration but may only grow
 // (a positional initialiser list gaining an entry) passes when its old
 // tokens are a subsequence of the new line's, and fails when an old entry
