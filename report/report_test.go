@@ -633,3 +633,19 @@ func TestFindingPagesGolden(t *testing.T) {
 		t.Error("the page of add-attribute does not escape the payload")
 	}
 }
+
+// TestPagesDirLink refuses to write finding pages through a symbolic link.
+func TestPagesDirLink(t *testing.T) {
+	dir := copyFixture(t)
+	elsewhere := t.TempDir()
+	if err := os.Symlink(elsewhere, filepath.Join(dir, PagesDir)); err != nil {
+		t.Fatal(err)
+	}
+	var ie *InputError
+	if err := Rebuild(dir); !errors.As(err, &ie) || !strings.Contains(err.Error(), "not a directory") {
+		t.Errorf("Rebuild with pages a link: %v", err)
+	}
+	if entries, _ := os.ReadDir(elsewhere); len(entries) > 0 {
+		t.Errorf("wrote %d files through the link", len(entries))
+	}
+}
