@@ -238,7 +238,7 @@ func listName(src []byte, n *Node) string {
 	if n.Parent != nil {
 		if name := NameOf(src, n.Parent); name != "" && n.Parent.Kind != n.Kind {
 			for _, c := range n.Parent.Children {
-				if c.Field == "name" {
+				if c.Field == "name" || c.Field == "new" { // a tree-sitter field, or a name mcpt's grammars declare
 					return n.Kind + " of " + name
 				}
 			}

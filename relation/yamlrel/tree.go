@@ -161,14 +161,22 @@ func header(src []byte, l *syntax.List) string {
 	if p.Field == "declaration" && p.Parent != nil {
 		start = p.Parent.Start
 	}
-	h := []byte(string(src[start:l.Node.Start]))
-	syntax.Walk(p, func(n *syntax.Node) bool {
-		if n.Kind == "comment" && n.Start >= start && n.End <= l.Node.Start {
-			for i := n.Start; i < n.End; i++ {
+	return uncommented(src, p, start, l.Node.Start)
+}
+
+// uncommented is the text of src from start to end, the comments of the
+// tree under n left out and white space collapsed: a member's text as a
+// kind matches it, whether the parser keeps the comments before a member
+// in the list (tree-sitter) or in the member's node (mcpt's grammars).
+func uncommented(src []byte, n *syntax.Node, start, end int) string {
+	h := []byte(string(src[start:end]))
+	syntax.Walk(n, func(c *syntax.Node) bool {
+		if c.Kind == "comment" && c.Start >= start && c.End <= end {
+			for i := c.Start; i < c.End; i++ {
 				h[i-start] = ' '
 			}
 		}
-		return n.Start < l.Node.Start
+		return c.Start < end
 	})
 	return collapse(string(h))
 }
@@ -188,7 +196,7 @@ func lineIndex(m *model, off int) int {
 func (d *defs) treeItems(m *model, rname string, inst *regionInst) {
 	src := []byte(m.src)
 	for mi, mem := range inst.list.Members {
-		text := collapse(mem.Node.Text(src))
+		text := uncommented(src, mem.Node, mem.Node.Start, mem.Node.End)
 		for _, kn := range d.kindList {
 			k := d.kinds[kn]
 			if k.region != rname || len(k.nodes) > 0 && !slices.Contains(k.nodes, mem.Node.Kind) {
