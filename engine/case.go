@@ -64,13 +64,19 @@ type Base struct {
 const DefaultConfirmRuns = 5
 
 func (t *Tester) confirmRuns() int {
-	if t.NoRecheck {
+	return confirmRuns(Options{ConfirmRuns: t.ConfirmRuns, NoRecheck: t.NoRecheck})
+}
+
+// confirmRuns is how many times a campaign under opt runs a failing run
+// again: none without rechecks, DefaultConfirmRuns when unset.
+func confirmRuns(opt Options) int {
+	if opt.NoRecheck {
 		return 0
 	}
-	if t.ConfirmRuns <= 0 {
+	if opt.ConfirmRuns <= 0 {
 		return DefaultConfirmRuns
 	}
-	return t.ConfirmRuns
+	return opt.ConfirmRuns
 }
 
 // Why a seed makes no test case.
