@@ -78,6 +78,11 @@ type Finding struct {
 	ExitCode int    `json:"exit_code,omitempty"`
 	Signal   string `json:"signal,omitempty"`
 	Stderr   string `json:"stderr,omitempty"`
+	// Diagnostic is what the transpiler said about a follow-up it
+	// rejected, in one line: its first message, with the paths of the
+	// run's scratch directory written {input}, {outdir} and {workdir}.
+	// Findings of rejected follow-ups are grouped by it.
+	Diagnostic string `json:"diagnostic,omitempty"`
 
 	// FileKey is File with its seed-dependent part replaced (see FileKey),
 	// so that signatures match across seeds whose outputs are named after
@@ -207,7 +212,8 @@ type Group struct {
 	Title string `json:"title"`
 	// Differs says, for a group whose title would otherwise differ from
 	// another's by the example's file at most, how its findings depart
-	// from the prediction (see Differs).
+	// from the prediction (see Differs); for rejected follow-ups, always,
+	// their diagnostic.
 	Differs  string   `json:"differs,omitempty"`
 	Count    int      `json:"count"`
 	Example  string   `json:"example"`  // ID of the smallest finding of the group
@@ -318,7 +324,8 @@ func GroupFindings(fs []Finding) []Group {
 // titled gives each group its title. Two groups whose titles would differ
 // by the example's file at most get what tells them apart: how their
 // example departs from the prediction (see Differs), and the hash of their
-// signature only when that is the same too.
+// signature only when that is the same too. A group of rejected follow-ups
+// always says its diagnostic.
 func titled(groups []Group, byID map[string]*Finding) {
 	count := map[string]int{}
 	base := make([]string, len(groups))
@@ -344,10 +351,10 @@ func titled(groups []Group, byID map[string]*Finding) {
 	for i := range groups {
 		g := &groups[i]
 		g.Title = base[i]
-		if count[base[i]] > 1 {
-			if f := byID[g.Example]; f != nil {
-				g.Differs = Differs(f)
-			}
+		// A rejected follow-up's diagnostic is the first thing to know of
+		// it: its group says it whether or not another group is alike.
+		if f := byID[g.Example]; f != nil && (count[base[i]] > 1 || f.Kind == RejectedFollowUp && f.Diagnostic != "") {
+			g.Differs = Differs(f)
 			if g.Differs != "" {
 				g.Title += " · " + g.Differs
 			}
