@@ -5,14 +5,23 @@ package yamlrel
 
 import (
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/tree"
 )
 
 func (c checkT) instantiate(data map[string]any) (relation.Checker, error) {
+	if c.late {
+		return &lateCheck{c: c, data: data}, nil
+	}
+	return c.render(data)
+}
+
+func (c checkT) render(data map[string]any) (relation.Checker, error) {
 	switch {
 	case c.blocks != nil:
 		return c.blocks.instantiate(data)
@@ -25,6 +34,24 @@ func (c checkT) instantiate(data map[string]any) (relation.Checker, error) {
 		return &readingDiff{dt: c.diff, data: data}, nil
 	}
 	return c.diff.instantiate(data)
+}
+
+// lateCheck is a check whose file names are found in the base output
+// (.out): rendered when it checks. A template that fails fails the check.
+type lateCheck struct {
+	c    checkT
+	data map[string]any
+}
+
+// Check renders the check with o as .out and runs it.
+func (lc *lateCheck) Check(o, o2 tree.Tree) []oracle.Failure {
+	data := maps.Clone(lc.data)
+	data["out"] = o
+	chk, err := lc.c.render(data)
+	if err != nil {
+		return []oracle.Failure{{Checker: lc.c.kindName(), Message: err.Error()}}
+	}
+	return chk.Check(o, o2)
 }
 
 func (eq *equivT) instantiate(data map[string]any) (*oracle.Equivalence, error) {
@@ -229,4 +256,15 @@ func (c *createdT) instantiate(data map[string]any) (*oracle.Creation, error) {
 		}
 	}
 	return cr, nil
+}
+
+// kindName names the check in a failure of its own rendering.
+func (c checkT) kindName() string {
+	switch {
+	case c.equiv != nil:
+		return c.equiv.name
+	case c.created != nil:
+		return "created"
+	}
+	return "difference"
 }
