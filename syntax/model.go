@@ -114,7 +114,9 @@ type Layout struct {
 func Lists(t *Tree, spec ListSpec) []*List {
 	var out []*List
 	Walk(t.Root, func(n *Node) bool {
-		if n.Named && slices.Contains(spec.Lists, n.Kind) {
+		// (a leaf is no list: mcpt's grammar notation names the leaves of
+		// names after their kind, `table` for a reference to a table)
+		if n.Named && len(n.Children) > 0 && slices.Contains(spec.Lists, n.Kind) {
 			out = append(out, newList(t, n, spec))
 		}
 		return true
