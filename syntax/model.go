@@ -20,6 +20,9 @@ type ListSpec struct {
 	// Annotations are the kinds of annotation or decorator nodes that stand
 	// in a list before the declaration they belong to.
 	Annotations []string
+	// Sep is the separator of a list that shows none (a list of one
+	// member): "," or ";"; empty means none.
+	Sep string
 }
 
 // Decl is one declaration: a member of a list, with the comments and
@@ -196,7 +199,7 @@ func newList(t *Tree, n *Node, spec ListSpec) *List {
 			pending = append(pending, c)
 		}
 	}
-	l.Layout = learnLayout(t.Src, l)
+	l.Layout = learnLayout(t.Src, l, spec.Sep)
 	return l
 }
 
@@ -293,7 +296,7 @@ func listName(src []byte, n, open *Node) string {
 }
 
 // learnLayout learns how the file writes the list l.
-func learnLayout(src []byte, l *List) Layout {
+func learnLayout(src []byte, l *List, defSep string) Layout {
 	lay := Layout{EOL: "\n"}
 	if crlf := strings.Count(string(src), "\r\n"); crlf > 0 && crlf*2 >= strings.Count(string(src), "\n") {
 		lay.EOL = "\r\n"
@@ -314,6 +317,9 @@ func learnLayout(src []byte, l *List) Layout {
 		}
 	}
 	lay.Sep = mostCommon(seps)
+	if lay.Sep == "" && len(l.Members) <= 1 {
+		lay.Sep = defSep
+	}
 	switch lay.Sep {
 	case "":
 		lay.Optional = false

@@ -128,6 +128,12 @@ func (d *defs) addTreeRegion(name string, r regionYAML) error {
 	for _, l := range r.Annotations {
 		tr.spec.Annotations = append(tr.spec.Annotations, l.Value)
 	}
+	if r.Sep != nil {
+		if v := r.Sep.Value; v != "," && v != ";" {
+			return r.Sep.At("region %s: sep is \",\" or \";\", found %q", name, v)
+		}
+		tr.spec.Sep = r.Sep.Value
+	}
 	var err error
 	if r.Header != nil {
 		if tr.header, err = compileRE(*r.Header); err != nil {
@@ -259,6 +265,7 @@ func lineIndex(m *model, off int) int {
 // that a kind of the region takes (by node type) and matches (its pattern
 // on the member's text, white space collapsed).
 func (d *defs) treeItems(m *model, rname string, inst *regionInst) {
+	src := []byte(m.src)
 	for mi, mem := range inst.list.Members {
 		text := collapse(mem.Text())
 		for _, kn := range d.kindList {
@@ -275,6 +282,9 @@ func (d *defs) treeItems(m *model, rname string, inst *regionInst) {
 				if gn != "" && idx[2*gi] >= 0 {
 					dc.groups[gn] = text[idx[2*gi]:idx[2*gi+1]]
 				}
+			}
+			for _, c := range mem.Leading {
+				dc.leading = append(dc.leading, c.Text(src))
 			}
 			dc.name = dc.groups["name"]
 			if k.list != "" {
