@@ -43,11 +43,15 @@ var wsRun = regexp.MustCompile(`\s+`)
 // without a method, on one line, comments left out.
 func oneLine(t *testing.T, name string, src []byte) []byte {
 	tr := parseTS(t, name, src)
+	return listsOnOneLine(src, slices.DeleteFunc(syntax.Lists(tr, tsLists), func(l *syntax.List) bool {
+		return l.Node.Kind == "class_body" && slices.ContainsFunc(l.Members, func(d *syntax.Decl) bool { return d.Node.Kind != "public_field_definition" })
+	}))
+}
+
+// listsOnOneLine writes each of the lists on one line, comments left out.
+func listsOnOneLine(src []byte, lists []*syntax.List) []byte {
 	var es []syntax.Edit
-	for _, l := range syntax.Lists(tr, tsLists) {
-		if l.Node.Kind == "class_body" && slices.ContainsFunc(l.Members, func(d *syntax.Decl) bool { return d.Node.Kind != "public_field_definition" }) {
-			continue
-		}
+	for _, l := range lists {
 		text := []byte(l.Node.Text(src))
 		syntax.Walk(l.Node, func(n *syntax.Node) bool {
 			if n.Kind == "comment" {
@@ -64,9 +68,14 @@ func oneLine(t *testing.T, name string, src []byte) []byte {
 
 // braceOnNextLine puts the opening brace of every list on a line of its own.
 func braceOnNextLine(t *testing.T, name string, src []byte) []byte {
-	tr := parseTS(t, name, src)
+	return bracesOnNextLine(src, syntax.Lists(parseTS(t, name, src), tsLists))
+}
+
+// bracesOnNextLine puts the opening brace of each of the lists on a line
+// of its own.
+func bracesOnNextLine(src []byte, lists []*syntax.List) []byte {
 	var es []syntax.Edit
-	for _, l := range syntax.Lists(tr, tsLists) {
+	for _, l := range lists {
 		s := l.Open.Start
 		for s > 0 && src[s-1] == ' ' {
 			s--

@@ -141,7 +141,7 @@ func (s ListSpec) isMember(n *Node) bool {
 // comments after it), left out.
 func nodeEnd(src []byte, n *Node) int {
 	e := n.Start
-	if len(n.Children) == 0 {
+	if onlyComments(n) {
 		e = n.End
 	}
 	for _, c := range n.Children {
@@ -170,6 +170,12 @@ func newList(t *Tree, n *Node, spec ListSpec) *List {
 		case spec.isMember(c):
 			d := &Decl{Node: c, Name: NameOf(t.Src, c), Start: c.Start, End: nodeEnd(t.Src, c), Index: len(l.Members), List: l}
 			d.attachLeading(t.Src, pending)
+			for _, cc := range c.Children {
+				if cc.Kind != "comment" {
+					break
+				}
+				d.Leading = append(d.Leading, cc)
+			}
 			pending = nil
 			l.Members = append(l.Members, d)
 		case isSepToken(c) && len(l.Members) > 0 && len(pending) == 0:
@@ -225,8 +231,8 @@ func (d *Decl) attachLeading(src []byte, pending []*Node) {
 // mcpt's grammar notation puts declared names), or its own text when it is
 // a named leaf.
 func NameOf(src []byte, n *Node) string {
-	if len(n.Children) == 0 {
-		return n.Text(src)
+	if onlyComments(n) {
+		return string(src[bodyStart(src, n):n.End])
 	}
 	if nm := nameNode(n); nm != nil {
 		return nm.Text(src)
@@ -238,7 +244,7 @@ func listName(src []byte, n *Node) string {
 	if n.Parent != nil {
 		if name := NameOf(src, n.Parent); name != "" && n.Parent.Kind != n.Kind {
 			for _, c := range n.Parent.Children {
-				if c.Field == "name" {
+				if c.Field == "name" || c.Field == "new" {
 					return n.Kind + " of " + name
 				}
 			}
@@ -488,7 +494,7 @@ func (d *Decl) Clone(name, value string) string {
 	var rs []repl
 	if nm := nameNode(n); nm != nil {
 		rs = append(rs, repl{nm.Start, nm.End, name})
-	} else if len(n.Children) == 0 {
+	} else if onlyComments(n) {
 		return name
 	}
 	if value != "" {
@@ -500,7 +506,7 @@ func (d *Decl) Clone(name, value string) string {
 	}
 	slices.SortFunc(rs, func(a, b repl) int { return a.s - b.s })
 	var b strings.Builder
-	at := n.Start
+	at := bodyStart(src, n)
 	for _, r := range rs {
 		b.Write(src[at:r.s])
 		b.WriteString(r.t)
@@ -508,6 +514,41 @@ func (d *Decl) Clone(name, value string) string {
 	}
 	b.Write(src[at:n.End])
 	return b.String()
+}
+
+// onlyComments reports whether n has no children but comments: a leaf, or
+// a leaf of mcpt's grammar notation with the comments before it attached.
+func onlyComments(n *Node) bool {
+	for _, c := range n.Children {
+		if c.Kind != "comment" {
+			return false
+		}
+	}
+	return true
+}
+
+// bodyStart is where n starts without the comments that open it (mcpt's
+// grammar notation attaches the comments before a node to it, as its first
+// children).
+func bodyStart(src []byte, n *Node) int {
+	s := n.Start
+	for _, c := range n.Children {
+		if c.Kind != "comment" {
+			return bodyStart(src, c) // comments that open its first child open it too
+		}
+		s = c.End
+	}
+	for s < n.End && strings.IndexByte(" \t\r\n", src[s]) >= 0 {
+		s++
+	}
+	return s
+}
+
+// Text is the declaration's own text: its node without the comments and
+// annotations attached to it.
+func (d *Decl) Text() string {
+	src := d.List.Tree.Src
+	return string(src[bodyStart(src, d.Node):nodeEnd(src, d.Node)])
 }
 
 // nameNode is the node NameOf takes the name from, or nil.

@@ -233,6 +233,7 @@ var outLayout = outdir.Layout{
 	Files:   []string{engine.JournalName, report.ReportJSON, report.ReportHTML, report.JUnitXML},
 	Bundles: bundle.Dir,
 	Remove:  bundle.Remove,
+	Pages:   report.PagesDir,
 }
 
 // Validate refuses budgets and worker counts that mean nothing.

@@ -40,11 +40,14 @@ type defs struct {
 	kinds    map[string]*kind
 	// parser parses inputs for the tree regions (syntax:); parserPos is
 	// where it was named.
-	parser    syntax.Parser
-	parserPos yamlpos.Pos
-	kindList  []string
-	tables    map[string][]map[string]any
-	sources   map[string]yamlpos.Pos // where each definition was made, for duplicate errors
+	// parserKey is what names it: the registered name, or the grammar
+	// file's name in the file set (shown in messages as parserShow).
+	parser                syntax.Parser
+	parserPos             yamlpos.Pos
+	parserKey, parserShow string
+	kindList              []string
+	tables                map[string][]map[string]any
+	sources               map[string]yamlpos.Pos // where each definition was made, for duplicate errors
 
 	cacheMu sync.Mutex
 	cache   map[string]*model
@@ -192,6 +195,9 @@ func (l *loader) loadFile(name, display string, from yamlpos.Pos) error {
 			return err
 		}
 	}
+	if err := l.setSyntax(name, display, f.Syntax); err != nil {
+		return err
+	}
 	if err := l.d.add(&f); err != nil {
 		return err
 	}
@@ -238,9 +244,6 @@ func (d *defs) add(f *fileYAML) error {
 			return f.Fresh.At("%v", err)
 		}
 		d.fresh, d.freshPos = fp, f.Fresh.Pos
-	}
-	if err := d.setSyntax(f.Syntax); err != nil {
-		return err
 	}
 	if f.Skip != nil {
 		re, err := compileRE(*f.Skip)

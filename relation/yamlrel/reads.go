@@ -83,6 +83,9 @@ func (rd *readingDiff) Check(o, o2 tree.Tree) []oracle.Failure {
 	if file, err = rd.dt.file.render(ctx, data); err != nil {
 		return fail(err)
 	}
+	if file, err = oracle.FindFile(file, o); err != nil {
+		return fail(err)
+	}
 	if rd.dt.name != nil {
 		if name, err = rd.dt.name.render(ctx, data); err != nil {
 			return fail(err)

@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
+	"github.com/mcpt-tool/mcpt/grammar"
 	"github.com/mcpt-tool/mcpt/internal/yamlpos"
 	"github.com/mcpt-tool/mcpt/syntax"
 )
@@ -22,24 +25,87 @@ type treeRegion struct {
 	pos            yamlpos.Pos
 }
 
-// setSyntax resolves `syntax:`, the parser of the tree regions.
-func (d *defs) setSyntax(s *yamlpos.String) error {
+// setSyntax resolves `syntax:` of the relation file name (display in
+// messages): the name of a registered parser, or a grammar file (a value
+// ending in .grammar) relative to the relation file, read from the file set
+// the relations are loaded from and read as a parser (grammar.NewParser).
+func (l *loader) setSyntax(name, display string, s *yamlpos.String) error {
 	if s == nil {
 		return nil
 	}
-	if d.parser != nil && d.parser.Lang() != s.Value {
-		return s.At("syntax %q: the relations already use %q (first at %s)", s.Value, d.parser.Lang(), d.parserPos)
-	}
-	p, ok := syntax.Lookup(s.Value)
-	if !ok {
-		have := strings.Join(syntax.Registered(), ", ")
-		if have == "" {
-			have = "none"
+	d := l.d
+	var (
+		p         syntax.Parser
+		key, show = s.Value, s.Value
+	)
+	if strings.HasSuffix(s.Value, ".grammar") {
+		gname, gdisplay := l.includeName(name, display, s.Value)
+		if !fs.ValidPath(gname) {
+			return s.At("syntax %q: the grammar is not among the relation files", s.Value)
 		}
-		return s.At("syntax %q: no such parser in this mcpt (it has: %s); the mcpt command links the TypeScript grammar when built with -tags typescript (go build -tags typescript ./cmd/mcpt)", s.Value, have)
+		key, show = gname, gdisplay
+		if d.parser != nil && d.parserKey == key {
+			return nil
+		}
+		data, err := fs.ReadFile(l.fsys, gname)
+		if err != nil {
+			return s.At("syntax %q: cannot read the grammar: %v", s.Value, err)
+		}
+		if p, err = grammarParser(gdisplay, data); err != nil {
+			return s.At("syntax %q: %v", s.Value, err)
+		}
 	}
-	d.parser, d.parserPos = p, s.Pos
+	if d.parser != nil {
+		if d.parserKey != key {
+			return s.At("syntax %q: the relations already use %q (first at %s)", s.Value, d.parserShow, d.parserPos)
+		}
+		return nil
+	}
+	if p == nil {
+		var ok bool
+		if p, ok = syntax.Lookup(s.Value); !ok {
+			have := strings.Join(syntax.Registered(), ", ")
+			if have == "" {
+				have = "none"
+			}
+			return s.At("syntax %q: no such parser in this mcpt (it has: %s; a grammar file is named by its path, ending in .grammar); the mcpt command links the TypeScript grammar when built with -tags typescript (go build -tags typescript ./cmd/mcpt)", s.Value, have)
+		}
+	}
+	d.parser, d.parserPos, d.parserKey, d.parserShow = p, s.Pos, key, show
 	return nil
+}
+
+// grammarParsers caches the parsers of grammar files by display name and
+// content: loading the same relations again (a campaign's shards, resumes,
+// tests) compiles each grammar once.
+var (
+	grammarMu      sync.Mutex
+	grammarParsers = map[string]*grammar.Parser{}
+)
+
+const grammarCacheSize = 16
+
+// grammarParser is the parser of the grammar file display with content data.
+func grammarParser(display string, data []byte) (*grammar.Parser, error) {
+	key := display + "\x00" + string(data)
+	grammarMu.Lock()
+	p, ok := grammarParsers[key]
+	grammarMu.Unlock()
+	if ok {
+		return p, nil
+	}
+	g, err := grammar.Parse(display, data)
+	if err != nil {
+		return nil, err
+	}
+	p = grammar.NewParser(g)
+	grammarMu.Lock()
+	defer grammarMu.Unlock()
+	if len(grammarParsers) >= grammarCacheSize {
+		clear(grammarParsers)
+	}
+	grammarParsers[key] = p
+	return p, nil
 }
 
 func (d *defs) addTreeRegion(name string, r regionYAML) error {
@@ -86,7 +152,7 @@ func (d *defs) addTreeRegion(name string, r regionYAML) error {
 func (d *defs) checkTreeRegions() error {
 	for _, name := range sortedKeys(d.regions) {
 		if r := d.regions[name]; r.tree != nil && d.parser == nil {
-			return yamlpos.Errorf(r.tree.pos, "region %s: a region with list needs the parser named by syntax: (e.g. syntax: typescript)", name)
+			return yamlpos.Errorf(r.tree.pos, "region %s: a region with list needs the parser named by syntax: (e.g. syntax: typescript, or syntax: lang.grammar)", name)
 		}
 	}
 	return nil
@@ -187,9 +253,8 @@ func lineIndex(m *model, off int) int {
 // that a kind of the region takes (by node type) and matches (its pattern
 // on the member's text, white space collapsed).
 func (d *defs) treeItems(m *model, rname string, inst *regionInst) {
-	src := []byte(m.src)
 	for mi, mem := range inst.list.Members {
-		text := collapse(mem.Node.Text(src))
+		text := collapse(mem.Text())
 		for _, kn := range d.kindList {
 			k := d.kinds[kn]
 			if k.region != rname || len(k.nodes) > 0 && !slices.Contains(k.nodes, mem.Node.Kind) {
