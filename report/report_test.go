@@ -151,8 +151,9 @@ func TestHTMLSummaryAndGroups(t *testing.T) {
 		"<b>11.3s</b><span>wall time</span>",
 		"broken_comment.cll",
 		// Groups, with their counts.
-		"1. augment-enumeration: difference:*_types.h (e.g. traffic_light_types.h)</h3>",
-		"augment-enumeration: difference:*_types.h (e.g. elevator_types.h)</h3>",
+		// Two groups of one relation and file key say how they differ.
+		"1. augment-enumeration: difference:*_types.h · order reversed `ID,` (e.g. traffic_light_types.h)</h3>",
+		"augment-enumeration: difference:*_types.h · changed `#define ID«list.upper»ID #` (e.g. elevator_types.h)</h3>",
 		"add-attribute: difference:*_attrs.h (e.g. boiler_attrs.h)</h3>",
 		"add-timer: crash</h3>",
 		`<span class="badge count">2 findings</span>`,

@@ -204,7 +204,11 @@ type Group struct {
 	FileKey   string `json:"file_key,omitempty"` // the signature's file key, when it is not File
 	// Title names the group for people: relation, checker (or kind), file
 	// key and the example's file; no two groups of a report share one.
-	Title    string   `json:"title"`
+	Title string `json:"title"`
+	// Differs says, for a group whose title would otherwise differ from
+	// another's by the example's file at most, how its findings depart
+	// from the prediction (see Differs).
+	Differs  string   `json:"differs,omitempty"`
 	Count    int      `json:"count"`
 	Example  string   `json:"example"`  // ID of the smallest finding of the group
 	Findings []string `json:"findings"` // IDs, in case order
@@ -311,10 +315,13 @@ func GroupFindings(fs []Finding) []Group {
 	return groups
 }
 
-// titled gives each group its title; titles that two groups would share
-// get the hash of their signature.
+// titled gives each group its title. Two groups whose titles would differ
+// by the example's file at most get what tells them apart: how their
+// example departs from the prediction (see Differs), and the hash of their
+// signature only when that is the same too.
 func titled(groups []Group, byID map[string]*Finding) {
 	count := map[string]int{}
+	base := make([]string, len(groups))
 	for i := range groups {
 		g := &groups[i]
 		what := g.Checker
@@ -330,16 +337,30 @@ func titled(groups []Group, byID map[string]*Finding) {
 		} else if key != "" {
 			what += " " + key
 		}
-		g.Title = orDash(g.Relation) + ": " + what
-		if key != g.File {
-			g.Title += " (e.g. " + g.File + ")"
+		base[i] = orDash(g.Relation) + ": " + what
+		count[base[i]]++
+	}
+	seen := map[string]int{}
+	for i := range groups {
+		g := &groups[i]
+		g.Title = base[i]
+		if count[base[i]] > 1 {
+			if f := byID[g.Example]; f != nil {
+				g.Differs = Differs(f)
+			}
+			if g.Differs != "" {
+				g.Title += " · " + g.Differs
+			}
 		}
-		count[g.Title]++
+		seen[g.Title]++
 	}
 	for i := range groups {
 		g := &groups[i]
-		if count[g.Title] > 1 {
+		if seen[g.Title] > 1 {
 			g.Title += " #" + g.Signature[strings.LastIndexByte(g.Signature, '/')+1:]
+		}
+		if g.FileKey != "" {
+			g.Title += " (e.g. " + g.File + ")"
 		}
 	}
 }

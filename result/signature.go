@@ -368,6 +368,80 @@ func (n *normaliser) label(r rune) string {
 	return string(r)
 }
 
+// Differs says in one line how finding f departs from what its check
+// expected, as its signature sees it (names the mutation drew as «key»
+// placeholders, other names as ID, numbers as #): the kind of reordering,
+// or the first unexpected and missing lines; for a crash or a rejected
+// follow-up, the first line of its standard error. Two groups of the same
+// relation, checker and file key differ in it, unless their difference is
+// in what the line leaves out.
+func Differs(f *Finding) string {
+	n := newNormaliser(f, Style{})
+	if f.Kind == Crash || f.Kind == RejectedFollowUp {
+		if l := firstLine(f.Stderr); l != "" {
+			return "stderr " + quoteShort(n.text(l))
+		}
+		return ""
+	}
+	if f.Kind != Oracle {
+		return ""
+	}
+	var parts []string
+	sets := map[string][]string{}
+	head := ""
+	for l := range strings.SplitSeq(strings.TrimSuffix(n.shape(f), "\n"), "\n") {
+		switch {
+		case strings.HasPrefix(l, "message: "):
+			if m := strings.TrimPrefix(l, "message: "); m != "" {
+				return "message " + quoteShort(m)
+			}
+			return ""
+		case strings.HasPrefix(l, "\t"):
+			sets[head] = append(sets[head], strings.TrimSpace(l))
+		default:
+			head = strings.TrimSuffix(l, ":")
+			if head != "missing" && head != "unexpected" {
+				parts = append(parts, head)
+			}
+		}
+	}
+	first := func(k string) string {
+		if len(sets[k]) == 0 {
+			return ""
+		}
+		return quoteShort(sets[k][0])
+	}
+	switch miss, unexp := first("missing"), first("unexpected"); {
+	case len(parts) > 0:
+		if l := first(parts[0]); l != "" {
+			parts[0] += " " + l
+		}
+	case miss != "" && miss == unexp:
+		parts = append(parts, "changed "+miss)
+	default:
+		if unexp != "" {
+			parts = append(parts, "unexpected "+unexp)
+		}
+		if miss != "" {
+			parts = append(parts, "missing "+miss)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// quoteShort quotes a line of evidence, cut to 60 bytes at a rune
+// boundary.
+func quoteShort(s string) string {
+	if len(s) > 60 {
+		k := 60
+		for k > 0 && !utf8.RuneStart(s[k]) {
+			k--
+		}
+		s = s[:k] + "…"
+	}
+	return "`" + s + "`"
+}
+
 // shape describes how the actual content departs from the prediction: the
 // distinct normalised lines that are missing and those that are unexpected
 // (as multisets, so that the alignment a diff happens to choose does not

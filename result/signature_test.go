@@ -420,11 +420,44 @@ func TestGroupTitles(t *testing.T) {
 	if gs[0].File != "small_types.h" || gs[0].FileKey != "*_types.h" {
 		t.Errorf("group 1: file %q, key %q; want the example's file and the key", gs[0].File, gs[0].FileKey)
 	}
-	want := []string{"r: difference *_types.h (e.g. small_types.h) #111", "r: difference *_types.h (e.g. small_types.h) #222"}
+	want := []string{"r: difference *_types.h · missing `ID` #111 (e.g. small_types.h)", "r: difference *_types.h · missing `ID` #222 (e.g. small_types.h)"}
 	for i, g := range gs {
 		if g.Title != want[i] {
 			t.Errorf("title %q, want %q", g.Title, want[i])
 		}
+	}
+}
+
+// TestGroupTitlesSayWhatDiffers: two groups of one relation, checker and
+// file key, whose examples are in different files, are told apart by how
+// they depart from the prediction, not by a hash or the example's file.
+func TestGroupTitlesSayWhatDiffers(t *testing.T) {
+	enum := func(file string, names ...string) string {
+		return "typedef enum {\n    " + strings.Join(names, ",\n    ") + ",\n} t;\n#define COUNT " + strconv.Itoa(len(names)) + "\n"
+	}
+	reversed := Finding{ID: "a", Kind: Oracle, Relation: "r", Checker: "difference", File: "a_types.h", FileKey: "*_types.h",
+		Expected: enum("a", "RED", "GREEN", "BLUE"), Actual: enum("a", "BLUE", "GREEN", "RED")}
+	counted := Finding{ID: "b", Kind: Oracle, Relation: "r", Checker: "difference", File: "b_types.h", FileKey: "*_types.h",
+		Expected: enum("b", "RED", "GREEN"), Actual: strings.Replace(enum("b", "RED", "GREEN"), "COUNT 2", "COUNT 3", 1)}
+	other := Finding{ID: "c", Kind: Oracle, Relation: "q", Checker: "difference", File: "c_types.h", FileKey: "*_types.h",
+		Expected: "x\n", Actual: "y\n"}
+	fs := []Finding{reversed, counted, other}
+	for i := range fs {
+		fs[i].Signature = Signature(&fs[i])
+	}
+	gs := GroupFindings(fs)
+	want := []string{
+		"r: difference *_types.h · order reversed `ID,` (e.g. a_types.h)",
+		"r: difference *_types.h · changed `#define ID #` (e.g. b_types.h)",
+		"q: difference *_types.h (e.g. c_types.h)",
+	}
+	for i, g := range gs {
+		if i >= len(want) || g.Title != want[i] {
+			t.Errorf("group %d: title %q", i+1, g.Title)
+		}
+	}
+	if gs[2].Differs != "" {
+		t.Errorf("a title alone says what differs: %q", gs[2].Differs)
 	}
 }
 
