@@ -17,7 +17,7 @@ import (
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/transpiler"
-	_ "github.com/mcpt-tool/mcpt/transpiler/cllc"
+	"github.com/mcpt-tool/mcpt/transpiler/cllc"
 	"github.com/mcpt-tool/mcpt/tree"
 )
 
@@ -29,7 +29,7 @@ var derivedCatches = []string{"count-off-by-one", "drop-last-getter", "params-gr
 
 func runCLL(t *testing.T, cfg string, faults []string, cases int) *result.Report {
 	t.Helper()
-	s, err := setup.Load(filepath.Join("cll", cfg), setup.Options{Faults: faults})
+	s, err := setup.Load(filepath.Join("cll", cfg), setup.Options{Faults: faults, Tools: &setup.Tools{Builtins: cllc.Builtins()}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func BenchmarkChecks(b *testing.B) {
 	}
 	cases := map[string][]checkCase{}
 	for _, cfg := range []string{"generated.yaml", "derived.yaml"} {
-		s, err := setup.Load(filepath.Join("cll", cfg), setup.Options{})
+		s, err := setup.Load(filepath.Join("cll", cfg), setup.Options{Tools: &setup.Tools{Builtins: cllc.Builtins()}})
 		if err != nil {
 			b.Fatal(err)
 		}

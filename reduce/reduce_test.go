@@ -19,7 +19,7 @@ import (
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/transpiler"
-	_ "github.com/mcpt-tool/mcpt/transpiler/cllc"
+	"github.com/mcpt-tool/mcpt/transpiler/cllc"
 )
 
 var examples = filepath.Join("..", "examples", "cll")
@@ -27,7 +27,7 @@ var examples = filepath.Join("..", "examples", "cll")
 // load reads the CLL example configuration with the given cllc faults.
 func load(t testing.TB, faults []string) *setup.Setup {
 	t.Helper()
-	s, err := setup.Load(filepath.Join(examples, "mcpt.yaml"), setup.Options{Faults: faults})
+	s, err := setup.Load(filepath.Join(examples, "mcpt.yaml"), setup.Options{Faults: faults, Tools: &setup.Tools{Builtins: cllc.Builtins()}})
 	if err != nil {
 		t.Fatal(err)
 	}
