@@ -1,6 +1,7 @@
 package examples_test
 
 import (
+	"context"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -91,7 +92,7 @@ func TestThriftLayouts(t *testing.T) {
 		{"CRLF", crlf},
 	}
 	spotsOf := func(r *relation.Relation, name string, src []byte) []string {
-		ss, err := r.Spots(relation.Input{Name: name, Src: src})
+		ss, err := r.Spots(context.Background(), relation.Input{Name: name, Src: src})
 		if err != nil {
 			t.Fatalf("%s on %s: %v", r.Name, name, err)
 		}

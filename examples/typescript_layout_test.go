@@ -1,6 +1,7 @@
 package examples_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -142,7 +143,7 @@ func TestTypeScriptLayouts(t *testing.T) {
 		fn   func(*testing.T, string, []byte) []byte
 	}{{"one-line lists", oneLine}, {"brace on the next line", braceOnNextLine}, {"tabs", tabs}, {"comments and decorators", commented}, {"CRLF", crlf}}
 	spotsOf := func(r *relation.Relation, name string, src []byte) []string {
-		ss, err := r.Spots(relation.Input{Name: name, Src: src})
+		ss, err := r.Spots(context.Background(), relation.Input{Name: name, Src: src})
 		if err != nil {
 			t.Fatalf("%s on %s: %v", r.Name, name, err)
 		}
@@ -205,7 +206,7 @@ func tsBlindPairs(t *testing.T, rels []*relation.Relation, seeds []string) (int,
 				continue
 			}
 			pairs++
-			ss, err := r.Spots(relation.Input{Name: filepath.Base(seed), Src: src})
+			ss, err := r.Spots(context.Background(), relation.Input{Name: filepath.Base(seed), Src: src})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -102,7 +102,7 @@ func replay(t testing.TB, s *setup.Setup, f *result.Finding, base []byte) []resu
 	rel := relationOf(t, s, f.Relation)
 	name := path.Base(f.SeedFile)
 	in := relation.Input{Name: name, Src: base}
-	spots, err := rel.Spots(in)
+	spots, err := rel.Spots(context.Background(), in)
 	if err != nil || f.Spot.Index >= len(spots) {
 		t.Fatalf("spots of the reduced base: %v (%d spots, want index %d)", err, len(spots), f.Spot.Index)
 	}

@@ -1,6 +1,7 @@
 package yamlrel
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -58,7 +59,7 @@ func TestSyntaxGrammarFile(t *testing.T) {
 		"enum Color { Red, Green, }",
 		"// c\r\nenum Color\r\n{\r\n\t// red\r\n\tRed, // r\r\n\tGreen\r\n}\r\n",
 	} {
-		ss, err := rels[0].Spots(relation.Input{Name: "x.enums", Src: []byte(src)})
+		ss, err := rels[0].Spots(context.Background(), relation.Input{Name: "x.enums", Src: []byte(src)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,7 +71,7 @@ func TestSyntaxGrammarFile(t *testing.T) {
 			t.Errorf("spots of %q:\n%s\nwant\n%s", src, g, want)
 		}
 	}
-	if _, err := rels[0].Spots(relation.Input{Name: "x.enums", Src: []byte("enum Color { Red Green }")}); err == nil {
+	if _, err := rels[0].Spots(context.Background(), relation.Input{Name: "x.enums", Src: []byte("enum Color { Red Green }")}); err == nil {
 		t.Error("an input the grammar does not read gave no error")
 	}
 }
