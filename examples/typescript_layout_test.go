@@ -1,18 +1,32 @@
 package examples_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"sort"
+	"strings"
 	"testing"
 
 	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/relation/yamlrel"
 	"github.com/mcpt-tool/mcpt/syntax"
 	"github.com/mcpt-tool/mcpt/syntax/tsgrammar/typescript"
 )
 
 // tsLists are the lists the layouts rewrite.
 var tsLists = syntax.ListSpec{Lists: []string{"enum_body", "interface_body", "class_body"}}
+
+// edits applies non-overlapping edits, from the last to the first.
+func applyEdits(src []byte, es []syntax.Edit) []byte {
+	sort.Slice(es, func(i, j int) bool { return es[i].Start > es[j].Start })
+	for _, e := range es {
+		src = e.Apply(src)
+	}
+	return src
+}
 
 func parseTS(t *testing.T, name string, src []byte) *syntax.Tree {
 	t.Helper()
@@ -23,22 +37,87 @@ func parseTS(t *testing.T, name string, src []byte) *syntax.Tree {
 	return tr
 }
 
-// tsLayout is how the layouts rewrite TypeScript: the enum, interface and
-// class bodies, a class body with a method left on its lines, a decorator
-// on every class property.
-var tsLayout = layoutLang{
-	parse: parseTS,
-	lists: tsLists,
-	keep: func(l *syntax.List) bool {
+var wsRun = regexp.MustCompile(`\s+`)
+
+// oneLine writes every enum and interface body, and every class body
+// without a method, on one line, comments left out.
+func oneLine(t *testing.T, name string, src []byte) []byte {
+	tr := parseTS(t, name, src)
+	return listsOnOneLine(src, slices.DeleteFunc(syntax.Lists(tr, tsLists), func(l *syntax.List) bool {
 		return l.Node.Kind == "class_body" && slices.ContainsFunc(l.Members, func(d *syntax.Decl) bool { return d.Node.Kind != "public_field_definition" })
-	},
-	annotate: func(_ []byte, d *syntax.Decl) []syntax.Edit {
-		if d.Node.Kind == "public_field_definition" {
-			return []syntax.Edit{{Start: d.Start, End: d.Start, Text: "@zqdecorator "}}
+	}))
+}
+
+// listsOnOneLine writes each of the lists on one line, comments left out.
+func listsOnOneLine(src []byte, lists []*syntax.List) []byte {
+	var es []syntax.Edit
+	for _, l := range lists {
+		text := []byte(l.Node.Text(src))
+		syntax.Walk(l.Node, func(n *syntax.Node) bool {
+			if n.Kind == "comment" {
+				for i := n.Start; i < n.End; i++ {
+					text[i-l.Node.Start] = ' '
+				}
+			}
+			return true
+		})
+		es = append(es, syntax.Edit{Start: l.Node.Start, End: l.Node.End, Text: wsRun.ReplaceAllString(string(text), " ")})
+	}
+	return applyEdits(src, es)
+}
+
+// braceOnNextLine puts the opening brace of every list on a line of its own.
+func braceOnNextLine(t *testing.T, name string, src []byte) []byte {
+	return bracesOnNextLine(src, syntax.Lists(parseTS(t, name, src), tsLists))
+}
+
+// bracesOnNextLine puts the opening brace of each of the lists on a line
+// of its own.
+func bracesOnNextLine(src []byte, lists []*syntax.List) []byte {
+	var es []syntax.Edit
+	for _, l := range lists {
+		s := l.Open.Start
+		for s > 0 && src[s-1] == ' ' {
+			s--
 		}
-		return nil
-	},
-	noTrailing: func(d *syntax.Decl) bool { return d.Node.Kind == "method_definition" },
+		es = append(es, syntax.Edit{Start: s, End: l.Open.Start, Text: "\n"})
+	}
+	return applyEdits(src, es)
+}
+
+// tabs indents with tabs instead of two spaces.
+func tabs(_ *testing.T, _ string, src []byte) []byte {
+	lines := strings.Split(string(src), "\n")
+	for i, l := range lines {
+		n := len(l) - len(strings.TrimLeft(l, " "))
+		lines[i] = strings.Repeat("\t", n/2) + strings.Repeat(" ", n%2) + l[n:]
+	}
+	return []byte(strings.Join(lines, "\n"))
+}
+
+// commented puts a doc comment before every member of a list, a comment
+// after it on its line, a comment line between members, and a decorator
+// on every class property.
+func commented(t *testing.T, name string, src []byte) []byte {
+	tr := parseTS(t, name, src)
+	var es []syntax.Edit
+	for _, l := range syntax.Lists(tr, tsLists) {
+		for _, d := range l.Members {
+			pre := "/** doc */\n" + l.Layout.Indent + "// note\n\n" + l.Layout.Indent + "/* loose */\n\n" + l.Layout.Indent + "/** doc */ "
+			if d.Node.Kind == "public_field_definition" {
+				pre += "@zqdecorator "
+			}
+			es = append(es, syntax.Edit{Start: d.Start, End: d.Start, Text: pre})
+			if d.Trailing == nil && d.Node.Kind != "method_definition" {
+				es = append(es, syntax.Edit{Start: d.End, End: d.End, Text: " // after"})
+			}
+		}
+	}
+	return applyEdits(src, es)
+}
+
+func crlf(_ *testing.T, _ string, src []byte) []byte {
+	return []byte(strings.ReplaceAll(string(src), "\n", "\r\n"))
 }
 
 // TestTypeScriptLayouts rewrites every seed of the TypeScript pack in five
@@ -47,12 +126,54 @@ var tsLayout = layoutLang{
 func TestTypeScriptLayouts(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(tsDir, "relations", "add-*.yaml"))
 	derived, _ := filepath.Glob(filepath.Join(tsDir, "derived", "*.yaml"))
-	rels := loadRelationSets(t, files, derived)
+	var rels []*relation.Relation
+	for _, set := range [][]string{files, derived} {
+		rs, err := yamlrel.LoadFiles(set...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rels = append(rels, rs...)
+	}
 	seeds, _ := filepath.Glob(filepath.Join(tsDir, "*.ts"))
 	if len(seeds) < 6 || len(rels) < 8 {
 		t.Fatalf("%d seeds, %d relations: the pack is not where it was", len(seeds), len(rels))
 	}
-	tsLayout.check(t, rels, seeds)
+	layouts := []struct {
+		name string
+		fn   func(*testing.T, string, []byte) []byte
+	}{{"one-line lists", oneLine}, {"brace on the next line", braceOnNextLine}, {"tabs", tabs}, {"comments and decorators", commented}, {"CRLF", crlf}}
+	spotsOf := func(r *relation.Relation, name string, src []byte) []string {
+		ss, err := r.Spots(context.Background(), relation.Input{Name: name, Src: src})
+		if err != nil {
+			t.Fatalf("%s on %s: %v", r.Name, name, err)
+		}
+		var out []string
+		for _, s := range ss {
+			out = append(out, s.Desc)
+		}
+		return out
+	}
+	total := 0
+	for _, seed := range seeds {
+		src := readFile(t, seed)
+		name := filepath.Base(seed)
+		for _, lay := range layouts {
+			alt := lay.fn(t, name, src)
+			parseTS(t, name+" ("+lay.name+")", alt)
+			if string(alt) == string(src) {
+				t.Errorf("%s: the %s layout changed nothing", name, lay.name)
+			}
+			for _, r := range rels {
+				want, got := spotsOf(r, name, src), spotsOf(r, name, alt)
+				total += len(want)
+				if !slices.Equal(want, got) {
+					t.Errorf("%s, %s: %s has %d spots, want %d as in the seed:\n  %s\nwant\n  %s", name, lay.name, r.Name, len(got), len(want),
+						strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+				}
+			}
+		}
+	}
+	t.Logf("%d seeds x %d layouts x %d relations: %d spots compared", len(seeds), len(layouts), len(rels), total)
 	pairs, blind := tsBlindPairs(t, rels, seeds)
 	t.Logf("relation-seed pairs where the seed has the relation's list: %d, of which blind (no spot): %d", pairs, len(blind))
 	for _, b := range blind {
@@ -85,7 +206,7 @@ func tsBlindPairs(t *testing.T, rels []*relation.Relation, seeds []string) (int,
 				continue
 			}
 			pairs++
-			ss, err := r.Spots(relation.Input{Name: filepath.Base(seed), Src: src})
+			ss, err := r.Spots(context.Background(), relation.Input{Name: filepath.Base(seed), Src: src})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -579,7 +579,7 @@ func bodyStart(src []byte, n *Node) int {
 	s := n.Start
 	for _, c := range n.Children {
 		if c.Kind != "comment" {
-			return c.Start
+			return bodyStart(src, c) // comments that open its first child open it too
 		}
 		s = c.End
 	}

@@ -29,8 +29,7 @@ import (
 // Tools are what a build of mcpt offers a configuration besides the files
 // it names: the relations written in Go, which it names under
 // relations.go, and builtin transpilers of the build's own, which it names
-// under transpiler.builtin beside those registered with
-// transpiler.RegisterBuiltin. A nil *Tools offers none.
+// under transpiler.builtin. A nil *Tools offers none.
 type Tools struct {
 	GoRelations relation.Registry
 	Builtins    transpiler.BuiltinSet
@@ -111,7 +110,7 @@ type Options struct {
 	// command at the executable it built).
 	Edit func(cfg *config.Config) error
 	// Tools are the Go relations and builtin transpilers the
-	// configuration may name; nil offers the registered builtins only.
+	// configuration may name; nil offers none.
 	Tools *Tools
 }
 
@@ -213,14 +212,14 @@ func (s *Setup) loadSeeds(rd *snapshot.Reader, instead []string) error {
 	return nil
 }
 
-// Transpiler builds the configured transpiler, a builtin one among the
-// registered builtins.
+// Transpiler builds the configured transpiler, which is not a builtin:
+// it offers none.
 func Transpiler(cfg *config.Config, faults []string) (transpiler.Transpiler, error) {
 	return (*Tools)(nil).Transpiler(cfg, faults)
 }
 
 // Transpiler builds the configured transpiler, a builtin one among t's
-// builtins and the registered ones; faults, when not nil, replace a
+// builtins; faults, when not nil, replace a
 // builtin's (the --fault flags).
 func (t *Tools) Transpiler(cfg *config.Config, faults []string) (transpiler.Transpiler, error) {
 	tc := cfg.Transpiler

@@ -8,6 +8,7 @@
 package yamlrel
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -449,10 +450,14 @@ func mkTmpl(s yamlpos.String) (*tmpl, error) {
 }
 
 // render evaluates the template on data, within the limits of one
-// evaluation; an error carries the template's position.
-func (t *tmpl) render(data map[string]any) (string, error) {
-	s, err := t.run.execute(data)
+// evaluation and until ctx is done; an error carries the template's
+// position, but for ctx's, which is returned as it is.
+func (t *tmpl) render(ctx context.Context, data map[string]any) (string, error) {
+	s, err := t.run.execute(ctx, data)
 	if err != nil {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
 		return "", fmt.Errorf("%s: %s", t.pos, execMessage(err))
 	}
 	return s, nil

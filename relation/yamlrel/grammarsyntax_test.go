@@ -1,6 +1,7 @@
 package yamlrel
 
 import (
+	"context"
 	"regexp"
 	"strings"
 	"testing"
@@ -60,7 +61,7 @@ func TestSyntaxGrammarFile(t *testing.T) {
 		"enum Color { Red, Green, }",
 		"// c\r\nenum Color\r\n{\r\n\t// red\r\n\tRed, // r\r\n\tGreen\r\n}\r\n",
 	} {
-		ss, err := rels[0].Spots(relation.Input{Name: "x.enums", Src: []byte(src)})
+		ss, err := rels[0].Spots(context.Background(), relation.Input{Name: "x.enums", Src: []byte(src)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,7 +73,7 @@ func TestSyntaxGrammarFile(t *testing.T) {
 			t.Errorf("spots of %q:\n%s\nwant\n%s", src, g, want)
 		}
 	}
-	if _, err := rels[0].Spots(relation.Input{Name: "x.enums", Src: []byte("enum Color { Red Green }")}); err == nil {
+	if _, err := rels[0].Spots(context.Background(), relation.Input{Name: "x.enums", Src: []byte("enum Color { Red Green }")}); err == nil {
 		t.Error("an input the grammar does not read gave no error")
 	}
 }
@@ -119,11 +120,11 @@ func TestSyntaxGrammarSep(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := relation.Input{Name: "x.enums", Src: []byte("enum Color {\n  Red\n}\n")}
-	ss, err := rels[0].Spots(in)
+	ss, err := rels[0].Spots(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fu, err := rels[0].Mutate(in, ss[1], rngFor(1))
+	fu, err := rels[0].Mutate(context.Background(), in, ss[1], rngFor(1))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package yamlrel
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -364,9 +365,9 @@ func (r *rel) compileClone(c *cloneYAML) (*cloneT, error) {
 // inserted renders the inserted text: the insert template, or the clone of
 // the spot's neighbour (the member before it, else the one after), which
 // the data then hold as .clone.of (its name) and .clone.text.
-func (r *rel) inserted(s *spot, data map[string]any) (string, error) {
+func (r *rel) inserted(ctx context.Context, s *spot, data map[string]any) (string, error) {
 	if r.clone == nil {
-		return r.insert.render(data)
+		return r.insert.render(ctx, data)
 	}
 	sib := s.tree.Before
 	if sib == nil {
@@ -375,13 +376,13 @@ func (r *rel) inserted(s *spot, data map[string]any) (string, error) {
 	if sib == nil {
 		return "", fmt.Errorf("relation %s: nothing to clone at %s", r.name, s.Desc)
 	}
-	name, err := r.clone.name.render(data)
+	name, err := r.clone.name.render(ctx, data)
 	if err != nil {
 		return "", err
 	}
 	value := ""
 	if r.clone.value != nil {
-		if value, err = r.clone.value.render(data); err != nil {
+		if value, err = r.clone.value.render(ctx, data); err != nil {
 			return "", err
 		}
 	}
