@@ -13,6 +13,7 @@ import (
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/signature"
 	"github.com/mcpt-tool/mcpt/transpiler"
 	"github.com/mcpt-tool/mcpt/tree"
 )
@@ -166,7 +167,7 @@ func (t *Tester) BaseFinding(id string, b *Base) *result.Finding {
 		Case: -1, Mode: string(t.mode()), Config: t.Config, Faults: t.Faults,
 	}
 	runFinding(f, b.Result, transpiler.Base)
-	f.Signature = t.Style.Signature(f)
+	f.Signature = signature.With(t.Style, f)
 	return f
 }
 
@@ -471,8 +472,8 @@ func followUpFindings(proto result.Finding, fu *relation.FollowUp, o tree.Tree, 
 		}
 	}
 	for i := range fs {
-		fs[i].FileKey = result.FileKey(fs[i].File, baseNames, fs[i].SeedFile)
-		fs[i].Signature = t.Style.Signature(&fs[i])
+		fs[i].FileKey = signature.FileKey(fs[i].File, baseNames, fs[i].SeedFile)
+		fs[i].Signature = signature.With(t.Style, &fs[i])
 	}
 	return fs, checks
 }
