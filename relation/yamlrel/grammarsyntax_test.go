@@ -2,6 +2,7 @@ package yamlrel
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -25,6 +26,7 @@ regions:
   enum:
     list: [body]
     header: '^enum (?P<name>\w+)$'
+    sep: ','
 kinds:
   member: {region: enum, node: [value], match: '^(?P<name>\w+)$'}
 relations:
@@ -108,5 +110,26 @@ func TestSyntaxGrammarErrors(t *testing.T) {
 				t.Errorf("error %v, want one with %q", err, c.want)
 			}
 		})
+	}
+}
+
+// A list of one member shows no separator: the region's sep is the one the
+// inserted member takes.
+func TestSyntaxGrammarSep(t *testing.T) {
+	rels, err := Load(grammarFS(grammarRelYAML, enumGrammar), "pack/rels/rel.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := relation.Input{Name: "x.enums", Src: []byte("enum Color {\n  Red\n}\n")}
+	ss, err := rels[0].Spots(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fu, err := rels[0].Mutate(context.Background(), in, ss[1], rngFor(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(fu.Src); !regexp.MustCompile(`^enum Color \{\n  Red,\n  Zq[a-z]{6}\n\}\n$`).MatchString(got) {
+		t.Errorf("follow-up:\n%s", got)
 	}
 }

@@ -66,6 +66,7 @@ type decl struct {
 	elems   [][2]int       // byte offsets of each list element
 	item    map[string]any // what templates see of it (see itemMap)
 	text    string         // in a tree region: the member's text, white space collapsed
+	leading []string       // in a tree region: the comments and annotations attached before it
 }
 
 // key is the name by which a declaration is "the preceding X": its name
@@ -271,6 +272,10 @@ func itemMap(m *model, inst *regionInst, dc *decl, index int) map[string]any {
 	it := map[string]any{"kind": dc.kind.name, "name": dc.key(), "names": dc.names, "line": dc.line + 1, "text": dc.lineText(m), "index": index, "region": groups}
 	if dc.names == nil {
 		it["names"] = []string{}
+	}
+	it["leading"] = dc.leading
+	if dc.leading == nil {
+		it["leading"] = []string{}
 	}
 	for _, g := range dc.kind.match.SubexpNames() {
 		if g == "" {

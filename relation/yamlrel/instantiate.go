@@ -6,14 +6,23 @@ package yamlrel
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/tree"
 )
 
 func (c checkT) instantiate(ctx context.Context, data map[string]any) (relation.Checker, error) {
+	if c.late {
+		return &lateCheck{c: c, data: data, ctx: ctx}, nil
+	}
+	return c.render(ctx, data)
+}
+
+func (c checkT) render(ctx context.Context, data map[string]any) (relation.Checker, error) {
 	switch {
 	case c.blocks != nil:
 		return c.blocks.instantiate(ctx, data)
@@ -26,6 +35,25 @@ func (c checkT) instantiate(ctx context.Context, data map[string]any) (relation.
 		return &readingDiff{dt: c.diff, data: data, ctx: ctx}, nil
 	}
 	return c.diff.instantiate(ctx, data)
+}
+
+// lateCheck is a check whose file names are found in the base output
+// (.out): rendered when it checks. A template that fails fails the check.
+type lateCheck struct {
+	c    checkT
+	data map[string]any
+	ctx  context.Context
+}
+
+// Check renders the check with o as .out and runs it.
+func (lc *lateCheck) Check(o, o2 tree.Tree) []oracle.Failure {
+	data := maps.Clone(lc.data)
+	data["out"] = o
+	chk, err := lc.c.render(lc.ctx, data)
+	if err != nil {
+		return []oracle.Failure{{Checker: lc.c.kindName(), Message: err.Error()}}
+	}
+	return chk.Check(o, o2)
 }
 
 func (eq *equivT) instantiate(ctx context.Context, data map[string]any) (*oracle.Equivalence, error) {
@@ -230,4 +258,15 @@ func (c *createdT) instantiate(ctx context.Context, data map[string]any) (*oracl
 		}
 	}
 	return cr, nil
+}
+
+// kindName names the check in a failure of its own rendering.
+func (c checkT) kindName() string {
+	switch {
+	case c.equiv != nil:
+		return c.equiv.name
+	case c.created != nil:
+		return "created"
+	}
+	return "difference"
 }
