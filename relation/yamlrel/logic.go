@@ -46,6 +46,9 @@ func (d *defs) compileDeclare(dy *declareYAML, relName yamlpos.String) (*declare
 	}
 	reg := d.regions[dy.Region.Value]
 	if reg == nil {
+		if d.inError("region", dy.Region.Value) {
+			return nil, errReported
+		}
 		return nil, dy.Region.At("relation %s: declare: no region named %q", relName.Value, dy.Region.Value)
 	}
 	if dy.Insert.Value == "" {
