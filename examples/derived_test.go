@@ -135,9 +135,9 @@ func BenchmarkChecks(b *testing.B) {
 				b.Fatalf("%s: %v", seed.Name, err)
 			}
 			for _, r := range s.Relations {
-				spots, _ := r.Spots(in)
+				spots, _ := r.Spots(context.Background(), in)
 				for _, sp := range spots[:min(4, len(spots))] {
-					fu, err := r.Mutate(in, sp, rand.New(rand.NewPCG(uint64(sp.Index), 1)))
+					fu, err := r.Mutate(context.Background(), in, sp, rand.New(rand.NewPCG(uint64(sp.Index), 1)))
 					if err != nil {
 						b.Fatal(err)
 					}

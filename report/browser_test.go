@@ -20,6 +20,23 @@ import (
 	"github.com/mcpt-tool/mcpt/result"
 )
 
+// browserFixture skips the test unless MCPT_TEST_TOOLS=1 (and then fails
+// without Chromium), and returns Chromium and a copy of the fixture with
+// its report and pages written.
+func browserFixture(t *testing.T) (chromium, dir string) {
+	t.Helper()
+	testtier.Tools(t, "apt-get install chromium", "chromium")
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir = copyFixture(t)
+	if err := Rebuild(dir); err != nil {
+		t.Fatal(err)
+	}
+	return chromium, dir
+}
+
 // TestBrowserRendersReport opens the fixture's report.html in a real
 // headless Chromium: the page must load without console errors or
 // exceptions, show the group headings, keep the XSS payload as visible
@@ -27,16 +44,7 @@ import (
 // (in MCPT_SCREENSHOT_DIR when set). It runs with MCPT_TEST_TOOLS=1 and
 // then fails when Chromium is missing.
 func TestBrowserRendersReport(t *testing.T) {
-	testtier.Tools(t, "apt-get install chromium", "chromium")
-	chromium, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Fatal(err)
-	}
-
-	dir := copyFixture(t)
-	if err := Rebuild(dir); err != nil {
-		t.Fatal(err)
-	}
+	chromium, dir := browserFixture(t)
 	r, err := result.Load(filepath.Join(dir, ReportJSON))
 	if err != nil {
 		t.Fatal(err)
@@ -211,15 +219,7 @@ func TestBrowserRendersReport(t *testing.T) {
 // leaves a screenshot (finding.png, in MCPT_SCREENSHOT_DIR when set). It
 // runs with MCPT_TEST_TOOLS=1 and then fails when Chromium is missing.
 func TestBrowserRendersFindingPage(t *testing.T) {
-	testtier.Tools(t, "apt-get install chromium", "chromium")
-	chromium, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := copyFixture(t)
-	if err := Rebuild(dir); err != nil {
-		t.Fatal(err)
-	}
+	chromium, dir := browserFixture(t)
 	profile := t.TempDir()
 	headless := func(page string, args ...string) []byte {
 		t.Helper()

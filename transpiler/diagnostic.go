@@ -78,7 +78,7 @@ func (r *Result) Diagnostic() string {
 	// is "error:" alone).
 	errs := func(l string) bool {
 		l = strings.ToLower(l)
-		return strings.Contains(l, "error") && strings.Trim(l, "error: ") != ""
+		return strings.Contains(l, "error") && strings.Trim(l, "eor: ") != ""
 	}
 	start := 0
 	for _, ok := range []func(string) bool{func(l string) bool { return names(l) && errs(l) }, names, errs} {
