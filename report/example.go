@@ -12,8 +12,9 @@ import (
 )
 
 // newExample gathers the evidence of a group's example from its bundle.
-func newExample(outDir string, f0 *result.Finding, bud *budget) (exampleView, error) {
-	b := openBundle(outDir, f0, bud)
+func newExample(out *bundle.Reader, f0 *result.Finding, bud *budget) (exampleView, error) {
+	b := openBundle(out, f0, bud)
+	defer b.close()
 	f, err := b.finding(*f0)
 	if err != nil {
 		return exampleView{}, err
@@ -42,7 +43,7 @@ func newExample(outDir string, f0 *result.Finding, bud *budget) (exampleView, er
 
 // inputChange is the input change i → i′ of finding f, or a note saying
 // why the bundle cannot show it.
-func inputChange(b bundleFiles, f *result.Finding) (lines []uline, note string, err error) {
+func inputChange(b *bundleFiles, f *result.Finding) (lines []uline, note string, err error) {
 	// Bundles keep the inputs under the seed's base name.
 	seed := path.Base(filepath.ToSlash(f.SeedFile))
 	in, okIn, err := b.read(bundle.BaseDir, seed)
@@ -71,7 +72,7 @@ func inputChange(b bundleFiles, f *result.Finding) (lines []uline, note string, 
 
 // outputChange shows the outputs o and o′ of finding f's failing file side
 // by side, against the prediction, with a note on what is missing.
-func outputChange(b bundleFiles, f *result.Finding) (*sideBySide, string, error) {
+func outputChange(b *bundleFiles, f *result.Finding) (*sideBySide, string, error) {
 	o, okO, err := b.read(bundle.BaseOutDir, f.File)
 	if err != nil {
 		return nil, "", err
@@ -101,7 +102,7 @@ func outputChange(b bundleFiles, f *result.Finding) (*sideBySide, string, error)
 
 // patch is the diff of finding f's outputs: the bundle's diff.txt, or else
 // the finding's own.
-func patch(b bundleFiles, f *result.Finding) ([]uline, error) {
+func patch(b *bundleFiles, f *result.Finding) ([]uline, error) {
 	d, ok, err := b.read(bundle.DiffFile)
 	switch {
 	case err != nil:
