@@ -1,12 +1,14 @@
 // Package config reads mcpt.yaml, the description of a campaign: the
 // transpiler under test, the seeds, the relations and the budget. Decoding
-// is strict (unknown keys are errors) and every error says file:line:col.
+// is strict (unknown keys are errors), every error says file:line:col, and
+// one reading reports all of them.
 package config
 
 import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/mcpt-tool/mcpt/internal/inputfile"
 	"github.com/mcpt-tool/mcpt/internal/namecase"
+	"github.com/mcpt-tool/mcpt/internal/yamlpos"
 	"github.com/mcpt-tool/mcpt/transpiler/spec"
 )
 
@@ -110,25 +113,6 @@ type signatureYAML struct {
 	Generic []String `yaml:"generic"`
 }
 
-type transpilerYAML struct {
-	Builtin        *String           `yaml:"builtin"`
-	Options        map[string]String `yaml:"options"`
-	Faults         []String          `yaml:"faults"`
-	Command        []String          `yaml:"command"`
-	Worker         []String          `yaml:"worker"`
-	URL            *String           `yaml:"url"`
-	Arguments      []String          `yaml:"arguments"`
-	WorkerRequests *Int              `yaml:"worker_requests"`
-	Dir            *String           `yaml:"dir"`
-	Env            map[string]String `yaml:"env"`
-	Timeout        *String           `yaml:"timeout"`
-	Accept         []Int             `yaml:"accept"`
-	Reject         []Int             `yaml:"reject"`
-	InputName      *String           `yaml:"input_name"`
-	MaxOutputFiles Int               `yaml:"max_output_files"`
-	MaxOutputBytes Int               `yaml:"max_output_bytes"`
-}
-
 type seedsYAML struct {
 	Files     []String `yaml:"files"`
 	Grammar   *String  `yaml:"grammar"`
@@ -168,9 +152,24 @@ func Load(path string) (*Config, error) {
 // Parse decodes and validates configuration data read from path. It
 // reports every error it finds, as an ErrorList in the order of the file.
 func Parse(path string, data []byte) (*Config, error) {
-	var y fileYAML
-	if err := Decode(path, data, &y); err != nil {
+	c, errs := ParseAll(path, data)
+	if err := errs.Err(); err != nil {
 		return nil, err
+	}
+	return c, nil
+}
+
+// ParseAll is Parse that returns the configuration with its errors: every
+// unknown key, key given twice, value of the wrong type and value out of
+// bounds, so that the caller can check what the configuration names (the
+// relations, say) and report all of it at once. The configuration is nil
+// when the file could not be decoded to the end (it is no YAML, say); a
+// value in error is left at its default.
+func ParseAll(path string, data []byte) (*Config, ErrorList) {
+	var y fileYAML
+	decodeErrs, ok := yamlpos.DecodeAll(path, data, &y)
+	if !ok {
+		return nil, decodeErrs
 	}
 	c := &Config{File: path, Dir: filepath.Dir(path), BaseRuns: 2}
 	var errs ErrorList
@@ -211,10 +210,8 @@ func Parse(path string, data []byte) (*Config, error) {
 	if y.Signature != nil {
 		c.signature(y.Signature, &errs)
 	}
-	if err := errs.Err(); err != nil {
-		return nil, err
-	}
-	return c, nil
+	// A value that did not decode has no more to say.
+	return c, append(decodeErrs, errs.Without(decodeErrs)...)
 }
 
 func (c *Config) signature(y *signatureYAML, errs *ErrorList) {
@@ -290,6 +287,8 @@ func (c *Config) normalize(rules []ruleYAML, errs *ErrorList) {
 				pos = Pos{File: c.File, Line: 1, Col: 1}
 			}
 			errs.Add(Errorf(pos, "normalize: a rule needs match"))
+		} else if _, err := regexp.Compile(r.Match.Value); err != nil {
+			errs.Add(r.Match.At("bad pattern: %v", err))
 		}
 		if r.Replace != nil {
 			v := r.Replace.Value
@@ -323,163 +322,6 @@ func (c *Config) glob(s String) ([]string, *Error) {
 	}
 	slices.Sort(m)
 	return m, nil
-}
-
-// transpiler reads the transpiler section: which kind of transpiler, the
-// requests of a worker, a builtin's options, how a command runs, and its
-// exit codes and limits.
-func (c *Config) transpiler(t *transpilerYAML, errs *ErrorList) {
-	tr := &c.Transpiler
-	c.transpilerKind(t, errs)
-	workerFields(tr, t, errs)
-	tr.Options = map[string]string{}
-	for k, v := range t.Options {
-		tr.Options[k] = v.Value
-	}
-	for _, f := range t.Faults {
-		tr.Faults = append(tr.Faults, f.Value)
-	}
-	c.transpilerRun(t, errs)
-	tr.Accept = exitCodes("accept", t.Accept, errs)
-	tr.Reject = exitCodes("reject", t.Reject, errs)
-	for _, r := range t.Reject {
-		if slices.Contains(tr.Accept, int(r.Value)) {
-			errs.Add(r.At("transpiler: exit code %d is both accept and reject", r.Value))
-		}
-	}
-	if t.InputName != nil {
-		tr.InputName = t.InputName.Value
-	}
-	tr.MaxOutputFiles, tr.MaxOutputBytes = int(t.MaxOutputFiles.Value), t.MaxOutputBytes.Value
-}
-
-// transpilerKind reads which of builtin, command and worker the section
-// gives (exactly one), with the keys that do not go with it.
-func (c *Config) transpilerKind(t *transpilerYAML, errs *ErrorList) {
-	tr := &c.Transpiler
-	kinds := 0
-	for _, set := range []bool{t.Builtin != nil, len(t.Command) > 0, len(t.Worker) > 0, t.URL != nil} {
-		if set {
-			kinds++
-		}
-	}
-	switch {
-	case kinds > 1:
-		errs.Add(Errorf(c.transpilerPos(t), "transpiler: give one of builtin, command, worker and url"))
-	case t.Builtin != nil:
-		tr.Kind, tr.Builtin, tr.Pos = spec.Builtin, t.Builtin.Value, t.Builtin.Pos
-		if t.Dir != nil || t.Env != nil || len(t.Accept) > 0 || len(t.Reject) > 0 {
-			errs.Add(t.Builtin.At("transpiler: dir, env, accept and reject are for commands"))
-		}
-	case len(t.Command) > 0:
-		tr.Kind, tr.Pos = spec.Command, t.Command[0].Pos
-		tr.Argv = commandLine(t.Command, t, "command", errs)
-	case len(t.Worker) > 0:
-		tr.Kind, tr.Pos = spec.Worker, t.Worker[0].Pos
-		tr.Argv = commandLine(t.Worker, t, "worker command", errs)
-	case t.URL != nil:
-		tr.Kind, tr.Pos, tr.URL = spec.HTTP, t.URL.Pos, t.URL.Value
-		if t.Dir != nil || t.Env != nil || len(t.Accept) > 0 || len(t.Reject) > 0 || len(t.Faults) > 0 || len(t.Options) > 0 {
-			errs.Add(t.URL.At("transpiler: dir, env, accept, reject, faults and options are not for a url"))
-		}
-	default:
-		errs.Add(Errorf(Pos{File: c.File, Line: 1, Col: 1}, "transpiler: give builtin, command, worker or url"))
-	}
-}
-
-// commandLine reads the command line of a command or a worker (what),
-// which takes no faults or options.
-func commandLine(argv []String, t *transpilerYAML, what string, errs *ErrorList) []string {
-	var line []string
-	for _, a := range argv {
-		line = append(line, a.Value)
-	}
-	if line[0] == "" {
-		errs.Add(argv[0].At("transpiler: empty %s name", what))
-	}
-	if len(t.Faults) > 0 || len(t.Options) > 0 {
-		errs.Add(argv[0].At("transpiler: faults and options are for builtins"))
-	}
-	return line
-}
-
-// workerFields reads the arguments and worker_requests of a worker.
-func workerFields(tr *Transpiler, t *transpilerYAML, errs *ErrorList) {
-	if len(t.Worker) == 0 {
-		if len(t.Arguments) > 0 {
-			errs.Add(t.Arguments[0].At("transpiler: arguments are the requests of a worker"))
-		}
-		if t.WorkerRequests != nil {
-			errs.Add(t.WorkerRequests.At("transpiler: worker_requests is for a worker"))
-		}
-	}
-	if t.Arguments != nil {
-		tr.Arguments = []string{}
-		for _, a := range t.Arguments {
-			tr.Arguments = append(tr.Arguments, a.Value)
-		}
-	}
-	if r := t.WorkerRequests; r != nil {
-		if r.Value <= 0 {
-			errs.Add(r.At("worker_requests: must be positive, found %d", r.Value))
-		}
-		tr.WorkerRequests = int(r.Value)
-	}
-}
-
-// transpilerRun reads where and how long a run goes: the working
-// directory, the environment and the timeout.
-func (c *Config) transpilerRun(t *transpilerYAML, errs *ErrorList) {
-	tr := &c.Transpiler
-	tr.Dir = c.Dir
-	if t.Dir != nil {
-		tr.Dir = c.rel(t.Dir.Value)
-		if st, err := os.Stat(tr.Dir); err != nil || !st.IsDir() {
-			errs.Add(t.Dir.At("transpiler dir %q is not a directory", t.Dir.Value))
-		}
-	}
-	for _, k := range sortedKeysS(t.Env) {
-		tr.Env = append(tr.Env, k+"="+t.Env[k].Value)
-	}
-	tr.Timeout = 60 * time.Second
-	if t.Timeout != nil {
-		d, err := time.ParseDuration(t.Timeout.Value)
-		if err != nil || d <= 0 {
-			errs.Add(t.Timeout.At("timeout: want a positive duration such as 30s, found %q", t.Timeout.Value))
-		} else {
-			tr.Timeout = d
-		}
-	}
-}
-
-// transpilerPos is where a transpiler section starts to say something.
-func (c *Config) transpilerPos(t *transpilerYAML) Pos {
-	switch {
-	case t.Builtin != nil:
-		return t.Builtin.Pos
-	case len(t.Command) > 0:
-		return t.Command[0].Pos
-	case len(t.Worker) > 0:
-		return t.Worker[0].Pos
-	case t.URL != nil:
-		return t.URL.Pos
-	}
-	return Pos{File: c.File, Line: 1, Col: 1}
-}
-
-// exitCodes checks a list of exit codes; nil stays nil (the default).
-func exitCodes(key string, codes []Int, errs *ErrorList) []int {
-	if codes == nil {
-		return nil
-	}
-	out := make([]int, 0, len(codes))
-	for _, c := range codes {
-		if c.Value < 0 || c.Value > 255 {
-			errs.Add(c.At("%s: exit code %d outside 0…255", key, c.Value))
-		}
-		out = append(out, int(c.Value))
-	}
-	return out
 }
 
 func (c *Config) seeds(s *seedsYAML, errs *ErrorList) {
@@ -523,15 +365,6 @@ func (c *Config) seeds(s *seedsYAML, errs *ErrorList) {
 func dedupe(xs []string) []string {
 	slices.Sort(xs)
 	return slices.Compact(xs)
-}
-
-func sortedKeysS(m map[string]String) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	return ks
 }
 
 // GrammarExtension is the extension of the programs a grammar generates,

@@ -77,8 +77,11 @@ func yamlKeys(ty reflect.Type) []string {
 	}
 	var keys []string
 	for f := range ty.Fields() {
-		if k := f.Tag.Get("yaml"); k != "" {
+		k, opt, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if k != "" && k != "-" {
 			keys = append(keys, k)
+		}
+		if k != "-" && (k != "" || opt == "inline") {
 			keys = append(keys, yamlKeys(f.Type)...)
 		}
 	}

@@ -87,7 +87,8 @@ func (c *Campaign) fingerprint(opt Options) map[string]string {
 		"max_time": opt.MaxTime.String(), "max_cases": itoa(opt.MaxCases),
 		"max_mr": itoa(opt.MaxMR), "max_spots": itoa(opt.MaxSpots),
 		"shard": opt.Shard.String(), "base_runs": itoa(opt.BaseRuns),
-		"feedback": strconv.FormatBool(opt.Feedback),
+		"feedback":     strconv.FormatBool(opt.Feedback),
+		"confirm_runs": itoa(confirmRuns(opt)),
 	}
 	var rules []string
 	for _, r := range opt.Normalize {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -124,8 +125,8 @@ func TestJournalValidation(t *testing.T) {
 }
 
 // TestJournalFingerprint: a resume under another fingerprint (here, the
-// builtin transpiler's faults as the command line gave them, or a seed
-// whose content changed) is refused, naming what differs.
+// builtin transpiler's faults as the command line gave them, confirm_runs,
+// or a seed whose content changed) is refused, naming what differs.
 func TestJournalFingerprint(t *testing.T) {
 	opt, lines := journalLines(t, engine.Options{Seed: 3, MaxCases: 60, Fingerprint: map[string]string{"--fault": "[reverse-enums]"}})
 	opt.Fingerprint = map[string]string{"--fault": "[]"}
@@ -135,6 +136,19 @@ func TestJournalFingerprint(t *testing.T) {
 		t.Errorf("resume with other faults: %v, want %q", err, want)
 	}
 	opt.Fingerprint = map[string]string{"--fault": "[reverse-enums]"}
+	// Another confirm_runs decides findings otherwise; the default and the
+	// same number written out are the same campaign.
+	confirm := opt
+	confirm.ConfirmRuns = 2
+	_, err = resume(t, confirm, lines)
+	want = fmt.Sprintf("confirm_runs differs: journal has %d, now 2", engine.DefaultConfirmRuns)
+	if err == nil || !errors.Is(err, engine.ErrCannotResume) || !strings.Contains(err.Error(), want) {
+		t.Errorf("resume with another confirm_runs: %v, want %q", err, want)
+	}
+	confirm.ConfirmRuns = engine.DefaultConfirmRuns
+	if _, err := resume(t, confirm, lines); err != nil {
+		t.Errorf("resume with the default confirm_runs written out: %v", err)
+	}
 	s := load(t, "mcpt.yaml", []string{"reverse-enums"})
 	s.Seeds[0].Src = append(s.Seeds[0].Src, '\n')
 	opt.Resume = true

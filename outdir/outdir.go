@@ -41,6 +41,19 @@ type Layout struct {
 	Files   []string
 	Bundles string
 	Remove  func(path string) error
+	// Pages is the directory of the report's finding pages, of which
+	// mcpt wrote the regular files named *.html and the temporary files
+	// of their writes (.tmp-*); "" for none.
+	Pages string
+}
+
+// names are the names of dir that l claims.
+func (l Layout) names() []string {
+	names := append([]string{l.Bundles}, l.Files...)
+	if l.Pages != "" {
+		names = append(names, l.Pages)
+	}
+	return names
 }
 
 // State is what a directory holds.
@@ -129,7 +142,7 @@ func writeMarker(dir string, l Layout) error {
 	p := filepath.Join(dir, MarkerName)
 	tmp := p + ".tmp"
 	text := markerPrefix + strconv.Itoa(Format) + "\n" +
-		"mcpt wrote this directory and owns these names in it: " + strings.Join(append([]string{l.Bundles}, l.Files...), " ") + "\n"
+		"mcpt wrote this directory and owns these names in it: " + strings.Join(l.names(), " ") + "\n"
 	if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
 		return err
 	}
@@ -149,6 +162,12 @@ func checkLayout(dir string, l Layout) error {
 	p := filepath.Join(dir, l.Bundles)
 	if fi, err := os.Lstat(p); err == nil && !fi.IsDir() {
 		return usage("%s is not a directory (%s): mcpt writes bundles only into a directory of its own; remove it yourself", p, kind(fi))
+	}
+	if l.Pages != "" {
+		p := filepath.Join(dir, l.Pages)
+		if fi, err := os.Lstat(p); err == nil && !fi.IsDir() {
+			return usage("%s is not a directory (%s): mcpt writes finding pages only into a directory of its own; remove it yourself", p, kind(fi))
+		}
 	}
 	return nil
 }
@@ -284,7 +303,7 @@ func Open(dir string, l Layout) (*Dir, error) {
 // holdsCampaign tells whether dir holds any file of the layout. An empty
 // file holds nothing: a kill came right after it was made.
 func holdsCampaign(dir string, l Layout) (bool, error) {
-	for _, name := range append([]string{l.Bundles}, l.Files...) {
+	for _, name := range l.names() {
 		fi, err := os.Lstat(filepath.Join(dir, name))
 		if err == nil && fi.Mode().IsRegular() && fi.Size() == 0 {
 			continue
@@ -313,6 +332,9 @@ func reset(dir string, l Layout) error {
 	if err := RemoveTemps(dir, l); err != nil {
 		return err
 	}
+	if err := removePages(dir, l); err != nil {
+		return err
+	}
 	bundles := filepath.Join(dir, l.Bundles)
 	entries, err := os.ReadDir(bundles)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -331,6 +353,33 @@ func reset(dir string, l Layout) error {
 	}
 	if left, err := os.ReadDir(bundles); err == nil && len(left) == 0 {
 		return os.Remove(bundles)
+	}
+	return nil
+}
+
+// removePages removes the finding pages mcpt wrote (see Layout.Pages),
+// and their directory when nothing else is left in it.
+func removePages(dir string, l Layout) error {
+	if l.Pages == "" {
+		return nil
+	}
+	pages := filepath.Join(dir, l.Pages)
+	entries, err := os.ReadDir(pages)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.Type().IsRegular() && (strings.HasSuffix(e.Name(), ".html") || strings.HasPrefix(e.Name(), ".tmp-")) {
+			if err := os.Remove(filepath.Join(pages, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+		}
+	}
+	if left, err := os.ReadDir(pages); err == nil && len(left) == 0 {
+		return os.Remove(pages)
 	}
 	return nil
 }

@@ -27,6 +27,7 @@ var layout = Layout{
 		os.Remove(dir)
 		return nil
 	},
+	Pages: "pages",
 }
 
 func write(t *testing.T, dir string, files ...string) {
@@ -82,7 +83,7 @@ func TestCreateRefusesForeign(t *testing.T) {
 
 // An earlier campaign is replaced only with force, and then only what mcpt
 // wrote goes: the top files the marker claims, the temporary files of their
-// writes, and what bundles list.
+// writes, what bundles list and the finding pages.
 func TestCreateOverEarlierCampaign(t *testing.T) {
 	dir := t.TempDir()
 	d, err := Create(dir, layout, false)
@@ -92,7 +93,8 @@ func TestCreateOverEarlierCampaign(t *testing.T) {
 	d.Close()
 	write(t, dir, "journal.jsonl", "report.json", "junit.xml", "notes.txt", ".report.json.tmp123",
 		"findings/c000001-x/finding.json", "findings/c000001-x/base/a.cll", "findings/c000001-x/mine.txt",
-		"findings/mine/keep.txt", "findings/mine/finding.json")
+		"findings/mine/keep.txt", "findings/mine/finding.json",
+		"pages/c000001-x.html", "pages/.tmp-c000002-x.html", "pages/mine.txt")
 	os.WriteFile(filepath.Join(dir, "findings/c000001-x/written"), []byte("finding.json base/a.cll"), 0o644)
 	if _, err := Create(dir, layout, false); !isUsage(err) || !strings.Contains(err.Error(), "--force replaces it") {
 		t.Fatalf("Create without force: %v", err)
@@ -102,7 +104,7 @@ func TestCreateOverEarlierCampaign(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.Close()
-	want := []string{LockName, MarkerName, "findings/c000001-x/mine.txt", "findings/mine/finding.json", "findings/mine/keep.txt", "notes.txt"}
+	want := []string{LockName, MarkerName, "findings/c000001-x/mine.txt", "findings/mine/finding.json", "findings/mine/keep.txt", "notes.txt", "pages/mine.txt"}
 	if got := list(t, dir); !slices.Equal(got, want) {
 		t.Errorf("after --force: %v, want %v", got, want)
 	}

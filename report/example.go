@@ -11,15 +11,17 @@ import (
 	"github.com/mcpt-tool/mcpt/result"
 )
 
-// newExample gathers the evidence of a group's example from its bundle.
-func newExample(out *bundle.Reader, f0 *result.Finding, bud *budget) (exampleView, error) {
+// newExample gathers the evidence of a finding from its bundle: what a
+// group's card shows, and with full what the finding's own page adds (both
+// inputs and both versions of the failing file in full).
+func newExample(out *bundle.Reader, f0 *result.Finding, bud *budget, full bool) (exampleView, error) {
 	b := openBundle(out, f0, bud)
 	defer b.close()
 	f, err := b.finding(*f0)
 	if err != nil {
 		return exampleView{}, err
 	}
-	ex := exampleView{F: f, Href: b.rel + "/", Spot: spotText(f.Spot), Stderr: f.Stderr}
+	ex := exampleView{F: f, Href: b.rel + "/", Spot: spotText(f.Spot), Stderr: f.Stderr, Full: full}
 	if ex.Reduced, err = b.reduced(&f); err != nil {
 		return ex, err
 	}
@@ -29,75 +31,115 @@ func newExample(out *bundle.Reader, f0 *result.Finding, bud *budget) (exampleVie
 	if ex.Repro, err = b.repro(); err != nil {
 		return ex, err
 	}
-	if ex.Input, ex.InNote, err = inputChange(b, &f); err != nil {
+	in, err := readInputs(b, &f)
+	if err != nil {
 		return ex, err
 	}
+	ex.Input, ex.InNote = inputChange(in, &f)
+	ev := evidence{input: in.base}
 	if f.File != "" {
-		if ex.Output, ex.OutNote, err = outputChange(b, &f); err != nil {
+		out, err := readOutputs(b, &f)
+		if err != nil {
 			return ex, err
 		}
+		ex.Output, ex.OutNote = outputChange(out, &f)
+		ev.o, ev.okO, ev.side = out.base, out.okBase, ex.Output
+		if full {
+			ex.OutO, ex.OutO2 = fullText(out.base, out.okBase), fullText(out.follow, out.okFollow)
+		}
 	}
+	if full {
+		ex.Base = fullText(in.base, in.okBase)
+		if in.okBase && in.okFollow {
+			ex.FollowUp = unifiedContext(in.base, in.follow, countLines(in.base)+countLines(in.follow))
+		}
+	}
+	ex.Reading = readFinding(&f, ev)
 	ex.Patch, err = patch(b, &f)
 	return ex, err
 }
 
+// fullText shows a whole text as numbered lines, or nothing when it is
+// not there.
+func fullText(s string, ok bool) []uline {
+	if !ok {
+		return nil
+	}
+	return plainLines(s)
+}
+
+// pair is a file as the base and as the follow-up hold it.
+type pair struct {
+	base, follow     string
+	okBase, okFollow bool
+}
+
+// readInputs reads the base and follow-up inputs of finding f, which
+// bundles keep under the seed's base name.
+func readInputs(b *bundleFiles, f *result.Finding) (pair, error) {
+	var p pair
+	var err error
+	seed := path.Base(filepath.ToSlash(f.SeedFile))
+	if p.base, p.okBase, err = b.read(bundle.BaseDir, seed); err != nil {
+		return p, err
+	}
+	p.follow, p.okFollow, err = b.read(bundle.FollowUpDir, seed)
+	return p, err
+}
+
+// readOutputs reads finding f's failing file in o and o′; o′ is the
+// finding's own Actual when the bundle lacks it.
+func readOutputs(b *bundleFiles, f *result.Finding) (pair, error) {
+	var p pair
+	var err error
+	if p.base, p.okBase, err = b.read(bundle.BaseOutDir, f.File); err != nil {
+		return p, err
+	}
+	if p.follow, p.okFollow, err = b.read(bundle.FollowOutDir, f.File); err != nil {
+		return p, err
+	}
+	if !p.okFollow && f.Actual != "" {
+		p.follow, p.okFollow = f.Actual, true
+	}
+	return p, nil
+}
+
 // inputChange is the input change i → i′ of finding f, or a note saying
 // why the bundle cannot show it.
-func inputChange(b *bundleFiles, f *result.Finding) (lines []uline, note string, err error) {
-	// Bundles keep the inputs under the seed's base name.
-	seed := path.Base(filepath.ToSlash(f.SeedFile))
-	in, okIn, err := b.read(bundle.BaseDir, seed)
-	if err != nil {
-		return nil, "", err
-	}
-	in2, okIn2, err := b.read(bundle.FollowUpDir, seed)
-	if err != nil {
-		return nil, "", err
-	}
+func inputChange(in pair, f *result.Finding) (lines []uline, note string) {
 	switch {
-	case !okIn && !okIn2:
-		return nil, "The bundle has no copy of the base or the follow-up input.", nil
-	case !okIn:
-		return nil, "The bundle has no copy of the base input.", nil
-	case !okIn2 && f.Role == result.RoleBase:
+	case !in.okBase && !in.okFollow:
+		return nil, "The bundle has no copy of the base or the follow-up input."
+	case !in.okBase:
+		return nil, "The bundle has no copy of the base input."
+	case !in.okFollow && f.Role == result.RoleBase:
 		// The base run failed: there is no follow-up, only the base.
-		return plainLines(in), "The base run failed, so there is no follow-up input: above is the base input.", nil
-	case !okIn2:
-		return nil, "The bundle has no copy of the follow-up input.", nil
-	case in == in2:
-		return nil, "The follow-up input is identical to the base input.", nil
+		return plainLines(in.base), "The base run failed, so there is no follow-up input: above is the base input."
+	case !in.okFollow:
+		return nil, "The bundle has no copy of the follow-up input."
+	case in.base == in.follow:
+		return nil, "The follow-up input is identical to the base input."
 	}
-	return unified(in, in2), "", nil
+	return unified(in.base, in.follow), ""
 }
 
 // outputChange shows the outputs o and o′ of finding f's failing file side
 // by side, against the prediction, with a note on what is missing.
-func outputChange(b *bundleFiles, f *result.Finding) (*sideBySide, string, error) {
-	o, okO, err := b.read(bundle.BaseOutDir, f.File)
-	if err != nil {
-		return nil, "", err
-	}
-	o2, okO2, err := b.read(bundle.FollowOutDir, f.File)
-	if err != nil {
-		return nil, "", err
-	}
-	if !okO2 && f.Actual != "" {
-		o2, okO2 = f.Actual, true
-	}
-	if !okO && !okO2 {
-		return nil, f.File + " is in neither output.", nil
+func outputChange(out pair, f *result.Finding) (*sideBySide, string) {
+	if !out.okBase && !out.okFollow {
+		return nil, f.File + " is in neither output."
 	}
 	note := ""
-	if !okO {
+	if !out.okBase {
 		note = f.File + " is not in o."
-	} else if !okO2 {
+	} else if !out.okFollow {
 		note = f.File + " is not in o′."
 	}
-	side := buildSideBySide(o, o2, f.Expected, f.Expected != "")
+	side := buildSideBySide(out.base, out.follow, f.Expected, f.Expected != "")
 	if f.Expected == "" {
 		note = strings.TrimSpace(note + " The finding carries no predicted content, so no line is marked.")
 	}
-	return side, note, nil
+	return side, note
 }
 
 // patch is the diff of finding f's outputs: the bundle's diff.txt, or else

@@ -3,7 +3,7 @@ package report
 import (
 	"bytes"
 	"cmp"
-	_ "embed"
+	"embed"
 	"fmt"
 	"html/template"
 	"maps"
@@ -14,19 +14,23 @@ import (
 
 	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/signature"
 )
 
-//go:embed report.html.tmpl
-var htmlSource string
+//go:embed report.html.tmpl finding.html.tmpl evidence.tmpl style.tmpl
+var templateFiles embed.FS
 
-var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
+// htmlTemplates are report.html and the finding pages, which share their
+// style and the views of a finding's evidence.
+var htmlTemplates = template.Must(template.New("").Funcs(template.FuncMap{
 	"plural": plural,
-}).Parse(htmlSource))
+}).ParseFS(templateFiles, "*.tmpl"))
 
 // WriteHTML writes outDir/report.html for r: a summary of the campaign and,
 // for each group of findings, its smallest example with the evidence read
-// from the example's bundle. The file needs nothing else: no network, no
-// script, no external style.
+// from the example's bundle; and first the page of each finding that has
+// one (see WritePages), which report.html links to. The files need nothing
+// else: no network, no script, no external style.
 func WriteHTML(outDir string, r *result.Report) error {
 	out, err := openOutput(outDir)
 	if err != nil {
@@ -37,8 +41,11 @@ func WriteHTML(outDir string, r *result.Report) error {
 	if err != nil {
 		return &InputError{err}
 	}
+	if err := writePages(outDir, out, r, p); err != nil {
+		return err
+	}
 	var buf bytes.Buffer
-	if err := htmlTemplate.Execute(&buf, p); err != nil {
+	if err := htmlTemplates.ExecuteTemplate(&buf, "report.html.tmpl", p); err != nil {
 		return err
 	}
 	return result.WriteFileAtomic(filepath.Join(outDir, ReportHTML), buf.Bytes())
@@ -58,6 +65,8 @@ type htmlPage struct {
 	Skipped    int
 	Groups     []groupView
 	Unreported bool // findings with no group: an old or hand-made report
+
+	pages map[string]bool // the findings that get a page (pageSet)
 }
 
 type relationRow struct {
@@ -92,6 +101,7 @@ type groupView struct {
 type otherView struct {
 	ID, Seed, Spot string
 	Href           string       // the finding's bundle directory, relative to the report
+	Page           string       // the finding's page, relative to the report; "" when it has none
 	Reduced        *reducedView // its reduced bundle, if mcpt reduce made one
 }
 
@@ -103,7 +113,9 @@ type reducedView struct {
 
 type exampleView struct {
 	F        result.Finding
-	Href     string // the bundle directory, relative to the report
+	Href     string // the bundle directory, relative to the directory of the page that shows it
+	Page     string // the finding's page, relative to report.html; "" when it has none
+	Reading  reading
 	Reduced  *reducedView
 	Spot     string
 	Repro    string
@@ -114,6 +126,12 @@ type exampleView struct {
 	InNote   string
 	Patch    []uline // the bundle's diff.txt
 	Stderr   string
+
+	// Full is set on a finding's own page, which shows besides the
+	// inputs and the failing file of o and o′ in full.
+	Full           bool
+	Base, FollowUp []uline // i, and i′ with the change marked
+	OutO, OutO2    []uline
 }
 
 type binding struct{ Name, Value string }
@@ -122,7 +140,7 @@ func newPage(out *bundle.Reader, r *result.Report) (*htmlPage, error) {
 	p := newPageHeader(r)
 	groups := r.Groups
 	if len(groups) == 0 && len(r.Findings) > 0 {
-		groups = result.GroupFindings(r.Findings)
+		groups = signature.Group(r.Findings)
 		p.Unreported = true
 	}
 	byID := map[string]*result.Finding{}
@@ -137,10 +155,11 @@ func newPage(out *bundle.Reader, r *result.Report) (*htmlPage, error) {
 	}
 	t := tallyTables(r)
 	bud := newBudget()
+	p.pages = pageSet(groups)
 	for i, g := range groups {
 		t.relation(g.Relation).Groups++
 		t.kind(g.Kind).Groups++
-		gv, err := newGroupView(out, i+1, g, byID, bud)
+		gv, err := newGroupView(out, i+1, g, byID, bud, p.pages)
 		if err != nil {
 			return nil, err
 		}
@@ -246,7 +265,7 @@ func (t *tables) kindRows() []kindRow {
 
 // newGroupView is the section of group g, numbered n: its headline, its
 // example with the evidence and its other findings.
-func newGroupView(out *bundle.Reader, n int, g result.Group, byID map[string]*result.Finding, bud *budget) (groupView, error) {
+func newGroupView(out *bundle.Reader, n int, g result.Group, byID map[string]*result.Finding, bud *budget, pages map[string]bool) (groupView, error) {
 	gv := groupView{N: n, Anchor: fmt.Sprintf("g%d", n), G: g}
 	gv.Headline = g.Title
 	if gv.Headline == "" { // a report.json from before titles
@@ -260,6 +279,9 @@ func newGroupView(out *bundle.Reader, n int, g result.Group, byID map[string]*re
 		if err != nil {
 			return gv, err
 		}
+		if pages[id] && byID[id] != nil {
+			o.Page = pageHref(id)
+		}
 		gv.Others = append(gv.Others, o)
 	}
 	f := byID[g.Example]
@@ -267,9 +289,12 @@ func newGroupView(out *bundle.Reader, n int, g result.Group, byID map[string]*re
 		gv.Missing = true
 		return gv, nil
 	}
-	ex, err := newExample(out, f, bud)
+	ex, err := newExample(out, f, bud, false)
 	if err != nil {
 		return gv, err
+	}
+	if pages[f.ID] {
+		ex.Page = pageHref(f.ID)
 	}
 	gv.Example = ex
 	return gv, nil

@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/signature"
 )
 
 // update says to rewrite the signatures and groups of testdata/out instead
@@ -68,27 +69,27 @@ func loadFixture(t *testing.T) *result.Report {
 }
 
 // TestFixtureSignatures checks that the fixture's signatures and groups are
-// what Signature and GroupFindings make of its findings (rewrite them with
+// what signature.Of and signature.Group make of its findings (rewrite them with
 // UPDATE_GOLDEN=1), and that they group the two reverse-enums findings together.
 func TestFixtureSignatures(t *testing.T) {
 	r := loadFixture(t)
 	changed := false
 	for i := range r.Findings {
 		f := &r.Findings[i]
-		if s := result.Signature(f); s != f.Signature {
+		if s := signature.Of(f); s != f.Signature {
 			if !update {
 				t.Errorf("%s: stored signature %q, Signature gives %q (run with UPDATE_GOLDEN=1)", f.ID, f.Signature, s)
 			}
 			f.Signature, changed = s, true
 		}
 	}
-	groups := result.GroupFindings(r.Findings)
+	groups := signature.Group(r.Findings)
 	if !slices.EqualFunc(groups, r.Groups, func(a, b result.Group) bool {
 		return a.Signature == b.Signature && a.Count == b.Count && a.Example == b.Example && slices.Equal(a.Findings, b.Findings) &&
 			a.Title == b.Title && a.File == b.File && a.FileKey == b.FileKey
 	}) {
 		if !update {
-			t.Errorf("stored groups differ from GroupFindings (run with UPDATE_GOLDEN=1)")
+			t.Errorf("stored groups differ from signature.Group (run with UPDATE_GOLDEN=1)")
 		}
 		r.Groups, changed = groups, true
 	}
@@ -152,14 +153,20 @@ func TestHTMLSummaryAndGroups(t *testing.T) {
 		"<b>11.3s</b><span>wall time</span>",
 		"broken_comment.cll",
 		// Groups, with their counts.
-		"1. augment-enumeration: difference:*_types.h (e.g. traffic_light_types.h)</h3>",
-		"augment-enumeration: difference:*_types.h (e.g. elevator_types.h)</h3>",
+		// Two groups of one relation and file key say how they differ.
+		"1. augment-enumeration: difference:*_types.h · order reversed `ID,` (e.g. traffic_light_types.h)</h3>",
+		"augment-enumeration: difference:*_types.h · changed `#define ID«list.upper»ID #` (e.g. elevator_types.h)</h3>",
 		"add-attribute: difference:*_attrs.h (e.g. boiler_attrs.h)</h3>",
 		"add-timer: crash</h3>",
 		`<span class="badge count">2 findings</span>`,
 		`<span class="badge count">1 finding</span>`,
-		// The other findings of a group link to their bundles.
-		`<a class="mono" href="findings/c000187-augment-enumeration/">c000187-augment-enumeration</a> — <span class="mono">conveyor.cll</span>`,
+		// Findings link to their pages, the example also to its bundle.
+		`<a class="mono" href="pages/c000187-augment-enumeration.html">c000187-augment-enumeration</a> — <span class="mono">conveyor.cll</span>`,
+		`<a class="mono" href="pages/c000042-augment-enumeration.html">c000042-augment-enumeration</a> · <a href="findings/c000042-augment-enumeration/">bundle</a>`,
+		// The check in words; in this fixture o is in order, so nothing
+		// is said to be wrong in o.
+		"<p><strong>Expected:</strong> The relation predicts traffic_light_types.h in o′ from o:",
+		"<p><strong>Found:</strong> o′ differs from the prediction: 3 lines of o′ not predicted, 3 predicted lines missing from o′.</p>",
 		// Repro commands.
 		"<code>mcpt repro mcpt-out/findings/c000042-augment-enumeration</code>",
 		"<code>mcpt repro mcpt-out/findings/c000263-add-timer</code>",
@@ -266,7 +273,7 @@ func TestRebuildIsDeterministic(t *testing.T) {
 		}
 	}
 	first := map[string][]byte{}
-	for _, name := range []string{ReportHTML, JUnitXML} {
+	for _, name := range []string{ReportHTML, JUnitXML, PagesDir + "/c000042-augment-enumeration.html", PagesDir + "/c000263-add-timer.html"} {
 		x, err := os.ReadFile(filepath.Join(a, name))
 		if err != nil {
 			t.Fatal(err)
@@ -294,13 +301,14 @@ func TestRebuildIsDeterministic(t *testing.T) {
 			t.Errorf("%s from Write differs from Rebuild", name)
 		}
 	}
-	// Nothing but the two files and no temporary file is left behind.
+	// Nothing but the two files and the pages, and no temporary file, is
+	// left behind.
 	entries, _ := os.ReadDir(a)
 	var names []string
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if want := []string{"findings", JUnitXML, ReportHTML, ReportJSON}; !slices.Equal(names, want) {
+	if want := []string{"findings", JUnitXML, PagesDir, ReportHTML, ReportJSON}; !slices.Equal(names, want) {
 		t.Errorf("output directory holds %v, want %v", names, want)
 	}
 }
@@ -564,6 +572,7 @@ func TestHTMLReducedAndBaseCrash(t *testing.T) {
 		Message: "the base run crashed", Signature: "-/crash/base", Bundle: "findings/s0001-base",
 	})
 	r.Sort()
+	r.Groups = signature.Group(r.Findings)
 	if err := WriteHTML(dir, r); err != nil {
 		t.Fatal(err)
 	}
@@ -631,5 +640,58 @@ func TestJUnitReproPastBudget(t *testing.T) {
 		if !bytes.HasPrefix(m[1], []byte("mcpt repro ")) {
 			t.Fatalf("repro: %s", m[1])
 		}
+	}
+}
+
+// TestFindingPagesGolden compares the pages of an oracle finding and of a
+// crash with testdata/pages (rewrite them with UPDATE_GOLDEN=1).
+func TestFindingPagesGolden(t *testing.T) {
+	dir := copyFixture(t)
+	if err := Rebuild(dir); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"c000042-augment-enumeration", "c000263-add-timer", "c000311-add-attribute"} {
+		got, err := os.ReadFile(filepath.Join(dir, PagesDir, id+".html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden := filepath.Join("testdata", "pages", id+".html")
+		if update {
+			if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(golden, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s differs from %s (run with UPDATE_GOLDEN=1)", id, golden)
+		}
+	}
+	// The XSS payload of add-attribute is text on its page.
+	b, _ := os.ReadFile(filepath.Join(dir, PagesDir, "c000311-add-attribute.html"))
+	if bytes.Contains(b, []byte(xssPayload)) || !bytes.Contains(b, []byte("&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;")) {
+		t.Error("the page of add-attribute does not escape the payload")
+	}
+}
+
+// TestPagesDirLink refuses to write finding pages through a symbolic link.
+func TestPagesDirLink(t *testing.T) {
+	dir := copyFixture(t)
+	elsewhere := t.TempDir()
+	if err := os.Symlink(elsewhere, filepath.Join(dir, PagesDir)); err != nil {
+		t.Fatal(err)
+	}
+	var ie *InputError
+	if err := Rebuild(dir); !errors.As(err, &ie) || !strings.Contains(err.Error(), "not a directory") {
+		t.Errorf("Rebuild with pages a link: %v", err)
+	}
+	if entries, _ := os.ReadDir(elsewhere); len(entries) > 0 {
+		t.Errorf("wrote %d files through the link", len(entries))
 	}
 }

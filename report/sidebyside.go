@@ -196,11 +196,15 @@ type uline struct {
 }
 
 // unified renders the line diff from a to b with three lines of context.
-func unified(a, b string) []uline {
+func unified(a, b string) []uline { return unifiedContext(a, b, udiff.DefaultContextLines) }
+
+// unifiedContext renders the line diff from a to b with n lines of
+// context around each change.
+func unifiedContext(a, b string, n int) []uline {
 	if a == b {
 		return nil
 	}
-	u, err := udiff.ToUnifiedDiff("a", "b", a, udiff.Lines(a, b), udiff.DefaultContextLines)
+	u, err := udiff.ToUnifiedDiff("a", "b", a, udiff.Lines(a, b), n)
 	if err != nil {
 		return []uline{{Class: "hunk", Text: "(no diff: " + err.Error() + ")"}}
 	}

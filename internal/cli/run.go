@@ -233,6 +233,7 @@ var outLayout = outdir.Layout{
 	Files:   []string{engine.JournalName, report.ReportJSON, report.ReportHTML, report.JUnitXML},
 	Bundles: bundle.Dir,
 	Remove:  bundle.Remove,
+	Pages:   report.PagesDir,
 }
 
 // Validate refuses budgets and worker counts that mean nothing.
@@ -330,6 +331,10 @@ func catchInterrupts(grace time.Duration) *interrupts {
 	in.stop = func() { signal.Stop(ch); close(done); cancel() }
 	return in
 }
+
+// errInterrupted is the error of a command stopped by an interrupt before
+// it was done.
+var errInterrupted = &exitError{code: exitInterrupted, err: errors.New("interrupted")}
 
 // interruptible returns a context cancelled by the first SIGINT, SIGTERM or
 // SIGHUP; a second one exits at once.

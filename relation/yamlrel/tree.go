@@ -1,12 +1,16 @@
 package yamlrel
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
+	"github.com/mcpt-tool/mcpt/grammar"
 	"github.com/mcpt-tool/mcpt/internal/yamlpos"
 	"github.com/mcpt-tool/mcpt/syntax"
 )
@@ -21,24 +25,87 @@ type treeRegion struct {
 	pos            yamlpos.Pos
 }
 
-// setSyntax resolves `syntax:`, the parser of the tree regions.
-func (d *defs) setSyntax(s *yamlpos.String) error {
+// setSyntax resolves `syntax:` of the relation file name (display in
+// messages): the name of a registered parser, or a grammar file (a value
+// ending in .grammar) relative to the relation file, read from the file set
+// the relations are loaded from and read as a parser (grammar.NewParser).
+func (l *loader) setSyntax(name, display string, s *yamlpos.String) error {
 	if s == nil {
 		return nil
 	}
-	if d.parser != nil && d.parser.Lang() != s.Value {
-		return s.At("syntax %q: the relations already use %q (first at %s)", s.Value, d.parser.Lang(), d.parserPos)
-	}
-	p, ok := syntax.Lookup(s.Value)
-	if !ok {
-		have := strings.Join(syntax.Registered(), ", ")
-		if have == "" {
-			have = "none"
+	d := l.d
+	var (
+		p         syntax.Parser
+		key, show = s.Value, s.Value
+	)
+	if strings.HasSuffix(s.Value, ".grammar") {
+		gname, gdisplay := l.includeName(name, display, s.Value)
+		if !fs.ValidPath(gname) {
+			return s.At("syntax %q: the grammar is not among the relation files", s.Value)
 		}
-		return s.At("syntax %q: no such parser in this mcpt (it has: %s); the mcpt command links the TypeScript grammar when built with -tags typescript (go build -tags typescript ./cmd/mcpt)", s.Value, have)
+		key, show = gname, gdisplay
+		if d.parser != nil && d.parserKey == key {
+			return nil
+		}
+		data, err := fs.ReadFile(l.fsys, gname)
+		if err != nil {
+			return s.At("syntax %q: cannot read the grammar: %v", s.Value, err)
+		}
+		if p, err = grammarParser(gdisplay, data); err != nil {
+			return s.At("syntax %q: %v", s.Value, err)
+		}
 	}
-	d.parser, d.parserPos = p, s.Pos
+	if d.parser != nil {
+		if d.parserKey != key {
+			return s.At("syntax %q: the relations already use %q (first at %s)", s.Value, d.parserShow, d.parserPos)
+		}
+		return nil
+	}
+	if p == nil {
+		var ok bool
+		if p, ok = syntax.Lookup(s.Value); !ok {
+			have := strings.Join(syntax.Registered(), ", ")
+			if have == "" {
+				have = "none"
+			}
+			return s.At("syntax %q: no such parser in this mcpt (it has: %s; a grammar file is named by its path, ending in .grammar); the mcpt command links the TypeScript grammar when built with -tags typescript (go build -tags typescript ./cmd/mcpt)", s.Value, have)
+		}
+	}
+	d.parser, d.parserPos, d.parserKey, d.parserShow = p, s.Pos, key, show
 	return nil
+}
+
+// grammarParsers caches the parsers of grammar files by display name and
+// content: loading the same relations again (a campaign's shards, resumes,
+// tests) compiles each grammar once.
+var (
+	grammarMu      sync.Mutex
+	grammarParsers = map[string]*grammar.Parser{}
+)
+
+const grammarCacheSize = 16
+
+// grammarParser is the parser of the grammar file display with content data.
+func grammarParser(display string, data []byte) (*grammar.Parser, error) {
+	key := display + "\x00" + string(data)
+	grammarMu.Lock()
+	p, ok := grammarParsers[key]
+	grammarMu.Unlock()
+	if ok {
+		return p, nil
+	}
+	g, err := grammar.Parse(display, data)
+	if err != nil {
+		return nil, err
+	}
+	p = grammar.NewParser(g)
+	grammarMu.Lock()
+	defer grammarMu.Unlock()
+	if len(grammarParsers) >= grammarCacheSize {
+		clear(grammarParsers)
+	}
+	grammarParsers[key] = p
+	return p, nil
 }
 
 func (d *defs) addTreeRegion(name string, r regionYAML) error {
@@ -61,6 +128,12 @@ func (d *defs) addTreeRegion(name string, r regionYAML) error {
 	}
 	for _, l := range r.Annotations {
 		tr.spec.Annotations = append(tr.spec.Annotations, l.Value)
+	}
+	if r.Sep != nil {
+		if v := r.Sep.Value; v != "," && v != ";" {
+			return r.Sep.At("region %s: sep is \",\" or \";\", found %q", name, v)
+		}
+		tr.spec.Sep = r.Sep.Value
 	}
 	var err error
 	if r.Header != nil {
@@ -85,7 +158,7 @@ func (d *defs) addTreeRegion(name string, r regionYAML) error {
 func (d *defs) checkTreeRegions() error {
 	for _, name := range sortedKeys(d.regions) {
 		if r := d.regions[name]; r.tree != nil && d.parser == nil {
-			return yamlpos.Errorf(r.tree.pos, "region %s: a region with list needs the parser named by syntax: (e.g. syntax: typescript)", name)
+			return yamlpos.Errorf(r.tree.pos, "region %s: a region with list needs the parser named by syntax: (e.g. syntax: typescript, or syntax: lang.grammar)", name)
 		}
 	}
 	return nil
@@ -151,24 +224,31 @@ func (tr *treeRegion) instance(src []byte, l *syntax.List) (map[string]string, b
 // header is the text of the declaration that holds list l (with a
 // wrapping export, where the grammar has one), from its start to the list,
 // comments left out and white space collapsed: `export enum Color`,
-// `class Box<T> extends Base`. A list that is the root has none.
+// `class Box<T> extends Base`; a list of mcpt's grammar notation that
+// holds its declaration (`enum Color : byte { … }`) has the text before its
+// brace. A list that is the root has none.
 func header(src []byte, l *syntax.List) string {
-	p := l.Node.Parent
-	if p == nil {
+	p, start, end := l.Node.Parent, 0, l.Node.Start
+	switch {
+	case l.Open != nil && l.Open.Start > l.Node.Start:
+		// a list of mcpt's grammar notation holds its declaration
+		p, start, end = l.Node, l.Node.Start, l.Open.Start
+	case p == nil:
 		return ""
+	default:
+		start = p.Start
+		if p.Field == "declaration" && p.Parent != nil {
+			start = p.Parent.Start
+		}
 	}
-	start := p.Start
-	if p.Field == "declaration" && p.Parent != nil {
-		start = p.Parent.Start
-	}
-	h := []byte(string(src[start:l.Node.Start]))
+	h := []byte(string(src[start:end]))
 	syntax.Walk(p, func(n *syntax.Node) bool {
-		if n.Kind == "comment" && n.Start >= start && n.End <= l.Node.Start {
+		if n.Kind == "comment" && n.Start >= start && n.End <= end {
 			for i := n.Start; i < n.End; i++ {
 				h[i-start] = ' '
 			}
 		}
-		return n.Start < l.Node.Start
+		return n.Start < end
 	})
 	return collapse(string(h))
 }
@@ -188,7 +268,7 @@ func lineIndex(m *model, off int) int {
 func (d *defs) treeItems(m *model, rname string, inst *regionInst) {
 	src := []byte(m.src)
 	for mi, mem := range inst.list.Members {
-		text := collapse(mem.Node.Text(src))
+		text := collapse(mem.Text())
 		for _, kn := range d.kindList {
 			k := d.kinds[kn]
 			if k.region != rname || len(k.nodes) > 0 && !slices.Contains(k.nodes, mem.Node.Kind) {
@@ -203,6 +283,9 @@ func (d *defs) treeItems(m *model, rname string, inst *regionInst) {
 				if gn != "" && idx[2*gi] >= 0 {
 					dc.groups[gn] = text[idx[2*gi]:idx[2*gi+1]]
 				}
+			}
+			for _, c := range mem.Leading {
+				dc.leading = append(dc.leading, c.Text(src))
 			}
 			dc.name = dc.groups["name"]
 			if k.list != "" {
@@ -282,9 +365,9 @@ func (r *rel) compileClone(c *cloneYAML) (*cloneT, error) {
 // inserted renders the inserted text: the insert template, or the clone of
 // the spot's neighbour (the member before it, else the one after), which
 // the data then hold as .clone.of (its name) and .clone.text.
-func (r *rel) inserted(s *spot, data map[string]any) (string, error) {
+func (r *rel) inserted(ctx context.Context, s *spot, data map[string]any) (string, error) {
 	if r.clone == nil {
-		return r.insert.render(data)
+		return r.insert.render(ctx, data)
 	}
 	sib := s.tree.Before
 	if sib == nil {
@@ -293,13 +376,13 @@ func (r *rel) inserted(s *spot, data map[string]any) (string, error) {
 	if sib == nil {
 		return "", fmt.Errorf("relation %s: nothing to clone at %s", r.name, s.Desc)
 	}
-	name, err := r.clone.name.render(data)
+	name, err := r.clone.name.render(ctx, data)
 	if err != nil {
 		return "", err
 	}
 	value := ""
 	if r.clone.value != nil {
-		if value, err = r.clone.value.render(data); err != nil {
+		if value, err = r.clone.value.render(ctx, data); err != nil {
 			return "", err
 		}
 	}

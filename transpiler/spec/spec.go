@@ -7,6 +7,9 @@ package spec
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
 	"time"
 )
 
@@ -22,37 +25,96 @@ const (
 )
 
 // Spec is a transpiler: its kind and the settings of that kind.
+//
+// A configuration's transpiler section decodes into it by the yaml tags:
+// a setting tagged for:"KIND …" is one of those kinds only (untagged: of
+// every kind), and the key of a field tagged selects:"KIND" gives the main
+// setting of that kind and chooses it. Adding a setting is adding a field.
 type Spec struct {
-	Kind Kind `json:"kind"`
+	Kind Kind `json:"kind" yaml:"-"`
 	// Builtin names a builtin transpiler, made with Options and Faults.
-	Builtin string            `json:"builtin,omitempty"`
-	Options map[string]string `json:"options,omitempty"`
-	Faults  []string          `json:"faults,omitempty"`
+	Builtin string            `json:"builtin,omitempty" yaml:"builtin" selects:"builtin"`
+	Options map[string]string `json:"options,omitempty" yaml:"options" for:"builtin"`
+	Faults  []string          `json:"faults,omitempty" yaml:"faults" for:"builtin"`
 	// Process is how a command or a worker runs (and, of it, the timeout
 	// and output caps that bound every kind).
-	Process
+	Process `yaml:",inline"`
 	// Arguments is the template of a worker request's arguments (nil:
 	// the default); WorkerRequests how many requests a worker process
 	// serves before it is replaced (0: the default).
-	Arguments      []string `json:"arguments"`
-	WorkerRequests int      `json:"worker_requests,omitempty"`
+	Arguments      []string `json:"arguments" yaml:"arguments" for:"worker"`
+	WorkerRequests int      `json:"worker_requests,omitempty" yaml:"worker_requests" for:"worker"`
 	// URL is where an http transpiler takes its POSTs.
-	URL string `json:"url,omitempty"`
+	URL string `json:"url,omitempty" yaml:"url" selects:"http"`
 }
 
 // Process describes a process that transpiles: a command started per run,
 // or a worker. Accept and Reject keep nil (the default) apart from empty
-// (no code), in their JSON form too.
+// (no code), in their JSON form too. A configuration gives Argv under the
+// key of its kind (command or worker).
 type Process struct {
-	Argv           []string      `json:"argv,omitempty"`
-	Dir            string        `json:"dir,omitempty"` // the working directory
-	Env            []string      `json:"env,omitempty"` // KEY=value, sorted
-	Timeout        time.Duration `json:"timeout_ns,omitempty"`
-	Accept         []int         `json:"accept"`
-	Reject         []int         `json:"reject"`
-	InputName      string        `json:"input_name,omitempty"`
-	MaxOutputFiles int           `json:"max_output_files,omitempty"`
-	MaxOutputBytes int64         `json:"max_output_bytes,omitempty"`
+	Argv           []string      `json:"argv,omitempty" yaml:"-"`
+	Dir            string        `json:"dir,omitempty" yaml:"dir" for:"command worker"` // the working directory
+	Env            Env           `json:"env,omitempty" yaml:"env" for:"command worker"`
+	Timeout        time.Duration `json:"timeout_ns,omitempty" yaml:"timeout"`
+	Accept         []int         `json:"accept" yaml:"accept" for:"command worker"`
+	Reject         []int         `json:"reject" yaml:"reject" for:"command worker"`
+	InputName      string        `json:"input_name,omitempty" yaml:"input_name"`
+	MaxOutputFiles int           `json:"max_output_files,omitempty" yaml:"max_output_files"`
+	MaxOutputBytes int64         `json:"max_output_bytes,omitempty" yaml:"max_output_bytes"`
+}
+
+// Env is the environment a process gets on top of mcpt's: KEY=value
+// entries, sorted. In YAML it is a mapping.
+type Env []string
+
+// UnmarshalYAML reads the mapping of KEY: value.
+func (e *Env) UnmarshalYAML(unmarshal func(any) error) error {
+	var m map[string]string
+	if err := unmarshal(&m); err != nil {
+		return err
+	}
+	*e = Env{}
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		*e = append(*e, k+"="+m[k])
+	}
+	return nil
+}
+
+// Problem is a value of a spec that no transpiler takes: under Key (the
+// yaml key), at Item of its value when that is a sequence (else -1).
+type Problem struct {
+	Key  string
+	Item int
+	Msg  string
+}
+
+// Check lists the values of s that no transpiler takes, given tells
+// which keys a configuration gave (a zero it gives is no default).
+func (s Spec) Check(given func(key string) bool) []Problem {
+	var ps []Problem
+	for _, l := range []struct {
+		key   string
+		codes []int
+	}{{"accept", s.Accept}, {"reject", s.Reject}} {
+		for i, c := range l.codes {
+			if c < 0 || c > 255 {
+				ps = append(ps, Problem{l.key, i, fmt.Sprintf("%s: exit code %d outside 0…255", l.key, c)})
+			}
+		}
+	}
+	for i, c := range s.Reject {
+		if slices.Contains(s.Accept, c) {
+			ps = append(ps, Problem{"reject", i, fmt.Sprintf("transpiler: exit code %d is both accept and reject", c)})
+		}
+	}
+	if given("worker_requests") && s.WorkerRequests <= 0 {
+		ps = append(ps, Problem{"worker_requests", -1, fmt.Sprintf("worker_requests: must be positive, found %d", s.WorkerRequests)})
+	}
+	if given("timeout") && s.Timeout <= 0 {
+		ps = append(ps, Problem{"timeout", -1, fmt.Sprintf("timeout: must be positive, found %s", s.Timeout)})
+	}
+	return ps
 }
 
 // JSON is the canonical form of s: the form a recipe records, and the one
