@@ -3,12 +3,14 @@ package yamlrel
 import (
 	"context"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 
 	"github.com/mcpt-tool/mcpt/internal/yamlpos"
 	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/tree"
 )
 
 const enumGrammar = `%start file;
@@ -131,5 +133,106 @@ func TestSyntaxGrammarSep(t *testing.T) {
 	}
 	if got := string(fu.Src); !regexp.MustCompile(`^enum Color \{\n  Red,\n  Zq[a-z]{6}\n\}\n$`).MatchString(got) {
 		t.Errorf("follow-up:\n%s", got)
+	}
+}
+
+const outRelYAML = `syntax: ../lang/enums.grammar
+regions:
+  enum: {list: [body], header: '^enum (?P<name>\w+)$', sep: ','}
+kinds:
+  member: {region: enum, node: [value], match: '^(?P<name>\w+)$'}
+let:
+  - of: '^enum %s$'
+relations:
+  - name: add-member
+    doc: Add a member.
+    spots: {boundaries: enum}
+    fresh: [n]
+    insert: '{{.n}}'
+    checks:
+      - equivalence: {except: ['{{holding (printf .of .region.name) .out}}', '{{dir (holding "^enum " .out)}}/{{.n}}.txt']}
+      - created: {file: '{{dir (holding "^enum " .out)}}/{{.n}}.txt', content: "{{.n}}\n"}
+      - difference:
+          file: '{{holding (printf .of .region.name) .out}}'
+          edits:
+            - insert: '  {{.n}}'
+              where: [{end: true}]
+`
+
+// Checks whose file names use .out find the files in the base output:
+// the generator's directory is nobody's guess.
+func TestFilesFoundInOutput(t *testing.T) {
+	rels, err := Load(grammarFS(outRelYAML, enumGrammar), "pack/rels/rel.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := relation.Input{Name: "x.enums", Src: []byte("enum Color { Red }\n")}
+	ss, err := rels[0].Spots(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fu, err := rels[0].Mutate(context.Background(), in, ss[1], rngFor(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := fu.Bindings["n"]
+	o := tree.Tree{"gen/my-enums/color.txt": []byte("enum Color\n  Red\n"), "gen/index.txt": []byte("color\n")}
+	good := tree.Tree{"gen/my-enums/color.txt": []byte("enum Color\n  Red\n  " + n + "\n"), "gen/index.txt": o["gen/index.txt"], "gen/my-enums/" + n + ".txt": []byte(n + "\n")}
+	if fails := fu.Check(o, good); len(fails) != 0 {
+		t.Fatalf("false alarm: %+v", fails)
+	}
+	bad := tree.Tree{"gen/my-enums/color.txt": o["gen/my-enums/color.txt"], "gen/index.txt": o["gen/index.txt"], "gen/" + n + ".txt": []byte(n + "\n")}
+	var got []string
+	for _, f := range fu.Check(o, bad) {
+		got = append(got, f.Checker)
+	}
+	slices.Sort(got)
+	if want := []string{"created:gen/my-enums/" + n + ".txt", "difference:gen/my-enums/color.txt", "equivalence"}; !slices.Equal(got, want) {
+		t.Errorf("failed checkers %v, want %v", got, want)
+	}
+}
+
+// A list node of mcpt's grammar notation may hold its declaration too
+// (`enum Color : int { … }`): its brackets are its braces, its header the
+// text before them, and it is named by the name it declares. A doc comment
+// before a member is the member's (leading), not part of its text.
+func TestSyntaxGrammarFlatList(t *testing.T) {
+	const gram = `%start file;
+%comment "//" "\n";
+%kind enum ename;
+%kind value ename;
+ename = [A-Z] [a-z]{2,5};
+file  = enum{1,3};
+enum  = "\nenum " @new(enum) " : int {" (@new(value) ("," @new(value)){0,5} ","?)? "}";
+`
+	const rel = `syntax: ../lang/enums.grammar
+regions:
+  enum: {list: [enum], header: '^enum (?P<name>\w+) : (?P<type>\w+)$'}
+kinds:
+  member: {region: enum, node: [value], match: '^(?P<name>\w+)$'}
+relations:
+  - name: add-member
+    doc: Add a member.
+    spots: {boundaries: enum, when: '{{.region.type}}{{range .region.items}}{{.name}}{{range .leading}}{{.}}{{end}}{{end}}'}
+    fresh: [n]
+    insert: '{{.n}}'
+    checks: [{equivalence: {}}]
+`
+	rels, err := Load(grammarFS(rel, gram), "pack/rels/rel.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{"enum Color : int { Red, Green }", "enum Color : int\n{\n  /// the red\n  Red,\n  Green,\n}\n"} {
+		ss, err := rels[0].Spots(context.Background(), relation.Input{Name: "x.enums", Src: []byte(src)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, s := range ss {
+			got = append(got, s.Desc)
+		}
+		if want := "enum Color, before Red|enum Color, between Red and Green|enum Color, after Green"; strings.Join(got, "|") != want {
+			t.Errorf("spots of %q: %s, want %s", src, strings.Join(got, "|"), want)
+		}
 	}
 }
