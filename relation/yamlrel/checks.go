@@ -14,6 +14,7 @@ type checkT struct {
 	created *createdT
 	derived *derivedT
 	blocks  *blocksT // logic.go
+	when    *tmpl    // nil: always
 }
 
 type equivT struct {
@@ -66,6 +67,11 @@ func compileCheck(cy checkYAML, relName yamlpos.String) (checkT, error) {
 		return c, relName.At("relation %s: each check is one of equivalence, difference, created, locality, order, analogy, blocks", relName.Value)
 	}
 	var err error
+	if cy.When != nil {
+		if c.when, err = mkTmpl(*cy.When); err != nil {
+			return c, err
+		}
+	}
 	switch {
 	case cy.Blocks != nil:
 		c.blocks, err = compileBlocks(cy.Blocks, relName)

@@ -101,6 +101,9 @@ type chooseYAML struct {
 }
 
 type checkYAML struct {
+	// When, when it renders empty (or false, 0), leaves the check out of
+	// the test case.
+	When        *yamlpos.String `yaml:"when"`
 	Equivalence *equivYAML    `yaml:"equivalence"`
 	Difference  *diffYAML     `yaml:"difference"`
 	Created     *createdYAML  `yaml:"created"`
