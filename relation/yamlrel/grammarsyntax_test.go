@@ -108,3 +108,26 @@ func TestSyntaxGrammarErrors(t *testing.T) {
 		})
 	}
 }
+
+// .comments of a tree member holds the comments attached before it: a
+// relation leaves out the spots before a documented member.
+func TestTreeMemberComments(t *testing.T) {
+	rel := strings.Replace(grammarRelYAML, "spots: {boundaries: enum}", `spots:
+      boundaries: enum
+      except: ['{{with .region.after}}{{(index . 0).comments}}{{end}}']`, 1)
+	rels, err := Load(grammarFS(rel, enumGrammar), "pack/rels/rel.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss, err := rels[0].Spots(relation.Input{Name: "x.enums", Src: []byte("enum Color {\n  Red,\n  // the second\n  Green\n}\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range ss {
+		got = append(got, s.Desc)
+	}
+	if g, want := strings.Join(got, "|"), "body of Color, before Red|body of Color, after Green"; g != want {
+		t.Errorf("spots %s, want %s", g, want)
+	}
+}

@@ -65,6 +65,9 @@ type decl struct {
 	elems   [][2]int       // byte offsets of each list element
 	item    map[string]any // what templates see of it (see itemMap)
 	text    string         // in a tree region: the member's text, white space collapsed
+	// in a tree region: the comments and annotations attached before the
+	// member, one a line
+	comments string
 }
 
 // key is the name by which a declaration is "the preceding X": its name
@@ -264,7 +267,7 @@ func itemMap(m *model, inst *regionInst, dc *decl, index int) map[string]any {
 	for k, v := range inst.groups {
 		groups[k] = v
 	}
-	it := map[string]any{"kind": dc.kind.name, "name": dc.key(), "names": dc.names, "line": dc.line + 1, "text": dc.lineText(m), "index": index, "region": groups}
+	it := map[string]any{"kind": dc.kind.name, "name": dc.key(), "names": dc.names, "line": dc.line + 1, "text": dc.lineText(m), "index": index, "region": groups, "comments": dc.comments}
 	if dc.names == nil {
 		it["names"] = []string{}
 	}

@@ -264,6 +264,12 @@ func (d *defs) treeItems(m *model, rname string, inst *regionInst) {
 				continue
 			}
 			dc := &decl{kind: k, line: lineIndex(m, mem.Node.Start), end: lineIndex(m, mem.Node.End), groups: map[string]string{}, text: text}
+			for i, c := range mem.Leading {
+				if i > 0 {
+					dc.comments += "\n"
+				}
+				dc.comments += m.src[c.Start:c.End]
+			}
 			for gi, gn := range k.match.SubexpNames() {
 				if gn != "" && idx[2*gi] >= 0 {
 					dc.groups[gn] = text[idx[2*gi]:idx[2*gi+1]]
