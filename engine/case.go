@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"path"
@@ -12,6 +13,7 @@ import (
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/signature"
 	"github.com/mcpt-tool/mcpt/transpiler"
 	"github.com/mcpt-tool/mcpt/tree"
 )
@@ -165,7 +167,7 @@ func (t *Tester) BaseFinding(id string, b *Base) *result.Finding {
 		Case: -1, Mode: string(t.mode()), Config: t.Config, Faults: t.Faults,
 	}
 	runFinding(f, b.Result, transpiler.Base)
-	f.Signature = t.Style.Signature(f)
+	f.Signature = signature.With(t.Style, f)
 	return f
 }
 
@@ -185,7 +187,15 @@ type Test struct {
 	Relation *relation.Relation
 	Spot     relation.Spot
 	CaseSeed uint64
+	// Deadline, when set, is when the campaign's time runs out: the
+	// relation's mutation and checks (user templates) stop then, and the
+	// test case with them (see ErrTimeUp).
+	Deadline time.Time
 }
+
+// ErrTimeUp says that a test case was cut short because the campaign's
+// time ran out while its relation was still deriving or checking it.
+var ErrTimeUp = errors.New("the time budget ran out while the relation's templates ran (a loop that runs too long?)")
 
 // Outcome is what one test case gave.
 type Outcome struct {
@@ -217,8 +227,28 @@ func (t *Tester) Run(ctx context.Context, tc Test) (*Outcome, error) {
 	seed, rel := tc.Base.Seed, tc.Relation
 	out := &Outcome{}
 	in := relation.Input{Name: path.Base(seed.Name), Src: seed.Src}
+	// The relation's templates (its mutation, its checks) stop with the
+	// campaign (ctx), and when its time runs out while they run.
+	mctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	timed := func(f func()) error {
+		if !tc.Deadline.IsZero() {
+			tm := time.AfterFunc(time.Until(tc.Deadline), cancel)
+			f()
+			if !tm.Stop() && ctx.Err() == nil {
+				return &MutationError{Relation: rel, Seed: seed.Name, Spot: tc.Spot.Index, Err: ErrTimeUp}
+			}
+		} else {
+			f()
+		}
+		return ctx.Err()
+	}
 	t0 := time.Now()
-	fu, err := rel.Mutate(in, tc.Spot, CaseRand(tc.CaseSeed))
+	var fu *relation.FollowUp
+	var err error
+	if cut := timed(func() { fu, err = rel.Mutate(mctx, in, tc.Spot, CaseRand(tc.CaseSeed)) }); cut != nil {
+		return nil, cut
+	}
 	out.MutationNS = time.Since(t0).Nanoseconds()
 	if err != nil {
 		return nil, &MutationError{Relation: rel, Seed: seed.Name, Spot: tc.Spot.Index, Err: err}
@@ -230,7 +260,12 @@ func (t *Tester) Run(ctx context.Context, tc Test) (*Outcome, error) {
 		return nil, fmt.Errorf("transpiling the follow-up of %s: %w", seed.Name, err)
 	}
 	t0 = time.Now()
-	out.Findings, out.Checks = followUpFindings(t.proto(tc), fu, tc.Base.Files, tc.Base.names(), out.Result, t)
+	// A checker's template cut short fails: that failure is no finding.
+	if cut := timed(func() {
+		out.Findings, out.Checks = followUpFindings(t.proto(tc), fu, tc.Base.Files, tc.Base.names(), out.Result, t)
+	}); cut != nil {
+		return nil, cut
+	}
 	if out.Result.Status == transpiler.Accepted && t.mode() == MCP {
 		out.CheckNS = time.Since(t0).Nanoseconds()
 	}
@@ -345,9 +380,10 @@ func (b *Base) names() []string {
 	return b.Result.Files.Names()
 }
 
-// SpotAt returns the spot with the given index of rel on the seed.
-func SpotAt(rel *relation.Relation, seed Seed, index int) (relation.Spot, error) {
-	spots, err := rel.Spots(relation.Input{Name: path.Base(seed.Name), Src: seed.Src})
+// SpotAt returns the spot with the given index of rel on the seed; the
+// relation stops looking for spots when ctx is done.
+func SpotAt(ctx context.Context, rel *relation.Relation, seed Seed, index int) (relation.Spot, error) {
+	spots, err := rel.Spots(ctx, relation.Input{Name: path.Base(seed.Name), Src: seed.Src})
 	if err != nil {
 		return relation.Spot{}, fmt.Errorf("relation %s on %s: %w", rel.Name, seed.Name, err)
 	}
@@ -436,8 +472,8 @@ func followUpFindings(proto result.Finding, fu *relation.FollowUp, o tree.Tree, 
 		}
 	}
 	for i := range fs {
-		fs[i].FileKey = result.FileKey(fs[i].File, baseNames, fs[i].SeedFile)
-		fs[i].Signature = t.Style.Signature(&fs[i])
+		fs[i].FileKey = signature.FileKey(fs[i].File, baseNames, fs[i].SeedFile)
+		fs[i].Signature = signature.With(t.Style, &fs[i])
 	}
 	return fs, checks
 }

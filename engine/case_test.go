@@ -96,7 +96,7 @@ func TestStoppedRuns(t *testing.T) {
 	s := load(t, "mcpt.yaml", nil)
 	at := func(m int) func(int) bool { return func(k int) bool { return k == m } }
 	rel := s.Relations[0]
-	sp, err := engine.SpotAt(rel, s.Seeds[0], 0)
+	sp, err := engine.SpotAt(t.Context(), rel, s.Seeds[0], 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestConfirmRuns(t *testing.T) {
 			t.Fatalf("%s: base: %v %q", tc.name, err, b.Skip)
 		}
 		rel := s.Relations[0]
-		sp, err := engine.SpotAt(rel, s.Seeds[0], 0)
+		sp, err := engine.SpotAt(t.Context(), rel, s.Seeds[0], 0)
 		if err != nil {
 			t.Fatal(err)
 		}

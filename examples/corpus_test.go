@@ -167,7 +167,7 @@ func grammarBlindPairs(t *testing.T, grammarFile string, constructs map[string][
 				continue
 			}
 			pairs++
-			ss, err := r.Spots(relation.Input{Name: filepath.Base(seed), Src: src})
+			ss, err := r.Spots(context.Background(), relation.Input{Name: filepath.Base(seed), Src: src})
 			if err != nil {
 				t.Fatal(err)
 			}

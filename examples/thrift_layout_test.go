@@ -3,12 +3,9 @@ package examples_test
 import (
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/mcpt-tool/mcpt/grammar"
-	"github.com/mcpt-tool/mcpt/relation"
-	"github.com/mcpt-tool/mcpt/relation/yamlrel"
 	"github.com/mcpt-tool/mcpt/syntax"
 )
 
@@ -38,21 +35,16 @@ func thriftParser(t *testing.T) func(*testing.T, string, []byte) *syntax.Tree {
 
 // TestThriftLayouts rewrites every seed of the Thrift pack in five layouts
 // (enum, struct and service bodies on one line; their braces on the next
-// line; tabs; a doc comment, comment lines and a comment after every
-// member and definition, and an annotation on every member; CRLF): each
+// line; tabs; a doc comment (a block comment before a method), comment
+// lines and a comment after every member and definition, and an
+// annotation on every member; CRLF): each
 // must give every relation of the pack, exact and derived, the same spots,
 // in number and description, as the seed.
 func TestThriftLayouts(t *testing.T) {
 	parse := thriftParser(t)
-	var rels []*relation.Relation
-	for _, dir := range []string{"relations", "derived"} {
-		files, _ := filepath.Glob(filepath.Join("thrift", dir, "add-*.yaml"))
-		rs, err := yamlrel.LoadFiles(files...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rels = append(rels, rs...)
-	}
+	files, _ := filepath.Glob(filepath.Join("thrift", "relations", "add-*.yaml"))
+	derived, _ := filepath.Glob(filepath.Join("thrift", "derived", "add-*.yaml"))
+	rels := loadRelationSets(t, files, derived)
 	seeds, _ := filepath.Glob(filepath.Join("thrift", "*.thrift"))
 	if len(seeds) < 7 || len(rels) < 14 {
 		t.Fatalf("%d seeds, %d relations: the pack is not where it was", len(seeds), len(rels))
@@ -63,7 +55,15 @@ func TestThriftLayouts(t *testing.T) {
 		for _, l := range slices.Concat(syntax.Lists(tr, thriftLists), syntax.Lists(tr, thriftDefs)) {
 			for _, d := range l.Members {
 				ind := l.Layout.Indent
-				es = append(es, syntax.Edit{Start: d.Start, End: d.Start, Text: "/** doc */\n" + ind + "// note\n\n" + ind + "/* loose */\n\n" + ind + "/** doc */ "})
+				doc := "/** doc */"
+				if l.Node.Kind == "service_body" {
+					// add-service-method leaves out the place before a
+					// documented method (the generators copy its doc
+					// before the method's declarations): there a doc
+					// comment is content, not layout
+					doc = "/* doc */"
+				}
+				es = append(es, syntax.Edit{Start: d.Start, End: d.Start, Text: doc + "\n" + ind + "// note\n\n" + ind + "/* loose */\n\n" + ind + doc + " "})
 				if l.Node.Kind != "document" {
 					end := d.End
 					if d.Sep != nil {
@@ -76,10 +76,7 @@ func TestThriftLayouts(t *testing.T) {
 		}
 		return applyEdits(src, es)
 	}
-	layouts := []struct {
-		name string
-		fn   func(*testing.T, string, []byte) []byte
-	}{
+	checkLayouts(t, parse, rels, seeds, []layout{
 		{"one-line lists", func(t *testing.T, name string, src []byte) []byte {
 			return listsOnOneLine(src, syntax.Lists(parse(t, name, src), thriftLists))
 		}},
@@ -89,37 +86,5 @@ func TestThriftLayouts(t *testing.T) {
 		{"tabs", tabs},
 		{"comments and annotations", commented},
 		{"CRLF", crlf},
-	}
-	spotsOf := func(r *relation.Relation, name string, src []byte) []string {
-		ss, err := r.Spots(relation.Input{Name: name, Src: src})
-		if err != nil {
-			t.Fatalf("%s on %s: %v", r.Name, name, err)
-		}
-		var out []string
-		for _, s := range ss {
-			out = append(out, s.Desc)
-		}
-		return out
-	}
-	total := 0
-	for _, seed := range seeds {
-		src := readFile(t, seed)
-		name := filepath.Base(seed)
-		for _, lay := range layouts {
-			alt := lay.fn(t, name, src)
-			parse(t, name+" ("+lay.name+")", alt)
-			if string(alt) == string(src) {
-				t.Errorf("%s: the %s layout changed nothing", name, lay.name)
-			}
-			for _, r := range rels {
-				want, got := spotsOf(r, name, src), spotsOf(r, name, alt)
-				total += len(want)
-				if !slices.Equal(want, got) {
-					t.Errorf("%s, %s: %s has %d spots, want %d as in the seed:\n  %s\nwant\n  %s", name, lay.name, r.Name, len(got), len(want),
-						strings.Join(got, "\n  "), strings.Join(want, "\n  "))
-				}
-			}
-		}
-	}
-	t.Logf("%d seeds x %d layouts x %d relations: %d spots compared", len(seeds), len(layouts), len(rels), total)
+	})
 }

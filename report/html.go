@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/signature"
 )
 
 //go:embed report.html.tmpl finding.html.tmpl evidence.tmpl style.tmpl
@@ -134,7 +135,7 @@ func newPage(outDir string, r *result.Report) (*htmlPage, error) {
 	p := newPageHeader(r)
 	groups := r.Groups
 	if len(groups) == 0 && len(r.Findings) > 0 {
-		groups = result.GroupFindings(r.Findings)
+		groups = signature.Group(r.Findings)
 		p.Unreported = true
 	}
 	byID := map[string]*result.Finding{}

@@ -167,7 +167,7 @@ func reversedInBase(file, o, input string) string {
 			for k := j - 1; k >= i; k-- {
 				inInput = append(inInput, names.order[items[k].name])
 			}
-			return fmt.Sprintf("The fault is visible in o already: %s lists %s (lines %d–%d) in the reverse of their order in the input (%s).",
+			return fmt.Sprintf("%s in o lists %s (lines %d–%d), the reverse of their order in the input (%s): the fault shows in the base output, before any change.",
 				file, strings.Join(inO, ", "), i+1, j, strings.Join(inInput, ", "))
 		}
 		i = j

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/signature"
 )
 
 // update says to rewrite the signatures and groups of testdata/out instead
@@ -67,27 +68,27 @@ func loadFixture(t *testing.T) *result.Report {
 }
 
 // TestFixtureSignatures checks that the fixture's signatures and groups are
-// what Signature and GroupFindings make of its findings (rewrite them with
+// what signature.Of and signature.Group make of its findings (rewrite them with
 // UPDATE_GOLDEN=1), and that they group the two reverse-enums findings together.
 func TestFixtureSignatures(t *testing.T) {
 	r := loadFixture(t)
 	changed := false
 	for i := range r.Findings {
 		f := &r.Findings[i]
-		if s := result.Signature(f); s != f.Signature {
+		if s := signature.Of(f); s != f.Signature {
 			if !update {
 				t.Errorf("%s: stored signature %q, Signature gives %q (run with UPDATE_GOLDEN=1)", f.ID, f.Signature, s)
 			}
 			f.Signature, changed = s, true
 		}
 	}
-	groups := result.GroupFindings(r.Findings)
+	groups := signature.Group(r.Findings)
 	if !slices.EqualFunc(groups, r.Groups, func(a, b result.Group) bool {
 		return a.Signature == b.Signature && a.Count == b.Count && a.Example == b.Example && slices.Equal(a.Findings, b.Findings) &&
 			a.Title == b.Title && a.File == b.File && a.FileKey == b.FileKey
 	}) {
 		if !update {
-			t.Errorf("stored groups differ from GroupFindings (run with UPDATE_GOLDEN=1)")
+			t.Errorf("stored groups differ from signature.Group (run with UPDATE_GOLDEN=1)")
 		}
 		r.Groups, changed = groups, true
 	}
@@ -151,8 +152,9 @@ func TestHTMLSummaryAndGroups(t *testing.T) {
 		"<b>11.3s</b><span>wall time</span>",
 		"broken_comment.cll",
 		// Groups, with their counts.
-		"1. augment-enumeration: difference:*_types.h (e.g. traffic_light_types.h)</h3>",
-		"augment-enumeration: difference:*_types.h (e.g. elevator_types.h)</h3>",
+		// Two groups of one relation and file key say how they differ.
+		"1. augment-enumeration: difference:*_types.h · order reversed `ID,` (e.g. traffic_light_types.h)</h3>",
+		"augment-enumeration: difference:*_types.h · changed `#define ID«list.upper»ID #` (e.g. elevator_types.h)</h3>",
 		"add-attribute: difference:*_attrs.h (e.g. boiler_attrs.h)</h3>",
 		"add-timer: crash</h3>",
 		`<span class="badge count">2 findings</span>`,
@@ -569,6 +571,7 @@ func TestHTMLReducedAndBaseCrash(t *testing.T) {
 		Message: "the base run crashed", Signature: "-/crash/base", Bundle: "findings/s0001-base",
 	})
 	r.Sort()
+	r.Groups = signature.Group(r.Findings)
 	if err := WriteHTML(dir, r); err != nil {
 		t.Fatal(err)
 	}

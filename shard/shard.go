@@ -14,6 +14,7 @@ import (
 	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/report"
 	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/signature"
 )
 
 // Options change how Merge takes its shards.
@@ -158,6 +159,7 @@ func Reports(names []string, reps []*result.Report) (*result.Report, error) {
 		return strings.Compare(a.Relation, b.Relation)
 	})
 	m.Sort()
+	m.Groups = signature.Group(m.Findings)
 	return m, nil
 }
 

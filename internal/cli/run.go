@@ -332,6 +332,10 @@ func catchInterrupts(grace time.Duration) *interrupts {
 	return in
 }
 
+// errInterrupted is the error of a command stopped by an interrupt before
+// it was done.
+var errInterrupted = &exitError{code: exitInterrupted, err: errors.New("interrupted")}
+
 // interruptible returns a context cancelled by the first SIGINT, SIGTERM or
 // SIGHUP; a second one exits at once.
 func interruptible() (context.Context, func()) {

@@ -38,13 +38,13 @@ func CheckersCanFail(t testing.TB, r *relation.Relation, tr transpiler.Transpile
 	derived := map[int]string{} // checker index → type, for the derived checkers
 	failed := map[int]bool{}    // the derived checkers that failed somewhere
 	for _, in := range inputs {
-		spots, err := r.Spots(in)
+		spots, err := r.Spots(t.Context(), in)
 		if err != nil {
 			t.Fatalf("relation %s: spots of %s: %v", r.Name, in.Name, err)
 		}
 		for _, sp := range spots {
 			tried++
-			fu, err := r.Mutate(in, sp, Rand(1, sp))
+			fu, err := r.Mutate(t.Context(), in, sp, Rand(1, sp))
 			if err != nil {
 				t.Fatalf("relation %s: %s spot %d: %v", r.Name, in.Name, sp.Index, err)
 			}

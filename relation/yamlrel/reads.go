@@ -1,6 +1,7 @@
 package yamlrel
 
 import (
+	"context"
 	"fmt"
 	"maps"
 
@@ -59,13 +60,17 @@ func compileReads(rys []readYAML) ([]readT, error) {
 // readingDiff is a difference check whose edits use values of o: it is
 // rendered when it checks, o at hand. A value o does not have fails the
 // check, as an anchor o does not have does.
+// It keeps the context of the mutation that made it, under which its
+// templates run: a checker belongs to one test case, and is run within it.
 type readingDiff struct {
 	dt   *diffT
 	data map[string]any
+	ctx  context.Context
 }
 
 // Check reads the values, renders the difference check and runs it.
 func (rd *readingDiff) Check(o, o2 tree.Tree) []oracle.Failure {
+	ctx := rd.ctx
 	name, file := "", ""
 	fail := func(err error) []oracle.Failure {
 		if name == "" {
@@ -75,14 +80,14 @@ func (rd *readingDiff) Check(o, o2 tree.Tree) []oracle.Failure {
 	}
 	data := maps.Clone(rd.data)
 	var err error
-	if file, err = rd.dt.file.render(data); err != nil {
+	if file, err = rd.dt.file.render(ctx, data); err != nil {
 		return fail(err)
 	}
 	if file, err = oracle.FindFile(file, o); err != nil {
 		return fail(err)
 	}
 	if rd.dt.name != nil {
-		if name, err = rd.dt.name.render(data); err != nil {
+		if name, err = rd.dt.name.render(ctx, data); err != nil {
 			return fail(err)
 		}
 	}
@@ -92,14 +97,14 @@ func (rd *readingDiff) Check(o, o2 tree.Tree) []oracle.Failure {
 		if r.o2 {
 			from, to = o2, vals2
 		}
-		v, err := r.read(data, from, file)
+		v, err := r.read(ctx, data, from, file)
 		if err != nil {
 			return fail(err)
 		}
 		to[r.name] = v
 	}
 	data["o"], data["o2"] = vals, vals2
-	d, err := rd.dt.instantiate(data)
+	d, err := rd.dt.instantiate(ctx, data)
 	if err != nil {
 		return fail(err)
 	}
@@ -107,10 +112,10 @@ func (rd *readingDiff) Check(o, o2 tree.Tree) []oracle.Failure {
 }
 
 // read finds the value in o.
-func (r readT) read(data map[string]any, o tree.Tree, file string) (string, error) {
+func (r readT) read(ctx context.Context, data map[string]any, o tree.Tree, file string) (string, error) {
 	if r.file != nil {
 		var err error
-		if file, err = r.file.render(data); err != nil {
+		if file, err = r.file.render(ctx, data); err != nil {
 			return "", err
 		}
 	}
@@ -124,7 +129,7 @@ func (r readT) read(data map[string]any, o tree.Tree, file string) (string, erro
 	}
 	var path []oracle.Matcher
 	for _, mt := range r.path {
-		m, err := mt.matcher(data)
+		m, err := mt.matcher(ctx, data)
 		if err != nil {
 			return "", err
 		}
@@ -147,12 +152,13 @@ func (r readT) read(data map[string]any, o tree.Tree, file string) (string, erro
 // CheckerName is the name its failures carry: the check's name, or
 // difference:FILE.
 func (rd *readingDiff) CheckerName() string {
+	ctx := rd.ctx
 	data := maps.Clone(rd.data)
 	if rd.dt.name != nil {
-		if name, err := rd.dt.name.render(data); err == nil && name != "" {
+		if name, err := rd.dt.name.render(ctx, data); err == nil && name != "" {
 			return name
 		}
 	}
-	file, _ := rd.dt.file.render(data)
+	file, _ := rd.dt.file.render(ctx, data)
 	return "difference:" + file
 }

@@ -39,6 +39,7 @@ type regionYAML struct {
 	Members     []yamlpos.String `yaml:"members"`
 	Comments    []yamlpos.String `yaml:"comments"`
 	Annotations []yamlpos.String `yaml:"annotations"`
+	Sep         *yamlpos.String  `yaml:"sep"`
 }
 
 type kindYAML struct {
