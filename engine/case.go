@@ -188,13 +188,13 @@ type Test struct {
 	Spot     relation.Spot
 	CaseSeed uint64
 	// Deadline, when set, is when the campaign's time runs out: the
-	// relation's mutation and checks (user templates) stop then, and the
-	// test case with them (see ErrTimeUp).
+	// relation's mutation (user templates) stops then, and the test case
+	// with it (see ErrTimeUp).
 	Deadline time.Time
 }
 
 // ErrTimeUp says that a test case was cut short because the campaign's
-// time ran out while its relation was still deriving or checking it.
+// time ran out while its relation was still deriving its follow-up.
 var ErrTimeUp = errors.New("the time budget ran out while the relation's templates ran (a loop that runs too long?)")
 
 // Outcome is what one test case gave.
@@ -227,29 +227,29 @@ func (t *Tester) Run(ctx context.Context, tc Test) (*Outcome, error) {
 	seed, rel := tc.Base.Seed, tc.Relation
 	out := &Outcome{}
 	in := relation.Input{Name: path.Base(seed.Name), Src: seed.Src}
-	// The relation's templates (its mutation, its checks) stop with the
-	// campaign (ctx), and when its time runs out while they run.
+	// The relation's templates stop with the campaign (ctx), and its
+	// mutation when the campaign's time runs out while it runs.
 	mctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	timed := func(f func()) error {
-		if !tc.Deadline.IsZero() {
-			tm := time.AfterFunc(time.Until(tc.Deadline), cancel)
-			f()
-			if !tm.Stop() && ctx.Err() == nil {
-				return &MutationError{Relation: rel, Seed: seed.Name, Spot: tc.Spot.Index, Err: ErrTimeUp}
-			}
-		} else {
-			f()
-		}
-		return ctx.Err()
+	var timeUp func() bool
+	switch left := time.Until(tc.Deadline); {
+	case tc.Deadline.IsZero(): // no time limit
+	case left <= 0:
+		cancel()
+		timeUp = func() bool { return true }
+	default:
+		tm := time.AfterFunc(left, cancel)
+		timeUp = func() bool { return !tm.Stop() }
 	}
 	t0 := time.Now()
-	var fu *relation.FollowUp
-	var err error
-	if cut := timed(func() { fu, err = rel.Mutate(mctx, in, tc.Spot, CaseRand(tc.CaseSeed)) }); cut != nil {
-		return nil, cut
-	}
+	fu, err := rel.Mutate(mctx, in, tc.Spot, CaseRand(tc.CaseSeed))
 	out.MutationNS = time.Since(t0).Nanoseconds()
+	if timeUp != nil && timeUp() && err != nil && ctx.Err() == nil {
+		return nil, &MutationError{Relation: rel, Seed: seed.Name, Spot: tc.Spot.Index, Err: ErrTimeUp}
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	if err != nil {
 		return nil, &MutationError{Relation: rel, Seed: seed.Name, Spot: tc.Spot.Index, Err: err}
 	}
@@ -260,11 +260,9 @@ func (t *Tester) Run(ctx context.Context, tc Test) (*Outcome, error) {
 		return nil, fmt.Errorf("transpiling the follow-up of %s: %w", seed.Name, err)
 	}
 	t0 = time.Now()
-	// A checker's template cut short fails: that failure is no finding.
-	if cut := timed(func() {
-		out.Findings, out.Checks = followUpFindings(t.proto(tc), fu, tc.Base.Files, tc.Base.names(), out.Result, t)
-	}); cut != nil {
-		return nil, cut
+	out.Findings, out.Checks = followUpFindings(ctx, t.proto(tc), fu, tc.Base.Files, tc.Base.names(), out.Result, t)
+	if ctx.Err() != nil {
+		return nil, ctx.Err() // a checker's template stopped: its failure is none
 	}
 	if out.Result.Status == transpiler.Accepted && t.mode() == MCP {
 		out.CheckNS = time.Since(t0).Nanoseconds()
@@ -440,7 +438,7 @@ func sameTree(a, b tree.Tree) bool {
 // case; baseNames, the file names of the base output, make the signatures
 // independent of the seed's naming; t gives the mode, the normalisation
 // and the style of the signatures.
-func followUpFindings(proto result.Finding, fu *relation.FollowUp, o tree.Tree, baseNames []string, res *transpiler.Result, t *Tester) ([]result.Finding, []result.CheckOutcome) {
+func followUpFindings(ctx context.Context, proto result.Finding, fu *relation.FollowUp, o tree.Tree, baseNames []string, res *transpiler.Result, t *Tester) ([]result.Finding, []result.CheckOutcome) {
 	var fs []result.Finding
 	var checks []result.CheckOutcome
 	switch res.Status {
@@ -453,7 +451,7 @@ func followUpFindings(proto result.Finding, fu *relation.FollowUp, o tree.Tree, 
 		if t.mode() == Fuzz {
 			break
 		}
-		outs := fu.Outcomes(o, t.Normalize.Apply(res.Files))
+		outs := fu.Outcomes(ctx, o, t.Normalize.Apply(res.Files))
 		checks = make([]result.CheckOutcome, 0, len(outs))
 		var fails []oracle.Failure
 		for _, oc := range outs {

@@ -32,7 +32,7 @@ func (c checkT) render(ctx context.Context, data map[string]any) (relation.Check
 		return c.equiv.instantiate(ctx, data)
 	case len(c.diff.reads) > 0:
 		// The edits need values of o: rendered when o is there.
-		return &readingDiff{dt: c.diff, data: data, ctx: ctx}, nil
+		return &readingDiff{dt: c.diff, data: data}, nil
 	}
 	return c.diff.instantiate(ctx, data)
 }

@@ -60,17 +60,20 @@ func compileReads(rys []readYAML) ([]readT, error) {
 // readingDiff is a difference check whose edits use values of o: it is
 // rendered when it checks, o at hand. A value o does not have fails the
 // check, as an anchor o does not have does.
-// It keeps the context of the mutation that made it, under which its
-// templates run: a checker belongs to one test case, and is run within it.
 type readingDiff struct {
 	dt   *diffT
 	data map[string]any
-	ctx  context.Context
+	name string // as the check rendered it
 }
 
-// Check reads the values, renders the difference check and runs it.
+// Check is CheckContext that the end of no context stops.
 func (rd *readingDiff) Check(o, o2 tree.Tree) []oracle.Failure {
-	ctx := rd.ctx
+	return rd.CheckContext(context.Background(), o, o2)
+}
+
+// CheckContext reads the values, renders the difference check and runs
+// it; its templates stop when ctx is done.
+func (rd *readingDiff) CheckContext(ctx context.Context, o, o2 tree.Tree) []oracle.Failure {
 	name, file := "", ""
 	fail := func(err error) []oracle.Failure {
 		if name == "" {
@@ -83,12 +86,16 @@ func (rd *readingDiff) Check(o, o2 tree.Tree) []oracle.Failure {
 	if file, err = rd.dt.file.render(ctx, data); err != nil {
 		return fail(err)
 	}
+	rd.name = "difference:" + file // for CheckerName, as it renders it
 	if file, err = oracle.FindFile(file, o); err != nil {
 		return fail(err)
 	}
 	if rd.dt.name != nil {
 		if name, err = rd.dt.name.render(ctx, data); err != nil {
 			return fail(err)
+		}
+		if name != "" {
+			rd.name = name
 		}
 	}
 	vals, vals2 := map[string]any{}, map[string]any{}
@@ -152,7 +159,10 @@ func (r readT) read(ctx context.Context, data map[string]any, o tree.Tree, file 
 // CheckerName is the name its failures carry: the check's name, or
 // difference:FILE.
 func (rd *readingDiff) CheckerName() string {
-	ctx := rd.ctx
+	if rd.name != "" {
+		return rd.name
+	}
+	ctx := context.Background() // a name: a template of no loop, in practice
 	data := maps.Clone(rd.data)
 	if rd.dt.name != nil {
 		if name, err := rd.dt.name.render(ctx, data); err == nil && name != "" {
