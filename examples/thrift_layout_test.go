@@ -76,15 +76,5 @@ func TestThriftLayouts(t *testing.T) {
 		}
 		return applyEdits(src, es)
 	}
-	checkLayouts(t, parse, rels, seeds, []layout{
-		{"one-line lists", func(t *testing.T, name string, src []byte) []byte {
-			return listsOnOneLine(src, syntax.Lists(parse(t, name, src), thriftLists))
-		}},
-		{"brace on the next line", func(t *testing.T, name string, src []byte) []byte {
-			return bracesOnNextLine(src, syntax.Lists(parse(t, name, src), thriftLists))
-		}},
-		{"tabs", tabs},
-		{"comments and annotations", commented},
-		{"CRLF", crlf},
-	})
+	checkLayouts(t, parse, rels, seeds, listLayouts(parse, thriftLists, commented))
 }

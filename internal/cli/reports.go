@@ -9,10 +9,10 @@ import (
 	"strings"
 
 	"github.com/mcpt-tool/mcpt/bundle"
+	"github.com/mcpt-tool/mcpt/merge"
 	"github.com/mcpt-tool/mcpt/outdir"
 	"github.com/mcpt-tool/mcpt/report"
 	"github.com/mcpt-tool/mcpt/result"
-	"github.com/mcpt-tool/mcpt/shard"
 )
 
 type reportCmd struct {
@@ -70,7 +70,7 @@ func (c *mergeCmd) Run(tools *setup.Tools) error {
 	}
 	defer dir.Close()
 	warnNoLock(dir)
-	m, err := shard.Merge(c.Dirs, c.Out, shard.Options{Partial: c.Partial, Invocation: tools.Invocation, Standalone: c.Standalone})
+	m, err := merge.Shards(c.Dirs, c.Out, merge.Options{Partial: c.Partial, Invocation: tools.Invocation, Standalone: c.Standalone})
 	if err != nil {
 		return usageErr("%v", err)
 	}

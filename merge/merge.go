@@ -1,7 +1,7 @@
-// Package shard merges the output directories of campaign shards into one:
+// Package merge merges the output directories of campaign shards into one:
 // the reports are summed, the findings and their bundles gathered, and the
 // groups rebuilt, so that n shards of a campaign read like one run.
-package shard
+package merge
 
 import (
 	"errors"
@@ -18,7 +18,7 @@ import (
 	"github.com/mcpt-tool/mcpt/signature"
 )
 
-// Options change how Merge takes its shards.
+// Options change how Shards takes its shards.
 type Options struct {
 	// Partial merges shards that did not run to their end (interrupted or
 	// broken, and not resumed); the report lists them in Incomplete.
@@ -37,14 +37,14 @@ type Options struct {
 // that did not run to its end.
 var ErrIncomplete = errors.New("incomplete shard")
 
-// Merge reads OUT/report.json of each directory and writes the merged
+// Shards reads OUT/report.json of each directory and writes the merged
 // report, report.html and junit.xml into out. The merged report refers
 // to the bundles of shards beside out (below its parent) in place, by
 // paths "../SHARD/findings/ID", so that a merge writes no bundle; the
 // bundles of other shards, and all of them with opt.Standalone, are
 // hard-linked into out where they share its file system and copied
 // where they do not (see bundle.Reader.Link).
-func Merge(dirs []string, out string, opt Options) (*result.Report, error) {
+func Shards(dirs []string, out string, opt Options) (*result.Report, error) {
 	if len(dirs) == 0 {
 		return nil, fmt.Errorf("nothing to merge")
 	}
