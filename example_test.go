@@ -8,21 +8,22 @@ import (
 	"github.com/mcpt-tool/mcpt"
 	"github.com/mcpt-tool/mcpt/examples/cll/gorel"
 	"github.com/mcpt-tool/mcpt/result"
-	_ "github.com/mcpt-tool/mcpt/transpiler/cllc" // the builtin cllc transpiler
+	"github.com/mcpt-tool/mcpt/transpiler/cllc"
 )
 
 // An mcpt of one's own is a main package that calls Main with its
-// relations; its configurations name them under relations.go.
+// relations and builtin transpilers; its configurations name them under
+// relations.go and transpiler.builtin.
 func ExampleMain() {
 	// func main() {
-	mcpt.Main(mcpt.Relations(gorel.AddCommand()))
+	mcpt.Main(mcpt.Relations(gorel.AddCommand()), mcpt.Builtin(cllc.Name, cllc.New))
 	// }
 }
 
 // Load reads a configuration into a campaign, which runs from Go: here
 // the paper's working example, cllc with its reverse-enums fault.
 func ExampleLoad() {
-	c, err := mcpt.Load("examples/cll/demo.yaml")
+	c, err := mcpt.Load("examples/cll/demo.yaml", mcpt.Builtin(cllc.Name, cllc.New))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -47,7 +48,7 @@ func ExampleLoad() {
 // A relation written in Go joins a campaign through Relations: the
 // configuration names it under relations.go, beside its YAML twin.
 func ExampleRelations() {
-	c, err := mcpt.Load("examples/cll/go-relation.yaml", mcpt.Relations(gorel.AddCommand()))
+	c, err := mcpt.Load("examples/cll/go-relation.yaml", mcpt.Relations(gorel.AddCommand()), mcpt.Builtin(cllc.Name, cllc.New))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -50,8 +50,9 @@ func Relations(rels ...*relation.Relation) Option {
 
 // Builtin makes a transpiler run in process available to configurations,
 // which name it under transpiler.builtin; factory makes it from the options
-// and faults the configuration gives. It takes the place of a transpiler
-// registered under the same name with transpiler.RegisterBuiltin.
+// and faults the configuration gives. It is the only way a builtin
+// transpiler reaches configurations: mcpt.Builtin(cllc.Name, cllc.New)
+// offers the CLL example's.
 func Builtin(name string, factory transpiler.BuiltinFactory) Option {
 	return Option{func(t *setup.Tools) error {
 		if name == "" || factory == nil {

@@ -15,7 +15,7 @@ import (
 // TestLoadOptions: what the options add is what a configuration can name,
 // and options that contradict each other are an error.
 func TestLoadOptions(t *testing.T) {
-	_, err := mcpt.Load("examples/cll/go-relation.yaml")
+	_, err := mcpt.Load("examples/cll/go-relation.yaml", mcpt.Builtin(cllc.Name, cllc.New))
 	if err == nil || !strings.Contains(err.Error(), `go-relation.yaml:11:8: no Go relation named "add-actuator-command-go"`) {
 		t.Errorf("without the Go relation: %v", err)
 	}

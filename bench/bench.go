@@ -24,7 +24,7 @@ import (
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/transpiler"
-	_ "github.com/mcpt-tool/mcpt/transpiler/cllc" // the builtin cllc of mcpt.yaml
+	"github.com/mcpt-tool/mcpt/transpiler/cllc"
 )
 
 // Defaults of the zero fields of Options, and their values in quick mode.
@@ -161,7 +161,7 @@ func Run(ctx context.Context, opt Options) (*Results, error) {
 // transpiler, building cllc when no executable was given.
 func load(ctx context.Context, opt Options) (*env, func(), error) {
 	cleanup := func() {}
-	inproc, err := setup.Load(filepath.Join(opt.Examples, "mcpt.yaml"), setup.Options{})
+	inproc, err := setup.Load(filepath.Join(opt.Examples, "mcpt.yaml"), setup.Options{Tools: &setup.Tools{Builtins: cllc.Builtins()}})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -72,7 +72,7 @@ func (e *env) checkCases(ctx context.Context) (cases []checkCase, rejected int, 
 		}
 		bases[si] = b
 		for ri, rel := range s.Relations {
-			spots, err := rel.Spots(relation.Input{Name: path.Base(seed.Name), Src: seed.Src})
+			spots, err := rel.Spots(ctx, relation.Input{Name: path.Base(seed.Name), Src: seed.Src})
 			if err != nil {
 				return nil, 0, fmt.Errorf("relation %s on %s: %w", rel.Name, seed.Name, err)
 			}

@@ -1,12 +1,14 @@
 // Package config reads mcpt.yaml, the description of a campaign: the
 // transpiler under test, the seeds, the relations and the budget. Decoding
-// is strict (unknown keys are errors) and every error says file:line:col.
+// is strict (unknown keys are errors), every error says file:line:col, and
+// one reading reports all of them.
 package config
 
 import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/mcpt-tool/mcpt/internal/inputfile"
 	"github.com/mcpt-tool/mcpt/internal/namecase"
+	"github.com/mcpt-tool/mcpt/internal/yamlpos"
 	"github.com/mcpt-tool/mcpt/transpiler/spec"
 )
 
@@ -149,9 +152,24 @@ func Load(path string) (*Config, error) {
 // Parse decodes and validates configuration data read from path. It
 // reports every error it finds, as an ErrorList in the order of the file.
 func Parse(path string, data []byte) (*Config, error) {
-	var y fileYAML
-	if err := Decode(path, data, &y); err != nil {
+	c, errs := ParseAll(path, data)
+	if err := errs.Err(); err != nil {
 		return nil, err
+	}
+	return c, nil
+}
+
+// ParseAll is Parse that returns the configuration with its errors: every
+// unknown key, key given twice, value of the wrong type and value out of
+// bounds, so that the caller can check what the configuration names (the
+// relations, say) and report all of it at once. The configuration is nil
+// when the file could not be decoded to the end (it is no YAML, say); a
+// value in error is left at its default.
+func ParseAll(path string, data []byte) (*Config, ErrorList) {
+	var y fileYAML
+	decodeErrs, ok := yamlpos.DecodeAll(path, data, &y)
+	if !ok {
+		return nil, decodeErrs
 	}
 	c := &Config{File: path, Dir: filepath.Dir(path), BaseRuns: 2}
 	var errs ErrorList
@@ -192,10 +210,8 @@ func Parse(path string, data []byte) (*Config, error) {
 	if y.Signature != nil {
 		c.signature(y.Signature, &errs)
 	}
-	if err := errs.Err(); err != nil {
-		return nil, err
-	}
-	return c, nil
+	// A value that did not decode has no more to say.
+	return c, append(decodeErrs, errs.Without(decodeErrs)...)
 }
 
 func (c *Config) signature(y *signatureYAML, errs *ErrorList) {
@@ -271,6 +287,8 @@ func (c *Config) normalize(rules []ruleYAML, errs *ErrorList) {
 				pos = Pos{File: c.File, Line: 1, Col: 1}
 			}
 			errs.Add(Errorf(pos, "normalize: a rule needs match"))
+		} else if _, err := regexp.Compile(r.Match.Value); err != nil {
+			errs.Add(r.Match.At("bad pattern: %v", err))
 		}
 		if r.Replace != nil {
 			v := r.Replace.Value

@@ -68,7 +68,7 @@ func TestTranspilerSection(t *testing.T) {
 		}
 	}
 	for src, w := range map[string]string{
-		"{builtin: cllc, url: 'http://x'}": "mcpt.yaml:1:13: transpiler: give one of builtin, url, command, worker",
+		"{builtin: cllc, url: 'http://x'}": "mcpt.yaml:1:13: transpiler: give one of builtin, url, ", // and the keys of the other kinds
 		"{command: [c], timeout: soon}":    `mcpt.yaml:1:37: timeout: want a duration such as 30s, found "soon"`,
 		"{command: ['']}":                  "mcpt.yaml:1:24: transpiler: empty command name",
 	} {

@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"path"
@@ -12,6 +13,7 @@ import (
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/signature"
 	"github.com/mcpt-tool/mcpt/transpiler"
 	"github.com/mcpt-tool/mcpt/tree"
 )
@@ -165,7 +167,7 @@ func (t *Tester) BaseFinding(id string, b *Base) *result.Finding {
 		Case: -1, Mode: string(t.mode()), Config: t.Config, Faults: t.Faults,
 	}
 	runFinding(f, b.Result, transpiler.Base)
-	f.Signature = t.Style.Signature(f)
+	f.Signature = signature.With(t.Style, f)
 	return f
 }
 
@@ -185,7 +187,15 @@ type Test struct {
 	Relation *relation.Relation
 	Spot     relation.Spot
 	CaseSeed uint64
+	// Deadline, when set, is when the campaign's time runs out: the
+	// relation's mutation (user templates) stops then, and the test case
+	// with it (see ErrTimeUp).
+	Deadline time.Time
 }
+
+// ErrTimeUp says that a test case was cut short because the campaign's
+// time ran out while its relation was still deriving its follow-up.
+var ErrTimeUp = errors.New("the time budget ran out while the relation's templates ran (a loop that runs too long?)")
 
 // Outcome is what one test case gave.
 type Outcome struct {
@@ -217,9 +227,29 @@ func (t *Tester) Run(ctx context.Context, tc Test) (*Outcome, error) {
 	seed, rel := tc.Base.Seed, tc.Relation
 	out := &Outcome{}
 	in := relation.Input{Name: path.Base(seed.Name), Src: seed.Src}
+	// The relation's templates stop with the campaign (ctx), and its
+	// mutation when the campaign's time runs out while it runs.
+	mctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var timeUp func() bool
+	switch left := time.Until(tc.Deadline); {
+	case tc.Deadline.IsZero(): // no time limit
+	case left <= 0:
+		cancel()
+		timeUp = func() bool { return true }
+	default:
+		tm := time.AfterFunc(left, cancel)
+		timeUp = func() bool { return !tm.Stop() }
+	}
 	t0 := time.Now()
-	fu, err := rel.Mutate(in, tc.Spot, CaseRand(tc.CaseSeed))
+	fu, err := rel.Mutate(mctx, in, tc.Spot, CaseRand(tc.CaseSeed))
 	out.MutationNS = time.Since(t0).Nanoseconds()
+	if timeUp != nil && timeUp() && err != nil && ctx.Err() == nil {
+		return nil, &MutationError{Relation: rel, Seed: seed.Name, Spot: tc.Spot.Index, Err: ErrTimeUp}
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	if err != nil {
 		return nil, &MutationError{Relation: rel, Seed: seed.Name, Spot: tc.Spot.Index, Err: err}
 	}
@@ -230,7 +260,10 @@ func (t *Tester) Run(ctx context.Context, tc Test) (*Outcome, error) {
 		return nil, fmt.Errorf("transpiling the follow-up of %s: %w", seed.Name, err)
 	}
 	t0 = time.Now()
-	out.Findings, out.Checks = followUpFindings(t.proto(tc), fu, tc.Base.Files, tc.Base.names(), out.Result, t)
+	out.Findings, out.Checks = followUpFindings(ctx, t.proto(tc), fu, tc.Base.Files, tc.Base.names(), out.Result, t)
+	if ctx.Err() != nil {
+		return nil, ctx.Err() // a checker's template stopped: its failure is none
+	}
 	if out.Result.Status == transpiler.Accepted && t.mode() == MCP {
 		out.CheckNS = time.Since(t0).Nanoseconds()
 	}
@@ -345,9 +378,10 @@ func (b *Base) names() []string {
 	return b.Result.Files.Names()
 }
 
-// SpotAt returns the spot with the given index of rel on the seed.
-func SpotAt(rel *relation.Relation, seed Seed, index int) (relation.Spot, error) {
-	spots, err := rel.Spots(relation.Input{Name: path.Base(seed.Name), Src: seed.Src})
+// SpotAt returns the spot with the given index of rel on the seed; the
+// relation stops looking for spots when ctx is done.
+func SpotAt(ctx context.Context, rel *relation.Relation, seed Seed, index int) (relation.Spot, error) {
+	spots, err := rel.Spots(ctx, relation.Input{Name: path.Base(seed.Name), Src: seed.Src})
 	if err != nil {
 		return relation.Spot{}, fmt.Errorf("relation %s on %s: %w", rel.Name, seed.Name, err)
 	}
@@ -404,7 +438,7 @@ func sameTree(a, b tree.Tree) bool {
 // case; baseNames, the file names of the base output, make the signatures
 // independent of the seed's naming; t gives the mode, the normalisation
 // and the style of the signatures.
-func followUpFindings(proto result.Finding, fu *relation.FollowUp, o tree.Tree, baseNames []string, res *transpiler.Result, t *Tester) ([]result.Finding, []result.CheckOutcome) {
+func followUpFindings(ctx context.Context, proto result.Finding, fu *relation.FollowUp, o tree.Tree, baseNames []string, res *transpiler.Result, t *Tester) ([]result.Finding, []result.CheckOutcome) {
 	var fs []result.Finding
 	var checks []result.CheckOutcome
 	switch res.Status {
@@ -417,7 +451,7 @@ func followUpFindings(proto result.Finding, fu *relation.FollowUp, o tree.Tree, 
 		if t.mode() == Fuzz {
 			break
 		}
-		outs := fu.Outcomes(o, t.Normalize.Apply(res.Files))
+		outs := fu.Outcomes(ctx, o, t.Normalize.Apply(res.Files))
 		checks = make([]result.CheckOutcome, 0, len(outs))
 		var fails []oracle.Failure
 		for _, oc := range outs {
@@ -436,14 +470,15 @@ func followUpFindings(proto result.Finding, fu *relation.FollowUp, o tree.Tree, 
 		}
 	}
 	for i := range fs {
-		fs[i].FileKey = result.FileKey(fs[i].File, baseNames, fs[i].SeedFile)
-		fs[i].Signature = t.Style.Signature(&fs[i])
+		fs[i].FileKey = signature.FileKey(fs[i].File, baseNames, fs[i].SeedFile)
+		fs[i].Signature = signature.With(t.Style, &fs[i])
 	}
 	return fs, checks
 }
 
 // runFinding fills in a finding about a run that crashed, timed out or was
-// rejected: its kind, role, message, exit status and stderr.
+// rejected: its kind, role, message, exit status and stderr, and the
+// transpiler's diagnostic of a rejection.
 func runFinding(f *result.Finding, res *transpiler.Result, role transpiler.Role) {
 	switch res.Status {
 	case transpiler.TimedOut:
@@ -457,6 +492,9 @@ func runFinding(f *result.Finding, res *transpiler.Result, role transpiler.Role)
 	f.Message = "the " + role.String() + " run " + describeRun(res)
 	f.ExitCode, f.Signal = res.ExitCode, res.Signal
 	f.Stderr = string(res.Stderr)
+	if res.Status == transpiler.Rejected {
+		f.Diagnostic = res.Diagnostic()
+	}
 }
 
 func describeRun(res *transpiler.Result) string {

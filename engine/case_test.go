@@ -10,8 +10,10 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/mcpt-tool/mcpt/engine"
+	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/transpiler"
 )
@@ -96,7 +98,7 @@ func TestStoppedRuns(t *testing.T) {
 	s := load(t, "mcpt.yaml", nil)
 	at := func(m int) func(int) bool { return func(k int) bool { return k == m } }
 	rel := s.Relations[0]
-	sp, err := engine.SpotAt(rel, s.Seeds[0], 0)
+	sp, err := engine.SpotAt(t.Context(), rel, s.Seeds[0], 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +157,7 @@ func TestConfirmRuns(t *testing.T) {
 			t.Fatalf("%s: base: %v %q", tc.name, err, b.Skip)
 		}
 		rel := s.Relations[0]
-		sp, err := engine.SpotAt(rel, s.Seeds[0], 0)
+		sp, err := engine.SpotAt(t.Context(), rel, s.Seeds[0], 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -247,5 +249,35 @@ func TestFlakyTranspilerAtLength(t *testing.T) {
 		rep.TranspilerRuns, rep.RecheckRuns, len(rep.Findings), rep.NondeterministicCases)
 	if len(rep.Findings) > 0 {
 		t.Errorf("%d false findings, e.g. %s: %s", len(rep.Findings), rep.Findings[0].ID, rep.Findings[0].Message)
+	}
+}
+
+// TestDeadlineCutsOnlyTheMutation: when the campaign's time runs out, a
+// mutation still running is cut short (ErrTimeUp), but a test case whose
+// mutation was done goes on to its end, checks included.
+func TestDeadlineCutsOnlyTheMutation(t *testing.T) {
+	s := load(t, "mcpt.yaml", nil)
+	rel := s.Relations[0]
+	sp, err := engine.SpotAt(t.Context(), rel, s.Seeds[0], 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	te := &engine.Tester{Transpiler: s.Transpiler, Normalize: s.Normalize}
+	b, err := te.Base(t.Context(), s.Seeds[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	past := time.Now().Add(-time.Second)
+	fine := *rel
+	fine.Mutate = func(ctx context.Context, in relation.Input, sp relation.Spot, rng *rand.Rand) (*relation.FollowUp, error) {
+		return rel.Mutate(context.WithoutCancel(ctx), in, sp, rng) // done before it looks at the time
+	}
+	out, err := te.Run(t.Context(), engine.Test{Base: b, Relation: &fine, Spot: sp, CaseSeed: 1, Deadline: past})
+	if err != nil || out.Result == nil || len(out.Checks) == 0 {
+		t.Errorf("a mutation done: %v, %+v; want the case run to its end", err, out)
+	}
+	_, err = te.Run(t.Context(), engine.Test{Base: b, Relation: rel, Spot: sp, CaseSeed: 1, Deadline: past})
+	if !errors.Is(err, engine.ErrTimeUp) {
+		t.Errorf("a mutation cut short: %v, want ErrTimeUp", err)
 	}
 }

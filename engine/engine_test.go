@@ -8,13 +8,13 @@ import (
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/result"
-	_ "github.com/mcpt-tool/mcpt/transpiler/cllc"
+	"github.com/mcpt-tool/mcpt/transpiler/cllc"
 )
 
 // load reads the bundled CLL example configuration with the given faults.
 func load(t testing.TB, cfg string, faults []string) *setup.Setup {
 	t.Helper()
-	s, err := setup.Load(filepath.Join("..", "examples", "cll", cfg), setup.Options{Faults: faults})
+	s, err := setup.Load(filepath.Join("..", "examples", "cll", cfg), setup.Options{Faults: faults, Tools: &setup.Tools{Builtins: cllc.Builtins()}})
 	if err != nil {
 		t.Fatal(err)
 	}

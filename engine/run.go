@@ -39,15 +39,26 @@ func (r *runner) run(ctx context.Context, workers int) (*result.Report, error) {
 		rep.Stopped = "interrupted"
 		return rep, nil
 	}
-	pl, err := r.plan()
-	if err != nil {
-		return nil, err
-	}
 	p := &pass{r: r, start: start, stopped: "budget", abort: make(chan struct{})}
 	if r.opt.MaxTime > 0 {
 		p.deadline = start.Add(r.opt.MaxTime - r.resumed.elapsed)
 	}
-	return p.run(ctx, runCtx, pl, workers)
+	// The relations look for spots (templates may run) until ctx is
+	// cancelled or the time runs out.
+	spotCtx, cancelSpots := ctx, context.CancelFunc(func() {})
+	if !p.deadline.IsZero() {
+		spotCtx, cancelSpots = context.WithDeadline(ctx, p.deadline)
+	}
+	defer cancelSpots()
+	pl, err := r.plan(spotCtx)
+	if err != nil {
+		if spotCtx.Err() == nil {
+			return nil, err
+		}
+		p.spotsCut(ctx, err)
+		return p.finish()
+	}
+	return p.run(ctx, runCtx, spotCtx, pl, workers)
 }
 
 // runContext is the context of the transpiler runs: it is not cancelled
@@ -70,7 +81,7 @@ func (r *runner) runContext(ctx context.Context) (context.Context, context.Cance
 // plan makes the planner of the admitted seeds, checks a resumed
 // journal against it, and hooks feedback to the end of each pass over the
 // pool.
-func (r *runner) plan() (*planner, error) {
+func (r *runner) plan(ctx context.Context) (*planner, error) {
 	spotCache := map[[2]int][]relation.Spot{}
 	spots := func(ai, ri int) ([]relation.Spot, error) {
 		si := r.admitted[ai]
@@ -78,7 +89,7 @@ func (r *runner) plan() (*planner, error) {
 		if s, ok := spotCache[k]; ok {
 			return s, nil
 		}
-		s, err := r.c.Relations[ri].Spots(relation.Input{Name: path.Base(r.seeds[si].Name), Src: r.seeds[si].Src})
+		s, err := r.c.Relations[ri].Spots(ctx, relation.Input{Name: path.Base(r.seeds[si].Name), Src: r.seeds[si].Src})
 		if err != nil {
 			return nil, fmt.Errorf("relation %s on %s: %w", r.c.Relations[ri].Name, r.seeds[si].Name, err)
 		}
@@ -119,7 +130,11 @@ type pass struct {
 
 	stopped string      // why the plan stopped: "budget", "time", "interrupted"
 	halted  atomic.Bool // a case in flight was dropped
-	planErr error
+	// timeUp is the first test case (or search for spots) that the time
+	// budget cut short, while the relation's templates ran.
+	timeUp     error
+	timeUpOnce sync.Once
+	planErr    error
 
 	fatal     error
 	fatalOnce sync.Once
@@ -138,12 +153,32 @@ func (p *pass) fail(err error) {
 	p.abortOnce.Do(func() { close(p.abort) })
 }
 
-func (p *pass) run(ctx, runCtx context.Context, pl *planner, workers int) (*result.Report, error) {
+// cutShort records that the time budget cut err's work short.
+func (p *pass) cutShort(err error) {
+	p.timeUpOnce.Do(func() { p.timeUp = err })
+}
+
+// spotsCut records why the search for spots stopped with err, its
+// context done: an interrupt (ctx cancelled) or the time budget.
+func (p *pass) spotsCut(ctx context.Context, err error) {
+	if ctx.Err() != nil {
+		p.stopped = "interrupted"
+		return
+	}
+	p.stopped = "time"
+	p.cutShort(fmt.Errorf("looking for spots: %w: %w", ErrTimeUp, err))
+}
+
+func (p *pass) run(ctx, runCtx, spotCtx context.Context, pl *planner, workers int) (*result.Report, error) {
 	cases := make(chan dispatched)
 	results := make(chan sequenced, workers)
 	go func() {
 		defer close(cases)
 		p.planErr = p.dispatch(ctx, pl, cases)
+		if p.planErr != nil && spotCtx.Err() != nil {
+			p.spotsCut(ctx, p.planErr)
+			p.planErr = nil
+		}
 	}()
 	var wg sync.WaitGroup
 	for range workers {
@@ -198,8 +233,11 @@ func (p *pass) dispatch(ctx context.Context, pl *planner, cases chan<- dispatche
 func (p *pass) work(runCtx context.Context, cases <-chan dispatched, results chan<- sequenced) {
 	r := p.r
 	for d := range cases {
-		cr, err := r.runCase(runCtx, d.c)
+		cr, err := r.runCase(runCtx, d.c, p.deadline)
 		switch {
+		case errors.Is(err, ErrTimeUp):
+			p.cutShort(err) // not run to the end, for want of time
+			cr = nil
 		case err != nil && (runCtx.Err() != nil || errors.Is(err, ErrStopped)):
 			p.halted.Store(true) // not run to the end: run again on resume
 			cr = nil
@@ -267,11 +305,17 @@ func (p *pass) finish() (*result.Report, error) {
 	rep := p.r.report()
 	rep.Timing.WallNS = p.elapsed().Nanoseconds()
 	rep.Stopped = p.stopped
+	if p.timeUp != nil && rep.Stopped == "budget" {
+		rep.Stopped = "time"
+	}
 	if p.halted.Load() {
 		rep.Stopped = "interrupted"
 	}
 	if fatal == nil {
 		fatal = nothingChecked(rep)
+	}
+	if fatal == nil && rep.TestCases == 0 && rep.Stopped == "time" && p.timeUp != nil {
+		fatal = fmt.Errorf("no test case within the time budget: %w", p.timeUp)
 	}
 	if fatal == nil && rep.TestCases == 0 && rep.Stopped == "budget" {
 		fatal = p.r.noSpot()

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/signature"
 	"github.com/mcpt-tool/mcpt/transpiler"
 )
 
@@ -165,5 +166,6 @@ func (r *runner) report() *result.Report {
 	rep.Seeds.Nondeterministic = skipped[SkipNondeterministic]
 	rep.Seeds.Crashed = skipped[SkipCrashed]
 	rep.Sort()
+	rep.Groups = signature.Group(rep.Findings)
 	return rep
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"time"
 
 	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/transpiler"
@@ -32,14 +33,16 @@ type CaseResult struct {
 }
 
 // runCase runs one planned test case and makes its record: the findings,
-// each with its bundle, and the status.
-func (r *runner) runCase(ctx context.Context, cs Case) (*CaseResult, error) {
+// each with its bundle, and the status. Its relation's templates stop at
+// deadline, when set (the campaign's time runs out).
+func (r *runner) runCase(ctx context.Context, cs Case, deadline time.Time) (*CaseResult, error) {
 	seed := r.seeds[cs.Seed]
 	rel := r.c.Relations[cs.Relation]
 	b := r.bases[cs.Seed] // admitted: its base was accepted
 	out, err := r.tester.Run(ctx, Test{
 		Index: cs.Index, Relation: rel, Spot: cs.Spot, CaseSeed: cs.CaseSeed,
-		Base: &Base{Seed: seed, Result: b.res, Files: b.files},
+		Base:     &Base{Seed: seed, Result: b.res, Files: b.files},
+		Deadline: deadline,
 	})
 	if err != nil {
 		return nil, err

@@ -17,7 +17,7 @@ import (
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/transpiler"
-	_ "github.com/mcpt-tool/mcpt/transpiler/cllc"
+	"github.com/mcpt-tool/mcpt/transpiler/cllc"
 	"github.com/mcpt-tool/mcpt/tree"
 )
 
@@ -29,7 +29,7 @@ var derivedCatches = []string{"count-off-by-one", "drop-last-getter", "params-gr
 
 func runCLL(t *testing.T, cfg string, faults []string, cases int) *result.Report {
 	t.Helper()
-	s, err := setup.Load(filepath.Join("cll", cfg), setup.Options{Faults: faults})
+	s, err := setup.Load(filepath.Join("cll", cfg), setup.Options{Faults: faults, Tools: &setup.Tools{Builtins: cllc.Builtins()}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func BenchmarkChecks(b *testing.B) {
 	}
 	cases := map[string][]checkCase{}
 	for _, cfg := range []string{"generated.yaml", "derived.yaml"} {
-		s, err := setup.Load(filepath.Join("cll", cfg), setup.Options{})
+		s, err := setup.Load(filepath.Join("cll", cfg), setup.Options{Tools: &setup.Tools{Builtins: cllc.Builtins()}})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -135,9 +135,9 @@ func BenchmarkChecks(b *testing.B) {
 				b.Fatalf("%s: %v", seed.Name, err)
 			}
 			for _, r := range s.Relations {
-				spots, _ := r.Spots(in)
+				spots, _ := r.Spots(context.Background(), in)
 				for _, sp := range spots[:min(4, len(spots))] {
-					fu, err := r.Mutate(in, sp, rand.New(rand.NewPCG(uint64(sp.Index), 1)))
+					fu, err := r.Mutate(context.Background(), in, sp, rand.New(rand.NewPCG(uint64(sp.Index), 1)))
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -9,6 +9,7 @@ import (
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/internal/testtier"
+	"github.com/mcpt-tool/mcpt/transpiler/cllc"
 )
 
 // statementRelations are the CLL relations on statements (docs/cll.md), in
@@ -24,6 +25,7 @@ var statementRelations = []string{
 // with the given options.
 func loadStatements(t *testing.T, opt setup.Options) *setup.Setup {
 	t.Helper()
+	opt.Tools = &setup.Tools{Builtins: cllc.Builtins()}
 	s, err := setup.Load(filepath.Join("cll", "statements.yaml"), opt)
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package examples_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/mcpt-tool/mcpt/relation"
-	"github.com/mcpt-tool/mcpt/relation/yamlrel"
 	"github.com/mcpt-tool/mcpt/syntax"
 	"github.com/mcpt-tool/mcpt/syntax/tsgrammar/typescript"
 )
@@ -42,11 +42,15 @@ var wsRun = regexp.MustCompile(`\s+`)
 // without a method, on one line, comments left out.
 func oneLine(t *testing.T, name string, src []byte) []byte {
 	tr := parseTS(t, name, src)
+	return listsOnOneLine(src, slices.DeleteFunc(syntax.Lists(tr, tsLists), func(l *syntax.List) bool {
+		return l.Node.Kind == "class_body" && slices.ContainsFunc(l.Members, func(d *syntax.Decl) bool { return d.Node.Kind != "public_field_definition" })
+	}))
+}
+
+// listsOnOneLine writes each of the lists on one line, comments left out.
+func listsOnOneLine(src []byte, lists []*syntax.List) []byte {
 	var es []syntax.Edit
-	for _, l := range syntax.Lists(tr, tsLists) {
-		if l.Node.Kind == "class_body" && slices.ContainsFunc(l.Members, func(d *syntax.Decl) bool { return d.Node.Kind != "public_field_definition" }) {
-			continue
-		}
+	for _, l := range lists {
 		text := []byte(l.Node.Text(src))
 		syntax.Walk(l.Node, func(n *syntax.Node) bool {
 			if n.Kind == "comment" {
@@ -63,9 +67,14 @@ func oneLine(t *testing.T, name string, src []byte) []byte {
 
 // braceOnNextLine puts the opening brace of every list on a line of its own.
 func braceOnNextLine(t *testing.T, name string, src []byte) []byte {
-	tr := parseTS(t, name, src)
+	return bracesOnNextLine(src, syntax.Lists(parseTS(t, name, src), tsLists))
+}
+
+// bracesOnNextLine puts the opening brace of each of the lists on a line
+// of its own.
+func bracesOnNextLine(src []byte, lists []*syntax.List) []byte {
 	var es []syntax.Edit
-	for _, l := range syntax.Lists(tr, tsLists) {
+	for _, l := range lists {
 		s := l.Open.Start
 		for s > 0 && src[s-1] == ' ' {
 			s--
@@ -116,54 +125,12 @@ func crlf(_ *testing.T, _ string, src []byte) []byte {
 func TestTypeScriptLayouts(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(tsDir, "relations", "add-*.yaml"))
 	derived, _ := filepath.Glob(filepath.Join(tsDir, "derived", "*.yaml"))
-	var rels []*relation.Relation
-	for _, set := range [][]string{files, derived} {
-		rs, err := yamlrel.LoadFiles(set...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rels = append(rels, rs...)
-	}
+	rels := loadRelationSets(t, files, derived)
 	seeds, _ := filepath.Glob(filepath.Join(tsDir, "*.ts"))
 	if len(seeds) < 6 || len(rels) < 8 {
 		t.Fatalf("%d seeds, %d relations: the pack is not where it was", len(seeds), len(rels))
 	}
-	layouts := []struct {
-		name string
-		fn   func(*testing.T, string, []byte) []byte
-	}{{"one-line lists", oneLine}, {"brace on the next line", braceOnNextLine}, {"tabs", tabs}, {"comments and decorators", commented}, {"CRLF", crlf}}
-	spotsOf := func(r *relation.Relation, name string, src []byte) []string {
-		ss, err := r.Spots(relation.Input{Name: name, Src: src})
-		if err != nil {
-			t.Fatalf("%s on %s: %v", r.Name, name, err)
-		}
-		var out []string
-		for _, s := range ss {
-			out = append(out, s.Desc)
-		}
-		return out
-	}
-	total := 0
-	for _, seed := range seeds {
-		src := readFile(t, seed)
-		name := filepath.Base(seed)
-		for _, lay := range layouts {
-			alt := lay.fn(t, name, src)
-			parseTS(t, name+" ("+lay.name+")", alt)
-			if string(alt) == string(src) {
-				t.Errorf("%s: the %s layout changed nothing", name, lay.name)
-			}
-			for _, r := range rels {
-				want, got := spotsOf(r, name, src), spotsOf(r, name, alt)
-				total += len(want)
-				if !slices.Equal(want, got) {
-					t.Errorf("%s, %s: %s has %d spots, want %d as in the seed:\n  %s\nwant\n  %s", name, lay.name, r.Name, len(got), len(want),
-						strings.Join(got, "\n  "), strings.Join(want, "\n  "))
-				}
-			}
-		}
-	}
-	t.Logf("%d seeds x %d layouts x %d relations: %d spots compared", len(seeds), len(layouts), len(rels), total)
+	checkLayouts(t, parseTS, rels, seeds, []layout{{"one-line lists", oneLine}, {"brace on the next line", braceOnNextLine}, {"tabs", tabs}, {"comments and decorators", commented}, {"CRLF", crlf}})
 	pairs, blind := tsBlindPairs(t, rels, seeds)
 	t.Logf("relation-seed pairs where the seed has the relation's list: %d, of which blind (no spot): %d", pairs, len(blind))
 	for _, b := range blind {
@@ -196,7 +163,7 @@ func tsBlindPairs(t *testing.T, rels []*relation.Relation, seeds []string) (int,
 				continue
 			}
 			pairs++
-			ss, err := r.Spots(relation.Input{Name: filepath.Base(seed), Src: src})
+			ss, err := r.Spots(context.Background(), relation.Input{Name: filepath.Base(seed), Src: src})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -198,7 +198,7 @@ func (c *confirmer) test(f result.Finding) (engine.Test, error) {
 	if !ok {
 		return engine.Test{}, fmt.Errorf("no seed %s", f.SeedFile)
 	}
-	spot, err := engine.SpotAt(rel, seed, f.Spot.Index)
+	spot, err := engine.SpotAt(context.Background(), rel, seed, f.Spot.Index)
 	if err != nil {
 		return engine.Test{}, err
 	}

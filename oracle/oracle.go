@@ -28,10 +28,16 @@ type Failure struct {
 }
 
 // Equivalence checks that every file of o and o′ is byte-identical, except
-// the files named in Except. Files present in only one tree fail it too.
+// the files named in Except (names or patterns, see MatchFile). Files
+// present in only one tree fail it too.
 type Equivalence struct {
 	Name   string
 	Except []string
+}
+
+// Excepts reports whether file is one of the files the check leaves out.
+func (e *Equivalence) Excepts(file string) bool {
+	return slices.ContainsFunc(e.Except, func(x string) bool { return MatchFile(x, file) })
 }
 
 // Check runs the equivalence check.
@@ -40,7 +46,7 @@ func (e *Equivalence) Check(o, o2 tree.Tree) []Failure {
 	if name == "" {
 		name = "equivalence"
 	}
-	skip := func(f string) bool { return slices.Contains(e.Except, f) }
+	skip := e.Excepts
 	var fails []Failure
 	for _, f := range o.Names() {
 		if skip(f) {
@@ -181,7 +187,8 @@ type Edit struct {
 
 // Difference checks that File in o′ equals File in o with exactly Edits
 // applied: anchors are resolved in o, the prediction is built, and the
-// prediction is compared with o′ byte for byte.
+// prediction is compared with o′ byte for byte. File may be a pattern
+// (MatchFile) that one file of o matches.
 type Difference struct {
 	Name  string
 	File  string
@@ -429,23 +436,27 @@ func (d *Difference) Check(o, o2 tree.Tree) []Failure {
 	if name == "" {
 		name = "difference:" + d.File
 	}
-	base, act, missing := bothFiles(name, d.File, o, o2)
+	file, err := FindFile(d.File, o)
+	if err != nil {
+		return []Failure{{Checker: name, File: d.File, Message: err.Error()}}
+	}
+	base, act, missing := bothFiles(name, file, o, o2)
 	if missing != nil {
 		return missing
 	}
 	lines, nl, err := d.predict(string(base))
 	if err != nil {
-		return []Failure{{Checker: name, File: d.File, Message: err.Error(), Actual: string(act)}}
+		return []Failure{{Checker: name, File: file, Message: err.Error(), Actual: string(act)}}
 	}
 	if sameContent(lines, nl, act) {
 		return nil
 	}
 	want := JoinLines(lines, nl)
 	return []Failure{{
-		Checker: name, File: d.File,
-		Message:  fmt.Sprintf("%s in o′ differs from the predicted difference", d.File),
+		Checker: name, File: file,
+		Message:  fmt.Sprintf("%s in o′ differs from the predicted difference", file),
 		Expected: want, Actual: string(act),
-		Diff: Diff(d.File, want, string(act)),
+		Diff: Diff(file, want, string(act)),
 	}}
 }
 

@@ -179,3 +179,47 @@ func TestSameContent(t *testing.T) {
 		}
 	}
 }
+
+// File names of checks may be patterns: the equivalence check leaves out
+// the files they match, and the difference check takes the one file of o
+// its pattern matches (failing when none or several do).
+func TestFilePatterns(t *testing.T) {
+	for _, c := range []struct {
+		pattern, file string
+		want          bool
+	}{
+		{"py/**/ttypes.py", "py/ttypes.py", true},
+		{"py/**/ttypes.py", "py/a/b/ttypes.py", true},
+		{"py/**/ttypes.py", "py/a/b/constants.py", false},
+		{"cpp/*_types.h", "cpp/chat_types.h", true},
+		{"cpp/*_types.h", "cpp/x/chat_types.h", false},
+		{"cpp/a.h", "cpp/a.h", true},
+		{"cpp/a.h", "cpp/b.h", false},
+		{"py/*.py", "py/a.b.py", true},
+	} {
+		if got := MatchFile(c.pattern, c.file); got != c.want {
+			t.Errorf("MatchFile(%q, %q) = %v", c.pattern, c.file, got)
+		}
+	}
+	o := tree.Tree{"py/gen/ttypes.py": []byte("a\n"), "py/gen/constants.py": []byte("c\n"), "cpp/x_types.h": []byte("h\n")}
+	o2 := tree.Tree{"py/gen/ttypes.py": []byte("a\nb\n"), "py/gen/constants.py": []byte("c\n"), "cpp/x_types.h": []byte("h\n")}
+	if fails := (&Equivalence{Except: []string{"py/**/ttypes.py"}}).Check(o, o2); len(fails) != 0 {
+		t.Errorf("equivalence except a pattern: %v", fails)
+	}
+	if fails := (&Equivalence{Except: []string{"py/*/constants.py"}}).Check(o, o2); len(fails) != 1 {
+		t.Errorf("equivalence: %d failures, want 1 (ttypes.py changed)", len(fails))
+	}
+	d := &Difference{File: "py/**/ttypes.py", Edits: []Edit{{Op: Insert, Lines: []string{"b"}, Anchors: []Anchor{{Path: []Matcher{{Text: "a"}}}}}}}
+	if fails := d.Check(o, o2); len(fails) != 0 {
+		t.Errorf("difference on a pattern: %v", fails)
+	}
+	d.Edits[0].Lines = []string{"c"}
+	if fails := d.Check(o, o2); len(fails) != 1 || fails[0].File != "py/gen/ttypes.py" {
+		t.Errorf("difference on a pattern: %v, want one failure on py/gen/ttypes.py", fails)
+	}
+	for _, p := range []string{"py/**/*.py", "go/*.go"} {
+		if fails := (&Difference{File: p}).Check(o, o2); len(fails) != 1 || !strings.Contains(fails[0].Message, "match") {
+			t.Errorf("difference on %s: %v, want one failure saying what matched", p, fails)
+		}
+	}
+}

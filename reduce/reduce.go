@@ -314,7 +314,10 @@ func (r *reducer) judgeRuns(src []byte) (*outcome, error) {
 		return &outcome{why: "the base run " + base.Result.Status.String()}, nil
 	}
 	in := relation.Input{Name: r.name, Src: src}
-	spots, err := r.tg.Relation.Spots(in)
+	spots, err := r.tg.Relation.Spots(r.ctx, in)
+	if r.ctx.Err() != nil {
+		return nil, r.ctx.Err()
+	}
 	if err != nil {
 		// The relation cannot read what the transpiler accepts; such a
 		// candidate says nothing about the finding.

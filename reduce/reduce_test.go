@@ -18,8 +18,9 @@ import (
 	"github.com/mcpt-tool/mcpt/reduce"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/signature"
 	"github.com/mcpt-tool/mcpt/transpiler"
-	_ "github.com/mcpt-tool/mcpt/transpiler/cllc"
+	"github.com/mcpt-tool/mcpt/transpiler/cllc"
 )
 
 var examples = filepath.Join("..", "examples", "cll")
@@ -27,7 +28,7 @@ var examples = filepath.Join("..", "examples", "cll")
 // load reads the CLL example configuration with the given cllc faults.
 func load(t testing.TB, faults []string) *setup.Setup {
 	t.Helper()
-	s, err := setup.Load(filepath.Join(examples, "mcpt.yaml"), setup.Options{Faults: faults})
+	s, err := setup.Load(filepath.Join(examples, "mcpt.yaml"), setup.Options{Faults: faults, Tools: &setup.Tools{Builtins: cllc.Builtins()}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +103,7 @@ func replay(t testing.TB, s *setup.Setup, f *result.Finding, base []byte) []resu
 	rel := relationOf(t, s, f.Relation)
 	name := path.Base(f.SeedFile)
 	in := relation.Input{Name: name, Src: base}
-	spots, err := rel.Spots(in)
+	spots, err := rel.Spots(context.Background(), in)
 	if err != nil || f.Spot.Index >= len(spots) {
 		t.Fatalf("spots of the reduced base: %v (%d spots, want index %d)", err, len(spots), f.Spot.Index)
 	}
@@ -280,7 +281,7 @@ func TestReduceBaseCrash(t *testing.T) {
 		b.WriteString("line of nothing\n")
 	}
 	f := result.Finding{ID: "s0000-base", Kind: result.Crash, Relation: "-", SeedFile: "p.txt", Case: -1, Role: "base", ExitCode: 2, Stderr: "panic: boom at p.txt\n"}
-	f.Signature = result.Signature(&f)
+	f.Signature = signature.Of(&f)
 	res, err := reduce.Reduce(context.Background(), reduce.Target{Transpiler: crashy, Finding: f, Base: []byte(b.String())}, reduce.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -36,7 +36,7 @@ var firstCommand = &relation.Relation{
 	Name: "first-command",
 	Doc:  "A command declared first adds its prototype first to p_io.h, and changes nothing else.",
 	// One spot: the start of the declarations.
-	Spots: func(in relation.Input) ([]relation.Spot, error) {
+	Spots: func(_ context.Context, in relation.Input) ([]relation.Spot, error) {
 		loc := declsRE.FindIndex(in.Src)
 		if loc == nil || logicRE.Find(in.Src) == nil {
 			return nil, nil
@@ -45,7 +45,7 @@ var firstCommand = &relation.Relation{
 		return []relation.Spot{{Line: line, Col: 1, Desc: "start of declarations"}}, nil
 	},
 	// The follow-up and what its output must be, given the base's.
-	Mutate: func(in relation.Input, sp relation.Spot, rng *rand.Rand) (*relation.FollowUp, error) {
+	Mutate: func(_ context.Context, in relation.Input, sp relation.Spot, rng *rand.Rand) (*relation.FollowUp, error) {
 		n, err := fresh.Fresh(rng, in.Src, map[string]bool{})
 		if err != nil {
 			return nil, err
@@ -83,11 +83,11 @@ func Example() {
 		log.Fatal(err)
 	}
 	in := relation.Input{Name: "traffic.cll", Src: src}
-	spots, err := firstCommand.Spots(in)
+	spots, err := firstCommand.Spots(context.Background(), in)
 	if err != nil {
 		log.Fatal(err)
 	}
-	fu, err := firstCommand.Mutate(in, spots[0], rand.New(rand.NewPCG(1, 0)))
+	fu, err := firstCommand.Mutate(context.Background(), in, spots[0], rand.New(rand.NewPCG(1, 0)))
 	if err != nil {
 		log.Fatal(err)
 	}

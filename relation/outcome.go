@@ -1,6 +1,7 @@
 package relation
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/mcpt-tool/mcpt/oracle"
@@ -22,6 +23,12 @@ type Decider interface {
 	Decide(o, o2 tree.Tree) oracle.Verdict
 }
 
+// ContextChecker is a Checker whose check runs user code (templates, say):
+// it stops when ctx is done. Outcomes calls CheckContext rather than Check.
+type ContextChecker interface {
+	CheckContext(ctx context.Context, o, o2 tree.Tree) []oracle.Failure
+}
+
 // Named is a Checker that has a name before it fails.
 type Named interface {
 	CheckerName() string
@@ -30,13 +37,17 @@ type Named interface {
 // Outcomes runs every checker of the follow-up on the pair of outputs and
 // says what each concluded; its failures are those of Check. A checker
 // that neither failed nor decided every part of its check is undecided.
-func (f *FollowUp) Outcomes(o, o2 tree.Tree) []Outcome {
+// A ContextChecker stops when ctx is done: its failures are then none of
+// the outputs'.
+func (f *FollowUp) Outcomes(ctx context.Context, o, o2 tree.Tree) []Outcome {
 	outs := make([]Outcome, len(f.Checks))
 	for i, c := range f.Checks {
 		out := &outs[i]
 		if d, ok := c.(Decider); ok {
 			v := d.Decide(o, o2)
 			out.Fails, out.Undecided = v.Fails, len(v.Fails) == 0 && len(v.Undecided) > 0
+		} else if cc, ok := c.(ContextChecker); ok {
+			out.Fails = cc.CheckContext(ctx, o, o2)
 		} else {
 			out.Fails = c.Check(o, o2)
 		}

@@ -6,6 +6,7 @@
 package relation
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -59,12 +60,15 @@ type Relation struct {
 	// Doc describes the relation; its first line is its help line.
 	Doc string
 	// Spots lists every spot of the input where Mutate can be applied.
-	Spots func(in Input) ([]Spot, error)
+	// It stops with ctx's error when ctx is done.
+	Spots func(ctx context.Context, in Input) ([]Spot, error)
 	// Mutate applies the mutation at spot, drawing every random choice (fresh
 	// names, picks among captured names) from rng, and returns the follow-up
 	// with its instantiated checkers. The same input, spot and rng state give
-	// the same follow-up.
-	Mutate func(in Input, spot Spot, rng *rand.Rand) (*FollowUp, error)
+	// the same follow-up. It stops with ctx's error when ctx is done (the
+	// campaign stopped by a signal or out of time): a relation that runs
+	// user code, such as templates, checks ctx as it goes.
+	Mutate func(ctx context.Context, in Input, spot Spot, rng *rand.Rand) (*FollowUp, error)
 	// Source says where the relation was defined ("file.yaml:3:5" or a Go package).
 	Source string
 }

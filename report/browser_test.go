@@ -20,6 +20,23 @@ import (
 	"github.com/mcpt-tool/mcpt/result"
 )
 
+// browserFixture skips the test unless MCPT_TEST_TOOLS=1 (and then fails
+// without Chromium), and returns Chromium and a copy of the fixture with
+// its report and pages written.
+func browserFixture(t *testing.T) (chromium, dir string) {
+	t.Helper()
+	testtier.Tools(t, "apt-get install chromium", "chromium")
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir = copyFixture(t)
+	if err := Rebuild(dir); err != nil {
+		t.Fatal(err)
+	}
+	return chromium, dir
+}
+
 // TestBrowserRendersReport opens the fixture's report.html in a real
 // headless Chromium: the page must load without console errors or
 // exceptions, show the group headings, keep the XSS payload as visible
@@ -27,16 +44,7 @@ import (
 // (in MCPT_SCREENSHOT_DIR when set). It runs with MCPT_TEST_TOOLS=1 and
 // then fails when Chromium is missing.
 func TestBrowserRendersReport(t *testing.T) {
-	testtier.Tools(t, "apt-get install chromium", "chromium")
-	chromium, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Fatal(err)
-	}
-
-	dir := copyFixture(t)
-	if err := Rebuild(dir); err != nil {
-		t.Fatal(err)
-	}
+	chromium, dir := browserFixture(t)
 	r, err := result.Load(filepath.Join(dir, ReportJSON))
 	if err != nil {
 		t.Fatal(err)
@@ -201,4 +209,75 @@ func TestBrowserRendersReport(t *testing.T) {
 	if len(dialogs) > 0 {
 		t.Errorf("the page opened dialogs: %q", dialogs)
 	}
+}
+
+// TestBrowserRendersFindingPage opens the page of a finding in headless
+// Chromium (chromium --headless --dump-dom, then --screenshot): the page
+// has its sections (the check in words, both inputs with the follow-up's
+// change marked, o and o′ side by side and in full, the diff, the repro
+// command), keeps the XSS payload of another finding's page as text, and
+// leaves a screenshot (finding.png, in MCPT_SCREENSHOT_DIR when set). It
+// runs with MCPT_TEST_TOOLS=1 and then fails when Chromium is missing.
+func TestBrowserRendersFindingPage(t *testing.T) {
+	chromium, dir := browserFixture(t)
+	profile := t.TempDir()
+	headless := func(page string, args ...string) []byte {
+		t.Helper()
+		abs, err := filepath.Abs(filepath.Join(dir, PagesDir, page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, chromium, append([]string{"--headless", "--no-sandbox", "--disable-gpu",
+			"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+			"--user-data-dir=" + profile, "--window-size=1280,1800"}, append(args, "file://"+filepath.ToSlash(abs))...)...)
+		cmd.Dir = t.TempDir()
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("chromium %v: %v", args, err)
+		}
+		return out
+	}
+
+	dom := string(headless("c000042-augment-enumeration.html", "--dump-dom"))
+	for _, want := range []string{
+		`<h1>Finding <span class="mono">c000042-augment-enumeration</span></h1>`,
+		`<section class="group" id="expectation">`,
+		`<strong>Expected:</strong> The relation predicts traffic_light_types.h in o′ from o`,
+		`<strong>Found:</strong> o′ differs from the prediction`,
+		`<div id="followup-input">`,
+		`<details id="base-input">`,
+		`<th colspan="2">o · base output</th><th colspan="3">o′ · follow-up output</th>`,
+		`<details id="base-output">`,
+		`<details id="followup-output">`,
+		`<details open="" id="diff">`,
+		`<pre class="repro"><code>mcpt repro mcpt-out/findings/c000042-augment-enumeration</code></pre>`,
+		`<a href="../report.html#g1">group 1</a>`,
+	} {
+		if !strings.Contains(dom, want) {
+			t.Errorf("the finding page's DOM lacks %q", want)
+		}
+	}
+	xss := string(headless("c000311-add-attribute.html", "--dump-dom"))
+	if strings.Contains(xss, "<script") || !strings.Contains(xss, "&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;") {
+		t.Error("the add-attribute page runs or loses the payload")
+	}
+
+	shots := os.Getenv("MCPT_SCREENSHOT_DIR")
+	if shots == "" {
+		shots = t.TempDir()
+	} else if err := os.MkdirAll(shots, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	png := filepath.Join(shots, "finding.png")
+	headless("c000042-augment-enumeration.html", "--screenshot="+png)
+	b, err := os.ReadFile(png)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) < 8 || string(b[1:4]) != "PNG" {
+		t.Errorf("%s is not a PNG", png)
+	}
+	t.Logf("screenshot: %s", png)
 }

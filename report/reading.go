@@ -37,9 +37,13 @@ func readFinding(f *result.Finding, ev evidence) reading {
 	case result.Crash, result.Timeout:
 		return readRunFailure(f)
 	case result.RejectedFollowUp:
+		found := "It rejected i′" + status(f) + "."
+		if f.Diagnostic != "" {
+			found = "It rejected i′" + status(f) + ": " + f.Diagnostic
+		}
 		return reading{
 			Expects: "The relation inserts only valid declarations, so the transpiler must accept the follow-up input i′ as it accepted the base input i.",
-			Found:   "It rejected i′" + status(f) + ".",
+			Found:   found,
 			Means:   "Either the transpiler wrongly rejects a valid program, or the relation made an invalid one (mcpt validate runs one follow-up per relation through the transpiler).",
 		}
 	}
@@ -167,7 +171,7 @@ func reversedInBase(file, o, input string) string {
 			for k := j - 1; k >= i; k-- {
 				inInput = append(inInput, names.order[items[k].name])
 			}
-			return fmt.Sprintf("The fault is visible in o already: %s lists %s (lines %d–%d) in the reverse of their order in the input (%s).",
+			return fmt.Sprintf("%s in o lists %s (lines %d–%d), the reverse of their order in the input (%s): the fault shows in the base output, before any change.",
 				file, strings.Join(inO, ", "), i+1, j, strings.Join(inInput, ", "))
 		}
 		i = j

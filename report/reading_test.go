@@ -21,12 +21,12 @@ declarations
 func TestReversedInBase(t *testing.T) {
 	reversed := "typedef enum {\n    TRAFFIC_LIGHT_STATE_YELLOW,\n    TRAFFIC_LIGHT_STATE_GREEN,\n    TRAFFIC_LIGHT_STATE_RED,\n} traffic_light_state_t;\n"
 	got := reversedInBase("traffic_light_types.h", reversed, trafficInput)
-	want := "The fault is visible in o already: traffic_light_types.h lists Yellow, Green, Red (lines 2–4) in the reverse of their order in the input (Red, Green, Yellow)."
+	want := "traffic_light_types.h in o lists Yellow, Green, Red (lines 2–4), the reverse of their order in the input (Red, Green, Yellow): the fault shows in the base output, before any change."
 	if got != want {
 		t.Errorf("reversed enum:\n got %q\nwant %q", got, want)
 	}
 	table := "static const char *const traffic_light_state_names[] = {\n    \"Yellow\",\n    \"Green\",\n    \"Red\",\n};\n"
-	if got := reversedInBase("t.c", table, trafficInput); !strings.Contains(got, "lists Yellow, Green, Red (lines 2–4)") {
+	if got := reversedInBase("t.c", table, trafficInput); !strings.Contains(got, "in o lists Yellow, Green, Red (lines 2–4)") {
 		t.Errorf("reversed name table: %q", got)
 	}
 	for name, o := range map[string]string{

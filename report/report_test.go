@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/signature"
 )
 
 // update says to rewrite the signatures and groups of testdata/out instead
@@ -67,27 +69,27 @@ func loadFixture(t *testing.T) *result.Report {
 }
 
 // TestFixtureSignatures checks that the fixture's signatures and groups are
-// what Signature and GroupFindings make of its findings (rewrite them with
+// what signature.Of and signature.Group make of its findings (rewrite them with
 // UPDATE_GOLDEN=1), and that they group the two reverse-enums findings together.
 func TestFixtureSignatures(t *testing.T) {
 	r := loadFixture(t)
 	changed := false
 	for i := range r.Findings {
 		f := &r.Findings[i]
-		if s := result.Signature(f); s != f.Signature {
+		if s := signature.Of(f); s != f.Signature {
 			if !update {
 				t.Errorf("%s: stored signature %q, Signature gives %q (run with UPDATE_GOLDEN=1)", f.ID, f.Signature, s)
 			}
 			f.Signature, changed = s, true
 		}
 	}
-	groups := result.GroupFindings(r.Findings)
+	groups := signature.Group(r.Findings)
 	if !slices.EqualFunc(groups, r.Groups, func(a, b result.Group) bool {
 		return a.Signature == b.Signature && a.Count == b.Count && a.Example == b.Example && slices.Equal(a.Findings, b.Findings) &&
 			a.Title == b.Title && a.File == b.File && a.FileKey == b.FileKey
 	}) {
 		if !update {
-			t.Errorf("stored groups differ from GroupFindings (run with UPDATE_GOLDEN=1)")
+			t.Errorf("stored groups differ from signature.Group (run with UPDATE_GOLDEN=1)")
 		}
 		r.Groups, changed = groups, true
 	}
@@ -151,8 +153,9 @@ func TestHTMLSummaryAndGroups(t *testing.T) {
 		"<b>11.3s</b><span>wall time</span>",
 		"broken_comment.cll",
 		// Groups, with their counts.
-		"1. augment-enumeration: difference:*_types.h (e.g. traffic_light_types.h)</h3>",
-		"augment-enumeration: difference:*_types.h (e.g. elevator_types.h)</h3>",
+		// Two groups of one relation and file key say how they differ.
+		"1. augment-enumeration: difference:*_types.h · order reversed `ID,` (e.g. traffic_light_types.h)</h3>",
+		"augment-enumeration: difference:*_types.h · changed `#define ID«list.upper»ID #` (e.g. elevator_types.h)</h3>",
 		"add-attribute: difference:*_attrs.h (e.g. boiler_attrs.h)</h3>",
 		"add-timer: crash</h3>",
 		`<span class="badge count">2 findings</span>`,
@@ -569,6 +572,7 @@ func TestHTMLReducedAndBaseCrash(t *testing.T) {
 		Message: "the base run crashed", Signature: "-/crash/base", Bundle: "findings/s0001-base",
 	})
 	r.Sort()
+	r.Groups = signature.Group(r.Findings)
 	if err := WriteHTML(dir, r); err != nil {
 		t.Fatal(err)
 	}
@@ -594,6 +598,48 @@ func TestHTMLReducedAndBaseCrash(t *testing.T) {
 	// A reduced bundle is no finding of its own.
 	if strings.Contains(html, "<dt>reduced</dt><dd><a class=\"mono\" href=\"findings/c000042-augment-enumeration-reduced-reduced/") {
 		t.Error("a reduced bundle of a reduced bundle")
+	}
+}
+
+// TestJUnitReproPastBudget: once the report has shown all the evidence it
+// may (maxPageShown), every finding still shows the command that
+// reproduces it, not a note that it was not shown.
+func TestJUnitReproPastBudget(t *testing.T) {
+	dir := copyFixture(t)
+	r, err := result.Load(filepath.Join(dir, ReportJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Copies of the findings, each with a diff the size of what one text
+	// may show, spend the budget long before the last of them.
+	big := strings.Repeat("-x\n", maxShown/3+1)
+	var many []result.Finding
+	for i := range 2 * maxPageShown / maxShown {
+		for _, f := range r.Findings {
+			f.ID = fmt.Sprintf("%s-%d", f.ID, i)
+			f.Diff = big
+			many = append(many, f)
+		}
+	}
+	r.Findings = many
+	if err := WriteJUnit(dir, r); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, JUnitXML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(data, []byte("[not shown by mcpt")) {
+		t.Fatal("the budget was not spent")
+	}
+	repros := regexp.MustCompile(`repro: ([^&]*)&#xA;`).FindAllSubmatch(data, -1)
+	if len(repros) != len(many) {
+		t.Fatalf("%d repro lines, want %d", len(repros), len(many))
+	}
+	for _, m := range repros {
+		if !bytes.HasPrefix(m[1], []byte("mcpt repro ")) {
+			t.Fatalf("repro: %s", m[1])
+		}
 	}
 }
 

@@ -5,13 +5,11 @@
 package result
 
 import (
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 )
 
 // Kind is the kind of a finding.
@@ -78,6 +76,11 @@ type Finding struct {
 	ExitCode int    `json:"exit_code,omitempty"`
 	Signal   string `json:"signal,omitempty"`
 	Stderr   string `json:"stderr,omitempty"`
+	// Diagnostic is what the transpiler said about a follow-up it
+	// rejected, in one line: its first message, with the paths of the
+	// run's scratch directory written {input}, {outdir} and {workdir}.
+	// Findings of rejected follow-ups are grouped by it.
+	Diagnostic string `json:"diagnostic,omitempty"`
 
 	// FileKey is File with its seed-dependent part replaced (see FileKey),
 	// so that signatures match across seeds whose outputs are named after
@@ -204,7 +207,12 @@ type Group struct {
 	FileKey   string `json:"file_key,omitempty"` // the signature's file key, when it is not File
 	// Title names the group for people: relation, checker (or kind), file
 	// key and the example's file; no two groups of a report share one.
-	Title    string   `json:"title"`
+	Title string `json:"title"`
+	// Differs says, for a group whose title would otherwise differ from
+	// another's by the example's file at most, how its findings depart
+	// from the prediction (see signature.Differs); for rejected
+	// follow-ups, always, their diagnostic.
+	Differs  string   `json:"differs,omitempty"`
 	Count    int      `json:"count"`
 	Example  string   `json:"example"`  // ID of the smallest finding of the group
 	Findings []string `json:"findings"` // IDs, in case order
@@ -262,7 +270,7 @@ type IncompleteShard struct {
 	TestCases int    `json:"test_cases"` // the test cases it ran
 }
 
-// Sort puts findings in case order and rebuilds the groups.
+// Sort puts findings in case order; the groups are signature.Group's.
 func (r *Report) Sort() {
 	slices.SortStableFunc(r.Findings, func(a, b Finding) int {
 		if a.Case != b.Case {
@@ -276,76 +284,7 @@ func (r *Report) Sort() {
 		}
 		return 0
 	})
-	r.Groups = GroupFindings(r.Findings)
 }
-
-// GroupFindings groups findings by signature; groups are ordered by the
-// first finding of each. The example of a group is its finding with the
-// smallest input (then the earliest).
-func GroupFindings(fs []Finding) []Group {
-	idx := map[string]int{}
-	var groups []Group
-	size := map[string]int{}
-	for _, f := range fs {
-		i, ok := idx[f.Signature]
-		if !ok {
-			i = len(groups)
-			idx[f.Signature] = i
-			groups = append(groups, Group{Signature: f.Signature, Kind: f.Kind, Relation: f.Relation, Checker: f.Checker, File: f.File, Example: f.ID})
-			size[f.ID] = weight(f)
-		}
-		g := &groups[i]
-		g.Count++
-		g.Findings = append(g.Findings, f.ID)
-		if w := weight(f); w < size[g.Example] {
-			size[f.ID] = w
-			g.Example = f.ID
-			g.File = f.File
-		}
-	}
-	byID := map[string]*Finding{}
-	for i := range fs {
-		byID[fs[i].ID] = &fs[i]
-	}
-	titled(groups, byID)
-	return groups
-}
-
-// titled gives each group its title; titles that two groups would share
-// get the hash of their signature.
-func titled(groups []Group, byID map[string]*Finding) {
-	count := map[string]int{}
-	for i := range groups {
-		g := &groups[i]
-		what := g.Checker
-		if what == "" {
-			what = string(g.Kind)
-		}
-		if f := byID[g.Example]; f != nil && f.FileKey != "" && f.FileKey != f.File {
-			g.FileKey = f.FileKey
-		}
-		key := cmp.Or(g.FileKey, g.File)
-		if g.File != "" && strings.Contains(what, g.File) {
-			what = strings.ReplaceAll(what, g.File, key)
-		} else if key != "" {
-			what += " " + key
-		}
-		g.Title = orDash(g.Relation) + ": " + what
-		if key != g.File {
-			g.Title += " (e.g. " + g.File + ")"
-		}
-		count[g.Title]++
-	}
-	for i := range groups {
-		g := &groups[i]
-		if count[g.Title] > 1 {
-			g.Title += " #" + g.Signature[strings.LastIndexByte(g.Signature, '/')+1:]
-		}
-	}
-}
-
-// weight orders findings of a group by how small their evidence is.
-func weight(f Finding) int { return len(f.Expected) + len(f.Actual) + len(f.Stderr) }
 
 // Load reads a report.json.
 func Load(path string) (*Report, error) {

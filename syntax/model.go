@@ -20,6 +20,9 @@ type ListSpec struct {
 	// Annotations are the kinds of annotation or decorator nodes that stand
 	// in a list before the declaration they belong to.
 	Annotations []string
+	// Sep is the separator of a list that shows none (a list of one
+	// member): "," or ";"; empty means none.
+	Sep string
 }
 
 // Decl is one declaration: a member of a list, with the comments and
@@ -114,7 +117,9 @@ type Layout struct {
 func Lists(t *Tree, spec ListSpec) []*List {
 	var out []*List
 	Walk(t.Root, func(n *Node) bool {
-		if n.Named && slices.Contains(spec.Lists, n.Kind) {
+		// (a leaf is no list: mcpt's grammar notation names the leaves of
+		// names after their kind, `table` for a reference to a table)
+		if n.Named && len(n.Children) > 0 && slices.Contains(spec.Lists, n.Kind) {
 			out = append(out, newList(t, n, spec))
 		}
 		return true
@@ -160,12 +165,14 @@ func isSepToken(n *Node) bool { return !n.Named && (n.Kind == "," || n.Kind == "
 // newList finds the members of the list node n, attaches comments and
 // annotations to them and learns the layout.
 func newList(t *Tree, n *Node, spec ListSpec) *List {
-	l := &List{Tree: t, Node: n, Name: listName(t.Src, n)}
-	if k := len(n.Children); k >= 2 && !n.Children[0].Named && !n.Children[k-1].Named {
-		l.Open, l.Close = n.Children[0], n.Children[k-1]
-	}
+	l := &List{Tree: t, Node: n}
+	l.Open, l.Close = brackets(n)
+	l.Name = listName(t.Src, n, l.Open)
 	var pending []*Node // comments and annotations not yet attached
 	for _, c := range n.Children {
+		if l.Open != nil && (c.Start < l.Open.End || c.Start >= l.Close.Start) {
+			continue // the declaration that holds the list, and its end
+		}
 		switch {
 		case spec.isMember(c):
 			d := &Decl{Node: c, Name: NameOf(t.Src, c), Start: c.Start, End: nodeEnd(t.Src, c), Index: len(l.Members), List: l}
@@ -204,7 +211,7 @@ func newList(t *Tree, n *Node, spec ListSpec) *List {
 			pending = append(pending, c)
 		}
 	}
-	l.Layout = learnLayout(t.Src, l)
+	l.Layout = learnLayout(t.Src, l, spec.Sep)
 	return l
 }
 
@@ -252,7 +259,42 @@ func NameOf(src []byte, n *Node) string {
 	return ""
 }
 
-func listName(src []byte, n *Node) string {
+// brackets are the brackets of the list node n: its first and last
+// children when both are anonymous (a tree-sitter body), else, for a node
+// of mcpt's grammar notation that holds the declaration's keywords and name
+// too (`enum Color : byte { Red }`), its first anonymous "{" and last "}".
+func brackets(n *Node) (open, close *Node) {
+	for _, c := range n.Children {
+		if !c.Named && c.Kind == "{" {
+			open = c
+			break
+		}
+	}
+	for i := len(n.Children) - 1; i >= 0; i-- {
+		if c := n.Children[i]; !c.Named && c.Kind == "}" {
+			close = c
+			break
+		}
+	}
+	if open != nil && close != nil && open.End <= close.Start {
+		return open, close
+	}
+	if k := len(n.Children); k >= 2 && !n.Children[0].Named && !n.Children[k-1].Named {
+		return n.Children[0], n.Children[k-1]
+	}
+	return nil, nil
+}
+
+// listName names the list node n: "KIND NAME" when n declares a name
+// before its opening bracket open (a node of mcpt's grammar notation that
+// holds its declaration: `enum Color`), "KIND of NAME" when its parent
+// declares one, else its kind.
+func listName(src []byte, n, open *Node) string {
+	for _, c := range n.Children {
+		if open != nil && c.Start < open.Start && c.Field == "new" {
+			return n.Kind + " " + c.Text(src)
+		}
+	}
 	if n.Parent != nil {
 		if name := NameOf(src, n.Parent); name != "" && n.Parent.Kind != n.Kind {
 			for _, c := range n.Parent.Children {
@@ -266,7 +308,7 @@ func listName(src []byte, n *Node) string {
 }
 
 // learnLayout learns how the file writes the list l.
-func learnLayout(src []byte, l *List) Layout {
+func learnLayout(src []byte, l *List, defSep string) Layout {
 	lay := Layout{EOL: "\n"}
 	if crlf := strings.Count(string(src), "\r\n"); crlf > 0 && crlf*2 >= strings.Count(string(src), "\n") {
 		lay.EOL = "\r\n"
@@ -287,6 +329,9 @@ func learnLayout(src []byte, l *List) Layout {
 		}
 	}
 	lay.Sep = mostCommon(seps)
+	if lay.Sep == "" && len(l.Members) <= 1 {
+		lay.Sep = defSep
+	}
 	switch lay.Sep {
 	case "":
 		lay.Optional = false
@@ -546,9 +591,7 @@ func bodyStart(src []byte, n *Node) int {
 	s := n.Start
 	for _, c := range n.Children {
 		if c.Kind != "comment" {
-			// the comments may be attached to the first node inside
-			// (a declaration wrapped in a rule of its list)
-			return bodyStart(src, c)
+			return bodyStart(src, c) // comments that open its first child open it too
 		}
 		s = c.End
 	}

@@ -212,3 +212,31 @@ func TestClone(t *testing.T) {
 		t.Errorf("clone of Y = B = %q", got)
 	}
 }
+
+// A comment that opens a member's first child (a grammar rule whose node
+// wraps the one that holds the comment: definition → struct) is left out
+// of the member's text, as one that opens the member itself.
+func TestDeclTextNestedComment(t *testing.T) {
+	src := "/** doc */\nstruct S { }\nconst X = 1\n"
+	b := []byte(src)
+	def := func(start, end int, kids ...*Node) *Node {
+		return &Node{Kind: "definition", Named: true, Start: start, End: end, Children: kids}
+	}
+	comment := &Node{Kind: "comment", Named: true, Start: 0, End: 10}
+	kw := &Node{Kind: "struct", Start: 11, End: 17}
+	name := &Node{Kind: "type", Field: "new", Named: true, Start: 18, End: 19}
+	st := &Node{Kind: "struct", Named: true, Start: 0, End: 23, Children: []*Node{comment, kw, name, {Kind: "{", Start: 20, End: 21}, {Kind: "}", Start: 22, End: 23}}}
+	cst := &Node{Kind: "const", Named: true, Start: 24, End: 35, Children: []*Node{{Kind: "const", Start: 24, End: 29}, {Kind: "const", Field: "new", Named: true, Start: 30, End: 31}, {Kind: "=", Start: 32, End: 33}, {Kind: "1", Start: 34, End: 35}}}
+	root := &Node{Kind: "document", Named: true, Start: 0, End: len(b), Children: []*Node{def(0, 23, st), def(24, 35, cst)}}
+	LinkParents(root)
+	ls := Lists(&Tree{Name: "t", Src: b, Root: root}, ListSpec{Lists: []string{"document"}, Members: []string{"definition"}})
+	if len(ls) != 1 || len(ls[0].Members) != 2 {
+		t.Fatalf("lists %v", ls)
+	}
+	if got := ls[0].Members[0].Text(); got != "struct S { }" {
+		t.Errorf("text of the struct %q, want %q", got, "struct S { }")
+	}
+	if got := ls[0].Members[1].Text(); got != "const X = 1" {
+		t.Errorf("text of the const %q, want %q", got, "const X = 1")
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpt-tool/mcpt/transpiler/spec"
 	"github.com/mcpt-tool/mcpt/tree"
 )
 
@@ -254,34 +255,26 @@ func TestWithTimeoutZero(t *testing.T) {
 	}
 }
 
-// The test builtins are registered once, however often the tests run.
-var (
-	registerTestBuiltins sync.Once
-	gotOptions           map[string]string
-	gotFaults            []string
-)
-
+// TestBuiltins: a builtin is made from the set a program offers, with
+// the spec's options and faults; a name not in it is an error naming
+// those that are.
 func TestBuiltins(t *testing.T) {
-	registerTestBuiltins.Do(func() {
-		RegisterBuiltin("zz-test", "a test builtin\nMore text.", func(options map[string]string, faults []string) (Transpiler, error) {
+	var gotOptions map[string]string
+	var gotFaults []string
+	set := BuiltinSet{
+		"zz-test": func(options map[string]string, faults []string) (Transpiler, error) {
 			if options["bad"] != "" {
 				return nil, errors.New("bad option")
 			}
 			gotOptions, gotFaults = options, faults
 			return InProcess("zz-test", toy, nil), nil
-		})
-		RegisterBuiltin("aa-test", "another", func(map[string]string, []string) (Transpiler, error) { return nil, nil })
-	})
-
-	infos := Builtins()
-	if !slices.IsSortedFunc(infos, func(a, b BuiltinInfo) int { return strings.Compare(a.Name, b.Name) }) {
-		t.Errorf("Builtins() not sorted: %v", infos)
+		},
+		"aa-test": func(map[string]string, []string) (Transpiler, error) { return nil, nil },
 	}
-	if !slices.Contains(infos, BuiltinInfo{"zz-test", "a test builtin\nMore text."}) || !slices.Contains(infos, BuiltinInfo{"aa-test", "another"}) {
-		t.Errorf("Builtins() = %v", infos)
+	builtin := func(name string, options map[string]string, faults []string) spec.Spec {
+		return spec.Spec{Kind: spec.Builtin, Builtin: name, Options: options, Faults: faults}
 	}
-
-	tr, err := Builtin("zz-test", map[string]string{"k": "v"}, []string{"f1"})
+	tr, err := Open(builtin("zz-test", map[string]string{"k": "v"}, []string{"f1"}), set)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,29 +283,13 @@ func TestBuiltins(t *testing.T) {
 	}
 	wantStatus(t, transpileSrc(t, tr, "abc"), Accepted)
 
-	if _, err := Builtin("zz-test", map[string]string{"bad": "1"}, nil); err == nil || !strings.Contains(err.Error(), "zz-test: bad option") {
+	if _, err := Open(builtin("zz-test", map[string]string{"bad": "1"}, nil), set); err == nil || !strings.Contains(err.Error(), "zz-test: bad option") {
 		t.Errorf("factory error: %v", err)
 	}
-	if _, err := Builtin("nope", nil, nil); err == nil || !strings.Contains(err.Error(), `"nope"`) || !strings.Contains(err.Error(), "aa-test, ") {
+	if _, err := Open(builtin("zz-tset", nil, nil), set); err == nil || err.Error() != `unknown builtin transpiler "zz-tset" (known: aa-test, zz-test), did you mean "zz-test"?` {
 		t.Errorf("unknown builtin: %v", err)
 	}
-
-	for _, bad := range []func(){
-		func() {
-			RegisterBuiltin("zz-test", "", func(map[string]string, []string) (Transpiler, error) { return nil, nil })
-		},
-		func() {
-			RegisterBuiltin("", "", func(map[string]string, []string) (Transpiler, error) { return nil, nil })
-		},
-		func() { RegisterBuiltin("yy-test", "", nil) },
-	} {
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Error("RegisterBuiltin accepted a bad registration")
-				}
-			}()
-			bad()
-		}()
+	if _, err := Open(builtin("cllc", nil, nil), nil); err == nil || !strings.Contains(err.Error(), "this mcpt has none") {
+		t.Errorf("no builtins: %v", err)
 	}
 }

@@ -2,15 +2,21 @@ package transpiler
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
+
+	"github.com/mcpt-tool/mcpt/internal/suggest"
 
 	"github.com/mcpt-tool/mcpt/transpiler/spec"
 )
 
 // BuiltinSet are the builtin transpilers a program offers its
-// configurations, by name.
+// configurations, by name: the only way a builtin reaches them.
 type BuiltinSet map[string]BuiltinFactory
+
+// Names lists the builtins of b, sorted.
+func (b BuiltinSet) Names() []string { return slices.Sorted(maps.Keys(b)) }
 
 // opener makes the transpiler a spec of its kind describes.
 type opener func(s spec.Spec, builtins BuiltinSet) (Transpiler, error)
@@ -35,7 +41,7 @@ func Kinds() []string {
 }
 
 // Open makes the transpiler s describes; a builtin is looked up in
-// builtins, then among the registered ones. A transpiler with a timeout
+// builtins. A transpiler with a timeout
 // (every kind but a process, which enforces its own) is bounded by it.
 func Open(s spec.Spec, builtins BuiltinSet) (Transpiler, error) {
 	open, ok := kinds[s.Kind]
@@ -46,14 +52,18 @@ func Open(s spec.Spec, builtins BuiltinSet) (Transpiler, error) {
 }
 
 func openBuiltin(s spec.Spec, builtins BuiltinSet) (Transpiler, error) {
-	var tr Transpiler
-	var err error
-	if f := builtins[s.Builtin]; f != nil {
-		if tr, err = f(s.Options, s.Faults); err != nil {
-			return nil, fmt.Errorf("builtin transpiler %s: %w", s.Builtin, err)
+	f := builtins[s.Builtin]
+	if f == nil {
+		names := builtins.Names()
+		known := "this mcpt has none"
+		if len(names) > 0 {
+			known = "known: " + strings.Join(names, ", ")
 		}
-	} else if tr, err = Builtin(s.Builtin, s.Options, s.Faults); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("unknown builtin transpiler %q (%s)%s", s.Builtin, known, suggest.DidYouMean(s.Builtin, names))
+	}
+	tr, err := f(s.Options, s.Faults)
+	if err != nil {
+		return nil, fmt.Errorf("builtin transpiler %s: %w", s.Builtin, err)
 	}
 	if s.Timeout > 0 {
 		tr = WithTimeout(tr, s.Timeout)

@@ -17,7 +17,7 @@ package main
 
 import (
 	"github.com/mcpt-tool/mcpt"
-	_ "github.com/mcpt-tool/mcpt/transpiler/cllc" // the builtin cllc transpiler
+	"github.com/mcpt-tool/mcpt/transpiler/cllc"
 )
 
-func main() { mcpt.Main() }
+func main() { mcpt.Main(mcpt.Builtin(cllc.Name, cllc.New)) }

@@ -15,7 +15,8 @@ import (
 
 func TestMain(m *testing.M) {
 	testscript.Main(cleanupM{m}, map[string]func(){
-		"mcpt": main,
+		"mcpt":            main,
+		"http-transpiler": httpTranspilerMain,
 	})
 }
 

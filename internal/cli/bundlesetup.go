@@ -10,6 +10,7 @@ import (
 	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/config"
 	"github.com/mcpt-tool/mcpt/internal/setup"
+	"github.com/mcpt-tool/mcpt/transpiler/spec"
 )
 
 // loadFinding reads the bundle in dir and loads what running its test
@@ -34,11 +35,14 @@ func loadFinding(tools *setup.Tools, dir, config string, trust bool) (*bundle.Bu
 		s, err = setup.Load(config, setup.Options{SeedFiles: seedFiles, Tools: tools})
 	case bd.Recipe != nil:
 		if cmd := bd.Recipe.Transpiler.Runs(); len(cmd) > 0 && !trust && !ownCommand(bd.Recipe, dir) {
+			if bd.Recipe.Transpiler.Kind == spec.HTTP {
+				return nil, nil, usageErr("the bundle's transpiler is the service %s: mcpt sends inputs to a service from a bundle only with --trust, or pass -c with a configuration of yours", quoteArgs(cmd))
+			}
 			return nil, nil, usageErr("the bundle's transpiler is the command %s (in %s): mcpt runs a command from a bundle only with --trust, or pass -c with a configuration of yours",
 				quoteArgs(cmd), quoteArg(bd.Recipe.Transpiler.Dir))
 		}
 		recipe := *bd.Recipe
-		if d := recipe.Transpiler.Dir; len(recipe.Transpiler.Runs()) > 0 && !isDir(d) {
+		if d := recipe.Transpiler.Dir; len(recipe.Transpiler.Runs()) > 0 && recipe.Transpiler.Kind != spec.HTTP && !isDir(d) {
 			// Another machine: the command runs where mcpt is started.
 			fmt.Fprintf(os.Stderr, "mcpt: the transpiler's directory %s is not here: running %s in the current directory\n", quoteArg(d), quoteArgs(recipe.Transpiler.Runs()))
 			if recipe.Transpiler.Dir, err = os.Getwd(); err != nil {

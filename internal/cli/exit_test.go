@@ -6,7 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	_ "github.com/mcpt-tool/mcpt/transpiler/cllc" // the builtin cllc transpiler
+	"github.com/mcpt-tool/mcpt/internal/setup"
+	"github.com/mcpt-tool/mcpt/transpiler/cllc"
 )
 
 // TestNothingCheckedExitStatus: a campaign whose every seed the transpiler
@@ -25,7 +26,7 @@ func TestNothingCheckedExitStatus(t *testing.T) {
 	}
 	write(filepath.Join(dir, "bad.cll"), "this is not CLL\n")
 	write(cfg, "transpiler: {builtin: cllc}\nseeds: {files: [bad.cll]}\nrelations: {files: ['"+filepath.Join(examples, "relations", "*.yaml")+"']}\n")
-	if code := Run([]string{"run", "-q", "-c", cfg, "-o", filepath.Join(dir, "out"), "--max-cases", "10"}, nil); code != exitBroken {
+	if code := Run([]string{"run", "-q", "-c", cfg, "-o", filepath.Join(dir, "out"), "--max-cases", "10"}, &setup.Tools{Builtins: cllc.Builtins()}); code != exitBroken {
 		t.Errorf("exit status %d, want %d", code, exitBroken)
 	}
 }
@@ -40,10 +41,10 @@ func TestResumeRefusedExitStatus(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "out")
 	args := []string{"run", "-q", "-c", cfg, "--max-cases", "30"}
-	if code := Run(append(args, "-o", out, "--fault", "reverse-enums"), nil); code != exitFindings {
+	if code := Run(append(args, "-o", out, "--fault", "reverse-enums"), &setup.Tools{Builtins: cllc.Builtins()}); code != exitFindings {
 		t.Fatalf("first run: exit status %d", code)
 	}
-	if code := Run(append(args, "--resume", out), nil); code != exitUsage {
+	if code := Run(append(args, "--resume", out), &setup.Tools{Builtins: cllc.Builtins()}); code != exitUsage {
 		t.Errorf("resume without the fault: exit status %d, want %d", code, exitUsage)
 	}
 	journal := filepath.Join(out, "journal.jsonl")
@@ -56,7 +57,7 @@ func TestResumeRefusedExitStatus(t *testing.T) {
 	if err := os.WriteFile(journal, []byte(strings.Join(lines, "")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code := Run(append(args, "--resume", out, "--fault", "reverse-enums"), nil); code != exitUsage {
+	if code := Run(append(args, "--resume", out, "--fault", "reverse-enums"), &setup.Tools{Builtins: cllc.Builtins()}); code != exitUsage {
 		t.Errorf("resume from a damaged journal: exit status %d, want %d", code, exitUsage)
 	}
 }

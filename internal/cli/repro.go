@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"os"
@@ -48,8 +47,14 @@ func (c *reproCmd) Run(tools *setup.Tools) error {
 	}
 	t := &engine.Tester{Transpiler: s.Transpiler, Normalize: s.Normalize, Mode: engine.Mode(f.Mode), Style: s.Style()}
 	seed := engine.Seed{Name: f.SeedFile, Src: bd.Base}
-	ctx := context.Background()
+	// The first interrupt stops the transpiler runs and the relation's
+	// templates.
+	ctx, stop := interruptible()
+	defer stop()
 	base, err := t.Base(ctx, seed)
+	if ctx.Err() != nil {
+		return errInterrupted
+	}
 	if err != nil {
 		return err
 	}
@@ -69,11 +74,17 @@ func (c *reproCmd) Run(tools *setup.Tools) error {
 			}
 			return &exitError{code: exitDiffers}
 		}
-		spot, err := engine.SpotAt(rel, seed, f.Spot.Index)
+		spot, err := engine.SpotAt(ctx, rel, seed, f.Spot.Index)
+		if ctx.Err() != nil {
+			return errInterrupted
+		}
 		if err != nil {
 			return usageErr("%v", err)
 		}
 		res, err := t.Run(ctx, engine.Test{Index: f.Case, Base: base, Relation: rel, Spot: spot, CaseSeed: f.CaseSeed})
+		if ctx.Err() != nil {
+			return errInterrupted
+		}
 		if err != nil {
 			return err
 		}

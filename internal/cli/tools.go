@@ -38,20 +38,28 @@ func (c *validateCmd) Run(tools *setup.Tools) error {
 	if err != nil {
 		return err
 	}
+	ctx, stop := interruptible()
+	defer stop()
 	var problems []string
 	var probes []*probe
 	for _, r := range s.Relations {
 		total := 0
 		for _, sd := range s.Seeds {
 			in := relation.Input{Name: path.Base(sd.Name), Src: sd.Src}
-			spots, err := r.Spots(in)
+			spots, err := r.Spots(ctx, in)
+			if ctx.Err() != nil {
+				return errInterrupted
+			}
 			if err != nil {
 				problems = append(problems, fmt.Sprintf("relation %s on %s: %v", r.Name, sd.Name, err))
 				continue
 			}
 			total += len(spots)
 			for _, i := range distinct(0, len(spots)-1) {
-				fu, err := r.Mutate(in, spots[i], rand.New(rand.NewPCG(1, 2)))
+				fu, err := r.Mutate(ctx, in, spots[i], rand.New(rand.NewPCG(1, 2)))
+				if ctx.Err() != nil {
+					return errInterrupted
+				}
 				if err != nil {
 					problems = append(problems, fmt.Sprintf("relation %s on %s at spot %d: %v", r.Name, sd.Name, i, err))
 				} else if i == 0 {
@@ -122,6 +130,9 @@ func runProbes(t transpiler.Transpiler, probes []*probe) []string {
 			baseOK[p.seed] = ok
 		}
 		why := firstLine(p.res.Stderr)
+		if p.res.Status == transpiler.Rejected {
+			why = p.res.Diagnostic()
+		}
 		if why == "" {
 			why = "(nothing on stderr)"
 		}
@@ -178,8 +189,13 @@ func (c *spotsCmd) Run(tools *setup.Tools) error {
 	if err != nil {
 		return usageErr("%v", err)
 	}
+	ctx, stop := interruptible()
+	defer stop()
 	in := relation.Input{Name: filepath.Base(c.File), Src: src}
-	spots, err := rel.Spots(in)
+	spots, err := rel.Spots(ctx, in)
+	if ctx.Err() != nil {
+		return errInterrupted
+	}
 	if err != nil {
 		return usageErr("%s does not parse as relation %s expects: %v", c.File, rel.Name, err)
 	}
@@ -188,7 +204,10 @@ func (c *spotsCmd) Run(tools *setup.Tools) error {
 	}
 	fmt.Printf("%s: %d spots for %s\n", c.File, len(spots), rel.Name)
 	for _, sp := range spots {
-		fu, err := rel.Mutate(in, sp, rand.New(rand.NewPCG(c.Seed, uint64(sp.Index))))
+		fu, err := rel.Mutate(ctx, in, sp, rand.New(rand.NewPCG(c.Seed, uint64(sp.Index))))
+		if ctx.Err() != nil {
+			return errInterrupted
+		}
 		if err != nil {
 			return err
 		}

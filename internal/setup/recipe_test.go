@@ -10,7 +10,7 @@ import (
 
 	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/relation"
-	_ "github.com/mcpt-tool/mcpt/transpiler/cllc"
+	"github.com/mcpt-tool/mcpt/transpiler/cllc"
 )
 
 // TestRecipeRoundTrip: a configuration's recipe, through JSON, loads the
@@ -20,7 +20,7 @@ import (
 func TestRecipeRoundTrip(t *testing.T) {
 	for _, cfg := range []string{"mcpt.yaml", "derived.yaml"} {
 		path := filepath.Join("..", "..", "examples", "cll", cfg)
-		s, err := Load(path, Options{SeedFiles: []string{filepath.Join("..", "..", "examples", "cll", "traffic.cll")}})
+		s, err := Load(path, Options{Tools: &Tools{Builtins: cllc.Builtins()}, SeedFiles: []string{filepath.Join("..", "..", "examples", "cll", "traffic.cll")}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -33,7 +33,7 @@ func TestRecipeRoundTrip(t *testing.T) {
 		if err := json.Unmarshal(b, &back); err != nil {
 			t.Fatal(err)
 		}
-		got, err := (*Tools)(nil).FromRecipe(&back, []string{filepath.Join("..", "..", "examples", "cll", "traffic.cll")})
+		got, err := (&Tools{Builtins: cllc.Builtins()}).FromRecipe(&back, []string{filepath.Join("..", "..", "examples", "cll", "traffic.cll")})
 		if err != nil {
 			t.Fatalf("%s: %v", cfg, err)
 		}
@@ -68,7 +68,7 @@ func TestRecipeIncludeStaysInside(t *testing.T) {
 			RelationFiles: map[string]string{"rel.yaml": "include: ['" + inc + "']\n"},
 			Relations:     []string{"rel.yaml"},
 		}
-		_, err := (*Tools)(nil).FromRecipe(r, []string{filepath.Join("..", "..", "examples", "cll", "traffic.cll")})
+		_, err := (&Tools{Builtins: cllc.Builtins()}).FromRecipe(r, []string{filepath.Join("..", "..", "examples", "cll", "traffic.cll")})
 		if err == nil || !strings.Contains(err.Error(), "is not among the relation files") {
 			t.Errorf("include %s: %v, want a refusal", inc, err)
 		}

@@ -29,8 +29,7 @@ import (
 // Tools are what a build of mcpt offers a configuration besides the files
 // it names: the relations written in Go, which it names under
 // relations.go, and builtin transpilers of the build's own, which it names
-// under transpiler.builtin beside those registered with
-// transpiler.RegisterBuiltin. A nil *Tools offers none.
+// under transpiler.builtin. A nil *Tools offers none.
 type Tools struct {
 	GoRelations relation.Registry
 	Builtins    transpiler.BuiltinSet
@@ -111,7 +110,7 @@ type Options struct {
 	// command at the executable it built).
 	Edit func(cfg *config.Config) error
 	// Tools are the Go relations and builtin transpilers the
-	// configuration may name; nil offers the registered builtins only.
+	// configuration may name; nil offers none.
 	Tools *Tools
 }
 
@@ -124,30 +123,37 @@ func Load(path string, opt Options) (*Setup, error) {
 	if err != nil {
 		return nil, cfgErr(fmt.Errorf("cannot read configuration: %w", err))
 	}
-	cfg, err := config.Parse(path, data)
-	if err != nil {
-		return nil, cfgErr(err)
+	// Every mistake of the configuration and of the relation files is
+	// reported at once: the relations are read even when the
+	// configuration has errors, if it could be read to the end.
+	cfg, errs := config.ParseAll(path, data)
+	if cfg == nil {
+		return nil, cfgErr(errs.Err())
 	}
-	if opt.Edit != nil {
+	if opt.Edit != nil && len(errs) == 0 {
 		if err := opt.Edit(cfg); err != nil {
 			return nil, cfgErr(err)
 		}
 	}
 	s := &Setup{Config: cfg}
-	if s.Transpiler, err = opt.Tools.Transpiler(cfg, opt.Faults); err != nil {
-		return nil, cfgErr(err)
+	if len(errs) == 0 {
+		s.Transpiler, err = opt.Tools.Transpiler(cfg, opt.Faults)
+		errs.AddError(err)
 	}
-	if s.Relations, err = opt.Tools.relations(cfg, rd); err != nil {
+	s.Relations, err = opt.Tools.relations(cfg, rd)
+	errs.AddError(err)
+	if err := errs.Err(); err != nil {
+		if s.Transpiler != nil {
+			s.Close()
+		}
 		return nil, cfgErr(err)
 	}
 	if err := s.loadSeeds(rd, opt.SeedFiles); err != nil {
+		s.Close()
 		return nil, cfgErr(err)
 	}
 	for _, r := range cfg.Normalize {
-		re, err := regexp.Compile(r.Match)
-		if err != nil {
-			return nil, cfgErr(config.Errorf(r.Pos, "bad pattern: %v", err))
-		}
+		re := regexp.MustCompile(r.Match) // config.Parse checked it
 		s.Normalize = append(s.Normalize, oracle.Rule{Files: r.Files, Match: re, Replace: r.Replace})
 	}
 	return s, nil
@@ -213,14 +219,14 @@ func (s *Setup) loadSeeds(rd *snapshot.Reader, instead []string) error {
 	return nil
 }
 
-// Transpiler builds the configured transpiler, a builtin one among the
-// registered builtins.
+// Transpiler builds the configured transpiler, which is not a builtin:
+// it offers none.
 func Transpiler(cfg *config.Config, faults []string) (transpiler.Transpiler, error) {
 	return (*Tools)(nil).Transpiler(cfg, faults)
 }
 
 // Transpiler builds the configured transpiler, a builtin one among t's
-// builtins and the registered ones; faults, when not nil, replace a
+// builtins; faults, when not nil, replace a
 // builtin's (the --fault flags).
 func (t *Tools) Transpiler(cfg *config.Config, faults []string) (transpiler.Transpiler, error) {
 	tc := cfg.Transpiler
@@ -266,26 +272,25 @@ func (t *Tools) Relations(cfg *config.Config) ([]*relation.Relation, error) {
 func (t *Tools) relations(cfg *config.Config, rd *snapshot.Reader) ([]*relation.Relation, error) {
 	goRels := t.goRelations()
 	var reg relation.Registry
+	var errs config.ErrorList
 	if len(cfg.Relations.Files) > 0 {
-		names := make([]string, len(cfg.Relations.Files))
-		for i, f := range cfg.Relations.Files {
+		var names []string
+		for _, f := range cfg.Relations.Files {
 			name, err := rd.FSName(f)
-			if err != nil {
-				return nil, err
+			errs.AddError(err)
+			if err == nil {
+				names = append(names, name)
 			}
-			names[i] = name
 		}
 		rels, err := yamlrel.LoadWith(yamlrel.Options{Generic: cfg.Signature.Generic}, rd.FS(), names...)
-		if err != nil {
-			return nil, err
-		}
+		errs.AddError(err)
 		for _, r := range rels {
-			if err := reg.Add(r); err != nil {
-				return nil, err
-			}
+			errs.AddError(reg.Add(r))
 		}
 	}
-	var errs config.ErrorList
+	// Without every relation file, a name that relations.only gives may
+	// be one of a file in error.
+	allFiles := len(errs) == 0
 	for _, name := range cfg.Relations.Go {
 		r := goRels.Lookup(name.Value)
 		if r == nil {
@@ -300,7 +305,7 @@ func (t *Tools) relations(cfg *config.Config, rd *snapshot.Reader) ([]*relation.
 	only := make([]string, len(cfg.Relations.Only))
 	for i, name := range cfg.Relations.Only {
 		only[i] = name.Value
-		if reg.Lookup(name.Value) == nil {
+		if allFiles && reg.Lookup(name.Value) == nil {
 			errs.Add(name.At("relations.only: no relation named %q%s", name.Value, suggest.DidYouMean(name.Value, reg.Names())))
 		}
 	}

@@ -16,10 +16,11 @@ import (
 // Keys are the positions of a decoded mapping: of the mapping itself, of
 // each key's value, and of the items of the values that are sequences.
 type Keys struct {
-	Pos   Pos
-	order []string
-	vals  map[string]Pos
-	items map[string][]Pos
+	Pos    Pos
+	order  []string
+	vals   map[string]Pos
+	keyPos map[string]Pos
+	items  map[string][]Pos
 }
 
 // Given lists the keys the mapping gives, in the order of the file.
@@ -49,11 +50,12 @@ func (k Keys) Item(key string, i int) Pos {
 // into the struct *v key by key: each key names the field whose yaml tag
 // it is (the fields of embedded structs tagged ",inline" included), a key
 // no field has is an error, and so is a value the field's type cannot
-// take, at the value, worded in terms of YAML. A field's type may be any
+// take, at the value, worded in terms of YAML; within a DecodeAll, each is
+// reported and the mapping decoded on. A field's type may be any
 // the YAML library decodes, a time.Duration from text such as 30s. It
 // returns where each key and item was written.
 func DecodeFields(ctx context.Context, n ast.Node, v any) (Keys, error) {
-	keys := Keys{Pos: PosOf(ctx, n), vals: map[string]Pos{}, items: map[string][]Pos{}}
+	keys := Keys{Pos: PosOf(ctx, n), vals: map[string]Pos{}, keyPos: map[string]Pos{}, items: map[string][]Pos{}}
 	if _, ok := n.(*ast.NullNode); ok {
 		return keys, nil
 	}
@@ -71,12 +73,19 @@ func DecodeFields(ctx context.Context, n ast.Node, v any) (Keys, error) {
 		key := it.Key().String()
 		kpos, vpos := PosOf(ctx, it.Key()), PosOf(ctx, it.Value())
 		if keys.Has(key) {
-			return keys, &Error{Pos: kpos, Msg: fmt.Sprintf("%s given twice", key)}
+			if err := report(ctx, &Error{Pos: kpos, Msg: givenTwice(key, keys.keyPos[key])}); err != nil {
+				return keys, err
+			}
+			continue
 		}
 		f, ok := fields[key]
 		if !ok {
-			return keys, &Error{Pos: kpos, Msg: fmt.Sprintf("unknown field %q%s", key, suggest.DidYouMean(key, names))}
+			if err := report(ctx, &Error{Pos: kpos, Msg: fmt.Sprintf("unknown field %q%s", key, suggest.DidYouMean(key, names))}); err != nil {
+				return keys, err
+			}
+			continue
 		}
+		keys.keyPos[key] = kpos
 		keys.order = append(keys.order, key)
 		keys.vals[key] = vpos
 		if seq, ok := it.Value().(*ast.SequenceNode); ok {
@@ -85,7 +94,9 @@ func DecodeFields(ctx context.Context, n ast.Node, v any) (Keys, error) {
 			}
 		}
 		if err := decodeValue(it.Value(), f); err != nil {
-			return keys, &Error{Pos: vpos, Msg: key + ": " + err.Error()}
+			if err := report(ctx, &Error{Pos: vpos, Msg: key + ": " + err.Error()}); err != nil {
+				return keys, err
+			}
 		}
 	}
 	return keys, nil

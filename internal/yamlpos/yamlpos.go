@@ -12,13 +12,17 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
+
+	"github.com/mcpt-tool/mcpt/internal/suggest"
 )
 
 // Pos is a position in an input file.
@@ -41,7 +45,12 @@ type Error struct {
 	Msg string
 }
 
-func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
+func (e *Error) Error() string {
+	if e.Pos.File == "" {
+		return e.Msg
+	}
+	return e.Pos.String() + ": " + e.Msg
+}
 
 // ErrorList collects the errors of an input file, so that one reading
 // reports all of them, like go/scanner.ErrorList.
@@ -54,22 +63,71 @@ func (l *ErrorList) Add(e *Error) {
 	}
 }
 
-// Error prints the errors one a line, in the order of their positions.
+// AddError appends the errors err holds: those of an ErrorList or of
+// errors joined, a positioned error, or err itself without a position;
+// nil is ignored.
+func (l *ErrorList) AddError(err error) {
+	var list ErrorList
+	var pe *Error
+	switch {
+	case err == nil:
+	case errors.As(err, &list):
+		*l = append(*l, list...)
+	case errors.As(err, &pe) && pe.Error() == err.Error():
+		l.Add(pe)
+	default:
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			for _, e := range j.Unwrap() {
+				l.AddError(e)
+			}
+			return
+		}
+		l.Add(&Error{Msg: err.Error()})
+	}
+}
+
+// MaxErrors is how many errors an ErrorList prints; it says how many more
+// there are.
+const MaxErrors = 20
+
+// Error prints the errors one a line, in the order of their positions, at
+// most MaxErrors of them.
 func (l ErrorList) Error() string {
-	lines := make([]string, len(l))
+	lines := make([]string, 0, min(len(l), MaxErrors)+1)
 	for i, e := range l {
-		lines[i] = e.Error()
+		if i == MaxErrors {
+			lines = append(lines, fmt.Sprintf("and %d more errors", len(l)-MaxErrors))
+			break
+		}
+		lines = append(lines, e.Error())
 	}
 	return strings.Join(lines, "\n")
 }
 
-// Err returns the list sorted by position, or nil when it is empty.
+// Err returns the list sorted by position, each error once, or nil when
+// it is empty.
 func (l ErrorList) Err() error {
 	if len(l) == 0 {
 		return nil
 	}
 	l.Sort()
-	return l
+	return slices.CompactFunc(l, func(a, b *Error) bool { return *a == *b })
+}
+
+// Without returns the errors of l at none of the positions of the errors
+// of other: the checks of a value that did not decode say nothing more.
+func (l ErrorList) Without(other ErrorList) ErrorList {
+	at := map[Pos]bool{}
+	for _, e := range other {
+		at[e.Pos] = true
+	}
+	var out ErrorList
+	for _, e := range l {
+		if !at[e.Pos] {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // Sort sorts the list by position: file, line, column.
@@ -91,36 +149,182 @@ type yamlError interface {
 	GetMessage() string
 }
 
-// Decode decodes YAML strictly into v: unknown fields and duplicate keys
-// are errors, and every error carries file:line:col. Collections nested
-// deeper than MaxDepth are refused before decoding.
+// Decode decodes YAML into v and reports every unknown key, key given
+// twice and value of the wrong type at once, each at file:line:col (see
+// DecodeAll).
 func Decode(file string, data []byte, v any) error {
+	errs, _ := DecodeAll(file, data, v)
+	return errs.Err()
+}
+
+// DecodeAll decodes YAML into v. A key that no field of v's type has, a key
+// given twice and a value that a positioned type (Int, String, a mapping
+// decoded by DecodeFields) cannot take are errors that do not stop it: all
+// of them are in errs, so that one reading reports every mistake. ok is
+// false when the decoding stopped short (text that is no YAML, a value it
+// could not skip, collections nested deeper than MaxDepth): v is then
+// incomplete, and checking its values would mislead. When ok, every value
+// v holds is one the file gave; those in error are left zero.
+func DecodeAll(file string, data []byte, v any) (errs ErrorList, ok bool) {
 	if err := checkDepth(file, data, MaxDepth); err != nil {
-		return err
+		errs.Add(err)
+		return errs, false
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data), yaml.Strict(), yaml.DisallowUnknownField())
-	ctx := context.WithValue(context.Background(), fileKey{}, file)
+	if f, err := parser.ParseBytes(data, 0, parser.AllowDuplicateMapKey()); err == nil {
+		for _, doc := range f.Docs {
+			if doc.Body != nil {
+				checkKeys(file, doc.Body, reflect.TypeOf(v), &errs)
+			}
+		}
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data), yaml.AllowDuplicateMapKey())
+	ctx := context.WithValue(context.WithValue(context.Background(), fileKey{}, file), collectorKey{}, &errs)
 	if err := dec.DecodeContext(ctx, v); err != nil {
-		if errors.Is(err, errEmpty) || err.Error() == "EOF" {
-			return Errorf(Pos{File: file, Line: 1, Col: 1}, "empty file")
-		}
-		var ye yamlError
-		if errors.As(err, &ye) && ye.GetToken() != nil {
-			p := ye.GetToken().Position
-			msg := ye.GetMessage()
-			// The library words unknown fields as "unknown field "x""; keep it, but
-			// drop the trailing source snippet some messages carry.
-			msg, _, _ = strings.Cut(msg, "\n")
-			msg = plainTypeError(msg)
-			return Errorf(Pos{File: file, Line: p.Line, Col: p.Column}, "%s", msg)
-		}
-		var pe *Error
-		if errors.As(err, &pe) {
-			return pe
-		}
-		return Errorf(Pos{File: file}, "%v", err)
+		errs.Add(decodeError(file, err))
+		return errs, false
 	}
-	return nil
+	return errs, true
+}
+
+// decodeError is the positioned error of a decoding that stopped.
+func decodeError(file string, err error) *Error {
+	if errors.Is(err, errEmpty) || err.Error() == "EOF" {
+		return Errorf(Pos{File: file, Line: 1, Col: 1}, "empty file")
+	}
+	var ye yamlError
+	if errors.As(err, &ye) && ye.GetToken() != nil {
+		p := ye.GetToken().Position
+		// Drop the trailing source snippet some messages carry.
+		msg, _, _ := strings.Cut(ye.GetMessage(), "\n")
+		return Errorf(Pos{File: file, Line: p.Line, Col: p.Column}, "%s", plainTypeError(msg))
+	}
+	var pe *Error
+	if errors.As(err, &pe) {
+		return pe
+	}
+	return Errorf(Pos{File: file}, "%v", err)
+}
+
+// collectorKey keys the error list of a DecodeAll in its context.
+type collectorKey struct{}
+
+// report records err in the error list of the DecodeAll that decodes, so
+// that the decoding goes on, and returns nil; outside one, it returns err.
+func report(ctx context.Context, err *Error) error {
+	if l, ok := ctx.Value(collectorKey{}).(*ErrorList); ok {
+		l.Add(err)
+		return nil
+	}
+	return err
+}
+
+// checkKeys reports the keys of the YAML node n that the type t has no
+// field for, and the keys given twice, through every mapping and sequence
+// that t's structs, maps and slices decode. A type that decodes itself
+// (with an UnmarshalYAML method) checks its own keys.
+func checkKeys(file string, n ast.Node, t reflect.Type, errs *ErrorList) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if _, ok := reflect.PointerTo(t).MethodByName("UnmarshalYAML"); ok {
+		return
+	}
+	switch x := n.(type) {
+	case *ast.AnchorNode:
+		checkKeys(file, x.Value, t, errs)
+		return
+	case *ast.TagNode:
+		checkKeys(file, x.Value, t, errs)
+		return
+	}
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		m, ok := n.(ast.MapNode)
+		if !ok {
+			return // not a mapping: the decoding says so
+		}
+		var fields map[string]reflect.Type
+		var names []string
+		if t.Kind() == reflect.Struct {
+			fields = map[string]reflect.Type{}
+			fieldTypes(t, fields)
+			for name := range fields {
+				names = append(names, name)
+			}
+		}
+		first := map[string]Pos{}
+		for it := m.MapRange(); it.Next(); {
+			k := it.Key()
+			if k.Type() == ast.MergeKeyType {
+				continue
+			}
+			key, pos := keyName(k), nodePos(file, k)
+			if p, dup := first[key]; dup {
+				errs.Add(Errorf(pos, "%s", givenTwice(key, p)))
+				continue
+			}
+			first[key] = pos
+			var ft reflect.Type
+			if fields == nil {
+				ft = t.Elem()
+			} else {
+				var known bool
+				if ft, known = fields[key]; !known {
+					errs.Add(Errorf(pos, "unknown field %q%s", key, suggest.DidYouMean(key, names)))
+					continue
+				}
+			}
+			checkKeys(file, it.Value(), ft, errs)
+		}
+	case reflect.Slice, reflect.Array:
+		if seq, ok := n.(*ast.SequenceNode); ok {
+			for _, item := range seq.Values {
+				checkKeys(file, item, t.Elem(), errs)
+			}
+		}
+	}
+}
+
+// givenTwice is the message of a key given a second time.
+func givenTwice(key string, first Pos) string {
+	return fmt.Sprintf("%s given twice (first at line %d)", key, first.Line)
+}
+
+// fieldTypes finds the types of the fields of the struct type t by their
+// yaml key, as collectFields finds the fields.
+func fieldTypes(t reflect.Type, into map[string]reflect.Type) {
+	for f := range t.Fields() {
+		name, opt, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		switch {
+		case opt == "inline" && f.Type.Kind() == reflect.Struct:
+			fieldTypes(f.Type, into)
+		case name != "-" && f.IsExported():
+			if name == "" {
+				name = strings.ToLower(f.Name)
+			}
+			into[name] = f.Type
+		}
+	}
+}
+
+// keyName is the text of a mapping key, unquoted.
+func keyName(k ast.MapKeyNode) string {
+	if s, ok := k.(*ast.StringNode); ok {
+		return s.Value
+	}
+	if tk := k.GetToken(); tk != nil {
+		return tk.Value
+	}
+	return k.String()
+}
+
+// nodePos is the position of the node n of file.
+func nodePos(file string, n ast.Node) Pos {
+	p := Pos{File: file}
+	if tk := n.GetToken(); tk != nil {
+		p.Line, p.Col = tk.Position.Line, tk.Position.Column
+	}
+	return p
 }
 
 var errEmpty = errors.New("empty")
@@ -176,9 +380,9 @@ func (i *Int) UnmarshalYAML(ctx context.Context, n ast.Node) error {
 				return nil
 			}
 		}
-		return &Error{Pos: i.Pos, Msg: fmt.Sprintf("integer %s out of range", v.GetToken().Value)}
+		return report(ctx, &Error{Pos: i.Pos, Msg: fmt.Sprintf("integer %s out of range", v.GetToken().Value)})
 	}
-	return &Error{Pos: i.Pos, Msg: "want an integer, found " + describe(n)}
+	return report(ctx, &Error{Pos: i.Pos, Msg: "want an integer, found " + describe(n)})
 }
 
 // At returns a positioned error at the integer.
@@ -225,7 +429,7 @@ func (s *String) UnmarshalYAML(ctx context.Context, n ast.Node) error {
 	case *ast.NullNode:
 		s.Value = ""
 	default:
-		return &Error{Pos: s.Pos, Msg: "want a string, found " + describe(n)}
+		return report(ctx, &Error{Pos: s.Pos, Msg: "want a string, found " + describe(n)})
 	}
 	return nil
 }

@@ -204,7 +204,7 @@ func Run(t *testing.T, dir string, r *relation.Relation, tr transpiler.Transpile
 // RunCase runs relation r on test case c (see Run).
 func RunCase(t testing.TB, c *Case, r *relation.Relation, tr transpiler.Transpiler) {
 	t.Helper()
-	spots, err := r.Spots(c.Input)
+	spots, err := r.Spots(t.Context(), c.Input)
 	if err != nil {
 		t.Fatalf("%s: spots of %s: %v", c.File, c.Input.Name, err)
 	}
@@ -215,7 +215,7 @@ func RunCase(t testing.TB, c *Case, r *relation.Relation, tr transpiler.Transpil
 		t.Fatalf("%s: no spot %d: %s has %d", c.File, c.Spot, c.Input.Name, len(spots))
 	}
 	sp := spots[c.Spot]
-	fu, err := r.Mutate(c.Input, sp, Rand(c.Seed, sp))
+	fu, err := r.Mutate(t.Context(), c.Input, sp, Rand(c.Seed, sp))
 	if err != nil {
 		t.Fatalf("%s: mutation at spot %d: %v", c.File, c.Spot, err)
 	}

@@ -69,14 +69,14 @@ func addItem(extra ...relation.Checker) *relation.Relation {
 	return &relation.Relation{
 		Name: "add-item",
 		Doc:  "An item inserted after a line appears after it in out.txt.",
-		Spots: func(in relation.Input) ([]relation.Spot, error) {
+		Spots: func(_ context.Context, in relation.Input) ([]relation.Spot, error) {
 			var spots []relation.Spot
 			for i := range strings.Count(string(in.Src), "\n") {
 				spots = append(spots, relation.Spot{Index: i, Line: i + 1, Col: 1, Desc: fmt.Sprintf("after line %d", i+1)})
 			}
 			return spots, nil
 		},
-		Mutate: func(in relation.Input, sp relation.Spot, rng *rand.Rand) (*relation.FollowUp, error) {
+		Mutate: func(_ context.Context, in relation.Input, sp relation.Spot, rng *rand.Rand) (*relation.FollowUp, error) {
 			lines := strings.SplitAfter(string(in.Src), "\n")
 			n := fmt.Sprintf("item%d", rng.IntN(1000))
 			src := strings.Join(lines[:sp.Index+1], "") + n + "\n" + strings.Join(lines[sp.Index+1:], "")

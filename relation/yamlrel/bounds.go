@@ -2,6 +2,7 @@ package yamlrel
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"iter"
@@ -41,14 +42,21 @@ func tooLarge(fn string, n int) error {
 }
 
 // evaluation is the state of one evaluation of a template: the steps it
-// has taken.
-type evaluation struct{ steps int }
+// has taken, and the context it runs under.
+type evaluation struct {
+	steps int
+	ctx   context.Context
+}
 
-// step counts a step, and stops the evaluation when it takes too many.
+// step counts a step, and stops the evaluation when it takes too many or
+// its context is done (a campaign stopped by a signal or out of time).
 func (e *evaluation) step() {
 	e.steps++
 	if e.steps > maxSteps {
 		panic(template.ExecError{Err: errSteps})
+	}
+	if err := e.ctx.Err(); err != nil {
+		panic(template.ExecError{Err: err})
 	}
 }
 
@@ -241,8 +249,12 @@ type instances struct {
 	pool      sync.Pool
 }
 
-// execute evaluates the template on data within the limits.
-func (p *instances) execute(data any) (string, error) {
+// execute evaluates the template on data within the limits, until ctx is
+// done.
+func (p *instances) execute(ctx context.Context, data any) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
 	in, _ := p.pool.Get().(*instance)
 	if in == nil {
 		var err error
@@ -250,11 +262,15 @@ func (p *instances) execute(data any) (string, error) {
 			return "", err
 		}
 	}
-	in.ev.steps = 0
+	in.ev.steps, in.ev.ctx = 0, ctx
 	var w boundedWriter
 	err := in.t.Execute(&w, data)
+	in.ev.ctx = nil
 	p.pool.Put(in)
 	if err != nil {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
 		return "", err
 	}
 	return w.String(), nil

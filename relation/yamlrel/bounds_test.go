@@ -1,6 +1,8 @@
 package yamlrel
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -36,10 +38,38 @@ func TestTemplateBounds(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
-		_, err = tm.render(map[string]any{})
+		_, err = tm.render(context.Background(), map[string]any{})
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("%s: got %v\nwant %s", tc.name, err, tc.want)
 		}
+	}
+}
+
+// TestTemplateContext: a template stops when its context is done, at its
+// next step, with the context's error; the instance it ran on serves the
+// next evaluation as if nothing happened.
+func TestTemplateContext(t *testing.T) {
+	tm, err := mkTmpl(yamlpos.String{Value: `{{range 999999}}{{$x := repeat "x" 1000}}{{end}}ok`, Pos: yamlpos.Pos{File: "r.yaml", Line: 3, Col: 7}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := tm.render(ctx, map[string]any{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v, want context.Canceled", err)
+	}
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	data := map[string]any{"stop": func() string { cancel(); return "" }}
+	stopping, err := mkTmpl(yamlpos.String{Value: `{{range 999999}}{{call $.stop}}{{end}}`, Pos: yamlpos.Pos{File: "r.yaml", Line: 3, Col: 7}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := stopping.render(ctx, data); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled while it runs: %v, want context.Canceled", err)
+	}
+	if s, err := tm.render(context.Background(), map[string]any{}); err != nil || s != "ok" {
+		t.Errorf("after: %q, %v", s, err)
 	}
 }
 
@@ -71,7 +101,7 @@ func TestTemplateRangeSemantics(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", src, err)
 		}
-		got, err := tm.render(data)
+		got, err := tm.render(context.Background(), data)
 		if err != nil || got != want {
 			t.Errorf("%s: got %q, %v; want %q", src, got, err, want)
 		}

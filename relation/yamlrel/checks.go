@@ -4,6 +4,8 @@ package yamlrel
 // by anchors), created, and the derived checks (derived.go).
 
 import (
+	"regexp"
+
 	"github.com/mcpt-tool/mcpt/internal/yamlpos"
 	"github.com/mcpt-tool/mcpt/oracle"
 )
@@ -14,6 +16,11 @@ type checkT struct {
 	created *createdT
 	derived *derivedT
 	blocks  *blocksT // logic.go
+	when    *tmpl    // nil: always
+	// late is true when the check's file names use .out, the base output:
+	// it is rendered when it checks, o at hand (a file found in the output
+	// tree, `{{holding "^export enum E " .out}}`).
+	late bool
 }
 
 type equivT struct {
@@ -66,6 +73,11 @@ func compileCheck(cy checkYAML, relName yamlpos.String) (checkT, error) {
 		return c, relName.At("relation %s: each check is one of equivalence, difference, created, locality, order, analogy, blocks", relName.Value)
 	}
 	var err error
+	if cy.When != nil {
+		if c.when, err = mkTmpl(*cy.When); err != nil {
+			return c, err
+		}
+	}
 	switch {
 	case cy.Blocks != nil:
 		c.blocks, err = compileBlocks(cy.Blocks, relName)
@@ -73,13 +85,28 @@ func compileCheck(cy checkYAML, relName yamlpos.String) (checkT, error) {
 		c.derived, err = compileDerived(cy)
 	case cy.Created != nil:
 		c.created, err = compileCreated(cy.Created, relName)
+		c.late = err == nil && usesOut(c.created.file)
 	case cy.Equivalence != nil:
 		c.equiv, err = compileEquivalence(cy.Equivalence)
+		c.late = err == nil && usesOut(c.equiv.except...)
 	default:
 		c.diff, err = compileDifference(cy.Difference, relName)
+		c.late = err == nil && usesOut(c.diff.file)
 	}
 	return c, err
 }
+
+// usesOut reports whether a template reads .out, the base output.
+func usesOut(ts ...*tmpl) bool {
+	for _, t := range ts {
+		if t != nil && outRE.MatchString(t.src) {
+			return true
+		}
+	}
+	return false
+}
+
+var outRE = regexp.MustCompile(`\.out\b`)
 
 func compileEquivalence(e *equivYAML) (*equivT, error) {
 	eq := &equivT{name: "equivalence"}

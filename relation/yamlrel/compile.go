@@ -8,6 +8,7 @@
 package yamlrel
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -107,11 +108,13 @@ func LoadWith(o Options, fsys fs.FS, names ...string) ([]*relation.Relation, err
 		if d, ok := fsys.(interface{ DisplayName(string) string }); ok {
 			display = d.DisplayName(name)
 		}
-		if err := l.loadFile(name, display, yamlpos.Pos{}); err != nil {
-			return nil, err
-		}
+		l.loadFile(name, display, yamlpos.Pos{})
 	}
-	return l.compile()
+	rels := l.compile()
+	if err := l.errs.Err(); err != nil {
+		return nil, err
+	}
+	return rels, nil
 }
 
 // LoadFiles is Load for relation files on disk, named by path.
@@ -128,25 +131,70 @@ func LoadFiles(paths ...string) ([]*relation.Relation, error) {
 	return Load(r.FS(), names...)
 }
 
-func (l *loader) compile() ([]*relation.Relation, error) {
+// compile compiles the relations of every file read, once the
+// definitions of all of them are in, adding the errors to l.errs.
+func (l *loader) compile() []*relation.Relation {
 	if l.d.fresh == nil {
 		fp, _ := relation.ParseFreshPattern(DefaultFresh)
 		l.d.fresh = fp
 	}
+	l.errs.AddError(l.d.checkKinds())
 	var rels []*relation.Relation
-	var errs []error
 	for _, ry := range l.rels {
 		r, err := l.d.compileRelation(ry.r)
+		if errors.Is(err, errReported) {
+			continue
+		}
 		if err != nil {
-			errs = append(errs, err)
+			l.errs.AddError(err)
 			continue
 		}
 		rels = append(rels, r)
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	return rels
+}
+
+// checkKinds checks what the kinds of every file read say of regions:
+// each names one, and a kind with node one with list. A kind in error is
+// dropped (see inError).
+func (d *defs) checkKinds() error {
+	var errs yamlpos.ErrorList
+	var kept []string
+	for _, kn := range d.kindList {
+		k := d.kinds[kn]
+		switch reg := d.regions[k.region]; {
+		case k.region == "": // reported by add
+		case reg == nil && d.inError("region", k.region):
+		case reg == nil:
+			errs.Add(yamlpos.Errorf(d.sources["kind "+kn], "kind %s: no region named %q", kn, k.region))
+		case len(k.nodes) > 0 && reg.tree == nil:
+			errs.Add(yamlpos.Errorf(d.sources["kind "+kn], "kind %s: node is for a kind of a region with list (region %s has none)", kn, k.region))
+		default:
+			kept = append(kept, kn)
+			continue
+		}
+		delete(d.kinds, kn)
 	}
-	return rels, nil
+	d.kindList = kept
+	errs.AddError(d.checkTreeRegions())
+	return errs.Err()
+}
+
+// errReported is the error of a relation that uses a definition in
+// error: that error is reported, and the relation's would say no more.
+var errReported = errors.New("a definition it uses is in error")
+
+// inError tells whether the definition (what: region, kind) called name
+// was given but is in error: it is not there to use.
+func (d *defs) inError(what, name string) bool {
+	_, given := d.sources[what+" "+name]
+	switch what {
+	case "region":
+		return given && d.regions[name] == nil
+	case "kind":
+		return given && d.kinds[name] == nil
+	}
+	return false
 }
 
 // DefaultFresh is the pattern of fresh names when a file sets none.
@@ -161,6 +209,8 @@ type loader struct {
 	seen map[string]bool
 	rels []pendingRel
 	fsys fs.FS
+	// errs are the errors of every file read: one loading reports all.
+	errs yamlpos.ErrorList
 }
 
 type pendingRel struct {
@@ -169,41 +219,40 @@ type pendingRel struct {
 
 // loadFile reads the relation file name of l.fsys, shown in messages as
 // display, and the files it includes; from is the include that names it.
-func (l *loader) loadFile(name, display string, from yamlpos.Pos) error {
+// Its errors go to l.errs, and it goes on past every one it can.
+func (l *loader) loadFile(name, display string, from yamlpos.Pos) {
 	if l.seen[name] {
-		return nil // included twice: definitions are already there
+		return // included twice: definitions are already there
 	}
 	l.seen[name] = true
 	data, err := fs.ReadFile(l.fsys, name)
 	if err != nil {
 		if from.File != "" {
-			return yamlpos.Errorf(from, "cannot include: %v", err)
+			l.errs.Add(yamlpos.Errorf(from, "cannot include: %v", err))
+		} else {
+			l.errs.AddError(err)
 		}
-		return err
+		return
 	}
 	var f fileYAML
-	if err := yamlpos.Decode(display, data, &f); err != nil {
-		return err
+	errs, ok := yamlpos.DecodeAll(display, data, &f)
+	l.errs = append(l.errs, errs...)
+	if !ok {
+		return
 	}
 	for _, inc := range f.Include {
 		iname, idisplay := l.includeName(name, display, inc.Value)
 		if !fs.ValidPath(iname) {
-			return yamlpos.Errorf(inc.Pos, "cannot include %s: it is not among the relation files", inc.Value)
+			l.errs.Add(yamlpos.Errorf(inc.Pos, "cannot include %s: it is not among the relation files", inc.Value))
+			continue
 		}
-		if err := l.loadFile(iname, idisplay, inc.Pos); err != nil {
-			return err
-		}
+		l.loadFile(iname, idisplay, inc.Pos)
 	}
-	if err := l.setSyntax(name, display, f.Syntax); err != nil {
-		return err
-	}
-	if err := l.d.add(&f); err != nil {
-		return err
-	}
+	l.errs.AddError(l.setSyntax(name, display, f.Syntax))
+	l.errs.AddError(l.d.add(&f))
 	for _, r := range f.Relations {
 		l.rels = append(l.rels, pendingRel{r: r})
 	}
-	return nil
 }
 
 // includeName is the name and the display name of the file that the file
@@ -234,102 +283,95 @@ func (d *defs) define(what, name string, pos yamlpos.Pos) error {
 var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 func (d *defs) add(f *fileYAML) error {
+	var errs yamlpos.ErrorList
 	if f.Fresh != nil {
 		if d.fresh != nil {
-			return f.Fresh.At("fresh-name pattern defined twice (first at %s)", d.freshPos)
+			errs.Add(f.Fresh.At("fresh-name pattern defined twice (first at %s)", d.freshPos))
+		} else if fp, err := relation.ParseFreshPattern(f.Fresh.Value); err != nil {
+			errs.Add(f.Fresh.At("%v", err))
+		} else {
+			d.fresh, d.freshPos = fp, f.Fresh.Pos
 		}
-		fp, err := relation.ParseFreshPattern(f.Fresh.Value)
-		if err != nil {
-			return f.Fresh.At("%v", err)
-		}
-		d.fresh, d.freshPos = fp, f.Fresh.Pos
 	}
 	if f.Skip != nil {
 		re, err := compileRE(*f.Skip)
-		if err != nil {
-			return err
-		}
+		errs.AddError(err)
 		d.skip = re
 	}
-	if err := d.addCaptures(f.Captures); err != nil {
-		return err
-	}
+	errs.AddError(d.addCaptures(f.Captures))
 	lets, err := compileLets(f.Let)
-	if err != nil {
-		return err
-	}
+	errs.AddError(err)
 	d.lets = append(d.lets, lets...)
-	if err := d.addRegions(f.Regions); err != nil {
-		return err
-	}
+	errs.AddError(d.addRegions(f.Regions))
 	for _, name := range sortedKeys(f.Kinds) {
-		if err := d.addKind(name, f.Kinds[name]); err != nil {
-			return err
-		}
+		errs.AddError(d.addKind(name, f.Kinds[name]))
 	}
-	if err := d.addTables(f.Tables); err != nil {
-		return err
-	}
+	errs.AddError(d.addTables(f.Tables))
 	// Regions named by kinds are checked once every file is loaded.
 	for _, name := range sortedKeys(f.Kinds) {
 		k := f.Kinds[name]
 		if k.Region.Value == "" {
-			return k.Match.At("kind %s: no region", name)
+			errs.Add(k.Match.At("kind %s: no region", name))
 		}
 	}
-	return nil
+	return errs.Err()
 }
 
 func (d *defs) addCaptures(caps map[string]yamlpos.String) error {
+	var errs yamlpos.ErrorList
 	for _, name := range sortedKeys(caps) {
 		s := caps[name]
 		if err := d.define("capture", name, s.Pos); err != nil {
-			return err
+			errs.AddError(err)
+			continue
 		}
 		re, err := compileRE(s)
 		if err != nil {
-			return err
+			errs.AddError(err)
+			continue
 		}
 		if re.NumSubexp() < 1 {
-			return s.At("capture %s: the pattern needs a group for the captured value", name)
+			errs.Add(s.At("capture %s: the pattern needs a group for the captured value", name))
+			continue
 		}
 		d.captures[name] = re
 		d.capOrder = append(d.capOrder, name)
 	}
-	return nil
+	return errs.Err()
 }
 
 func (d *defs) addRegions(regions map[string]regionYAML) error {
+	var errs yamlpos.ErrorList
 	for _, name := range sortedKeys(regions) {
-		r := regions[name]
-		if len(r.List) > 0 {
-			if err := d.addTreeRegion(name, r); err != nil {
-				return err
-			}
-			continue
-		}
-		if r.Whole != nil {
-			if err := d.addWhole(name, r); err != nil {
-				return err
-			}
-			continue
-		}
-		if err := d.define("region", name, r.From.Pos); err != nil {
-			return err
-		}
-		from, err := compileRE(r.From)
-		if err != nil {
-			return err
-		}
-		to, err := compileRE(r.To)
-		if err != nil {
-			return err
-		}
-		if err := checkRegionGroups(r.From, from); err != nil {
-			return err
-		}
-		d.regions[name] = &region{name: name, from: from, to: to}
+		errs.AddError(d.addRegion(name, regions[name]))
 	}
+	return errs.Err()
+}
+
+// addRegion defines one region: a tree region, the whole input, or lines
+// from a pattern to another.
+func (d *defs) addRegion(name string, r regionYAML) error {
+	if len(r.List) > 0 {
+		return d.addTreeRegion(name, r)
+	}
+	if r.Whole != nil {
+		return d.addWhole(name, r)
+	}
+	if err := d.define("region", name, r.From.Pos); err != nil {
+		return err
+	}
+	var errs yamlpos.ErrorList
+	from, err := compileRE(r.From)
+	errs.AddError(err)
+	to, err := compileRE(r.To)
+	errs.AddError(err)
+	if from != nil {
+		errs.AddError(checkRegionGroups(r.From, from))
+	}
+	if err := errs.Err(); err != nil {
+		return err
+	}
+	d.regions[name] = &region{name: name, from: from, to: to}
 	return nil
 }
 
@@ -397,25 +439,32 @@ func compileRE(s yamlpos.String) (*regexp.Regexp, error) {
 
 func compileLets(ls []map[string]yamlpos.String) ([]let, error) {
 	var out []let
+	var errs yamlpos.ErrorList
 	for _, m := range ls {
 		if len(m) != 1 {
-			for _, v := range m {
-				return nil, v.At("each let item defines one name")
+			for _, name := range sortedKeys(m) {
+				errs.Add(m[name].At("each let item defines one name"))
+				break
 			}
-			return nil, errors.New("empty let item")
+			if len(m) == 0 {
+				errs.AddError(errors.New("empty let item"))
+			}
+			continue
 		}
 		for name, v := range m {
 			if !identRE.MatchString(name) {
-				return nil, v.At("let name %q must be an identifier", name)
+				errs.Add(v.At("let name %q must be an identifier", name))
+				continue
 			}
 			t, err := mkTmpl(v)
 			if err != nil {
-				return nil, err
+				errs.AddError(err)
+				continue
 			}
 			out = append(out, let{name: name, tmpl: t})
 		}
 	}
-	return out, nil
+	return out, errs.Err()
 }
 
 // tmpl is a compiled template with the position it was written at, and
@@ -449,10 +498,14 @@ func mkTmpl(s yamlpos.String) (*tmpl, error) {
 }
 
 // render evaluates the template on data, within the limits of one
-// evaluation; an error carries the template's position.
-func (t *tmpl) render(data map[string]any) (string, error) {
-	s, err := t.run.execute(data)
+// evaluation and until ctx is done; an error carries the template's
+// position, but for ctx's, which is returned as it is.
+func (t *tmpl) render(ctx context.Context, data map[string]any) (string, error) {
+	s, err := t.run.execute(ctx, data)
 	if err != nil {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
 		return "", fmt.Errorf("%s: %s", t.pos, execMessage(err))
 	}
 	return s, nil

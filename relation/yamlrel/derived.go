@@ -6,6 +6,7 @@ package yamlrel
 // prediction written by hand. docs/relations.md documents them.
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"slices"
@@ -230,14 +231,14 @@ type mutation struct {
 	data map[string]any
 }
 
-func (d *derivedT) instantiate(mu *mutation) (relation.Checker, error) {
-	files, err := renderAll(d.files, mu.data)
+func (d *derivedT) instantiate(ctx context.Context, mu *mutation) (relation.Checker, error) {
+	files, err := renderAll(ctx, d.files, mu.data)
 	if err != nil {
 		return nil, err
 	}
 	switch d.what {
 	case "locality":
-		only, err := renderAll(d.only, mu.data)
+		only, err := renderAll(ctx, d.only, mu.data)
 		if err != nil {
 			return nil, err
 		}
@@ -248,16 +249,16 @@ func (d *derivedT) instantiate(mu *mutation) (relation.Checker, error) {
 		l.Files = only
 		return l, nil
 	case "order":
-		return d.order(mu, files)
+		return d.order(ctx, mu, files)
 	}
-	return d.analogy(mu, files)
+	return d.analogy(ctx, mu, files)
 }
 
 // renderAll renders file templates, leaving out those that render empty.
-func renderAll(ts []*tmpl, data map[string]any) ([]string, error) {
+func renderAll(ctx context.Context, ts []*tmpl, data map[string]any) ([]string, error) {
 	var out []string
 	for _, t := range ts {
-		f, err := t.render(data)
+		f, err := t.render(ctx, data)
 		if err != nil {
 			return nil, err
 		}
@@ -283,15 +284,15 @@ func (d *derivedT) locality(mu *mutation, files []string) *oracle.Locality {
 	return &oracle.Locality{Name: d.name, Fresh: fresh, Except: files, Numbers: d.numbers, Punctuation: d.punctuation, Hunks: d.hunks, By: d.by, Also: d.also, Grows: d.grows, Renamed: d.renamed}
 }
 
-func (d *derivedT) order(mu *mutation, files []string) (*oracle.Order, error) {
+func (d *derivedT) order(ctx context.Context, mu *mutation, files []string) (*oracle.Order, error) {
 	nd := mu.inserted()
 	prev, next := nd.prev, nd.next
 	if d.before != nil {
 		var err error
-		if prev, err = d.before.render(mu.data); err != nil {
+		if prev, err = d.before.render(ctx, mu.data); err != nil {
 			return nil, err
 		}
-		if next, err = d.after.render(mu.data); err != nil {
+		if next, err = d.after.render(ctx, mu.data); err != nil {
 			return nil, err
 		}
 	}
@@ -314,7 +315,7 @@ func (d *derivedT) order(mu *mutation, files []string) (*oracle.Order, error) {
 		PrevShared: declaredTwice(mu.m, prev), NextShared: declaredTwice(mu.m, next)}, nil
 }
 
-func (d *derivedT) analogy(mu *mutation, files []string) (*oracle.Analogy, error) {
+func (d *derivedT) analogy(ctx context.Context, mu *mutation, files []string) (*oracle.Analogy, error) {
 	a := &oracle.Analogy{Name: d.name, Others: d.others(mu), Files: files, KeepNumbers: d.keepNumbers, Skip: d.skip}
 	nd := mu.inserted()
 	sib := nd.sibling(mu, d.keepNumbers)
@@ -322,7 +323,7 @@ func (d *derivedT) analogy(mu *mutation, files []string) (*oracle.Analogy, error
 		a.Shape = shapeOf(nd.first, nd.names, d.keepNumbers)
 	}
 	if d.sibling != nil {
-		s, err := d.sibling.render(mu.data)
+		s, err := d.sibling.render(ctx, mu.data)
 		if err != nil {
 			return nil, err
 		}

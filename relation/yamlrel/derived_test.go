@@ -1,6 +1,7 @@
 package yamlrel
 
 import (
+	"context"
 	"maps"
 	"os"
 	"path/filepath"
@@ -44,10 +45,10 @@ cycle
 func TestDerivedChecks(t *testing.T) {
 	rels := loadFiles(t, map[string]string{"defs.yaml": defsYAML, "rel.yaml": derivedRel})
 	in := relation.Input{Name: "door.cll", Src: []byte(derivedProgram)}
-	spots, _ := rels[0].Spots(in)
+	spots, _ := rels[0].Spots(context.Background(), in)
 	// Spot 2 is after Hold: neighbours Hold and Alarm; the nearest sibling
 	// mentioned once is Alarm (Hold is started in the cycle).
-	fu, err := rels[0].Mutate(in, spots[2], rngFor(1))
+	fu, err := rels[0].Mutate(context.Background(), in, spots[2], rngFor(1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +69,7 @@ func TestDerivedChecks(t *testing.T) {
 		t.Errorf("analogy %+v", an.Renames)
 	}
 	// At the start, with no timer above: no previous neighbour.
-	fu, _ = rels[0].Mutate(in, spots[0], rngFor(1))
+	fu, _ = rels[0].Mutate(context.Background(), in, spots[0], rngFor(1))
 	if ord := fu.Checks[1].(*oracle.Order); !ord.Prev.Empty() || ord.Next.String() != "Hold" {
 		t.Errorf("start: %s between %s and %s", ord.New, ord.Prev, ord.Next)
 	}
@@ -80,8 +81,8 @@ func TestOrderUnique(t *testing.T) {
 	rel := strings.Replace(derivedRel, "- order: {}", "- order: {unique: true, not_places: 'x', places: '.'}", 1)
 	rels := loadFiles(t, map[string]string{"defs.yaml": defsYAML, "rel.yaml": rel})
 	in := relation.Input{Name: "door.cll", Src: []byte(derivedProgram)}
-	spots, _ := rels[0].Spots(in)
-	fu, err := rels[0].Mutate(in, spots[2], rngFor(1))
+	spots, _ := rels[0].Spots(context.Background(), in)
+	fu, err := rels[0].Mutate(context.Background(), in, spots[2], rngFor(1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,8 +130,8 @@ relations:
 `
 	rels := loadFiles(t, map[string]string{"defs.yaml": defs, "rel.yaml": rel})
 	in := relation.Input{Name: "m.proto", Src: []byte("message M {\n  int32 id = 1;\n  string email = 5;\n}\n")}
-	spots, _ := rels[0].Spots(in)
-	fu, err := rels[0].Mutate(in, spots[len(spots)-1], rngFor(1))
+	spots, _ := rels[0].Spots(context.Background(), in)
+	fu, err := rels[0].Mutate(context.Background(), in, spots[len(spots)-1], rngFor(1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,15 +143,15 @@ relations:
 	// generator writes the first of a list otherwise): with phone used
 	// elsewhere, a field after it has none.
 	in = relation.Input{Name: "m.proto", Src: []byte("message M {\n  string email = 1;\n  string phone = 2;\n}\n// phone\n")}
-	spots, _ = rels[0].Spots(in)
-	fu, err = rels[0].Mutate(in, spots[len(spots)-1], rngFor(1))
+	spots, _ = rels[0].Spots(context.Background(), in)
+	fu, err = rels[0].Mutate(context.Background(), in, spots[len(spots)-1], rngFor(1))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if an := fu.Checks[0].(*oracle.Analogy); len(an.Renames) != 0 {
 		t.Errorf("last field: sibling %s, want none (email is the first)", an.Renames[0].From)
 	}
-	fu, _ = rels[0].Mutate(in, spots[0], rngFor(1))
+	fu, _ = rels[0].Mutate(context.Background(), in, spots[0], rngFor(1))
 	if an := fu.Checks[0].(*oracle.Analogy); len(an.Renames) != 1 || an.Renames[0].From.String() != "email" {
 		t.Errorf("first field: sibling %+v, want email", an.Renames)
 	}
@@ -165,8 +166,8 @@ func TestLocalityPerFile(t *testing.T) {
 		"      - locality: {except: ['*.c']}\n      - locality: {files: ['*.c'], numbers: any, grows: ['^int order\\[\\]']}\n", 1)
 	rels := loadFiles(t, map[string]string{"defs.yaml": defsYAML, "rel.yaml": rel})
 	in := relation.Input{Name: "door.cll", Src: []byte(derivedProgram)}
-	spots, _ := rels[0].Spots(in)
-	fu, err := rels[0].Mutate(in, spots[2], rngFor(1))
+	spots, _ := rels[0].Spots(context.Background(), in)
+	fu, err := rels[0].Mutate(context.Background(), in, spots[2], rngFor(1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,8 +227,8 @@ func TestDerivedGeneric(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		spots, _ := rels[0].Spots(in)
-		fu, err := rels[0].Mutate(in, spots[2], rngFor(1))
+		spots, _ := rels[0].Spots(context.Background(), in)
+		fu, err := rels[0].Mutate(context.Background(), in, spots[2], rngFor(1))
 		if err != nil {
 			t.Fatal(err)
 		}

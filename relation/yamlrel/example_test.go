@@ -1,6 +1,7 @@
 package yamlrel_test
 
 import (
+	"context"
 	"fmt"
 	"log"
 	"math/rand/v2"
@@ -25,14 +26,14 @@ func ExampleLoad() {
 		log.Fatal(err)
 	}
 	in := relation.Input{Name: "traffic.cll", Src: src}
-	spots, err := r.Spots(in)
+	spots, err := r.Spots(context.Background(), in)
 	if err != nil {
 		log.Fatal(err)
 	}
 	for _, sp := range spots {
 		fmt.Printf("  spot %d at line %d: %s\n", sp.Index, sp.Line, sp.Desc)
 	}
-	fu, err := r.Mutate(in, spots[2], rand.New(rand.NewPCG(1, 2)))
+	fu, err := r.Mutate(context.Background(), in, spots[2], rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package yamlrel
 
 import (
+	"context"
 	"github.com/mcpt-tool/mcpt/internal/namecase"
 	"github.com/mcpt-tool/mcpt/internal/yamlpos"
 	"path/filepath"
@@ -74,7 +75,7 @@ func TestRegionScopeAndKindLets(t *testing.T) {
       - equivalence: {}
 `)
 	in := relation.Input{Name: "shop.idl", Src: []byte(idlSrc)}
-	spots, err := r.Spots(in)
+	spots, err := r.Spots(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func TestRegionScopeAndKindLets(t *testing.T) {
 	if !slices.Equal(descs, want) {
 		t.Fatalf("spots %q, want %q", descs, want)
 	}
-	fu, err := r.Mutate(in, spots[2], rngFor(1))
+	fu, err := r.Mutate(context.Background(), in, spots[2], rngFor(1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,8 +189,8 @@ const editRel = `  - name: add-field
 func TestEditsOverRanges(t *testing.T) {
 	r := loadExt(t, editRel)
 	in := relation.Input{Name: "shop.idl", Src: []byte(idlSrc)}
-	spots, _ := r.Spots(in)
-	fu, err := r.Mutate(in, spots[1], rngFor(1)) // after qty
+	spots, _ := r.Spots(context.Background(), in)
+	fu, err := r.Mutate(context.Background(), in, spots[1], rngFor(1)) // after qty
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,7 +302,7 @@ func TestSortAndIndex(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := tm.render(map[string]any{"items": items})
+		got, err := tm.render(context.Background(), map[string]any{"items": items})
 		if err != nil || got != want {
 			t.Errorf("%s = %q, %v; want %q", src, got, err, want)
 		}
@@ -311,4 +312,21 @@ func TestSortAndIndex(t *testing.T) {
 func regexpMatches(re, s string) bool {
 	rx, err := cachedRE(re)
 	return err == nil && rx.MatchString(s)
+}
+
+// A check with when is left out of the test cases where when renders
+// empty: the header is created only for a field added to Item.
+func TestCheckWhen(t *testing.T) {
+	r := loadExt(t, strings.Replace(editRel, "      - created: {", "      - when: '{{eq .S \"Item\"}}'\n        created: {", 1))
+	in := relation.Input{Name: "shop.idl", Src: []byte(idlSrc)}
+	spots, _ := r.Spots(context.Background(), in)
+	for i, want := range map[int]int{1: 3, 4: 2} { // after qty (Item), in Tag
+		fu, err := r.Mutate(context.Background(), in, spots[i], rngFor(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(fu.Checks) != want {
+			t.Errorf("spot %d (%s): %d checks, want %d", i, spots[i].Desc, len(fu.Checks), want)
+		}
+	}
 }

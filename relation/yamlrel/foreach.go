@@ -1,6 +1,7 @@
 package yamlrel
 
 import (
+	"context"
 	"fmt"
 	"strings"
 )
@@ -35,11 +36,11 @@ func compileForEach(fy *forEachYAML) (*forEach, error) {
 }
 
 // elements resolves the list: of strings, numbers or items.
-func (f *forEach) elements(data map[string]any) ([]any, error) {
+func (f *forEach) elements(ctx context.Context, data map[string]any) ([]any, error) {
 	path := f.among
 	if f.amongT != nil {
 		var err error
-		if path, err = f.amongT.render(data); err != nil {
+		if path, err = f.amongT.render(ctx, data); err != nil {
 			return nil, err
 		}
 	}

@@ -3,6 +3,7 @@ package yamlrel
 import (
 	"errors"
 	"fmt"
+	"path"
 	"reflect"
 	"regexp"
 	"slices"
@@ -12,7 +13,25 @@ import (
 	"unicode"
 
 	"github.com/mcpt-tool/mcpt/internal/namecase"
+	"github.com/mcpt-tool/mcpt/tree"
 )
+
+// holding is the name of the first file of the output tree out (.out, in
+// a check rendered when it checks) that has a line matching re, in name
+// order; "" when none has: a relation finds the file a generator wrote a
+// declaration to instead of computing its name.
+func holding(re string, out tree.Tree) (string, error) {
+	rx, err := cachedRE("(?m)" + re)
+	if err != nil {
+		return "", err
+	}
+	for _, name := range out.Names() {
+		if rx.Match(out[name]) {
+			return name, nil
+		}
+	}
+	return "", nil
+}
 
 // listFuncs are the template functions over lists of names, numbers and
 // items (the maps of .region.items, .decls.KIND and tables) that relations
@@ -70,6 +89,8 @@ var listFuncs = map[string]any{
 		return replaceAll(rx, repl, s)
 	},
 	"alt":        onStrings(alt),
+	"holding":    holding,
+	"dir":        path.Dir,
 	"kebab":      namecase.Kebab,
 	"camel":      namecase.Camel,
 	"pascal":     namecase.Pascal,

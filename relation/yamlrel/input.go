@@ -1,6 +1,7 @@
 package yamlrel
 
 import (
+	"context"
 	"fmt"
 	"path"
 	"strings"
@@ -65,6 +66,7 @@ type decl struct {
 	elems   [][2]int       // byte offsets of each list element
 	item    map[string]any // what templates see of it (see itemMap)
 	text    string         // in a tree region: the member's text, white space collapsed
+	leading []string       // in a tree region: the comments and annotations attached before it
 }
 
 // key is the name by which a declaration is "the preceding X": its name
@@ -81,14 +83,17 @@ func (d *decl) key() string {
 
 // parse returns the model of src, from a small cache: the engine mutates
 // the same seeds over and over, and a model is never changed once built.
-func (d *defs) parse(src []byte) *model {
+func (d *defs) parse(ctx context.Context, src []byte) *model {
 	d.cacheMu.Lock()
 	m, ok := d.cache[string(src)]
 	d.cacheMu.Unlock()
 	if ok {
 		return m
 	}
-	m = d.build(src)
+	m = d.build(ctx, src)
+	if ctx.Err() != nil {
+		return m // maybe cut short: built again when asked again
+	}
 	d.cacheMu.Lock()
 	defer d.cacheMu.Unlock()
 	if d.cache == nil {
@@ -103,7 +108,7 @@ func (d *defs) parse(src []byte) *model {
 
 const modelCacheSize = 512
 
-func (d *defs) build(src []byte) *model {
+func (d *defs) build(ctx context.Context, src []byte) *model {
 	m := &model{src: string(src), captures: map[string]string{}, regions: map[string][]*regionInst{}, decls: map[string][]*decl{}}
 	text := m.src
 	off := 0
@@ -163,7 +168,7 @@ func (d *defs) build(src []byte) *model {
 		}
 	}
 	d.buildTree(m)
-	d.finish(m)
+	d.finish(ctx, m)
 	return m
 }
 
@@ -268,6 +273,10 @@ func itemMap(m *model, inst *regionInst, dc *decl, index int) map[string]any {
 	if dc.names == nil {
 		it["names"] = []string{}
 	}
+	it["leading"] = dc.leading
+	if dc.leading == nil {
+		it["leading"] = []string{}
+	}
 	for _, g := range dc.kind.match.SubexpNames() {
 		if g == "" {
 			continue
@@ -281,7 +290,7 @@ func itemMap(m *model, inst *regionInst, dc *decl, index int) map[string]any {
 
 // finish builds what templates see of the declarations of a model: an item
 // map per declaration and the lists of .decls.
-func (d *defs) finish(m *model) {
+func (d *defs) finish(ctx context.Context, m *model) {
 	m.declItems = map[string]any{}
 	for _, kn := range d.kindList {
 		m.declItems[kn] = []map[string]any{}
@@ -302,7 +311,7 @@ func (d *defs) finish(m *model) {
 			m.declItems[kn] = items
 		}
 	}
-	if err := d.itemLets(m); m.err == nil {
+	if err := d.itemLets(ctx, m); m.err == nil {
 		m.err = err
 	}
 }
@@ -314,7 +323,7 @@ func (d *defs) finish(m *model) {
 // first let of every declaration, then the second, and so on, so that the
 // k-th let of a declaration sees the lets before k of every declaration
 // (a field's copy is noexcept when the fields of the struct it names are).
-func (d *defs) itemLets(m *model) error {
+func (d *defs) itemLets(ctx context.Context, m *model) error {
 	tables := d.tableData()
 	for round := 0; ; round++ {
 		more := false
@@ -335,7 +344,7 @@ func (d *defs) itemLets(m *model) error {
 				for key, v := range dc.item {
 					data[key] = v
 				}
-				s, err := l.tmpl.render(data)
+				s, err := l.tmpl.render(ctx, data)
 				if err != nil {
 					return fmt.Errorf("kind %s, line %d: let %s: %v", kn, dc.line+1, l.name, err)
 				}

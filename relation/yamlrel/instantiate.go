@@ -4,33 +4,62 @@ package yamlrel
 // templates rendered with the mutation's bindings.
 
 import (
+	"context"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/tree"
 )
 
-func (c checkT) instantiate(data map[string]any) (relation.Checker, error) {
+func (c checkT) instantiate(ctx context.Context, data map[string]any) (relation.Checker, error) {
+	if c.late {
+		return &lateCheck{c: c, data: data, ctx: ctx}, nil
+	}
+	return c.render(ctx, data)
+}
+
+func (c checkT) render(ctx context.Context, data map[string]any) (relation.Checker, error) {
 	switch {
 	case c.blocks != nil:
-		return c.blocks.instantiate(data)
+		return c.blocks.instantiate(ctx, data)
 	case c.created != nil:
-		return c.created.instantiate(data)
+		return c.created.instantiate(ctx, data)
 	case c.equiv != nil:
-		return c.equiv.instantiate(data)
+		return c.equiv.instantiate(ctx, data)
 	case len(c.diff.reads) > 0:
 		// The edits need values of o: rendered when o is there.
 		return &readingDiff{dt: c.diff, data: data}, nil
 	}
-	return c.diff.instantiate(data)
+	return c.diff.instantiate(ctx, data)
 }
 
-func (eq *equivT) instantiate(data map[string]any) (*oracle.Equivalence, error) {
+// lateCheck is a check whose file names are found in the base output
+// (.out): rendered when it checks. A template that fails fails the check.
+type lateCheck struct {
+	c    checkT
+	data map[string]any
+	ctx  context.Context
+}
+
+// Check renders the check with o as .out and runs it.
+func (lc *lateCheck) Check(o, o2 tree.Tree) []oracle.Failure {
+	data := maps.Clone(lc.data)
+	data["out"] = o
+	chk, err := lc.c.render(lc.ctx, data)
+	if err != nil {
+		return []oracle.Failure{{Checker: lc.c.kindName(), Message: err.Error()}}
+	}
+	return chk.Check(o, o2)
+}
+
+func (eq *equivT) instantiate(ctx context.Context, data map[string]any) (*oracle.Equivalence, error) {
 	e := &oracle.Equivalence{Name: eq.name}
 	for _, t := range eq.except {
-		f, err := t.render(data)
+		f, err := t.render(ctx, data)
 		if err != nil {
 			return nil, err
 		}
@@ -41,19 +70,19 @@ func (eq *equivT) instantiate(data map[string]any) (*oracle.Equivalence, error) 
 	return e, nil
 }
 
-func (dt *diffT) instantiate(data map[string]any) (*oracle.Difference, error) {
-	file, err := dt.file.render(data)
+func (dt *diffT) instantiate(ctx context.Context, data map[string]any) (*oracle.Difference, error) {
+	file, err := dt.file.render(ctx, data)
 	if err != nil {
 		return nil, err
 	}
 	d := &oracle.Difference{File: file}
 	if dt.name != nil {
-		if d.Name, err = dt.name.render(data); err != nil {
+		if d.Name, err = dt.name.render(ctx, data); err != nil {
 			return nil, err
 		}
 	}
 	for _, et := range dt.edits {
-		es, err := et.instantiateAll(data)
+		es, err := et.instantiateAll(ctx, data)
 		if err != nil {
 			return nil, err
 		}
@@ -64,15 +93,15 @@ func (dt *diffT) instantiate(data map[string]any) (*oracle.Difference, error) {
 
 // instantiateAll renders an edit, once per element of its for_each list
 // when it has one; an edit whose when is false is left out.
-func (et editT) instantiateAll(data map[string]any) ([]oracle.Edit, error) {
+func (et editT) instantiateAll(ctx context.Context, data map[string]any) ([]oracle.Edit, error) {
 	if et.forEach == nil {
-		e, on, err := et.instantiate(data)
+		e, on, err := et.instantiate(ctx, data)
 		if !on || err != nil {
 			return nil, err
 		}
 		return []oracle.Edit{e}, nil
 	}
-	elems, err := et.forEach.elements(data)
+	elems, err := et.forEach.elements(ctx, data)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +112,7 @@ func (et editT) instantiateAll(data map[string]any) ([]oracle.Edit, error) {
 	}
 	for _, x := range elems {
 		each[et.forEach.as] = x
-		e, on, err := et.instantiate(each)
+		e, on, err := et.instantiate(ctx, each)
 		if err != nil {
 			return nil, err
 		}
@@ -95,13 +124,13 @@ func (et editT) instantiateAll(data map[string]any) ([]oracle.Edit, error) {
 }
 
 // instantiate renders one edit; on is false when its when is.
-func (et editT) instantiate(data map[string]any) (e oracle.Edit, on bool, err error) {
-	if on, err := et.applies(data); err != nil || !on {
+func (et editT) instantiate(ctx context.Context, data map[string]any) (e oracle.Edit, on bool, err error) {
+	if on, err := et.applies(ctx, data); err != nil || !on {
 		return e, false, err
 	}
 	e.Op = et.op
 	if et.lines != nil {
-		body, err := et.lines.render(data)
+		body, err := et.lines.render(ctx, data)
 		if err != nil {
 			return e, false, err
 		}
@@ -112,7 +141,7 @@ func (et editT) instantiate(data map[string]any) (e oracle.Edit, on bool, err er
 		}
 	}
 	for _, at := range et.anchors {
-		a, on, err := at.instantiate(data)
+		a, on, err := at.instantiate(ctx, data)
 		if err != nil {
 			return e, false, err
 		}
@@ -120,18 +149,18 @@ func (et editT) instantiate(data map[string]any) (e oracle.Edit, on bool, err er
 			e.Anchors = append(e.Anchors, a)
 		}
 	}
-	if err := et.instantiateRewrite(data, &e); err != nil {
+	if err := et.instantiateRewrite(ctx, data, &e); err != nil {
 		return e, false, err
 	}
 	return e, true, nil
 }
 
 // applies reports whether an edit's when condition holds.
-func (et editT) applies(data map[string]any) (bool, error) {
+func (et editT) applies(ctx context.Context, data map[string]any) (bool, error) {
 	if et.when == nil {
 		return true, nil
 	}
-	w, err := et.when.render(data)
+	w, err := et.when.render(ctx, data)
 	if err != nil {
 		return false, err
 	}
@@ -139,16 +168,16 @@ func (et editT) applies(data map[string]any) (bool, error) {
 }
 
 // instantiate renders an anchor; on is false when its when is.
-func (at anchorT) instantiate(data map[string]any) (a oracle.Anchor, on bool, err error) {
+func (at anchorT) instantiate(ctx context.Context, data map[string]any) (a oracle.Anchor, on bool, err error) {
 	if at.when != nil {
-		w, err := at.when.render(data)
+		w, err := at.when.render(ctx, data)
 		if err != nil || !truthy(w) {
 			return a, false, err
 		}
 	}
 	a = oracle.Anchor{Before: at.before, End: at.end}
 	for _, mt := range at.path {
-		m, err := mt.matcher(data)
+		m, err := mt.matcher(ctx, data)
 		if err != nil {
 			return a, false, err
 		}
@@ -159,9 +188,9 @@ func (at anchorT) instantiate(data map[string]any) (a oracle.Anchor, on bool, er
 
 // instantiateRewrite renders the pattern, replacement, amount and range of
 // substitute and renumber edits.
-func (et editT) instantiateRewrite(data map[string]any, e *oracle.Edit) error {
+func (et editT) instantiateRewrite(ctx context.Context, data map[string]any, e *oracle.Edit) error {
 	if et.pattern != nil {
-		src, err := et.pattern.render(data)
+		src, err := et.pattern.render(ctx, data)
 		if err != nil {
 			return err
 		}
@@ -172,14 +201,14 @@ func (et editT) instantiateRewrite(data map[string]any, e *oracle.Edit) error {
 		e.Pattern = re
 	}
 	if et.with != nil {
-		w, err := et.with.render(data)
+		w, err := et.with.render(ctx, data)
 		if err != nil {
 			return err
 		}
 		e.With = w
 	}
 	if et.by != nil {
-		b, err := et.by.render(data)
+		b, err := et.by.render(ctx, data)
 		if err != nil {
 			return err
 		}
@@ -190,7 +219,7 @@ func (et editT) instantiateRewrite(data map[string]any, e *oracle.Edit) error {
 		e.By = n
 	}
 	for _, mt := range et.through {
-		m, err := mt.matcher(data)
+		m, err := mt.matcher(ctx, data)
 		if err != nil {
 			return err
 		}
@@ -199,8 +228,8 @@ func (et editT) instantiateRewrite(data map[string]any, e *oracle.Edit) error {
 	return nil
 }
 
-func (mt matcherT) matcher(data map[string]any) (oracle.Matcher, error) {
-	s, err := mt.t.render(data)
+func (mt matcherT) matcher(ctx context.Context, data map[string]any) (oracle.Matcher, error) {
+	s, err := mt.t.render(ctx, data)
 	if err != nil {
 		return oracle.Matcher{}, err
 	}
@@ -214,19 +243,30 @@ func (mt matcherT) matcher(data map[string]any) (oracle.Matcher, error) {
 	return oracle.Matcher{Re: re}, nil
 }
 
-func (c *createdT) instantiate(data map[string]any) (*oracle.Creation, error) {
+func (c *createdT) instantiate(ctx context.Context, data map[string]any) (*oracle.Creation, error) {
 	cr := &oracle.Creation{}
 	var err error
-	if cr.File, err = c.file.render(data); err != nil {
+	if cr.File, err = c.file.render(ctx, data); err != nil {
 		return nil, err
 	}
-	if cr.Content, err = c.content.render(data); err != nil {
+	if cr.Content, err = c.content.render(ctx, data); err != nil {
 		return nil, err
 	}
 	if c.name != nil {
-		if cr.Name, err = c.name.render(data); err != nil {
+		if cr.Name, err = c.name.render(ctx, data); err != nil {
 			return nil, err
 		}
 	}
 	return cr, nil
+}
+
+// kindName names the check in a failure of its own rendering.
+func (c checkT) kindName() string {
+	switch {
+	case c.equiv != nil:
+		return c.equiv.name
+	case c.created != nil:
+		return "created"
+	}
+	return "difference"
 }

@@ -1,6 +1,7 @@
 package yamlrel
 
 import (
+	"context"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -31,11 +32,11 @@ func TestValueTypes(t *testing.T) {
       - equivalence: {}
 `)
 	in := relation.Input{Name: "shop.idl", Src: []byte(idlSrc)}
-	spots, err := r.Spots(in)
+	spots, err := r.Spots(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fu, err := r.Mutate(in, spots[0], rngFor(1)) // start of Item
+	fu, err := r.Mutate(context.Background(), in, spots[0], rngFor(1)) // start of Item
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,8 +60,8 @@ func TestValueTypes(t *testing.T) {
     checks:
       - equivalence: {}
 `)
-	spots, _ = r.Spots(in)
-	if _, err := r.Mutate(in, spots[0], rngFor(1)); err == nil || !strings.Contains(err.Error(), "is not an item") {
+	spots, _ = r.Spots(context.Background(), in)
+	if _, err := r.Mutate(context.Background(), in, spots[0], rngFor(1)); err == nil || !strings.Contains(err.Error(), "is not an item") {
 		t.Errorf("pluck of strings: %v", err)
 	}
 }
@@ -86,14 +87,14 @@ relations:
 		t.Fatal(err)
 	}
 	in := relation.Input{Name: "c.txt", Src: []byte("const A\nconst B\n")}
-	spots, err := rels[0].Spots(in)
+	spots, err := rels[0].Spots(context.Background(), in)
 	if err != nil || len(spots) != 3 {
 		t.Fatalf("spots %v, %v", spots, err)
 	}
 	if spots[0].Desc != "start of file" || spots[0].Line != 1 {
 		t.Errorf("first spot %+v", spots[0])
 	}
-	fu, err := rels[0].Mutate(in, spots[1], rngFor(1))
+	fu, err := rels[0].Mutate(context.Background(), in, spots[1], rngFor(1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,8 +145,8 @@ const forEachRel = `  - name: add-field
 func TestForEachAndRead(t *testing.T) {
 	r := loadExt(t, forEachRel)
 	in := relation.Input{Name: "shop.idl", Src: []byte(idlSrc)}
-	spots, _ := r.Spots(in)
-	fu, err := r.Mutate(in, spots[1], rngFor(1)) // after qty
+	spots, _ := r.Spots(context.Background(), in)
+	fu, err := r.Mutate(context.Background(), in, spots[1], rngFor(1)) // after qty
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,8 +201,8 @@ func TestChoicesSeeLets(t *testing.T) {
       - equivalence: {}
 `)
 	in := relation.Input{Name: "shop.idl", Src: []byte(idlSrc)}
-	spots, _ := r.Spots(in)
-	fu, err := r.Mutate(in, spots[len(spots)-1], rngFor(1)) // in Tag
+	spots, _ := r.Spots(context.Background(), in)
+	fu, err := r.Mutate(context.Background(), in, spots[len(spots)-1], rngFor(1)) // in Tag
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,8 +233,8 @@ func TestBlockScalars(t *testing.T) {
 	in := relation.Input{Name: "shop.idl", Src: []byte(idlSrc)}
 	predict := func(chomp string) string {
 		r := loadExt(t, strings.Replace(rel, "|2-", chomp, 1))
-		spots, _ := r.Spots(in)
-		fu, err := r.Mutate(in, spots[0], rngFor(1))
+		spots, _ := r.Spots(context.Background(), in)
+		fu, err := r.Mutate(context.Background(), in, spots[0], rngFor(1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -264,8 +265,8 @@ func TestReadFromFollowUp(t *testing.T) {
 	rel = strings.ReplaceAll(rel, ".o.first", ".o2.first")
 	r := loadExt(t, rel)
 	in := relation.Input{Name: "shop.idl", Src: []byte(idlSrc)}
-	spots, _ := r.Spots(in)
-	fu, err := r.Mutate(in, spots[1], rngFor(1))
+	spots, _ := r.Spots(context.Background(), in)
+	fu, err := r.Mutate(context.Background(), in, spots[1], rngFor(1))
 	if err != nil {
 		t.Fatal(err)
 	}

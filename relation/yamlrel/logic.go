@@ -8,6 +8,7 @@ package yamlrel
 // both.
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -45,6 +46,9 @@ func (d *defs) compileDeclare(dy *declareYAML, relName yamlpos.String) (*declare
 	}
 	reg := d.regions[dy.Region.Value]
 	if reg == nil {
+		if d.inError("region", dy.Region.Value) {
+			return nil, errReported
+		}
 		return nil, dy.Region.At("relation %s: declare: no region named %q", relName.Value, dy.Region.Value)
 	}
 	if dy.Insert.Value == "" {
@@ -59,7 +63,7 @@ func (d *defs) compileDeclare(dy *declareYAML, relName yamlpos.String) (*declare
 
 // declared adds the declaration to src, the follow-up with the spot's
 // text (of n bytes) inserted at offset at of the input m models.
-func (dt *declareT) declared(m *model, data map[string]any, src string, at, n int) (string, error) {
+func (dt *declareT) declared(ctx context.Context, m *model, data map[string]any, src string, at, n int) (string, error) {
 	if dt == nil {
 		return src, nil
 	}
@@ -72,7 +76,7 @@ func (dt *declareT) declared(m *model, data map[string]any, src string, at, n in
 	if k := len(inst.items); k > 0 {
 		off = lineEnd(m, inst.items[k-1].end)
 	}
-	text, err := dt.insert.render(data)
+	text, err := dt.insert.render(ctx, data)
 	if err != nil {
 		return "", err
 	}
@@ -114,19 +118,19 @@ func compileBlocks(by *blocksYAML, relName yamlpos.String) (*blocksT, error) {
 }
 
 // instantiate renders the blocks; one that renders empty is left out.
-func (b *blocksT) instantiate(data map[string]any) (*oracle.Blocks, error) {
+func (b *blocksT) instantiate(ctx context.Context, data map[string]any) (*oracle.Blocks, error) {
 	c := &oracle.Blocks{}
 	var err error
-	if c.File, err = b.file.render(data); err != nil {
+	if c.File, err = b.file.render(ctx, data); err != nil {
 		return nil, err
 	}
 	if b.name != nil {
-		if c.Name, err = b.name.render(data); err != nil {
+		if c.Name, err = b.name.render(ctx, data); err != nil {
 			return nil, err
 		}
 	}
 	for _, t := range b.blocks {
-		s, err := t.render(data)
+		s, err := t.render(ctx, data)
 		if err != nil {
 			return nil, err
 		}

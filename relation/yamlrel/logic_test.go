@@ -1,6 +1,7 @@
 package yamlrel
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -48,7 +49,7 @@ func TestDeclareAndBlocks(t *testing.T) {
 	rels := loadFiles(t, map[string]string{"defs.yaml": defs, "rel.yaml": stmtRel})
 	r := rels[0]
 	in := relation.Input{Name: "door.cll", Src: []byte(stmtProgram)}
-	spots, err := r.Spots(in)
+	spots, err := r.Spots(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +62,7 @@ func TestDeclareAndBlocks(t *testing.T) {
 	if got, want := strings.Join(descs, "|"), "start of body|after stmt send|after stmt if|after stmt send (end of body)"; got != want {
 		t.Errorf("spots %q, want %q", got, want)
 	}
-	fu, err := r.Mutate(in, spots[2], rngFor(1))
+	fu, err := r.Mutate(context.Background(), in, spots[2], rngFor(1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,8 +88,8 @@ func TestDeclareAndBlocks(t *testing.T) {
 	// At the end of a program without a final newline, both insertions
 	// stand on lines of their own.
 	in.Src = []byte(strings.TrimSuffix(stmtProgram, "\n"))
-	spots, _ = r.Spots(in)
-	fu, err = r.Mutate(in, spots[len(spots)-1], rngFor(1))
+	spots, _ = r.Spots(context.Background(), in)
+	fu, err = r.Mutate(context.Background(), in, spots[len(spots)-1], rngFor(1))
 	if err != nil {
 		t.Fatal(err)
 	}

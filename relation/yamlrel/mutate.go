@@ -1,6 +1,7 @@
 package yamlrel
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -12,9 +13,18 @@ import (
 
 // mutate makes the follow-up of one spot: the bindings (the spot's data,
 // lets, fresh names, choices), the inserted text and the checkers.
-func (r *rel) mutate(in relation.Input, sp relation.Spot, rng *rand.Rand) (*relation.FollowUp, error) {
-	m := r.d.parse(in.Src)
-	ss, err := r.find(m, in.Name)
+func (r *rel) mutate(ctx context.Context, in relation.Input, sp relation.Spot, rng *rand.Rand) (*relation.FollowUp, error) {
+	fu, err := r.followUp(ctx, in, sp, rng)
+	if err != nil && ctx.Err() != nil {
+		return nil, ctx.Err() // cut short, whichever template saw it
+	}
+	return fu, err
+}
+
+// followUp is mutate before the context's error is told apart.
+func (r *rel) followUp(ctx context.Context, in relation.Input, sp relation.Spot, rng *rand.Rand) (*relation.FollowUp, error) {
+	m := r.d.parse(ctx, in.Src)
+	ss, err := r.find(ctx, m, in.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -22,11 +32,11 @@ func (r *rel) mutate(in relation.Input, sp relation.Spot, rng *rand.Rand) (*rela
 		return nil, fmt.Errorf("relation %s: no spot %d in %s (it has %d)", r.name, sp.Index, in.Name, len(ss))
 	}
 	s := ss[sp.Index]
-	data, err := r.bind(m, s, in, rng)
+	data, err := r.bind(ctx, m, s, in, rng)
 	if err != nil {
 		return nil, err
 	}
-	ins, err := r.inserted(s, data)
+	ins, err := r.inserted(ctx, s, data)
 	if err != nil {
 		return nil, err
 	}
@@ -36,7 +46,7 @@ func (r *rel) mutate(in relation.Input, sp relation.Spot, rng *rand.Rand) (*rela
 	} else if s.offset == len(m.src) && len(m.src) > 0 && !strings.HasSuffix(m.src, "\n") {
 		src = m.src + "\n" + s.text(ins)
 	}
-	if src, err = r.declare.declared(m, data, src, s.offset, len(src)-len(m.src)); err != nil {
+	if src, err = r.declare.declared(ctx, m, data, src, s.offset, len(src)-len(m.src)); err != nil {
 		return nil, err
 	}
 	fu := &relation.FollowUp{Src: []byte(src), Bindings: flatten(data), Fresh: r.freshKeys}
@@ -45,11 +55,20 @@ func (r *rel) mutate(in relation.Input, sp relation.Spot, rng *rand.Rand) (*rela
 		mu.ins = memberText(ins, s.tree.List.Layout.Sep) // as the kinds of a tree region see members
 	}
 	for _, c := range r.checks {
+		if c.when != nil {
+			w, err := c.when.render(ctx, data)
+			if err != nil {
+				return nil, err
+			}
+			if !truthy(w) {
+				continue
+			}
+		}
 		var chk relation.Checker
 		if c.derived != nil {
-			chk, err = c.derived.instantiate(mu)
+			chk, err = c.derived.instantiate(ctx, mu)
 		} else {
-			chk, err = c.instantiate(data)
+			chk, err = c.instantiate(ctx, data)
 		}
 		if err != nil {
 			return nil, err
@@ -62,27 +81,27 @@ func (r *rel) mutate(in relation.Input, sp relation.Spot, rng *rand.Rand) (*rela
 // bind computes the template data of a test case: the spot's data, the
 // input, the definitions' and the spot's lets, fresh names, the
 // relation's lets that need no choice, the choices, and the other lets.
-func (r *rel) bind(m *model, s *spot, in relation.Input, rng *rand.Rand) (map[string]any, error) {
+func (r *rel) bind(ctx context.Context, m *model, s *spot, in relation.Input, rng *rand.Rand) (map[string]any, error) {
 	data := s.data()
 	data["input"] = inputData(in.Name, m.src)
-	if err := evalLets(r.d.lets, data); err != nil {
+	if err := evalLets(ctx, r.d.lets, data); err != nil {
 		return nil, err
 	}
-	if err := evalLets(s.lets, data); err != nil {
+	if err := evalLets(ctx, s.lets, data); err != nil {
 		return nil, err
 	}
 	if err := r.bindFresh(data, in.Src, rng); err != nil {
 		return nil, err
 	}
-	if err := evalLets(r.early, data); err != nil {
+	if err := evalLets(ctx, r.early, data); err != nil {
 		return nil, err
 	}
 	for _, c := range r.choose {
-		if err := r.draw(c, m, data, rng); err != nil {
+		if err := r.draw(ctx, c, m, data, rng); err != nil {
 			return nil, err
 		}
 	}
-	if err := evalLets(r.late, data); err != nil {
+	if err := evalLets(ctx, r.late, data); err != nil {
 		return nil, err
 	}
 	return data, nil
@@ -114,7 +133,7 @@ func (r *rel) bindFresh(data map[string]any, src []byte, rng *rand.Rand) error {
 }
 
 // draw makes one choice.
-func (r *rel) draw(c choice, m *model, data map[string]any, rng *rand.Rand) error {
+func (r *rel) draw(ctx context.Context, c choice, m *model, data map[string]any, rng *rand.Rand) error {
 	switch {
 	case c.from != nil:
 		ds := m.decls[c.from.name]
@@ -131,7 +150,7 @@ func (r *rel) draw(c choice, m *model, data map[string]any, rng *rand.Rand) erro
 		path := c.among
 		if c.amongT != nil {
 			var err error
-			if path, err = c.amongT.render(data); err != nil {
+			if path, err = c.amongT.render(ctx, data); err != nil {
 				return err
 			}
 		}
@@ -159,7 +178,7 @@ func (r *rel) draw(c choice, m *model, data map[string]any, rng *rand.Rand) erro
 		return fmt.Errorf("relation %s: choice %s: %s is not a non-empty list", r.name, c.name, c.among)
 	}
 	o := c.options[rng.IntN(len(c.options))]
-	v, err := o.render(data)
+	v, err := o.render(ctx, data)
 	if err != nil {
 		return err
 	}
@@ -167,9 +186,9 @@ func (r *rel) draw(c choice, m *model, data map[string]any, rng *rand.Rand) erro
 	return nil
 }
 
-func evalLets(ls []let, data map[string]any) error {
+func evalLets(ctx context.Context, ls []let, data map[string]any) error {
 	for _, l := range ls {
-		s, err := l.tmpl.render(data)
+		s, err := l.tmpl.render(ctx, data)
 		if err != nil {
 			return fmt.Errorf("let %s: %v", l.name, err)
 		}

@@ -1,6 +1,7 @@
 package yamlrel
 
 import (
+	"context"
 	"fmt"
 	"maps"
 
@@ -62,10 +63,17 @@ func compileReads(rys []readYAML) ([]readT, error) {
 type readingDiff struct {
 	dt   *diffT
 	data map[string]any
+	name string // as the check rendered it
 }
 
-// Check reads the values, renders the difference check and runs it.
+// Check is CheckContext that the end of no context stops.
 func (rd *readingDiff) Check(o, o2 tree.Tree) []oracle.Failure {
+	return rd.CheckContext(context.Background(), o, o2)
+}
+
+// CheckContext reads the values, renders the difference check and runs
+// it; its templates stop when ctx is done.
+func (rd *readingDiff) CheckContext(ctx context.Context, o, o2 tree.Tree) []oracle.Failure {
 	name, file := "", ""
 	fail := func(err error) []oracle.Failure {
 		if name == "" {
@@ -75,12 +83,19 @@ func (rd *readingDiff) Check(o, o2 tree.Tree) []oracle.Failure {
 	}
 	data := maps.Clone(rd.data)
 	var err error
-	if file, err = rd.dt.file.render(data); err != nil {
+	if file, err = rd.dt.file.render(ctx, data); err != nil {
+		return fail(err)
+	}
+	rd.name = "difference:" + file // for CheckerName, as it renders it
+	if file, err = oracle.FindFile(file, o); err != nil {
 		return fail(err)
 	}
 	if rd.dt.name != nil {
-		if name, err = rd.dt.name.render(data); err != nil {
+		if name, err = rd.dt.name.render(ctx, data); err != nil {
 			return fail(err)
+		}
+		if name != "" {
+			rd.name = name
 		}
 	}
 	vals, vals2 := map[string]any{}, map[string]any{}
@@ -89,14 +104,14 @@ func (rd *readingDiff) Check(o, o2 tree.Tree) []oracle.Failure {
 		if r.o2 {
 			from, to = o2, vals2
 		}
-		v, err := r.read(data, from, file)
+		v, err := r.read(ctx, data, from, file)
 		if err != nil {
 			return fail(err)
 		}
 		to[r.name] = v
 	}
 	data["o"], data["o2"] = vals, vals2
-	d, err := rd.dt.instantiate(data)
+	d, err := rd.dt.instantiate(ctx, data)
 	if err != nil {
 		return fail(err)
 	}
@@ -104,10 +119,10 @@ func (rd *readingDiff) Check(o, o2 tree.Tree) []oracle.Failure {
 }
 
 // read finds the value in o.
-func (r readT) read(data map[string]any, o tree.Tree, file string) (string, error) {
+func (r readT) read(ctx context.Context, data map[string]any, o tree.Tree, file string) (string, error) {
 	if r.file != nil {
 		var err error
-		if file, err = r.file.render(data); err != nil {
+		if file, err = r.file.render(ctx, data); err != nil {
 			return "", err
 		}
 	}
@@ -121,7 +136,7 @@ func (r readT) read(data map[string]any, o tree.Tree, file string) (string, erro
 	}
 	var path []oracle.Matcher
 	for _, mt := range r.path {
-		m, err := mt.matcher(data)
+		m, err := mt.matcher(ctx, data)
 		if err != nil {
 			return "", err
 		}
@@ -144,12 +159,16 @@ func (r readT) read(data map[string]any, o tree.Tree, file string) (string, erro
 // CheckerName is the name its failures carry: the check's name, or
 // difference:FILE.
 func (rd *readingDiff) CheckerName() string {
+	if rd.name != "" {
+		return rd.name
+	}
+	ctx := context.Background() // a name: a template of no loop, in practice
 	data := maps.Clone(rd.data)
 	if rd.dt.name != nil {
-		if name, err := rd.dt.name.render(data); err == nil && name != "" {
+		if name, err := rd.dt.name.render(ctx, data); err == nil && name != "" {
 			return name
 		}
 	}
-	file, _ := rd.dt.file.render(data)
+	file, _ := rd.dt.file.render(ctx, data)
 	return "difference:" + file
 }

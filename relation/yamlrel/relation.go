@@ -57,16 +57,6 @@ func (d *defs) compileRelation(ry relYAML) (*relation.Relation, error) {
 	if err := r.compileSpots(ry); err != nil {
 		return nil, err
 	}
-	for _, kn := range d.kindList {
-		if k := d.kinds[kn]; d.regions[k.region] == nil {
-			return nil, yamlpos.Errorf(d.sources["kind "+kn], "kind %s: no region named %q", kn, k.region)
-		} else if len(k.nodes) > 0 && d.regions[k.region].tree == nil {
-			return nil, yamlpos.Errorf(d.sources["kind "+kn], "kind %s: node is for a kind of a region with list (region %s has none)", kn, k.region)
-		}
-	}
-	if err := d.checkTreeRegions(); err != nil {
-		return nil, err
-	}
 	if err := r.compileBindings(ry); err != nil {
 		return nil, err
 	}
@@ -116,6 +106,9 @@ func (r *rel) compileSpots(ry relYAML) error {
 	if ry.Spots.Boundaries != nil {
 		reg := r.d.regions[ry.Spots.Boundaries.Value]
 		if reg == nil {
+			if r.d.inError("region", ry.Spots.Boundaries.Value) {
+				return errReported
+			}
 			return ry.Spots.Boundaries.At("no region named %q", ry.Spots.Boundaries.Value)
 		}
 		r.boundaries = reg
@@ -123,6 +116,9 @@ func (r *rel) compileSpots(ry relYAML) error {
 	for _, ls := range ry.Spots.Lists {
 		k := r.d.kinds[ls.Kind.Value]
 		if k == nil {
+			if r.d.inError("kind", ls.Kind.Value) {
+				return errReported
+			}
 			return ls.Kind.At("no kind named %q", ls.Kind.Value)
 		}
 		if k.list == "" {
@@ -215,6 +211,9 @@ func (d *defs) compileChoice(c chooseYAML) (choice, error) {
 		n++
 		ch.from = d.kinds[c.From.Value]
 		if ch.from == nil {
+			if d.inError("kind", c.From.Value) {
+				return ch, errReported
+			}
 			return ch, c.From.At("no kind named %q", c.From.Value)
 		}
 	}

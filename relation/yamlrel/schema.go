@@ -39,6 +39,7 @@ type regionYAML struct {
 	Members     []yamlpos.String `yaml:"members"`
 	Comments    []yamlpos.String `yaml:"comments"`
 	Annotations []yamlpos.String `yaml:"annotations"`
+	Sep         *yamlpos.String  `yaml:"sep"`
 }
 
 type kindYAML struct {
@@ -101,13 +102,16 @@ type chooseYAML struct {
 }
 
 type checkYAML struct {
-	Equivalence *equivYAML    `yaml:"equivalence"`
-	Difference  *diffYAML     `yaml:"difference"`
-	Created     *createdYAML  `yaml:"created"`
-	Locality    *localityYAML `yaml:"locality"`
-	Order       *orderYAML    `yaml:"order"`
-	Analogy     *analogyYAML  `yaml:"analogy"`
-	Blocks      *blocksYAML   `yaml:"blocks"`
+	// When, when it renders empty (or false, 0), leaves the check out of
+	// the test case.
+	When        *yamlpos.String `yaml:"when"`
+	Equivalence *equivYAML      `yaml:"equivalence"`
+	Difference  *diffYAML       `yaml:"difference"`
+	Created     *createdYAML    `yaml:"created"`
+	Locality    *localityYAML   `yaml:"locality"`
+	Order       *orderYAML      `yaml:"order"`
+	Analogy     *analogyYAML    `yaml:"analogy"`
+	Blocks      *blocksYAML     `yaml:"blocks"`
 }
 
 type equivYAML struct {

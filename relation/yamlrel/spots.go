@@ -1,6 +1,7 @@
 package yamlrel
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -24,9 +25,9 @@ type spot struct {
 	lets   []let
 }
 
-func (r *rel) spots(in relation.Input) ([]relation.Spot, error) {
-	m := r.d.parse(in.Src)
-	ss, err := r.find(m, in.Name)
+func (r *rel) spots(ctx context.Context, in relation.Input) ([]relation.Spot, error) {
+	m := r.d.parse(ctx, in.Src)
+	ss, err := r.find(ctx, m, in.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +52,7 @@ func (r *rel) applicable(m *model) bool {
 // find returns the spots of the relation in the input that m models. The
 // spots are shared between callers and never changed: each call of a spot's
 // data builds a fresh map.
-func (r *rel) find(m *model, name string) ([]*spot, error) {
+func (r *rel) find(ctx context.Context, m *model, name string) ([]*spot, error) {
 	k := foundKey{r, name}
 	m.foundMu.Lock()
 	f, ok := m.found[k]
@@ -59,7 +60,10 @@ func (r *rel) find(m *model, name string) ([]*spot, error) {
 	if ok {
 		return f.spots, f.err
 	}
-	ss, err := r.findAll(m, name)
+	ss, err := r.findAll(ctx, m, name)
+	if ctx.Err() != nil {
+		return nil, ctx.Err() // maybe cut short: not the spots of the input
+	}
 	m.foundMu.Lock()
 	if m.found == nil {
 		m.found = map[foundKey]foundSpots{}
@@ -69,7 +73,7 @@ func (r *rel) find(m *model, name string) ([]*spot, error) {
 	return ss, err
 }
 
-func (r *rel) findAll(m *model, name string) ([]*spot, error) {
+func (r *rel) findAll(ctx context.Context, m *model, name string) ([]*spot, error) {
 	if m.err != nil {
 		return nil, named(m.err, name)
 	}
@@ -82,7 +86,7 @@ func (r *rel) findAll(m *model, name string) ([]*spot, error) {
 		if err != nil {
 			return
 		}
-		ok, kerr := r.keep(s, name, m.src)
+		ok, kerr := r.keep(ctx, s, name, m.src)
 		if kerr != nil {
 			err = fmt.Errorf("relation %s: spots.when: %v", r.name, kerr)
 		}
@@ -291,20 +295,20 @@ func (r *rel) addScope(region map[string]any, inst *regionInst, b int) {
 }
 
 // keep reports whether a spot passes the relation's spots.when condition.
-func (r *rel) keep(s *spot, name, src string) (bool, error) {
+func (r *rel) keep(ctx context.Context, s *spot, name, src string) (bool, error) {
 	if r.when == nil && len(r.except) == 0 {
 		return true, nil
 	}
 	data := s.data()
 	data["input"] = inputData(name, src)
-	if err := evalLets(r.d.lets, data); err != nil {
+	if err := evalLets(ctx, r.d.lets, data); err != nil {
 		return false, err
 	}
-	if err := evalLets(s.lets, data); err != nil {
+	if err := evalLets(ctx, s.lets, data); err != nil {
 		return false, err
 	}
 	for _, e := range r.except {
-		x, err := e.render(data)
+		x, err := e.render(ctx, data)
 		if err != nil {
 			return false, err
 		}
@@ -315,7 +319,7 @@ func (r *rel) keep(s *spot, name, src string) (bool, error) {
 	if r.when == nil {
 		return true, nil
 	}
-	w, err := r.when.render(data)
+	w, err := r.when.render(ctx, data)
 	if err != nil {
 		return false, err
 	}

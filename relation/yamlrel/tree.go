@@ -1,6 +1,7 @@
 package yamlrel
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -128,6 +129,12 @@ func (d *defs) addTreeRegion(name string, r regionYAML) error {
 	for _, l := range r.Annotations {
 		tr.spec.Annotations = append(tr.spec.Annotations, l.Value)
 	}
+	if r.Sep != nil {
+		if v := r.Sep.Value; v != "," && v != ";" {
+			return r.Sep.At("region %s: sep is \",\" or \";\", found %q", name, v)
+		}
+		tr.spec.Sep = r.Sep.Value
+	}
 	var err error
 	if r.Header != nil {
 		if tr.header, err = compileRE(*r.Header); err != nil {
@@ -217,24 +224,31 @@ func (tr *treeRegion) instance(src []byte, l *syntax.List) (map[string]string, b
 // header is the text of the declaration that holds list l (with a
 // wrapping export, where the grammar has one), from its start to the list,
 // comments left out and white space collapsed: `export enum Color`,
-// `class Box<T> extends Base`. A list that is the root has none.
+// `class Box<T> extends Base`; a list of mcpt's grammar notation that
+// holds its declaration (`enum Color : byte { … }`) has the text before its
+// brace. A list that is the root has none.
 func header(src []byte, l *syntax.List) string {
-	p := l.Node.Parent
-	if p == nil {
+	p, start, end := l.Node.Parent, 0, l.Node.Start
+	switch {
+	case l.Open != nil && l.Open.Start > l.Node.Start:
+		// a list of mcpt's grammar notation holds its declaration
+		p, start, end = l.Node, l.Node.Start, l.Open.Start
+	case p == nil:
 		return ""
+	default:
+		start = p.Start
+		if p.Field == "declaration" && p.Parent != nil {
+			start = p.Parent.Start
+		}
 	}
-	start := p.Start
-	if p.Field == "declaration" && p.Parent != nil {
-		start = p.Parent.Start
-	}
-	h := []byte(string(src[start:l.Node.Start]))
+	h := []byte(string(src[start:end]))
 	syntax.Walk(p, func(n *syntax.Node) bool {
-		if n.Kind == "comment" && n.Start >= start && n.End <= l.Node.Start {
+		if n.Kind == "comment" && n.Start >= start && n.End <= end {
 			for i := n.Start; i < n.End; i++ {
 				h[i-start] = ' '
 			}
 		}
-		return n.Start < l.Node.Start
+		return n.Start < end
 	})
 	return collapse(string(h))
 }
@@ -252,6 +266,7 @@ func lineIndex(m *model, off int) int {
 // that a kind of the region takes (by node type) and matches (its pattern
 // on the member's text, white space collapsed).
 func (d *defs) treeItems(m *model, rname string, inst *regionInst) {
+	src := []byte(m.src)
 	for mi, mem := range inst.list.Members {
 		text := collapse(mem.Text())
 		for _, kn := range d.kindList {
@@ -268,6 +283,9 @@ func (d *defs) treeItems(m *model, rname string, inst *regionInst) {
 				if gn != "" && idx[2*gi] >= 0 {
 					dc.groups[gn] = text[idx[2*gi]:idx[2*gi+1]]
 				}
+			}
+			for _, c := range mem.Leading {
+				dc.leading = append(dc.leading, c.Text(src))
 			}
 			dc.name = dc.groups["name"]
 			if k.list != "" {
@@ -347,9 +365,9 @@ func (r *rel) compileClone(c *cloneYAML) (*cloneT, error) {
 // inserted renders the inserted text: the insert template, or the clone of
 // the spot's neighbour (the member before it, else the one after), which
 // the data then hold as .clone.of (its name) and .clone.text.
-func (r *rel) inserted(s *spot, data map[string]any) (string, error) {
+func (r *rel) inserted(ctx context.Context, s *spot, data map[string]any) (string, error) {
 	if r.clone == nil {
-		return r.insert.render(data)
+		return r.insert.render(ctx, data)
 	}
 	sib := s.tree.Before
 	if sib == nil {
@@ -358,13 +376,13 @@ func (r *rel) inserted(s *spot, data map[string]any) (string, error) {
 	if sib == nil {
 		return "", fmt.Errorf("relation %s: nothing to clone at %s", r.name, s.Desc)
 	}
-	name, err := r.clone.name.render(data)
+	name, err := r.clone.name.render(ctx, data)
 	if err != nil {
 		return "", err
 	}
 	value := ""
 	if r.clone.value != nil {
-		if value, err = r.clone.value.render(data); err != nil {
+		if value, err = r.clone.value.render(ctx, data); err != nil {
 			return "", err
 		}
 	}

@@ -1,6 +1,7 @@
 package yamlrel
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -41,7 +42,7 @@ relations:
 
 func treeSpotsOf(t *testing.T, r *relation.Relation, src string) []string {
 	t.Helper()
-	ss, err := r.Spots(relation.Input{Name: "x.ts", Src: []byte(src)})
+	ss, err := r.Spots(context.Background(), relation.Input{Name: "x.ts", Src: []byte(src)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,11 +79,11 @@ func TestTreeMutateFollowsLayout(t *testing.T) {
 		{"export enum Color {\n\tRed,\n\tGreen = 4,\n}\n", 1, "export enum Color {\n\tRed,\n\tN,\n\tGreen = 4,\n}\n"},
 	} {
 		in := relation.Input{Name: "x.ts", Src: []byte(c.src)}
-		ss, err := r.Spots(in)
+		ss, err := r.Spots(context.Background(), in)
 		if err != nil {
 			t.Fatal(err)
 		}
-		fu, err := r.Mutate(in, ss[c.spot], rngFor(1))
+		fu, err := r.Mutate(context.Background(), in, ss[c.spot], rngFor(1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,8 +97,8 @@ func TestTreeMutateFollowsLayout(t *testing.T) {
 func TestTreeBindings(t *testing.T) {
 	r := loadFiles(t, map[string]string{"rel.yaml": treeRelYAML})[0]
 	in := relation.Input{Name: "x.ts", Src: []byte("export enum Color { Red, Green = 4, Blue }\n")}
-	ss, _ := r.Spots(in)
-	fu, err := r.Mutate(in, ss[2], rngFor(1))
+	ss, _ := r.Spots(context.Background(), in)
+	fu, err := r.Mutate(context.Background(), in, ss[2], rngFor(1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +123,7 @@ func TestTreeErrors(t *testing.T) {
 		}
 	}
 	r := loadFiles(t, map[string]string{"rel.yaml": treeRelYAML})[0]
-	_, err := r.Spots(relation.Input{Name: "bad.ts", Src: []byte("export enum A {\n  X,\n  = 3\n}\n")})
+	_, err := r.Spots(context.Background(), relation.Input{Name: "bad.ts", Src: []byte("export enum A {\n  X,\n  = 3\n}\n")})
 	if err == nil || !strings.HasPrefix(err.Error(), "bad.ts:") {
 		t.Errorf("a seed that does not parse: error %v, want it at bad.ts:line:col", err)
 	}
@@ -132,12 +133,12 @@ func TestTreeClone(t *testing.T) {
 	yml := strings.Replace(treeRelYAML, "    insert: '{{.n}}'", "    clone: {name: '{{.n}}', value: '{{add (len .region.items) 10}}'}", 1)
 	r := loadFiles(t, map[string]string{"rel.yaml": yml})[0]
 	in := relation.Input{Name: "x.ts", Src: []byte("export enum Color {\n  Red = 1,\n  /** g */\n  Green = 4,\n}\n")}
-	ss, _ := r.Spots(in)
+	ss, _ := r.Spots(context.Background(), in)
 	for i, want := range []string{
 		"export enum Color {\n  N = 12,\n  Red = 1,\n  /** g */\n  Green = 4,\n}\n",
 		"export enum Color {\n  Red = 1,\n  N = 12,\n  /** g */\n  Green = 4,\n}\n",
 	} {
-		fu, err := r.Mutate(in, ss[i], rngFor(1))
+		fu, err := r.Mutate(context.Background(), in, ss[i], rngFor(1))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package yamlrel
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -125,7 +126,7 @@ func load(t *testing.T) *relation.Relation {
 
 func TestSpots(t *testing.T) {
 	r := load(t)
-	spots, err := r.Spots(relation.Input{Name: "door.cll", Src: []byte(program)})
+	spots, err := r.Spots(context.Background(), relation.Input{Name: "door.cll", Src: []byte(program)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,8 +148,8 @@ func TestSpots(t *testing.T) {
 func TestMutate(t *testing.T) {
 	r := load(t)
 	in := relation.Input{Name: "door.cll", Src: []byte(program)}
-	spots, _ := r.Spots(in)
-	fu, err := r.Mutate(in, spots[2], rngFor(3))
+	spots, _ := r.Spots(context.Background(), in)
+	fu, err := r.Mutate(context.Background(), in, spots[2], rngFor(3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,18 +161,18 @@ func TestMutate(t *testing.T) {
 	if fu.Bindings["prev.timer"] != "Hold" || fu.Bindings["logic"] != "Door" {
 		t.Errorf("bindings %v", fu.Bindings)
 	}
-	again, _ := r.Mutate(in, spots[2], rngFor(3))
+	again, _ := r.Mutate(context.Background(), in, spots[2], rngFor(3))
 	if string(again.Src) != string(fu.Src) {
 		t.Error("the same rng state gave another follow-up")
 	}
-	other, _ := r.Mutate(in, spots[2], rngFor(4))
+	other, _ := r.Mutate(context.Background(), in, spots[2], rngFor(4))
 	if other.Bindings["N"] == n {
 		t.Error("another rng state gave the same fresh name")
 	}
 	if len(fu.Checks) != 2 {
 		t.Fatalf("%d checks", len(fu.Checks))
 	}
-	if _, err := r.Mutate(in, relation.Spot{Index: 9}, rngFor(1)); err == nil || !strings.Contains(err.Error(), "no spot 9") {
+	if _, err := r.Mutate(context.Background(), in, relation.Spot{Index: 9}, rngFor(1)); err == nil || !strings.Contains(err.Error(), "no spot 9") {
 		t.Errorf("bad spot: %v", err)
 	}
 }
@@ -213,13 +214,13 @@ relations:
 		t.Fatal(err)
 	}
 	in := relation.Input{Name: "door.cll", Src: []byte(program)}
-	spots, _ := rels[0].Spots(in)
+	spots, _ := rels[0].Spots(context.Background(), in)
 	if len(spots) != 3 {
 		t.Fatalf("%d spots, want 3", len(spots))
 	}
 	var lines []string
 	for _, s := range spots {
-		fu, err := rels[0].Mutate(in, s, rngFor(1))
+		fu, err := rels[0].Mutate(context.Background(), in, s, rngFor(1))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,6 @@
 // Package cllc offers the reference CLL transpiler, package mcpt/cll, to the
-// tester as the builtin transpiler "cllc", run in process: importing the
-// package registers it. The tester still reaches it only through the
+// tester as the builtin transpiler "cllc", run in process: a program
+// offers it with mcpt.Builtin(cllc.Name, cllc.New), or Builtins. The tester still reaches it only through the
 // transpiler interface, as it would any other transpiler under test.
 package cllc
 
@@ -28,11 +28,8 @@ const Name = "cllc"
 // correct transpiler).
 const OptionFaultsIn = "faults-in"
 
-const doc = `the reference CLL → C transpiler (mcpt/cll), run in process
-Options: faults-in=both|follow-up (default both): the runs in which the
-requested faults are switched on.`
-
-func init() { transpiler.RegisterBuiltin(Name, doc, New) }
+// Builtins is cllc alone as a program's builtin transpilers.
+func Builtins() transpiler.BuiltinSet { return transpiler.BuiltinSet{Name: New} }
 
 // New makes the cllc transpiler with the given faults switched on. An
 // unknown option or fault name is an error.

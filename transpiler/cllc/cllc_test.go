@@ -3,14 +3,19 @@ package cllc_test
 import (
 	"bytes"
 	"context"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/mcpt-tool/mcpt/cll"
 	"github.com/mcpt-tool/mcpt/transpiler"
-	_ "github.com/mcpt-tool/mcpt/transpiler/cllc"
+	"github.com/mcpt-tool/mcpt/transpiler/cllc"
+	"github.com/mcpt-tool/mcpt/transpiler/spec"
 )
+
+// open makes the builtin cllc as a configuration naming it does.
+func open(options map[string]string, faults []string) (transpiler.Transpiler, error) {
+	return transpiler.Open(spec.Spec{Kind: spec.Builtin, Builtin: cllc.Name, Options: options, Faults: faults}, cllc.Builtins())
+}
 
 // traffic is the example of the CLL specification.
 const traffic = `logic TrafficLight
@@ -42,7 +47,7 @@ const typesH = "traffic_light_types.h"
 
 func builtin(t *testing.T, options map[string]string, faults ...string) transpiler.Transpiler {
 	t.Helper()
-	tr, err := transpiler.Builtin("cllc", options, faults)
+	tr, err := open(options, faults)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,16 +61,6 @@ func run(t *testing.T, tr transpiler.Transpiler, role transpiler.Role, src strin
 		t.Fatal(err)
 	}
 	return res
-}
-
-func TestRegistered(t *testing.T) {
-	i := slices.IndexFunc(transpiler.Builtins(), func(b transpiler.BuiltinInfo) bool { return b.Name == "cllc" })
-	if i < 0 {
-		t.Fatalf("builtins %v lack cllc", transpiler.Builtins())
-	}
-	if doc := transpiler.Builtins()[i].Doc; !strings.Contains(doc, "CLL") {
-		t.Errorf("doc %q", doc)
-	}
 }
 
 func TestAccepted(t *testing.T) {
@@ -129,7 +124,7 @@ func TestConfigurationErrors(t *testing.T) {
 		{map[string]string{"colour": "red"}, nil, `unknown option "colour"`},
 		{map[string]string{"faults-in": "base"}, nil, `faults-in="base"`},
 	} {
-		_, err := transpiler.Builtin("cllc", tc.options, tc.faults)
+		_, err := open(tc.options, tc.faults)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "cllc") {
 			t.Errorf("Builtin(%v, %v): %v, want an error containing %q", tc.options, tc.faults, err, tc.want)
 		}

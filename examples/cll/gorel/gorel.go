@@ -12,6 +12,7 @@
 package gorel
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"sync"
@@ -100,7 +101,7 @@ func boundaries(in relation.Input) (logic string, bs []boundary, err error) {
 	return logic, bs, nil
 }
 
-func spots(in relation.Input) ([]relation.Spot, error) {
+func spots(_ context.Context, in relation.Input) ([]relation.Spot, error) {
 	_, bs, err := boundaries(in)
 	if err != nil {
 		return nil, err
@@ -114,7 +115,7 @@ func spots(in relation.Input) ([]relation.Spot, error) {
 	return out, nil
 }
 
-func mutate(in relation.Input, sp relation.Spot, rng *rand.Rand) (*relation.FollowUp, error) {
+func mutate(_ context.Context, in relation.Input, sp relation.Spot, rng *rand.Rand) (*relation.FollowUp, error) {
 	logic, bs, err := boundaries(in)
 	if err != nil {
 		return nil, err

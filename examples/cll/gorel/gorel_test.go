@@ -1,6 +1,7 @@
 package gorel_test
 
 import (
+	"context"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -41,7 +42,7 @@ func TestAddCommandLayout(t *testing.T) {
 	alt := strings.ReplaceAll(string(src), "\n  command SpeakerOn", "\n  // the speaker\n  command SpeakerOn")
 	alt = strings.ReplaceAll(alt, "\n  ", "\n\t")
 	descs := func(src []byte) []string {
-		ss, err := r.Spots(relation.Input{Name: "traffic.cll", Src: src})
+		ss, err := r.Spots(context.Background(), relation.Input{Name: "traffic.cll", Src: src})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,8 +57,8 @@ func TestAddCommandLayout(t *testing.T) {
 		t.Fatalf("spots of the tab-indented program:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	in := relation.Input{Name: "traffic.cll", Src: []byte(alt)}
-	ss, _ := r.Spots(in)
-	fu, err := r.Mutate(in, ss[2], rand.New(rand.NewPCG(1, 1)))
+	ss, _ := r.Spots(context.Background(), in)
+	fu, err := r.Mutate(context.Background(), in, ss[2], rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}

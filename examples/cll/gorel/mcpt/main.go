@@ -10,7 +10,7 @@ package main
 import (
 	"github.com/mcpt-tool/mcpt"
 	"github.com/mcpt-tool/mcpt/examples/cll/gorel"
-	_ "github.com/mcpt-tool/mcpt/transpiler/cllc" // the builtin cllc transpiler
+	"github.com/mcpt-tool/mcpt/transpiler/cllc"
 )
 
-func main() { mcpt.Main(mcpt.Relations(gorel.AddCommand())) }
+func main() { mcpt.Main(mcpt.Relations(gorel.AddCommand()), mcpt.Builtin(cllc.Name, cllc.New)) }

@@ -1,4 +1,4 @@
-package result
+package signature
 
 import (
 	"regexp"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpt-tool/mcpt/internal/namecase"
+	"github.com/mcpt-tool/mcpt/result"
 )
 
 // enumHeader renders the start of a cllc types header for a logic prefix
@@ -36,10 +37,10 @@ func reversed(s []string) []string {
 	return out
 }
 
-func oracleFinding(prefix, fresh string, expected, actual string) *Finding {
+func oracleFinding(prefix, fresh string, expected, actual string) *result.Finding {
 	file := prefix + "_types.h"
-	return &Finding{
-		Kind: Oracle, Relation: "augment-enumeration",
+	return &result.Finding{
+		Kind: result.Oracle, Relation: "augment-enumeration",
 		Checker: "difference:" + file, File: file, FileKey: "*_types.h",
 		Expected: expected, Actual: actual,
 		Bindings: map[string]string{"N": fresh},
@@ -48,7 +49,7 @@ func oracleFinding(prefix, fresh string, expected, actual string) *Finding {
 
 // The reverse-enums fault met at two spots of two seeds with different
 // logic names, list lengths and fresh names.
-func reverseEnumsFindings() (a, b *Finding) {
+func reverseEnumsFindings() (a, b *result.Finding) {
 	exp := []string{"RED", "ZQ_KELMOR", "GREEN", "YELLOW"}
 	a = oracleFinding("traffic_light", "ZqKelmor",
 		enumHeader("traffic_light", exp), enumHeader("traffic_light", reversed(exp)))
@@ -60,7 +61,7 @@ func reverseEnumsFindings() (a, b *Finding) {
 
 func TestSignatureSameFaultSameSignature(t *testing.T) {
 	a, b := reverseEnumsFindings()
-	sa, sb := Signature(a), Signature(b)
+	sa, sb := Of(a), Of(b)
 	if sa != sb {
 		t.Errorf("reverse-enums at two spots: signatures differ:\n%s\n%s", sa, sb)
 	}
@@ -72,7 +73,7 @@ func TestSignatureSameFaultSameSignature(t *testing.T) {
 	// must not matter either.
 	exp := []string{"OFF", "ZQ_TORVIK", "ON"}
 	c := oracleFinding("lamp", "ZqTorvik", enumHeader("lamp", exp), enumHeader("lamp", reversed(exp)))
-	if sc := Signature(c); sc != sa {
+	if sc := Of(c); sc != sa {
 		t.Errorf("reverse-enums with the new value in the middle: %s, want %s", sc, sa)
 	}
 }
@@ -93,8 +94,8 @@ func TestSignatureDifferentFaultsDiffer(t *testing.T) {
 	wrongOne := oracleFinding("traffic_light", "ZqKelmor", enumHeader("traffic_light", states),
 		enumHeader("traffic_light", []string{"RED", "ZQ_KELMOR"}))
 	sigs := map[string]string{}
-	for name, f := range map[string]*Finding{"reverse": rev, "count": count, "dropped": dropped, "misplaced": misplaced, "wrong-one": wrongOne} {
-		s := Signature(f)
+	for name, f := range map[string]*result.Finding{"reverse": rev, "count": count, "dropped": dropped, "misplaced": misplaced, "wrong-one": wrongOne} {
+		s := Of(f)
 		if other, ok := sigs[s]; ok {
 			t.Errorf("faults %s and %s share signature %s", name, other, s)
 		}
@@ -104,12 +105,12 @@ func TestSignatureDifferentFaultsDiffer(t *testing.T) {
 	// The same shape under another checker, file or relation is another fault.
 	other := *count
 	other.Relation = "add-enumeration"
-	if Signature(&other) == Signature(count) {
+	if Of(&other) == Of(count) {
 		t.Error("the relation is not part of the signature")
 	}
 	other = *count
 	other.Checker, other.File, other.FileKey = "difference:traffic_light_types.c", "traffic_light_types.c", "*_types.c"
-	if Signature(&other) == Signature(count) {
+	if Of(&other) == Of(count) {
 		t.Error("the checker and file are not part of the signature")
 	}
 }
@@ -117,10 +118,10 @@ func TestSignatureDifferentFaultsDiffer(t *testing.T) {
 func TestSignatureUsesBindingsAndCForms(t *testing.T) {
 	// A prototype missing for the fresh command: the same fault for two
 	// fresh names, a different one when an old command's line is missing.
-	mk := func(fresh, missingLine string) *Finding {
+	mk := func(fresh, missingLine string) *result.Finding {
 		base := "#ifndef P_IO_H\n#define P_IO_H\n\nvoid p_cmd_motor_on(void);\n%s\n#endif\n"
-		return &Finding{
-			Kind: Oracle, Relation: "add-actuator-command", Checker: "difference:p_io.h", File: "p_io.h",
+		return &result.Finding{
+			Kind: result.Oracle, Relation: "add-actuator-command", Checker: "difference:p_io.h", File: "p_io.h",
 			Expected: strings.Replace(base, "%s", "void p_cmd_motor_on(void);\n"+missingLine, 1),
 			Actual:   strings.Replace(base, "%s", "void p_cmd_motor_on(void);", 1),
 			Bindings: map[string]string{"N": fresh},
@@ -129,11 +130,11 @@ func TestSignatureUsesBindingsAndCForms(t *testing.T) {
 	a := mk("ZqAbcdef", "void p_cmd_zq_abcdef(void);")
 	b := mk("ZqHtmlBox", "void p_cmd_zq_html_box(void);")
 	c := mk("ZqAbcdef", "void p_cmd_pump_off(void);")
-	if Signature(a) != Signature(b) {
-		t.Errorf("same missing prototype for two fresh names: %s vs %s", Signature(a), Signature(b))
+	if Of(a) != Of(b) {
+		t.Errorf("same missing prototype for two fresh names: %s vs %s", Of(a), Of(b))
 	}
-	if Signature(a) == Signature(c) {
-		t.Errorf("missing prototype of the fresh command and of another command share %s", Signature(a))
+	if Of(a) == Of(c) {
+		t.Errorf("missing prototype of the fresh command and of another command share %s", Of(a))
 	}
 }
 
@@ -142,61 +143,61 @@ func TestSignatureFromDiffOnly(t *testing.T) {
 		return "--- expected/p_attrs.h\n+++ actual/p_attrs.h\n@@ -3,3 +3,3 @@\n #define P_ATTR_MANUAL \"x\"\n" +
 			"-#define P_ATTR_" + name + " \"a\\n\"\n+#define P_ATTR_" + name + " \"a\\\\n\"\n #endif\n"
 	}
-	a := &Finding{Kind: Oracle, Relation: "add-attribute", Checker: "difference:p_attrs.h", File: "p_attrs.h",
+	a := &result.Finding{Kind: result.Oracle, Relation: "add-attribute", Checker: "difference:p_attrs.h", File: "p_attrs.h",
 		Diff: diff("ZQ_ONE"), Bindings: map[string]string{"N": "ZqOne"}}
-	b := &Finding{Kind: Oracle, Relation: "add-attribute", Checker: "difference:p_attrs.h", File: "p_attrs.h",
+	b := &result.Finding{Kind: result.Oracle, Relation: "add-attribute", Checker: "difference:p_attrs.h", File: "p_attrs.h",
 		Diff: diff("ZQ_TWO_THREE"), Bindings: map[string]string{"N": "ZqTwoThree"}}
-	if Signature(a) != Signature(b) {
-		t.Errorf("same escape fault from diffs: %s vs %s", Signature(a), Signature(b))
+	if Of(a) != Of(b) {
+		t.Errorf("same escape fault from diffs: %s vs %s", Of(a), Of(b))
 	}
 }
 
 func TestSignatureCrashAndTimeout(t *testing.T) {
-	crash := func(stderr string, code int) *Finding {
-		return &Finding{Kind: Crash, Relation: "add-timer", ExitCode: code, Stderr: stderr, Bindings: map[string]string{"N": "ZqDaxlup"}}
+	crash := func(stderr string, code int) *result.Finding {
+		return &result.Finding{Kind: result.Crash, Relation: "add-timer", ExitCode: code, Stderr: stderr, Bindings: map[string]string{"N": "ZqDaxlup"}}
 	}
 	a := crash("\npanic: runtime error: index out of range [2] with length 2\n\ngoroutine 1 [running]:\n", 2)
 	b := crash("panic: runtime error: index out of range [7] with length 7\n\ngoroutine 9 [running]:\nmore\n", 2)
 	c := crash("panic: runtime error: invalid memory address or nil pointer dereference\n", 2)
 	d := crash("panic: runtime error: index out of range [2] with length 2\n", 1)
-	if Signature(a) != Signature(b) {
-		t.Errorf("same panic with other numbers: %s vs %s", Signature(a), Signature(b))
+	if Of(a) != Of(b) {
+		t.Errorf("same panic with other numbers: %s vs %s", Of(a), Of(b))
 	}
-	if Signature(a) == Signature(c) || Signature(a) == Signature(d) {
+	if Of(a) == Of(c) || Of(a) == Of(d) {
 		t.Error("another panic or another exit code gives the same signature")
 	}
-	if !strings.HasPrefix(Signature(a), "add-timer/crash/") {
-		t.Errorf("crash signature %s", Signature(a))
+	if !strings.HasPrefix(Of(a), "add-timer/crash/") {
+		t.Errorf("crash signature %s", Of(a))
 	}
 	// Paths and fresh names in the first line do not split a group.
 	e := crash("/tmp/mcpt-123/followup/elevator.cll:20:9: name ZqDaxlup declared twice\n", 1)
 	f := crash("/tmp/mcpt-977/followup/boiler.cll:31:3: name ZqDaxlup declared twice\n", 1)
 	f.Bindings["N"] = "ZqQuorin"
 	f.Stderr = strings.ReplaceAll(f.Stderr, "ZqDaxlup", "ZqQuorin")
-	e.Kind, f.Kind = RejectedFollowUp, RejectedFollowUp
-	if Signature(e) != Signature(f) {
-		t.Errorf("same rejection: %s vs %s", Signature(e), Signature(f))
+	e.Kind, f.Kind = result.RejectedFollowUp, result.RejectedFollowUp
+	if Of(e) != Of(f) {
+		t.Errorf("same rejection: %s vs %s", Of(e), Of(f))
 	}
-	to := &Finding{Kind: Timeout, Relation: "add-timer"}
-	if got := Signature(to); got != "add-timer/timeout" {
+	to := &result.Finding{Kind: result.Timeout, Relation: "add-timer"}
+	if got := Of(to); got != "add-timer/timeout" {
 		t.Errorf("timeout signature %q", got)
 	}
 }
 
 func TestSignatureFromMessage(t *testing.T) {
-	a := &Finding{Kind: Oracle, Relation: "add-timer", Checker: "equivalence", File: "traffic_light_io.h", FileKey: "*_io.h",
+	a := &result.Finding{Kind: result.Oracle, Relation: "add-timer", Checker: "equivalence", File: "traffic_light_io.h", FileKey: "*_io.h",
 		Message: "traffic_light_io.h is in o but missing from o′"}
-	b := &Finding{Kind: Oracle, Relation: "add-timer", Checker: "equivalence", File: "pump_io.h", FileKey: "*_io.h",
+	b := &result.Finding{Kind: result.Oracle, Relation: "add-timer", Checker: "equivalence", File: "pump_io.h", FileKey: "*_io.h",
 		Message: "pump_io.h is in o but missing from o′"}
-	c := &Finding{Kind: Oracle, Relation: "add-timer", Checker: "equivalence", File: "pump_io.h", FileKey: "*_io.h",
+	c := &result.Finding{Kind: result.Oracle, Relation: "add-timer", Checker: "equivalence", File: "pump_io.h", FileKey: "*_io.h",
 		Message: "pump_io.h appeared in o′ but is not in o"}
-	if Signature(a) != Signature(b) {
-		t.Errorf("same missing file in two seeds: %s vs %s", Signature(a), Signature(b))
+	if Of(a) != Of(b) {
+		t.Errorf("same missing file in two seeds: %s vs %s", Of(a), Of(b))
 	}
-	if Signature(b) == Signature(c) {
+	if Of(b) == Of(c) {
 		t.Error("a missing and an appearing file share a signature")
 	}
-	if got := Signature(a); !strings.HasPrefix(got, "add-timer/equivalence/*_io.h/") {
+	if got := Of(a); !strings.HasPrefix(got, "add-timer/equivalence/*_io.h/") {
 		t.Errorf("signature %s does not name the file key", got)
 	}
 }
@@ -241,18 +242,18 @@ func TestFileKey(t *testing.T) {
 // A fresh name that is not ASCII is bound in all its forms: two findings
 // of one fault with different such names have one signature.
 func TestSignatureNonASCIIFreshName(t *testing.T) {
-	finding := func(fresh string) *Finding {
+	finding := func(fresh string) *result.Finding {
 		with := []string{"RED", namecase.Upper(fresh), "GREEN"}
 		return oracleFinding("traffic_light", fresh, enumHeader("traffic_light", with), enumHeader("traffic_light", []string{"RED", "GREEN"}))
 	}
 	a, b := finding("GrünLicht"), finding("ÄrgerZeit")
-	if got := newNormaliser(a, Style{}).code("    TRAFFIC_LIGHT_STATE_GRÜN_LICHT,"); !strings.Contains(got, "«N.upper»") {
+	if got := newNormaliser(a, result.Style{}).code("    TRAFFIC_LIGHT_STATE_GRÜN_LICHT,"); !strings.Contains(got, "«N.upper»") {
 		t.Errorf("the upper form of GrünLicht is not bound: %q", got)
 	}
-	if got := newNormaliser(a, Style{}).code("grün_licht_t x;"); !strings.HasPrefix(got, "«N.snake»") {
+	if got := newNormaliser(a, result.Style{}).code("grün_licht_t x;"); !strings.HasPrefix(got, "«N.snake»") {
 		t.Errorf("the snake form of GrünLicht is not bound: %q", got)
 	}
-	if sa, sb := Signature(a), Signature(b); sa != sb {
+	if sa, sb := Of(a), Of(b); sa != sb {
 		t.Errorf("one fault, two non-ASCII fresh names: %s vs %s", sa, sb)
 	}
 }
@@ -264,12 +265,12 @@ func TestGroupFindingsBySignature(t *testing.T) {
 		strings.Replace(enumHeader("traffic_light", states), "_STATE_COUNT 3", "_STATE_COUNT 4", 1))
 	a.ID, b.ID, c.ID = "c1", "c2", "c3"
 	a.Case, b.Case, c.Case = 1, 2, 3
-	var fs []Finding
-	for _, f := range []*Finding{a, b, c} {
-		f.Signature = Signature(f)
+	var fs []result.Finding
+	for _, f := range []*result.Finding{a, b, c} {
+		f.Signature = Of(f)
 		fs = append(fs, *f)
 	}
-	gs := GroupFindings(fs)
+	gs := Group(fs)
 	if len(gs) != 2 || gs[0].Count != 2 || gs[1].Count != 1 {
 		t.Fatalf("groups = %+v, want 2 then 1 finding", gs)
 	}
@@ -302,8 +303,8 @@ func TestSignatureBoundListName(t *testing.T) {
 	sp := []string{"SLOW", "FAST", "ZQ_WUBFIN"}
 	b := oracleFinding("conveyor", "ZqWubfin", enumHeader("conveyor", st, speed(sp)), enumHeader("conveyor", reversed(st), speed(reversed(sp))))
 	b.Bindings["list"] = "Speed"
-	if Signature(a) != Signature(b) {
-		t.Errorf("reverse-enums on states and on a bound enumeration: %s vs %s", Signature(a), Signature(b))
+	if Of(a) != Of(b) {
+		t.Errorf("reverse-enums on states and on a bound enumeration: %s vs %s", Of(a), Of(b))
 	}
 }
 
@@ -322,7 +323,7 @@ func initBody(prefix string, vars, values []string) string {
 // resetFinding is the sorted-resets fault: the reset of the new variable
 // (fresh name N) is expected at want but is at got, among old variables
 // whose values may equal bindings by chance.
-func resetFinding(prefix, fresh string, vars, values []string, want, got int, bindings map[string]string) *Finding {
+func resetFinding(prefix, fresh string, vars, values []string, want, got int, bindings map[string]string) *result.Finding {
 	ins := func(at int) ([]string, []string) {
 		vs := append(append(append([]string{}, vars[:at]...), namecase.Snake(fresh)), vars[at:]...)
 		xs := append(append(append([]string{}, values[:at]...), bindings["reset"]), values[at:]...)
@@ -335,8 +336,8 @@ func resetFinding(prefix, fresh string, vars, values []string, want, got int, bi
 	for k, v := range bindings {
 		bs[k] = v
 	}
-	return &Finding{
-		Kind: Oracle, Relation: "add-integer-variable", Checker: "reset-line", File: file, FileKey: "*.c",
+	return &result.Finding{
+		Kind: result.Oracle, Relation: "add-integer-variable", Checker: "reset-line", File: file, FileKey: "*.c",
 		Expected: initBody(prefix, ev, ex), Actual: initBody(prefix, av, ax),
 		Bindings: bs, Fresh: []string{"N"},
 	}
@@ -354,24 +355,24 @@ func TestSignatureMisplacedNewItem(t *testing.T) {
 	// One place off: a swap of the new line with an old one.
 	c := resetFinding("boiler", "ZqQuorin", vars, []string{"1.5", "false", "3", "4", "5"}, 2, 3,
 		map[string]string{"reset": "PUMP_MODE_ON", "region.index": "6"})
-	if Signature(a) != Signature(b) || Signature(a) != Signature(c) {
-		t.Errorf("misplaced new reset line: %s, %s, %s", Signature(a), Signature(b), Signature(c))
+	if Of(a) != Of(b) || Of(a) != Of(c) {
+		t.Errorf("misplaced new reset line: %s, %s, %s", Of(a), Of(b), Of(c))
 	}
 	// Without knowing the fresh names, the lines that made way count.
 	a.Fresh, b.Fresh = nil, nil
-	if Signature(a) == Signature(b) {
+	if Of(a) == Of(b) {
 		t.Error("without fresh names, different moves share a signature")
 	}
 	// A missing new line is another fault.
 	d := resetFinding("far", "ZqKelmor", vars, []string{"0", "1", "2", "3", "4"}, 2, 2, map[string]string{"reset": "0"})
 	d.Actual = strings.Replace(d.Actual, "    ctx->v_zq_kelmor = 0;\n", "", 1)
-	if Signature(d) == Signature(c) {
+	if Of(d) == Of(c) {
 		t.Error("a missing and a misplaced new line share a signature")
 	}
 	// Old lines swapped, the new one in place: not the new item's fault.
 	e := resetFinding("far", "ZqKelmor", vars, []string{"0", "1", "2", "3", "4"}, 2, 2, map[string]string{"reset": "0"})
 	e.Actual = strings.Replace(e.Actual, "    ctx->v_delta = 3;\n    ctx->v_epsilon = 4;\n", "    ctx->v_epsilon = 4;\n    ctx->v_delta = 3;\n", 1)
-	if Signature(e) == Signature(c) {
+	if Of(e) == Of(c) {
 		t.Error("a swap of old lines and a misplaced new line share a signature")
 	}
 }
@@ -388,28 +389,28 @@ func TestSignatureFreshListReversed(t *testing.T) {
 		b.WriteString("};\n")
 		return b.String()
 	}
-	mk := func(values []string) *Finding {
-		return &Finding{
-			Kind: Oracle, Relation: "add-enumeration", Checker: "name-table", File: "p_types.c", FileKey: "*_types.c",
+	mk := func(values []string) *result.Finding {
+		return &result.Finding{
+			Kind: result.Oracle, Relation: "add-enumeration", Checker: "name-table", File: "p_types.c", FileKey: "*_types.c",
 			Expected: table(values), Actual: table(reversed(values)),
 			Bindings: map[string]string{"N": "ZqEnum", "values": strings.Join(values, ", ")},
 			Fresh:    []string{"N", "values"},
 		}
 	}
 	two, three := mk([]string{"ZqOne", "ZqTwo"}), mk([]string{"ZqRed", "ZqAmber", "ZqGreen"})
-	if Signature(two) != Signature(three) {
-		t.Errorf("two values swapped and three reversed: %s vs %s", Signature(two), Signature(three))
+	if Of(two) != Of(three) {
+		t.Errorf("two values swapped and three reversed: %s vs %s", Of(two), Of(three))
 	}
 }
 
 // TestGroupTitles: a group's title names the file key of its signature and
 // the example's file, and two groups never share a title.
 func TestGroupTitles(t *testing.T) {
-	mk := func(id, sig, file string, size int) Finding {
-		return Finding{ID: id, Kind: Oracle, Relation: "r", Checker: "difference", File: file, FileKey: "*_types.h",
+	mk := func(id, sig, file string, size int) result.Finding {
+		return result.Finding{ID: id, Kind: result.Oracle, Relation: "r", Checker: "difference", File: file, FileKey: "*_types.h",
 			Signature: sig, Expected: strings.Repeat("x", size)}
 	}
-	gs := GroupFindings([]Finding{
+	gs := Group([]result.Finding{
 		mk("a", "r/difference/*_types.h/111", "big_types.h", 9),
 		mk("b", "r/difference/*_types.h/111", "small_types.h", 1),
 		mk("c", "r/difference/*_types.h/222", "small_types.h", 1),
@@ -420,11 +421,44 @@ func TestGroupTitles(t *testing.T) {
 	if gs[0].File != "small_types.h" || gs[0].FileKey != "*_types.h" {
 		t.Errorf("group 1: file %q, key %q; want the example's file and the key", gs[0].File, gs[0].FileKey)
 	}
-	want := []string{"r: difference *_types.h (e.g. small_types.h) #111", "r: difference *_types.h (e.g. small_types.h) #222"}
+	want := []string{"r: difference *_types.h · missing `ID` #111 (e.g. small_types.h)", "r: difference *_types.h · missing `ID` #222 (e.g. small_types.h)"}
 	for i, g := range gs {
 		if g.Title != want[i] {
 			t.Errorf("title %q, want %q", g.Title, want[i])
 		}
+	}
+}
+
+// TestGroupTitlesSayWhatDiffers: two groups of one relation, checker and
+// file key, whose examples are in different files, are told apart by how
+// they depart from the prediction, not by a hash or the example's file.
+func TestGroupTitlesSayWhatDiffers(t *testing.T) {
+	enum := func(file string, names ...string) string {
+		return "typedef enum {\n    " + strings.Join(names, ",\n    ") + ",\n} t;\n#define COUNT " + strconv.Itoa(len(names)) + "\n"
+	}
+	reversed := result.Finding{ID: "a", Kind: result.Oracle, Relation: "r", Checker: "difference", File: "a_types.h", FileKey: "*_types.h",
+		Expected: enum("a", "RED", "GREEN", "BLUE"), Actual: enum("a", "BLUE", "GREEN", "RED")}
+	counted := result.Finding{ID: "b", Kind: result.Oracle, Relation: "r", Checker: "difference", File: "b_types.h", FileKey: "*_types.h",
+		Expected: enum("b", "RED", "GREEN"), Actual: strings.Replace(enum("b", "RED", "GREEN"), "COUNT 2", "COUNT 3", 1)}
+	other := result.Finding{ID: "c", Kind: result.Oracle, Relation: "q", Checker: "difference", File: "c_types.h", FileKey: "*_types.h",
+		Expected: "x\n", Actual: "y\n"}
+	fs := []result.Finding{reversed, counted, other}
+	for i := range fs {
+		fs[i].Signature = Of(&fs[i])
+	}
+	gs := Group(fs)
+	want := []string{
+		"r: difference *_types.h · order reversed `ID,` (e.g. a_types.h)",
+		"r: difference *_types.h · changed `#define ID #` (e.g. b_types.h)",
+		"q: difference *_types.h (e.g. c_types.h)",
+	}
+	for i, g := range gs {
+		if i >= len(want) || g.Title != want[i] {
+			t.Errorf("group %d: title %q", i+1, g.Title)
+		}
+	}
+	if gs[2].Differs != "" {
+		t.Errorf("a title alone says what differs: %q", gs[2].Differs)
 	}
 }
 
@@ -434,7 +468,7 @@ func TestGroupTitles(t *testing.T) {
 // new member's camel form is an identifier like any other, so the two
 // faults share a signature; with the style's camel form they part.
 func TestStyleForms(t *testing.T) {
-	finding := func(fresh, moved string) *Finding {
+	finding := func(fresh, moved string) *result.Finding {
 		camel := namecase.Camel(namecase.Snake(fresh))
 		lines := func(members ...string) string {
 			return "export interface Config {\n  " + strings.Join(members, ": number;\n  ") + ": number;\n}\n"
@@ -451,20 +485,20 @@ func TestStyleForms(t *testing.T) {
 		return f
 	}
 	newFirst, oldFirst := finding("ZqKelmor", ""), finding("WubFin", "maxDelay")
-	if Signature(newFirst) != Signature(oldFirst) {
-		t.Errorf("the default forms know camel case: %s, %s", Signature(newFirst), Signature(oldFirst))
+	if Of(newFirst) != Of(oldFirst) {
+		t.Errorf("the default forms know camel case: %s, %s", Of(newFirst), Of(oldFirst))
 	}
-	st := Style{Forms: []string{"written", "camel"}}
+	st := result.Style{Forms: []string{"written", "camel"}}
 	if err := st.Check(); err != nil {
 		t.Fatal(err)
 	}
-	if st.Signature(newFirst) == st.Signature(oldFirst) {
-		t.Errorf("with camel forms two faults share %s", st.Signature(newFirst))
+	if With(st, newFirst) == With(st, oldFirst) {
+		t.Errorf("with camel forms two faults share %s", With(st, newFirst))
 	}
-	if sa, sb := st.Signature(newFirst), st.Signature(finding("LoraqVim", "")); sa != sb {
+	if sa, sb := With(st, newFirst), With(st, finding("LoraqVim", "")); sa != sb {
 		t.Errorf("with camel forms one fault gives %s and %s", sa, sb)
 	}
-	if err := (Style{Forms: []string{"title"}}).Check(); err == nil || !strings.Contains(err.Error(), `"title"`) {
+	if err := (result.Style{Forms: []string{"title"}}).Check(); err == nil || !strings.Contains(err.Error(), `"title"`) {
 		t.Errorf("Check of an unknown form: %v", err)
 	}
 }
@@ -473,7 +507,7 @@ func TestStyleForms(t *testing.T) {
 // faults that differ only in which fixed name they write differ; without
 // the words both names are just identifiers.
 func TestStyleGeneric(t *testing.T) {
-	finding := func(field string) *Finding {
+	finding := func(field string) *result.Finding {
 		exp := "void p_step(ctx_t *ctx) {\n    ctx->" + field + " = 0;\n}\n"
 		act := "void p_step(ctx_t *ctx) {\n}\n"
 		f := oracleFinding("p", "ZqKelmor", exp, act)
@@ -481,11 +515,58 @@ func TestStyleGeneric(t *testing.T) {
 		return f
 	}
 	a, b := finding("next_state"), finding("remaining_ms")
-	if Signature(a) != Signature(b) {
-		t.Errorf("without generic words the fixed names are identifiers: %s, %s", Signature(a), Signature(b))
+	if Of(a) != Of(b) {
+		t.Errorf("without generic words the fixed names are identifiers: %s, %s", Of(a), Of(b))
 	}
-	st := Style{Generic: []string{"next_state", "remaining_ms"}}
-	if st.Signature(a) == st.Signature(b) {
-		t.Errorf("generic words are not kept: both %s", st.Signature(a))
+	st := result.Style{Generic: []string{"next_state", "remaining_ms"}}
+	if With(st, a) == With(st, b) {
+		t.Errorf("generic words are not kept: both %s", With(st, a))
+	}
+}
+
+// TestRejectedFollowUpsGroupedByDiagnostic: rejected follow-ups are grouped
+// by the transpiler's diagnostic (its scratch paths already written
+// {input}): the same error at other places, about other names, in other
+// seeds is one group, whose title says it; another error code, or the same
+// code about a fresh name, is another.
+func TestRejectedFollowUpsGroupedByDiagnostic(t *testing.T) {
+	rejected := func(id, seed, diag string) result.Finding {
+		return result.Finding{ID: id, Kind: result.RejectedFollowUp, Relation: "add-member", SeedFile: seed, ExitCode: 1, Diagnostic: diag,
+			Stderr: "whatever else the run wrote " + id + "\n", Bindings: map[string]string{"M": "ZqDaxlup"}, Fresh: []string{"M"}}
+	}
+	fs := []result.Finding{
+		rejected("a", "orders.ts", "{input}(12,3): error TS1005: ';' expected."),
+		rejected("b", "network.ts", "{input}(40,17): error TS1005: '}' expected."),
+		rejected("c", "orders.ts", "{input}(7,1): error TS2300: Duplicate identifier 'Status'."),
+		rejected("d", "game.ts", "{input}(9,5): error TS2300: Duplicate identifier 'PlayerId'."),
+		rejected("e", "game.ts", "{input}(9,5): error TS2300: Duplicate identifier ZqDaxlup."),
+	}
+	for i := range fs {
+		fs[i].Signature = Of(&fs[i])
+	}
+	if fs[0].Signature != fs[1].Signature || fs[2].Signature != fs[3].Signature {
+		t.Errorf("one error at two places splits: %s %s, %s %s", fs[0].Signature, fs[1].Signature, fs[2].Signature, fs[3].Signature)
+	}
+	if fs[0].Signature == fs[2].Signature || fs[2].Signature == fs[4].Signature {
+		t.Errorf("two errors share a signature: %s %s %s", fs[0].Signature, fs[2].Signature, fs[4].Signature)
+	}
+	gs := Group(fs)
+	want := []string{
+		"add-member: rejected-followup · diagnostic `{input}(#,#): error TS1005: '…' expected.`",
+		"add-member: rejected-followup · diagnostic `{input}(#,#): error TS2300: Duplicate identifier '…'.`",
+		"add-member: rejected-followup · diagnostic `{input}(#,#): error TS2300: Duplicate identifier «M».`",
+	}
+	if len(gs) != len(want) {
+		t.Fatalf("%d groups, want %d", len(gs), len(want))
+	}
+	for i, g := range gs {
+		if g.Title != want[i] {
+			t.Errorf("group %d: title %q, want %q", i+1, g.Title, want[i])
+		}
+	}
+	// A report from before diagnostics groups by standard error, as before.
+	old := rejected("f", "x.ts", "")
+	if got := Of(&old); got == fs[0].Signature || !strings.HasPrefix(got, "add-member/rejected-followup/") {
+		t.Errorf("without a diagnostic: %s", got)
 	}
 }

@@ -1,4 +1,8 @@
-package result
+// Package signature is how mcpt deduplicates findings: the signature of a
+// finding, a key that the same fault met at other spots, with other fresh
+// names or in other seeds shares, and the groups of findings by it that
+// reports show. Package result holds the data; this package the algorithm.
+package signature
 
 import (
 	"crypto/sha256"
@@ -10,9 +14,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpt-tool/mcpt/internal/namecase"
+	"github.com/mcpt-tool/mcpt/result"
 )
 
-// Signature returns the deduplication key of a finding: the relation, the
+// Of returns the deduplication key of a finding: the relation, the
 // checker and file for an oracle finding (the kind for the others), and a
 // short hash of the normalised shape of the evidence. The shape keeps only
 // the lines that differ between the predicted and the actual content, with
@@ -25,48 +30,24 @@ import (
 //
 //	relation/checker[/file]/hash   oracle findings (file when the checker name lacks it)
 //	relation/crash/hash            exit status or signal, and the first line of stderr
-//	relation/rejected-followup/hash
+//	relation/rejected-followup/hash  exit status and the shape of the diagnostic
 //	relation/timeout
-func Signature(f *Finding) string { return Style{}.Signature(f) }
+func Of(f *result.Finding) string { return With(result.Style{}, f) }
 
-// Style says what a target's output makes of the program's names, so that
-// signatures know them there: the case forms in which the output writes a
-// name, and the words of the output that are not names of the program
-// (fixed names of the generated code, such as cllc's ctx and next_state).
-// Words that are keywords of common languages (C, C++, Java, Python, Go,
-// JavaScript) are generic already. The zero Style is the forms of C
-// generators (as written, snake, upper snake) and no more generic words.
-type Style struct {
-	// Forms are names of namecase forms (written, snake, upper, lower,
-	// caps, camel, pascal, kebab); nil means namecase.DefaultForms.
-	Forms   []string `json:"forms,omitempty"`
-	Generic []string `json:"generic,omitempty"`
-}
-
-// IsZero tells whether s is the default style.
-func (s Style) IsZero() bool { return len(s.Forms) == 0 && len(s.Generic) == 0 }
-
-// Check returns an error naming the first form of s that namecase does
-// not know.
-func (s Style) Check() error {
-	for _, f := range s.Forms {
-		if _, ok := namecase.Form(f); !ok {
-			return fmt.Errorf("unknown name form %q (want one of %s)", f, strings.Join(namecase.Forms, ", "))
-		}
-	}
-	return nil
-}
-
-// Signature is Signature with the names of the program known in the forms
-// of s, and the generic words of s kept as they are.
-func (s Style) Signature(f *Finding) string {
+// With is Of with the names of the program known in the forms of s, and
+// the generic words of s kept as they are.
+func With(s result.Style, f *result.Finding) string {
 	rel := orDash(f.Relation)
 	n := newNormaliser(f, s)
 	switch f.Kind {
-	case Timeout:
+	case result.Timeout:
 		return rel + "/timeout"
-	case Crash, RejectedFollowUp:
-		shape := fmt.Sprintf("%s\nexit=%d signal=%s\n%s", f.Kind, f.ExitCode, f.Signal, n.text(firstLine(f.Stderr)))
+	case result.Crash, result.RejectedFollowUp:
+		said := n.text(firstLine(f.Stderr))
+		if f.Kind == result.RejectedFollowUp && f.Diagnostic != "" {
+			said = "diagnostic " + n.diagnostic(f.Diagnostic)
+		}
+		shape := fmt.Sprintf("%s\nexit=%d signal=%s\n%s", f.Kind, f.ExitCode, f.Signal, said)
 		return rel + "/" + string(f.Kind) + "/" + hash12(shape)
 	}
 	key := f.FileKey
@@ -181,9 +162,10 @@ type normaliser struct {
 type pattern struct {
 	text  string
 	label int
+	fresh bool
 }
 
-func newNormaliser(f *Finding, st Style) *normaliser {
+func newNormaliser(f *result.Finding, st result.Style) *normaliser {
 	n := &normaliser{file: f.File, key: f.FileKey}
 	n.setStyle(st)
 	keys := make([]string, 0, len(f.Bindings))
@@ -199,7 +181,7 @@ func newNormaliser(f *Finding, st Style) *normaliser {
 			return
 		}
 		seen[text] = true
-		n.pats = append(n.pats, pattern{text, len(n.labels)})
+		n.pats = append(n.pats, pattern{text, len(n.labels), fresh})
 		n.labels = append(n.labels, "«"+label+"»")
 		if fresh {
 			n.fresh = append(n.fresh, "«"+label+"»")
@@ -248,7 +230,11 @@ const firstMark = 0xE000
 
 // bind replaces the bound names of s that stand on word boundaries by
 // sentinels.
-func (n *normaliser) bind(s string) string {
+func (n *normaliser) bind(s string) string { return n.bindLonger(s, 0) }
+
+// bindLonger is bind with only the fresh names and the bound names longer
+// than min bytes: in prose, a short name (a seed called a.prog) is a word.
+func (n *normaliser) bindLonger(s string, min int) string {
 	if len(n.pats) == 0 {
 		return s
 	}
@@ -256,6 +242,9 @@ func (n *normaliser) bind(s string) string {
 	for i := 0; i < len(s); {
 		matched := false
 		for _, p := range n.pats {
+			if len(p.text) <= min && !p.fresh {
+				continue
+			}
 			end := i + len(p.text)
 			if strings.HasPrefix(s[i:], p.text) && boundary(s, i) && boundary(s, end) {
 				b.WriteRune(rune(firstMark + p.label))
@@ -355,6 +344,39 @@ func (n *normaliser) text(s string) string {
 	return b.String()
 }
 
+var (
+	// Text a compiler quotes, most often names of the program.
+	quotedRE = regexp.MustCompile("'[^']*'|\"[^\"]*\"|`[^`]*`|‘[^’]*’|“[^”]*”")
+	// An error code, which says which error it is: TS1005, E0308, C2065.
+	codeRE = regexp.MustCompile(`^[A-Z]{1,5}[0-9]+$`)
+	// A number standing alone: lines, columns, counts.
+	loneNumRE = regexp.MustCompile(`\b[0-9]+\b`)
+)
+
+// diagnostic is the shape of a transpiler's diagnostic (its scratch paths
+// written as placeholders already): what it says, not where or of which
+// names. The names the mutation drew (fresh ones, and others of three
+// bytes or more), quoted text (a compiler quotes the
+// program's names, or the token it found), generated-looking words and
+// numbers are replaced; error codes stay, so that the same error at other
+// spots and in other seeds has one shape, and two errors two.
+func (n *normaliser) diagnostic(s string) string {
+	s = n.bindLonger(strings.Join(strings.Fields(s), " "), 2)
+	s = quotedRE.ReplaceAllString(s, "'…'")
+	s = genRE.ReplaceAllStringFunc(s, func(w string) string {
+		if keywords[w] || n.generic[w] || codeRE.MatchString(w) {
+			return w
+		}
+		return "ID"
+	})
+	s = loneNumRE.ReplaceAllString(s, "#")
+	var b strings.Builder
+	for _, r := range s {
+		b.WriteString(n.label(r))
+	}
+	return b.String()
+}
+
 func (n *normaliser) isMark(r rune) bool {
 	k := int(r - firstMark)
 	return k >= 0 && k < len(n.labels)
@@ -368,12 +390,89 @@ func (n *normaliser) label(r rune) string {
 	return string(r)
 }
 
+// Differs says in one line how finding f departs from what its check
+// expected, as its signature sees it (names the mutation drew as «key»
+// placeholders, other names as ID, numbers as #): the kind of reordering,
+// or the first unexpected and missing lines; for a rejected follow-up, its
+// diagnostic; for a crash, the first line of its standard error. Two groups of the same
+// relation, checker and file key differ in it, unless their difference is
+// in what the line leaves out.
+func Differs(f *result.Finding) string {
+	n := newNormaliser(f, result.Style{})
+	if f.Kind == result.RejectedFollowUp && f.Diagnostic != "" {
+		return "diagnostic " + quoteShort(n.diagnostic(f.Diagnostic))
+	}
+	if f.Kind == result.Crash || f.Kind == result.RejectedFollowUp {
+		if l := firstLine(f.Stderr); l != "" {
+			return "stderr " + quoteShort(n.text(l))
+		}
+		return ""
+	}
+	if f.Kind != result.Oracle {
+		return ""
+	}
+	var parts []string
+	sets := map[string][]string{}
+	head := ""
+	for l := range strings.SplitSeq(strings.TrimSuffix(n.shape(f), "\n"), "\n") {
+		switch {
+		case strings.HasPrefix(l, "message: "):
+			if m := strings.TrimPrefix(l, "message: "); m != "" {
+				return "message " + quoteShort(m)
+			}
+			return ""
+		case strings.HasPrefix(l, "\t"):
+			sets[head] = append(sets[head], strings.TrimSpace(l))
+		default:
+			head = strings.TrimSuffix(l, ":")
+			if head != "missing" && head != "unexpected" {
+				parts = append(parts, head)
+			}
+		}
+	}
+	first := func(k string) string {
+		if len(sets[k]) == 0 {
+			return ""
+		}
+		return quoteShort(sets[k][0])
+	}
+	switch miss, unexp := first("missing"), first("unexpected"); {
+	case len(parts) > 0:
+		if l := first(parts[0]); l != "" {
+			parts[0] += " " + l
+		}
+	case miss != "" && miss == unexp:
+		parts = append(parts, "changed "+miss)
+	default:
+		if unexp != "" {
+			parts = append(parts, "unexpected "+unexp)
+		}
+		if miss != "" {
+			parts = append(parts, "missing "+miss)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// quoteShort quotes a line of evidence, cut to 60 bytes at a rune
+// boundary.
+func quoteShort(s string) string {
+	if len(s) > 60 {
+		k := 60
+		for k > 0 && !utf8.RuneStart(s[k]) {
+			k--
+		}
+		s = s[:k] + "…"
+	}
+	return "`" + s + "`"
+}
+
 // shape describes how the actual content departs from the prediction: the
 // distinct normalised lines that are missing and those that are unexpected
 // (as multisets, so that the alignment a diff happens to choose does not
 // matter), or, when the same lines are only in another order, the distinct
 // normalised lines that moved.
-func (n *normaliser) shape(f *Finding) string {
+func (n *normaliser) shape(f *result.Finding) string {
 	exp, act, ok := sides(f)
 	if !ok {
 		return "message: " + n.text(f.Message) + "\n"
@@ -544,7 +643,7 @@ func reversal(a, b []string) bool {
 // sides returns the predicted and the actual lines of a finding: the whole
 // contents when the finding carries the prediction, else the removed and
 // added lines of its diff.
-func sides(f *Finding) (exp, act []string, ok bool) {
+func sides(f *result.Finding) (exp, act []string, ok bool) {
 	switch {
 	case f.Expected != "":
 		return splitLines(f.Expected), splitLines(f.Actual), true
@@ -660,7 +759,7 @@ func init() {
 }
 
 // setStyle makes the name forms and generic words of st the normaliser's.
-func (n *normaliser) setStyle(st Style) {
+func (n *normaliser) setStyle(st result.Style) {
 	names := st.Forms
 	if len(names) == 0 {
 		names = namecase.DefaultForms
