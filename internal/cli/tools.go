@@ -130,6 +130,9 @@ func runProbes(t transpiler.Transpiler, probes []*probe) []string {
 			baseOK[p.seed] = ok
 		}
 		why := firstLine(p.res.Stderr)
+		if p.res.Status == transpiler.Rejected {
+			why = p.res.Diagnostic()
+		}
 		if why == "" {
 			why = "(nothing on stderr)"
 		}
