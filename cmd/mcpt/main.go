@@ -4,7 +4,8 @@
 //
 // It is package mcpt's Main with the builtin cllc transpiler, the CLL
 // example's (and, built with -tags typescript, the tree-sitter TypeScript
-// grammar the TypeScript pack's relations parse seeds with): a program of one's own that calls mcpt.Main with relations
+// grammar the TypeScript pack's relations parse seeds with) and the
+// Protocol Buffers pack's checker kind (relation/protorel): a program of one's own that calls mcpt.Main with relations
 // written in Go is an mcpt with those relations (see docs/library.md).
 //
 // Exit codes: 0 no finding, 1 findings, 2 usage, configuration or input
@@ -17,6 +18,7 @@ package main
 
 import (
 	"github.com/mcpt-tool/mcpt"
+	_ "github.com/mcpt-tool/mcpt/relation/protorel" // the checker kind protobuf-descriptor
 	"github.com/mcpt-tool/mcpt/transpiler/cllc"
 )
 

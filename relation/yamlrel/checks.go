@@ -15,8 +15,9 @@ type checkT struct {
 	diff    *diffT
 	created *createdT
 	derived *derivedT
-	blocks  *blocksT // logic.go
-	when    *tmpl    // nil: always
+	blocks  *blocksT  // logic.go
+	gocheck *goCheckT // gocheck.go
+	when    *tmpl     // nil: always
 	// late is true when the check's file names use .out, the base output:
 	// it is rendered when it checks, o at hand (a file found in the output
 	// tree, `{{holding "^export enum E " .out}}`).
@@ -69,8 +70,8 @@ type createdT struct {
 func compileCheck(cy checkYAML, relName yamlpos.String) (checkT, error) {
 	var c checkT
 	if n := btoi(cy.Equivalence != nil) + btoi(cy.Difference != nil) + btoi(cy.Created != nil) +
-		btoi(cy.Locality != nil) + btoi(cy.Order != nil) + btoi(cy.Analogy != nil) + btoi(cy.Blocks != nil); n != 1 {
-		return c, relName.At("relation %s: each check is one of equivalence, difference, created, locality, order, analogy, blocks", relName.Value)
+		btoi(cy.Locality != nil) + btoi(cy.Order != nil) + btoi(cy.Analogy != nil) + btoi(cy.Blocks != nil) + btoi(cy.Go != nil); n != 1 {
+		return c, relName.At("relation %s: each check is one of equivalence, difference, created, locality, order, analogy, blocks, go", relName.Value)
 	}
 	var err error
 	if cy.When != nil {
@@ -81,6 +82,8 @@ func compileCheck(cy checkYAML, relName yamlpos.String) (checkT, error) {
 	switch {
 	case cy.Blocks != nil:
 		c.blocks, err = compileBlocks(cy.Blocks, relName)
+	case cy.Go != nil:
+		c.gocheck, err = compileGoCheck(cy.Go)
 	case cy.Locality != nil || cy.Order != nil || cy.Analogy != nil:
 		c.derived, err = compileDerived(cy)
 	case cy.Created != nil:

@@ -26,6 +26,8 @@ func (c checkT) render(ctx context.Context, data map[string]any) (relation.Check
 	switch {
 	case c.blocks != nil:
 		return c.blocks.instantiate(ctx, data)
+	case c.gocheck != nil:
+		return c.gocheck.instantiate(ctx, data)
 	case c.created != nil:
 		return c.created.instantiate(ctx, data)
 	case c.equiv != nil:

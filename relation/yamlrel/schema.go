@@ -112,6 +112,7 @@ type checkYAML struct {
 	Order       *orderYAML      `yaml:"order"`
 	Analogy     *analogyYAML    `yaml:"analogy"`
 	Blocks      *blocksYAML     `yaml:"blocks"`
+	Go          *goCheckYAML    `yaml:"go"`
 }
 
 type equivYAML struct {

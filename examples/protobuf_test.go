@@ -1,0 +1,89 @@
+package examples_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/mcpt-tool/mcpt/engine"
+	"github.com/mcpt-tool/mcpt/internal/setup"
+	"github.com/mcpt-tool/mcpt/internal/testtier"
+	_ "github.com/mcpt-tool/mcpt/relation/protorel" // the checker kind protobuf-descriptor
+	"github.com/mcpt-tool/mcpt/result"
+)
+
+// needProtobuf skips (or, in the tools tier, fails) without protoc,
+// protoc-c and protoc-gen-go.
+func needProtobuf(t *testing.T) {
+	t.Helper()
+	testtier.Tools(t, "apt-get install protobuf-compiler protobuf-c-compiler; go install google.golang.org/protobuf/cmd/protoc-gen-go@v1.36.12", "protoc", "protoc-c")
+	gopath := os.Getenv("GOPATH")
+	if gopath == "" {
+		out, err := exec.Command("go", "env", "GOPATH").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		gopath = string(out[:len(out)-1])
+	}
+	if _, err := exec.LookPath("protoc-gen-go"); err != nil {
+		if _, err := os.Stat(filepath.Join(gopath, "bin", "protoc-gen-go")); err != nil {
+			t.Fatal("needs protoc-gen-go: go install google.golang.org/protobuf/cmd/protoc-gen-go@v1.36.12")
+		}
+	}
+}
+
+// protobufCampaign runs a configuration of the Protocol Buffers pack on
+// seeds (nil: the configuration's own) for cases test cases.
+func protobufCampaign(t *testing.T, config string, seeds []string, cases int) *result.Report {
+	t.Helper()
+	s, err := setup.Load(filepath.Join("protobuf", config), setup.Options{SeedFiles: seeds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &engine.Campaign{Transpiler: s.Transpiler, Relations: s.Relations, Seeds: s.Seeds, Options: engine.Options{
+		Mode: engine.MCP, Seed: 1, MaxCases: cases, MaxSpots: 4, BaseRuns: s.Config.BaseRuns, Normalize: s.Normalize,
+	}}
+	rep, err := c.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// TestProtobufPack (tools tier): the pack's configurations give no oracle
+// finding and at most 2 % rejected follow-ups on the correct generators,
+// on the pack's seeds, and the shipped faults (faulty/) are caught.
+func TestProtobufPack(t *testing.T) {
+	needProtobuf(t)
+	for _, cfg := range []string{"go/derived.yaml", "go/mcpt.yaml", "c/derived.yaml"} {
+		for _, set := range []struct {
+			name  string
+			seeds []string
+		}{{"seeds", nil}} {
+			t.Run(cfg+"/"+set.name, func(t *testing.T) {
+				rep := protobufCampaign(t, cfg, set.seeds, 30)
+				rejected := 0
+				for _, f := range rep.Findings {
+					if f.Kind == result.RejectedFollowUp {
+						rejected++
+						continue
+					}
+					t.Errorf("false alarm: %s %s %s on %s: %s", f.Relation, f.Checker, f.File, filepath.Base(f.SeedFile), f.Message)
+				}
+				if rep.TestCases == 0 || rejected*50 > rep.TestCases {
+					t.Errorf("%d test cases, %d rejected follow-ups (at most 2 %%)", rep.TestCases, rejected)
+				}
+			})
+		}
+	}
+	for _, cfg := range []string{"go/derived.faulty.yaml", "c/derived.faulty.yaml"} {
+		t.Run(cfg, func(t *testing.T) {
+			rep := protobufCampaign(t, cfg, nil, 30)
+			if len(rep.Findings) == 0 {
+				t.Errorf("the fault of %s was not caught in %d test cases", cfg, rep.TestCases)
+			}
+		})
+	}
+}

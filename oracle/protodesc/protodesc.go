@@ -1,0 +1,208 @@
+// Package protodesc is a domain checker for protoc-gen-go: it decodes the
+// serialized file descriptor that protoc-gen-go embeds in the Go file it
+// writes (the string constant file_NAME_proto_rawDesc) from o and o′, and
+// checks that the follow-up's descriptor is the base's plus exactly the
+// added element. The descriptor's length prefixes change with every
+// addition, so line checks cannot predict it; the decoded descriptors can
+// be compared.
+package protodesc
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"google.golang.org/protobuf/encoding/prototext"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/descriptorpb"
+
+	"github.com/mcpt-tool/mcpt/oracle"
+	"github.com/mcpt-tool/mcpt/tree"
+)
+
+// Added is what a mutation added to a .proto file.
+type Added int
+
+// The elements a descriptor check knows how to take out again.
+const (
+	EnumValue Added = iota // a value of an enum, top level or nested
+	Field                  // a field of a message (a map field with its entry message, a proto3 optional one with its synthetic oneof)
+	Message                // a message, top level or nested
+	Method                 // an rpc of a service
+)
+
+var addedNames = map[string]Added{"enum-value": EnumValue, "field": Field, "message": Message, "rpc": Method}
+
+// ParseAdded reads the name of an element kind: enum-value, field,
+// message or rpc.
+func ParseAdded(s string) (Added, error) {
+	a, ok := addedNames[s]
+	if !ok {
+		return 0, fmt.Errorf("unknown element %q (want enum-value, field, message or rpc)", s)
+	}
+	return a, nil
+}
+
+// Check is the descriptor check of one follow-up.
+type Check struct {
+	// Name names the check in findings.
+	Name string
+	// File is the Go file (its path in the output tree) holding the
+	// descriptor.
+	File string
+	// What is the kind of the added element, Element its name as the
+	// .proto file declares it.
+	What    Added
+	Element string
+}
+
+var rawDescRE = regexp.MustCompile(`(?ms)^const file_\w+_rawDesc = (.*?)\n\n`)
+
+// Decode returns the file descriptor embedded in the Go source src.
+func Decode(src string) (*descriptorpb.FileDescriptorProto, error) {
+	m := rawDescRE.FindStringSubmatch(src)
+	if m == nil {
+		return nil, fmt.Errorf("no const file_…_rawDesc")
+	}
+	var b strings.Builder
+	for _, part := range strings.Split(m[1], "\n") {
+		part = strings.TrimSuffix(strings.TrimSpace(part), " +")
+		s, err := strconv.Unquote(part)
+		if err != nil {
+			return nil, fmt.Errorf("rawDesc: %q is no string literal", part)
+		}
+		b.WriteString(s)
+	}
+	fd := &descriptorpb.FileDescriptorProto{}
+	if err := proto.Unmarshal([]byte(b.String()), fd); err != nil {
+		return nil, fmt.Errorf("rawDesc: %v", err)
+	}
+	return fd, nil
+}
+
+// Check decodes the descriptor of File in o and o′ and compares o's with
+// o′'s less the added element.
+func (c *Check) Check(o, o2 tree.Tree) []oracle.Failure {
+	name := c.Name
+	if name == "" {
+		name = "descriptor"
+	}
+	fail := func(msg string, exp, act string) []oracle.Failure {
+		return []oracle.Failure{{Checker: name, File: c.File, Message: msg, Expected: exp, Actual: act}}
+	}
+	a, ok1 := o[c.File]
+	b, ok2 := o2[c.File]
+	if !ok1 || !ok2 {
+		return fail(fmt.Sprintf("%s is missing in o or o′", c.File), "", "")
+	}
+	base, err := Decode(string(a))
+	if err != nil {
+		return fail(fmt.Sprintf("%s in o: %v", c.File, err), "", "")
+	}
+	fu, err := Decode(string(b))
+	if err != nil {
+		return fail(fmt.Sprintf("%s in o′: %v", c.File, err), "", "")
+	}
+	n := remove(fu, c.What, c.Element)
+	if n != 1 {
+		return fail(fmt.Sprintf("%s in o′: the descriptor holds %d elements named %s where it must hold 1", c.File, n, c.Element), "", "")
+	}
+	if !proto.Equal(base, fu) {
+		opt := prototext.MarshalOptions{Multiline: true}
+		return fail(fmt.Sprintf("%s in o′: the descriptor less %s is not the descriptor of o", c.File, c.Element), opt.Format(base), opt.Format(fu))
+	}
+	return nil
+}
+
+// remove takes the element out of fd and returns how many it removed.
+func remove(fd *descriptorpb.FileDescriptorProto, what Added, name string) int {
+	n := 0
+	switch what {
+	case Message:
+		fd.MessageType, n = dropMessages(fd.MessageType, name)
+	case Method:
+		for _, s := range fd.Service {
+			k := len(s.Method)
+			s.Method = drop(s.Method, func(m *descriptorpb.MethodDescriptorProto) bool { return m.GetName() == name })
+			n += k - len(s.Method)
+		}
+	case EnumValue:
+		n += dropValues(fd.EnumType, name)
+	}
+	for _, m := range fd.MessageType {
+		n += removeIn(m, what, name)
+	}
+	return n
+}
+
+func removeIn(m *descriptorpb.DescriptorProto, what Added, name string) int {
+	n := 0
+	switch what {
+	case Message:
+		var k int
+		m.NestedType, k = dropMessages(m.NestedType, name)
+		n += k
+	case EnumValue:
+		n += dropValues(m.EnumType, name)
+	case Field:
+		for i, f := range m.Field {
+			if f.GetName() != name {
+				continue
+			}
+			n++
+			m.Field = append(m.Field[:i:i], m.Field[i+1:]...)
+			if f.GetProto3Optional() && f.OneofIndex != nil {
+				dropOneof(m, f.GetOneofIndex())
+			}
+			if f.GetLabel() == descriptorpb.FieldDescriptorProto_LABEL_REPEATED && f.GetTypeName() != "" {
+				entry := f.GetTypeName()[strings.LastIndex(f.GetTypeName(), ".")+1:]
+				m.NestedType = drop(m.NestedType, func(d *descriptorpb.DescriptorProto) bool {
+					return d.GetName() == entry && d.GetOptions().GetMapEntry()
+				})
+			}
+			break
+		}
+	}
+	for _, nm := range m.NestedType {
+		n += removeIn(nm, what, name)
+	}
+	return n
+}
+
+// dropOneof removes the synthetic oneof of a proto3 optional field and
+// renumbers the oneof indices after it.
+func dropOneof(m *descriptorpb.DescriptorProto, i int32) {
+	m.OneofDecl = append(m.OneofDecl[:i:i], m.OneofDecl[i+1:]...)
+	for _, f := range m.Field {
+		if f.OneofIndex != nil && f.GetOneofIndex() > i {
+			f.OneofIndex = proto.Int32(f.GetOneofIndex() - 1)
+		}
+	}
+}
+
+func dropMessages(ms []*descriptorpb.DescriptorProto, name string) ([]*descriptorpb.DescriptorProto, int) {
+	k := len(ms)
+	ms = drop(ms, func(d *descriptorpb.DescriptorProto) bool { return d.GetName() == name })
+	return ms, k - len(ms)
+}
+
+func dropValues(es []*descriptorpb.EnumDescriptorProto, name string) int {
+	n := 0
+	for _, e := range es {
+		k := len(e.Value)
+		e.Value = drop(e.Value, func(v *descriptorpb.EnumValueDescriptorProto) bool { return v.GetName() == name })
+		n += k - len(e.Value)
+	}
+	return n
+}
+
+func drop[T any](xs []T, del func(T) bool) []T {
+	out := xs[:0:0]
+	for _, x := range xs {
+		if !del(x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
