@@ -330,6 +330,14 @@ var ErrRefused = errors.New("refused: mcpt reads only regular files and director
 type Reader struct {
 	dir  string
 	root *os.Root
+	// refs tells whether paths may lead out of dir to the bundles of the
+	// output directories beside it (see OpenOutput); up is the root of
+	// dir's parent, opened on first use.
+	refs bool
+	up   *os.Root
+	// dirs holds the Readers of the directories that hold the bundles
+	// Sub opened (findings/, ../SHARD/findings/), open while r is.
+	dirs map[string]*Reader
 }
 
 // Open returns a Reader of the directory dir (itself named by the user,
@@ -342,8 +350,126 @@ func Open(dir string) (*Reader, error) {
 	return &Reader{dir: dir, root: root}, nil
 }
 
+// OpenOutput returns a Reader of the output directory dir that also reads
+// the bundles its report refers to in place (see Ref): paths
+// "../OTHER/…/findings/ID" lead to the bundles of the output directories
+// beside dir, under dir's parent as dir names it, and nowhere else; they
+// are checked as every path is (no symbolic link, no special file).
+func OpenOutput(dir string) (*Reader, error) {
+	r, err := Open(dir)
+	if r != nil {
+		r.refs = true
+	}
+	return r, err
+}
+
+// Ref is the path, relative to the output directory out, by which out's
+// report refers in place to the bundle directory dir, when dir is in an
+// output directory beside out (below out's parent, under a directory
+// named findings); ok is false when it is not. Both paths are taken as
+// given, made absolute from the working directory.
+func Ref(out, dir string) (ref string, ok bool) {
+	absOut, err1 := filepath.Abs(out)
+	absDir, err2 := filepath.Abs(dir)
+	if err1 != nil || err2 != nil {
+		return "", false
+	}
+	rel, err := filepath.Rel(filepath.Dir(absOut), absDir)
+	if err != nil || !filepath.IsLocal(rel) {
+		return "", false
+	}
+	ref = "../" + filepath.ToSlash(rel)
+	return ref, isRef(ref)
+}
+
+// isRef tells whether the clean slash-separated path p leads out of an
+// output directory to a bundle beside it: one "..", then a local path
+// through a directory named findings.
+func isRef(p string) bool {
+	rest, ok := strings.CutPrefix(p, "../")
+	return ok && filepath.IsLocal(filepath.FromSlash(rest)) && strings.Contains("/"+rest+"/", "/"+Dir+"/")
+}
+
 // Close releases the directory.
-func (r *Reader) Close() error { return r.root.Close() }
+func (r *Reader) Close() error {
+	for _, d := range r.dirs {
+		d.Close()
+	}
+	if r.up != nil {
+		r.up.Close()
+	}
+	return r.root.Close()
+}
+
+// resolve returns the root that holds the slash-separated path name and
+// the path inside it: the Reader's own, or for a reference to a bundle
+// beside an output directory (see OpenOutput), its parent's.
+func (r *Reader) resolve(name string) (*os.Root, string, error) {
+	clean := path.Clean(name)
+	if p := filepath.FromSlash(clean); filepath.IsLocal(p) || p == "." {
+		return r.root, p, nil
+	}
+	if !r.refs || !isRef(clean) {
+		return nil, "", fmt.Errorf("%s: %w", r.display(name), ErrRefused)
+	}
+	if r.up == nil {
+		up, err := os.OpenRoot(filepath.Join(r.dir, ".."))
+		if err != nil {
+			return nil, "", err
+		}
+		r.up = up
+	}
+	return r.up, filepath.FromSlash(strings.TrimPrefix(clean, "../")), nil
+}
+
+// Sub returns a Reader of the directory at the slash-separated path rel
+// (a bundle), checked as every path is; its paths are relative to rel.
+// The directory that holds rel is opened once for every Sub of r.
+func (r *Reader) Sub(rel string) (*Reader, error) {
+	if _, _, err := r.resolve(rel); err != nil {
+		return nil, err
+	}
+	dir, name := path.Split(path.Clean(rel))
+	if dir == "" || name == ".." {
+		return r.sub(rel)
+	}
+	d, ok := r.dirs[dir]
+	if !ok {
+		var err error
+		if d, err = r.sub(dir); err != nil {
+			return nil, err
+		}
+		if r.dirs == nil {
+			r.dirs = map[string]*Reader{}
+		}
+		r.dirs[dir] = d
+	}
+	return d.sub(name)
+}
+
+// sub is Sub without the directories kept open.
+func (r *Reader) sub(rel string) (*Reader, error) {
+	fi, err := r.check(rel)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("%s: not a directory", r.display(rel))
+	}
+	root, p, err := r.resolve(rel)
+	if err != nil {
+		return nil, err
+	}
+	sub, err := root.OpenRoot(p)
+	if err != nil {
+		return nil, r.fsErr(err)
+	}
+	if got, err := sub.Lstat("."); err != nil || !os.SameFile(got, fi) {
+		sub.Close()
+		return nil, fmt.Errorf("%s: changed while it was read: %w", r.display(rel), ErrRefused)
+	}
+	return &Reader{dir: r.display(rel), root: sub}, nil
+}
 
 // Dir is the directory the Reader reads.
 func (r *Reader) Dir() string { return r.dir }
@@ -351,21 +477,20 @@ func (r *Reader) Dir() string { return r.dir }
 // check refuses a slash-separated path that leaves the directory or passes
 // through a symbolic link, and returns what its last element is.
 func (r *Reader) check(name string) (os.FileInfo, error) {
-	p := filepath.FromSlash(path.Clean(name))
-	if !filepath.IsLocal(p) {
-		return nil, fmt.Errorf("%s: %w", r.display(name), ErrRefused)
+	root, p, err := r.resolve(name)
+	if err != nil {
+		return nil, err
 	}
 	var fi os.FileInfo
 	prefix := ""
 	for _, part := range splitPath(p) {
 		prefix = filepath.Join(prefix, part)
-		var err error
-		fi, err = r.lstat(prefix)
+		fi, err = root.Lstat(prefix)
 		if err != nil {
-			return nil, err
+			return nil, r.fsErrIn(root, err)
 		}
 		if fi.Mode()&os.ModeSymlink != 0 {
-			return nil, fmt.Errorf("%s: %w", r.display(filepath.ToSlash(prefix)), ErrRefused)
+			return nil, fmt.Errorf("%s: %w", r.displayIn(root, prefix), ErrRefused)
 		}
 	}
 	if fi == nil { // "."
@@ -389,31 +514,55 @@ func splitPath(p string) []string {
 
 func (r *Reader) display(name string) string { return filepath.Join(r.dir, filepath.FromSlash(name)) }
 
-// lstat, open and readFile are those of the directory the Reader holds,
-// with errors that name the file as the user knows it ("DIR/base/a.cll:
-// no such file or directory", not "statat base/a.cll: …").
+// displayIn is display for the path p inside root (see resolve).
+func (r *Reader) displayIn(root *os.Root, p string) string {
+	if root != r.root {
+		p = filepath.Join("..", p)
+	}
+	return r.display(filepath.ToSlash(p))
+}
+
+// lstat, open and readFile are those of the directory the Reader holds
+// (the slash-separated path name resolved as resolve does), with errors
+// that name the file as the user knows it ("DIR/base/a.cll: no such file
+// or directory", not "statat base/a.cll: …").
 func (r *Reader) lstat(name string) (os.FileInfo, error) {
-	fi, err := r.root.Lstat(name)
-	return fi, r.fsErr(err)
+	root, p, err := r.resolve(filepath.ToSlash(name))
+	if err != nil {
+		return nil, err
+	}
+	fi, err := root.Lstat(p)
+	return fi, r.fsErrIn(root, err)
 }
 
 func (r *Reader) open(name string) (*os.File, error) {
-	f, err := r.root.Open(name)
-	return f, r.fsErr(err)
+	root, p, err := r.resolve(filepath.ToSlash(name))
+	if err != nil {
+		return nil, err
+	}
+	f, err := root.Open(p)
+	return f, r.fsErrIn(root, err)
 }
 
 func (r *Reader) readFile(name string) ([]byte, error) {
-	data, err := r.root.ReadFile(name)
-	return data, r.fsErr(err)
+	root, p, err := r.resolve(filepath.ToSlash(name))
+	if err != nil {
+		return nil, err
+	}
+	data, err := root.ReadFile(p)
+	return data, r.fsErrIn(root, err)
 }
 
 // fsErr names the file of a path error by its path below the directory
 // the user gave; the cause stays in the chain (errors.Is(err,
 // fs.ErrNotExist) holds as before).
-func (r *Reader) fsErr(err error) error {
+func (r *Reader) fsErr(err error) error { return r.fsErrIn(r.root, err) }
+
+// fsErrIn is fsErr for an error of root (see resolve).
+func (r *Reader) fsErrIn(root *os.Root, err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		return fmt.Errorf("%s: %w", r.display(filepath.ToSlash(pe.Path)), pe.Err)
+		return fmt.Errorf("%s: %w", r.displayIn(root, pe.Path), pe.Err)
 	}
 	return err
 }
@@ -452,19 +601,20 @@ func (r *Reader) CheckTree(rel string) error {
 	if !fi.IsDir() {
 		return fmt.Errorf("%s: not a directory", r.display(rel))
 	}
+	top, err := r.openDir(rel)
+	if err != nil {
+		return err
+	}
+	defer top.Close()
+	const batch = 1024
 	entries := 0
-	var walk func(dir string, depth int) error
-	walk = func(dir string, depth int) error {
+	var walk func(f *os.File, dir string, depth int) error
+	walk = func(f *os.File, dir string, depth int) error {
 		if depth > maxDepth {
 			return fmt.Errorf("%s: deeper than %d levels: %w", r.display(dir), maxDepth, ErrRefused)
 		}
-		f, err := r.open(filepath.FromSlash(path.Clean(dir)))
-		if err != nil {
-			return err
-		}
-		defer f.Close()
 		for {
-			list, err := f.ReadDir(1024)
+			list, err := f.ReadDir(batch)
 			for _, e := range list {
 				if entries++; entries > maxEntries {
 					return fmt.Errorf("%s: more than %d files: %w", r.display(rel), maxEntries, ErrRefused)
@@ -472,14 +622,21 @@ func (r *Reader) CheckTree(rel string) error {
 				name := path.Join(dir, e.Name())
 				switch {
 				case e.IsDir():
-					if err := walk(name, depth+1); err != nil {
+					sub, err := r.openSubdir(f, dir, e.Name())
+					if err != nil {
+						return err
+					}
+					err = walk(sub, name, depth+1)
+					sub.Close()
+					if err != nil {
 						return err
 					}
 				case !e.Type().IsRegular():
 					return fmt.Errorf("%s: %w", r.display(name), ErrRefused)
 				}
 			}
-			if err == io.EOF || len(list) == 0 {
+			// A short list is the end of the directory.
+			if err == io.EOF || len(list) < batch {
 				return nil
 			}
 			if err != nil {
@@ -487,7 +644,7 @@ func (r *Reader) CheckTree(rel string) error {
 			}
 		}
 	}
-	return walk(rel, 0)
+	return walk(top, rel, 0)
 }
 
 // ReadFilePrefix reads at most limit bytes of the regular file at the

@@ -129,6 +129,10 @@ func (r *Reader) layout(rel string) ([]string, error) {
 	return files, nil
 }
 
+// Stat returns what the slash-separated path name is, checked as every
+// path is (no symbolic link on the way, nothing outside the directory).
+func (r *Reader) Stat(name string) (os.FileInfo, error) { return r.check(name) }
+
 func orRefused(err error) error {
 	if err == nil {
 		return ErrRefused

@@ -1,6 +1,7 @@
 package bundle
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -91,5 +92,60 @@ func TestLinkRefuses(t *testing.T) {
 		if _, err := os.Lstat(dst); err == nil {
 			t.Errorf("%s: a bundle was left", bad)
 		}
+	}
+}
+
+// TestRef: an output directory refers to the bundles beside it, below its
+// parent and in a findings directory; OpenOutput reads them there through
+// no symbolic link, and Open not at all.
+func TestRef(t *testing.T) {
+	tmp := t.TempDir()
+	for _, c := range []struct {
+		out, dir, ref string
+	}{
+		{"c/all", "c/s0/findings/x", "../s0/findings/x"},
+		{"c/all", "c/deep/s0/findings/x", "../deep/s0/findings/x"},
+		{"c/all/", "c/s0/findings/x/", "../s0/findings/x"},
+		{"c/sub/all", "c/s0/findings/x", ""},
+		{"c/all", "c/s0/x", ""},
+		{"c/all", "elsewhere/s0/findings/x", ""},
+	} {
+		ref, ok := Ref(filepath.Join(tmp, c.out), filepath.Join(tmp, c.dir))
+		if ok != (c.ref != "") || ok && ref != c.ref {
+			t.Errorf("Ref(%s, %s) = %q, %v, want %q", c.out, c.dir, ref, ok, c.ref)
+		}
+	}
+
+	if err := Write(filepath.Join(tmp, "c", "s0", "findings", "x"), sample()); err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(tmp, "c", "all"), 0o755)
+	os.Symlink(filepath.Join(tmp, "c", "s0"), filepath.Join(tmp, "c", "link"))
+	out, err := OpenOutput(filepath.Join(tmp, "c", "all"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	b, err := out.Sub("../s0/findings/x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := b.Load(".")
+	b.Close()
+	if err != nil || !reflect.DeepEqual(got, sample()) {
+		t.Errorf("read through the reference: %+v, %v", got, err)
+	}
+	for _, bad := range []string{"../link/findings/x", "../s0/findings/../../../x/findings/y", "../s0/report.json", "../../c/s0/findings/x"} {
+		if _, err := out.ReadFile(bad + "/" + FindingFile); !errors.Is(err, ErrRefused) {
+			t.Errorf("%s: %v, want a refusal", bad, err)
+		}
+	}
+	plain, err := Open(filepath.Join(tmp, "c", "all"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plain.Close()
+	if _, err := plain.Sub("../s0/findings/x"); !errors.Is(err, ErrRefused) {
+		t.Errorf("Open reads a reference: %v", err)
 	}
 }

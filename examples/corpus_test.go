@@ -24,13 +24,15 @@ import (
 // constructs maps each relation to the node kinds of a seed's syntax tree
 // (from the pack's grammar) that make it a place for the relation, so
 // that a seed holding one and no spot of the relation is a blind pair.
+// They are rule names, not name kinds: in thrift.grammar a type reference
+// read as @ref(enum) is a leaf of kind enum, an enum_body is an enum.
 var corpusPacks = []struct {
 	dir, corpus, ext, grammar string
 	constructs                map[string][]string
 }{
 	{"thrift", "thrift", ".thrift", "thrift/thrift.grammar", map[string][]string{
 		"add-constant": {"document"}, "add-struct": {"document"},
-		"add-enum-value": {"enum"}, "add-enum-value-explicit": {"enum"},
+		"add-enum-value": {"enum_body"}, "add-enum-value-explicit": {"enum_body"},
 		"add-field": {"struct"}, "add-string-field": {"struct"},
 		"add-service-method": {"service"},
 	}},

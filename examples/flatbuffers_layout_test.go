@@ -79,15 +79,5 @@ func TestFlatBuffersLayouts(t *testing.T) {
 	if len(seeds) < 7 || len(rels) < 12 {
 		t.Fatalf("%d seeds, %d relations: the pack is not where it was", len(seeds), len(rels))
 	}
-	checkLayouts(t, parseFBS, rels, seeds, []layout{
-		{"one-line lists", func(t *testing.T, name string, src []byte) []byte {
-			return listsOnOneLine(src, syntax.Lists(parseFBS(t, name, src), fbsLists))
-		}},
-		{"brace on the next line", func(t *testing.T, name string, src []byte) []byte {
-			return bracesOnNextLine(src, syntax.Lists(parseFBS(t, name, src), fbsLists))
-		}},
-		{"tabs", tabs},
-		{"comments and attributes", fbsCommented},
-		{"CRLF", crlf},
-	})
+	checkLayouts(t, parseFBS, rels, seeds, listLayouts(parseFBS, fbsLists, fbsCommented))
 }

@@ -18,6 +18,23 @@ type layout struct {
 	fn   func(*testing.T, string, []byte) []byte
 }
 
+// listLayouts are the five layouts of a language whose lists spec names:
+// the lists on one line, their braces on the next line, tabs, commented
+// (the language's comments and annotations), CRLF.
+func listLayouts(parse func(*testing.T, string, []byte) *syntax.Tree, spec syntax.ListSpec, commented func(*testing.T, string, []byte) []byte) []layout {
+	return []layout{
+		{"one-line lists", func(t *testing.T, name string, src []byte) []byte {
+			return listsOnOneLine(src, syntax.Lists(parse(t, name, src), spec))
+		}},
+		{"brace on the next line", func(t *testing.T, name string, src []byte) []byte {
+			return bracesOnNextLine(src, syntax.Lists(parse(t, name, src), spec))
+		}},
+		{"tabs", tabs},
+		{"comments and annotations", commented},
+		{"CRLF", crlf},
+	}
+}
+
 // loadRelationSets loads each set of relation files on its own.
 func loadRelationSets(t *testing.T, sets ...[]string) []*relation.Relation {
 	t.Helper()

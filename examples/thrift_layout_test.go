@@ -35,8 +35,9 @@ func thriftParser(t *testing.T) func(*testing.T, string, []byte) *syntax.Tree {
 
 // TestThriftLayouts rewrites every seed of the Thrift pack in five layouts
 // (enum, struct and service bodies on one line; their braces on the next
-// line; tabs; a doc comment, comment lines and a comment after every
-// member and definition, and an annotation on every member; CRLF): each
+// line; tabs; a doc comment (a block comment before a method), comment
+// lines and a comment after every member and definition, and an
+// annotation on every member; CRLF): each
 // must give every relation of the pack, exact and derived, the same spots,
 // in number and description, as the seed.
 func TestThriftLayouts(t *testing.T) {
@@ -54,7 +55,15 @@ func TestThriftLayouts(t *testing.T) {
 		for _, l := range slices.Concat(syntax.Lists(tr, thriftLists), syntax.Lists(tr, thriftDefs)) {
 			for _, d := range l.Members {
 				ind := l.Layout.Indent
-				es = append(es, syntax.Edit{Start: d.Start, End: d.Start, Text: "/** doc */\n" + ind + "// note\n\n" + ind + "/* loose */\n\n" + ind + "/** doc */ "})
+				doc := "/** doc */"
+				if l.Node.Kind == "service_body" {
+					// add-service-method leaves out the place before a
+					// documented method (the generators copy its doc
+					// before the method's declarations): there a doc
+					// comment is content, not layout
+					doc = "/* doc */"
+				}
+				es = append(es, syntax.Edit{Start: d.Start, End: d.Start, Text: doc + "\n" + ind + "// note\n\n" + ind + "/* loose */\n\n" + ind + doc + " "})
 				if l.Node.Kind != "document" {
 					end := d.End
 					if d.Sep != nil {
@@ -67,15 +76,5 @@ func TestThriftLayouts(t *testing.T) {
 		}
 		return applyEdits(src, es)
 	}
-	checkLayouts(t, parse, rels, seeds, []layout{
-		{"one-line lists", func(t *testing.T, name string, src []byte) []byte {
-			return listsOnOneLine(src, syntax.Lists(parse(t, name, src), thriftLists))
-		}},
-		{"brace on the next line", func(t *testing.T, name string, src []byte) []byte {
-			return bracesOnNextLine(src, syntax.Lists(parse(t, name, src), thriftLists))
-		}},
-		{"tabs", tabs},
-		{"comments and annotations", commented},
-		{"CRLF", crlf},
-	})
+	checkLayouts(t, parse, rels, seeds, listLayouts(parse, thriftLists, commented))
 }

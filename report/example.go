@@ -14,8 +14,9 @@ import (
 // newExample gathers the evidence of a finding from its bundle: what a
 // group's card shows, and with full what the finding's own page adds (both
 // inputs and both versions of the failing file in full).
-func newExample(outDir string, f0 *result.Finding, bud *budget, full bool) (exampleView, error) {
-	b := openBundle(outDir, f0, bud)
+func newExample(out *bundle.Reader, f0 *result.Finding, bud *budget, full bool) (exampleView, error) {
+	b := openBundle(out, f0, bud)
+	defer b.close()
 	f, err := b.finding(*f0)
 	if err != nil {
 		return exampleView{}, err
@@ -75,7 +76,7 @@ type pair struct {
 
 // readInputs reads the base and follow-up inputs of finding f, which
 // bundles keep under the seed's base name.
-func readInputs(b bundleFiles, f *result.Finding) (pair, error) {
+func readInputs(b *bundleFiles, f *result.Finding) (pair, error) {
 	var p pair
 	var err error
 	seed := path.Base(filepath.ToSlash(f.SeedFile))
@@ -88,7 +89,7 @@ func readInputs(b bundleFiles, f *result.Finding) (pair, error) {
 
 // readOutputs reads finding f's failing file in o and o′; o′ is the
 // finding's own Actual when the bundle lacks it.
-func readOutputs(b bundleFiles, f *result.Finding) (pair, error) {
+func readOutputs(b *bundleFiles, f *result.Finding) (pair, error) {
 	var p pair
 	var err error
 	if p.base, p.okBase, err = b.read(bundle.BaseOutDir, f.File); err != nil {
@@ -143,7 +144,7 @@ func outputChange(out pair, f *result.Finding) (*sideBySide, string) {
 
 // patch is the diff of finding f's outputs: the bundle's diff.txt, or else
 // the finding's own.
-func patch(b bundleFiles, f *result.Finding) ([]uline, error) {
+func patch(b *bundleFiles, f *result.Finding) ([]uline, error) {
 	d, ok, err := b.read(bundle.DiffFile)
 	switch {
 	case err != nil:

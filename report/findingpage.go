@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/result"
 )
 
@@ -81,7 +82,7 @@ type findingPage struct {
 // writePages writes the page of each finding of p that has one, one page
 // at a time: a page holds at most one finding's evidence, each file cut at
 // maxShown, and nothing of it is kept once the page is written.
-func writePages(outDir string, r *result.Report, p *htmlPage) error {
+func writePages(outDir string, out *bundle.Reader, r *result.Report, p *htmlPage) error {
 	if len(p.pages) == 0 {
 		return nil
 	}
@@ -102,7 +103,7 @@ func writePages(outDir string, r *result.Report, p *htmlPage) error {
 			if !p.pages[id] || f == nil {
 				continue
 			}
-			ex, err := newExample(outDir, f, newBudget(), true)
+			ex, err := newExample(out, f, newBudget(), true)
 			if err != nil {
 				return &InputError{err}
 			}

@@ -32,11 +32,16 @@ var htmlTemplates = template.Must(template.New("").Funcs(template.FuncMap{
 // one (see WritePages), which report.html links to. The files need nothing
 // else: no network, no script, no external style.
 func WriteHTML(outDir string, r *result.Report) error {
-	p, err := newPage(outDir, r)
+	out, err := openOutput(outDir)
+	if err != nil {
+		return err
+	}
+	defer out.Close()
+	p, err := newPage(out, r)
 	if err != nil {
 		return &InputError{err}
 	}
-	if err := writePages(outDir, r, p); err != nil {
+	if err := writePages(outDir, out, r, p); err != nil {
 		return err
 	}
 	var buf bytes.Buffer
@@ -131,7 +136,7 @@ type exampleView struct {
 
 type binding struct{ Name, Value string }
 
-func newPage(outDir string, r *result.Report) (*htmlPage, error) {
+func newPage(out *bundle.Reader, r *result.Report) (*htmlPage, error) {
 	p := newPageHeader(r)
 	groups := r.Groups
 	if len(groups) == 0 && len(r.Findings) > 0 {
@@ -141,7 +146,10 @@ func newPage(outDir string, r *result.Report) (*htmlPage, error) {
 	byID := map[string]*result.Finding{}
 	for i := range r.Findings {
 		byID[r.Findings[i].ID] = &r.Findings[i]
-		if err := openBundle(outDir, &r.Findings[i], nil).check(); err != nil {
+		b := openBundle(out, &r.Findings[i], nil)
+		err := b.check()
+		b.close()
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -151,7 +159,7 @@ func newPage(outDir string, r *result.Report) (*htmlPage, error) {
 	for i, g := range groups {
 		t.relation(g.Relation).Groups++
 		t.kind(g.Kind).Groups++
-		gv, err := newGroupView(outDir, i+1, g, byID, bud, p.pages)
+		gv, err := newGroupView(out, i+1, g, byID, bud, p.pages)
 		if err != nil {
 			return nil, err
 		}
@@ -257,7 +265,7 @@ func (t *tables) kindRows() []kindRow {
 
 // newGroupView is the section of group g, numbered n: its headline, its
 // example with the evidence and its other findings.
-func newGroupView(outDir string, n int, g result.Group, byID map[string]*result.Finding, bud *budget, pages map[string]bool) (groupView, error) {
+func newGroupView(out *bundle.Reader, n int, g result.Group, byID map[string]*result.Finding, bud *budget, pages map[string]bool) (groupView, error) {
 	gv := groupView{N: n, Anchor: fmt.Sprintf("g%d", n), G: g}
 	gv.Headline = g.Title
 	if gv.Headline == "" { // a report.json from before titles
@@ -267,7 +275,7 @@ func newGroupView(outDir string, n int, g result.Group, byID map[string]*result.
 		if id == g.Example {
 			continue
 		}
-		o, err := newOtherView(outDir, id, byID[id], bud)
+		o, err := newOtherView(out, id, byID[id], bud)
 		if err != nil {
 			return gv, err
 		}
@@ -281,7 +289,7 @@ func newGroupView(outDir string, n int, g result.Group, byID map[string]*result.
 		gv.Missing = true
 		return gv, nil
 	}
-	ex, err := newExample(outDir, f, bud, false)
+	ex, err := newExample(out, f, bud, false)
 	if err != nil {
 		return gv, err
 	}
@@ -294,13 +302,14 @@ func newGroupView(outDir string, n int, g result.Group, byID map[string]*result.
 
 // newOtherView is the line of a group's finding id other than its
 // example; f is nil when the report does not hold the finding.
-func newOtherView(outDir, id string, f *result.Finding, bud *budget) (otherView, error) {
+func newOtherView(out *bundle.Reader, id string, f *result.Finding, bud *budget) (otherView, error) {
 	o := otherView{ID: id, Href: bundle.Path(id) + "/"}
 	if f == nil {
 		return o, nil
 	}
 	o.Seed, o.Spot = f.SeedFile, spotText(f.Spot)
-	b := openBundle(outDir, f, bud)
+	b := openBundle(out, f, bud)
+	defer b.close()
 	o.Href = b.rel + "/"
 	red, err := b.reduced(f)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/aymanbagabas/go-udiff"
 
+	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/internal/printable"
 	"github.com/mcpt-tool/mcpt/result"
 )
@@ -66,21 +67,26 @@ type junitSkipped struct {
 // and relation. Counts come from r.Cases; a report without them gets one
 // test case per seed with findings.
 func WriteJUnit(outDir string, r *result.Report) error {
-	doc, err := newJUnit(outDir, r)
-	if err != nil {
-		return &InputError{err}
-	}
-	out, err := xml.MarshalIndent(doc, "", "  ")
+	out, err := openOutput(outDir)
 	if err != nil {
 		return err
 	}
-	data := append([]byte(xml.Header), out...)
+	defer out.Close()
+	doc, err := newJUnit(out, r)
+	if err != nil {
+		return &InputError{err}
+	}
+	text, err := xml.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return err
+	}
+	data := append([]byte(xml.Header), text...)
 	return result.WriteFileAtomic(filepath.Join(outDir, JUnitXML), append(data, '\n'))
 }
 
 type seedRelation struct{ seed, relation string }
 
-func newJUnit(outDir string, r *result.Report) (*junitSuites, error) {
+func newJUnit(out *bundle.Reader, r *result.Report) (*junitSuites, error) {
 	cases, found := casesOf(r)
 	doc := &junitSuites{Name: "mcpt"}
 	if r.Timing.WallNS > 0 {
@@ -97,7 +103,7 @@ func newJUnit(outDir string, r *result.Report) (*junitSuites, error) {
 			if k.relation != rel {
 				continue
 			}
-			tc, err := newJUnitCase(outDir, r, k, cases[k], found[k], bud)
+			tc, err := newJUnitCase(out, r, k, cases[k], found[k], bud)
 			if err != nil {
 				return nil, err
 			}
@@ -170,11 +176,11 @@ func junitProperties(r *result.Report) []junitProperty {
 // newJUnitCase is the test case of seed and relation k, counted by c, with
 // its findings fs: it fails when there are findings and is skipped when
 // the relation had no test case on the seed.
-func newJUnitCase(outDir string, r *result.Report, k seedRelation, c result.CaseSummary, fs []*result.Finding, bud *budget) (junitCase, error) {
+func newJUnitCase(out *bundle.Reader, r *result.Report, k seedRelation, c result.CaseSummary, fs []*result.Finding, bud *budget) (junitCase, error) {
 	tc := junitCase{Name: k.seed, Classname: "mcpt." + k.relation}
 	switch {
 	case len(fs) > 0:
-		fail, err := junitFailureOf(outDir, fs, bud)
+		fail, err := junitFailureOf(out, fs, bud)
 		if err != nil {
 			return tc, err
 		}
@@ -206,7 +212,7 @@ func foundText(c result.CaseSummary, fs []*result.Finding) string {
 }
 
 // junitFailureOf describes the findings of one seed under one relation.
-func junitFailureOf(outDir string, fs []*result.Finding, bud *budget) (*junitFailure, error) {
+func junitFailureOf(out *bundle.Reader, fs []*result.Finding, bud *budget) (*junitFailure, error) {
 	first := fs[0]
 	fail := &junitFailure{Message: first.Message, Type: string(first.Kind)}
 	if first.Checker != "" {
@@ -219,12 +225,13 @@ func junitFailureOf(outDir string, fs []*result.Finding, bud *budget) (*junitFai
 	fail.Message, fail.Type = printable.Line(fail.Message), printable.Line(fail.Type)
 	var b strings.Builder
 	for i, f0 := range fs {
-		bd := openBundle(outDir, f0, bud)
+		bd := openBundle(out, f0, bud)
 		f, err := bd.finding(*f0)
-		if err != nil {
-			return nil, err
+		repro := ""
+		if err == nil {
+			repro, err = bd.repro()
 		}
-		repro, err := bd.repro()
+		bd.close()
 		if err != nil {
 			return nil, err
 		}

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/result"
@@ -29,9 +30,25 @@ const (
 	JUnitXML   = "junit.xml"
 )
 
-// Write writes report.html and junit.xml for r into outDir.
+// Write writes report.html and junit.xml for r into outDir, the two at
+// once.
 func Write(outDir string, r *result.Report) error {
-	return errors.Join(WriteHTML(outDir, r), WriteJUnit(outDir, r))
+	var html error
+	var wg sync.WaitGroup
+	wg.Go(func() { html = WriteHTML(outDir, r) })
+	junit := WriteJUnit(outDir, r)
+	wg.Wait()
+	return errors.Join(html, junit)
+}
+
+// openOutput opens the output directory outDir to read the bundles of its
+// report (see bundle.OpenOutput).
+func openOutput(outDir string) (*bundle.Reader, error) {
+	out, err := bundle.OpenOutput(outDir)
+	if err != nil {
+		return nil, &InputError{err}
+	}
+	return out, nil
 }
 
 // InputError is an error in what a report is built from: report.json or
@@ -69,6 +86,8 @@ const (
 	maxPageShown = 8 << 20
 	// maxFindingJSON is the largest finding.json whose evidence is read.
 	maxFindingJSON = 64 << 20
+	// maxRepro is the most of a bundle's repro.txt a report shows.
+	maxRepro = 4 << 10
 )
 
 // budget is what is left of the text one report file shows of the
@@ -94,40 +113,61 @@ func (bu *budget) shown(s string, size int64) string {
 	return strings.TrimSuffix(s, "\n") + "\n" + fmt.Sprintf("[cut by mcpt: the first %d KiB of %d bytes are shown]", len(s)>>10, size) + "\n"
 }
 
-// bundleFiles reads the files of one finding's bundle, never outside
-// outDir: a report may come from elsewhere (a merge). Files that are absent
-// read as absent; a symbolic link on the way, or any other read error, is
-// returned.
+// bundleFiles reads the files of one finding's bundle, never outside the
+// output directory or, for a bundle a merged report refers to in place,
+// the output directories beside it (see bundle.OpenOutput): a report may
+// come from elsewhere. Files that are absent read as absent; a symbolic
+// link on the way, or any other read error, is returned.
 type bundleFiles struct {
-	outDir string
-	rel    string  // the bundle path relative to outDir, slash-separated
-	bud    *budget // what is left to show
+	out *bundle.Reader // the output directory
+	rel string         // the bundle path relative to it, slash-separated
+	rd  *bundle.Reader // the bundle; nil when it is not there
+	err error          // why the bundle could not be opened, when it is there
+	bud *budget        // what is left to show
 }
 
-func openBundle(outDir string, f *result.Finding, bud *budget) bundleFiles {
+// openBundle opens the bundle of f, the bundle at its path in out; close
+// releases it.
+func openBundle(out *bundle.Reader, f *result.Finding, bud *budget) *bundleFiles {
 	rel := f.Bundle
 	if rel == "" {
 		rel = bundle.Path(f.ID)
 	}
-	return bundleFiles{outDir: outDir, rel: rel, bud: bud}
+	return openBundleAt(out, rel, bud)
 }
+
+func openBundleAt(out *bundle.Reader, rel string, bud *budget) *bundleFiles {
+	b := &bundleFiles{out: out, rel: rel, bud: bud}
+	b.rd, b.err = out.Sub(rel)
+	if errors.Is(b.err, fs.ErrNotExist) {
+		b.err = nil
+	}
+	return b
+}
+
+func (b *bundleFiles) close() {
+	if b.rd != nil {
+		b.rd.Close()
+	}
+}
+
+// dir is the bundle directory as the user names it.
+func (b *bundleFiles) dir() string { return filepath.Join(b.out.Dir(), filepath.FromSlash(b.rel)) }
 
 // read returns the content of name inside the bundle, cut as shown cuts
 // it, and whether it exists.
-func (b bundleFiles) read(elem ...string) (string, bool, error) {
+func (b *bundleFiles) read(elem ...string) (string, bool, error) {
 	data, size, ok, err := b.readPrefix(min(maxShown, b.bud.left), elem...)
 	return b.bud.shown(string(data), size), ok, err
 }
 
 // readPrefix returns at most limit bytes of name inside the bundle, its
 // size, and whether it exists.
-func (b bundleFiles) readPrefix(limit int64, elem ...string) ([]byte, int64, bool, error) {
-	r, err := bundle.Open(b.outDir)
-	if err != nil {
-		return nil, 0, false, err
+func (b *bundleFiles) readPrefix(limit int64, elem ...string) ([]byte, int64, bool, error) {
+	if b.rd == nil {
+		return nil, 0, false, b.err
 	}
-	defer r.Close()
-	data, size, err := r.ReadFilePrefix(path.Join(b.rel, path.Join(elem...)), limit)
+	data, size, err := b.rd.ReadFilePrefix(path.Join(elem...), limit)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, 0, false, nil
 	}
@@ -140,28 +180,26 @@ func (b bundleFiles) readPrefix(limit int64, elem ...string) ([]byte, int64, boo
 // check refuses a bundle holding anything but regular files and
 // directories (see bundle.Reader.CheckTree); a bundle that is not there is
 // no error (the report says so where it shows it).
-func (b bundleFiles) check() error {
-	r, err := bundle.Open(b.outDir)
-	if err != nil {
-		return err
+func (b *bundleFiles) check() error {
+	if b.rd == nil {
+		return b.err
 	}
-	defer r.Close()
-	if err := r.CheckTree(b.rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	return nil
+	return b.rd.CheckTree(".")
 }
 
 // finding completes f with the evidence its bundle's finding.json carries,
 // for reports that leave large fields out.
-func (b bundleFiles) finding(f result.Finding) (result.Finding, error) {
+func (b *bundleFiles) finding(f result.Finding) (result.Finding, error) {
+	if b.bud.left <= 0 { // nothing of it would be shown
+		return b.cut(f), nil
+	}
 	data, size, ok, err := b.readPrefix(maxFindingJSON, bundle.FindingFile)
 	if err != nil || !ok || size > maxFindingJSON {
 		return b.cut(f), err
 	}
 	var bf result.Finding
 	if err := json.Unmarshal(data, &bf); err != nil {
-		return f, fmt.Errorf("%s: %w", filepath.Join(b.outDir, filepath.FromSlash(b.rel), bundle.FindingFile), err)
+		return f, fmt.Errorf("%s: %w", filepath.Join(b.dir(), bundle.FindingFile), err)
 	}
 	fill := func(dst *string, src string) {
 		if *dst == "" {
@@ -176,7 +214,7 @@ func (b bundleFiles) finding(f result.Finding) (result.Finding, error) {
 }
 
 // cut cuts the evidence of f to what the report shows.
-func (b bundleFiles) cut(f result.Finding) result.Finding {
+func (b *bundleFiles) cut(f result.Finding) result.Finding {
 	for _, t := range []*string{&f.Expected, &f.Actual, &f.Diff, &f.Stderr} {
 		*t = b.bud.shown(*t, int64(len(*t)))
 	}
@@ -185,15 +223,17 @@ func (b bundleFiles) cut(f result.Finding) result.Finding {
 
 // repro is the command that reproduces the finding: the bundle's
 // repro.txt, else one made from the bundle path.
-func (b bundleFiles) repro() (string, error) {
-	s, ok, err := b.read(bundle.ReproFile)
+func (b *bundleFiles) repro() (string, error) {
+	// The command is what a reader needs most: it is shown whatever is
+	// left of the report's budget, and cut on its own.
+	data, size, ok, err := b.readPrefix(maxRepro, bundle.ReproFile)
 	if err != nil {
 		return "", err
 	}
-	if ok && strings.TrimSpace(s) != "" {
-		return strings.TrimSpace(s), nil
+	if ok && strings.TrimSpace(string(data)) != "" {
+		return strings.TrimSpace((&budget{left: maxRepro}).shown(string(data), size)), nil
 	}
-	return bundle.ReproCommand("", filepath.Join(b.outDir, filepath.FromSlash(b.rel))), nil
+	return bundle.ReproCommand("", b.dir()), nil
 }
 
 // reducedSuffix ends the name of the bundle mcpt reduce writes beside a
@@ -202,11 +242,12 @@ const reducedSuffix = "-reduced"
 
 // reduced describes the reduced bundle beside this one, or returns nil when
 // there is none.
-func (b bundleFiles) reduced(f *result.Finding) (*reducedView, error) {
+func (b *bundleFiles) reduced(f *result.Finding) (*reducedView, error) {
 	if strings.HasSuffix(b.rel, reducedSuffix) {
 		return nil, nil
 	}
-	rb := bundleFiles{outDir: b.outDir, rel: b.rel + reducedSuffix, bud: b.bud}
+	rb := openBundleAt(b.out, b.rel+reducedSuffix, b.bud)
+	defer rb.close()
 	if _, _, ok, err := rb.readPrefix(0, bundle.FindingFile); err != nil || !ok {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -597,6 +598,48 @@ func TestHTMLReducedAndBaseCrash(t *testing.T) {
 	// A reduced bundle is no finding of its own.
 	if strings.Contains(html, "<dt>reduced</dt><dd><a class=\"mono\" href=\"findings/c000042-augment-enumeration-reduced-reduced/") {
 		t.Error("a reduced bundle of a reduced bundle")
+	}
+}
+
+// TestJUnitReproPastBudget: once the report has shown all the evidence it
+// may (maxPageShown), every finding still shows the command that
+// reproduces it, not a note that it was not shown.
+func TestJUnitReproPastBudget(t *testing.T) {
+	dir := copyFixture(t)
+	r, err := result.Load(filepath.Join(dir, ReportJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Copies of the findings, each with a diff the size of what one text
+	// may show, spend the budget long before the last of them.
+	big := strings.Repeat("-x\n", maxShown/3+1)
+	var many []result.Finding
+	for i := range 2 * maxPageShown / maxShown {
+		for _, f := range r.Findings {
+			f.ID = fmt.Sprintf("%s-%d", f.ID, i)
+			f.Diff = big
+			many = append(many, f)
+		}
+	}
+	r.Findings = many
+	if err := WriteJUnit(dir, r); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, JUnitXML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(data, []byte("[not shown by mcpt")) {
+		t.Fatal("the budget was not spent")
+	}
+	repros := regexp.MustCompile(`repro: ([^&]*)&#xA;`).FindAllSubmatch(data, -1)
+	if len(repros) != len(many) {
+		t.Fatalf("%d repro lines, want %d", len(repros), len(many))
+	}
+	for _, m := range repros {
+		if !bytes.HasPrefix(m[1], []byte("mcpt repro ")) {
+			t.Fatalf("repro: %s", m[1])
+		}
 	}
 }
 

@@ -103,7 +103,8 @@ type Command struct {
 	MaxStderrBytes int
 
 	// CaptureStdout, when set, interleaves standard output into the kept
-	// standard error; otherwise standard output is discarded.
+	// standard error; otherwise the end of standard output is kept apart,
+	// and stands for the standard error of a run that wrote nothing there.
 	CaptureStdout bool
 
 	// TempDir is where the private run directories are created; empty
@@ -115,6 +116,7 @@ type Command struct {
 type command struct {
 	Command
 	path   string // absolute path of the executable
+	cwd    string // absolute working directory of the transpiler ("" when unknown)
 	accept map[int]bool
 	reject map[int]bool
 }
@@ -164,7 +166,11 @@ func checkCommand(c Command) (*command, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &command{Command: c, path: path, accept: accept, reject: reject}, nil
+	cwd := c.Dir
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	return &command{Command: c, path: path, cwd: cwd, accept: accept, reject: reject}, nil
 }
 
 // checkArgv checks the command line and the environment entries.

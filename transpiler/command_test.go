@@ -251,6 +251,28 @@ func TestCommandStdout(t *testing.T) {
 	}
 }
 
+// TestCommandDiagnostic: a transpiler that writes its diagnostics on
+// standard output only, naming its input relative to its working directory
+// as tsc does, has them as its standard error, and the diagnostic names the
+// input {input}, not by a path of the run's directory.
+func TestCommandDiagnostic(t *testing.T) {
+	root := t.TempDir()
+	dir, tmp := filepath.Join(root, "work", "pack"), filepath.Join(root, "tmp")
+	for _, d := range []string{dir, tmp} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := run(t, fakeCommand(t, Command{Dir: dir, TempDir: tmp}, "diagnose", "{input}"), FollowUp, "enum {")
+	wantStatus(t, res, Rejected)
+	if !strings.Contains(string(res.Stderr), "../../tmp/mcpt-run-") {
+		t.Errorf("stderr %q, want the diagnostics written on standard output", res.Stderr)
+	}
+	if got, want := res.Diagnostic(), "{input}(3,5): error TS1005: ';' expected."; got != want {
+		t.Errorf("diagnostic %q, want %q", got, want)
+	}
+}
+
 func TestCommandOutputCaps(t *testing.T) {
 	for _, tc := range []struct {
 		name  string

@@ -62,6 +62,13 @@ func fake(args []string) int {
 	case "reject": // reject INPUT
 		fmt.Fprintf(os.Stderr, "%s:1:1: expected logic, found garbage\n", filepath.Base(args[0]))
 		return 1
+	case "diagnose": // diagnose INPUT: tsc's way, rejects on standard output naming the input relative to the working directory
+		cwd, err := os.Getwd()
+		must(err)
+		rel, err := filepath.Rel(cwd, args[0])
+		must(err)
+		fmt.Printf("%s(3,5): error TS1005: ';' expected.\n%s(4,1): error TS1128: Declaration or statement expected.\n", rel, rel)
+		return 1
 	case "exit": // exit CODE
 		code, err := strconv.Atoi(args[0])
 		must(err)

@@ -9,10 +9,10 @@ import (
 	"strings"
 
 	"github.com/mcpt-tool/mcpt/bundle"
+	"github.com/mcpt-tool/mcpt/merge"
 	"github.com/mcpt-tool/mcpt/outdir"
 	"github.com/mcpt-tool/mcpt/report"
 	"github.com/mcpt-tool/mcpt/result"
-	"github.com/mcpt-tool/mcpt/shard"
 )
 
 type reportCmd struct {
@@ -47,6 +47,7 @@ type mergeCmd struct {
 	Force        bool     `help:"Replace an earlier mcpt output in -o, removing only the files mcpt wrote there."`
 	Partial      bool     `help:"Merge shards that were interrupted and not resumed, into a report marked incomplete (exit status 4); without it such a shard is refused."`
 	FindingsExit int      `name:"findings-exit-code" default:"1" help:"Exit status of a complete merge with findings (0 suits batch jobs, where findings are no failure)."`
+	Standalone   bool     `help:"Put the shards' bundles into -o (hard links on one file system, else copies), so that it holds all it shows; without it the merged report refers to the bundles of shards beside -o (below its parent) in place."`
 }
 
 func (c *mergeCmd) Run(tools *setup.Tools) error {
@@ -69,7 +70,7 @@ func (c *mergeCmd) Run(tools *setup.Tools) error {
 	}
 	defer dir.Close()
 	warnNoLock(dir)
-	m, err := shard.Merge(c.Dirs, c.Out, shard.Options{Partial: c.Partial, Invocation: tools.Invocation})
+	m, err := merge.Shards(c.Dirs, c.Out, merge.Options{Partial: c.Partial, Invocation: tools.Invocation, Standalone: c.Standalone})
 	if err != nil {
 		return usageErr("%v", err)
 	}

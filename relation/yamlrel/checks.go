@@ -16,6 +16,7 @@ type checkT struct {
 	created *createdT
 	derived *derivedT
 	blocks  *blocksT // logic.go
+	when    *tmpl    // nil: always
 	// late is true when the check's file names use .out, the base output:
 	// it is rendered when it checks, o at hand (a file found in the output
 	// tree, `{{holding "^export enum E " .out}}`).
@@ -72,6 +73,11 @@ func compileCheck(cy checkYAML, relName yamlpos.String) (checkT, error) {
 		return c, relName.At("relation %s: each check is one of equivalence, difference, created, locality, order, analogy, blocks", relName.Value)
 	}
 	var err error
+	if cy.When != nil {
+		if c.when, err = mkTmpl(*cy.When); err != nil {
+			return c, err
+		}
+	}
 	switch {
 	case cy.Blocks != nil:
 		c.blocks, err = compileBlocks(cy.Blocks, relName)

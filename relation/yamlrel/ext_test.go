@@ -313,3 +313,20 @@ func regexpMatches(re, s string) bool {
 	rx, err := cachedRE(re)
 	return err == nil && rx.MatchString(s)
 }
+
+// A check with when is left out of the test cases where when renders
+// empty: the header is created only for a field added to Item.
+func TestCheckWhen(t *testing.T) {
+	r := loadExt(t, strings.Replace(editRel, "      - created: {", "      - when: '{{eq .S \"Item\"}}'\n        created: {", 1))
+	in := relation.Input{Name: "shop.idl", Src: []byte(idlSrc)}
+	spots, _ := r.Spots(context.Background(), in)
+	for i, want := range map[int]int{1: 3, 4: 2} { // after qty (Item), in Tag
+		fu, err := r.Mutate(context.Background(), in, spots[i], rngFor(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(fu.Checks) != want {
+			t.Errorf("spot %d (%s): %d checks, want %d", i, spots[i].Desc, len(fu.Checks), want)
+		}
+	}
+}

@@ -118,19 +118,7 @@ func TestSyntaxGrammarErrors(t *testing.T) {
 // A list of one member shows no separator: the region's sep is the one the
 // inserted member takes.
 func TestSyntaxGrammarSep(t *testing.T) {
-	rels, err := Load(grammarFS(grammarRelYAML, enumGrammar), "pack/rels/rel.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := relation.Input{Name: "x.enums", Src: []byte("enum Color {\n  Red\n}\n")}
-	ss, err := rels[0].Spots(context.Background(), in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fu, err := rels[0].Mutate(context.Background(), in, ss[1], rngFor(1))
-	if err != nil {
-		t.Fatal(err)
-	}
+	fu := mutateGrammar(t, grammarRelYAML, "enum Color {\n  Red\n}\n", 1)
 	if got := string(fu.Src); !regexp.MustCompile(`^enum Color \{\n  Red,\n  Zq[a-z]{6}\n\}\n$`).MatchString(got) {
 		t.Errorf("follow-up:\n%s", got)
 	}
@@ -162,19 +150,7 @@ relations:
 // Checks whose file names use .out find the files in the base output:
 // the generator's directory is nobody's guess.
 func TestFilesFoundInOutput(t *testing.T) {
-	rels, err := Load(grammarFS(outRelYAML, enumGrammar), "pack/rels/rel.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := relation.Input{Name: "x.enums", Src: []byte("enum Color { Red }\n")}
-	ss, err := rels[0].Spots(context.Background(), in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fu, err := rels[0].Mutate(context.Background(), in, ss[1], rngFor(1))
-	if err != nil {
-		t.Fatal(err)
-	}
+	fu := mutateGrammar(t, outRelYAML, "enum Color { Red }\n", 1)
 	n := fu.Bindings["n"]
 	o := tree.Tree{"gen/my-enums/color.txt": []byte("enum Color\n  Red\n"), "gen/index.txt": []byte("color\n")}
 	good := tree.Tree{"gen/my-enums/color.txt": []byte("enum Color\n  Red\n  " + n + "\n"), "gen/index.txt": o["gen/index.txt"], "gen/my-enums/" + n + ".txt": []byte(n + "\n")}
@@ -235,4 +211,24 @@ relations:
 			t.Errorf("spots of %q: %s, want %s", src, strings.Join(got, "|"), want)
 		}
 	}
+}
+
+// mutateGrammar loads the relation file rel (over enumGrammar) and mutates
+// src at the spot with index spot.
+func mutateGrammar(t *testing.T, rel, src string, spot int) *relation.FollowUp {
+	t.Helper()
+	rels, err := Load(grammarFS(rel, enumGrammar), "pack/rels/rel.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := relation.Input{Name: "x.enums", Src: []byte(src)}
+	ss, err := rels[0].Spots(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fu, err := rels[0].Mutate(context.Background(), in, ss[spot], rngFor(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fu
 }

@@ -55,6 +55,15 @@ func (r *rel) followUp(ctx context.Context, in relation.Input, sp relation.Spot,
 		mu.ins = memberText(ins, s.tree.List.Layout.Sep) // as the kinds of a tree region see members
 	}
 	for _, c := range r.checks {
+		if c.when != nil {
+			w, err := c.when.render(ctx, data)
+			if err != nil {
+				return nil, err
+			}
+			if !truthy(w) {
+				continue
+			}
+		}
 		var chk relation.Checker
 		if c.derived != nil {
 			chk, err = c.derived.instantiate(ctx, mu)

@@ -102,13 +102,16 @@ type chooseYAML struct {
 }
 
 type checkYAML struct {
-	Equivalence *equivYAML    `yaml:"equivalence"`
-	Difference  *diffYAML     `yaml:"difference"`
-	Created     *createdYAML  `yaml:"created"`
-	Locality    *localityYAML `yaml:"locality"`
-	Order       *orderYAML    `yaml:"order"`
-	Analogy     *analogyYAML  `yaml:"analogy"`
-	Blocks      *blocksYAML   `yaml:"blocks"`
+	// When, when it renders empty (or false, 0), leaves the check out of
+	// the test case.
+	When        *yamlpos.String `yaml:"when"`
+	Equivalence *equivYAML      `yaml:"equivalence"`
+	Difference  *diffYAML       `yaml:"difference"`
+	Created     *createdYAML    `yaml:"created"`
+	Locality    *localityYAML   `yaml:"locality"`
+	Order       *orderYAML      `yaml:"order"`
+	Analogy     *analogyYAML    `yaml:"analogy"`
+	Blocks      *blocksYAML     `yaml:"blocks"`
 }
 
 type equivYAML struct {

@@ -1,12 +1,13 @@
-// Package shard merges the output directories of campaign shards into one:
+// Package merge merges the output directories of campaign shards into one:
 // the reports are summed, the findings and their bundles gathered, and the
 // groups rebuilt, so that n shards of a campaign read like one run.
-package shard
+package merge
 
 import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,26 +18,33 @@ import (
 	"github.com/mcpt-tool/mcpt/signature"
 )
 
-// Options change how Merge takes its shards.
+// Options change how Shards takes its shards.
 type Options struct {
 	// Partial merges shards that did not run to their end (interrupted or
 	// broken, and not resumed); the report lists them in Incomplete.
 	// Without it such a shard is refused.
 	Partial bool
 	// Invocation is the command that starts mcpt, for the repro command
-	// of each bundle merged; "" is "mcpt".
+	// of each bundle linked; "" is "mcpt".
 	Invocation string
+	// Standalone links (or copies) every bundle into the merged output,
+	// so that it holds all it shows; without it the merged report refers
+	// in place to the bundles of shards beside it (see bundle.Ref).
+	Standalone bool
 }
 
 // ErrIncomplete is wrapped by the error of a merge that refuses a shard
 // that did not run to its end.
 var ErrIncomplete = errors.New("incomplete shard")
 
-// Merge reads OUT/report.json of each directory and writes the merged
-// report, the bundles, report.html and junit.xml into out. The bundles
-// are hard-linked from the shards where they share out's file system
-// (see bundle.Reader.Link).
-func Merge(dirs []string, out string, opt Options) (*result.Report, error) {
+// Shards reads OUT/report.json of each directory and writes the merged
+// report, report.html and junit.xml into out. The merged report refers
+// to the bundles of shards beside out (below its parent) in place, by
+// paths "../SHARD/findings/ID", so that a merge writes no bundle; the
+// bundles of other shards, and all of them with opt.Standalone, are
+// hard-linked into out where they share its file system and copied
+// where they do not (see bundle.Reader.Link).
+func Shards(dirs []string, out string, opt Options) (*result.Report, error) {
 	if len(dirs) == 0 {
 		return nil, fmt.Errorf("nothing to merge")
 	}
@@ -58,15 +66,24 @@ func Merge(dirs []string, out string, opt Options) (*result.Report, error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, err
 	}
+	placed := map[string]string{}
 	for i, r := range reps {
-		if err := linkBundles(dirs[i], out, opt.Invocation, r.Findings); err != nil {
+		if err := placeBundles(dirs[i], out, opt, r.Findings, placed); err != nil {
 			return nil, err
 		}
 	}
-	if err := m.Save(filepath.Join(out, report.ReportJSON)); err != nil {
+	for i := range m.Findings {
+		if p, ok := placed[m.Findings[i].ID]; ok {
+			m.Findings[i].Bundle = p
+		}
+	}
+	// Writing report.html checks the tree of every bundle (see
+	// bundle.Reader.CheckTree), refusing the merge before report.json is
+	// written.
+	if err := report.Write(out, m); err != nil {
 		return nil, err
 	}
-	return m, report.Write(out, m)
+	return m, m.Save(filepath.Join(out, report.ReportJSON))
 }
 
 // incomplete refuses a shard that did not run to its end, or, with
@@ -206,24 +223,51 @@ func loadReport(dir string) (*result.Report, error) {
 	return rd.LoadReport(report.ReportJSON)
 }
 
-// linkBundles links (or copies) the bundles of findings from the output
-// directory dir into out, reading nothing outside dir (see bundle.Reader);
-// a bundle that is in out already is left as it is (the same finding
-// merged twice). mcpt starts mcpt in the bundles' repro commands.
-func linkBundles(dir, out, mcpt string, findings []result.Finding) error {
-	r, err := bundle.Open(dir)
+// placeBundles places the bundles of findings from the output directory
+// dir in the merged output out, and records in placed the path of each,
+// relative to out: a reference to the bundle in place where dir is beside
+// out and opt.Standalone is not set, else a link (or copy) in out. Nothing
+// is read outside dir and out's parent (see bundle.Reader); a finding
+// placed already (the same finding in two shards) is left as it is.
+func placeBundles(dir, out string, opt Options, findings []result.Finding, placed map[string]string) error {
+	src, err := bundle.OpenOutput(dir)
 	if err != nil {
 		return err
 	}
-	defer r.Close()
+	defer src.Close()
+	dst, err := bundle.OpenOutput(out)
+	if err != nil {
+		return err
+	}
+	defer dst.Close()
+	beside := map[string]bool{} // directories of bundles, by reference: the same seen from out
 	for _, f := range findings {
-		if f.Bundle == "" {
+		if _, done := placed[f.ID]; done || f.Bundle == "" {
 			continue
 		}
-		dst := filepath.Join(out, filepath.FromSlash(f.Bundle))
-		if err := r.Link(f.Bundle, dst, bundle.ReproCommand(mcpt, dst)); err != nil {
+		if ref, ok := bundle.Ref(out, filepath.Join(dir, filepath.FromSlash(f.Bundle))); ok && !opt.Standalone {
+			d := path.Dir(ref)
+			same, seen := beside[d]
+			if !seen {
+				a, err1 := dst.Stat(d)
+				b, err2 := src.Stat(path.Dir(f.Bundle))
+				same = err1 == nil && err2 == nil && os.SameFile(a, b)
+				beside[d] = same
+			}
+			if same {
+				placed[f.ID] = ref
+				continue
+			}
+		}
+		rel := f.Bundle
+		if !filepath.IsLocal(filepath.FromSlash(rel)) { // a reference of a merged output
+			rel = bundle.Path(f.ID)
+		}
+		to := filepath.Join(out, filepath.FromSlash(rel))
+		if err := src.Link(f.Bundle, to, bundle.ReproCommand(opt.Invocation, to)); err != nil {
 			return fmt.Errorf("finding %s: %w", f.ID, err)
 		}
+		placed[f.ID] = rel
 	}
 	return nil
 }
