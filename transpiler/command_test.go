@@ -263,7 +263,7 @@ func TestCommandDiagnostic(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	res := run(t, fakeCommand(t, Command{Dir: dir, TempDir: tmp}, "diagnose", "{input}"), FollowUp, "enum {")
+	res := run(t, fakeCommand(t, Command{Process: spec.Process{Dir: dir}, TempDir: tmp}, "diagnose", "{input}"), FollowUp, "enum {")
 	wantStatus(t, res, Rejected)
 	if !strings.Contains(string(res.Stderr), "../../tmp/mcpt-run-") {
 		t.Errorf("stderr %q, want the diagnostics written on standard output", res.Stderr)
