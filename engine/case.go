@@ -477,7 +477,8 @@ func followUpFindings(ctx context.Context, proto result.Finding, fu *relation.Fo
 }
 
 // runFinding fills in a finding about a run that crashed, timed out or was
-// rejected: its kind, role, message, exit status and stderr.
+// rejected: its kind, role, message, exit status and stderr, and the
+// transpiler's diagnostic of a rejection.
 func runFinding(f *result.Finding, res *transpiler.Result, role transpiler.Role) {
 	switch res.Status {
 	case transpiler.TimedOut:
@@ -491,6 +492,9 @@ func runFinding(f *result.Finding, res *transpiler.Result, role transpiler.Role)
 	f.Message = "the " + role.String() + " run " + describeRun(res)
 	f.ExitCode, f.Signal = res.ExitCode, res.Signal
 	f.Stderr = string(res.Stderr)
+	if res.Status == transpiler.Rejected {
+		f.Diagnostic = res.Diagnostic()
+	}
 }
 
 func describeRun(res *transpiler.Result) string {

@@ -3,6 +3,7 @@ package oracle
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -36,6 +37,9 @@ type Analogy struct {
 	Kin         []Name
 	Files       []string
 	KeepNumbers bool
+	// Skip, when set, leaves the lines of o it matches out: they are no
+	// sibling's (a serialized descriptor written as string literals).
+	Skip *regexp.Regexp
 	// Shape is the new declaration's shape, by which the sibling was
 	// chosen (for display: mcpt spots --shapes).
 	Shape string
@@ -127,7 +131,7 @@ func (c *Analogy) siblingLines(f, text string, starts []int, scs []*scanner, kin
 	for _, i := range scs[0].lines(text, starts) {
 		line := lineAt(text, starts, i)
 		occ := scs[0].find(line)
-		if len(occ) == 0 || commentLine(f, line) || mentionsAny(line, kin) || !slices.ContainsFunc(occ, func(s span) bool { return c.seen(line[s.beg:s.end], seenForm) }) {
+		if len(occ) == 0 || commentLine(f, line) || c.Skip != nil && c.Skip.MatchString(line) || mentionsAny(line, kin) || !slices.ContainsFunc(occ, func(s span) bool { return c.seen(line[s.beg:s.end], seenForm) }) {
 			continue
 		}
 		if strict && c.ambiguous(line, occ) {

@@ -71,6 +71,12 @@ type Relation struct {
 	Mutate func(ctx context.Context, in Input, spot Spot, rng *rand.Rand) (*FollowUp, error)
 	// Source says where the relation was defined ("file.yaml:3:5" or a Go package).
 	Source string
+	// Holds, when set, returns the first kind of syntax node that the
+	// relation's spots are made of and that the input has ("" when it has
+	// none), so that a seed with no spot though it has such nodes can be
+	// told from one without: nil for a relation that cannot tell (one on
+	// line regexps).
+	Holds func(ctx context.Context, in Input) (string, error)
 }
 
 // Summary is the first line of Doc.

@@ -37,9 +37,13 @@ func readFinding(f *result.Finding, ev evidence) reading {
 	case result.Crash, result.Timeout:
 		return readRunFailure(f)
 	case result.RejectedFollowUp:
+		found := "It rejected i′" + status(f) + "."
+		if f.Diagnostic != "" {
+			found = "It rejected i′" + status(f) + ": " + f.Diagnostic
+		}
 		return reading{
 			Expects: "The relation inserts only valid declarations, so the transpiler must accept the follow-up input i′ as it accepted the base input i.",
-			Found:   "It rejected i′" + status(f) + ".",
+			Found:   found,
 			Means:   "Either the transpiler wrongly rejects a valid program, or the relation made an invalid one (mcpt validate runs one follow-up per relation through the transpiler).",
 		}
 	}

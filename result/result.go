@@ -76,6 +76,11 @@ type Finding struct {
 	ExitCode int    `json:"exit_code,omitempty"`
 	Signal   string `json:"signal,omitempty"`
 	Stderr   string `json:"stderr,omitempty"`
+	// Diagnostic is what the transpiler said about a follow-up it
+	// rejected, in one line: its first message, with the paths of the
+	// run's scratch directory written {input}, {outdir} and {workdir}.
+	// Findings of rejected follow-ups are grouped by it.
+	Diagnostic string `json:"diagnostic,omitempty"`
 
 	// FileKey is File with its seed-dependent part replaced (see FileKey),
 	// so that signatures match across seeds whose outputs are named after
@@ -205,7 +210,8 @@ type Group struct {
 	Title string `json:"title"`
 	// Differs says, for a group whose title would otherwise differ from
 	// another's by the example's file at most, how its findings depart
-	// from the prediction (see signature.Differs).
+	// from the prediction (see signature.Differs); for rejected
+	// follow-ups, always, their diagnostic.
 	Differs  string   `json:"differs,omitempty"`
 	Count    int      `json:"count"`
 	Example  string   `json:"example"`  // ID of the smallest finding of the group

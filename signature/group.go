@@ -42,7 +42,8 @@ func Group(fs []result.Finding) []result.Group {
 // titled gives each group its title. Two groups whose titles would differ
 // by the example's file at most get what tells them apart: how their
 // example departs from the prediction (see Differs), and the hash of their
-// signature only when that is the same too.
+// signature only when that is the same too. A group of rejected follow-ups
+// always says its diagnostic.
 func titled(groups []result.Group, byID map[string]*result.Finding) {
 	count := map[string]int{}
 	base := make([]string, len(groups))
@@ -68,10 +69,10 @@ func titled(groups []result.Group, byID map[string]*result.Finding) {
 	for i := range groups {
 		g := &groups[i]
 		g.Title = base[i]
-		if count[base[i]] > 1 {
-			if f := byID[g.Example]; f != nil {
-				g.Differs = Differs(f)
-			}
+		// A rejected follow-up's diagnostic is the first thing to know of
+		// it: its group says it whether or not another group is alike.
+		if f := byID[g.Example]; f != nil && (count[base[i]] > 1 || f.Kind == result.RejectedFollowUp && f.Diagnostic != "") {
+			g.Differs = Differs(f)
 			if g.Differs != "" {
 				g.Title += " · " + g.Differs
 			}

@@ -30,7 +30,7 @@ import (
 //
 //	relation/checker[/file]/hash   oracle findings (file when the checker name lacks it)
 //	relation/crash/hash            exit status or signal, and the first line of stderr
-//	relation/rejected-followup/hash
+//	relation/rejected-followup/hash  exit status and the shape of the diagnostic
 //	relation/timeout
 func Of(f *result.Finding) string { return With(result.Style{}, f) }
 
@@ -43,7 +43,11 @@ func With(s result.Style, f *result.Finding) string {
 	case result.Timeout:
 		return rel + "/timeout"
 	case result.Crash, result.RejectedFollowUp:
-		shape := fmt.Sprintf("%s\nexit=%d signal=%s\n%s", f.Kind, f.ExitCode, f.Signal, n.text(firstLine(f.Stderr)))
+		said := n.text(firstLine(f.Stderr))
+		if f.Kind == result.RejectedFollowUp && f.Diagnostic != "" {
+			said = "diagnostic " + n.diagnostic(f.Diagnostic)
+		}
+		shape := fmt.Sprintf("%s\nexit=%d signal=%s\n%s", f.Kind, f.ExitCode, f.Signal, said)
 		return rel + "/" + string(f.Kind) + "/" + hash12(shape)
 	}
 	key := f.FileKey
@@ -158,6 +162,7 @@ type normaliser struct {
 type pattern struct {
 	text  string
 	label int
+	fresh bool
 }
 
 func newNormaliser(f *result.Finding, st result.Style) *normaliser {
@@ -176,7 +181,7 @@ func newNormaliser(f *result.Finding, st result.Style) *normaliser {
 			return
 		}
 		seen[text] = true
-		n.pats = append(n.pats, pattern{text, len(n.labels)})
+		n.pats = append(n.pats, pattern{text, len(n.labels), fresh})
 		n.labels = append(n.labels, "«"+label+"»")
 		if fresh {
 			n.fresh = append(n.fresh, "«"+label+"»")
@@ -225,7 +230,11 @@ const firstMark = 0xE000
 
 // bind replaces the bound names of s that stand on word boundaries by
 // sentinels.
-func (n *normaliser) bind(s string) string {
+func (n *normaliser) bind(s string) string { return n.bindLonger(s, 0) }
+
+// bindLonger is bind with only the fresh names and the bound names longer
+// than min bytes: in prose, a short name (a seed called a.prog) is a word.
+func (n *normaliser) bindLonger(s string, min int) string {
 	if len(n.pats) == 0 {
 		return s
 	}
@@ -233,6 +242,9 @@ func (n *normaliser) bind(s string) string {
 	for i := 0; i < len(s); {
 		matched := false
 		for _, p := range n.pats {
+			if len(p.text) <= min && !p.fresh {
+				continue
+			}
 			end := i + len(p.text)
 			if strings.HasPrefix(s[i:], p.text) && boundary(s, i) && boundary(s, end) {
 				b.WriteRune(rune(firstMark + p.label))
@@ -332,6 +344,39 @@ func (n *normaliser) text(s string) string {
 	return b.String()
 }
 
+var (
+	// Text a compiler quotes, most often names of the program.
+	quotedRE = regexp.MustCompile("'[^']*'|\"[^\"]*\"|`[^`]*`|‘[^’]*’|“[^”]*”")
+	// An error code, which says which error it is: TS1005, E0308, C2065.
+	codeRE = regexp.MustCompile(`^[A-Z]{1,5}[0-9]+$`)
+	// A number standing alone: lines, columns, counts.
+	loneNumRE = regexp.MustCompile(`\b[0-9]+\b`)
+)
+
+// diagnostic is the shape of a transpiler's diagnostic (its scratch paths
+// written as placeholders already): what it says, not where or of which
+// names. The names the mutation drew (fresh ones, and others of three
+// bytes or more), quoted text (a compiler quotes the
+// program's names, or the token it found), generated-looking words and
+// numbers are replaced; error codes stay, so that the same error at other
+// spots and in other seeds has one shape, and two errors two.
+func (n *normaliser) diagnostic(s string) string {
+	s = n.bindLonger(strings.Join(strings.Fields(s), " "), 2)
+	s = quotedRE.ReplaceAllString(s, "'…'")
+	s = genRE.ReplaceAllStringFunc(s, func(w string) string {
+		if keywords[w] || n.generic[w] || codeRE.MatchString(w) {
+			return w
+		}
+		return "ID"
+	})
+	s = loneNumRE.ReplaceAllString(s, "#")
+	var b strings.Builder
+	for _, r := range s {
+		b.WriteString(n.label(r))
+	}
+	return b.String()
+}
+
 func (n *normaliser) isMark(r rune) bool {
 	k := int(r - firstMark)
 	return k >= 0 && k < len(n.labels)
@@ -348,12 +393,15 @@ func (n *normaliser) label(r rune) string {
 // Differs says in one line how finding f departs from what its check
 // expected, as its signature sees it (names the mutation drew as «key»
 // placeholders, other names as ID, numbers as #): the kind of reordering,
-// or the first unexpected and missing lines; for a crash or a rejected
-// follow-up, the first line of its standard error. Two groups of the same
+// or the first unexpected and missing lines; for a rejected follow-up, its
+// diagnostic; for a crash, the first line of its standard error. Two groups of the same
 // relation, checker and file key differ in it, unless their difference is
 // in what the line leaves out.
 func Differs(f *result.Finding) string {
 	n := newNormaliser(f, result.Style{})
+	if f.Kind == result.RejectedFollowUp && f.Diagnostic != "" {
+		return "diagnostic " + quoteShort(n.diagnostic(f.Diagnostic))
+	}
 	if f.Kind == result.Crash || f.Kind == result.RejectedFollowUp {
 		if l := firstLine(f.Stderr); l != "" {
 			return "stderr " + quoteShort(n.text(l))

@@ -523,3 +523,50 @@ func TestStyleGeneric(t *testing.T) {
 		t.Errorf("generic words are not kept: both %s", With(st, a))
 	}
 }
+
+// TestRejectedFollowUpsGroupedByDiagnostic: rejected follow-ups are grouped
+// by the transpiler's diagnostic (its scratch paths already written
+// {input}): the same error at other places, about other names, in other
+// seeds is one group, whose title says it; another error code, or the same
+// code about a fresh name, is another.
+func TestRejectedFollowUpsGroupedByDiagnostic(t *testing.T) {
+	rejected := func(id, seed, diag string) result.Finding {
+		return result.Finding{ID: id, Kind: result.RejectedFollowUp, Relation: "add-member", SeedFile: seed, ExitCode: 1, Diagnostic: diag,
+			Stderr: "whatever else the run wrote " + id + "\n", Bindings: map[string]string{"M": "ZqDaxlup"}, Fresh: []string{"M"}}
+	}
+	fs := []result.Finding{
+		rejected("a", "orders.ts", "{input}(12,3): error TS1005: ';' expected."),
+		rejected("b", "network.ts", "{input}(40,17): error TS1005: '}' expected."),
+		rejected("c", "orders.ts", "{input}(7,1): error TS2300: Duplicate identifier 'Status'."),
+		rejected("d", "game.ts", "{input}(9,5): error TS2300: Duplicate identifier 'PlayerId'."),
+		rejected("e", "game.ts", "{input}(9,5): error TS2300: Duplicate identifier ZqDaxlup."),
+	}
+	for i := range fs {
+		fs[i].Signature = Of(&fs[i])
+	}
+	if fs[0].Signature != fs[1].Signature || fs[2].Signature != fs[3].Signature {
+		t.Errorf("one error at two places splits: %s %s, %s %s", fs[0].Signature, fs[1].Signature, fs[2].Signature, fs[3].Signature)
+	}
+	if fs[0].Signature == fs[2].Signature || fs[2].Signature == fs[4].Signature {
+		t.Errorf("two errors share a signature: %s %s %s", fs[0].Signature, fs[2].Signature, fs[4].Signature)
+	}
+	gs := Group(fs)
+	want := []string{
+		"add-member: rejected-followup · diagnostic `{input}(#,#): error TS1005: '…' expected.`",
+		"add-member: rejected-followup · diagnostic `{input}(#,#): error TS2300: Duplicate identifier '…'.`",
+		"add-member: rejected-followup · diagnostic `{input}(#,#): error TS2300: Duplicate identifier «M».`",
+	}
+	if len(gs) != len(want) {
+		t.Fatalf("%d groups, want %d", len(gs), len(want))
+	}
+	for i, g := range gs {
+		if g.Title != want[i] {
+			t.Errorf("group %d: title %q, want %q", i+1, g.Title, want[i])
+		}
+	}
+	// A report from before diagnostics groups by standard error, as before.
+	old := rejected("f", "x.ts", "")
+	if got := Of(&old); got == fs[0].Signature || !strings.HasPrefix(got, "add-member/rejected-followup/") {
+		t.Errorf("without a diagnostic: %s", got)
+	}
+}

@@ -177,11 +177,23 @@ func newList(t *Tree, n *Node, spec ListSpec) *List {
 		case spec.isMember(c):
 			d := &Decl{Node: c, Name: NameOf(t.Src, c), Start: c.Start, End: nodeEnd(t.Src, c), Index: len(l.Members), List: l}
 			d.attachLeading(t.Src, pending)
+			// mcpt's grammar notation attaches a comment to the node
+			// after it: one that ends the previous member's line is that
+			// member's.
+			if cc, in := firstComment(c); cc != nil && len(pending) == 0 {
+				if k := len(l.Members); k > 0 && l.Members[k-1].Trailing == nil && endsLine(t.Src, l.Members[k-1].End, cc) {
+					last := l.Members[k-1]
+					last.Trailing, last.End = cc, cc.End
+					d.Start = nextStart(t.Src, in, cc)
+				}
+			}
 			for _, cc := range c.Children {
 				if cc.Kind != "comment" {
 					break
 				}
-				d.Leading = append(d.Leading, cc)
+				if k := len(l.Members); k == 0 || cc != l.Members[k-1].Trailing {
+					d.Leading = append(d.Leading, cc)
+				}
 			}
 			pending = nil
 			l.Members = append(l.Members, d)
@@ -623,4 +635,27 @@ func fieldNode(n *Node, f string) *Node {
 		level = next
 	}
 	return nil
+}
+
+// nextStart is where member n starts once the comment c, its first child,
+// is no longer its own: at its next child.
+func nextStart(src []byte, n, c *Node) int {
+	for i, cc := range n.Children {
+		if cc == c && i+1 < len(n.Children) {
+			return n.Children[i+1].Start
+		}
+	}
+	return bodyStart(src, n)
+}
+
+// firstComment is the comment that opens node n, whichever node on the
+// way to its first leaf holds it, and that node; nil when none does.
+func firstComment(n *Node) (c, in *Node) {
+	for len(n.Children) > 0 {
+		if n.Children[0].Kind == "comment" {
+			return n.Children[0], n
+		}
+		n = n.Children[0]
+	}
+	return nil, nil
 }

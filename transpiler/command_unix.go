@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -44,14 +45,17 @@ func (c *command) Transpile(ctx context.Context, req Request) (res *Result, err 
 		if rmErr := removeRunDir(work); rmErr != nil && err == nil {
 			res, err = nil, fmt.Errorf("transpiler run %s: cleaning up: %w", name, rmErr)
 		}
+		if res != nil {
+			res.Scratch = newScratch(work, c.cwd, name)
+		}
 	}()
 
 	runCtx, cancel := context.WithTimeout(ctx, c.Timeout)
 	defer cancel()
-	stderr := newTail(c.MaxStderrBytes)
+	stderr, stdout := newTail(c.MaxStderrBytes), newTail(c.MaxStderrBytes)
 	var killed atomic.Bool
 	cmd := c.process(runCtx, req.Role, in, out, work, &killed)
-	pipe, err := c.stderrPipe(cmd, stderr)
+	pipe, err := c.stderrPipe(cmd, stderr, stdout)
 	if err != nil {
 		return nil, fmt.Errorf("transpiler run %s: %w", name, err)
 	}
@@ -75,10 +79,14 @@ func (c *command) Transpile(ctx context.Context, req Request) (res *Result, err 
 	_ = killGroup(cmd.Process.Pid)
 	pipe.wait(c.WaitDelay)
 
-	if killed.Load() {
-		return c.ended(ctx, start, true, stderr.Bytes())
+	said := stderr.Bytes()
+	if len(said) == 0 {
+		said = stdout.Bytes()
 	}
-	return c.exited(name, cmd, waitErr, out, &Result{Stderr: stderr.Bytes(), Duration: dur})
+	if killed.Load() {
+		return c.ended(ctx, start, true, said)
+	}
+	return c.exited(name, cmd, waitErr, out, &Result{Stderr: said, Duration: dur})
 }
 
 // process is the command of one run, in its own process group, killed
@@ -184,38 +192,64 @@ func (c *command) classify(res *Result, out string) {
 	}
 }
 
-// stderrPipe is the transpiler's standard error (and standard output when
-// it is captured), read into a tail by a goroutine of its own. Handing the
-// child a pipe of mcpt's making, rather than letting os/exec copy, makes
-// cmd.Wait return as soon as the transpiler exits, so that the group can be
-// killed at once instead of after WaitDelay when a grandchild holds it.
+// stderrPipe is the transpiler's standard error and standard output, each
+// read into a tail by a goroutine of its own (standard output into the
+// standard error's tail when it is captured, not at all when stdout is nil:
+// the caller sets it). Handing the child pipes of
+// mcpt's making, rather than letting os/exec copy, makes cmd.Wait return as
+// soon as the transpiler exits, so that the group can be killed at once
+// instead of after WaitDelay when a grandchild holds them.
 type stderrPipe struct {
-	r, w *os.File
+	r, w []*os.File
 	done chan struct{}
 }
 
-func (c *command) stderrPipe(cmd *exec.Cmd, dst *tail) (*stderrPipe, error) {
-	r, w, err := os.Pipe()
-	if err != nil {
-		return nil, err
+func (c *command) stderrPipe(cmd *exec.Cmd, stderr, stdout *tail) (*stderrPipe, error) {
+	p := &stderrPipe{done: make(chan struct{})}
+	dsts := []*tail{stderr}
+	if stdout != nil && !c.CaptureStdout {
+		dsts = append(dsts, stdout)
 	}
-	p := &stderrPipe{r: r, w: w, done: make(chan struct{})}
-	cmd.Stderr = w
-	if c.CaptureStdout {
-		cmd.Stdout = w
+	for range dsts {
+		r, w, err := os.Pipe()
+		if err != nil {
+			p.close()
+			return nil, err
+		}
+		p.r, p.w = append(p.r, r), append(p.w, w)
+	}
+	cmd.Stderr = p.w[0]
+	if stdout != nil {
+		cmd.Stdout = p.w[len(p.w)-1]
+	}
+	var copying sync.WaitGroup
+	for i, dst := range dsts {
+		copying.Go(func() { _, _ = io.Copy(dst, p.r[i]) })
 	}
 	go func() {
-		defer close(p.done)
-		_, _ = io.Copy(dst, r)
+		copying.Wait()
+		close(p.done)
 	}()
 	return p, nil
 }
 
-// started closes mcpt's copy of the write end once the child has its own.
-func (p *stderrPipe) started() { _ = p.w.Close() }
+// started closes mcpt's copies of the write ends once the child has its own.
+func (p *stderrPipe) started() {
+	for _, w := range p.w {
+		_ = w.Close()
+	}
+}
 
-// wait waits up to delay for every writer to close the pipe, then closes
-// the read end, so that a process still writing gets EPIPE.
+// close closes every end, of pipes no child got.
+func (p *stderrPipe) close() {
+	p.started()
+	for _, r := range p.r {
+		_ = r.Close()
+	}
+}
+
+// wait waits up to delay for every writer to close the pipes, then closes
+// the read ends, so that a process still writing gets EPIPE.
 func (p *stderrPipe) wait(delay time.Duration) {
 	t := time.NewTimer(delay)
 	defer t.Stop()
@@ -223,7 +257,9 @@ func (p *stderrPipe) wait(delay time.Duration) {
 	case <-p.done:
 	case <-t.C:
 	}
-	_ = p.r.Close()
+	for _, r := range p.r {
+		_ = r.Close()
+	}
 	<-p.done
 }
 

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpt-tool/mcpt/transpiler/spec"
 )
 
 // fakeEnv, when set in the environment, turns the test binary into a fake
@@ -59,6 +61,13 @@ func fake(args []string) int {
 		return 0
 	case "reject": // reject INPUT
 		fmt.Fprintf(os.Stderr, "%s:1:1: expected logic, found garbage\n", filepath.Base(args[0]))
+		return 1
+	case "diagnose": // diagnose INPUT: tsc's way, rejects on standard output naming the input relative to the working directory
+		cwd, err := os.Getwd()
+		must(err)
+		rel, err := filepath.Rel(cwd, args[0])
+		must(err)
+		fmt.Printf("%s(3,5): error TS1005: ';' expected.\n%s(4,1): error TS1128: Declaration or statement expected.\n", rel, rel)
 		return 1
 	case "exit": // exit CODE
 		code, err := strconv.Atoi(args[0])
@@ -116,7 +125,7 @@ func fake(args []string) int {
 	case "parent": // parent PIDFILE: run "hang PIDFILE" as a transpiler, as mcpt would
 		self, err := os.Executable()
 		must(err)
-		tr, err := NewCommand(Command{Argv: []string{self, "hang", args[0]}})
+		tr, err := NewCommand(Command{Process: spec.Process{Argv: []string{self, "hang", args[0]}}})
 		must(err)
 		_, err = tr.Transpile(context.Background(), Request{Name: "x.cll"})
 		must(err)

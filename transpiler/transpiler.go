@@ -63,12 +63,18 @@ type Result struct {
 	Files    tree.Tree // the output tree; set only when Accepted
 	ExitCode int       // the exit status of an external command, -1 when killed by a signal
 	Signal   string    // the signal that ended it, if any
-	Stderr   []byte    // the last bytes of its standard error (bounded)
+	// Stderr is the last bytes of its standard error (bounded); for an
+	// external command that wrote nothing there, of its standard output,
+	// where some compilers (tsc) write their diagnostics.
+	Stderr   []byte
 	Duration time.Duration
 	// Reason says why a run is Crashed when its exit status does not:
 	// an output tree over a cap or holding a link, a worker that broke the
 	// protocol or died during the request. Empty otherwise.
 	Reason string
+	// Scratch is where the run kept its input and output, for Diagnostic;
+	// zero for a transpiler that runs without a directory of its own.
+	Scratch Scratch
 }
 
 // Transpiler runs the transpiler under test on one input. Transpile returns

@@ -136,6 +136,9 @@ func (p *WorkerPool) Transpile(ctx context.Context, req Request) (res *Result, e
 		if rmErr := removeRunDir(work); rmErr != nil && err == nil {
 			res, err = nil, fmt.Errorf("transpiler run %s: cleaning up: %w", name, rmErr)
 		}
+		if res != nil {
+			res.Scratch = newScratch(work, c.cwd, name)
+		}
 	}()
 
 	proc, err := p.get()
@@ -346,7 +349,7 @@ func (p *WorkerPool) start() (*workerProc, error) {
 		return nil, err
 	}
 	proc := &workerProc{cmd: cmd, stdin: stdinW, lines: make(chan lineOrErr, 1), stderr: newTail(c.MaxStderrBytes), exited: make(chan struct{})}
-	proc.pipe, err = c.stderrPipe(cmd, proc.stderr)
+	proc.pipe, err = c.stderrPipe(cmd, proc.stderr, nil)
 	if err != nil {
 		for _, f := range []*os.File{stdinR, stdinW, stdoutR, stdoutW} {
 			_ = f.Close()

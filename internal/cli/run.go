@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -361,8 +362,9 @@ func findingLine(f *result.Finding) string {
 	}
 	msg := f.Message
 	if f.Kind == result.RejectedFollowUp || f.Kind == result.Crash {
-		// What the transpiler said about the follow-up, its first line.
-		if why := firstLine([]byte(f.Stderr)); why != "" {
+		// What the transpiler said about the follow-up: its diagnostic,
+		// or the first line of its standard error.
+		if why := cmp.Or(f.Diagnostic, firstLine([]byte(f.Stderr))); why != "" {
 			msg += ": " + why
 		}
 	}

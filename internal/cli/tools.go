@@ -43,7 +43,10 @@ func (c *validateCmd) Run(tools *setup.Tools) error {
 	var problems []string
 	var probes []*probe
 	for _, r := range s.Relations {
-		total := 0
+		total, withSpots := 0, 0
+		// blind are the seeds that hold the relation's kind of node
+		// where it finds no spot: what it misses, not what the seeds lack.
+		var blind []string
 		for _, sd := range s.Seeds {
 			in := relation.Input{Name: path.Base(sd.Name), Src: sd.Src}
 			spots, err := r.Spots(ctx, in)
@@ -55,6 +58,15 @@ func (c *validateCmd) Run(tools *setup.Tools) error {
 				continue
 			}
 			total += len(spots)
+			if len(spots) > 0 {
+				withSpots++
+			} else if r.Holds != nil {
+				if node, err := r.Holds(ctx, in); err != nil {
+					problems = append(problems, fmt.Sprintf("relation %s on %s: %v", r.Name, sd.Name, err))
+				} else if node != "" {
+					blind = append(blind, sd.Name+" ("+node+")")
+				}
+			}
 			for _, i := range distinct(0, len(spots)-1) {
 				fu, err := r.Mutate(ctx, in, spots[i], rand.New(rand.NewPCG(1, 2)))
 				if ctx.Err() != nil {
@@ -67,7 +79,15 @@ func (c *validateCmd) Run(tools *setup.Tools) error {
 				}
 			}
 		}
-		fmt.Printf("%-32s %5d spots on %d seeds  %s\n", r.Name, total, len(s.Seeds), r.Summary())
+		fmt.Printf("%-32s %5d spots on %d seeds, %d with spots", r.Name, total, len(s.Seeds), withSpots)
+		if r.Holds != nil {
+			fmt.Printf(", %d holding its nodes with none", len(blind))
+		}
+		fmt.Printf("  %s\n", r.Summary())
+		if len(blind) > 0 {
+			fmt.Fprintf(os.Stderr, "mcpt: warning: relation %s has no spot on %d seed%s that hold%s its kind of node: %s\n",
+				r.Name, len(blind), map[bool]string{true: "s"}[len(blind) > 1], map[bool]string{false: "s"}[len(blind) > 1], strings.Join(blind, ", "))
+		}
 		if total == 0 {
 			// Not a mistake: the seeds may lack what it inserts into.
 			fmt.Fprintf(os.Stderr, "mcpt: warning: relation %s has no spot on any seed: it makes no test case on these seeds\n", r.Name)
@@ -130,6 +150,9 @@ func runProbes(t transpiler.Transpiler, probes []*probe) []string {
 			baseOK[p.seed] = ok
 		}
 		why := firstLine(p.res.Stderr)
+		if p.res.Status == transpiler.Rejected {
+			why = p.res.Diagnostic()
+		}
 		if why == "" {
 			why = "(nothing on stderr)"
 		}

@@ -53,6 +53,8 @@ type analogyYAML struct {
 	Files       []yamlpos.String `yaml:"files"`
 	Sibling     *yamlpos.String  `yaml:"sibling"`
 	KeepNumbers bool             `yaml:"keep_numbers"`
+	// Skip leaves lines of o out (a serialized descriptor's string lines).
+	Skip *yamlpos.String `yaml:"skip"`
 }
 
 // derivedT is a compiled derived check: one of locality, order, analogy.
@@ -76,6 +78,7 @@ type derivedT struct {
 	after       *tmpl
 	sibling     *tmpl // analogy: the sibling, when not derived
 	keepNumbers bool
+	skip        *regexp.Regexp // analogy: lines of o left out
 }
 
 func compileDerived(cy checkYAML) (*derivedT, error) {
@@ -97,6 +100,9 @@ func compileDerived(cy checkYAML) (*derivedT, error) {
 		d.what, name, forms, files, d.keepNumbers = "analogy", a.Name, a.Forms, a.Files, a.KeepNumbers
 		if a.Sibling != nil {
 			d.sibling, err = mkTmpl(*a.Sibling)
+		}
+		if err == nil && a.Skip != nil {
+			d.skip, err = compileRE(*a.Skip)
 		}
 	}
 	if err != nil {
@@ -310,7 +316,7 @@ func (d *derivedT) order(ctx context.Context, mu *mutation, files []string) (*or
 }
 
 func (d *derivedT) analogy(ctx context.Context, mu *mutation, files []string) (*oracle.Analogy, error) {
-	a := &oracle.Analogy{Name: d.name, Others: d.others(mu), Files: files, KeepNumbers: d.keepNumbers}
+	a := &oracle.Analogy{Name: d.name, Others: d.others(mu), Files: files, KeepNumbers: d.keepNumbers, Skip: d.skip}
 	nd := mu.inserted()
 	sib := nd.sibling(mu, d.keepNumbers)
 	if nd.first != "" {

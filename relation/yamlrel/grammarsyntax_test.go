@@ -232,3 +232,62 @@ func mutateGrammar(t *testing.T, rel, src string, spot int) *relation.FollowUp {
 	}
 	return fu
 }
+
+// A comment that ends a member's line belongs to that member, although the
+// grammar notation attaches it to the member after it: a new member goes
+// after the comment, not between the member and its comment.
+func TestSyntaxGrammarTrailingComment(t *testing.T) {
+	rels, err := Load(grammarFS(grammarRelYAML, enumGrammar), "pack/rels/rel.yaml", "pack/rels/other.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := relation.Input{Name: "x.enums", Src: []byte("enum Color {\n  Red, // r\n  // g\n  Green\n}\n")}
+	ss, err := rels[0].Spots(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fu, err := rels[0].Mutate(context.Background(), in, ss[1], rngFor(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "enum Color {\n  Red, // r\n  N,\n  // g\n  Green\n}\n"
+	if got := strings.ReplaceAll(string(fu.Src), fu.Bindings["n"], "N"); got != want {
+		t.Errorf("insert at %s:\n%q\nwant\n%q", ss[1].Desc, got, want)
+	}
+}
+
+// A member whose doc comment the grammar attaches inside it (to the rule
+// it wraps) is matched by its kind without the comment.
+func TestSyntaxGrammarWrappedComment(t *testing.T) {
+	gram := strings.Replace(enumGrammar, "file  = enum{1,3};", "file  = top{1,3};\ntop = enum;", 1)
+	rel := `syntax: ../lang/enums.grammar
+regions:
+  file: {list: [file], members: [top]}
+kinds:
+  decl: {region: file, match: '^enum (?P<name>\w+)'}
+relations:
+  - name: add-enum
+    doc: Add an enum.
+    spots: {boundaries: file}
+    fresh: [n]
+    insert: 'enum {{.n}} {}'
+    checks:
+      - equivalence: {}
+`
+	rels, err := Load(grammarFS(rel, gram), "pack/rels/rel.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := relation.Input{Name: "x.enums", Src: []byte("// doc\nenum Color { Red }\n\n// doc\nenum Size { Big }\n")}
+	ss, err := rels[0].Spots(context.Background(), in)
+	if err != nil || len(ss) != 3 {
+		t.Fatalf("spots %v, %v", ss, err)
+	}
+	fu, err := rels[0].Mutate(context.Background(), in, ss[2], rngFor(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fu.Bindings["prev.decl"]; got != "Size" {
+		t.Errorf("prev.decl = %q, want Size (the kind did not match a member with its doc comment)", got)
+	}
+}

@@ -21,7 +21,8 @@ type model struct {
 	decls    map[string][]*decl // by kind, in source order, over all regions
 	// declItems is .decls: per kind, the item maps of its declarations.
 	declItems map[string]any
-	err       error // a kind's let failed on this input
+	err       error        // a kind's let failed on this input
+	tree      *syntax.Tree // the input's syntax tree, when a tree region needed it
 
 	// found memoises each relation's spots in this input (per input name,
 	// which spots.when may look at): the engine mutates the same seed at

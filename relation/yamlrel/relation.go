@@ -88,13 +88,17 @@ func (d *defs) compileRelation(ry relYAML) (*relation.Relation, error) {
 		}
 		r.checks = append(r.checks, c)
 	}
-	return &relation.Relation{
+	rr := &relation.Relation{
 		Name:   r.name,
 		Doc:    strings.TrimSpace(ry.Doc.Value),
 		Spots:  r.spots,
 		Mutate: r.mutate,
 		Source: r.pos.String(),
-	}, nil
+	}
+	if len(r.nodeTypes()) > 0 {
+		rr.Holds = r.holds
+	}
+	return rr, nil
 }
 
 // compileSpots compiles spots: the region whose boundaries are spots, the

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpt-tool/mcpt/grammar"
 	"github.com/mcpt-tool/mcpt/internal/yamlpos"
+	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/syntax"
 )
 
@@ -182,6 +183,7 @@ func (d *defs) buildTree(m *model) {
 				m.err = err
 				return
 			}
+			m.tree = t
 		}
 		for _, l := range syntax.Lists(t, r.tree.spec) {
 			groups, ok := r.tree.instance(t.Src, l)
@@ -399,4 +401,52 @@ func memberText(ins, sep string) string {
 		t = strings.TrimSuffix(t, sep)
 	}
 	return collapse(t)
+}
+
+// nodeTypes are the node types of the syntax tree that the relation's spots
+// are made of: the list types of the tree region whose boundaries are its
+// spots, and the member types of its list kinds in a tree region (the
+// region's list types when it names none). A relation on line regexps has
+// none.
+func (r *rel) nodeTypes() []string {
+	var types []string
+	if r.boundaries != nil && r.boundaries.tree != nil {
+		types = append(types, r.boundaries.tree.spec.Lists...)
+	}
+	for _, ls := range r.lists {
+		reg := r.d.regions[ls.kind.region]
+		switch {
+		case reg == nil || reg.tree == nil:
+		case len(ls.kind.nodes) > 0:
+			types = append(types, ls.kind.nodes...)
+		case len(reg.tree.spec.Members) > 0:
+			types = append(types, reg.tree.spec.Members...)
+		default:
+			types = append(types, reg.tree.spec.Lists...)
+		}
+	}
+	slices.Sort(types)
+	return slices.Compact(types)
+}
+
+// holds returns the first node type of the relation's (see nodeTypes) that
+// the input's syntax tree has, "" when it has none. The tree is the one the
+// spots are found in, parsed once per input.
+func (r *rel) holds(ctx context.Context, in relation.Input) (string, error) {
+	types := r.nodeTypes()
+	if len(types) == 0 {
+		return "", nil
+	}
+	m := r.d.parse(ctx, in.Src)
+	if m.err != nil {
+		return "", m.err
+	}
+	found := ""
+	syntax.Walk(m.tree.Root, func(n *syntax.Node) bool {
+		if found == "" && slices.Contains(types, n.Kind) {
+			found = n.Kind
+		}
+		return found == ""
+	})
+	return found, nil
 }
