@@ -2,11 +2,6 @@ package bench
 
 import (
 	"context"
-	"fmt"
-	"sync/atomic"
-	"time"
-
-	"golang.org/x/sync/errgroup"
 
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/internal/setup"
@@ -65,22 +60,8 @@ func (e *env) treePack(ctx context.Context, res *Results) error {
 // replay runs t on every request with the given number of workers: the
 // transpiler runs of a campaign and nothing else.
 func replay(ctx context.Context, t transpiler.Transpiler, reqs []transpiler.Request, workers int) (sample, error) {
-	var next atomic.Int64
-	g, ctx := errgroup.WithContext(ctx)
-	t0, c0 := time.Now(), cpuTime()
-	for range workers {
-		g.Go(func() error {
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(reqs) {
-					return nil
-				}
-				if _, err := t.Transpile(ctx, reqs[i]); err != nil {
-					return fmt.Errorf("replaying run %d: %w", i, err)
-				}
-			}
-		})
-	}
-	err := g.Wait()
-	return sample{wall: time.Since(t0), cpu: cpuTime() - c0, runs: len(reqs)}, err
+	return timedLoop(ctx, reqs, workers, func(ctx context.Context, req transpiler.Request) error {
+		_, err := t.Transpile(ctx, req)
+		return err
+	})
 }
