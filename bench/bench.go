@@ -74,6 +74,10 @@ type Options struct {
 	Journal bool
 	// Quick shrinks the zero sizes to the Quick values, for tests.
 	Quick bool
+	// TreePack is the configuration file of a pack whose relations find
+	// their spots in the syntax tree, whose campaign is compared with a
+	// bare loop of its transpiler (see treePack); empty means none.
+	TreePack string
 	// Log receives a line per step; nil means none.
 	Log io.Writer
 }
@@ -141,6 +145,12 @@ func Run(ctx context.Context, opt Options) (*Results, error) {
 		{"check time", e.checkTime},
 		{"campaigns", e.campaigns},
 		{"seed generation", e.seedGeneration},
+	}
+	if opt.TreePack != "" {
+		steps = append(steps, struct {
+			name string
+			run  func(context.Context, *Results) error
+		}{"tree pack", e.treePack})
 	}
 	for _, s := range steps {
 		start := time.Now()

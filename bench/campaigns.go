@@ -325,6 +325,14 @@ func (r *recorder) Transpile(ctx context.Context, req transpiler.Request) (*tran
 // all a tester must do to run an external transpiler, and nothing more. A
 // rejection (exit status 1) is a normal run; another failure is an error.
 func bareLoop(ctx context.Context, cllc string, reqs []transpiler.Request, workers int) (sample, error) {
+	return timedLoop(ctx, reqs, workers, func(ctx context.Context, req transpiler.Request) error {
+		return bareRun(ctx, cllc, req)
+	})
+}
+
+// timedLoop calls run on every request with the given number of workers
+// and times the whole.
+func timedLoop(ctx context.Context, reqs []transpiler.Request, workers int, run func(context.Context, transpiler.Request) error) (sample, error) {
 	var next atomic.Int64
 	g, ctx := errgroup.WithContext(ctx)
 	t0, c0 := time.Now(), cpuTime()
@@ -335,7 +343,7 @@ func bareLoop(ctx context.Context, cllc string, reqs []transpiler.Request, worke
 				if i >= len(reqs) {
 					return nil
 				}
-				if err := bareRun(ctx, cllc, reqs[i]); err != nil {
+				if err := run(ctx, reqs[i]); err != nil {
 					return err
 				}
 			}

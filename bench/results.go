@@ -48,6 +48,11 @@ type Results struct {
 	// campaign turns into test cases.
 	Utilisation1W float64 `json:"utilisation_1w"`
 	Utilisation2W float64 `json:"utilisation_2w"`
+	// TreeUtilisation1W is Utilisation1W for the pack of Options.TreePack,
+	// whose relations parse the seeds into syntax trees (see treePack);
+	// TreePack names its configuration. Zero when not measured.
+	TreeUtilisation1W float64 `json:"tree_utilisation_1w,omitempty"`
+	TreePack          string  `json:"tree_pack,omitempty"`
 
 	// Scaling2WInproc is the test cases per second of an MCP campaign in
 	// process with 2 workers over that with 1.
@@ -141,7 +146,7 @@ func (r *Results) figures() []figure {
 		}
 		return "no"
 	}
-	return []figure{
+	figs := []figure{
 		{"check time per test case, median", ms(r.CheckMSMedian), "< 1 ms", met(r.CheckMSMedian < 1)},
 		{"check time per test case, p99", ms(r.CheckMSP99), "", ""},
 		{"check time per test case, mean", ms(r.CheckMSMean), "", ""},
@@ -156,6 +161,10 @@ func (r *Results) figures() []figure {
 		{"seeds accepted per second, 1 worker", fmt.Sprintf("%.1f", r.SeedsAcceptedPerS1W), "", ""},
 		{"seed yield (accepted / generated)", fmt.Sprintf("%.1f%%", 100*r.SeedsYield), "≥ 95%", met(r.SeedsYield >= 0.95)},
 	}
+	if r.TreePack != "" {
+		figs = append(figs, figure{"utilisation of the tree pack's transpiler, 1 worker", ratio(r.TreeUtilisation1W), "≥ 0.95", met(r.TreeUtilisation1W >= 0.95)})
+	}
+	return figs
 }
 
 // WriteTable writes the figures as a table with their targets, then the

@@ -18,6 +18,7 @@ import (
 	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/transpiler"
 	"github.com/mcpt-tool/mcpt/transpiler/cllc"
+	"github.com/mcpt-tool/mcpt/transpiler/spec"
 	"github.com/mcpt-tool/mcpt/tree"
 )
 
@@ -207,10 +208,10 @@ func TestDerivedPacks(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tr, err := transpiler.NewCommand(transpiler.Command{
+			tr, err := transpiler.NewCommand(transpiler.Command{Process: spec.Process{
 				Argv: []string{bin, gen, transpiler.PlaceholderInput, transpiler.PlaceholderOutDir},
 				Dir:  p.dir, Reject: []int{1}, Timeout: time.Minute,
-			})
+			}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -27,6 +27,7 @@ import (
 	"github.com/mcpt-tool/mcpt/internal/testtier"
 	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/transpiler"
+	"github.com/mcpt-tool/mcpt/transpiler/spec"
 )
 
 // pack is one relation pack and the compiler it tests.
@@ -152,10 +153,10 @@ func TestFaultsAreDetected(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tr, err := transpiler.NewCommand(transpiler.Command{
+			tr, err := transpiler.NewCommand(transpiler.Command{Process: spec.Process{
 				Argv: []string{bin, gen, transpiler.PlaceholderInput, transpiler.PlaceholderOutDir},
 				Dir:  p.dir, Reject: []int{1}, Timeout: time.Minute,
-			})
+			}})
 			if err != nil {
 				t.Fatal(err)
 			}

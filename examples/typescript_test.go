@@ -27,6 +27,7 @@ import (
 	"github.com/mcpt-tool/mcpt/internal/testtier"
 	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/transpiler"
+	"github.com/mcpt-tool/mcpt/transpiler/spec"
 )
 
 const tsDir = "typescript"
@@ -46,9 +47,11 @@ func needTsc(t *testing.T) {
 func tsWorker(t testing.TB, s *setup.Setup, flags ...string) transpiler.Transpiler {
 	t.Helper()
 	w, err := transpiler.NewWorker(transpiler.Worker{
-		Argv:      append([]string{"node", "tsc-worker.js"}, flags...),
+		Command: transpiler.Command{Process: spec.Process{
+			Argv: append([]string{"node", "tsc-worker.js"}, flags...),
+			Dir:  s.Config.Dir, Timeout: time.Minute, Reject: []int{1, 2},
+		}},
 		Arguments: s.Config.Transpiler.Argv[1:],
-		Dir:       s.Config.Dir, Timeout: time.Minute, Reject: []int{1, 2},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -366,10 +369,10 @@ func TestTypeScriptSameFindings(t *testing.T) {
 	needTsc(t)
 	s := load(t, pack{dir: tsDir})
 	args := s.Config.Transpiler.Argv[1:]
-	cmd, err := transpiler.NewCommand(transpiler.Command{
+	cmd, err := transpiler.NewCommand(transpiler.Command{Process: spec.Process{
 		Argv: slices.Concat([]string{"node", "tsc-worker.js", "--sort-enum-members", "--"}, args),
 		Dir:  s.Config.Dir, Reject: []int{1, 2}, Timeout: time.Minute,
-	})
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}

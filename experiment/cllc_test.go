@@ -22,6 +22,7 @@ import (
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/transpiler"
+	"github.com/mcpt-tool/mcpt/transpiler/spec"
 )
 
 // The experiment on cllc, run once for the tests of this file: two session
@@ -83,7 +84,7 @@ func loadCLLC(out string) (Config, error) {
 	}
 	tc := cfg.Transpiler
 	return Config{
-		Command:   transpiler.Command{Argv: tc.Argv, Accept: tc.Accept, Reject: tc.Reject, Timeout: 5 * time.Second},
+		Command:   transpiler.Command{Process: spec.Process{Argv: tc.Argv, Accept: tc.Accept, Reject: tc.Reject, Timeout: 5 * time.Second}},
 		Relations: rels, Seeds: seeds, BaseRuns: cfg.BaseRuns, ConfigFile: cfg.File,
 		Module: "..", Packages: []string{"./cll/cgen"}, Main: "./cmd/cllc",
 		Sample:   filepath.Join("..", "examples", "cll", "traffic.cll"),

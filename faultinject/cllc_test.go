@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpt-tool/mcpt/transpiler"
+	"github.com/mcpt-tool/mcpt/transpiler/spec"
 	"github.com/mcpt-tool/mcpt/tree"
 )
 
@@ -115,7 +116,7 @@ func TestCLLCPreparation(t *testing.T) {
 	}
 	fx := getCLLC(t)
 	sample := filepath.Join("..", "examples", "cll", "traffic.cll")
-	cmd := transpiler.Command{Argv: []string{fx.m.Binary, "{input}", "-o", "{outdir}"}}
+	cmd := transpiler.Command{Process: spec.Process{Argv: []string{fx.m.Binary, "{input}", "-o", "{outdir}"}}}
 	statuses := map[transpiler.Status]int{}
 	start := time.Now()
 	dropped, err := Prepare(context.Background(), cmd, sample, fx.m, PrepareOptions{

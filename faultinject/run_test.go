@@ -10,10 +10,11 @@ import (
 	"time"
 
 	"github.com/mcpt-tool/mcpt/transpiler"
+	"github.com/mcpt-tool/mcpt/transpiler/spec"
 )
 
 func sampleCommand(fx *sampleFixture) transpiler.Command {
-	return transpiler.Command{Argv: []string{fx.m.Binary, "{input}", "{outdir}"}, Env: []string{EnvRole + "=ignored"}}
+	return transpiler.Command{Process: spec.Process{Argv: []string{fx.m.Binary, "{input}", "{outdir}"}, Env: []string{EnvRole + "=ignored"}}}
 }
 
 func sampleInput(t *testing.T, text string) string {

@@ -336,7 +336,11 @@ func (n *normaliser) text(s string) string {
 		}
 		return "ID"
 	})
-	s = numRE.ReplaceAllString(s, "#")
+	return n.labelled(numRE.ReplaceAllString(s, "#"))
+}
+
+// labelled writes each rune of s as its label.
+func (n *normaliser) labelled(s string) string {
 	var b strings.Builder
 	for _, r := range s {
 		b.WriteString(n.label(r))
@@ -369,12 +373,7 @@ func (n *normaliser) diagnostic(s string) string {
 		}
 		return "ID"
 	})
-	s = loneNumRE.ReplaceAllString(s, "#")
-	var b strings.Builder
-	for _, r := range s {
-		b.WriteString(n.label(r))
-	}
-	return b.String()
+	return n.labelled(loneNumRE.ReplaceAllString(s, "#"))
 }
 
 func (n *normaliser) isMark(r rune) bool {

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/mcpt-tool/mcpt/transpiler/spec"
 )
 
 // Defaults applied by NewCommand to the zero fields of a Command.
@@ -56,44 +58,45 @@ var placeholderRx = regexp.MustCompile(`\{[a-z_]+\}`)
 // caps or holds anything but regular files and directories makes the run
 // Crashed, with a line "mcpt: output tree: …" after the kept standard error.
 type Command struct {
+	// Process is the process a configuration describes: the command
+	// line, its directory and environment, the timeout, the exit codes,
+	// the output caps and the input's name.
+	//
 	// Argv is the command line: the program and its arguments. Arguments
 	// may contain the placeholders {input}, {inputname}, {outdir} and
 	// {workdir}; they are substituted per argument and the command is
 	// started directly, never through a shell, so spaces, quotes and $
 	// stay literal. Argv[0] may not contain placeholders; without a slash
 	// it is looked up in $PATH, with one it is relative to Dir.
-	Argv []string
-
+	//
 	// Dir is the working directory of the transpiler; empty means the
 	// current directory of mcpt.
-	Dir string
-
+	//
 	// Env holds extra KEY=value entries added on top of mcpt's own
 	// environment. MCPT_ROLE=base or MCPT_ROLE=follow-up is always set
 	// last and cannot be overridden.
-	Env []string
-
+	//
 	// Timeout bounds one run; when it passes, the transpiler's whole
 	// process group is killed and the run is TimedOut. Zero means
 	// DefaultTimeout.
-	Timeout time.Duration
+	//
+	// Accept lists the exit codes of a successful run, whose output tree
+	// is read; nil means [0]. Reject lists the exit codes with which the
+	// transpiler refuses an input; nil means [1], an empty non-nil slice
+	// means none. Any other code, or a signal, is a crash.
+	//
+	// MaxOutputFiles and MaxOutputBytes cap the output tree; a run that
+	// exceeds them is Crashed. Zero means the default, negative no cap.
+	//
+	// InputName is the file name of the input when Request.Name is
+	// empty; empty means DefaultInputName.
+	spec.Process
 
 	// WaitDelay bounds how long a run waits, once the transpiler has
 	// exited or been killed and its process group with it, for processes
 	// that left the group (a daemon that called setsid, say) to release
 	// its standard error. Zero means DefaultWaitDelay.
 	WaitDelay time.Duration
-
-	// Accept lists the exit codes of a successful run, whose output tree
-	// is read; nil means [0]. Reject lists the exit codes with which the
-	// transpiler refuses an input; nil means [1], an empty non-nil slice
-	// means none. Any other code, or a signal, is a crash.
-	Accept, Reject []int
-
-	// MaxOutputFiles and MaxOutputBytes cap the output tree; a run that
-	// exceeds them is Crashed. Zero means the default, negative no cap.
-	MaxOutputFiles int
-	MaxOutputBytes int64
 
 	// MaxStderrBytes is how much of the end of standard error is kept;
 	// zero means DefaultMaxStderrBytes.
@@ -107,10 +110,6 @@ type Command struct {
 	// TempDir is where the private run directories are created; empty
 	// means os.TempDir().
 	TempDir string
-
-	// InputName is the file name of the input when Request.Name is
-	// empty; empty means DefaultInputName.
-	InputName string
 }
 
 // command is a validated Command with its defaults filled in.

@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/mcpt-tool/mcpt/transpiler/spec"
 )
 
 // fakeCommand returns a command that runs the test binary as a fake
@@ -67,7 +69,7 @@ func wantEmptyDir(t *testing.T, dir string) {
 
 func TestCommandAccepted(t *testing.T) {
 	tmp, dir := t.TempDir(), t.TempDir()
-	tr := fakeCommand(t, Command{TempDir: tmp, Dir: dir, Env: []string{"MCPT_TEST_EXTRA=extra value", "MCPT_ROLE=forged"}},
+	tr := fakeCommand(t, Command{Process: spec.Process{Dir: dir, Env: []string{"MCPT_TEST_EXTRA=extra value", "MCPT_ROLE=forged"}}, TempDir: tmp},
 		"copy", "{input}", "{outdir}", "--name={inputname}", "a b $HOME", "{workdir}", `'q' "x"; echo $(id) *`)
 	res := run(t, tr, FollowUp, "logic Traffic\n")
 	wantStatus(t, res, Accepted)
@@ -138,7 +140,7 @@ func TestCommandRole(t *testing.T) {
 }
 
 func TestCommandDefaultInputName(t *testing.T) {
-	tr := fakeCommand(t, Command{InputName: "seed.cll"}, "copy", "{input}", "{outdir}", "{inputname}")
+	tr := fakeCommand(t, Command{Process: spec.Process{InputName: "seed.cll"}}, "copy", "{input}", "{outdir}", "{inputname}")
 	res, err := tr.Transpile(context.Background(), Request{Src: []byte("x")})
 	if err != nil {
 		t.Fatal(err)
@@ -191,7 +193,7 @@ func TestCommandExitCodes(t *testing.T) {
 		{"custom accept", []int{0, 2}, nil, 2, Accepted},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tr := fakeCommand(t, Command{Accept: tc.accept, Reject: tc.reject}, "exit", strconv.Itoa(tc.code))
+			tr := fakeCommand(t, Command{Process: spec.Process{Accept: tc.accept, Reject: tc.reject}}, "exit", strconv.Itoa(tc.code))
 			res := run(t, tr, Base, "")
 			wantStatus(t, res, tc.want)
 			if res.ExitCode != tc.code || res.Signal != "" {
@@ -207,7 +209,7 @@ func TestCommandExitCodes(t *testing.T) {
 func TestCommandSignals(t *testing.T) {
 	for _, sig := range []string{"SEGV", "KILL", "ABRT"} {
 		t.Run(sig, func(t *testing.T) {
-			tr, err := NewCommand(Command{Argv: []string{"/bin/sh", "-c", "echo dying >&2; kill -" + sig + " $$", "{input}"}, TempDir: t.TempDir()})
+			tr, err := NewCommand(Command{Process: spec.Process{Argv: []string{"/bin/sh", "-c", "echo dying >&2; kill -" + sig + " $$", "{input}"}}, TempDir: t.TempDir()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -261,7 +263,7 @@ func TestCommandDiagnostic(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	res := run(t, fakeCommand(t, Command{Dir: dir, TempDir: tmp}, "diagnose", "{input}"), FollowUp, "enum {")
+	res := run(t, fakeCommand(t, Command{Process: spec.Process{Dir: dir}, TempDir: tmp}, "diagnose", "{input}"), FollowUp, "enum {")
 	wantStatus(t, res, Rejected)
 	if !strings.Contains(string(res.Stderr), "../../tmp/mcpt-run-") {
 		t.Errorf("stderr %q, want the diagnostics written on standard output", res.Stderr)
@@ -279,10 +281,10 @@ func TestCommandOutputCaps(t *testing.T) {
 		want  Status
 		inErr string
 	}{
-		{"within caps", Command{MaxOutputFiles: 3, MaxOutputBytes: 300}, []string{"files", "3", "100", "{outdir}"}, Accepted, ""},
-		{"too many files", Command{MaxOutputFiles: 3}, []string{"files", "4", "1", "{outdir}"}, Crashed, "more than 3 files"},
-		{"too many bytes", Command{MaxOutputBytes: 300}, []string{"files", "3", "101", "{outdir}"}, Crashed, "more than 300 bytes"},
-		{"no caps", Command{MaxOutputFiles: -1, MaxOutputBytes: -1}, []string{"files", "20", "1000", "{outdir}"}, Accepted, ""},
+		{"within caps", Command{Process: spec.Process{MaxOutputFiles: 3, MaxOutputBytes: 300}}, []string{"files", "3", "100", "{outdir}"}, Accepted, ""},
+		{"too many files", Command{Process: spec.Process{MaxOutputFiles: 3}}, []string{"files", "4", "1", "{outdir}"}, Crashed, "more than 3 files"},
+		{"too many bytes", Command{Process: spec.Process{MaxOutputBytes: 300}}, []string{"files", "3", "101", "{outdir}"}, Crashed, "more than 300 bytes"},
+		{"no caps", Command{Process: spec.Process{MaxOutputFiles: -1, MaxOutputBytes: -1}}, []string{"files", "20", "1000", "{outdir}"}, Accepted, ""},
 		{"symlink", Command{}, []string{"symlink", "{outdir}"}, Crashed, "passwd.c: a symbolic link"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -367,7 +369,7 @@ func TestCommandTimeoutKillsGroup(t *testing.T) {
 	tmp := t.TempDir()
 	pids := filepath.Join(t.TempDir(), "pids")
 	const timeout = 5 * time.Second // long enough for the fake to start its grandchild
-	tr := fakeCommand(t, Command{TempDir: tmp, Timeout: timeout}, "hang", pids)
+	tr := fakeCommand(t, Command{Process: spec.Process{Timeout: timeout}, TempDir: tmp}, "hang", pids)
 	res := run(t, tr, Base, "")
 	wantStatus(t, res, TimedOut)
 	if res.Signal != "SIGKILL" || res.ExitCode != -1 || res.Files != nil {
@@ -528,25 +530,25 @@ func TestNewCommandErrors(t *testing.T) {
 		want string // in the error
 	}{
 		{"empty", Command{}, "empty command line"},
-		{"empty program", Command{Argv: []string{""}}, "empty command line"},
-		{"missing", Command{Argv: []string{"mcpt-no-such-transpiler"}}, `"mcpt-no-such-transpiler": not found in $PATH`},
-		{"missing path", Command{Argv: []string{filepath.Join(dir, "absent")}}, "absent"},
-		{"not executable", Command{Argv: []string{plain}}, plain + `": not an executable file`},
-		{"not executable in dir", Command{Argv: []string{"./notexec"}, Dir: dir}, `"./notexec" (in ` + dir + `): not an executable file`},
-		{"directory", Command{Argv: []string{dir}}, dir},
-		{"missing dir", Command{Argv: []string{"true"}, Dir: filepath.Join(dir, "nodir")}, "nodir"},
-		{"dir is a file", Command{Argv: []string{"true"}, Dir: plain}, "not a directory"},
-		{"missing temp dir", Command{Argv: []string{"true"}, TempDir: filepath.Join(dir, "notmp")}, "notmp"},
-		{"unknown placeholder", Command{Argv: []string{"true", "--in={inptu}"}}, "unknown placeholder {inptu}"},
-		{"placeholder in program", Command{Argv: []string{"{workdir}/tool"}}, "cannot contain placeholders"},
-		{"bad env", Command{Argv: []string{"true"}, Env: []string{"NOEQUALS"}}, `"NOEQUALS"`},
-		{"negative timeout", Command{Argv: []string{"true"}, Timeout: -time.Second}, "negative timeout"},
-		{"negative wait delay", Command{Argv: []string{"true"}, WaitDelay: -time.Second}, "negative wait delay"},
-		{"negative stderr", Command{Argv: []string{"true"}, MaxStderrBytes: -1}, "negative standard error limit"},
-		{"no accept", Command{Argv: []string{"true"}, Accept: []int{}}, "no exit code is accepted"},
-		{"overlap", Command{Argv: []string{"true"}, Reject: []int{0}}, "exit code 0 both accepts and rejects"},
-		{"bad code", Command{Argv: []string{"true"}, Accept: []int{256}}, "256"},
-		{"bad input name", Command{Argv: []string{"true"}, InputName: "a/b"}, `"a/b"`},
+		{"empty program", Command{Process: spec.Process{Argv: []string{""}}}, "empty command line"},
+		{"missing", Command{Process: spec.Process{Argv: []string{"mcpt-no-such-transpiler"}}}, `"mcpt-no-such-transpiler": not found in $PATH`},
+		{"missing path", Command{Process: spec.Process{Argv: []string{filepath.Join(dir, "absent")}}}, "absent"},
+		{"not executable", Command{Process: spec.Process{Argv: []string{plain}}}, plain + `": not an executable file`},
+		{"not executable in dir", Command{Process: spec.Process{Argv: []string{"./notexec"}, Dir: dir}}, `"./notexec" (in ` + dir + `): not an executable file`},
+		{"directory", Command{Process: spec.Process{Argv: []string{dir}}}, dir},
+		{"missing dir", Command{Process: spec.Process{Argv: []string{"true"}, Dir: filepath.Join(dir, "nodir")}}, "nodir"},
+		{"dir is a file", Command{Process: spec.Process{Argv: []string{"true"}, Dir: plain}}, "not a directory"},
+		{"missing temp dir", Command{Process: spec.Process{Argv: []string{"true"}}, TempDir: filepath.Join(dir, "notmp")}, "notmp"},
+		{"unknown placeholder", Command{Process: spec.Process{Argv: []string{"true", "--in={inptu}"}}}, "unknown placeholder {inptu}"},
+		{"placeholder in program", Command{Process: spec.Process{Argv: []string{"{workdir}/tool"}}}, "cannot contain placeholders"},
+		{"bad env", Command{Process: spec.Process{Argv: []string{"true"}, Env: []string{"NOEQUALS"}}}, `"NOEQUALS"`},
+		{"negative timeout", Command{Process: spec.Process{Argv: []string{"true"}, Timeout: -time.Second}}, "negative timeout"},
+		{"negative wait delay", Command{Process: spec.Process{Argv: []string{"true"}}, WaitDelay: -time.Second}, "negative wait delay"},
+		{"negative stderr", Command{Process: spec.Process{Argv: []string{"true"}}, MaxStderrBytes: -1}, "negative standard error limit"},
+		{"no accept", Command{Process: spec.Process{Argv: []string{"true"}, Accept: []int{}}}, "no exit code is accepted"},
+		{"overlap", Command{Process: spec.Process{Argv: []string{"true"}, Reject: []int{0}}}, "exit code 0 both accepts and rejects"},
+		{"bad code", Command{Process: spec.Process{Argv: []string{"true"}, Accept: []int{256}}}, "256"},
+		{"bad input name", Command{Process: spec.Process{Argv: []string{"true"}, InputName: "a/b"}}, `"a/b"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := NewCommand(tc.c)
@@ -558,9 +560,9 @@ func TestNewCommandErrors(t *testing.T) {
 
 	// The same names resolve when they are fine.
 	for _, c := range []Command{
-		{Argv: []string{"true"}},
-		{Argv: []string{"./tool"}, Dir: dir},
-		{Argv: []string{script, "{input}", "{outdir}", "{inputname}", "{workdir}", "{not a placeholder}", "{}"}},
+		{Process: spec.Process{Argv: []string{"true"}}},
+		{Process: spec.Process{Argv: []string{"./tool"}, Dir: dir}},
+		{Process: spec.Process{Argv: []string{script, "{input}", "{outdir}", "{inputname}", "{workdir}", "{not a placeholder}", "{}"}}},
 	} {
 		if _, err := NewCommand(c); err != nil {
 			t.Errorf("NewCommand(%q): %v", c.Argv, err)
@@ -572,7 +574,7 @@ func TestNewCommandErrors(t *testing.T) {
 // Command it was built from.
 func TestNewCommandCopies(t *testing.T) {
 	argv := []string{"/bin/sh", "-c", "exit 0"}
-	tr, err := NewCommand(Command{Argv: argv, TempDir: t.TempDir()})
+	tr, err := NewCommand(Command{Process: spec.Process{Argv: argv}, TempDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpt-tool/mcpt/transpiler/spec"
 )
 
 // fakeEnv, when set in the environment, turns the test binary into a fake
@@ -123,7 +125,7 @@ func fake(args []string) int {
 	case "parent": // parent PIDFILE: run "hang PIDFILE" as a transpiler, as mcpt would
 		self, err := os.Executable()
 		must(err)
-		tr, err := NewCommand(Command{Argv: []string{self, "hang", args[0]}})
+		tr, err := NewCommand(Command{Process: spec.Process{Argv: []string{self, "hang", args[0]}}})
 		must(err)
 		_, err = tr.Transpile(context.Background(), Request{Name: "x.cll"})
 		must(err)

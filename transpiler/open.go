@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/mcpt-tool/mcpt/internal/suggest"
-
 	"github.com/mcpt-tool/mcpt/transpiler/spec"
 )
 
@@ -71,27 +70,12 @@ func openBuiltin(s spec.Spec, builtins BuiltinSet) (Transpiler, error) {
 	return tr, nil
 }
 
-// ProcessCommand is the Command that runs the process p: the one
-// description of a process that commands and workers share.
-func ProcessCommand(p spec.Process) Command {
-	return Command{
-		Argv: p.Argv, Dir: p.Dir, Env: p.Env, Timeout: p.Timeout,
-		Accept: p.Accept, Reject: p.Reject, InputName: p.InputName,
-		MaxOutputFiles: p.MaxOutputFiles, MaxOutputBytes: p.MaxOutputBytes,
-	}
-}
-
 func openCommand(s spec.Spec, _ BuiltinSet) (Transpiler, error) {
-	return NewCommand(ProcessCommand(s.Process))
+	return NewCommand(Command{Process: s.Process})
 }
 
 func openWorker(s spec.Spec, _ BuiltinSet) (Transpiler, error) {
-	c := ProcessCommand(s.Process)
-	w, err := NewWorker(Worker{
-		Argv: c.Argv, Arguments: s.Arguments, MaxRequests: s.WorkerRequests,
-		Dir: c.Dir, Env: c.Env, Timeout: c.Timeout, Accept: c.Accept, Reject: c.Reject,
-		InputName: c.InputName, MaxOutputFiles: c.MaxOutputFiles, MaxOutputBytes: c.MaxOutputBytes,
-	})
+	w, err := NewWorker(Worker{Command: Command{Process: s.Process}, Arguments: s.Arguments, MaxRequests: s.WorkerRequests})
 	if err != nil {
 		return nil, err
 	}

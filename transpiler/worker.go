@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 )
 
 // Defaults applied by NewWorker to the zero fields of a Worker.
@@ -39,9 +38,14 @@ const (
 // so that leaks in the transpiler do not build up. Close stops the idle
 // processes.
 type Worker struct {
-	// Argv starts a worker process: the program and its arguments,
-	// without placeholders. Argv[0] is looked up as for a Command.
-	Argv []string
+	// Command is the process: what its fields mean for a Command they
+	// mean for a Worker, with these differences. Argv starts a worker
+	// process: the program and its arguments, without placeholders.
+	// MaxStderrBytes keeps the tail of the response output, and of the
+	// process's standard error. Env is set when a process starts:
+	// MCPT_ROLE is not, since one process serves both roles.
+	// CaptureStdout cannot be set: standard output speaks the protocol.
+	Command
 
 	// Arguments is the template of each request's arguments, with the
 	// placeholders of Command.Argv and {role} (base or follow-up); nil
@@ -55,22 +59,6 @@ type Worker struct {
 	// MaxResponseBytes bounds one response line; a longer one is garbage
 	// and crashes the run. Zero means DefaultMaxResponseBytes.
 	MaxResponseBytes int
-
-	// Dir, Env, Timeout, WaitDelay, Accept, Reject, MaxOutputFiles,
-	// MaxOutputBytes, MaxStderrBytes (the kept tail of the response
-	// output, and of the process's standard error), TempDir and InputName
-	// mean what they mean for a Command. Env is set when a process
-	// starts: MCPT_ROLE is not, since one process serves both roles.
-	Dir            string
-	Env            []string
-	Timeout        time.Duration
-	WaitDelay      time.Duration
-	Accept, Reject []int
-	MaxOutputFiles int
-	MaxOutputBytes int64
-	MaxStderrBytes int
-	TempDir        string
-	InputName      string
 }
 
 // PlaceholderRole, in the arguments of a worker request, is the role of
@@ -88,6 +76,9 @@ func checkWorker(w Worker) (*command, []string, error) {
 			return nil, nil, fmt.Errorf("worker argument %d %q: placeholders belong in the request arguments", i, a)
 		}
 	}
+	if w.CaptureStdout {
+		return nil, nil, errors.New("a worker's standard output cannot be captured: it speaks the protocol")
+	}
 	args := w.Arguments
 	if args == nil {
 		args = []string{PlaceholderInput, PlaceholderOutDir}
@@ -97,11 +88,9 @@ func checkWorker(w Worker) (*command, []string, error) {
 	for _, a := range args {
 		template = append(template, strings.ReplaceAll(a, PlaceholderRole, "base"))
 	}
-	cmd, err := checkCommand(Command{
-		Argv: template, Dir: w.Dir, Env: w.Env, Timeout: w.Timeout, WaitDelay: w.WaitDelay,
-		Accept: w.Accept, Reject: w.Reject, MaxOutputFiles: w.MaxOutputFiles, MaxOutputBytes: w.MaxOutputBytes,
-		MaxStderrBytes: w.MaxStderrBytes, TempDir: w.TempDir, InputName: w.InputName,
-	})
+	c := w.Command
+	c.Argv = template
+	cmd, err := checkCommand(c)
 	if err != nil {
 		return nil, nil, err
 	}

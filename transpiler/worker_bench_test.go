@@ -6,6 +6,8 @@ import (
 	"context"
 	"os"
 	"testing"
+
+	"github.com/mcpt-tool/mcpt/transpiler/spec"
 )
 
 // BenchmarkStartUp compares a run of the fake transpiler (the test binary,
@@ -18,11 +20,11 @@ func BenchmarkStartUp(b *testing.B) {
 		b.Fatal(err)
 	}
 	env := []string{fakeEnv + "=1", "GORACE=atexit_sleep_ms=0"}
-	cmd, err := NewCommand(Command{Argv: []string{self, "copy", "{input}", "{outdir}"}, Env: env, TempDir: b.TempDir()})
+	cmd, err := NewCommand(Command{Process: spec.Process{Argv: []string{self, "copy", "{input}", "{outdir}"}, Env: env}, TempDir: b.TempDir()})
 	if err != nil {
 		b.Fatal(err)
 	}
-	w, err := NewWorker(Worker{Argv: []string{self, "worker"}, Env: env, TempDir: b.TempDir()})
+	w, err := NewWorker(Worker{Command: Command{Process: spec.Process{Argv: []string{self, "worker"}, Env: env}, TempDir: b.TempDir()}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpt-tool/mcpt/transpiler/spec"
 )
 
 // fakeWorker returns a pool of the test binary's fake worker.
@@ -51,7 +53,7 @@ func metaOf(t *testing.T, res *Result) meta {
 
 func TestWorkerServesRequests(t *testing.T) {
 	tmp := t.TempDir()
-	p := fakeWorkerPool(t, Worker{TempDir: tmp, Arguments: []string{"{input}", "{outdir}", "{role}"}})
+	p := fakeWorkerPool(t, Worker{Command: Command{TempDir: tmp}, Arguments: []string{"{input}", "{outdir}", "{role}"}})
 	var first meta
 	for i := range 5 {
 		role := Role(i % 2)
@@ -103,7 +105,7 @@ func TestWorkerRecycled(t *testing.T) {
 func TestWorkerFailures(t *testing.T) {
 	t.Parallel() // it waits for a timeout
 	tmp := t.TempDir()
-	p := fakeWorkerPool(t, Worker{TempDir: tmp, Timeout: 2 * time.Second})
+	p := fakeWorkerPool(t, Worker{Command: Command{Process: spec.Process{Timeout: 2 * time.Second}, TempDir: tmp}})
 	for _, tc := range []struct {
 		input  string
 		status Status
@@ -162,7 +164,7 @@ func TestWorkerAnswersTwice(t *testing.T) {
 
 func TestWorkerCancel(t *testing.T) {
 	tmp := t.TempDir()
-	p := fakeWorkerPool(t, Worker{TempDir: tmp})
+	p := fakeWorkerPool(t, Worker{Command: Command{TempDir: tmp}})
 	pid := metaOf(t, run(t, p, Base, "x")).pid
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(200*time.Millisecond, cancel)
@@ -205,7 +207,7 @@ func TestWorkerPool(t *testing.T) {
 
 // The caps on the output tree hold for a worker as for a command.
 func TestWorkerOutputCaps(t *testing.T) {
-	p := fakeWorkerPool(t, Worker{MaxOutputFiles: 1})
+	p := fakeWorkerPool(t, Worker{Command: Command{Process: spec.Process{MaxOutputFiles: 1}}})
 	res := run(t, p, Base, "x")
 	wantStatus(t, res, Crashed)
 	if !strings.Contains(string(res.Stderr), "mcpt: output tree:") {
@@ -222,10 +224,11 @@ func TestNewWorkerErrors(t *testing.T) {
 		want string
 	}{
 		{Worker{}, "empty worker command line"},
-		{Worker{Argv: []string{"sh", "{input}"}}, "placeholders belong in the request arguments"},
-		{Worker{Argv: []string{"sh"}, Arguments: []string{"{inptu}"}}, "unknown placeholder {inptu}"},
-		{Worker{Argv: []string{"sh"}, MaxRequests: -1}, "negative request limit"},
-		{Worker{Argv: []string{"no-such-worker-program"}}, "not found"},
+		{Worker{Command: Command{Process: spec.Process{Argv: []string{"sh", "{input}"}}}}, "placeholders belong in the request arguments"},
+		{Worker{Command: Command{Process: spec.Process{Argv: []string{"sh"}}}, Arguments: []string{"{inptu}"}}, "unknown placeholder {inptu}"},
+		{Worker{Command: Command{Process: spec.Process{Argv: []string{"sh"}}}, MaxRequests: -1}, "negative request limit"},
+		{Worker{Command: Command{Process: spec.Process{Argv: []string{"no-such-worker-program"}}}}, "not found"},
+		{Worker{Command: Command{Process: spec.Process{Argv: []string{"sh"}}, CaptureStdout: true}}, "speaks the protocol"},
 	} {
 		if _, err := NewWorker(tc.w); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("NewWorker(%+v) = %v, want %q", tc.w, err, tc.want)

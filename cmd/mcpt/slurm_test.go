@@ -244,6 +244,10 @@ func TestSlurm(t *testing.T) {
 	}
 	if !slices.Equal(states, want) {
 		t.Errorf("states %v, want %v", states, want)
+		for i := range 4 {
+			b, _ := os.ReadFile(filepath.Join(work, fmt.Sprintf("mcpt-%s_%d.log", job, i)))
+			t.Logf("the log of task %d:\n%s", i, b)
+		}
 	}
 	// The log of the first run of task 1 is kept (--open-mode=append).
 	if b, _ := os.ReadFile(filepath.Join(work, "mcpt-"+job+"_1.log")); !strings.Contains(string(b), "interrupted: the campaign is incomplete") {

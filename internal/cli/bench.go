@@ -27,6 +27,7 @@ type benchCmd struct {
 	Cllc           string `help:"The cllc executable to run as an external command (default: built with go build)." type:"path"`
 	Journal        bool   `help:"Let every campaign write its journal to a fresh output directory, as mcpt run does."`
 	Quick          bool   `help:"Small sizes, for a smoke test."`
+	TreePack       string `name:"tree-pack" placeholder:"CONFIG" help:"Also compare a campaign of this pack, whose relations parse seeds into syntax trees, with a bare loop of its transpiler, 1 worker (e.g. examples/thrift/mcpt.yaml)."`
 	CPUProfile     string `name:"cpuprofile" placeholder:"FILE" help:"Write a CPU profile of the whole bench to this file."`
 	Memory         bool   `help:"Measure only memory: the peak resident memory of mcpt run child processes of --memory-cases test cases on the example's mcpt.yaml, and of resuming the largest one's journal (about four minutes on 2 idle CPUs)."`
 	MemoryCases    []int  `name:"memory-cases" sep:"," placeholder:"N,N" help:"Campaign sizes of --memory, smallest first (default 100000,1000000)."`
@@ -72,6 +73,7 @@ func (c *benchCmd) Run() error {
 	res, err := bench.Run(ctx, bench.Options{
 		Examples: ex, Cllc: c.Cllc, Cases: c.Cases, ExecCases: c.ExecCases, Repeat: c.Repeat, CheckCases: c.CheckCases,
 		SeedPrograms: c.Seeds, Workers: c.Workers, Journal: c.Journal, Quick: c.Quick, Log: os.Stderr,
+		TreePack: c.TreePack,
 	})
 	if err != nil {
 		return err

@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"github.com/mcpt-tool/mcpt/transpiler/spec"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -18,6 +17,7 @@ import (
 	"github.com/mcpt-tool/mcpt/progress"
 	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/transpiler"
+	"github.com/mcpt-tool/mcpt/transpiler/spec"
 )
 
 type experimentCmd struct {
@@ -112,7 +112,7 @@ func (c *experimentCmd) load(tools *setup.Tools) (experiment.Config, error) {
 		tc.Timeout = c.RunTimeout
 	}
 	return experiment.Config{
-		Command:   transpiler.ProcessCommand(tc.Process),
+		Command:   transpiler.Command{Process: tc.Process},
 		Relations: rels, Seeds: seeds, Normalize: norm, Style: result.Style(cfg.Signature),
 		BaseRuns: cfg.BaseRuns, MaxMR: cfg.Budget.MaxMR, MaxSpots: cfg.Budget.MaxSpots, ConfigFile: cfg.File,
 		Module: module, Packages: c.Packages, Main: c.Main, Instrumented: c.Instrumented, Sample: c.Sample,
