@@ -113,7 +113,7 @@ func TestTreeErrors(t *testing.T) {
 		files map[string]string
 		want  string
 	}{
-		{map[string]string{"rel.yaml": strings.Replace(treeRelYAML, "syntax: typescript", "syntax: cobol", 1)}, `rel.yaml:1:9: syntax "cobol": no such parser in this mcpt (it has: typescript`},
+		{map[string]string{"rel.yaml": strings.Replace(treeRelYAML, "syntax: typescript", "syntax: cobol", 1)}, `rel.yaml:1:9: syntax "cobol": no such parser in this mcpt (it has: `},
 		{map[string]string{"rel.yaml": strings.Replace(treeRelYAML, "syntax: typescript\n", "", 1)}, "rel.yaml:4:12: region enum: a region with list needs the parser named by syntax:"},
 		{map[string]string{"rel.yaml": strings.Replace(treeRelYAML, "(?P<name>[\\w$]+)$'", "(?P<name>[\\w$]+$'", 1)}, "rel.yaml:6:13: bad pattern"},
 	} {
