@@ -227,14 +227,47 @@ func TestSlurm(t *testing.T) {
 	s.run(t, "scontrol", "requeue", job+"_1")
 	s.run(t, "scancel", "--full", "--signal=TERM", job+"_2")
 	// A requeued task waits two minutes before it starts again; no need.
+	// But slurmd refuses to launch a job it is still killing ("already
+	// killed, do not launch batch job"): the first run must have ended,
+	// and slurmd had a moment to forget it.
 	for i := 0; i < 600; i++ {
-		if st := s.states(t, job+"_1"); len(st) == 1 && strings.Contains(st[0], " PENDING ") {
-			s.run(t, "scontrol", "update", "JobId="+job+"_1", "StartTime=now")
+		if b, _ := os.ReadFile(filepath.Join(work, "mcpt-"+job+"_1.log")); strings.Contains(string(b), "interrupted: the campaign is incomplete") {
 			break
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+	time.Sleep(3 * time.Second)
+	// If slurmd still refused it, the task ends FAILED at once with nothing
+	// run: requeue it again (at most twice more).
+	logged := func() string {
+		b, _ := os.ReadFile(filepath.Join(s.dir, "slurmd.log"))
+		return string(b)
+	}
+	for try, seen := 0, len(logged()); ; try++ {
+		for i := 0; i < 600; i++ {
+			if st := s.states(t, job+"_1"); len(st) == 1 && strings.Contains(st[0], " PENDING ") {
+				s.run(t, "scontrol", "update", "JobId="+job+"_1", "StartTime=now")
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		st := s.wait(t, job+"_1")
+		l := logged()
+		if try == 2 || len(st) != 1 || !strings.Contains(st[0], " FAILED ") || !strings.Contains(l[min(seen, len(l)):], "do not launch batch job") {
+			break
+		}
+		t.Logf("slurmd refused to launch the requeued task 1 (%s): requeued again", st[0])
+		seen = len(l)
+		time.Sleep(3 * time.Second)
+		s.run(t, "scontrol", "requeue", job+"_1")
+	}
 	states := s.wait(t, job)
+	// Restarts counts the requeues above; one is the test's.
+	for i, l := range states {
+		if strings.HasPrefix(l, "task 1 COMPLETED Restarts=") {
+			states[i] = "task 1 COMPLETED Restarts=1" + l[strings.Index(l, " ExitCode"):]
+		}
+	}
 	t.Logf("array %s:\n  %s", job, strings.Join(states, "\n  "))
 	want := []string{
 		"task 0 COMPLETED Restarts=0 ExitCode=0:0",
@@ -247,6 +280,9 @@ func TestSlurm(t *testing.T) {
 		for i := range 4 {
 			b, _ := os.ReadFile(filepath.Join(work, fmt.Sprintf("mcpt-%s_%d.log", job, i)))
 			t.Logf("the log of task %d:\n%s", i, b)
+		}
+		if b, err := os.ReadFile(filepath.Join(s.dir, "slurmd.log")); err == nil {
+			t.Logf("slurmd.log:\n%s", b[max(0, len(b)-6000):])
 		}
 	}
 	// The log of the first run of task 1 is kept (--open-mode=append).
