@@ -8,15 +8,24 @@
 // with the next free id shows the bug, and mcpt's add-field relations
 // predict exactly that field's block last in write().
 //
-// Usage: faulty WRAPPER INPUT OUTDIR
+// With -fault=process-order it injects another bug instead: the Python
+// processor registers its methods sorted by name instead of in declaration
+// order. Services whose methods come in alphabetical order show nothing;
+// a method added after one that sorts after it does, and the exact
+// add-service-method relations (relations/ and gorel/) predict its line
+// right after its predecessor's.
+//
+// Usage: faulty [-fault=field-order|process-order] WRAPPER INPUT OUTDIR
 package main
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -28,8 +37,12 @@ func main() {
 }
 
 func run(args []string) error {
-	if len(args) != 3 {
-		return fmt.Errorf("usage: faulty WRAPPER INPUT OUTDIR")
+	fault := "field-order"
+	if len(args) > 0 && strings.HasPrefix(args[0], "-fault=") {
+		fault, args = strings.TrimPrefix(args[0], "-fault="), args[1:]
+	}
+	if len(args) != 3 || fault != "field-order" && fault != "process-order" {
+		return fmt.Errorf("usage: faulty [-fault=field-order|process-order] WRAPPER INPUT OUTDIR")
 	}
 	cmd := exec.Command(args[0], args[1], args[2])
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
@@ -39,20 +52,50 @@ func run(args []string) error {
 		}
 		return err
 	}
+	if fault == "process-order" {
+		var files []string
+		err := filepath.WalkDir(filepath.Join(args[2], "py"), func(p string, d fs.DirEntry, err error) error {
+			if err == nil && d.Type().IsRegular() && strings.HasSuffix(p, ".py") {
+				files = append(files, p)
+			}
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		return rewrite(files, sortedProcessors)
+	}
 	files, err := filepath.Glob(filepath.Join(args[2], "cpp", "*_types.cpp"))
 	if err != nil {
 		return err
 	}
+	return rewrite(files, declarationOrder)
+}
+
+// rewrite replaces the content of each file by what fix makes of it.
+func rewrite(files []string, fix func(string) string) error {
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(f, []byte(declarationOrder(string(b))), 0o644); err != nil {
+		if err := os.WriteFile(f, []byte(fix(string(b))), 0o644); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+var processRE = regexp.MustCompile(`(?m)(^        self\._processMap\["\w+"\] = Processor\.process_\w+\n)+`)
+
+// sortedProcessors sorts the lines of the Python processor's map of
+// methods by name.
+func sortedProcessors(src string) string {
+	return processRE.ReplaceAllStringFunc(src, func(block string) string {
+		lines := strings.SplitAfter(block, "\n")
+		slices.Sort(lines[:len(lines)-1])
+		return strings.Join(lines, "")
+	})
 }
 
 var (
