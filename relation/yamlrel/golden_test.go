@@ -44,7 +44,6 @@ package yamlrel
 
 import (
 	"bufio"
-	"flag"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -65,8 +64,6 @@ import (
 	"github.com/mcpt-tool/mcpt/relation/relationtest"
 	"github.com/mcpt-tool/mcpt/tree"
 )
-
-var update = flag.Bool("update", false, "rewrite the want sections of the golden archives under testdata")
 
 // The names of an archive's files that are not relation files.
 const (
