@@ -65,7 +65,7 @@ func TestLoadErrors(t *testing.T) {
 		name, file, want string
 	}{
 		{"unknown key", strings.Replace(relYAMLText, "    doc:", "    dock: x\n    doc:", 1), "rel.yaml:4:5: unknown field \"dock\""},
-		{"bad template", strings.Replace(relYAMLText, "'  timer {{.N}}'", "'  timer {{.N'", 1), "rel.yaml:7:13: bad template: unclosed action"},
+		{"bad template", strings.Replace(relYAMLText, "'  timer {{.N}}'", "'  timer {{.N'", 1), "rel.yaml:7:22: bad template: unclosed action"},
 		{"unknown region", strings.Replace(relYAMLText, "boundaries: decls", "boundaries: nowhere", 1), "rel.yaml:5:25: no region named \"nowhere\""},
 		{"both after and at", strings.Replace(relYAMLText, "- after: ['struct {']", "- {after: ['struct {'], at: ['x']}", 1), "rel.yaml:16:28: each where item has exactly one of after, before, at"},
 		{"unknown kind in choice", strings.Replace(relYAMLText, "    fresh: [N]", "    fresh: [N]\n    choose:\n      - {name: E, from: enumeration}", 1), "rel.yaml:8:25: no kind named \"enumeration\""},
