@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite the generated parts of docs/relations.md")
+var update = flag.Bool("update", false, "rewrite the generated parts of docs/relations.md and the want sections of the golden archives under testdata")
 
 const (
 	funcsBegin = "<!-- funcs: begin -->\n"
