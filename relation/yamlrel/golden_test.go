@@ -447,11 +447,17 @@ func describeCheck(ch relation.Checker) string {
 	case *oracle.Blocks:
 		return fmt.Sprintf("%s of %s: %q", named("blocks", c.Name), c.File, c.Blocks)
 	case *oracle.Locality:
-		return fmt.Sprintf("%s: fresh %s, files %q except %q, numbers %d, punctuation %d",
-			named("locality", c.Name), names(c.Fresh), c.Files, c.Except, c.Numbers, c.Punctuation)
+		count := func(n int) string {
+			if n == oracle.Any {
+				return "any"
+			}
+			return strconv.Itoa(n)
+		}
+		return fmt.Sprintf("%s: fresh %s, files %q except %q, numbers %s, punctuation %s, grows %v",
+			named("locality", c.Name), names(c.Fresh), c.Files, c.Except, count(c.Numbers), count(c.Punctuation), c.Grows)
 	case *oracle.Order:
-		return fmt.Sprintf("%s: %s between %q and %q, places %v, not %v",
-			named("order", c.Name), c.New, c.Prev.String(), c.Next.String(), c.Places, c.NotPlaces)
+		return fmt.Sprintf("%s: %s between %q and %q, places %v, not %v; forms %s",
+			named("order", c.Name), c.New, c.Prev.String(), c.Next.String(), c.Places, c.NotPlaces, strings.Join(c.New.Forms, " "))
 	case *oracle.Analogy:
 		var rs []string
 		for _, r := range c.Renames {
