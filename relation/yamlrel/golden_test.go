@@ -32,7 +32,8 @@ package yamlrel
 //	what the case prints (see below)
 //
 // Each load prints, after a line "== load FILES" when the archive has
-// several. When loading fails, want holds the error exactly as printed, one
+// several, its warnings ("warning: file:line:col: message"). When loading
+// fails, want then holds the error exactly as printed, one
 // file:line:col: message per line. Otherwise it holds, for each relation,
 // each seed's spots (index, line:col, description) or the error of its
 // spots, then for each mutated spot the error of the mutation or its
@@ -255,7 +256,8 @@ func (c *goldenCase) run(t *testing.T) string {
 // runLoad loads the relation files names and runs the relations on the
 // seeds.
 func (c *goldenCase) runLoad(t *testing.T, b *strings.Builder, names []string) {
-	rels, err := LoadWith(Options{Generic: c.generic}, c.fsys, names...)
+	warn := func(w string) { fmt.Fprintf(b, "warning: %s\n", w) }
+	rels, err := LoadWith(Options{Generic: c.generic, Warn: warn}, c.fsys, names...)
 	if err != nil {
 		fmt.Fprintln(b, err)
 		return
