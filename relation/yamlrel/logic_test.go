@@ -102,9 +102,9 @@ func TestDeclareAndBlocksErrors(t *testing.T) {
 	defs := strings.Replace(defsYAML, "regions:\n", "regions:\n  body: {from: '^cycle', to: '^end_of_program'}\n", 1)
 	for _, tc := range []struct{ name, rel, want string }{
 		{"unknown region", strings.Replace(stmtRel, "region: decls", "region: nowhere", 1), `declare: no region named "nowhere"`},
-		{"empty declaration", strings.Replace(stmtRel, "insert: '  command {{.N}}'", "insert: ''", 1), "declare: nothing to insert"},
+		{"empty declaration", strings.Replace(stmtRel, "insert: '  command {{.N}}'", "insert: ''", 1), "declare: no text"},
 		{"blocks without a file", strings.Replace(stmtRel, "file: p.c", "file: ''", 1), "a blocks check needs a file"},
-		{"blocks without lines", strings.Replace(stmtRel, "insert: ['{{if false}}never{{end}}', 'reset_{{snake .N}}();', 'cmd_{{snake .N}}();']", "insert: []", 1), "nothing to insert"},
+		{"blocks without lines", strings.Replace(stmtRel, "insert: ['{{if false}}never{{end}}', 'reset_{{snake .N}}();', 'cmd_{{snake .N}}();']", "insert: []", 1), "no block added"},
 		{"blocks and equivalence in one check", strings.Replace(stmtRel, "      - blocks:\n", "      - equivalence: {}\n        blocks:\n", 1), "each check is one of"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
