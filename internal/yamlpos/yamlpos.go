@@ -186,6 +186,20 @@ func DecodeAll(file string, data []byte, v any) (errs ErrorList, ok bool) {
 	return errs, true
 }
 
+// DecodeNode is DecodeAll for the node n of file, one that a type decoding
+// itself kept to decode later, into a type it learnt of then (the spec of
+// a checker kind named by the node's key).
+func DecodeNode(file string, n ast.Node, v any) (errs ErrorList, ok bool) {
+	checkKeys(file, n, reflect.TypeOf(v), &errs)
+	dec := yaml.NewDecoder(bytes.NewReader(nil), yaml.AllowDuplicateMapKey())
+	ctx := context.WithValue(context.WithValue(context.Background(), fileKey{}, file), collectorKey{}, &errs)
+	if err := dec.DecodeFromNodeContext(ctx, n, v); err != nil {
+		errs.Add(decodeError(file, err))
+		return errs, false
+	}
+	return errs, true
+}
+
 // decodeError is the positioned error of a decoding that stopped.
 func decodeError(file string, err error) *Error {
 	if errors.Is(err, errEmpty) || err.Error() == "EOF" {

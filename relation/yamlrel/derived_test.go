@@ -98,7 +98,7 @@ func TestDerivedErrors(t *testing.T) {
 		{"order: {}", "order: {forms: [snake, shouty]}", `unknown name form "shouty"`},
 		{"order: {}", "order: {before: '{{.prev.timer}}'}", "give both before and after"},
 		{"analogy: {}", "analogy: {sibling: '{{.x'}", "bad template"},
-		{"analogy: {}", "analogy: {}\n        difference: {file: x}", "each check is one of"},
+		{"analogy: {}", "analogy: {}\n        difference: {file: x}", "a check names one checker kind: analogy or difference, not both"},
 	} {
 		dir := write(t, map[string]string{"defs.yaml": defsYAML, "rel.yaml": strings.Replace(derivedRel, tc.from, tc.to, 1)})
 		_, err := LoadFiles(filepath.Join(dir, "rel.yaml"))

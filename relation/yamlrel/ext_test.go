@@ -225,7 +225,7 @@ func TestEditErrors(t *testing.T) {
 		{"through on insert", "            - insert: '// field {{.N}}'\n              where:\n                - end: true", "            - insert: '// field {{.N}}'\n              through: ['x']\n              where:\n                - end: true", "an insert has no range"},
 		{"end with a path", "                - end: true", "                - {end: true, after: ['x']}", "end: true places an insert at the end"},
 		{"renumber without by", "by: '1'", "by: ''", "renumber needs by"},
-		{"two checks in one", "      - created: {name: new-header", "      - equivalence: {}\n        created: {name: new-header", "each check is one of equivalence, difference, created"},
+		{"two checks in one", "      - created: {name: new-header", "      - equivalence: {}\n        created: {name: new-header", "a check names one checker kind: equivalence or created, not both"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rel := strings.Replace(editRel, tc.from, tc.to, 1)

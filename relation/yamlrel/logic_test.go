@@ -105,7 +105,7 @@ func TestDeclareAndBlocksErrors(t *testing.T) {
 		{"empty declaration", strings.Replace(stmtRel, "insert: '  command {{.N}}'", "insert: ''", 1), "declare: nothing to insert"},
 		{"blocks without a file", strings.Replace(stmtRel, "file: p.c", "file: ''", 1), "a blocks check needs a file"},
 		{"blocks without lines", strings.Replace(stmtRel, "insert: ['{{if false}}never{{end}}', 'reset_{{snake .N}}();', 'cmd_{{snake .N}}();']", "insert: []", 1), "nothing to insert"},
-		{"blocks and equivalence in one check", strings.Replace(stmtRel, "      - blocks:\n", "      - equivalence: {}\n        blocks:\n", 1), "each check is one of"},
+		{"blocks and equivalence in one check", strings.Replace(stmtRel, "      - blocks:\n", "      - equivalence: {}\n        blocks:\n", 1), "a check names one checker kind: equivalence or blocks, not both"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := write(t, map[string]string{"defs.yaml": defs, "rel.yaml": tc.rel})

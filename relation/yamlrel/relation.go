@@ -82,7 +82,7 @@ func (d *defs) compileRelation(ry relYAML) (*relation.Relation, error) {
 		return nil, ry.Name.At("relation %s: no checks", r.name)
 	}
 	for _, cy := range ry.Checks {
-		c, err := compileCheck(cy, ry.Name)
+		c, err := compileCheck(cy, d.checkers)
 		if err != nil {
 			return nil, err
 		}
