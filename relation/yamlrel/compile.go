@@ -519,31 +519,6 @@ func (t *tmpl) render(ctx context.Context, data map[string]any) (string, error) 
 	return s, nil
 }
 
-var funcs = template.FuncMap{
-	"snake": relation.Snake,
-	"upper": relation.Upper,
-	"lower": strings.ToLower,
-	"caps":  strings.ToUpper,
-	"add":   arith(func(a, b int) (int, error) { return a + b, nil }),
-	"sub":   arith(func(a, b int) (int, error) { return a - b, nil }),
-	"join":  join,
-	"quote": func(s string) (string, error) { return checked("quote", fmt.Sprintf("%q", s)) },
-	"split": split,
-	"re":    regexp.QuoteMeta,
-	"last": onStrings(func(xs []string) string {
-		if len(xs) == 0 {
-			return ""
-		}
-		return xs[len(xs)-1]
-	}),
-	"first": onStrings(func(xs []string) string {
-		if len(xs) == 0 {
-			return ""
-		}
-		return xs[0]
-	}),
-}
-
 func sortedKeys[V any](m map[string]V) []string {
 	ks := make([]string, 0, len(m))
 	for k := range m {
