@@ -37,7 +37,7 @@ func newAnalogy(spec *Spec) (Check, error) {
 	if err := spec.Decode(&a); err != nil {
 		return nil, err
 	}
-	d, err := newDerived("analogy", a.Name, a.Forms, a.Files)
+	d, err := newDerived("analogy", spec.name(a.Name), a.Forms, a.Files)
 	if err != nil {
 		return nil, err
 	}

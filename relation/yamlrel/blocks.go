@@ -42,7 +42,7 @@ func newBlocks(spec *Spec) (Check, error) {
 	if b.file, err = mkTmpl(by.File); err != nil {
 		return nil, err
 	}
-	if b.name, err = optTmpl(by.Name); err != nil {
+	if b.name, err = optTmpl(spec.name(by.Name)); err != nil {
 		return nil, err
 	}
 	b.blocks, err = mkTmpls(by.Insert)

@@ -35,7 +35,7 @@ var CheckerKinds = []CheckerKind{
 	orderKind,
 	analogyKind,
 	blocksKind,
-	// confinedKind,
+	confinedKind,
 	goKind,
 }
 
@@ -70,7 +70,8 @@ type Spec struct {
 	// Kind is the kind's name, at the position of the key that names it.
 	Kind String
 	// Name is the check's name that the spelling `go: {kind, name, args}`
-	// gives; "" when it gives none.
+	// gives, "" when it gives none: the kind's checkers go by it unless
+	// the spec names them.
 	Name string
 
 	node  ast.Node
@@ -87,6 +88,14 @@ func (s *Spec) Decode(v any) error {
 	}
 	errs, _ := yamlpos.DecodeNode(s.Kind.Pos.File, s.node, v)
 	return errs.Err()
+}
+
+// name is the name a spec gives its checkers: name, else Spec.Name.
+func (s *Spec) name(name *String) *String {
+	if name == nil && s.Name != "" {
+		return &String{Value: s.Name, Pos: s.Kind.Pos}
+	}
+	return name
 }
 
 // Errorf is an error at the key naming the kind.
@@ -207,6 +216,9 @@ func (c *checkYAML) UnmarshalYAML(ctx context.Context, n ast.Node) error {
 	for it := m.MapRange(); it.Next(); {
 		k := it.Key()
 		key := String{Value: k.GetToken().Value, Pos: yamlpos.PosOf(ctx, k)}
+		if c.When == nil && c.kind.Value == "" {
+			c.pos = key.Pos
+		}
 		switch {
 		case key.Value == "when":
 			c.When = &String{}

@@ -40,7 +40,7 @@ func newCreated(spec *Spec) (Check, error) {
 	if c.content, err = mkTmpl(cy.Content); err != nil {
 		return nil, err
 	}
-	c.name, err = optTmpl(cy.Name)
+	c.name, err = optTmpl(spec.name(cy.Name))
 	return c, err
 }
 

@@ -136,10 +136,8 @@ func newDifference(spec *Spec) (Check, error) {
 	if dy.File.Value == "" {
 		return nil, spec.Errorf("a difference check needs a file")
 	}
-	if dy.Name != nil {
-		if dt.name, err = mkTmpl(*dy.Name); err != nil {
-			return nil, err
-		}
+	if dt.name, err = optTmpl(spec.name(dy.Name)); err != nil {
+		return nil, err
 	}
 	if dt.reads, err = compileReads(dy.Read); err != nil {
 		return nil, err

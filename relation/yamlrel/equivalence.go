@@ -28,8 +28,8 @@ func newEquivalence(spec *Spec) (Check, error) {
 		return nil, err
 	}
 	eq := &equivT{name: "equivalence"}
-	if e.Name != nil {
-		eq.name = e.Name.Value
+	if n := spec.name(e.Name); n != nil {
+		eq.name = n.Value
 	}
 	var err error
 	eq.except, err = mkTmpls(e.Except)

@@ -429,6 +429,9 @@ func describeCheck(ch relation.Checker) string {
 		}
 		return fmt.Sprintf("%s: %s", named("analogy", c.Name), strings.Join(rs, ", "))
 	}
+	if s, ok := ch.(fmt.Stringer); ok {
+		return s.String() // a kind's own checker, which says what it checks
+	}
 	return fmt.Sprintf("%T", ch)
 }
 

@@ -47,7 +47,7 @@ func newLocality(spec *Spec) (Check, error) {
 	if err := spec.Decode(&l); err != nil {
 		return nil, err
 	}
-	d, err := newDerived("locality", l.Name, l.Forms, l.Except)
+	d, err := newDerived("locality", spec.name(l.Name), l.Forms, l.Except)
 	if err != nil {
 		return nil, err
 	}

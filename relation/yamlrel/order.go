@@ -40,7 +40,7 @@ func newOrder(spec *Spec) (Check, error) {
 	if err := spec.Decode(&o); err != nil {
 		return nil, err
 	}
-	d, err := newDerived("order", o.Name, o.Forms, o.Files)
+	d, err := newDerived("order", spec.name(o.Name), o.Forms, o.Files)
 	if err != nil {
 		return nil, err
 	}
