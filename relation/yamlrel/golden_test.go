@@ -25,8 +25,9 @@ package yamlrel
 //	a file of o, the output of the seed (with mutate)
 //	-- o2/door.h --
 //	a file of o′, the output of the follow-up: its name and content are
-//	templates over the follow-up's bindings ({{.N}}, {{snake .prev.timer}}); o2.NAME/
-//	is another o′ (a broken one), each checked on its own
+//	templates over the follow-up's bindings ({{.N}}, {{snake .prev.timer}});
+//	o2.NAME/ is another o′ (a broken one), checked on its own against
+//	o.NAME/ when the archive has one (an o broken by hand), else o/
 //	-- want --
 //	what the case prints (see below)
 //
@@ -69,7 +70,7 @@ import (
 const (
 	wantFile    = "want"
 	seedsDir    = "seeds/"
-	outDir      = "o/"
+	outDir      = "o"
 	out2Dir     = "o2"
 	allSpots    = -1
 	defaultLoad = "rel.yaml"
@@ -86,8 +87,8 @@ type goldenCase struct {
 	bindings []string // nil for all
 	fsys     fstest.MapFS
 	seeds    []relation.Input
-	o        tree.Tree
-	o2       map[string]tree.Tree // by directory: o2, o2.broken
+	o        map[string]tree.Tree // by directory: o, o.NAME
+	o2       map[string]tree.Tree // by directory: o2, o2.NAME
 	want     *txtar.File
 }
 
@@ -152,26 +153,28 @@ func readGolden(file string) (*goldenCase, error) {
 			c.want = f
 		case strings.HasPrefix(f.Name, seedsDir):
 			c.seeds = append(c.seeds, relation.Input{Name: strings.TrimPrefix(f.Name, seedsDir), Src: f.Data})
-		case strings.HasPrefix(f.Name, outDir):
-			if c.o == nil {
-				c.o = tree.Tree{}
-			}
-			c.o[rest] = f.Data
-		case dir == out2Dir || strings.HasPrefix(dir, out2Dir+"."):
-			if c.o2 == nil {
-				c.o2 = map[string]tree.Tree{}
-			}
-			if c.o2[dir] == nil {
-				c.o2[dir] = tree.Tree{}
-			}
-			c.o2[dir][rest] = f.Data
+		case isOut(dir, outDir):
+			c.o = addFile(c.o, dir, rest, f.Data)
+		case isOut(dir, out2Dir):
+			c.o2 = addFile(c.o2, dir, rest, f.Data)
 		default:
 			c.fsys[f.Name] = &fstest.MapFile{Data: f.Data}
 		}
 	}
+	for dir := range c.o {
+		if _, ok := c.o2[out2Dir+strings.TrimPrefix(dir, outDir)]; !ok && dir != outDir {
+			return nil, fmt.Errorf("%s: %s/ and no o′ to compare it with: o2%s/", file, dir, strings.TrimPrefix(dir, outDir))
+		}
+	}
+	if c.o[outDir] != nil && c.o2 == nil {
+		return nil, fmt.Errorf("%s: o/ and no o′ to compare it with: o2/ or o2.NAME/", file)
+	}
+	for dir := range c.o2 {
+		if c.base(dir) == nil {
+			return nil, fmt.Errorf("%s: %s/ and no o to compare it with: o.NAME/ or o/", file, dir)
+		}
+	}
 	switch {
-	case (c.o == nil) != (c.o2 == nil):
-		return nil, fmt.Errorf("%s: an o/ needs an o2/ to compare it with, and an o2/ an o/", file)
 	case c.o != nil && c.mutate == nil:
 		return nil, fmt.Errorf("%s: o/ and o2/ and no spot to mutate: add a mutate line", file)
 	case c.mutate != nil && len(c.seeds) == 0:
@@ -332,7 +335,7 @@ func (c *goldenCase) runSpot(t *testing.T, b *strings.Builder, r *relation.Relat
 		if err != nil {
 			t.Fatalf("%s: %s/: %v", c.file, dir, err)
 		}
-		fails := fu.Check(c.o, o2)
+		fails := fu.Check(c.base(dir), o2)
 		if len(fails) == 0 {
 			fmt.Fprintf(b, "    %s: no findings\n", dir)
 			continue
@@ -345,6 +348,33 @@ func (c *goldenCase) runSpot(t *testing.T, b *strings.Builder, r *relation.Relat
 			}
 		}
 	}
+}
+
+// isOut says whether dir is an output directory named prefix or
+// prefix.NAME.
+func isOut(dir, prefix string) bool {
+	return dir == prefix || strings.HasPrefix(dir, prefix+".")
+}
+
+// addFile adds a file to the tree of dir in trees.
+func addFile(trees map[string]tree.Tree, dir, name string, data []byte) map[string]tree.Tree {
+	if trees == nil {
+		trees = map[string]tree.Tree{}
+	}
+	if trees[dir] == nil {
+		trees[dir] = tree.Tree{}
+	}
+	trees[dir][name] = data
+	return trees
+}
+
+// base is the o that the o′ in directory dir is compared with: o.NAME
+// for o2.NAME when the archive has it, else o.
+func (c *goldenCase) base(dir string) tree.Tree {
+	if o, ok := c.o[outDir+strings.TrimPrefix(dir, out2Dir)]; ok {
+		return o
+	}
+	return c.o[outDir]
 }
 
 // render evaluates the names and contents of the files of o2 as
@@ -428,6 +458,10 @@ func describeCheck(ch relation.Checker) string {
 			rs = append(rs, r.From.String()+" → "+r.To.String())
 		}
 		return fmt.Sprintf("%s: %s", named("analogy", c.Name), strings.Join(rs, ", "))
+	case *readingDiff:
+		return "difference, rendered when it reads its values from the outputs"
+	case *lateCheck:
+		return c.c.name + ", rendered when it finds its files in o"
 	}
 	if s, ok := ch.(fmt.Stringer); ok {
 		return s.String() // a kind's own checker, which says what it checks
