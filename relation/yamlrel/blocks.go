@@ -10,14 +10,14 @@ import (
 var blocksKind = CheckerKind{
 	Name: "blocks",
 	Doc: "o′'s file is o's with the predicted blocks of lines added, each anywhere but in its order: the lines of a statement, whose place its neighbours decide.\n" +
-		"file: the file (template); insert: the blocks, one template each (one that renders empty is left out); name: the checker's name (template).",
+		"file: the file (template); added: the blocks, one template each (one that renders empty is left out); name: the checker's name (template).",
 	New: newBlocks,
 }
 
 type blocksYAML struct {
 	Name   *String  `yaml:"name"`
 	File   String   `yaml:"file"`
-	Insert []String `yaml:"insert"`
+	Insert []String `yaml:"added" was:"insert"`
 }
 
 type blocksT struct {
@@ -35,7 +35,7 @@ func newBlocks(spec *Spec) (Check, error) {
 		return nil, spec.Errorf("a blocks check needs a file")
 	}
 	if len(by.Insert) == 0 {
-		return nil, by.File.At("blocks check on %s: nothing to insert", by.File.Value)
+		return nil, by.File.At("blocks check on %s: no block added", by.File.Value)
 	}
 	b := &blocksT{}
 	var err error

@@ -11,6 +11,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -74,8 +75,11 @@ type Spec struct {
 	// the spec names them.
 	Name string
 
-	node  ast.Node
+	node  yamlpos.Deferred
 	kinds map[string]CheckerKind
+	// decoded is the type the kind decoded the spec into: its yaml tags
+	// are the kind's keys (the grammar of docs/relations.md lists them).
+	decoded reflect.Type
 }
 
 // Decode decodes the spec into v, a pointer to a struct whose yaml tags
@@ -83,10 +87,8 @@ type Spec struct {
 // struct does not have and a value of the wrong type are errors at their
 // positions, every one of them.
 func (s *Spec) Decode(v any) error {
-	if s.node == nil {
-		return nil // `locality:` with nothing: every key absent
-	}
-	errs, _ := yamlpos.DecodeNode(s.Kind.Pos.File, s.node, v)
+	s.decoded = reflect.TypeOf(v)
+	errs, _ := s.node.Decode(v)
 	return errs.Err()
 }
 
@@ -116,7 +118,7 @@ func (s *Spec) Template(src String) (*Template, error) {
 // readsOut reports whether a template of the spec reads .out, the base
 // output: the check is then made when it checks, o at hand.
 func (s *Spec) readsOut() bool {
-	return s.node != nil && outRE.MatchString(s.node.String())
+	return s.node.Node != nil && outRE.MatchString(s.node.Node.String())
 }
 
 // mkTmpls compiles the templates of a list.
@@ -193,7 +195,7 @@ func (mu *Mutation) Fresh() []string {
 	return out
 }
 
-// checkYAML is a check as a relation file writes it: a when and one key
+// checkYAML is a check as a relation file writes it: an if and one key
 // naming its kind, whose value is the kind's spec, decoded when the kind
 // is known (compileCheck).
 type checkYAML struct {
@@ -201,9 +203,9 @@ type checkYAML struct {
 	// the test case.
 	When  *String
 	pos   yamlpos.Pos
-	kind  String   // the key naming the kind
-	node  ast.Node // its value
-	extra *String  // a second key naming a kind
+	kind  String           // the key naming the kind
+	node  yamlpos.Deferred // its value
+	extra *String          // a second key naming a kind
 }
 
 // UnmarshalYAML implements yaml.NodeUnmarshalerContext.
@@ -219,18 +221,24 @@ func (c *checkYAML) UnmarshalYAML(ctx context.Context, n ast.Node) error {
 		if c.When == nil && c.kind.Value == "" {
 			c.pos = key.Pos
 		}
+		if key.Value == "when" { // its old name
+			yamlpos.Warn(ctx, key.Pos, yamlpos.Deprecated("when", "if"))
+			key.Value = "if"
+		}
 		switch {
-		case key.Value == "when":
+		case key.Value == "if" && c.When != nil:
+			return errAt(ctx, k, "if given twice")
+		case key.Value == "if":
 			c.When = &String{}
 			if err := c.When.UnmarshalYAML(ctx, it.Value()); err != nil {
 				return err
 			}
-		case c.node != nil || c.kind.Value != "":
+		case c.kind.Value != "":
 			if c.extra == nil {
 				c.extra = &key
 			}
 		default:
-			c.kind, c.node = key, it.Value()
+			c.kind, c.node = key, yamlpos.Defer(ctx, it.Value())
 		}
 	}
 	return nil
@@ -268,7 +276,7 @@ func lookupKind(kinds map[string]CheckerKind, name String) (CheckerKind, error) 
 	k, ok := kinds[name.Value]
 	if !ok {
 		known := slices.Sorted(maps.Keys(kinds))
-		return k, name.At("unknown checker kind %q%s", name.Value, suggest.DidYouMean(name.Value, append(known, "when")))
+		return k, name.At("unknown checker kind %q%s", name.Value, suggest.DidYouMean(name.Value, append(known, "if")))
 	}
 	return k, nil
 }
@@ -360,7 +368,7 @@ var goKind = CheckerKind{
 		if k.Name == "go" {
 			return nil, g.Kind.At("go: names a kind other than go")
 		}
-		sub := &Spec{Kind: g.Kind, node: g.Args.n, kinds: spec.kinds}
+		sub := &Spec{Kind: g.Kind, node: g.Args.d, kinds: spec.kinds}
 		if g.Name != nil {
 			sub.Name = g.Name.Value
 		}
@@ -369,10 +377,10 @@ var goKind = CheckerKind{
 }
 
 // rawYAML is a YAML value kept as it is, to decode later.
-type rawYAML struct{ n ast.Node }
+type rawYAML struct{ d yamlpos.Deferred }
 
 // UnmarshalYAML implements yaml.NodeUnmarshalerContext.
-func (r *rawYAML) UnmarshalYAML(_ context.Context, n ast.Node) error {
-	r.n = n
+func (r *rawYAML) UnmarshalYAML(ctx context.Context, n ast.Node) error {
+	r.d = yamlpos.Defer(ctx, n)
 	return nil
 }

@@ -33,7 +33,7 @@ type editYAML struct {
 	Delete      bool            `yaml:"delete"`
 	Substitute  *substYAML      `yaml:"substitute"`
 	Renumber    *renumberYAML   `yaml:"renumber"`
-	When        *yamlpos.String `yaml:"when"`
+	When        *yamlpos.String `yaml:"if" was:"when"`
 	ForEach     *forEachYAML    `yaml:"for_each"`
 	BlankBefore bool            `yaml:"blank_before"`
 	Where       []anchorYAML    `yaml:"where"`
@@ -54,7 +54,7 @@ type renumberYAML struct {
 // path of matchers given as after, before (inserts) or at (replace, delete),
 // tried only when its when-template renders non-empty.
 type anchorYAML struct {
-	When   *yamlpos.String `yaml:"when"`
+	When   *yamlpos.String `yaml:"if" was:"when"`
 	End    bool            `yaml:"end"`
 	After  []matcherYAML   `yaml:"after"`
 	Before []matcherYAML   `yaml:"before"`

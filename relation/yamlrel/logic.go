@@ -18,7 +18,7 @@ import (
 // first instance of a region, after its last declaration.
 type declareYAML struct {
 	Region yamlpos.String `yaml:"region"`
-	Insert yamlpos.String `yaml:"insert"`
+	Insert yamlpos.String `yaml:"text" was:"insert"`
 }
 
 type declareT struct {
@@ -38,7 +38,7 @@ func (d *defs) compileDeclare(dy *declareYAML, relName yamlpos.String) (*declare
 		return nil, dy.Region.At("relation %s: declare: no region named %q", relName.Value, dy.Region.Value)
 	}
 	if dy.Insert.Value == "" {
-		return nil, relName.At("relation %s: declare: nothing to insert", relName.Value)
+		return nil, relName.At("relation %s: declare: no text", relName.Value)
 	}
 	t, err := mkTmpl(dy.Insert)
 	if err != nil {

@@ -42,11 +42,12 @@ type freshList struct {
 }
 
 type choice struct {
-	name    string
-	from    *kind
-	among   string // dotted path to a list binding
-	amongT  *tmpl  // the path, when it is a template ("tables.{{.which}}")
-	options []*tmpl
+	name     string
+	from     *kind
+	among    string         // dotted path to a list binding
+	amongStr yamlpos.String // as written
+	amongT   *tmpl          // the path, when it is a template ("tables.{{.which}}")
+	options  []*tmpl
 }
 
 // compileRelation compiles one relation against the definitions. Its
@@ -82,19 +83,20 @@ func (d *defs) compileRel(ry relYAML, checks []checkT) (*relation.Relation, erro
 	if err := r.compileSpots(ry); err != nil {
 		return nil, err
 	}
+	d.spotted = append(d.spotted, r)
 	if err := r.compileBindings(ry); err != nil {
 		return nil, err
 	}
 	var err error
 	switch {
 	case ry.Clone != nil && ry.Insert.Value != "":
-		return nil, ry.Insert.At("relation %s: insert or clone, not both", r.name)
+		return nil, ry.Insert.At("relation %s: text or clone, not both", r.name)
 	case ry.Clone != nil:
 		if r.clone, err = r.compileClone(ry.Clone); err != nil {
 			return nil, err
 		}
 	case ry.Insert.Value == "":
-		return nil, ry.Name.At("relation %s: nothing to insert", r.name)
+		return nil, ry.Name.At("relation %s: nothing to insert (text or clone)", r.name)
 	default:
 		if r.insert, err = mkTmpl(ry.Insert); err != nil {
 			return nil, err
@@ -115,6 +117,9 @@ func (d *defs) compileRel(ry relYAML, checks []checkT) (*relation.Relation, erro
 	}
 	if len(r.nodeTypes()) > 0 {
 		rr.Holds = r.holds
+	}
+	if err := r.resolveRelation(r.spotShape(d.globalShape())); err != nil {
+		return nil, err
 	}
 	return rr, nil
 }
@@ -241,7 +246,7 @@ func (d *defs) compileChoice(c chooseYAML) (choice, error) {
 	}
 	if c.Among != nil {
 		n++
-		ch.among = c.Among.Value
+		ch.among, ch.amongStr = c.Among.Value, *c.Among
 		if strings.Contains(ch.among, "{{") {
 			t, err := mkTmpl(*c.Among)
 			if err != nil {
@@ -261,7 +266,7 @@ func (d *defs) compileChoice(c chooseYAML) (choice, error) {
 		}
 	}
 	if n != 1 {
-		return ch, c.Name.At("choice %s needs exactly one of from, among, options", c.Name.Value)
+		return ch, c.Name.At("choice %s needs exactly one of kind, among, options", c.Name.Value)
 	}
 	return ch, nil
 }

@@ -10,7 +10,7 @@ import (
 type fileYAML struct {
 	Include   []yamlpos.String                       `yaml:"include"`
 	Syntax    *yamlpos.String                        `yaml:"syntax"`
-	Fresh     *yamlpos.String                        `yaml:"fresh"`
+	Fresh     *yamlpos.String                        `yaml:"fresh_pattern" was:"fresh"`
 	Skip      *yamlpos.String                        `yaml:"skip"`
 	Captures  map[string]yamlpos.String              `yaml:"captures"`
 	Let       []map[string]yamlpos.String            `yaml:"let"`
@@ -56,7 +56,7 @@ type relYAML struct {
 	FreshLists []freshListYAML             `yaml:"fresh_lists"`
 	Choose     []chooseYAML                `yaml:"choose"`
 	Let        []map[string]yamlpos.String `yaml:"let"`
-	Insert     yamlpos.String              `yaml:"insert"`
+	Insert     yamlpos.String              `yaml:"text" was:"insert"`
 	Clone      *cloneYAML                  `yaml:"clone"`
 	Declare    *declareYAML                `yaml:"declare"`
 	Checks     []checkYAML                 `yaml:"checks"`
@@ -65,7 +65,7 @@ type relYAML struct {
 type spotsYAML struct {
 	Boundaries *yamlpos.String  `yaml:"boundaries"`
 	Lists      []listSpotYAML   `yaml:"lists"`
-	When       *yamlpos.String  `yaml:"when"`
+	When       *yamlpos.String  `yaml:"only" was:"when"`
 	Except     []yamlpos.String `yaml:"except"`
 }
 
@@ -91,7 +91,8 @@ type freshListYAML struct {
 
 type chooseYAML struct {
 	Name    yamlpos.String   `yaml:"name"`
-	From    *yamlpos.String  `yaml:"from"`
+	From    *yamlpos.String  `yaml:"kind" was:"from"`
 	Among   *yamlpos.String  `yaml:"among"`
 	Options []yamlpos.String `yaml:"options"`
 }
+

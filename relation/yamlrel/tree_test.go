@@ -150,7 +150,7 @@ func TestTreeClone(t *testing.T) {
 		}
 	}
 	for _, c := range []struct{ yml, want string }{
-		{strings.Replace(yml, "    fresh: [n]", "    insert: x\n    fresh: [n]", 1), "insert or clone, not both"},
+		{strings.Replace(yml, "    fresh: [n]", "    insert: x\n    fresh: [n]", 1), "text or clone, not both"},
 		{strings.Replace(yml, "name: '{{.n}}', ", "", 1), "clone needs a name"},
 	} {
 		_, err := LoadFiles(write(t, map[string]string{"rel.yaml": c.yml}) + "/rel.yaml")
