@@ -95,4 +95,3 @@ type chooseYAML struct {
 	Among   *yamlpos.String  `yaml:"among"`
 	Options []yamlpos.String `yaml:"options"`
 }
-
