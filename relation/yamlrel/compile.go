@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"text/template"
 
 	"github.com/mcpt-tool/mcpt/internal/yamlpos"
@@ -506,11 +507,16 @@ func parseTemplate(s yamlpos.String) (*template.Template, error) {
 	return t, nil
 }
 
+// tmplsMade counts the templates made, for the test that the resolve pass
+// finds every one.
+var tmplsMade atomic.Int64
+
 func mkTmpl(s yamlpos.String) (*tmpl, error) {
 	t, err := parseTemplate(s)
 	if err != nil {
 		return nil, err
 	}
+	tmplsMade.Add(1)
 	return &tmpl{t: t, pos: s.Pos, src: s.Value, str: s, run: &instances{name: s.Pos.String(), src: s.Value}}, nil
 }
 
