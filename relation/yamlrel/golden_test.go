@@ -458,7 +458,10 @@ func describeCheck(ch relation.Checker) string {
 	case *readingDiff:
 		return "difference, rendered when it reads its values from the outputs"
 	case *lateCheck:
-		return c.c.kindName() + ", rendered when it finds its files in o"
+		return c.c.name + ", rendered when it finds its files in o"
+	}
+	if s, ok := ch.(fmt.Stringer); ok {
+		return s.String() // a kind's own checker, which says what it checks
 	}
 	return fmt.Sprintf("%T", ch)
 }
