@@ -18,9 +18,10 @@ type checkT struct {
 	blocks  *blocksT  // logic.go
 	gocheck *goCheckT // gocheck.go
 	when    *tmpl     // nil: always
-	// late is true when the check's file names use .out, the base output:
-	// it is rendered when it checks, o at hand (a file found in the output
-	// tree, `{{holding "^export enum E " .out}}`).
+	// late is true when the check's file names, or a difference's edits,
+	// use .out, the base output: it is rendered when it checks, o at hand
+	// (a file found in the output tree, `{{holding "^export enum E "
+	// .out}}`, an edit for a line o may have).
 	late bool
 }
 
@@ -94,9 +95,28 @@ func compileCheck(cy checkYAML, relName yamlpos.String) (checkT, error) {
 		c.late = err == nil && usesOut(c.equiv.except...)
 	default:
 		c.diff, err = compileDifference(cy.Difference, relName)
-		c.late = err == nil && usesOut(c.diff.file)
+		c.late = err == nil && usesOut(c.diff.templates()...)
 	}
 	return c, err
+}
+
+// templates are the file name and the templates of the edits of a
+// difference check.
+func (dt *diffT) templates() []*tmpl {
+	ts := []*tmpl{dt.file}
+	for _, e := range dt.edits {
+		ts = append(ts, e.lines, e.when, e.pattern, e.with, e.by)
+		for _, a := range e.anchors {
+			ts = append(ts, a.when)
+			for _, m := range a.path {
+				ts = append(ts, m.t)
+			}
+		}
+		for _, m := range e.through {
+			ts = append(ts, m.t)
+		}
+	}
+	return ts
 }
 
 // usesOut reports whether a template reads .out, the base output.

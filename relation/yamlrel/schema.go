@@ -40,6 +40,9 @@ type regionYAML struct {
 	Comments    []yamlpos.String `yaml:"comments"`
 	Annotations []yamlpos.String `yaml:"annotations"`
 	Sep         *yamlpos.String  `yaml:"sep"`
+	// Outside names node types a list of the region may not lie in (a
+	// namespace's body): such a list is no instance.
+	Outside []yamlpos.String `yaml:"outside"`
 }
 
 type kindYAML struct {
