@@ -86,14 +86,14 @@ func (c *Analogy) Decide(o, o2 tree.Tree) Verdict {
 		// FAILED in "submit failed: unknown result" is not about it. A
 		// file of o′ that has the new name in no form at all (a generator
 		// that forgot the declaration there) is still checked, with the
-		// forms o′ has elsewhere, on the lines that are the sibling's
-		// beyond doubt (see ambiguous).
+		// forms o′ has elsewhere. Every file is checked on the lines that
+		// are the sibling's beyond doubt (see ambiguous).
 		seenForm := c.formsIn(o2[f])
 		absent := !slices.Contains(seenForm, true)
 		if absent {
 			seenForm = everywhere
 		}
-		want, count := c.siblingLines(f, text, starts, scs, kin, seenForm, mask, absent)
+		want, count := c.siblingLines(f, text, starts, scs, kin, seenForm, mask)
 		if len(want) == 0 {
 			continue
 		}
@@ -122,10 +122,9 @@ func (c *Analogy) Decide(o, o2 tree.Tree) Verdict {
 
 // siblingLines returns the lines of file f of o (text) that are the
 // sibling's own, renamed into patterns of the new declaration's, each
-// once, and how many times each occurs (by pattern key).
-// With strict, a line whose every mention of the sibling is ambiguous is
-// left out.
-func (c *Analogy) siblingLines(f, text string, starts []int, scs []*scanner, kin []scanner, seenForm []bool, mask func(string) string, strict bool) ([]*pattern, map[string]int) {
+// once, and how many times each occurs (by pattern key). A line whose
+// every mention of the sibling is ambiguous is left out.
+func (c *Analogy) siblingLines(f, text string, starts []int, scs []*scanner, kin []scanner, seenForm []bool, mask func(string) string) ([]*pattern, map[string]int) {
 	var want []*pattern
 	count := map[string]int{}
 	for _, i := range scs[0].lines(text, starts) {
@@ -134,7 +133,7 @@ func (c *Analogy) siblingLines(f, text string, starts []int, scs []*scanner, kin
 		if len(occ) == 0 || commentLine(f, line) || c.Skip != nil && c.Skip.MatchString(line) || mentionsAny(line, kin) || !slices.ContainsFunc(occ, func(s span) bool { return c.seen(line[s.beg:s.end], seenForm) }) {
 			continue
 		}
-		if strict && c.ambiguous(line, occ) {
+		if c.ambiguous(line, occ) {
 			continue
 		}
 		p := c.rename(line, scs, mask)
@@ -307,9 +306,13 @@ func (c *Analogy) linesOf(text string) string {
 
 // ambiguous reports whether each occurrence of the sibling in line holds
 // the name of another declaration too: ELEVATOR_FLOOR_COUNT is the
-// attribute FloorCount's and the count of the enumeration Floor. In a
-// file of o′ that names the new declaration, the line's counterpart
-// settles it; in one that does not, such a line says nothing.
+// attribute FloorCount's and the count of the enumeration Floor, and
+// protoc-gen-go's getter GetLastFlushedSequenceId of the field
+// last_flushed_sequence_id is no line of the rpc GetLastFlushedSequenceId.
+// Such a line says nothing: o′ keeps it whoever's it is (the sibling and
+// the other declaration are both still there), and its counterpart for
+// the new declaration is due only if it was the sibling's, which o cannot
+// tell.
 func (c *Analogy) ambiguous(line string, occ []span) bool {
 	for _, s := range occ {
 		clear := true

@@ -413,6 +413,25 @@ func TestAnalogyAmbiguousLine(t *testing.T) {
 	if len(v.Fails) != 1 || v.Fails[0].File != "types.h" {
 		t.Errorf("want a failure of types.h, got %+v", v)
 	}
+	// In a file of o′ that names the new declaration too: protoc-gen-go's
+	// getter of the field last_flushed_sequence_id is no line of the rpc
+	// GetLastFlushedSequenceId, whose one line is a comment here.
+	field := Name{Forms: []string{"last_flushed_sequence_id", "LastFlushedSequenceId"}}
+	rpc := &Analogy{
+		Renames: []Rename{{From: Name{Forms: []string{"GetLastFlushedSequenceId", "get_last_flushed_sequence_id"}}, To: Name{Forms: []string{"Zqnew", "zqnew"}}}},
+		Others:  []Name{field, {Forms: []string{"GetLastFlushedSequenceIdResponse", "get_last_flushed_sequence_id_response"}}},
+	}
+	getter := "func (x *GetLastFlushedSequenceIdResponse) GetLastFlushedSequenceId() uint64 {\n"
+	o = tree.Tree{"s.pb.go": []byte(getter + "\t3, // 3: S.GetLastFlushedSequenceId:input_type\n")}
+	o2 = tree.Tree{"s.pb.go": []byte(getter + "\t3, // 3: S.GetLastFlushedSequenceId:input_type\n\t3, // 4: S.Zqnew:input_type\n")}
+	if v := rpc.Decide(o, o2); len(v.Fails) != 0 {
+		t.Errorf("false alarm on the getter of a field: %+v", v.Fails)
+	}
+	// Without the field, the getter is the sibling's line.
+	rpc.Others = rpc.Others[1:]
+	if v := rpc.Decide(o, o2); len(v.Fails) != 1 || !strings.Contains(v.Fails[0].Message, ") Zqnew() uint#") {
+		t.Errorf("want a failure of s.pb.go, got %+v", v)
+	}
 }
 
 // TestLocalityGrows: a line that names no declaration but may only grow

@@ -273,7 +273,9 @@ func loadSetup(tools *setup.Tools, cfg string, faults []string) (*setup.Setup, e
 	if err := configExists(cfg); err != nil {
 		return nil, err
 	}
-	return setup.Load(cfg, setup.Options{Faults: faults, Tools: tools})
+	return setup.Load(cfg, setup.Options{Faults: faults, Tools: tools, Warn: func(w string) {
+		fmt.Fprintf(os.Stderr, "mcpt: warning: %s\n", w)
+	}})
 }
 
 // interrupts turns SIGINT, SIGTERM and SIGHUP into the stages of a stop.

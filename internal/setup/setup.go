@@ -112,6 +112,9 @@ type Options struct {
 	// Tools are the Go relations and builtin transpilers the
 	// configuration may name; nil offers none.
 	Tools *Tools
+	// Warn, when set, is given each warning of reading the relation
+	// files (yamlrel.Options.Warn).
+	Warn func(warning string)
 }
 
 // Load reads the configuration at path and everything it names, each file
@@ -140,7 +143,7 @@ func Load(path string, opt Options) (*Setup, error) {
 		s.Transpiler, err = opt.Tools.Transpiler(cfg, opt.Faults)
 		errs.AddError(err)
 	}
-	s.Relations, err = opt.Tools.relations(cfg, rd)
+	s.Relations, err = opt.Tools.relations(cfg, rd, opt.Warn)
 	errs.AddError(err)
 	if err := errs.Err(); err != nil {
 		if s.Transpiler != nil {
@@ -265,11 +268,12 @@ func Relations(cfg *config.Config) ([]*relation.Relation, error) {
 // Relations loads the configured relations (YAML files and t's Go
 // relations), restricted to relations.only when it is set.
 func (t *Tools) Relations(cfg *config.Config) ([]*relation.Relation, error) {
-	return t.relations(cfg, snapshot.NewReader())
+	return t.relations(cfg, snapshot.NewReader(), nil)
 }
 
-// relations is Relations reading the relation files through rd.
-func (t *Tools) relations(cfg *config.Config, rd *snapshot.Reader) ([]*relation.Relation, error) {
+// relations is Relations reading the relation files through rd, giving
+// their warnings to warn (when not nil).
+func (t *Tools) relations(cfg *config.Config, rd *snapshot.Reader, warn func(string)) ([]*relation.Relation, error) {
 	goRels := t.goRelations()
 	var reg relation.Registry
 	var errs config.ErrorList
@@ -282,7 +286,7 @@ func (t *Tools) relations(cfg *config.Config, rd *snapshot.Reader) ([]*relation.
 				names = append(names, name)
 			}
 		}
-		rels, err := yamlrel.LoadWith(yamlrel.Options{Generic: cfg.Signature.Generic}, rd.FS(), names...)
+		rels, err := yamlrel.LoadWith(yamlrel.Options{Generic: cfg.Signature.Generic, Warn: warn}, rd.FS(), names...)
 		errs.AddError(err)
 		for _, r := range rels {
 			errs.AddError(reg.Add(r))

@@ -71,3 +71,43 @@ func TestErrorListCap(t *testing.T) {
 		t.Errorf("%d lines, the last %q", len(lines), lines[len(lines)-1])
 	}
 }
+
+type renamedT struct {
+	If    *String    `yaml:"if" was:"when"`
+	Items []renamedT `yaml:"items"`
+	Keep  String     `yaml:"keep"`
+}
+
+// TestDecodeOldNames: a key written with a field's old name decodes as the
+// new one, with a warning at the key naming the new one; both given is a
+// key given twice.
+func TestDecodeOldNames(t *testing.T) {
+	src := `when: a
+items:
+  - {keep: b, when: c}
+  - if: d
+    when: e
+`
+	var v renamedT
+	var warns ErrorList
+	errs, ok := DecodeAllWarn("f.yaml", []byte(src), &v, &warns)
+	if !ok {
+		t.Fatalf("the decoding stopped: %v", errs)
+	}
+	if got, want := errs.Error(), "f.yaml:5:5: if given twice (first at line 4)"; got != want {
+		t.Errorf("errors:\n%s\nwant\n%s", got, want)
+	}
+	wantWarns := "f.yaml:1:1: when is deprecated: write if (the old spelling loads the same)\n" +
+		"f.yaml:3:15: when is deprecated: write if (the old spelling loads the same)\n" +
+		"f.yaml:5:5: when is deprecated: write if (the old spelling loads the same)"
+	if got := warns.Error(); got != wantWarns {
+		t.Errorf("warnings:\n%s\nwant\n%s", got, wantWarns)
+	}
+	if v.If == nil || v.If.Value != "a" || v.If.Pos.Line != 1 || v.Items[0].If == nil || v.Items[0].If.Value != "c" || v.Items[0].Keep.Value != "b" {
+		t.Errorf("decoded %+v", v)
+	}
+	var plain renamedT
+	if errs, _ := DecodeAll("f.yaml", []byte("when: a\n"), &plain); len(errs) != 0 || plain.If == nil || plain.If.Value != "a" {
+		t.Errorf("without a warning list: %v, %+v", errs, plain)
+	}
+}

@@ -48,7 +48,8 @@ func (k Keys) Item(key string, i int) Pos {
 
 // DecodeFields decodes the mapping n, met while Decode decodes a file,
 // into the struct *v key by key: each key names the field whose yaml tag
-// it is (the fields of embedded structs tagged ",inline" included), a key
+// it is (the fields of embedded structs tagged ",inline" included) or an
+// old name of (was:"OLD…", with a warning, as DecodeAllWarn gives), a key
 // no field has is an error, and so is a value the field's type cannot
 // take, at the value, worded in terms of YAML; within a DecodeAll, each is
 // reported and the mapping decoded on. A field's type may be any
@@ -65,6 +66,7 @@ func DecodeFields(ctx context.Context, n ast.Node, v any) (Keys, error) {
 	}
 	fields := map[string]reflect.Value{}
 	collectFields(reflect.ValueOf(v).Elem(), fields)
+	olds := oldNames(reflect.TypeOf(v).Elem())
 	var names []string
 	for name := range fields {
 		names = append(names, name)
@@ -72,6 +74,10 @@ func DecodeFields(ctx context.Context, n ast.Node, v any) (Keys, error) {
 	for it := m.MapRange(); it.Next(); {
 		key := it.Key().String()
 		kpos, vpos := PosOf(ctx, it.Key()), PosOf(ctx, it.Value())
+		if name, old := olds[key]; old {
+			Warn(ctx, kpos, Deprecated(key, name))
+			key = name
+		}
 		if keys.Has(key) {
 			if err := report(ctx, &Error{Pos: kpos, Msg: givenTwice(key, keys.keyPos[key])}); err != nil {
 				return keys, err

@@ -166,20 +166,42 @@ func Decode(file string, data []byte, v any) error {
 // incomplete, and checking its values would mislead. When ok, every value
 // v holds is one the file gave; those in error are left zero.
 func DecodeAll(file string, data []byte, v any) (errs ErrorList, ok bool) {
+	return DecodeAllWarn(file, data, v, nil)
+}
+
+// DecodeAllWarn is DecodeAll that also accepts the old names of keys: a
+// field tagged was:"OLD…" (names parted by spaces) takes a key spelled
+// OLD as if it were spelled by its yaml tag, and a warning at the key
+// naming the new spelling goes to warns (when not nil), once per key
+// written.
+func DecodeAllWarn(file string, data []byte, v any, warns *ErrorList) (errs ErrorList, ok bool) {
 	if err := checkDepth(file, data, MaxDepth); err != nil {
 		errs.Add(err)
 		return errs, false
 	}
+	var renamed ast.Node // the document, when a key of it was renamed
 	if f, err := parser.ParseBytes(data, 0, parser.AllowDuplicateMapKey()); err == nil {
 		for _, doc := range f.Docs {
 			if doc.Body != nil {
-				checkKeys(file, doc.Body, reflect.TypeOf(v), &errs)
+				kc := keyCheck{file: file, errs: &errs, warns: warns}
+				kc.check(doc.Body, reflect.TypeOf(v))
+				if kc.renamed && renamed == nil {
+					renamed = doc.Body
+				}
 			}
 		}
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data), yaml.AllowDuplicateMapKey())
 	ctx := context.WithValue(context.WithValue(context.Background(), fileKey{}, file), collectorKey{}, &errs)
-	if err := dec.DecodeContext(ctx, v); err != nil {
+	ctx = context.WithValue(ctx, warnKey{}, warns)
+	var err error
+	if renamed != nil {
+		// The keys are renamed in that tree, not in data.
+		err = dec.DecodeFromNodeContext(ctx, renamed, v)
+	} else {
+		err = dec.DecodeContext(ctx, v)
+	}
+	if err != nil {
 		errs.Add(decodeError(file, err))
 		return errs, false
 	}
@@ -205,8 +227,12 @@ func decodeError(file string, err error) *Error {
 	return Errorf(Pos{File: file}, "%v", err)
 }
 
-// collectorKey keys the error list of a DecodeAll in its context.
-type collectorKey struct{}
+// collectorKey keys the error list of a DecodeAll in its context,
+// warnKey its warning list.
+type (
+	collectorKey struct{}
+	warnKey      struct{}
+)
 
 // report records err in the error list of the DecodeAll that decodes, so
 // that the decoding goes on, and returns nil; outside one, it returns err.
@@ -218,11 +244,19 @@ func report(ctx context.Context, err *Error) error {
 	return err
 }
 
-// checkKeys reports the keys of the YAML node n that the type t has no
-// field for, and the keys given twice, through every mapping and sequence
-// that t's structs, maps and slices decode. A type that decodes itself
-// (with an UnmarshalYAML method) checks its own keys.
-func checkKeys(file string, n ast.Node, t reflect.Type, errs *ErrorList) {
+// keyCheck reports the keys of a YAML tree that the type it decodes into
+// has no field for, and the keys given twice; it renames the keys written
+// with a field's old name (was:"…") to its name, with a warning.
+type keyCheck struct {
+	file        string
+	errs, warns *ErrorList
+	renamed     bool // a key was renamed
+}
+
+// check checks the node n, decoded into the type t, through every mapping
+// and sequence that t's structs, maps and slices decode. A type that
+// decodes itself (with an UnmarshalYAML method) checks its own keys.
+func (kc *keyCheck) check(n ast.Node, t reflect.Type) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -231,10 +265,10 @@ func checkKeys(file string, n ast.Node, t reflect.Type, errs *ErrorList) {
 	}
 	switch x := n.(type) {
 	case *ast.AnchorNode:
-		checkKeys(file, x.Value, t, errs)
+		kc.check(x.Value, t)
 		return
 	case *ast.TagNode:
-		checkKeys(file, x.Value, t, errs)
+		kc.check(x.Value, t)
 		return
 	}
 	switch t.Kind() {
@@ -245,12 +279,14 @@ func checkKeys(file string, n ast.Node, t reflect.Type, errs *ErrorList) {
 		}
 		var fields map[string]reflect.Type
 		var names []string
+		var olds map[string]string
 		if t.Kind() == reflect.Struct {
 			fields = map[string]reflect.Type{}
 			fieldTypes(t, fields)
 			for name := range fields {
 				names = append(names, name)
 			}
+			olds = oldNames(t)
 		}
 		first := map[string]Pos{}
 		for it := m.MapRange(); it.Next(); {
@@ -258,9 +294,16 @@ func checkKeys(file string, n ast.Node, t reflect.Type, errs *ErrorList) {
 			if k.Type() == ast.MergeKeyType {
 				continue
 			}
-			key, pos := keyName(k), nodePos(file, k)
+			key, pos := keyName(k), nodePos(kc.file, k)
+			if name, old := olds[key]; old {
+				if s, ok := k.(*ast.StringNode); ok {
+					kc.warn(pos, Deprecated(key, name))
+					s.Value, s.Token.Value = name, name
+					key, kc.renamed = name, true
+				}
+			}
 			if p, dup := first[key]; dup {
-				errs.Add(Errorf(pos, "%s", givenTwice(key, p)))
+				kc.errs.Add(Errorf(pos, "%s", givenTwice(key, p)))
 				continue
 			}
 			first[key] = pos
@@ -270,19 +313,65 @@ func checkKeys(file string, n ast.Node, t reflect.Type, errs *ErrorList) {
 			} else {
 				var known bool
 				if ft, known = fields[key]; !known {
-					errs.Add(Errorf(pos, "unknown field %q%s", key, suggest.DidYouMean(key, names)))
+					kc.errs.Add(Errorf(pos, "unknown field %q%s", key, suggest.DidYouMean(key, names)))
 					continue
 				}
 			}
-			checkKeys(file, it.Value(), ft, errs)
+			kc.check(it.Value(), ft)
 		}
 	case reflect.Slice, reflect.Array:
 		if seq, ok := n.(*ast.SequenceNode); ok {
 			for _, item := range seq.Values {
-				checkKeys(file, item, t.Elem(), errs)
+				kc.check(item, t.Elem())
 			}
 		}
 	}
+}
+
+func (kc *keyCheck) warn(pos Pos, msg string) {
+	if kc.warns != nil {
+		kc.warns.Add(Errorf(pos, "%s", msg))
+	}
+}
+
+// Deprecated is the warning for a spelling old that loads as the
+// spelling name does.
+func Deprecated(old, name string) string {
+	return fmt.Sprintf("%s is deprecated: write %s (the old spelling loads the same)", old, name)
+}
+
+// Warn records a warning at pos in the warning list of the DecodeAllWarn
+// that decodes, if it has one: for an UnmarshalYAML method that meets an
+// old spelling.
+func Warn(ctx context.Context, pos Pos, msg string) {
+	if l, ok := ctx.Value(warnKey{}).(*ErrorList); ok && l != nil {
+		l.Add(Errorf(pos, "%s", msg))
+	}
+}
+
+// oldNames maps the old names of the fields of the struct type t (tag
+// was:"OLD…") to their yaml keys.
+func oldNames(t reflect.Type) map[string]string {
+	var olds map[string]string
+	for f := range t.Fields() {
+		name, opt, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if opt == "inline" && f.Type.Kind() == reflect.Struct {
+			for k, v := range oldNames(f.Type) {
+				if olds == nil {
+					olds = map[string]string{}
+				}
+				olds[k] = v
+			}
+			continue
+		}
+		for _, old := range strings.Fields(f.Tag.Get("was")) {
+			if olds == nil {
+				olds = map[string]string{}
+			}
+			olds[old] = name
+		}
+	}
+	return olds
 }
 
 // givenTwice is the message of a key given a second time.

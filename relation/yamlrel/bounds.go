@@ -276,17 +276,6 @@ func (p *instances) execute(ctx context.Context, data any) (string, error) {
 	return w.String(), nil
 }
 
-// boundedBuiltins replace text/template's builtins that make strings, so
-// that what they make is bounded too.
-var boundedBuiltins = map[string]any{
-	"print":    func(args ...any) (string, error) { return checked("print", fmt.Sprint(args...)) },
-	"println":  func(args ...any) (string, error) { return checked("println", fmt.Sprintln(args...)) },
-	"printf":   func(f string, args ...any) (string, error) { return checked("printf", fmt.Sprintf(f, args...)) },
-	"html":     func(args ...any) (string, error) { return checked("html", template.HTMLEscaper(args...)) },
-	"js":       func(args ...any) (string, error) { return checked("js", template.JSEscaper(args...)) },
-	"urlquery": func(args ...any) (string, error) { return checked("urlquery", template.URLQueryEscaper(args...)) },
-}
-
 func checked(fn, s string) (string, error) {
 	if len(s) > maxBytes {
 		return "", tooLarge(fn, len(s))

@@ -92,6 +92,10 @@ type Options struct {
 	// neighbour of order and no sibling of analogy, whose lines cannot be
 	// told from the generator's.
 	Generic []string
+	// Warn, when set, is given each warning of the loading, as
+	// "file:line:col: message": a key written with its old name (which
+	// loads as the new one), once per key written.
+	Warn func(warning string)
 }
 
 // LoadWith is Load with options.
@@ -111,6 +115,12 @@ func LoadWith(o Options, fsys fs.FS, names ...string) ([]*relation.Relation, err
 		l.loadFile(name, display, yamlpos.Pos{})
 	}
 	rels := l.compile()
+	if o.Warn != nil {
+		l.warns.Sort()
+		for _, w := range l.warns {
+			o.Warn(w.Error())
+		}
+	}
 	if err := l.errs.Err(); err != nil {
 		return nil, err
 	}
@@ -209,8 +219,9 @@ type loader struct {
 	seen map[string]bool
 	rels []pendingRel
 	fsys fs.FS
-	// errs are the errors of every file read: one loading reports all.
-	errs yamlpos.ErrorList
+	// errs are the errors of every file read: one loading reports all;
+	// warns the warnings (old spellings).
+	errs, warns yamlpos.ErrorList
 }
 
 type pendingRel struct {
@@ -235,7 +246,7 @@ func (l *loader) loadFile(name, display string, from yamlpos.Pos) {
 		return
 	}
 	var f fileYAML
-	errs, ok := yamlpos.DecodeAll(display, data, &f)
+	errs, ok := yamlpos.DecodeAllWarn(display, data, &f, &l.warns)
 	l.errs = append(l.errs, errs...)
 	if !ok {
 		return
@@ -509,31 +520,6 @@ func (t *tmpl) render(ctx context.Context, data map[string]any) (string, error) 
 		return "", fmt.Errorf("%s: %s", t.pos, execMessage(err))
 	}
 	return s, nil
-}
-
-var funcs = template.FuncMap{
-	"snake": relation.Snake,
-	"upper": relation.Upper,
-	"lower": strings.ToLower,
-	"caps":  strings.ToUpper,
-	"add":   arith(func(a, b int) (int, error) { return a + b, nil }),
-	"sub":   arith(func(a, b int) (int, error) { return a - b, nil }),
-	"join":  join,
-	"quote": func(s string) (string, error) { return checked("quote", fmt.Sprintf("%q", s)) },
-	"split": split,
-	"re":    regexp.QuoteMeta,
-	"last": onStrings(func(xs []string) string {
-		if len(xs) == 0 {
-			return ""
-		}
-		return xs[len(xs)-1]
-	}),
-	"first": onStrings(func(xs []string) string {
-		if len(xs) == 0 {
-			return ""
-		}
-		return xs[0]
-	}),
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -10,9 +10,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"text/template"
 	"unicode"
 
 	"github.com/mcpt-tool/mcpt/internal/namecase"
+	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/tree"
 )
 
@@ -33,44 +35,86 @@ func holding(re string, out tree.Tree) (string, error) {
 	return "", nil
 }
 
-// listFuncs are the template functions over lists of names, numbers and
-// items (the maps of .region.items, .decls.KIND and tables) that relations
-// need to compute what a code generator derives from several declarations:
-// the next free field id, the values of enumerators numbered implicitly,
-// the members a mutation shifts.
-var listFuncs = map[string]any{
-	"atoi":      atoi,
-	"maxint":    func(xs any, def ...int) (int, error) { return extreme(xs, def, func(a, b int) bool { return a > b }) },
-	"minint":    func(xs any, def ...int) (int, error) { return extreme(xs, def, func(a, b int) bool { return a < b }) },
-	"mul":       arith(func(a, b int) (int, error) { return a * b, nil }),
-	"div":       arith(func(a, b int) (int, error) { return divmod(a, b, false) }),
-	"mod":       arith(func(a, b int) (int, error) { return divmod(a, b, true) }),
-	"pluck":     pluck,
-	"select":    onItems(func(key, re string, xs []map[string]any) ([]map[string]any, error) { return filter(key, re, xs, true) }),
-	"reject":    onItems(func(key, re string, xs []map[string]any) ([]map[string]any, error) { return filter(key, re, xs, false) }),
-	"until":     onItems(until),
-	"numbering": onItems(numbering),
-	"has":       has,
-	"list":      func(xs ...any) []any { return xs },
-	"strings":   func(xs ...string) []string { return xs },
-	"concat":    concat,
-	"sortstrings": onStrings(func(xs []string) []string {
+// Func is a template function of relation files: its name, its arguments
+// and what it does as docs/relations.md tabulates them (Markdown), and the
+// Go function templates call.
+type Func struct {
+	Name string
+	Args string // the arguments, as the documentation names them: "KEY ITEMS"
+	Doc  string
+	Fn   any
+}
+
+// Funcs returns the template functions, in the order docs/relations.md
+// lists them (its table is generated from this list: go test
+// ./relation/yamlrel -run TestFuncsDoc -update).
+func Funcs() []Func { return slices.Clone(funcList) }
+
+var funcList = []Func{
+	// Names.
+	{"snake", "S", "snake case: `CameraOn` → `camera_on`, `HTTPServer` → `http_server`", relation.Snake},
+	{"upper", "S", "upper case of snake: `CameraOn` → `CAMERA_ON`", relation.Upper},
+	{"lower", "S", "lower case", strings.ToLower},
+	{"caps", "S", "upper case, letter for letter: `CameraOn` → `CAMERAON`", strings.ToUpper},
+	{"kebab", "S", "kebab case: `OrderType` → `order-type`", namecase.Kebab},
+	{"camel", "S", "camel case: `max_speed` → `maxSpeed`", namecase.Camel},
+	{"pascal", "S", "Pascal case: `max_speed` → `MaxSpeed`", namecase.Pascal},
+	{"lowerfirst", "S", "the first letter in lower case", namecase.LowerFirst},
+	{"upperfirst", "S", "the first letter in upper case", upperFirst},
+	// Numbers.
+	{"atoi", "S", "an integer from a string (decimal or `0x…`)", atoi},
+	{"add", "A B", "A + B (integers, or strings holding one: `{{add .K 1}}` with K a let)", arith(func(a, b int) (int, error) { return a + b, nil })},
+	{"sub", "A B", "A − B", arith(func(a, b int) (int, error) { return a - b, nil })},
+	{"mul", "A B", "A × B", arith(func(a, b int) (int, error) { return a * b, nil })},
+	{"div", "A B", "A / B, rounded toward zero; B = 0 is an error", arith(func(a, b int) (int, error) { return divmod(a, b, false) })},
+	{"mod", "A B", "the remainder of A / B", arith(func(a, b int) (int, error) { return divmod(a, b, true) })},
+	{"maxint", "LIST [DEFAULT]", "the largest of numbers or numeric strings, empty strings skipped; an empty list is an error without DEFAULT", func(xs any, def ...int) (int, error) { return extreme(xs, def, func(a, b int) bool { return a > b }) }},
+	{"minint", "LIST [DEFAULT]", "the smallest, as `maxint`", func(xs any, def ...int) (int, error) { return extreme(xs, def, func(a, b int) bool { return a < b }) }},
+	// Lists.
+	{"list", "X…", "a list of the values", func(xs ...any) []any { return xs }},
+	{"strings", "S…", "a list of strings", func(xs ...string) []string { return xs }},
+	{"dict", "K V…", "a map of keys to values: an item", dict},
+	{"concat", "LIST…", "the lists one after the other; of items and `dict`s, a list of items", concat},
+	{"split", "S SEP", "the pieces of S between the SEPs", split},
+	{"join", "SEP LIST", "the strings of the list with SEP between them", join},
+	{"first", "LIST", "the first string of the list, \"\" when empty", onStrings(func(xs []string) string {
+		if len(xs) == 0 {
+			return ""
+		}
+		return xs[0]
+	})},
+	{"last", "LIST", "the last string of the list, \"\" when empty", onStrings(func(xs []string) string {
+		if len(xs) == 0 {
+			return ""
+		}
+		return xs[len(xs)-1]
+	})},
+	{"has", "LIST X", "whether the list holds X", has},
+	{"indexof", "LIST X", "the position of X in the list, -1 when absent (`{{indexof .region.names.field .prev.field}}`)", indexOf},
+	{"sortstrings", "LIST", "a sorted copy", onStrings(func(xs []string) []string {
 		ys := slices.Clone(xs)
 		slices.Sort(ys)
 		return ys
-	}),
-	"sortints": func(xs any) ([]int, error) {
+	})},
+	{"sortints", "LIST", "a copy sorted as numbers (`{{sortints (pluck \"id\" .region.items)}}`)", func(xs any) ([]int, error) {
 		ns, err := ints(xs)
 		ns = slices.Clone(ns)
 		slices.Sort(ns)
 		return ns, err
-	},
-	"sortby":  sortBy,
-	"indexof": indexOf,
-	"dict":    dict,
-	"repeat":  repeat,
-	"match":   func(re, s string) (bool, error) { rx, err := cachedRE(re); return err == nil && rx.MatchString(s), err },
-	"count": func(re, s string) (int, error) {
+	}},
+	// Items.
+	{"pluck", "KEY ITEMS", "the KEY of each item, as strings", pluck},
+	{"select", "KEY RE ITEMS", "the items whose KEY matches RE", onItems(func(key, re string, xs []map[string]any) ([]map[string]any, error) { return filter(key, re, xs, true) })},
+	{"reject", "KEY RE ITEMS", "the items whose KEY does not match RE", onItems(func(key, re string, xs []map[string]any) ([]map[string]any, error) { return filter(key, re, xs, false) })},
+	{"until", "KEY RE ITEMS", "the leading items, up to the first whose KEY matches RE", onItems(until)},
+	{"numbering", "KEY START ITEMS", "C-style enumerator values: an item's KEY if set, else the previous value plus one, the first START", onItems(numbering)},
+	{"sortby", "KEY ITEMS", "the items sorted by KEY, as numbers when every value is one, else as strings; ties keep their order (`{{last (pluck \"name\" (sortby \"id\" .region.items))}}`, the field of the largest id)", sortBy},
+	// Text and patterns.
+	{"quote", "S", "S as a Go string literal, in double quotes", func(s string) (string, error) { return checked("quote", fmt.Sprintf("%q", s)) }},
+	{"re", "S", "S quoted for a regular expression", regexp.QuoteMeta},
+	{"alt", "LIST", "a pattern matching exactly one of the strings (quoted); for an empty list, one that matches nothing", onStrings(alt)},
+	{"match", "RE S", "whether RE matches S", func(re, s string) (bool, error) { rx, err := cachedRE(re); return err == nil && rx.MatchString(s), err }},
+	{"count", "RE S", "how many times RE matches S", func(re, s string) (int, error) {
 		rx, err := cachedRE(re)
 		if err != nil {
 			return 0, err
@@ -80,34 +124,52 @@ var listFuncs = map[string]any{
 			return 0, fmt.Errorf("count: over %d matches", maxItems)
 		}
 		return n, nil
-	},
-	"resub": func(re, repl, s string) (string, error) {
+	}},
+	{"resub", "RE REPL S", "S with every match of RE replaced by REPL (`${1}` for a group)", func(re, repl, s string) (string, error) {
 		rx, err := cachedRE(re)
 		if err != nil {
 			return "", err
 		}
 		return replaceAll(rx, repl, s)
-	},
-	"alt":        onStrings(alt),
-	"holding":    holding,
-	"dir":        path.Dir,
-	"kebab":      namecase.Kebab,
-	"camel":      namecase.Camel,
-	"pascal":     namecase.Pascal,
-	"lowerfirst": namecase.LowerFirst,
-	"upperfirst": upperFirst,
+	}},
+	{"repeat", "S N", "S repeated N times (alignment)", repeat},
+	// Files.
+	{"holding", "RE .out", "the first file of the base output (in name order) with a line matching RE, \"\" when none (see *Files found in the output*)", holding},
+	{"dir", "PATH", "the directory of a path", path.Dir},
+	// Go's builtins that make strings, within the limits of a template.
+	{"print", "X…", "as Go's `fmt.Sprint`", func(args ...any) (string, error) { return checked("print", fmt.Sprint(args...)) }},
+	{"println", "X…", "as Go's `fmt.Sprintln`", func(args ...any) (string, error) { return checked("println", fmt.Sprintln(args...)) }},
+	{"printf", "FORMAT X…", "as Go's `fmt.Sprintf`", func(f string, args ...any) (string, error) { return checked("printf", fmt.Sprintf(f, args...)) }},
+	{"html", "X…", "as text/template's `html`", func(args ...any) (string, error) { return checked("html", template.HTMLEscaper(args...)) }},
+	{"js", "X…", "as text/template's `js`", func(args ...any) (string, error) { return checked("js", template.JSEscaper(args...)) }},
+	{"urlquery", "X…", "as text/template's `urlquery`", func(args ...any) (string, error) { return checked("urlquery", template.URLQueryEscaper(args...)) }},
 }
 
-func init() {
-	for name, f := range boundedBuiltins {
-		funcs[name] = f
-	}
-	for name, f := range listFuncs {
-		if _, dup := funcs[name]; dup {
-			panic("yamlrel: template function " + name + " defined twice")
+// funcs is funcList as text/template takes it.
+var funcs = func() template.FuncMap {
+	m := template.FuncMap{}
+	for _, f := range funcList {
+		if _, dup := m[f.Name]; dup {
+			panic("yamlrel: template function " + f.Name + " defined twice")
 		}
-		funcs[name] = f
+		m[f.Name] = f.Fn
 	}
+	return m
+}()
+
+// funcTable is the Markdown table of the template functions that
+// docs/relations.md holds.
+func funcTable() string {
+	var b strings.Builder
+	b.WriteString("| function | value |\n|---|---|\n")
+	for _, f := range funcList {
+		use := f.Name
+		if f.Args != "" {
+			use += " " + f.Args
+		}
+		fmt.Fprintf(&b, "| `%s` | %s |\n", use, f.Doc)
+	}
+	return b.String()
 }
 
 // atoi reads an integer (decimal, or 0x hexadecimal) from a string or an int.

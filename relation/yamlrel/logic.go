@@ -20,7 +20,7 @@ import (
 // first instance of a region, after its last declaration.
 type declareYAML struct {
 	Region yamlpos.String `yaml:"region"`
-	Insert yamlpos.String `yaml:"insert"`
+	Insert yamlpos.String `yaml:"text" was:"insert"`
 }
 
 type declareT struct {
@@ -31,7 +31,7 @@ type declareT struct {
 type blocksYAML struct {
 	Name   *yamlpos.String  `yaml:"name"`
 	File   yamlpos.String   `yaml:"file"`
-	Insert []yamlpos.String `yaml:"insert"`
+	Insert []yamlpos.String `yaml:"added" was:"insert"`
 }
 
 type blocksT struct {
@@ -52,7 +52,7 @@ func (d *defs) compileDeclare(dy *declareYAML, relName yamlpos.String) (*declare
 		return nil, dy.Region.At("relation %s: declare: no region named %q", relName.Value, dy.Region.Value)
 	}
 	if dy.Insert.Value == "" {
-		return nil, relName.At("relation %s: declare: nothing to insert", relName.Value)
+		return nil, relName.At("relation %s: declare: no text", relName.Value)
 	}
 	t, err := mkTmpl(dy.Insert)
 	if err != nil {
@@ -95,7 +95,7 @@ func compileBlocks(by *blocksYAML, relName yamlpos.String) (*blocksT, error) {
 		return nil, relName.At("relation %s: a blocks check needs a file", relName.Value)
 	}
 	if len(by.Insert) == 0 {
-		return nil, by.File.At("blocks check on %s: nothing to insert", by.File.Value)
+		return nil, by.File.At("blocks check on %s: no block added", by.File.Value)
 	}
 	b := &blocksT{}
 	var err error

@@ -63,13 +63,13 @@ func (d *defs) compileRelation(ry relYAML) (*relation.Relation, error) {
 	var err error
 	switch {
 	case ry.Clone != nil && ry.Insert.Value != "":
-		return nil, ry.Insert.At("relation %s: insert or clone, not both", r.name)
+		return nil, ry.Insert.At("relation %s: text or clone, not both", r.name)
 	case ry.Clone != nil:
 		if r.clone, err = r.compileClone(ry.Clone); err != nil {
 			return nil, err
 		}
 	case ry.Insert.Value == "":
-		return nil, ry.Name.At("relation %s: nothing to insert", r.name)
+		return nil, ry.Name.At("relation %s: nothing to insert (text or clone)", r.name)
 	default:
 		if r.insert, err = mkTmpl(ry.Insert); err != nil {
 			return nil, err
@@ -243,7 +243,7 @@ func (d *defs) compileChoice(c chooseYAML) (choice, error) {
 		}
 	}
 	if n != 1 {
-		return ch, c.Name.At("choice %s needs exactly one of from, among, options", c.Name.Value)
+		return ch, c.Name.At("choice %s needs exactly one of kind, among, options", c.Name.Value)
 	}
 	return ch, nil
 }

@@ -15,7 +15,7 @@ import (
 type fileYAML struct {
 	Include   []yamlpos.String                       `yaml:"include"`
 	Syntax    *yamlpos.String                        `yaml:"syntax"`
-	Fresh     *yamlpos.String                        `yaml:"fresh"`
+	Fresh     *yamlpos.String                        `yaml:"fresh_pattern" was:"fresh"`
 	Skip      *yamlpos.String                        `yaml:"skip"`
 	Captures  map[string]yamlpos.String              `yaml:"captures"`
 	Let       []map[string]yamlpos.String            `yaml:"let"`
@@ -64,7 +64,7 @@ type relYAML struct {
 	FreshLists []freshListYAML             `yaml:"fresh_lists"`
 	Choose     []chooseYAML                `yaml:"choose"`
 	Let        []map[string]yamlpos.String `yaml:"let"`
-	Insert     yamlpos.String              `yaml:"insert"`
+	Insert     yamlpos.String              `yaml:"text" was:"insert"`
 	Clone      *cloneYAML                  `yaml:"clone"`
 	Declare    *declareYAML                `yaml:"declare"`
 	Checks     []checkYAML                 `yaml:"checks"`
@@ -73,7 +73,7 @@ type relYAML struct {
 type spotsYAML struct {
 	Boundaries *yamlpos.String  `yaml:"boundaries"`
 	Lists      []listSpotYAML   `yaml:"lists"`
-	When       *yamlpos.String  `yaml:"when"`
+	When       *yamlpos.String  `yaml:"only" was:"when"`
 	Except     []yamlpos.String `yaml:"except"`
 }
 
@@ -99,7 +99,7 @@ type freshListYAML struct {
 
 type chooseYAML struct {
 	Name    yamlpos.String   `yaml:"name"`
-	From    *yamlpos.String  `yaml:"from"`
+	From    *yamlpos.String  `yaml:"kind" was:"from"`
 	Among   *yamlpos.String  `yaml:"among"`
 	Options []yamlpos.String `yaml:"options"`
 }
@@ -107,7 +107,7 @@ type chooseYAML struct {
 type checkYAML struct {
 	// When, when it renders empty (or false, 0), leaves the check out of
 	// the test case.
-	When        *yamlpos.String `yaml:"when"`
+	When        *yamlpos.String `yaml:"if" was:"when"`
 	Equivalence *equivYAML      `yaml:"equivalence"`
 	Difference  *diffYAML       `yaml:"difference"`
 	Created     *createdYAML    `yaml:"created"`
@@ -153,7 +153,7 @@ type editYAML struct {
 	Delete      bool            `yaml:"delete"`
 	Substitute  *substYAML      `yaml:"substitute"`
 	Renumber    *renumberYAML   `yaml:"renumber"`
-	When        *yamlpos.String `yaml:"when"`
+	When        *yamlpos.String `yaml:"if" was:"when"`
 	ForEach     *forEachYAML    `yaml:"for_each"`
 	BlankBefore bool            `yaml:"blank_before"`
 	Where       []anchorYAML    `yaml:"where"`
@@ -180,7 +180,7 @@ type createdYAML struct {
 // path of matchers given as after, before (inserts) or at (replace, delete),
 // tried only when its when-template renders non-empty.
 type anchorYAML struct {
-	When   *yamlpos.String `yaml:"when"`
+	When   *yamlpos.String `yaml:"if" was:"when"`
 	End    bool            `yaml:"end"`
 	After  []matcherYAML   `yaml:"after"`
 	Before []matcherYAML   `yaml:"before"`

@@ -88,7 +88,7 @@ func (r *rel) findAll(ctx context.Context, m *model, name string) ([]*spot, erro
 		}
 		ok, kerr := r.keep(ctx, s, name, m.src)
 		if kerr != nil {
-			err = fmt.Errorf("relation %s: spots.when: %v", r.name, kerr)
+			err = fmt.Errorf("relation %s: spots.only: %v", r.name, kerr)
 		}
 		if !ok {
 			return

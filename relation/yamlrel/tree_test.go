@@ -151,7 +151,7 @@ func TestTreeClone(t *testing.T) {
 		}
 	}
 	for _, c := range []struct{ yml, want string }{
-		{strings.Replace(yml, "    fresh: [n]", "    insert: x\n    fresh: [n]", 1), "insert or clone, not both"},
+		{strings.Replace(yml, "    fresh: [n]", "    insert: x\n    fresh: [n]", 1), "text or clone, not both"},
 		{strings.Replace(yml, "name: '{{.n}}', ", "", 1), "clone needs a name"},
 	} {
 		_, err := LoadFiles(write(t, map[string]string{"rel.yaml": c.yml}) + "/rel.yaml")
@@ -172,13 +172,13 @@ relations:
     doc: Add a member to a top-level enum.
     spots: {boundaries: top}
     fresh: [n]
-    insert: '{{.n}}'
+    text: '{{.n}}'
     checks: [{equivalence: {}}]
   - name: any
     doc: Add a member to any enum.
-    spots: {boundaries: any, when: '{{.region.outer}}'}
+    spots: {boundaries: any, only: '{{.region.outer}}'}
     fresh: [n]
-    insert: '{{.n}}'
+    text: '{{.n}}'
     checks: [{equivalence: {}}]
 `
 
@@ -214,7 +214,7 @@ relations:
     doc: Add a member; o's line "stale" goes.
     spots: {boundaries: enum}
     fresh: [n]
-    insert: '{{.n}}'
+    text: '{{.n}}'
     checks:
       - difference:
           file: x.txt
@@ -222,7 +222,7 @@ relations:
             - insert: '{{.n}}'
               where: [{end: true}]
             - delete: true
-              when: '{{match "(?m)^stale$" (printf "%s" (index .out "x.txt"))}}'
+              if: '{{match "(?m)^stale$" (printf "%s" (index .out "x.txt"))}}'
               where: [{at: [stale]}]
 `
 

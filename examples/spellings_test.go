@@ -1,0 +1,56 @@
+package examples_test
+
+import (
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpt-tool/mcpt/relation/yamlrel"
+	"github.com/mcpt-tool/mcpt/snapshot"
+)
+
+// relationFiles are the relation files of the examples: the YAML files
+// under a relations, derived or godesc directory.
+func relationFiles(t *testing.T) []string {
+	t.Helper()
+	var files []string
+	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		switch filepath.Base(filepath.Dir(p)) {
+		case "relations", "derived", "statements", "godesc":
+		default:
+			return nil
+		}
+		if strings.HasSuffix(p, ".yaml") && !strings.Contains(p, "node_modules") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 50 {
+		t.Fatalf("only %d relation files found: %v", len(files), files)
+	}
+	return files
+}
+
+// TestShippedRelationFilesUseCurrentKeys: every relation file of the
+// examples loads, each on its own, without a warning: none writes a key
+// under an old name.
+func TestShippedRelationFilesUseCurrentKeys(t *testing.T) {
+	for _, p := range relationFiles(t) {
+		r := snapshot.NewReader()
+		name, err := r.FSName(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		warn := func(w string) { t.Error(w) }
+		if _, err := yamlrel.LoadWith(yamlrel.Options{Warn: warn}, r.FS(), name); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+}

@@ -1,0 +1,62 @@
+package yamlrel
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the generated parts of docs/relations.md and the want sections of the golden archives under testdata")
+
+const (
+	funcsBegin = "<!-- funcs: begin -->\n"
+	funcsEnd   = "<!-- funcs: end -->\n"
+)
+
+// TestFuncsDoc: the table of template functions in docs/relations.md is
+// the one funcList makes; -update writes it there.
+func TestFuncsDoc(t *testing.T) {
+	doc := filepath.Join("..", "..", "docs", "relations.md")
+	data, err := os.ReadFile(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	before, rest, ok1 := strings.Cut(text, funcsBegin)
+	table, after, ok2 := strings.Cut(rest, funcsEnd)
+	if !ok1 || !ok2 {
+		t.Fatalf("%s has no %q … %q section", doc, funcsBegin, funcsEnd)
+	}
+	want := funcTable()
+	if table == want {
+		return
+	}
+	if !*update {
+		t.Fatalf("the table of template functions in %s is not funcList's: go test ./relation/yamlrel -run TestFuncsDoc -update rewrites it\nit has:\n%s\nwant:\n%s", doc, table, want)
+	}
+	tmp := doc + ".tmp"
+	if err := os.WriteFile(tmp, []byte(before+funcsBegin+want+funcsEnd+after), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, doc); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestFuncsDocumented: every function has its arguments' place and a doc,
+// and the table has a row per function.
+func TestFuncsDocumented(t *testing.T) {
+	for _, f := range Funcs() {
+		if f.Name == "" || f.Doc == "" || f.Fn == nil {
+			t.Errorf("function %q: name, doc and Go function are needed", f.Name)
+		}
+	}
+	if rows := strings.Count(funcTable(), "\n| `"); rows != len(funcList) {
+		t.Errorf("%d rows for %d functions", rows, len(funcList))
+	}
+	if len(funcs) != len(funcList) {
+		t.Errorf("%d functions in the map, %d in the list", len(funcs), len(funcList))
+	}
+}
