@@ -4,14 +4,17 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/mcpt-tool/mcpt/internal/yamlpos"
 )
 
 // forEach repeats an edit once per element of a list binding: a field
 // that a new declaration shifts, every member of a kind.
 type forEach struct {
-	as     string
-	among  string // dotted path to a list binding
-	amongT *tmpl  // the path, when it is a template
+	as       string
+	among    string         // dotted path to a list binding
+	amongStr yamlpos.String // as written
+	amongT   *tmpl          // the path, when it is a template
 }
 
 func compileForEach(fy *forEachYAML) (*forEach, error) {
@@ -24,7 +27,7 @@ func compileForEach(fy *forEachYAML) (*forEach, error) {
 	if fy.Among.Value == "" {
 		return nil, fy.As.At("for_each: among names the list to repeat the edit over")
 	}
-	f := &forEach{as: fy.As.Value, among: fy.Among.Value}
+	f := &forEach{as: fy.As.Value, among: fy.Among.Value, amongStr: fy.Among}
 	if strings.Contains(f.among, "{{") {
 		t, err := mkTmpl(fy.Among)
 		if err != nil {

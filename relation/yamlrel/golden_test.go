@@ -64,6 +64,7 @@ import (
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/relation/relationtest"
+	_ "github.com/mcpt-tool/mcpt/syntax/tsgrammar/typescript" // for syntax: typescript
 	"github.com/mcpt-tool/mcpt/tree"
 )
 

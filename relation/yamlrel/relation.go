@@ -41,11 +41,12 @@ type freshList struct {
 }
 
 type choice struct {
-	name    string
-	from    *kind
-	among   string // dotted path to a list binding
-	amongT  *tmpl  // the path, when it is a template ("tables.{{.which}}")
-	options []*tmpl
+	name     string
+	from     *kind
+	among    string         // dotted path to a list binding
+	amongStr yamlpos.String // as written
+	amongT   *tmpl          // the path, when it is a template ("tables.{{.which}}")
+	options  []*tmpl
 }
 
 // compileRelation compiles one relation against the definitions.
@@ -57,6 +58,7 @@ func (d *defs) compileRelation(ry relYAML) (*relation.Relation, error) {
 	if err := r.compileSpots(ry); err != nil {
 		return nil, err
 	}
+	d.spotted = append(d.spotted, r)
 	if err := r.compileBindings(ry); err != nil {
 		return nil, err
 	}
@@ -97,6 +99,9 @@ func (d *defs) compileRelation(ry relYAML) (*relation.Relation, error) {
 	}
 	if len(r.nodeTypes()) > 0 {
 		rr.Holds = r.holds
+	}
+	if err := r.resolveRelation(r.spotShape(d.globalShape())); err != nil {
+		return nil, err
 	}
 	return rr, nil
 }
@@ -223,7 +228,7 @@ func (d *defs) compileChoice(c chooseYAML) (choice, error) {
 	}
 	if c.Among != nil {
 		n++
-		ch.among = c.Among.Value
+		ch.among, ch.amongStr = c.Among.Value, *c.Among
 		if strings.Contains(ch.among, "{{") {
 			t, err := mkTmpl(*c.Among)
 			if err != nil {
