@@ -90,7 +90,7 @@ func groupNames(re *regexp.Regexp) []string {
 
 // regionGroups is the shape of .region's groups, and of an item's .region:
 // the named groups of the region's from line (or, in a tree region, of its
-// header).
+// header, and outer).
 func (d *defs) regionGroups(name string) *shape {
 	s := mapOf("group of region " + name)
 	reg := d.regions[name]
@@ -98,6 +98,7 @@ func (d *defs) regionGroups(name string) *shape {
 	case reg == nil:
 		return nil
 	case reg.tree != nil:
+		s.keys["outer"] = nil // the declarations that hold the list's
 		for _, g := range groupNames(reg.tree.header) {
 			s.keys[g] = nil
 		}
