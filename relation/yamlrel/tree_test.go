@@ -140,7 +140,7 @@ relations:
             - insert: '{{.n}}'
               where: [{end: true}]
             - delete: true
-              if: '{{match "(?m)^stale$" (printf "%s" (index .out "x.txt"))}}'
+              if: '{{index .out "x.txt" | printf "%s" | match "(?m)^stale$"}}'
               where: [{at: [stale]}]
 `
 
