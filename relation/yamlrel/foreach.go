@@ -17,6 +17,13 @@ type forEach struct {
 	amongT   *tmpl          // the path, when it is a template
 }
 
+// forEachYAML repeats an edit once per element of a list binding (a dotted
+// path, or a template rendering one), bound to as.
+type forEachYAML struct {
+	As    String `yaml:"as"`
+	Among String `yaml:"among"`
+}
+
 func compileForEach(fy *forEachYAML) (*forEach, error) {
 	if fy == nil {
 		return nil, nil
