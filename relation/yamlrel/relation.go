@@ -43,8 +43,7 @@ type freshList struct {
 type choice struct {
 	name    string
 	from    *kind
-	among   string // dotted path to a list binding
-	amongT  *tmpl  // the path, when it is a template ("tables.{{.which}}")
+	among   *listRef
 	options []*tmpl
 }
 
@@ -223,14 +222,11 @@ func (d *defs) compileChoice(c chooseYAML) (choice, error) {
 	}
 	if c.Among != nil {
 		n++
-		ch.among = c.Among.Value
-		if strings.Contains(ch.among, "{{") {
-			t, err := mkTmpl(*c.Among)
-			if err != nil {
-				return ch, err
-			}
-			ch.amongT = t
+		among, err := compileAmong(c.Among.String)
+		if err != nil {
+			return ch, err
 		}
+		ch.among = &among
 	}
 	if len(c.Options) > 0 {
 		n++

@@ -97,7 +97,7 @@ type freshListYAML struct {
 type chooseYAML struct {
 	Name    yamlpos.String   `yaml:"name"`
 	From    *yamlpos.String  `yaml:"kind" was:"from"`
-	Among   *yamlpos.String  `yaml:"among"`
+	Among   *amongYAML       `yaml:"among"`
 	Options []yamlpos.String `yaml:"options"`
 }
 
@@ -141,7 +141,7 @@ type readYAML struct {
 // path, or a template rendering one), bound to as.
 type forEachYAML struct {
 	As    yamlpos.String `yaml:"as"`
-	Among yamlpos.String `yaml:"among"`
+	Among amongYAML      `yaml:"among"`
 }
 
 type editYAML struct {
