@@ -32,7 +32,8 @@ package yamlrel
 //	what the case prints (see below)
 //
 // Each load prints, after a line "== load FILES" when the archive has
-// several. When loading fails, want holds the error exactly as printed, one
+// several, its warnings ("warning: file:line:col: message"). When loading
+// fails, want then holds the error exactly as printed, one
 // file:line:col: message per line. Otherwise it holds, for each relation,
 // each seed's spots (index, line:col, description) or the error of its
 // spots, then for each mutated spot the error of the mutation or its
@@ -255,7 +256,8 @@ func (c *goldenCase) run(t *testing.T) string {
 // runLoad loads the relation files names and runs the relations on the
 // seeds.
 func (c *goldenCase) runLoad(t *testing.T, b *strings.Builder, names []string) {
-	rels, err := LoadWith(Options{Generic: c.generic}, c.fsys, names...)
+	warn := func(w string) { fmt.Fprintf(b, "warning: %s\n", w) }
+	rels, err := LoadWith(Options{Generic: c.generic, Warn: warn}, c.fsys, names...)
 	if err != nil {
 		fmt.Fprintln(b, err)
 		return
@@ -447,11 +449,17 @@ func describeCheck(ch relation.Checker) string {
 	case *oracle.Blocks:
 		return fmt.Sprintf("%s of %s: %q", named("blocks", c.Name), c.File, c.Blocks)
 	case *oracle.Locality:
-		return fmt.Sprintf("%s: fresh %s, files %q except %q, numbers %d, punctuation %d",
-			named("locality", c.Name), names(c.Fresh), c.Files, c.Except, c.Numbers, c.Punctuation)
+		count := func(n int) string {
+			if n == oracle.Any {
+				return "any"
+			}
+			return strconv.Itoa(n)
+		}
+		return fmt.Sprintf("%s: fresh %s, files %q except %q, numbers %s, punctuation %s, grows %v",
+			named("locality", c.Name), names(c.Fresh), c.Files, c.Except, count(c.Numbers), count(c.Punctuation), c.Grows)
 	case *oracle.Order:
-		return fmt.Sprintf("%s: %s between %q and %q, places %v, not %v",
-			named("order", c.Name), c.New, c.Prev.String(), c.Next.String(), c.Places, c.NotPlaces)
+		return fmt.Sprintf("%s: %s between %q and %q, places %v, not %v; forms %s",
+			named("order", c.Name), c.New, c.Prev.String(), c.Next.String(), c.Places, c.NotPlaces, strings.Join(c.New.Forms, " "))
 	case *oracle.Analogy:
 		var rs []string
 		for _, r := range c.Renames {
