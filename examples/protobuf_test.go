@@ -57,7 +57,7 @@ func protobufCampaign(t *testing.T, config string, seeds []string, cases int) *r
 // on the pack's seeds, and the shipped faults (faulty/) are caught.
 func TestProtobufPack(t *testing.T) {
 	needProtobuf(t)
-	for _, cfg := range []string{"go/derived.yaml", "go/mcpt.yaml", "c/derived.yaml"} {
+	for _, cfg := range []string{"go/derived.yaml", "go/mcpt.yaml", "c/derived.yaml", "c/mcpt.yaml"} {
 		for _, set := range []struct {
 			name  string
 			seeds []string
@@ -78,7 +78,7 @@ func TestProtobufPack(t *testing.T) {
 			})
 		}
 	}
-	for _, cfg := range []string{"go/derived.faulty.yaml", "c/derived.faulty.yaml"} {
+	for _, cfg := range []string{"go/derived.faulty.yaml", "c/derived.faulty.yaml", "c/mcpt.faulty.yaml"} {
 		t.Run(cfg, func(t *testing.T) {
 			rep := protobufCampaign(t, cfg, nil, 30)
 			if len(rep.Findings) == 0 {

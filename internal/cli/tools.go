@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -26,13 +27,16 @@ type validateCmd struct {
 	NoRun  bool   `name:"no-run" help:"Do not run the transpiler: check the relations' spots and mutations only."`
 }
 
-// Run loads everything and tries each relation on each seed: find the spots,
-// mutate at the first and last spot, instantiate the checkers, so that
-// template and pattern mistakes show up at once. Then, unless --no-run, it
-// runs the transpiler on one follow-up per relation and seed (at the first
-// spot) and reports each follow-up the transpiler does not accept, with
-// what the transpiler said: a relation that inserts text the transpiler
-// rejects makes no test case, only findings.
+// Run loads everything and tries each relation on each seed: find the
+// spots, mutate at every spot (or, when that would take over
+// validateBudget, at the first and last spot of each seed and as many
+// others as the budget allows), instantiate the checkers, so that template
+// and pattern mistakes show up at once; each mistake is told once, with
+// how many spots it was met at. Then, unless --no-run, it runs the
+// transpiler on one follow-up per relation and seed (at the first spot)
+// and reports each follow-up the transpiler does not accept, with what the
+// transpiler said: a relation that inserts text the transpiler rejects
+// makes no test case, only findings.
 func (c *validateCmd) Run(tools *setup.Tools) error {
 	s, err := loadSetup(tools, c.Config, nil)
 	if err != nil {
@@ -41,7 +45,7 @@ func (c *validateCmd) Run(tools *setup.Tools) error {
 	ctx, stop := interruptible()
 	defer stop()
 	var problems []string
-	var probes []*probe
+	var trials []*trial
 	for _, r := range s.Relations {
 		total, withSpots := 0, 0
 		// blind are the seeds that hold the relation's kind of node
@@ -67,16 +71,8 @@ func (c *validateCmd) Run(tools *setup.Tools) error {
 					blind = append(blind, sd.Name+" ("+node+")")
 				}
 			}
-			for _, i := range distinct(0, len(spots)-1) {
-				fu, err := r.Mutate(ctx, in, spots[i], rand.New(rand.NewPCG(1, 2)))
-				if ctx.Err() != nil {
-					return errInterrupted
-				}
-				if err != nil {
-					problems = append(problems, fmt.Sprintf("relation %s on %s at spot %d: %v", r.Name, sd.Name, i, err))
-				} else if i == 0 {
-					probes = append(probes, &probe{rel: r.Name, seed: sd.Name, spot: spots[0].Desc, line: spots[0].Line, in: in, followup: fu.Src})
-				}
+			for i, sp := range spots {
+				trials = append(trials, &trial{rel: r, seed: sd.Name, in: in, spot: sp, always: i == 0 || i == len(spots)-1})
 			}
 		}
 		fmt.Printf("%-32s %5d spots on %d seeds, %d with spots", r.Name, total, len(s.Seeds), withSpots)
@@ -93,6 +89,22 @@ func (c *validateCmd) Run(tools *setup.Tools) error {
 			fmt.Fprintf(os.Stderr, "mcpt: warning: relation %s has no spot on any seed: it makes no test case on these seeds\n", r.Name)
 		}
 	}
+	tried, all := mutateAll(ctx, trials, time.Now().Add(validateBudget))
+	if ctx.Err() != nil {
+		return errInterrupted
+	}
+	if all {
+		fmt.Printf("mutated every spot: %d\n", tried)
+	} else {
+		fmt.Printf("mutated %d of %d spots: the first and last of every seed, then others in turn until %s had passed\n", tried, len(trials), validateBudget)
+	}
+	problems = append(problems, mutationProblems(trials)...)
+	var probes []*probe
+	for _, t := range trials {
+		if t.always && t.spot.Index == 0 && t.fu != nil {
+			probes = append(probes, &probe{rel: t.rel.Name, seed: t.seed, spot: t.spot.Desc, line: t.spot.Line, in: t.in, followup: t.fu.Src})
+		}
+	}
 	if !c.NoRun {
 		problems = append(problems, runProbes(s.Transpiler, probes)...)
 	}
@@ -105,6 +117,102 @@ func (c *validateCmd) Run(tools *setup.Tools) error {
 	}
 	fmt.Printf("ok: %s: %d relations, %d seeds%s\n", c.Config, len(s.Relations), len(s.Seeds), ran)
 	return nil
+}
+
+// validateBudget is how long validate mutates spots beyond the first and
+// last of each seed: every spot of the shipped packs takes less.
+const validateBudget = 3 * time.Second
+
+// trial is the mutation of one spot that validate tries.
+type trial struct {
+	rel    *relation.Relation
+	seed   string
+	in     relation.Input
+	spot   relation.Spot
+	always bool // the first or last spot of its seed: tried whatever the time
+	done   bool
+	fu     *relation.FollowUp
+	err    error
+}
+
+// mutateAll mutates at the spots of the trials, a few at a time: those
+// always tried, then the others in order until the deadline. It returns
+// how many it tried, and whether that is all of them.
+func mutateAll(ctx context.Context, trials []*trial, deadline time.Time) (int, bool) {
+	order := make([]*trial, 0, len(trials))
+	for _, t := range trials {
+		if t.always {
+			order = append(order, t)
+		}
+	}
+	for _, t := range trials {
+		if !t.always {
+			order = append(order, t)
+		}
+	}
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for _, t := range order {
+		if ctx.Err() != nil || !t.always && time.Now().After(deadline) {
+			break
+		}
+		g.Go(func() error {
+			t.fu, t.err = t.rel.Mutate(ctx, t.in, t.spot, rand.New(rand.NewPCG(1, 2)))
+			t.done = true
+			return nil
+		})
+	}
+	_ = g.Wait()
+	n := 0
+	for _, t := range trials {
+		if t.done {
+			n++
+		}
+	}
+	return n, n == len(trials)
+}
+
+// mutationProblems tells each error of the trials once, at the first spot
+// it was met at (in the order of relations, seeds and spots), with how
+// many more spots met it.
+func mutationProblems(trials []*trial) []string {
+	type seen struct {
+		at    int // index in problems
+		first string
+		more  int
+		seeds map[string]bool
+	}
+	var problems []string
+	byMsg := map[string]*seen{}
+	var order []*seen
+	for _, t := range trials {
+		if !t.done || t.err == nil {
+			continue
+		}
+		key := t.rel.Name + "\x00" + t.err.Error()
+		if x := byMsg[key]; x != nil {
+			x.more++
+			x.seeds[t.seed] = true
+			continue
+		}
+		x := &seen{at: len(problems), first: fmt.Sprintf("relation %s on %s at spot %d: %v", t.rel.Name, t.seed, t.spot.Index, t.err), seeds: map[string]bool{t.seed: true}}
+		byMsg[key] = x
+		order = append(order, x)
+		problems = append(problems, x.first)
+	}
+	for _, x := range order {
+		if x.more > 0 {
+			problems[x.at] += fmt.Sprintf(" (met at %d spots, on %d seed%s)", x.more+1, len(x.seeds), plural(len(x.seeds)))
+		}
+	}
+	return problems
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 // probe is one follow-up that validate runs the transpiler on.
@@ -174,16 +282,6 @@ func verbOf(s transpiler.Status) string {
 		return "times out on"
 	}
 	return "crashes on"
-}
-
-func distinct(a, b int) []int {
-	if b < 0 {
-		return nil
-	}
-	if a == b {
-		return []int{a}
-	}
-	return []int{a, b}
 }
 
 type spotsCmd struct {

@@ -193,6 +193,7 @@ func DecodeAllWarn(file string, data []byte, v any, warns *ErrorList) (errs Erro
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data), yaml.AllowDuplicateMapKey())
 	ctx := context.WithValue(context.WithValue(context.Background(), fileKey{}, file), collectorKey{}, &errs)
+	ctx = context.WithValue(ctx, dataKey{}, data)
 	ctx = context.WithValue(ctx, warnKey{}, warns)
 	var err error
 	if renamed != nil {
@@ -495,10 +496,16 @@ func describe(n ast.Node) string {
 
 type fileKey struct{}
 
+// dataKey keys the text of the file being decoded in the context.
+type dataKey struct{}
+
 // String is a YAML scalar that remembers where it was written.
 type String struct {
 	Value string
 	Pos   Pos
+	// src is the scalar as written, to place an offset of Value (see
+	// PosAt); nil for a String made in Go.
+	src *scalarSource
 }
 
 // UnmarshalYAML implements yaml.NodeUnmarshaler.
@@ -511,8 +518,10 @@ func (s *String) UnmarshalYAML(ctx context.Context, n ast.Node) error {
 	switch v := n.(type) {
 	case *ast.StringNode:
 		s.Value = v.Value
+		s.src = newScalarSource(ctx, tk)
 	case *ast.LiteralNode:
 		s.Value = v.Value.Value
+		s.src = newScalarSource(ctx, tk)
 	case *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode:
 		s.Value = tk.Value
 	case *ast.NullNode:

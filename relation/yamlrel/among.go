@@ -20,9 +20,11 @@ import (
 // and a template rendering one ('tables.{{.w}}') are its old spellings.
 type listRef struct {
 	src   string
-	path  string       // the field, or index's first argument, as a dotted path
-	keys  []parse.Node // index's other arguments: fields and strings
-	pathT *tmpl        // old spelling: a template rendering a dotted path
+	str   yamlpos.String // as written, for the resolve pass
+	path  string         // the field, or index's first argument, as a dotted path
+	keys  []parse.Node   // index's other arguments: fields and strings
+	t     *tmpl          // the template as written (none for a dotted path)
+	pathT *tmpl          // old spelling: a template rendering a dotted path
 }
 
 // amongYAML is the value of among: a string that warns, when decoded,
@@ -91,14 +93,20 @@ func valueTemplate(src string) (path string, keys []parse.Node, ok bool) {
 
 // compileAmong compiles the value of among.
 func compileAmong(s yamlpos.String) (listRef, error) {
-	if path, keys, ok := valueTemplate(s.Value); ok {
-		return listRef{src: s.Value, path: path, keys: keys}, nil
+	r := listRef{src: s.Value, str: s, path: s.Value}
+	if !strings.Contains(s.Value, "{{") {
+		return r, nil
 	}
-	if strings.Contains(s.Value, "{{") {
-		t, err := mkTmpl(s)
-		return listRef{src: s.Value, pathT: t}, err
+	t, err := mkTmpl(s)
+	if err != nil {
+		return r, err
 	}
-	return listRef{src: s.Value, path: s.Value}, nil
+	r.t = t
+	var ok bool
+	if r.path, r.keys, ok = valueTemplate(s.Value); !ok {
+		r.pathT = t
+	}
+	return r, nil
 }
 
 // resolve is the value of the binding, and how it was named.

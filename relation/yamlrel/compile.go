@@ -10,13 +10,11 @@ package yamlrel
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strings"
 	"sync"
 	"text/template"
 
@@ -47,7 +45,10 @@ type defs struct {
 	parserKey, parserShow string
 	kindList              []string
 	tables                map[string][]map[string]any
-	sources               map[string]yamlpos.Pos // where each definition was made, for duplicate errors
+	// spotted are the relations whose spots compiled: the file's lets
+	// are evaluated at their spots.
+	spotted []*rel
+	sources map[string]yamlpos.Pos // where each definition was made, for duplicate errors
 
 	cacheMu sync.Mutex
 	cache   map[string]*model
@@ -161,6 +162,7 @@ func (l *loader) compile() []*relation.Relation {
 		}
 		rels = append(rels, r)
 	}
+	l.errs.AddError(l.d.resolveDefs())
 	return rels
 }
 
@@ -484,18 +486,14 @@ type tmpl struct {
 	t   *template.Template // as parsed, to analyse
 	pos yamlpos.Pos
 	src string
+	str yamlpos.String // as written, to place an error inside it
 	run *instances
 }
 
 func parseTemplate(s yamlpos.String) (*template.Template, error) {
 	t, err := template.New(s.Pos.String()).Funcs(funcs).Option("missingkey=error").Parse(s.Value)
 	if err != nil {
-		msg := err.Error()
-		// text/template prefixes "template: NAME:LINE:"; the position is ours.
-		if i := strings.LastIndex(msg, ": "); i >= 0 && strings.HasPrefix(msg, "template: ") {
-			msg = msg[i+2:]
-		}
-		return nil, s.At("bad template: %s", msg)
+		return nil, parseError(s, err)
 	}
 	return t, nil
 }
@@ -505,19 +503,20 @@ func mkTmpl(s yamlpos.String) (*tmpl, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &tmpl{t: t, pos: s.Pos, src: s.Value, run: &instances{name: s.Pos.String(), src: s.Value}}, nil
+	return &tmpl{t: t, pos: s.Pos, src: s.Value, str: s, run: &instances{name: s.Pos.String(), src: s.Value}}, nil
 }
 
 // render evaluates the template on data, within the limits of one
-// evaluation and until ctx is done; an error carries the template's
-// position, but for ctx's, which is returned as it is.
+// evaluation and until ctx is done; an error carries the position in the
+// relation file of the action that failed, but for ctx's, which is
+// returned as it is.
 func (t *tmpl) render(ctx context.Context, data map[string]any) (string, error) {
 	s, err := t.run.execute(ctx, data)
 	if err != nil {
 		if ctx.Err() != nil {
 			return "", ctx.Err()
 		}
-		return "", fmt.Errorf("%s: %s", t.pos, execMessage(err))
+		return "", t.execError(err)
 	}
 	return s, nil
 }
