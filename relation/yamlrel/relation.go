@@ -56,6 +56,7 @@ func (d *defs) compileRelation(ry relYAML) (*relation.Relation, error) {
 	if err := r.compileSpots(ry); err != nil {
 		return nil, err
 	}
+	d.spotted = append(d.spotted, r)
 	if err := r.compileBindings(ry); err != nil {
 		return nil, err
 	}
@@ -96,6 +97,9 @@ func (d *defs) compileRelation(ry relYAML) (*relation.Relation, error) {
 	}
 	if len(r.nodeTypes()) > 0 {
 		rr.Holds = r.holds
+	}
+	if err := r.resolveRelation(r.spotShape(d.globalShape())); err != nil {
+		return nil, err
 	}
 	return rr, nil
 }
