@@ -10,7 +10,8 @@ import (
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/internal/testtier"
-	_ "github.com/mcpt-tool/mcpt/relation/protorel" // the checker kind protobuf-descriptor
+	"github.com/mcpt-tool/mcpt/relation/protorel"
+	"github.com/mcpt-tool/mcpt/relation/yamlrel"
 	"github.com/mcpt-tool/mcpt/result"
 )
 
@@ -38,7 +39,7 @@ func needProtobuf(t *testing.T) {
 // seeds (nil: the configuration's own) for cases test cases.
 func protobufCampaign(t *testing.T, config string, seeds []string, cases int) *result.Report {
 	t.Helper()
-	s, err := setup.Load(filepath.Join("protobuf", config), setup.Options{SeedFiles: seeds})
+	s, err := setup.Load(filepath.Join("protobuf", config), setup.Options{SeedFiles: seeds, Tools: &setup.Tools{CheckerKinds: []yamlrel.CheckerKind{protorel.Descriptor}}})
 	if err != nil {
 		t.Fatal(err)
 	}

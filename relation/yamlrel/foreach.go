@@ -12,6 +12,13 @@ type forEach struct {
 	among listRef
 }
 
+// forEachYAML repeats an edit once per element of a list binding (a dotted
+// path, or a template rendering one), bound to as.
+type forEachYAML struct {
+	As    String    `yaml:"as"`
+	Among amongYAML `yaml:"among"`
+}
+
 func compileForEach(fy *forEachYAML) (*forEach, error) {
 	if fy == nil {
 		return nil, nil

@@ -64,6 +64,7 @@ import (
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/relation/relationtest"
+	_ "github.com/mcpt-tool/mcpt/syntax/tsgrammar/typescript" // for syntax: typescript
 	"github.com/mcpt-tool/mcpt/tree"
 )
 
@@ -469,7 +470,10 @@ func describeCheck(ch relation.Checker) string {
 	case *readingDiff:
 		return "difference, rendered when it reads its values from the outputs"
 	case *lateCheck:
-		return c.c.kindName() + ", rendered when it finds its files in o"
+		return c.c.name + ", rendered when it finds its files in o"
+	}
+	if s, ok := ch.(fmt.Stringer); ok {
+		return s.String() // a kind's own checker, which says what it checks
 	}
 	return fmt.Sprintf("%T", ch)
 }

@@ -50,7 +50,7 @@ func (r *rel) followUp(ctx context.Context, in relation.Input, sp relation.Spot,
 		return nil, err
 	}
 	fu := &relation.FollowUp{Src: []byte(src), Bindings: flatten(data), Fresh: r.freshKeys}
-	mu := &mutation{r: r, m: m, s: s, ins: ins, data: data}
+	mu := &Mutation{ctx: ctx, r: r, m: m, s: s, ins: ins, data: data}
 	if s.inst != nil {
 		mu.ins = memberText(ins, s.tree.List.Layout.Sep) // as the kinds of a tree region see members
 	}
@@ -64,12 +64,7 @@ func (r *rel) followUp(ctx context.Context, in relation.Input, sp relation.Spot,
 				continue
 			}
 		}
-		var chk relation.Checker
-		if c.derived != nil {
-			chk, err = c.derived.instantiate(ctx, mu)
-		} else {
-			chk, err = c.instantiate(ctx, data)
-		}
+		chk, err := c.instantiate(mu)
 		if err != nil {
 			return nil, err
 		}

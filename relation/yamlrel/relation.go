@@ -1,6 +1,7 @@
 package yamlrel
 
 import (
+	"errors"
 	"slices"
 	"strings"
 
@@ -47,9 +48,33 @@ type choice struct {
 	options []*tmpl
 }
 
-// compileRelation compiles one relation against the definitions.
+// compileRelation compiles one relation against the definitions. Its
+// checks are compiled whatever else is wrong, so that a load reports the
+// mistakes of their specs too.
 func (d *defs) compileRelation(ry relYAML) (*relation.Relation, error) {
-	r := &rel{d: d, name: ry.Name.Value, pos: ry.Name.Pos}
+	var errs yamlpos.ErrorList
+	var checks []checkT
+	for _, cy := range ry.Checks {
+		c, err := compileCheck(cy, d.checkers)
+		errs.AddError(err)
+		checks = append(checks, c)
+	}
+	rr, err := d.compileRel(ry, checks)
+	if errors.Is(err, errReported) && len(errs) == 0 {
+		return nil, err
+	}
+	if !errors.Is(err, errReported) {
+		errs.AddError(err)
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	return rr, nil
+}
+
+// compileRel compiles the relation but for its checks, compiled.
+func (d *defs) compileRel(ry relYAML, checks []checkT) (*relation.Relation, error) {
+	r := &rel{d: d, name: ry.Name.Value, pos: ry.Name.Pos, checks: checks}
 	if ry.Name.Value == "" {
 		return nil, ry.Insert.At("relation without a name")
 	}
@@ -80,13 +105,6 @@ func (d *defs) compileRelation(ry relYAML) (*relation.Relation, error) {
 	}
 	if len(ry.Checks) == 0 {
 		return nil, ry.Name.At("relation %s: no checks", r.name)
-	}
-	for _, cy := range ry.Checks {
-		c, err := compileCheck(cy, ry.Name)
-		if err != nil {
-			return nil, err
-		}
-		r.checks = append(r.checks, c)
 	}
 	rr := &relation.Relation{
 		Name:   r.name,

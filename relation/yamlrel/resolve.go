@@ -413,11 +413,17 @@ func missing(s *shape, path, k string) string {
 			}
 		}
 	})
+	// A noun "field of a timer item" names what the map holds and, when
+	// the path does not say (dot in a range), what the map is.
+	noun, of, _ := strings.Cut(s.noun, " of ")
 	where := ""
-	if path != "" {
+	switch {
+	case path != "":
 		where = " in " + path
+	case of != "":
+		where = " in " + of
 	}
-	msg := "no " + s.noun + " " + k + where
+	msg := "no " + noun + " " + k + where
 	if hint := suggest.DidYouMean(k, known); hint != "" {
 		return msg + hint
 	}
