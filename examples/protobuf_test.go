@@ -55,14 +55,19 @@ func protobufCampaign(t *testing.T, config string, seeds []string, cases int) *r
 
 // TestProtobufPack (tools tier): the pack's configurations give no oracle
 // finding and at most 2 % rejected follow-ups on the correct generators,
-// on the pack's seeds, and the shipped faults (faulty/) are caught.
+// on the pack's seeds and on ten of its generated ones, and the shipped
+// faults (faulty/) are caught.
 func TestProtobufPack(t *testing.T) {
 	needProtobuf(t)
+	generated, err := filepath.Glob(filepath.Join("protobuf", "generated", "*.proto"))
+	if err != nil || len(generated) == 0 {
+		t.Fatalf("no generated seeds: %v", err)
+	}
 	for _, cfg := range []string{"go/derived.yaml", "go/mcpt.yaml", "c/derived.yaml", "c/mcpt.yaml"} {
 		for _, set := range []struct {
 			name  string
 			seeds []string
-		}{{"seeds", nil}} {
+		}{{"seeds", nil}, {"generated", generated[:10]}} {
 			t.Run(cfg+"/"+set.name, func(t *testing.T) {
 				rep := protobufCampaign(t, cfg, set.seeds, 30)
 				rejected := 0
