@@ -319,14 +319,18 @@ func (r *rel) resolveRelation(s *shape) error {
 	}
 	bindLets(s, r.early, &errs, done)
 	for _, c := range r.choose {
-		for _, t := range append(slices.Clone(c.options), c.amongT) {
+		ts := slices.Clone(c.options)
+		if c.among != nil {
+			ts = append(ts, c.among.t)
+		}
+		for _, t := range ts {
 			if t != nil {
 				resolveTemplate(t, s, &errs)
 				done[t] = true
 			}
 		}
-		if c.among != "" && c.amongT == nil {
-			errs.Add(resolvePath(c.amongStr, s))
+		if c.among != nil && c.among.t == nil {
+			errs.Add(resolvePath(c.among.str, s))
 		}
 		s.keys[c.name] = nil
 		if c.from != nil {
@@ -365,8 +369,8 @@ func (r *rel) resolveRelation(s *shape) error {
 		}
 	}
 	for _, f := range h.each {
-		if f.amongT == nil {
-			errs.Add(resolvePath(f.amongStr, s))
+		if f.among.t == nil {
+			errs.Add(resolvePath(f.among.str, s))
 		}
 	}
 	return errs.Err()

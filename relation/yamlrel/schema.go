@@ -95,6 +95,6 @@ type freshListYAML struct {
 type chooseYAML struct {
 	Name    yamlpos.String   `yaml:"name"`
 	From    *yamlpos.String  `yaml:"kind" was:"from"`
-	Among   *yamlpos.String  `yaml:"among"`
+	Among   *amongYAML       `yaml:"among"`
 	Options []yamlpos.String `yaml:"options"`
 }
