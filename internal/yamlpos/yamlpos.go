@@ -236,7 +236,9 @@ func (d Deferred) Decode(v any) (errs ErrorList, ok bool) {
 	}
 	kc := keyCheck{file: d.file, errs: &errs, warns: d.warns}
 	kc.check(d.Node, reflect.TypeOf(v))
-	dec := yaml.NewDecoder(bytes.NewReader(nil), yaml.AllowDuplicateMapKey())
+	// The decoder reads the file again for its anchors, which the value's
+	// aliases may name.
+	dec := yaml.NewDecoder(bytes.NewReader(d.data), yaml.AllowDuplicateMapKey())
 	ctx := context.WithValue(context.WithValue(context.Background(), fileKey{}, d.file), collectorKey{}, &errs)
 	ctx = context.WithValue(ctx, dataKey{}, d.data)
 	ctx = context.WithValue(ctx, warnKey{}, d.warns)

@@ -222,7 +222,8 @@ func (d *defs) inError(what, name string) bool {
 const DefaultFresh = "Zq[a-z]{6}"
 
 func newDefs() *defs {
-	return &defs{captures: map[string]*regexp.Regexp{}, regions: map[string]*region{}, kinds: map[string]*kind{}, sources: map[string]yamlpos.Pos{}}
+	checkers, _ := checkerKinds(nil) // CheckerKinds are sound (TestCheckerKindsDoc)
+	return &defs{captures: map[string]*regexp.Regexp{}, regions: map[string]*region{}, kinds: map[string]*kind{}, sources: map[string]yamlpos.Pos{}, checkers: checkers}
 }
 
 type loader struct {

@@ -141,16 +141,12 @@ func (r *rel) draw(ctx context.Context, c choice, m *model, data map[string]any,
 		}
 		data[c.name] = inst
 		return nil
-	case c.among != "":
-		path := c.among
-		if c.amongT != nil {
-			var err error
-			if path, err = c.amongT.render(ctx, data); err != nil {
+	case c.among != nil:
+		v, path, err := c.among.resolve(ctx, data)
+		if err != nil {
+			if ctx.Err() != nil || c.among.pathT != nil && path == "" {
 				return err
 			}
-		}
-		v, err := lookup(data, path)
-		if err != nil {
 			return fmt.Errorf("relation %s: choice %s: %v", r.name, c.name, err)
 		}
 		switch xs := v.(type) {
@@ -170,7 +166,7 @@ func (r *rel) draw(ctx context.Context, c choice, m *model, data map[string]any,
 				return nil
 			}
 		}
-		return fmt.Errorf("relation %s: choice %s: %s is not a non-empty list", r.name, c.name, c.among)
+		return fmt.Errorf("relation %s: choice %s: %s is not a non-empty list", r.name, c.name, c.among.src)
 	}
 	o := c.options[rng.IntN(len(c.options))]
 	v, err := o.render(ctx, data)

@@ -42,12 +42,10 @@ type freshList struct {
 }
 
 type choice struct {
-	name     string
-	from     *kind
-	among    string         // dotted path to a list binding
-	amongStr yamlpos.String // as written
-	amongT   *tmpl          // the path, when it is a template ("tables.{{.which}}")
-	options  []*tmpl
+	name    string
+	from    *kind
+	among   *listRef
+	options []*tmpl
 }
 
 // compileRelation compiles one relation against the definitions. Its
@@ -246,14 +244,11 @@ func (d *defs) compileChoice(c chooseYAML) (choice, error) {
 	}
 	if c.Among != nil {
 		n++
-		ch.among, ch.amongStr = c.Among.Value, *c.Among
-		if strings.Contains(ch.among, "{{") {
-			t, err := mkTmpl(*c.Among)
-			if err != nil {
-				return ch, err
-			}
-			ch.amongT = t
+		among, err := compileAmong(c.Among.String)
+		if err != nil {
+			return ch, err
 		}
+		ch.among = &among
 	}
 	if len(c.Options) > 0 {
 		n++

@@ -35,6 +35,9 @@ type regionYAML struct {
 	Comments    []yamlpos.String `yaml:"comments"`
 	Annotations []yamlpos.String `yaml:"annotations"`
 	Sep         *yamlpos.String  `yaml:"sep"`
+	// Outside names node types a list of the region may not lie in (a
+	// namespace's body): such a list is no instance.
+	Outside []yamlpos.String `yaml:"outside"`
 }
 
 type kindYAML struct {
@@ -92,6 +95,6 @@ type freshListYAML struct {
 type chooseYAML struct {
 	Name    yamlpos.String   `yaml:"name"`
 	From    *yamlpos.String  `yaml:"kind" was:"from"`
-	Among   *yamlpos.String  `yaml:"among"`
+	Among   *amongYAML       `yaml:"among"`
 	Options []yamlpos.String `yaml:"options"`
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpt-tool/mcpt/relation"
 	_ "github.com/mcpt-tool/mcpt/syntax/tsgrammar/typescript"
+	"github.com/mcpt-tool/mcpt/tree"
 )
 
 const treeRelYAML = `syntax: typescript
@@ -75,5 +76,96 @@ func TestTreeUnknownSyntax(t *testing.T) {
 	_, err := LoadFiles(write(t, map[string]string{"rel.yaml": strings.Replace(treeRelYAML, "syntax: typescript", "syntax: cobol", 1)}) + "/rel.yaml")
 	if want := `rel.yaml:1:9: syntax "cobol": no such parser in this mcpt (it has: `; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("error = %v, want %q", err, want)
+	}
+}
+
+const nestedRelYAML = `syntax: typescript
+regions:
+  top: {list: [enum_body], header: '^export enum (?P<name>\w+)$', outside: [internal_module]}
+  any: {list: [enum_body], header: '^export enum (?P<name>\w+)$'}
+kinds:
+  member: {region: any, match: '^(?P<name>\w+)$'}
+relations:
+  - name: top
+    doc: Add a member to a top-level enum.
+    spots: {boundaries: top}
+    fresh: [n]
+    text: '{{.n}}'
+    checks: [{equivalence: {}}]
+  - name: any
+    doc: Add a member to any enum.
+    spots: {boundaries: any, only: '{{.region.outer}}'}
+    fresh: [n]
+    text: '{{.n}}'
+    checks: [{equivalence: {}}]
+`
+
+// A list inside a node of a type outside names is no instance of the
+// region; .region.outer names the declarations a list's declaration is in.
+func TestTreeOutsideAndOuter(t *testing.T) {
+	rels := loadFiles(t, map[string]string{"rel.yaml": nestedRelYAML})
+	src := "export enum A { X }\nexport namespace N {\n  export namespace M {\n    export enum B { Y }\n  }\n}\n"
+	if got := strings.Join(treeSpotsOf(t, rels[0], src), "|"); got != "enum_body of A, before X|enum_body of A, after X" {
+		t.Errorf("spots of top: %s", got)
+	}
+	in := relation.Input{Name: "x.ts", Src: []byte(src)}
+	ss, err := rels[1].Spots(context.Background(), in)
+	if err != nil || len(ss) != 2 {
+		t.Fatalf("spots of any (outer set, nested enums only): %d, %v", len(ss), err)
+	}
+	fu, err := rels[1].Mutate(context.Background(), in, ss[0], rngFor(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := fu.Bindings; b["region.outer"] != "N.M" || b["region.name"] != "B" {
+		t.Errorf("bindings: %v", b)
+	}
+}
+
+const lateEditRelYAML = `syntax: typescript
+regions:
+  enum: {list: [enum_body], header: '^export enum (?P<name>\w+)$'}
+kinds:
+  member: {region: enum, match: '^(?P<name>\w+)$'}
+relations:
+  - name: add
+    doc: Add a member; o's line "stale" goes.
+    spots: {boundaries: enum}
+    fresh: [n]
+    text: '{{.n}}'
+    checks:
+      - difference:
+          file: x.txt
+          edits:
+            - insert: '{{.n}}'
+              where: [{end: true}]
+            - delete: true
+              if: '{{index .out "x.txt" | printf "%s" | match "(?m)^stale$"}}'
+              where: [{at: [stale]}]
+`
+
+// An edit whose when reads .out is rendered when the check runs: an edit
+// for a line that o may or may not have.
+func TestTreeEditReadsOut(t *testing.T) {
+	r := loadFiles(t, map[string]string{"rel.yaml": lateEditRelYAML})[0]
+	in := relation.Input{Name: "x.ts", Src: []byte("export enum A { X }\n")}
+	ss, _ := r.Spots(context.Background(), in)
+	fu, err := r.Mutate(context.Background(), in, ss[0], rngFor(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := fu.Bindings["n"]
+	for _, c := range []struct {
+		o, o2 string
+		fails bool
+	}{
+		{"a\nstale\n", "a\n" + n + "\n", false},
+		{"a\n", "a\n" + n + "\n", false},
+		{"a\nstale\n", "a\nstale\n" + n + "\n", true},
+	} {
+		fails := fu.Check(tree.Tree{"x.txt": []byte(c.o)}, tree.Tree{"x.txt": []byte(c.o2)})
+		if (len(fails) > 0) != c.fails {
+			t.Errorf("o %q, o′ %q: failures %+v", c.o, c.o2, fails)
+		}
 	}
 }
