@@ -24,6 +24,7 @@ import (
 	"github.com/mcpt-tool/mcpt/internal/cli"
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/relation/yamlrel"
 	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/transpiler"
 )
@@ -44,6 +45,17 @@ func Relations(rels ...*relation.Relation) Option {
 				return err
 			}
 		}
+		return nil
+	}}
+}
+
+// Checkers makes checker kinds written in Go available to relation files,
+// which name a kind by its key in a check (`- protobuf-descriptor: {…}`),
+// as they name yamlrel's own kinds. Two kinds with the same name are an
+// error when the relation files load.
+func Checkers(kinds ...yamlrel.CheckerKind) Option {
+	return Option{func(t *setup.Tools) error {
+		t.CheckerKinds = append(t.CheckerKinds, kinds...)
 		return nil
 	}}
 }

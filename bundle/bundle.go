@@ -601,6 +601,12 @@ func (r *Reader) CheckTree(rel string) error {
 	if !fi.IsDir() {
 		return fmt.Errorf("%s: not a directory", r.display(rel))
 	}
+	return r.checkTree(rel)
+}
+
+// walkTree is the walk of CheckTree through os.File, for the systems
+// without checkTree's own.
+func (r *Reader) walkTree(rel string) error {
 	top, err := r.openDir(rel)
 	if err != nil {
 		return err

@@ -10,7 +10,8 @@ import (
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/internal/testtier"
-	_ "github.com/mcpt-tool/mcpt/relation/protorel" // the checker kind protobuf-descriptor
+	"github.com/mcpt-tool/mcpt/relation/protorel"
+	"github.com/mcpt-tool/mcpt/relation/yamlrel"
 	"github.com/mcpt-tool/mcpt/result"
 )
 
@@ -38,7 +39,7 @@ func needProtobuf(t *testing.T) {
 // seeds (nil: the configuration's own) for cases test cases.
 func protobufCampaign(t *testing.T, config string, seeds []string, cases int) *result.Report {
 	t.Helper()
-	s, err := setup.Load(filepath.Join("protobuf", config), setup.Options{SeedFiles: seeds})
+	s, err := setup.Load(filepath.Join("protobuf", config), setup.Options{SeedFiles: seeds, Tools: &setup.Tools{CheckerKinds: []yamlrel.CheckerKind{protorel.Descriptor}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,14 +55,19 @@ func protobufCampaign(t *testing.T, config string, seeds []string, cases int) *r
 
 // TestProtobufPack (tools tier): the pack's configurations give no oracle
 // finding and at most 2 % rejected follow-ups on the correct generators,
-// on the pack's seeds, and the shipped faults (faulty/) are caught.
+// on the pack's seeds and on ten of its generated ones, and the shipped
+// faults (faulty/) are caught.
 func TestProtobufPack(t *testing.T) {
 	needProtobuf(t)
-	for _, cfg := range []string{"go/derived.yaml", "go/mcpt.yaml", "c/derived.yaml"} {
+	generated, err := filepath.Glob(filepath.Join("protobuf", "generated", "*.proto"))
+	if err != nil || len(generated) == 0 {
+		t.Fatalf("no generated seeds: %v", err)
+	}
+	for _, cfg := range []string{"go/derived.yaml", "go/mcpt.yaml", "c/derived.yaml", "c/mcpt.yaml"} {
 		for _, set := range []struct {
 			name  string
 			seeds []string
-		}{{"seeds", nil}} {
+		}{{"seeds", nil}, {"generated", generated[:10]}} {
 			t.Run(cfg+"/"+set.name, func(t *testing.T) {
 				rep := protobufCampaign(t, cfg, set.seeds, 30)
 				rejected := 0
@@ -78,7 +84,7 @@ func TestProtobufPack(t *testing.T) {
 			})
 		}
 	}
-	for _, cfg := range []string{"go/derived.faulty.yaml", "c/derived.faulty.yaml"} {
+	for _, cfg := range []string{"go/derived.faulty.yaml", "c/derived.faulty.yaml", "c/mcpt.faulty.yaml"} {
 		t.Run(cfg, func(t *testing.T) {
 			rep := protobufCampaign(t, cfg, nil, 30)
 			if len(rep.Findings) == 0 {

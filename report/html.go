@@ -1,11 +1,11 @@
 package report
 
 import (
-	"bytes"
 	"cmp"
 	"embed"
 	"fmt"
 	"html/template"
+	"io"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -31,24 +31,25 @@ var htmlTemplates = template.Must(template.New("").Funcs(template.FuncMap{
 // from the example's bundle; and first the page of each finding that has
 // one (see WritePages), which report.html links to. The files need nothing
 // else: no network, no script, no external style.
-func WriteHTML(outDir string, r *result.Report) error {
+func WriteHTML(outDir string, r *result.Report) error { return writeHTML(outDir, r, nil) }
+
+// writeHTML is WriteHTML with the facts of the bundles read ahead, or nil.
+func writeHTML(outDir string, r *result.Report, facts factSet) error {
 	out, err := openOutput(outDir)
 	if err != nil {
 		return err
 	}
 	defer out.Close()
-	p, err := newPage(out, r)
+	p, err := newPage(out, r, facts)
 	if err != nil {
 		return &InputError{err}
 	}
 	if err := writePages(outDir, out, r, p); err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	if err := htmlTemplates.ExecuteTemplate(&buf, "report.html.tmpl", p); err != nil {
-		return err
-	}
-	return result.WriteFileAtomic(filepath.Join(outDir, ReportHTML), buf.Bytes())
+	return result.WriteAtomic(filepath.Join(outDir, ReportHTML), func(w io.Writer) error {
+		return htmlTemplates.ExecuteTemplate(w, "report.html.tmpl", p)
+	})
 }
 
 // htmlPage is what the template shows.
@@ -136,7 +137,7 @@ type exampleView struct {
 
 type binding struct{ Name, Value string }
 
-func newPage(out *bundle.Reader, r *result.Report) (*htmlPage, error) {
+func newPage(out *bundle.Reader, r *result.Report, facts factSet) (*htmlPage, error) {
 	p := newPageHeader(r)
 	groups := r.Groups
 	if len(groups) == 0 && len(r.Findings) > 0 {
@@ -146,10 +147,7 @@ func newPage(out *bundle.Reader, r *result.Report) (*htmlPage, error) {
 	byID := map[string]*result.Finding{}
 	for i := range r.Findings {
 		byID[r.Findings[i].ID] = &r.Findings[i]
-		b := openBundle(out, &r.Findings[i], nil)
-		err := b.check()
-		b.close()
-		if err != nil {
+		if err := facts.check(out, &r.Findings[i]); err != nil {
 			return nil, err
 		}
 	}
@@ -159,7 +157,7 @@ func newPage(out *bundle.Reader, r *result.Report) (*htmlPage, error) {
 	for i, g := range groups {
 		t.relation(g.Relation).Groups++
 		t.kind(g.Kind).Groups++
-		gv, err := newGroupView(out, i+1, g, byID, bud, p.pages)
+		gv, err := newGroupView(out, i+1, g, byID, bud, p.pages, facts)
 		if err != nil {
 			return nil, err
 		}
@@ -265,7 +263,7 @@ func (t *tables) kindRows() []kindRow {
 
 // newGroupView is the section of group g, numbered n: its headline, its
 // example with the evidence and its other findings.
-func newGroupView(out *bundle.Reader, n int, g result.Group, byID map[string]*result.Finding, bud *budget, pages map[string]bool) (groupView, error) {
+func newGroupView(out *bundle.Reader, n int, g result.Group, byID map[string]*result.Finding, bud *budget, pages map[string]bool, facts factSet) (groupView, error) {
 	gv := groupView{N: n, Anchor: fmt.Sprintf("g%d", n), G: g}
 	gv.Headline = g.Title
 	if gv.Headline == "" { // a report.json from before titles
@@ -275,7 +273,7 @@ func newGroupView(out *bundle.Reader, n int, g result.Group, byID map[string]*re
 		if id == g.Example {
 			continue
 		}
-		o, err := newOtherView(out, id, byID[id], bud)
+		o, err := newOtherView(out, id, byID[id], bud, facts)
 		if err != nil {
 			return gv, err
 		}
@@ -302,12 +300,16 @@ func newGroupView(out *bundle.Reader, n int, g result.Group, byID map[string]*re
 
 // newOtherView is the line of a group's finding id other than its
 // example; f is nil when the report does not hold the finding.
-func newOtherView(out *bundle.Reader, id string, f *result.Finding, bud *budget) (otherView, error) {
+func newOtherView(out *bundle.Reader, id string, f *result.Finding, bud *budget, facts factSet) (otherView, error) {
 	o := otherView{ID: id, Href: bundle.Path(id) + "/"}
 	if f == nil {
 		return o, nil
 	}
 	o.Seed, o.Spot = f.SeedFile, spotText(f.Spot)
+	if fa := facts[bundleRel(f)]; fa != nil && !fa.reduced {
+		o.Href = bundleRel(f) + "/"
+		return o, nil
+	}
 	b := openBundle(out, f, bud)
 	defer b.close()
 	o.Href = b.rel + "/"

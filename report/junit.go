@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/xml"
 	"fmt"
+	"io"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -66,27 +67,37 @@ type junitSkipped struct {
 // test case per seed under it, which fails with the findings of that seed
 // and relation. Counts come from r.Cases; a report without them gets one
 // test case per seed with findings.
-func WriteJUnit(outDir string, r *result.Report) error {
+func WriteJUnit(outDir string, r *result.Report) error { return writeJUnit(outDir, r, nil) }
+
+// writeJUnit is WriteJUnit with the facts of the bundles read ahead, or
+// nil.
+func writeJUnit(outDir string, r *result.Report, facts factSet) error {
 	out, err := openOutput(outDir)
 	if err != nil {
 		return err
 	}
 	defer out.Close()
-	doc, err := newJUnit(out, r)
+	doc, err := newJUnit(out, r, facts)
 	if err != nil {
 		return &InputError{err}
 	}
-	text, err := xml.MarshalIndent(doc, "", "  ")
-	if err != nil {
+	return result.WriteAtomic(filepath.Join(outDir, JUnitXML), func(w io.Writer) error {
+		if _, err := io.WriteString(w, xml.Header); err != nil {
+			return err
+		}
+		enc := xml.NewEncoder(w)
+		enc.Indent("", "  ")
+		if err := enc.Encode(doc); err != nil {
+			return err
+		}
+		_, err := io.WriteString(w, "\n")
 		return err
-	}
-	data := append([]byte(xml.Header), text...)
-	return result.WriteFileAtomic(filepath.Join(outDir, JUnitXML), append(data, '\n'))
+	})
 }
 
 type seedRelation struct{ seed, relation string }
 
-func newJUnit(out *bundle.Reader, r *result.Report) (*junitSuites, error) {
+func newJUnit(out *bundle.Reader, r *result.Report, facts factSet) (*junitSuites, error) {
 	cases, found := casesOf(r)
 	doc := &junitSuites{Name: "mcpt"}
 	if r.Timing.WallNS > 0 {
@@ -103,7 +114,7 @@ func newJUnit(out *bundle.Reader, r *result.Report) (*junitSuites, error) {
 			if k.relation != rel {
 				continue
 			}
-			tc, err := newJUnitCase(out, r, k, cases[k], found[k], bud)
+			tc, err := newJUnitCase(out, r, k, cases[k], found[k], bud, facts)
 			if err != nil {
 				return nil, err
 			}
@@ -176,11 +187,11 @@ func junitProperties(r *result.Report) []junitProperty {
 // newJUnitCase is the test case of seed and relation k, counted by c, with
 // its findings fs: it fails when there are findings and is skipped when
 // the relation had no test case on the seed.
-func newJUnitCase(out *bundle.Reader, r *result.Report, k seedRelation, c result.CaseSummary, fs []*result.Finding, bud *budget) (junitCase, error) {
+func newJUnitCase(out *bundle.Reader, r *result.Report, k seedRelation, c result.CaseSummary, fs []*result.Finding, bud *budget, facts factSet) (junitCase, error) {
 	tc := junitCase{Name: k.seed, Classname: "mcpt." + k.relation}
 	switch {
 	case len(fs) > 0:
-		fail, err := junitFailureOf(out, fs, bud)
+		fail, err := junitFailureOf(out, fs, bud, facts)
 		if err != nil {
 			return tc, err
 		}
@@ -212,7 +223,7 @@ func foundText(c result.CaseSummary, fs []*result.Finding) string {
 }
 
 // junitFailureOf describes the findings of one seed under one relation.
-func junitFailureOf(out *bundle.Reader, fs []*result.Finding, bud *budget) (*junitFailure, error) {
+func junitFailureOf(out *bundle.Reader, fs []*result.Finding, bud *budget, facts factSet) (*junitFailure, error) {
 	first := fs[0]
 	fail := &junitFailure{Message: first.Message, Type: string(first.Kind)}
 	if first.Checker != "" {
@@ -225,13 +236,7 @@ func junitFailureOf(out *bundle.Reader, fs []*result.Finding, bud *budget) (*jun
 	fail.Message, fail.Type = printable.Line(fail.Message), printable.Line(fail.Type)
 	var b strings.Builder
 	for i, f0 := range fs {
-		bd := openBundle(out, f0, bud)
-		f, err := bd.finding(*f0)
-		repro := ""
-		if err == nil {
-			repro, err = bd.repro()
-		}
-		bd.close()
+		f, repro, err := junitEvidence(out, f0, bud, facts)
 		if err != nil {
 			return nil, err
 		}
@@ -267,4 +272,25 @@ func junitFailureOf(out *bundle.Reader, fs []*result.Finding, bud *budget) (*jun
 	}
 	fail.Text = printable.Text(b.String())
 	return fail, nil
+}
+
+// junitEvidence is finding f0 with the evidence its bundle adds, cut to
+// what is left of the budget, and the command that reproduces it: from
+// the facts read ahead, the bundle opened only for evidence still shown.
+func junitEvidence(out *bundle.Reader, f0 *result.Finding, bud *budget, facts factSet) (result.Finding, string, error) {
+	fa := facts[bundleRel(f0)]
+	if fa != nil && bud.left <= 0 {
+		return (&bundleFiles{bud: bud}).cut(*f0), fa.repro, fa.reproErr
+	}
+	bd := openBundle(out, f0, bud)
+	defer bd.close()
+	f, err := bd.finding(*f0)
+	if err != nil {
+		return f, "", err
+	}
+	if fa != nil {
+		return f, fa.repro, fa.reproErr
+	}
+	repro, err := bd.repro()
+	return f, repro, err
 }

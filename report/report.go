@@ -33,10 +33,11 @@ const (
 // Write writes report.html and junit.xml for r into outDir, the two at
 // once.
 func Write(outDir string, r *result.Report) error {
+	facts := readFacts(outDir, r)
 	var html error
 	var wg sync.WaitGroup
-	wg.Go(func() { html = WriteHTML(outDir, r) })
-	junit := WriteJUnit(outDir, r)
+	wg.Go(func() { html = writeHTML(outDir, r, facts) })
+	junit := writeJUnit(outDir, r, facts)
 	wg.Wait()
 	return errors.Join(html, junit)
 }
@@ -129,11 +130,7 @@ type bundleFiles struct {
 // openBundle opens the bundle of f, the bundle at its path in out; close
 // releases it.
 func openBundle(out *bundle.Reader, f *result.Finding, bud *budget) *bundleFiles {
-	rel := f.Bundle
-	if rel == "" {
-		rel = bundle.Path(f.ID)
-	}
-	return openBundleAt(out, rel, bud)
+	return openBundleAt(out, bundleRel(f), bud)
 }
 
 func openBundleAt(out *bundle.Reader, rel string, bud *budget) *bundleFiles {

@@ -5,8 +5,11 @@
 package result
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -299,48 +302,106 @@ func Load(path string) (*Report, error) {
 	return &r, nil
 }
 
-// Save writes the report as indented JSON, atomically.
+// Save writes the report as indented JSON, atomically, the same bytes
+// as json.MarshalIndent(r, "", "  ") and a newline. The findings are
+// encoded one at a time, so that the text of a report of tens of
+// thousands of findings is never held whole.
 func (r *Report) Save(path string) error {
-	b, err := json.MarshalIndent(r, "", "  ")
+	return WriteAtomic(path, r.encode)
+}
+
+// findingsKey is the findings field of the indented encoding of a
+// report, empty: the place of the findings, encoded one by one.
+const findingsKey = "\n  \"findings\": []"
+
+func (r *Report) encode(w io.Writer) error {
+	if len(r.Findings) == 0 {
+		b, err := json.MarshalIndent(r, "", "  ")
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(append(b, '\n'))
+		return err
+	}
+	rest := *r
+	rest.Findings = []Finding{}
+	b, err := json.MarshalIndent(&rest, "", "  ")
 	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(path, append(b, '\n'))
+	// The key comes before every field that holds text from elsewhere,
+	// and a string never holds its quotes unescaped.
+	head, tail, ok := bytes.Cut(b, []byte(findingsKey))
+	if !ok {
+		return fmt.Errorf("encoding the report: no findings field")
+	}
+	if _, err := w.Write(append(head, findingsKey[:len(findingsKey)-1]...)); err != nil {
+		return err
+	}
+	for i := range r.Findings {
+		sep := ",\n    "
+		if i == 0 {
+			sep = "\n    "
+		}
+		fb, err := json.MarshalIndent(&r.Findings[i], "    ", "  ")
+		if err != nil {
+			return err
+		}
+		if _, err := io.WriteString(w, sep); err != nil {
+			return err
+		}
+		if _, err := w.Write(fb); err != nil {
+			return err
+		}
+	}
+	if _, err := io.WriteString(w, "\n  ]"); err != nil {
+		return err
+	}
+	_, err = w.Write(append(tail, '\n'))
+	return err
 }
 
 // WriteFileAtomic writes data to a temporary file beside path, syncs it and
 // renames it over path, so that readers see the old or the new content and
 // never a half-written file.
 func WriteFileAtomic(path string, data []byte) error {
+	return WriteAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteAtomic is WriteFileAtomic for content that write writes, through a
+// buffer, so that it need not be held whole; when write fails, path is
+// left as it was.
+func WriteAtomic(path string, write func(io.Writer) error) error {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return err
 	}
 	tmp := f.Name()
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
+	bw := bufio.NewWriterSize(f, 256<<10)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
 	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
+	if err == nil {
+		err = f.Sync()
 	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
-	if err := os.Chmod(tmp, 0o644); err != nil {
-		os.Remove(tmp)
-		return err
+	if err == nil {
+		err = os.Chmod(tmp, 0o644)
 	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
+	if err == nil {
+		err = os.Rename(tmp, path)
 	}
-	return nil
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
 }
 
 // The roles of a transpiler run, as Finding.Role names them.

@@ -18,8 +18,8 @@ package main
 
 import (
 	"github.com/mcpt-tool/mcpt"
-	_ "github.com/mcpt-tool/mcpt/relation/protorel" // the checker kind protobuf-descriptor
+	"github.com/mcpt-tool/mcpt/relation/protorel"
 	"github.com/mcpt-tool/mcpt/transpiler/cllc"
 )
 
-func main() { mcpt.Main(mcpt.Builtin(cllc.Name, cllc.New)) }
+func main() { mcpt.Main(mcpt.Builtin(cllc.Name, cllc.New), mcpt.Checkers(protorel.Descriptor)) }

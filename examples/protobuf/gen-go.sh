@@ -16,8 +16,9 @@ for d in $PROTO_PATH; do
   IFS=$old
   set -- "$@" -I "$d"
   for f in "$d"/*.proto; do
-    [ -e "$f" ] && [ "$(basename "$f")" != "$name" ] &&
-      set -- "$@" "--go_opt=M$(basename "$f")=example.com/pb/$(basename "$f" .proto)"
+    b=${f##*/}  # no basename: a fork per file of the path is slow
+    [ -e "$f" ] && [ "$b" != "$name" ] &&
+      set -- "$@" "--go_opt=M$b=example.com/pb/${b%.proto}"
   done
   IFS=:
 done

@@ -50,7 +50,7 @@ func (t *Tools) FromRecipe(r *bundle.Recipe, seedFiles []string) (*Setup, error)
 	if s.Transpiler, err = t.Transpiler(cfg, nil); err != nil {
 		return nil, cfgErr(err)
 	}
-	if s.Relations, err = recipeRelations(r, t.goRelations()); err != nil {
+	if s.Relations, err = recipeRelations(r, t); err != nil {
 		return nil, cfgErr(err)
 	}
 	if s.Seeds, err = ReadSeeds(seedFiles); err != nil {
@@ -68,7 +68,7 @@ func (t *Tools) FromRecipe(r *bundle.Recipe, seedFiles []string) (*Setup, error)
 
 // recipeRelations loads the relations of a recipe from the files it
 // records.
-func recipeRelations(r *bundle.Recipe, goRels *relation.Registry) ([]*relation.Relation, error) {
+func recipeRelations(r *bundle.Recipe, t *Tools) ([]*relation.Relation, error) {
 	var rels []*relation.Relation
 	if len(r.Relations) > 0 {
 		files, err := snapshot.FromStrings(r.Inputs())
@@ -80,12 +80,12 @@ func recipeRelations(r *bundle.Recipe, goRels *relation.Registry) ([]*relation.R
 				return nil, fmt.Errorf("relation file %q: the path leaves its directory", name)
 			}
 		}
-		if rels, err = yamlrel.LoadWith(yamlrel.Options{Generic: r.Signature.Generic}, files, r.Relations...); err != nil {
+		if rels, err = yamlrel.LoadWith(yamlrel.Options{Generic: r.Signature.Generic, CheckerKinds: t.checkerKinds()}, files, r.Relations...); err != nil {
 			return nil, err
 		}
 	}
 	for _, name := range r.GoRelations {
-		rel := goRels.Lookup(name)
+		rel := t.goRelations().Lookup(name)
 		if rel == nil {
 			return nil, fmt.Errorf("no Go relation named %q in this mcpt", name)
 		}

@@ -33,6 +33,9 @@ import (
 type Tools struct {
 	GoRelations relation.Registry
 	Builtins    transpiler.BuiltinSet
+	// CheckerKinds are the checker kinds written in Go that relation
+	// files may use besides yamlrel's.
+	CheckerKinds []yamlrel.CheckerKind
 	// Invocation is how the commands that bundles record start this
 	// mcpt; "" is "mcpt".
 	Invocation string
@@ -56,6 +59,14 @@ func (s *Setup) Spec() (spec.Spec, error) {
 }
 
 // goRelations returns the relations written in Go, none for nil.
+// checkerKinds are the checker kinds of t; nil offers none.
+func (t *Tools) checkerKinds() []yamlrel.CheckerKind {
+	if t == nil {
+		return nil
+	}
+	return t.CheckerKinds
+}
+
 func (t *Tools) goRelations() *relation.Registry {
 	if t == nil {
 		return &relation.Registry{}
@@ -286,7 +297,7 @@ func (t *Tools) relations(cfg *config.Config, rd *snapshot.Reader, warn func(str
 				names = append(names, name)
 			}
 		}
-		rels, err := yamlrel.LoadWith(yamlrel.Options{Generic: cfg.Signature.Generic, Warn: warn}, rd.FS(), names...)
+		rels, err := yamlrel.LoadWith(yamlrel.Options{Generic: cfg.Signature.Generic, Warn: warn, CheckerKinds: t.checkerKinds()}, rd.FS(), names...)
 		errs.AddError(err)
 		for _, r := range rels {
 			errs.AddError(reg.Add(r))

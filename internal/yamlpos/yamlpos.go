@@ -209,6 +209,46 @@ func DecodeAllWarn(file string, data []byte, v any, warns *ErrorList) (errs Erro
 	return errs, true
 }
 
+// Deferred is a YAML value kept to decode later into a type known only
+// then (the spec of a checker kind that the value's key names), with what
+// the decoding of its file had: the file's name and text, its warnings.
+type Deferred struct {
+	Node  ast.Node // nil: no value
+	file  string
+	data  []byte
+	warns *ErrorList
+}
+
+// Defer keeps the node n, met while DecodeAllWarn decodes a file.
+func Defer(ctx context.Context, n ast.Node) Deferred {
+	file, _ := ctx.Value(fileKey{}).(string)
+	data, _ := ctx.Value(dataKey{}).([]byte)
+	warns, _ := ctx.Value(warnKey{}).(*ErrorList)
+	return Deferred{Node: n, file: file, data: data, warns: warns}
+}
+
+// Decode decodes the value into v as DecodeAllWarn decodes a file: every
+// unknown key, key given twice and value of the wrong kind is in errs,
+// and an old name of a key is a warning of the file's.
+func (d Deferred) Decode(v any) (errs ErrorList, ok bool) {
+	if d.Node == nil {
+		return nil, true
+	}
+	kc := keyCheck{file: d.file, errs: &errs, warns: d.warns}
+	kc.check(d.Node, reflect.TypeOf(v))
+	// The decoder reads the file again for its anchors, which the value's
+	// aliases may name.
+	dec := yaml.NewDecoder(bytes.NewReader(d.data), yaml.AllowDuplicateMapKey())
+	ctx := context.WithValue(context.WithValue(context.Background(), fileKey{}, d.file), collectorKey{}, &errs)
+	ctx = context.WithValue(ctx, dataKey{}, d.data)
+	ctx = context.WithValue(ctx, warnKey{}, d.warns)
+	if err := dec.DecodeFromNodeContext(ctx, d.Node, v); err != nil {
+		errs.Add(decodeError(d.file, err))
+		return errs, false
+	}
+	return errs, true
+}
+
 // decodeError is the positioned error of a decoding that stopped.
 func decodeError(file string, err error) *Error {
 	if errors.Is(err, errEmpty) || err.Error() == "EOF" {

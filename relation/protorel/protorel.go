@@ -1,10 +1,11 @@
-// Package protorel registers the checker kinds of the Protocol Buffers
-// pack with the relation files (relation/yamlrel): importing it makes
-// `go: {kind: protobuf-descriptor, …}` available to them.
+// Package protorel is the checker kind of the Protocol Buffers pack,
+// protobuf-descriptor, for the relation files (relation/yamlrel): a
+// program offers it with mcpt.Checkers(protorel.Descriptor), as cmd/mcpt
+// does.
 package protorel
 
 import (
-	"fmt"
+	"strings"
 
 	"github.com/mcpt-tool/mcpt/oracle/protodesc"
 	"github.com/mcpt-tool/mcpt/relation"
@@ -12,21 +13,58 @@ import (
 )
 
 // Descriptor is the checker kind protobuf-descriptor.
-var Descriptor = yamlrel.GoChecker{
-	Kind: "protobuf-descriptor",
-	Doc: `The descriptor protoc-gen-go embeds in FILE (file_NAME_proto_rawDesc) is, in o′, the descriptor of o plus exactly the added element.
-Arguments: file (the .pb.go file), element (enum-value, field, message or rpc), name (the element's name as the .proto declares it).`,
-	Args: []string{"file", "element", "name"},
-	New: func(name string, args map[string]string) (relation.Checker, error) {
-		what, err := protodesc.ParseAdded(args["element"])
-		if err != nil {
-			return nil, err
-		}
-		if args["file"] == "" || args["name"] == "" {
-			return nil, fmt.Errorf("file and name are required")
-		}
-		return &protodesc.Check{Name: name, File: args["file"], What: what, Element: args["name"]}, nil
-	},
+var Descriptor = yamlrel.CheckerKind{
+	Name: "protobuf-descriptor",
+	Doc: "The descriptor protoc-gen-go embeds in file (file_NAME_proto_rawDesc) is, in o′, the descriptor of o plus exactly the added element.\n" +
+		"file: the .pb.go file (template); element: enum-value, field, message or rpc; name: the element's name as the .proto declares it (template).",
+	New: newDescriptor,
 }
 
-func init() { yamlrel.RegisterChecker(Descriptor) }
+type descriptorYAML struct {
+	File    yamlrel.String `yaml:"file"`
+	Element yamlrel.String `yaml:"element"`
+	Name    yamlrel.String `yaml:"name"`
+}
+
+type descriptorCheck struct {
+	name       string
+	what       protodesc.Added
+	file, elem *yamlrel.Template
+}
+
+func newDescriptor(spec *yamlrel.Spec) (yamlrel.Check, error) {
+	var d descriptorYAML
+	if err := spec.Decode(&d); err != nil {
+		return nil, err
+	}
+	what, err := protodesc.ParseAdded(d.Element.Value)
+	if err != nil {
+		return nil, d.Element.At("%v", err)
+	}
+	if d.File.Value == "" || d.Name.Value == "" {
+		return nil, spec.Errorf("protobuf-descriptor: file and name are required")
+	}
+	c := &descriptorCheck{name: spec.Name, what: what}
+	if c.name == "" {
+		c.name = spec.Kind.Value
+	}
+	if c.file, err = spec.Template(d.File); err != nil {
+		return nil, err
+	}
+	if c.elem, err = spec.Template(d.Name); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *descriptorCheck) Checker(mu *yamlrel.Mutation) (relation.Checker, error) {
+	file, err := mu.Render(c.file)
+	if err != nil {
+		return nil, err
+	}
+	elem, err := mu.Render(c.elem)
+	if err != nil {
+		return nil, err
+	}
+	return &protodesc.Check{Name: c.name, File: strings.TrimSpace(file), What: c.what, Element: strings.TrimSpace(elem)}, nil
+}

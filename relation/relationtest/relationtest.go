@@ -129,14 +129,7 @@ func ParseCase(file string) (*Case, error) {
 
 // directives reads the comment of an archive.
 func (c *Case) directives(comment []byte) error {
-	sc := bufio.NewScanner(strings.NewReader(string(comment)))
-	for line := 1; sc.Scan(); line++ {
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || strings.HasPrefix(text, "#") {
-			continue
-		}
-		key, val, _ := strings.Cut(text, " ")
-		val = strings.TrimSpace(val)
+	return Directives(c.File, comment, func(key, val string) error {
 		var err error
 		switch key {
 		case "spot":
@@ -151,10 +144,26 @@ func (c *Case) directives(comment []byte) error {
 			}
 			c.Want = append(c.Want, val)
 		default:
-			err = fmt.Errorf("unknown line %q (want spot, spots, seed or want)", text)
+			err = fmt.Errorf("unknown line %q (want spot, spots, seed or want)", strings.TrimSpace(key+" "+val))
 		}
-		if err != nil {
-			return fmt.Errorf("%s:%d: %v", c.File, line, err)
+		return err
+	})
+}
+
+// Directives calls do with the first word and the rest of each line of
+// the comment of an archive that is neither blank nor starts with # (a
+// line for people), and reports the first error do returns at
+// file:line.
+func Directives(file string, comment []byte, do func(key, val string) error) error {
+	sc := bufio.NewScanner(strings.NewReader(string(comment)))
+	for line := 1; sc.Scan(); line++ {
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		key, val, _ := strings.Cut(text, " ")
+		if err := do(key, strings.TrimSpace(val)); err != nil {
+			return fmt.Errorf("%s:%d: %v", file, line, err)
 		}
 	}
 	return nil

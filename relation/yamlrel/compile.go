@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"text/template"
 
 	"github.com/mcpt-tool/mcpt/internal/yamlpos"
@@ -28,6 +29,7 @@ import (
 // it includes.
 type defs struct {
 	generic  map[string]bool // Options.Generic
+	checkers map[string]CheckerKind
 	fresh    *relation.FreshPattern
 	freshPos yamlpos.Pos
 	skip     *regexp.Regexp
@@ -93,6 +95,9 @@ type Options struct {
 	// neighbour of order and no sibling of analogy, whose lines cannot be
 	// told from the generator's.
 	Generic []string
+	// CheckerKinds are checker kinds the files may use besides
+	// CheckerKinds (a kind written in Go, such as relation/protorel's).
+	CheckerKinds []CheckerKind
 	// Warn, when set, is given each warning of the loading, as
 	// "file:line:col: message": a key written with its old name (which
 	// loads as the new one), once per key written.
@@ -102,6 +107,10 @@ type Options struct {
 // LoadWith is Load with options.
 func LoadWith(o Options, fsys fs.FS, names ...string) ([]*relation.Relation, error) {
 	l := &loader{d: newDefs(), seen: map[string]bool{}, fsys: fsys}
+	var err error
+	if l.d.checkers, err = checkerKinds(o.CheckerKinds); err != nil {
+		return nil, err
+	}
 	for _, w := range o.Generic {
 		if l.d.generic == nil {
 			l.d.generic = map[string]bool{}
@@ -213,7 +222,8 @@ func (d *defs) inError(what, name string) bool {
 const DefaultFresh = "Zq[a-z]{6}"
 
 func newDefs() *defs {
-	return &defs{captures: map[string]*regexp.Regexp{}, regions: map[string]*region{}, kinds: map[string]*kind{}, sources: map[string]yamlpos.Pos{}}
+	checkers, _ := checkerKinds(nil) // CheckerKinds are sound (TestCheckerKindsDoc)
+	return &defs{captures: map[string]*regexp.Regexp{}, regions: map[string]*region{}, kinds: map[string]*kind{}, sources: map[string]yamlpos.Pos{}, checkers: checkers}
 }
 
 type loader struct {
@@ -498,11 +508,16 @@ func parseTemplate(s yamlpos.String) (*template.Template, error) {
 	return t, nil
 }
 
+// tmplsMade counts the templates made, for the test that the resolve pass
+// finds every one.
+var tmplsMade atomic.Int64
+
 func mkTmpl(s yamlpos.String) (*tmpl, error) {
 	t, err := parseTemplate(s)
 	if err != nil {
 		return nil, err
 	}
+	tmplsMade.Add(1)
 	return &tmpl{t: t, pos: s.Pos, src: s.Value, str: s, run: &instances{name: s.Pos.String(), src: s.Value}}, nil
 }
 

@@ -18,26 +18,33 @@ const (
 // TestFuncsDoc: the table of template functions in docs/relations.md is
 // the one funcList makes; -update writes it there.
 func TestFuncsDoc(t *testing.T) {
+	checkDocSection(t, funcsBegin, funcsEnd, funcTable(), "TestFuncsDoc")
+}
+
+// checkDocSection fails unless the section of docs/relations.md between
+// the lines begin and end is want, which -update writes there; test is
+// the test that checks it.
+func checkDocSection(t *testing.T, begin, end, want, test string) {
+	t.Helper()
 	doc := filepath.Join("..", "..", "docs", "relations.md")
 	data, err := os.ReadFile(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := string(data)
-	before, rest, ok1 := strings.Cut(text, funcsBegin)
-	table, after, ok2 := strings.Cut(rest, funcsEnd)
+	before, rest, ok1 := strings.Cut(text, begin)
+	table, after, ok2 := strings.Cut(rest, end)
 	if !ok1 || !ok2 {
-		t.Fatalf("%s has no %q … %q section", doc, funcsBegin, funcsEnd)
+		t.Fatalf("%s has no %q … %q section", doc, begin, end)
 	}
-	want := funcTable()
 	if table == want {
 		return
 	}
 	if !*update {
-		t.Fatalf("the table of template functions in %s is not funcList's: go test ./relation/yamlrel -run TestFuncsDoc -update rewrites it\nit has:\n%s\nwant:\n%s", doc, table, want)
+		t.Fatalf("%s: the section %q is not what the code makes: go test ./relation/yamlrel -run %s -update rewrites it\nit has:\n%s\nwant:\n%s", doc, strings.TrimSpace(begin), test, table, want)
 	}
 	tmp := doc + ".tmp"
-	if err := os.WriteFile(tmp, []byte(before+funcsBegin+want+funcsEnd+after), 0o644); err != nil {
+	if err := os.WriteFile(tmp, []byte(before+begin+want+end+after), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Rename(tmp, doc); err != nil {

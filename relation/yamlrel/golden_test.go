@@ -45,7 +45,6 @@ package yamlrel
 // Every case can fail: the want section is compared whole.
 
 import (
-	"bufio"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -64,6 +63,7 @@ import (
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/relation/relationtest"
+	_ "github.com/mcpt-tool/mcpt/syntax/tsgrammar/typescript" // for syntax: typescript
 	"github.com/mcpt-tool/mcpt/tree"
 )
 
@@ -186,13 +186,7 @@ func readGolden(file string) (*goldenCase, error) {
 
 // directives reads the comment of the archive.
 func (c *goldenCase) directives() error {
-	sc := bufio.NewScanner(strings.NewReader(string(c.archive.Comment)))
-	for line := 1; sc.Scan(); line++ {
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || strings.HasPrefix(text, "#") {
-			continue
-		}
-		key, val, _ := strings.Cut(text, " ")
+	return relationtest.Directives(c.file, c.archive.Comment, func(key, val string) error {
 		args := strings.Fields(val)
 		var err error
 		switch key {
@@ -209,25 +203,20 @@ func (c *goldenCase) directives() error {
 			c.seed, err = strconv.ParseUint(val, 10, 64)
 		case "mutate":
 			for _, a := range args {
-				if a == "all" {
-					c.mutate = append(c.mutate, allSpots)
-					continue
-				}
 				i, aerr := strconv.Atoi(a)
-				if aerr != nil || i < 0 {
-					err = fmt.Errorf("mutate takes spot indices or all, not %q", a)
-					break
+				switch {
+				case a == "all":
+					i = allSpots
+				case aerr != nil || i < 0:
+					return fmt.Errorf("mutate takes spot indices or all, not %q", a)
 				}
 				c.mutate = append(c.mutate, i)
 			}
 		default:
-			err = fmt.Errorf("unknown line %q (want load, generic, mutate, seed or bindings; # starts a comment)", text)
+			err = fmt.Errorf("unknown line %q (want load, generic, mutate, seed or bindings; # starts a comment)", strings.TrimSpace(key+" "+val))
 		}
-		if err != nil {
-			return fmt.Errorf("%s:%d: %v", c.file, line, err)
-		}
-	}
-	return nil
+		return err
+	})
 }
 
 // setWant puts text in the want section, adding the section if need be.
@@ -469,7 +458,10 @@ func describeCheck(ch relation.Checker) string {
 	case *readingDiff:
 		return "difference, rendered when it reads its values from the outputs"
 	case *lateCheck:
-		return c.c.kindName() + ", rendered when it finds its files in o"
+		return c.c.name + ", rendered when it finds its files in o"
+	}
+	if s, ok := ch.(fmt.Stringer); ok {
+		return s.String() // a kind's own checker, which says what it checks
 	}
 	return fmt.Sprintf("%T", ch)
 }

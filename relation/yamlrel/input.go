@@ -31,7 +31,7 @@ type model struct {
 	found   map[foundKey]foundSpots
 	// derived memoises, per derived check, the names the input declares
 	// (under foundMu).
-	derived map[*derivedT]*derivedMemo
+	derived map[*derived]*derivedMemo
 }
 
 type foundKey struct {

@@ -36,6 +36,17 @@ func languageKeys() (keys, olds []string) {
 			if ft.Kind() == reflect.Map && ft.Elem().Kind() == reflect.Struct && ft.Elem() != reflect.TypeFor[yamlpos.String]() {
 				ft, inner = ft.Elem(), inner+".NAME"
 			}
+			if ft == reflect.TypeFor[checkYAML]() {
+				keys = append(keys, inner+" if")
+				olds = append(olds, inner+" when if")
+				for _, k := range CheckerKinds {
+					keys = append(keys, inner+" "+k.Name)
+					if spec := specType(k); spec != nil {
+						walk(inner+"."+k.Name, spec)
+					}
+				}
+				continue
+			}
 			if ft.Kind() == reflect.Struct && ft != reflect.TypeFor[yamlpos.String]() && ft != reflect.TypeFor[matcherYAML]() {
 				walk(inner, ft)
 			}
@@ -43,6 +54,21 @@ func languageKeys() (keys, olds []string) {
 	}
 	walk(".", reflect.TypeFor[fileYAML]())
 	return keys, olds
+}
+
+// specType is the struct a checker kind decodes its spec into, as New
+// given an empty spec decodes it.
+func specType(k CheckerKind) reflect.Type {
+	spec := &Spec{Kind: String{Value: k.Name}}
+	k.New(spec) //nolint:errcheck // an empty spec may well be wrong
+	t := spec.decoded
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil || t.Kind() != reflect.Struct {
+		return nil
+	}
+	return t
 }
 
 // grammarRow is a row of the grammar of docs/relations.md: | `MAPPING` | `KEY` | … |.

@@ -6,7 +6,7 @@ import (
 
 // splitLets separates the relation's lets that use no choice, directly or
 // through another let, from the others: the first are computed before the
-// choices, so that a choice can use them (among: 'tables.{{.w}}' with w a
+// choices, so that a choice can use them (among: '{{index .tables .w}}' with w a
 // let), the others after. Each keeps its order.
 func splitLets(lets []let, choices []choice) (early, late []let) {
 	needs := map[string]bool{}

@@ -2,10 +2,9 @@ package yamlrel
 
 // What relations on statements need beyond those on declarations: a
 // statement that names a fresh entity needs its declaration too
-// (declare), and its output lines go wherever the translation of its
-// neighbouring statements puts them, so a check predicts their content
-// and order but not their place (blocks). docs/relations.md documents
-// both.
+// (declare); its output lines go wherever the translation of its
+// neighbouring statements puts them, which the blocks check (blocks.go)
+// allows for. docs/relations.md documents both.
 
 import (
 	"context"
@@ -13,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/mcpt-tool/mcpt/internal/yamlpos"
-	"github.com/mcpt-tool/mcpt/oracle"
 )
 
 // declareYAML is a relation's second insertion: lines at the end of the
@@ -26,18 +24,6 @@ type declareYAML struct {
 type declareT struct {
 	region *region
 	insert *tmpl
-}
-
-type blocksYAML struct {
-	Name   *yamlpos.String  `yaml:"name"`
-	File   yamlpos.String   `yaml:"file"`
-	Insert []yamlpos.String `yaml:"added" was:"insert"`
-}
-
-type blocksT struct {
-	name   *tmpl
-	file   *tmpl
-	blocks []*tmpl
 }
 
 func (d *defs) compileDeclare(dy *declareYAML, relName yamlpos.String) (*declareT, error) {
@@ -88,55 +74,4 @@ func (dt *declareT) declared(ctx context.Context, m *model, data map[string]any,
 		text = "\n" + text
 	}
 	return src[:off] + text + src[off:], nil
-}
-
-func compileBlocks(by *blocksYAML, relName yamlpos.String) (*blocksT, error) {
-	if by.File.Value == "" {
-		return nil, relName.At("relation %s: a blocks check needs a file", relName.Value)
-	}
-	if len(by.Insert) == 0 {
-		return nil, by.File.At("blocks check on %s: no block added", by.File.Value)
-	}
-	b := &blocksT{}
-	var err error
-	if b.file, err = mkTmpl(by.File); err != nil {
-		return nil, err
-	}
-	if by.Name != nil {
-		if b.name, err = mkTmpl(*by.Name); err != nil {
-			return nil, err
-		}
-	}
-	for _, s := range by.Insert {
-		t, err := mkTmpl(s)
-		if err != nil {
-			return nil, err
-		}
-		b.blocks = append(b.blocks, t)
-	}
-	return b, nil
-}
-
-// instantiate renders the blocks; one that renders empty is left out.
-func (b *blocksT) instantiate(ctx context.Context, data map[string]any) (*oracle.Blocks, error) {
-	c := &oracle.Blocks{}
-	var err error
-	if c.File, err = b.file.render(ctx, data); err != nil {
-		return nil, err
-	}
-	if b.name != nil {
-		if c.Name, err = b.name.render(ctx, data); err != nil {
-			return nil, err
-		}
-	}
-	for _, t := range b.blocks {
-		s, err := t.render(ctx, data)
-		if err != nil {
-			return nil, err
-		}
-		if s = strings.TrimSuffix(s, "\n"); s != "" {
-			c.Blocks = append(c.Blocks, strings.Split(s, "\n"))
-		}
-	}
-	return c, nil
 }

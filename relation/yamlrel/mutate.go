@@ -50,7 +50,7 @@ func (r *rel) followUp(ctx context.Context, in relation.Input, sp relation.Spot,
 		return nil, err
 	}
 	fu := &relation.FollowUp{Src: []byte(src), Bindings: flatten(data), Fresh: r.freshKeys}
-	mu := &mutation{r: r, m: m, s: s, ins: ins, data: data}
+	mu := &Mutation{ctx: ctx, r: r, m: m, s: s, ins: ins, data: data}
 	if s.inst != nil {
 		mu.ins = memberText(ins, s.tree.List.Layout.Sep) // as the kinds of a tree region see members
 	}
@@ -64,12 +64,7 @@ func (r *rel) followUp(ctx context.Context, in relation.Input, sp relation.Spot,
 				continue
 			}
 		}
-		var chk relation.Checker
-		if c.derived != nil {
-			chk, err = c.derived.instantiate(ctx, mu)
-		} else {
-			chk, err = c.instantiate(ctx, data)
-		}
+		chk, err := c.instantiate(mu)
 		if err != nil {
 			return nil, err
 		}
@@ -146,16 +141,12 @@ func (r *rel) draw(ctx context.Context, c choice, m *model, data map[string]any,
 		}
 		data[c.name] = inst
 		return nil
-	case c.among != "":
-		path := c.among
-		if c.amongT != nil {
-			var err error
-			if path, err = c.amongT.render(ctx, data); err != nil {
+	case c.among != nil:
+		v, path, err := c.among.resolve(ctx, data)
+		if err != nil {
+			if ctx.Err() != nil || c.among.pathT != nil && path == "" {
 				return err
 			}
-		}
-		v, err := lookup(data, path)
-		if err != nil {
 			return fmt.Errorf("relation %s: choice %s: %v", r.name, c.name, err)
 		}
 		switch xs := v.(type) {
@@ -175,7 +166,7 @@ func (r *rel) draw(ctx context.Context, c choice, m *model, data map[string]any,
 				return nil
 			}
 		}
-		return fmt.Errorf("relation %s: choice %s: %s is not a non-empty list", r.name, c.name, c.among)
+		return fmt.Errorf("relation %s: choice %s: %s is not a non-empty list", r.name, c.name, c.among.src)
 	}
 	o := c.options[rng.IntN(len(c.options))]
 	v, err := o.render(ctx, data)

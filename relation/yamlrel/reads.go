@@ -9,6 +9,16 @@ import (
 	"github.com/mcpt-tool/mcpt/tree"
 )
 
+// readYAML reads a value from the base output o: the first group of the
+// last matcher of a path, on the line the path finds in file (by default
+// the difference check's file).
+type readYAML struct {
+	Name String        `yaml:"name"`
+	File *String       `yaml:"file"`
+	At   []matcherYAML `yaml:"at"`
+	In   *String       `yaml:"in"` // o (the default) or o2, the follow-up's output
+}
+
 // readT reads one value of the base output o (or of the follow-up's, o′)
 // for a difference check: the length or offset that a generator wrote and
 // that the prediction computes from (.o.NAME, or .o2.NAME for o′).

@@ -1,6 +1,7 @@
 package yamlrel
 
 import (
+	"errors"
 	"slices"
 	"strings"
 
@@ -41,17 +42,39 @@ type freshList struct {
 }
 
 type choice struct {
-	name     string
-	from     *kind
-	among    string         // dotted path to a list binding
-	amongStr yamlpos.String // as written
-	amongT   *tmpl          // the path, when it is a template ("tables.{{.which}}")
-	options  []*tmpl
+	name    string
+	from    *kind
+	among   *listRef
+	options []*tmpl
 }
 
-// compileRelation compiles one relation against the definitions.
+// compileRelation compiles one relation against the definitions. Its
+// checks are compiled whatever else is wrong, so that a load reports the
+// mistakes of their specs too.
 func (d *defs) compileRelation(ry relYAML) (*relation.Relation, error) {
-	r := &rel{d: d, name: ry.Name.Value, pos: ry.Name.Pos}
+	var errs yamlpos.ErrorList
+	var checks []checkT
+	for _, cy := range ry.Checks {
+		c, err := compileCheck(cy, d.checkers)
+		errs.AddError(err)
+		checks = append(checks, c)
+	}
+	rr, err := d.compileRel(ry, checks)
+	if errors.Is(err, errReported) && len(errs) == 0 {
+		return nil, err
+	}
+	if !errors.Is(err, errReported) {
+		errs.AddError(err)
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	return rr, nil
+}
+
+// compileRel compiles the relation but for its checks, compiled.
+func (d *defs) compileRel(ry relYAML, checks []checkT) (*relation.Relation, error) {
+	r := &rel{d: d, name: ry.Name.Value, pos: ry.Name.Pos, checks: checks}
 	if ry.Name.Value == "" {
 		return nil, ry.Insert.At("relation without a name")
 	}
@@ -82,13 +105,6 @@ func (d *defs) compileRelation(ry relYAML) (*relation.Relation, error) {
 	}
 	if len(ry.Checks) == 0 {
 		return nil, ry.Name.At("relation %s: no checks", r.name)
-	}
-	for _, cy := range ry.Checks {
-		c, err := compileCheck(cy, ry.Name)
-		if err != nil {
-			return nil, err
-		}
-		r.checks = append(r.checks, c)
 	}
 	rr := &relation.Relation{
 		Name:   r.name,
@@ -228,14 +244,11 @@ func (d *defs) compileChoice(c chooseYAML) (choice, error) {
 	}
 	if c.Among != nil {
 		n++
-		ch.among, ch.amongStr = c.Among.Value, *c.Among
-		if strings.Contains(ch.among, "{{") {
-			t, err := mkTmpl(*c.Among)
-			if err != nil {
-				return ch, err
-			}
-			ch.amongT = t
+		among, err := compileAmong(c.Among.String)
+		if err != nil {
+			return ch, err
 		}
+		ch.among = &among
 	}
 	if len(c.Options) > 0 {
 		n++

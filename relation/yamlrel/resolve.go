@@ -90,7 +90,7 @@ func groupNames(re *regexp.Regexp) []string {
 
 // regionGroups is the shape of .region's groups, and of an item's .region:
 // the named groups of the region's from line (or, in a tree region, of its
-// header).
+// header, and outer).
 func (d *defs) regionGroups(name string) *shape {
 	s := mapOf("group of region " + name)
 	reg := d.regions[name]
@@ -98,6 +98,7 @@ func (d *defs) regionGroups(name string) *shape {
 	case reg == nil:
 		return nil
 	case reg.tree != nil:
+		s.keys["outer"] = nil // the declarations that hold the list's
 		for _, g := range groupNames(reg.tree.header) {
 			s.keys[g] = nil
 		}
@@ -318,14 +319,18 @@ func (r *rel) resolveRelation(s *shape) error {
 	}
 	bindLets(s, r.early, &errs, done)
 	for _, c := range r.choose {
-		for _, t := range append(slices.Clone(c.options), c.amongT) {
+		ts := slices.Clone(c.options)
+		if c.among != nil {
+			ts = append(ts, c.among.t)
+		}
+		for _, t := range ts {
 			if t != nil {
 				resolveTemplate(t, s, &errs)
 				done[t] = true
 			}
 		}
-		if c.among != "" && c.amongT == nil {
-			errs.Add(resolvePath(c.amongStr, s))
+		if c.among != nil && c.among.t == nil {
+			errs.Add(resolvePath(c.among.str, s))
 		}
 		s.keys[c.name] = nil
 		if c.from != nil {
@@ -364,8 +369,8 @@ func (r *rel) resolveRelation(s *shape) error {
 		}
 	}
 	for _, f := range h.each {
-		if f.amongT == nil {
-			errs.Add(resolvePath(f.amongStr, s))
+		if f.among.t == nil {
+			errs.Add(resolvePath(f.among.str, s))
 		}
 	}
 	return errs.Err()
@@ -409,11 +414,17 @@ func missing(s *shape, path, k string) string {
 			}
 		}
 	})
+	// A noun "field of a timer item" names what the map holds and, when
+	// the path does not say (dot in a range), what the map is.
+	noun, of, _ := strings.Cut(s.noun, " of ")
 	where := ""
-	if path != "" {
+	switch {
+	case path != "":
 		where = " in " + path
+	case of != "":
+		where = " in " + of
 	}
-	msg := "no " + s.noun + " " + k + where
+	msg := "no " + noun + " " + k + where
 	if hint := suggest.DidYouMean(k, known); hint != "" {
 		return msg + hint
 	}

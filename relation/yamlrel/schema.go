@@ -1,11 +1,6 @@
 package yamlrel
 
 import (
-	"context"
-	"fmt"
-
-	"github.com/goccy/go-yaml/ast"
-
 	"github.com/mcpt-tool/mcpt/internal/yamlpos"
 )
 
@@ -40,6 +35,9 @@ type regionYAML struct {
 	Comments    []yamlpos.String `yaml:"comments"`
 	Annotations []yamlpos.String `yaml:"annotations"`
 	Sep         *yamlpos.String  `yaml:"sep"`
+	// Outside names node types a list of the region may not lie in (a
+	// namespace's body): such a list is no instance.
+	Outside []yamlpos.String `yaml:"outside"`
 }
 
 type kindYAML struct {
@@ -97,123 +95,6 @@ type freshListYAML struct {
 type chooseYAML struct {
 	Name    yamlpos.String   `yaml:"name"`
 	From    *yamlpos.String  `yaml:"kind" was:"from"`
-	Among   *yamlpos.String  `yaml:"among"`
+	Among   *amongYAML       `yaml:"among"`
 	Options []yamlpos.String `yaml:"options"`
-}
-
-type checkYAML struct {
-	// When, when it renders empty (or false, 0), leaves the check out of
-	// the test case.
-	When        *yamlpos.String `yaml:"if" was:"when"`
-	Equivalence *equivYAML      `yaml:"equivalence"`
-	Difference  *diffYAML       `yaml:"difference"`
-	Created     *createdYAML    `yaml:"created"`
-	Locality    *localityYAML   `yaml:"locality"`
-	Order       *orderYAML      `yaml:"order"`
-	Analogy     *analogyYAML    `yaml:"analogy"`
-	Blocks      *blocksYAML     `yaml:"blocks"`
-	Go          *goCheckYAML    `yaml:"go"`
-}
-
-type equivYAML struct {
-	Name   *yamlpos.String  `yaml:"name"`
-	Except []yamlpos.String `yaml:"except"`
-}
-
-type diffYAML struct {
-	Name  *yamlpos.String `yaml:"name"`
-	File  yamlpos.String  `yaml:"file"`
-	Read  []readYAML      `yaml:"read"`
-	Edits []editYAML      `yaml:"edits"`
-}
-
-// readYAML reads a value from the base output o: the first group of the
-// last matcher of a path, on the line the path finds in file (by default
-// the difference check's file).
-type readYAML struct {
-	Name yamlpos.String  `yaml:"name"`
-	File *yamlpos.String `yaml:"file"`
-	At   []matcherYAML   `yaml:"at"`
-	In   *yamlpos.String `yaml:"in"` // o (the default) or o2, the follow-up's output
-}
-
-// forEachYAML repeats an edit once per element of a list binding (a dotted
-// path, or a template rendering one), bound to as.
-type forEachYAML struct {
-	As    yamlpos.String `yaml:"as"`
-	Among yamlpos.String `yaml:"among"`
-}
-
-type editYAML struct {
-	Insert      *yamlpos.String `yaml:"insert"`
-	Replace     *yamlpos.String `yaml:"replace"`
-	Delete      bool            `yaml:"delete"`
-	Substitute  *substYAML      `yaml:"substitute"`
-	Renumber    *renumberYAML   `yaml:"renumber"`
-	When        *yamlpos.String `yaml:"if" was:"when"`
-	ForEach     *forEachYAML    `yaml:"for_each"`
-	BlankBefore bool            `yaml:"blank_before"`
-	Where       []anchorYAML    `yaml:"where"`
-	Through     []matcherYAML   `yaml:"through"`
-}
-
-type substYAML struct {
-	Re   yamlpos.String `yaml:"re"`
-	With yamlpos.String `yaml:"with"`
-}
-
-type renumberYAML struct {
-	Re yamlpos.String `yaml:"re"`
-	By yamlpos.String `yaml:"by"`
-}
-
-type createdYAML struct {
-	Name    *yamlpos.String `yaml:"name"`
-	File    yamlpos.String  `yaml:"file"`
-	Content yamlpos.String  `yaml:"content"`
-}
-
-// anchorYAML is one alternative placement of an edit: the line found by the
-// path of matchers given as after, before (inserts) or at (replace, delete),
-// tried only when its when-template renders non-empty.
-type anchorYAML struct {
-	When   *yamlpos.String `yaml:"if" was:"when"`
-	End    bool            `yaml:"end"`
-	After  []matcherYAML   `yaml:"after"`
-	Before []matcherYAML   `yaml:"before"`
-	At     []matcherYAML   `yaml:"at"`
-}
-
-// matcherYAML is a line matcher: a plain string matches a line exactly
-// (white space around it ignored); {re: '…'} matches by regular expression.
-type matcherYAML struct {
-	Text yamlpos.String
-	Re   bool
-}
-
-// UnmarshalYAML implements yaml.NodeUnmarshalerContext.
-func (m *matcherYAML) UnmarshalYAML(ctx context.Context, n ast.Node) error {
-	if mn, ok := n.(*ast.MappingNode); ok {
-		if len(mn.Values) != 1 {
-			return errAt(ctx, n, "a matcher is a string or {re: 'regexp'}")
-		}
-		kv := mn.Values[0]
-		if kv.Key.String() != "re" {
-			return errAt(ctx, kv.Key, fmt.Sprintf("unknown matcher %q (want re)", kv.Key.String()))
-		}
-		m.Re = true
-		return m.Text.UnmarshalYAML(ctx, kv.Value)
-	}
-	if mv, ok := n.(*ast.MappingValueNode); ok {
-		if mv.Key.String() != "re" {
-			return errAt(ctx, mv.Key, fmt.Sprintf("unknown matcher %q (want re)", mv.Key.String()))
-		}
-		m.Re = true
-		return m.Text.UnmarshalYAML(ctx, mv.Value)
-	}
-	return m.Text.UnmarshalYAML(ctx, n)
-}
-
-func errAt(ctx context.Context, n ast.Node, msg string) error {
-	return yamlpos.Errorf(yamlpos.PosOf(ctx, n), "%s", msg)
 }

@@ -19,10 +19,12 @@ import (
 // treeRegion is a region whose instances are lists of the input's syntax
 // tree: the nodes of the list kinds whose header (the text of the
 // declaration that holds the list, up to the list, white space collapsed)
-// matches header and not except.
+// matches header and not except, and that lie in no node of the types
+// outside.
 type treeRegion struct {
 	spec           syntax.ListSpec
 	header, except *regexp.Regexp
+	outside        []string
 	pos            yamlpos.Pos
 }
 
@@ -130,6 +132,9 @@ func (d *defs) addTreeRegion(name string, r regionYAML) error {
 	for _, l := range r.Annotations {
 		tr.spec.Annotations = append(tr.spec.Annotations, l.Value)
 	}
+	for _, l := range r.Outside {
+		tr.outside = append(tr.outside, l.Value)
+	}
 	if r.Sep != nil {
 		if v := r.Sep.Value; v != "," && v != ";" {
 			return r.Sep.At("region %s: sep is \",\" or \";\", found %q", name, v)
@@ -203,7 +208,12 @@ func (d *defs) buildTree(m *model) {
 // instance reports whether list l is an instance of the region, with the
 // named groups of its header.
 func (tr *treeRegion) instance(src []byte, l *syntax.List) (map[string]string, bool) {
-	groups := map[string]string{}
+	for p := l.Node.Parent; p != nil && len(tr.outside) > 0; p = p.Parent {
+		if slices.Contains(tr.outside, p.Kind) {
+			return nil, false
+		}
+	}
+	groups := map[string]string{"outer": outer(src, l)}
 	h := header(src, l)
 	if tr.except != nil && tr.except.MatchString(h) {
 		return nil, false
@@ -221,6 +231,35 @@ func (tr *treeRegion) instance(src []byte, l *syntax.List) (map[string]string, b
 		}
 	}
 	return groups, true
+}
+
+// outer names the declarations that hold the declaration of list l, the
+// outermost first, joined by dots (`Schema.V1` for an interface in
+// namespace V1 in namespace Schema): each ancestor node with a child in
+// the field name. It is "" for a list at the top level.
+func outer(src []byte, l *syntax.List) string {
+	var names []string
+	p := l.Node.Parent
+	if l.Open != nil && l.Open.Start > l.Node.Start {
+		p = l.Node // a list of mcpt's grammar notation holds its declaration
+	}
+	for p = parentOf(p); p != nil; p = p.Parent {
+		for _, c := range p.Children {
+			if c.Field == "name" {
+				names = append(names, c.Text(src))
+				break
+			}
+		}
+	}
+	slices.Reverse(names)
+	return strings.Join(names, ".")
+}
+
+func parentOf(n *syntax.Node) *syntax.Node {
+	if n == nil {
+		return nil
+	}
+	return n.Parent
 }
 
 // header is the text of the declaration that holds list l (with a

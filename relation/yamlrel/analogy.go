@@ -1,0 +1,86 @@
+package yamlrel
+
+import (
+	"regexp"
+	"slices"
+
+	"github.com/mcpt-tool/mcpt/oracle"
+	"github.com/mcpt-tool/mcpt/relation"
+)
+
+var analogyKind = CheckerKind{
+	Name: "analogy",
+	Doc: "The lines o′ adds are those of a sibling declaration of the same shape in o, renamed (derived).\n" +
+		"forms, files: as locality; sibling: the sibling (template), derived from the input when absent; keep_numbers: numbers are part of the shape; skip: lines of o left out (pattern).",
+	New: newAnalogy,
+}
+
+type analogyYAML struct {
+	Name        *String  `yaml:"name"`
+	Forms       []String `yaml:"forms"`
+	Files       []String `yaml:"files"`
+	Sibling     *String  `yaml:"sibling"`
+	KeepNumbers bool     `yaml:"keep_numbers"`
+	// Skip leaves lines of o out (a serialized descriptor's string lines).
+	Skip *String `yaml:"skip"`
+}
+
+type analogyT struct {
+	*derived
+	sibling     *tmpl // the sibling, when not derived
+	keepNumbers bool
+	skip        *regexp.Regexp // lines of o left out
+}
+
+func newAnalogy(spec *Spec) (Check, error) {
+	var a analogyYAML
+	if err := spec.Decode(&a); err != nil {
+		return nil, err
+	}
+	d, err := newDerived("analogy", spec.name(a.Name), a.Forms, a.Files)
+	if err != nil {
+		return nil, err
+	}
+	c := &analogyT{derived: d, keepNumbers: a.KeepNumbers}
+	if c.sibling, err = optTmpl(a.Sibling); err != nil {
+		return nil, err
+	}
+	if a.Skip != nil {
+		if c.skip, err = compileRE(*a.Skip); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+func (c *analogyT) Checker(mu *Mutation) (relation.Checker, error) {
+	files, err := mu.renderAll(c.files)
+	if err != nil {
+		return nil, err
+	}
+	a := &oracle.Analogy{Name: c.name, Others: c.others(mu), Files: files, KeepNumbers: c.keepNumbers, Skip: c.skip}
+	nd := mu.inserted()
+	sib := nd.sibling(mu, c.keepNumbers)
+	if nd.first != "" {
+		a.Shape = shapeOf(nd.first, nd.names, c.keepNumbers)
+	}
+	if c.sibling != nil {
+		s, err := mu.render(c.sibling)
+		if err != nil {
+			return nil, err
+		}
+		sib = nil
+		if s != "" {
+			sib = []string{s}
+		}
+	}
+	for i := range min(len(sib), len(nd.names)) {
+		a.Renames = append(a.Renames, oracle.Rename{From: c.declaredName(mu, sib[i]), To: c.name1(nd.names[i])})
+	}
+	for _, k := range nd.kin {
+		if !slices.Contains(sib, k) {
+			a.Kin = append(a.Kin, c.declaredName(mu, k))
+		}
+	}
+	return a, nil
+}

@@ -1,0 +1,93 @@
+package yamlrel
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/mcpt-tool/mcpt/oracle"
+	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/tree"
+)
+
+var confinedKind = CheckerKind{
+	Name: "confined",
+	Doc: "The fresh names appear, in any of their forms, in no file of o′ but those of files: a private declaration does not leak into a public header.\n" +
+		"files: the files that may mention them, names or patterns (templates); forms: the name forms looked for (all); name: the checker's name (confined).",
+	New: newConfined,
+}
+
+type confinedYAML struct {
+	Name  *String  `yaml:"name"`
+	Files []String `yaml:"files"`
+	Forms []String `yaml:"forms"`
+}
+
+type confinedT struct{ *derived }
+
+func newConfined(spec *Spec) (Check, error) {
+	var c confinedYAML
+	if err := spec.Decode(&c); err != nil {
+		return nil, err
+	}
+	if len(c.Files) == 0 {
+		return nil, spec.Errorf("a confined check needs files, those that may mention the fresh names")
+	}
+	d, err := newDerived("confined", spec.name(c.Name), c.Forms, c.Files)
+	return &confinedT{d}, err
+}
+
+func (c *confinedT) Checker(mu *Mutation) (relation.Checker, error) {
+	files, err := mu.renderAll(c.files)
+	if err != nil {
+		return nil, err
+	}
+	cf := &confined{name: c.name, files: files}
+	for _, n := range mu.Fresh() {
+		cf.fresh = append(cf.fresh, c.name1(n))
+	}
+	return cf, nil
+}
+
+// confined is the checker of one follow-up.
+type confined struct {
+	name  string
+	fresh []oracle.Name
+	files []string
+}
+
+// Check fails for every file of o′ outside files that holds a form of a
+// fresh name.
+func (c *confined) Check(_, o2 tree.Tree) []oracle.Failure {
+	var out []oracle.Failure
+	for _, f := range o2.Names() {
+		if oracle.InFiles(c.files, f) {
+			continue
+		}
+		if n, form := c.mention(o2[f]); form != "" {
+			out = append(out, oracle.Failure{Checker: c.name, File: f,
+				Message: fmt.Sprintf("%s mentions the fresh name %s (as %s), which only %s may mention", f, n, form, strings.Join(c.files, ", "))})
+		}
+	}
+	return out
+}
+
+// mention finds the first fresh name the text holds, and its form there.
+func (c *confined) mention(text []byte) (oracle.Name, string) {
+	for _, n := range c.fresh {
+		for _, form := range n.Forms {
+			if form != "" && bytes.Contains(text, []byte(form)) {
+				return n, form
+			}
+		}
+	}
+	return oracle.Name{}, ""
+}
+
+func (c *confined) String() string {
+	var fresh []string
+	for _, n := range c.fresh {
+		fresh = append(fresh, n.String())
+	}
+	return fmt.Sprintf("%s: fresh %s only in %q", c.name, strings.Join(fresh, ", "), c.files)
+}

@@ -1,0 +1,124 @@
+package yamlrel
+
+import (
+	"regexp"
+	"strconv"
+
+	"github.com/mcpt-tool/mcpt/oracle"
+	"github.com/mcpt-tool/mcpt/relation"
+)
+
+var localityKind = CheckerKind{
+	Name: "locality",
+	Doc: "Every line that differs between o and o′ mentions a fresh name, in one of its forms (derived).\n" +
+		"forms: the name forms looked for; except, files: files left out, files looked at (templates); numbers, punctuation: lines allowed to differ otherwise (a count, or any); hunks, by, also, grows, renamed: see Derived checkers.",
+	New: newLocality,
+}
+
+type localityYAML struct {
+	Name        *String  `yaml:"name"`
+	Forms       []String `yaml:"forms"`
+	Except      []String `yaml:"except"`
+	Numbers     *String  `yaml:"numbers"`
+	Punctuation *String  `yaml:"punctuation"`
+	Hunks       bool     `yaml:"hunks"`
+	By          *String  `yaml:"by"`
+	Also        []String `yaml:"also"`
+	Grows       []String `yaml:"grows"`
+	Renamed     bool     `yaml:"renamed"`
+	// Files restricts the check to these files (names or patterns).
+	Files []String `yaml:"files"`
+}
+
+type localityT struct {
+	*derived
+	numbers     int
+	punctuation int
+	hunks       bool
+	renamed     bool
+	by          int
+	also        []*regexp.Regexp // more lines that may change
+	grows       []*regexp.Regexp // lines that may only gain words
+	only        []*tmpl          // the files looked at
+}
+
+func newLocality(spec *Spec) (Check, error) {
+	var l localityYAML
+	if err := spec.Decode(&l); err != nil {
+		return nil, err
+	}
+	d, err := newDerived("locality", spec.name(l.Name), l.Forms, l.Except)
+	if err != nil {
+		return nil, err
+	}
+	c := &localityT{derived: d, hunks: l.Hunks, renamed: l.Renamed}
+	if c.numbers, err = allowance(l.Numbers); err != nil {
+		return nil, err
+	}
+	if c.punctuation, err = allowance(l.Punctuation); err != nil {
+		return nil, err
+	}
+	if c.also, err = compileREs(l.Also); err != nil {
+		return nil, err
+	}
+	if c.grows, err = compileREs(l.Grows); err != nil {
+		return nil, err
+	}
+	if c.only, err = mkTmpls(l.Files); err != nil {
+		return nil, err
+	}
+	if l.By != nil {
+		if c.by, err = strconv.Atoi(l.By.Value); err != nil || c.by == 0 {
+			return nil, l.By.At("by: want a non-zero integer, not %q", l.By.Value)
+		}
+	}
+	return c, nil
+}
+
+// compileREs compiles a list of patterns.
+func compileREs(ss []String) ([]*regexp.Regexp, error) {
+	var out []*regexp.Regexp
+	for _, s := range ss {
+		re, err := compileRE(s)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, re)
+	}
+	return out, nil
+}
+
+// allowance reads numbers: and punctuation: of a locality check, a count
+// of lines or any.
+func allowance(s *String) (int, error) {
+	if s == nil {
+		return 0, nil
+	}
+	if s.Value == "any" {
+		return oracle.Any, nil
+	}
+	n, err := strconv.Atoi(s.Value)
+	if err != nil || n < 0 {
+		return 0, s.At("want a number of lines or any, not %q", s.Value)
+	}
+	return n, nil
+}
+
+func (c *localityT) Checker(mu *Mutation) (relation.Checker, error) {
+	files, err := mu.renderAll(c.files)
+	if err != nil {
+		return nil, err
+	}
+	only, err := mu.renderAll(c.only)
+	if err != nil {
+		return nil, err
+	}
+	if len(c.only) > 0 && len(only) == 0 {
+		only = []string{""} // every file left out: none is looked at
+	}
+	var fresh []oracle.Name
+	for _, n := range mu.Fresh() {
+		fresh = append(fresh, c.name1(n))
+	}
+	return &oracle.Locality{Name: c.name, Fresh: fresh, Except: files, Numbers: c.numbers, Punctuation: c.punctuation, Hunks: c.hunks, By: c.by, Also: c.also, Grows: c.grows, Renamed: c.renamed, Files: only}, nil
+}

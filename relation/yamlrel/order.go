@@ -1,0 +1,128 @@
+package yamlrel
+
+import (
+	"regexp"
+
+	"github.com/mcpt-tool/mcpt/oracle"
+	"github.com/mcpt-tool/mcpt/relation"
+)
+
+var orderKind = CheckerKind{
+	Name: "order",
+	Doc: "Each line of o′ that mentions the new name sits between the lines of its neighbours' names, as its declaration does in the input (derived).\n" +
+		"forms, files: as locality; before, after: the neighbours (templates), derived from the spot when absent; places, not_places: the places checked, left out (patterns); unique: neighbours the input mentions once only.",
+	New: newOrder,
+}
+
+type orderYAML struct {
+	Name   *String  `yaml:"name"`
+	Forms  []String `yaml:"forms"`
+	Files  []String `yaml:"files"`
+	Before *String  `yaml:"before"`
+	After  *String  `yaml:"after"`
+	Places *String  `yaml:"places"`
+	Unique bool     `yaml:"unique"`
+	// NotPlaces leaves places out.
+	NotPlaces *String `yaml:"not_places"`
+}
+
+type orderT struct {
+	*derived
+	places    *regexp.Regexp // the places checked
+	unique    bool           // neighbours the input mentions once only
+	notPlaces *regexp.Regexp // the places left out
+	before    *tmpl          // the neighbours, when not derived
+	after     *tmpl
+}
+
+func newOrder(spec *Spec) (Check, error) {
+	var o orderYAML
+	if err := spec.Decode(&o); err != nil {
+		return nil, err
+	}
+	d, err := newDerived("order", spec.name(o.Name), o.Forms, o.Files)
+	if err != nil {
+		return nil, err
+	}
+	c := &orderT{derived: d, unique: o.Unique}
+	if o.Places != nil {
+		if c.places, err = compileRE(*o.Places); err != nil {
+			return nil, err
+		}
+	}
+	if o.NotPlaces != nil {
+		if c.notPlaces, err = compileRE(*o.NotPlaces); err != nil {
+			return nil, err
+		}
+	}
+	if (o.Before == nil) != (o.After == nil) {
+		at := o.Before
+		if at == nil {
+			at = o.After
+		}
+		return nil, at.At("order: give both before and after, or neither (derived from the spot)")
+	}
+	if c.before, err = optTmpl(o.Before); err != nil {
+		return nil, err
+	}
+	if c.after, err = optTmpl(o.After); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *orderT) Checker(mu *Mutation) (relation.Checker, error) {
+	files, err := mu.renderAll(c.files)
+	if err != nil {
+		return nil, err
+	}
+	nd := mu.inserted()
+	prev, next := nd.prev, nd.next
+	if c.before != nil {
+		if prev, err = mu.render(c.before); err != nil {
+			return nil, err
+		}
+		if next, err = mu.render(c.after); err != nil {
+			return nil, err
+		}
+	}
+	newName := ""
+	if len(nd.names) > 0 {
+		newName = nd.names[0]
+	}
+	// A neighbour whose name the input declares twice (fields of two
+	// structs) cannot be told apart from its namesake at a place: only
+	// its line in the new line's block counts (shared).
+	// A neighbour named by a word of the generator's (signature.generic)
+	// cannot be told from that word: none.
+	if c.unique && prev != "" && !mentionedOnce(mu.m.src, prev) || isGeneric(mu.r.d.generic, prev) {
+		prev = ""
+	}
+	if c.unique && next != "" && !mentionedOnce(mu.m.src, next) || isGeneric(mu.r.d.generic, next) {
+		next = ""
+	}
+	return &oracle.Order{Name: c.name, New: c.name1(newName), Prev: c.declaredName(mu, prev), Next: c.declaredName(mu, next), Others: c.others(mu), Files: files, Places: c.places, NotPlaces: c.notPlaces,
+		PrevShared: declaredTwice(mu.m, prev), NextShared: declaredTwice(mu.m, next)}, nil
+}
+
+// declaredTwice reports whether more than one declaration of the input
+// has the name.
+func declaredTwice(m *model, name string) bool {
+	if name == "" {
+		return false
+	}
+	n := 0
+	for _, ds := range m.decls {
+		for _, dc := range ds {
+			if dc.kind.named && dc.name == name {
+				n++
+			}
+			for _, x := range dc.names {
+				if x == name {
+					n++
+				}
+			}
+		}
+	}
+	return n > 1
+}

@@ -1,0 +1,52 @@
+package yamlrel
+
+import (
+	"os"
+	"path"
+	"reflect"
+	"testing"
+
+	"github.com/mcpt-tool/mcpt/internal/yamlpos"
+)
+
+// TestResolveFindsEveryTemplate: the resolve pass checks every template
+// that loading the shipped relation files makes, wherever a check kind
+// keeps it; and none of them is in error.
+func TestResolveFindsEveryTemplate(t *testing.T) {
+	for _, dir := range []string{"cll/relations", "cll/derived", "thrift/relations", "thrift/derived", "flatbuffers/relations", "flatbuffers/derived", "protobuf/relations"} {
+		fsys := os.DirFS(path.Join("..", "..", "examples", path.Dir(dir)))
+		entries, err := os.ReadDir(path.Join("..", "..", "examples", dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := tmplsMade.Load()
+		l := &loader{d: newDefs(), seen: map[string]bool{}, fsys: fsys}
+		if l.d.checkers, err = checkerKinds(nil); err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			if path.Ext(e.Name()) == ".yaml" {
+				name := path.Join(path.Base(dir), e.Name())
+				l.loadFile(name, name, yamlpos.Pos{})
+			}
+		}
+		l.compile()
+		if err := l.errs.Err(); err != nil {
+			t.Errorf("%s: %v", dir, err)
+			continue
+		}
+		made := tmplsMade.Load() - before
+		found := int64(len(l.d.lets))
+		for _, k := range l.d.kinds {
+			found += int64(len(k.lets))
+		}
+		for _, r := range l.d.spotted {
+			h := &held{visiting: map[uintptr]bool{}}
+			h.collect(reflect.ValueOf(r))
+			found += int64(len(h.tmpls))
+		}
+		if made == 0 || found != made {
+			t.Errorf("%s: %d templates made, the resolve pass finds %d", dir, made, found)
+		}
+	}
+}

@@ -1,0 +1,102 @@
+package report
+
+import (
+	"runtime"
+	"sync"
+
+	"github.com/mcpt-tool/mcpt/bundle"
+	"github.com/mcpt-tool/mcpt/result"
+)
+
+// bundleFacts is what report.html and junit.xml need of every finding's
+// bundle, beyond the evidence of the few they show: whether its tree
+// passes bundle.Reader.CheckTree, the command that reproduces it, and
+// whether mcpt reduce wrote a bundle beside it. They are read once for
+// both files, and for tens of thousands of bundles by a few readers at
+// once: the time goes into the file system's calls, not into the CPU.
+type bundleFacts struct {
+	check    error // the verdict of CheckTree, or why the bundle could not be opened
+	repro    string
+	reproErr error
+	// reduced is false when nothing is beside the bundle under the
+	// name of its reduced bundle.
+	reduced bool
+}
+
+// factSet holds the facts of the bundles of a report, by bundle path
+// (bundleRel); nil when they were not read ahead, and every bundle is
+// read where it is needed.
+type factSet map[string]*bundleFacts
+
+// bundleRel is the path of the bundle of f, relative to the output
+// directory.
+func bundleRel(f *result.Finding) string {
+	if f.Bundle == "" {
+		return bundle.Path(f.ID)
+	}
+	return f.Bundle
+}
+
+// readFacts reads the facts of the bundles of r's findings, below the
+// output directory outDir (see bundle.OpenOutput); nil when the directory
+// cannot be opened (the writers say why).
+func readFacts(outDir string, r *result.Report) factSet {
+	rels := make([]string, len(r.Findings))
+	for i := range r.Findings {
+		rels[i] = bundleRel(&r.Findings[i])
+	}
+	facts := make([]*bundleFacts, len(rels))
+	workers := min(2*runtime.GOMAXPROCS(0), 8, len(rels))
+	var wg sync.WaitGroup
+	failed := make([]bool, workers)
+	for w := range workers {
+		wg.Go(func() {
+			out, err := bundle.OpenOutput(outDir)
+			if err != nil {
+				failed[w] = true
+				return
+			}
+			defer out.Close()
+			for i := w; i < len(rels); i += workers {
+				facts[i] = factsOf(out, rels[i])
+			}
+		})
+	}
+	wg.Wait()
+	for _, f := range failed {
+		if f {
+			return nil
+		}
+	}
+	set := make(factSet, len(rels))
+	for i, rel := range rels {
+		set[rel] = facts[i]
+	}
+	return set
+}
+
+// factsOf reads the facts of the bundle at rel in out, as bundleFiles
+// reads them.
+func factsOf(out *bundle.Reader, rel string) *bundleFacts {
+	b := openBundleAt(out, rel, nil)
+	defer b.close()
+	fa := &bundleFacts{check: b.check(), reduced: true}
+	fa.repro, fa.reproErr = b.repro()
+	if rb := openBundleAt(out, rel+reducedSuffix, nil); rb.rd == nil && rb.err == nil {
+		fa.reduced = false
+	} else {
+		rb.close()
+	}
+	return fa
+}
+
+// check is the verdict of bundle.Reader.CheckTree on the bundle of f in
+// out, read ahead or now.
+func (s factSet) check(out *bundle.Reader, f *result.Finding) error {
+	if fa := s[bundleRel(f)]; fa != nil {
+		return fa.check
+	}
+	b := openBundle(out, f, nil)
+	defer b.close()
+	return b.check()
+}
