@@ -317,6 +317,9 @@ func (c *Analogy) ambiguous(line string, occ []span) bool {
 	for _, s := range occ {
 		clear := true
 		for _, o := range c.Others {
+			if sameName(o, c.Renames[0].From) {
+				continue // the sibling itself is one of the declared names
+			}
 			if slices.ContainsFunc(o.find(line, nil), func(t span) bool { return t.beg < s.end && s.beg < t.end }) {
 				clear = false
 				break

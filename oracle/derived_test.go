@@ -416,10 +416,13 @@ func TestAnalogyAmbiguousLine(t *testing.T) {
 	// In a file of o′ that names the new declaration too: protoc-gen-go's
 	// getter of the field last_flushed_sequence_id is no line of the rpc
 	// GetLastFlushedSequenceId, whose one line is a comment here.
+	// Others hold every declared name, the sibling's too (as relations
+	// give them): the sibling is no other declaration of its own lines.
 	field := Name{Forms: []string{"last_flushed_sequence_id", "LastFlushedSequenceId"}}
+	sibling := Name{Forms: []string{"GetLastFlushedSequenceId", "get_last_flushed_sequence_id"}}
 	rpc := &Analogy{
-		Renames: []Rename{{From: Name{Forms: []string{"GetLastFlushedSequenceId", "get_last_flushed_sequence_id"}}, To: Name{Forms: []string{"Zqnew", "zqnew"}}}},
-		Others:  []Name{field, {Forms: []string{"GetLastFlushedSequenceIdResponse", "get_last_flushed_sequence_id_response"}}},
+		Renames: []Rename{{From: sibling, To: Name{Forms: []string{"Zqnew", "zqnew"}}}},
+		Others:  []Name{field, sibling, {Forms: []string{"GetLastFlushedSequenceIdResponse", "get_last_flushed_sequence_id_response"}}},
 	}
 	getter := "func (x *GetLastFlushedSequenceIdResponse) GetLastFlushedSequenceId() uint64 {\n"
 	o = tree.Tree{"s.pb.go": []byte(getter + "\t3, // 3: S.GetLastFlushedSequenceId:input_type\n")}
