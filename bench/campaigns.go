@@ -390,7 +390,11 @@ func bareRun(ctx context.Context, p spec.Process, req transpiler.Request) error 
 	}
 	prog := p.Argv[0]
 	if strings.ContainsRune(prog, filepath.Separator) && !filepath.IsAbs(prog) {
-		prog = filepath.Join(p.Dir, prog)
+		// Absolute: joined with a relative directory, ../gen.sh may
+		// clean to a bare name, which would be looked up in $PATH.
+		if prog, err = filepath.Abs(filepath.Join(p.Dir, prog)); err != nil {
+			return err
+		}
 	}
 	cmd := exec.CommandContext(ctx, prog, args...)
 	cmd.Dir = p.Dir

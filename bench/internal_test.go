@@ -22,6 +22,12 @@ func TestBareRunProcess(t *testing.T) {
 		t.Skip("a shell script as the transpiler")
 	}
 	dir := t.TempDir()
+	// The command's directory relative to the working directory, the
+	// program relative to it (../t.sh from c is t.sh in dir).
+	t.Chdir(dir)
+	if err := os.Mkdir("c", 0o755); err != nil {
+		t.Fatal(err)
+	}
 	copyTo := filepath.Join(dir, "copy")
 	script := "#!/bin/sh\n[ \"$3\" = in.txt ] || exit 9\ncp \"$1\" \"$COPY\" && : > \"$2/out.txt\" && exit \"$CODE\"\n"
 	if err := os.WriteFile(filepath.Join(dir, "t.sh"), []byte(script), 0o755); err != nil {
@@ -30,8 +36,8 @@ func TestBareRunProcess(t *testing.T) {
 	req := transpiler.Request{Name: "in.txt", Src: []byte("hello\n")}
 	p := func(code string, accept, reject []int) spec.Process {
 		return spec.Process{
-			Argv: []string{"./t.sh", transpiler.PlaceholderInput, transpiler.PlaceholderOutDir, transpiler.PlaceholderInputName},
-			Dir:  dir, Env: spec.Env{"CODE=" + code, "COPY=" + copyTo}, Accept: accept, Reject: reject,
+			Argv: []string{"../t.sh", transpiler.PlaceholderInput, transpiler.PlaceholderOutDir, transpiler.PlaceholderInputName},
+			Dir:  "c", Env: spec.Env{"CODE=" + code, "COPY=" + copyTo}, Accept: accept, Reject: reject,
 		}
 	}
 	if err := bareRun(context.Background(), p("0", nil, nil), req); err != nil {
