@@ -11,7 +11,6 @@ import (
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/internal/testtier"
-	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/relation/protorel"
 	"github.com/mcpt-tool/mcpt/relation/yamlrel"
 	"github.com/mcpt-tool/mcpt/result"
@@ -108,18 +107,7 @@ func TestProtobufGeneratedHeader(t *testing.T) {
 		if r.Name != "add-message" {
 			continue
 		}
-		descs := func(src string) []string {
-			ss, err := r.Spots(context.Background(), relation.Input{Name: "h.proto", Src: []byte(src)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var out []string
-			for _, s := range ss {
-				out = append(out, s.Desc)
-			}
-			return out
-		}
-		plain, generated := descs(body), descs("// Generated seed.\n"+body)
+		plain, generated := spotDescs(t, r, "h.proto", []byte(body)), spotDescs(t, r, "h.proto", []byte("// Generated seed.\n"+body))
 		if len(plain) != 3 || !slices.Equal(plain, generated) {
 			t.Errorf("add-message spots: %q read as any file, %q as a generated one; want the same 3", plain, generated)
 		}
