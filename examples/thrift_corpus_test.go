@@ -15,7 +15,9 @@ import (
 // (tmp627, renumbered by a struct added before them), and a service that
 // another extends (whose Python remote tool lists the base's methods too:
 // the exact add-service-method leaves it out; the derived one allows
-// those lines).
+// those lines), and structs that are the type of a reference field
+// (RecList & nextitem: the reader of nextitem lists RecList's __isset
+// bits; the exact add-field leaves them out).
 func TestThriftCorpusCases(t *testing.T) {
 	p := packNamed(t, "thrift")
 	needCompiler(t, p)
@@ -39,6 +41,20 @@ func TestThriftCorpusCases(t *testing.T) {
 				for _, sp := range ss {
 					if strings.Contains(sp.Desc, "of Srv,") {
 						t.Errorf("a spot in service Srv, which Inherited extends: %s", sp.Desc)
+					}
+				}
+			}
+			for _, r := range s.Relations {
+				if cfg != "mcpt.yaml" || r.Name != "add-field" {
+					continue
+				}
+				ss, err := r.Spots(context.Background(), relation.Input{Name: "Recursive.thrift", Src: readFile(t, filepath.Join(corpus, "Recursive.thrift"))})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, sp := range ss {
+					if strings.Contains(sp.Desc, "of RecList,") || strings.Contains(sp.Desc, "of CoRec2,") {
+						t.Errorf("a spot in a struct that a reference field holds: %s", sp.Desc)
 					}
 				}
 			}
