@@ -70,20 +70,23 @@ type instance struct {
 
 // newInstance parses src with the template functions and the bounded
 // range and template call of a new evaluation state.
-func newInstance(name, src string) (*instance, error) {
+func newInstance(p *instances) (*instance, error) {
 	ev := &evaluation{}
 	fm := template.FuncMap{
 		rangeFunc[0]: ev.rangeOver(false),
 		rangeFunc[1]: ev.rangeOver(true),
 		stepFunc:     func(v ...any) any { ev.step(); return last(v) },
 	}
-	t, err := template.New(name).Funcs(funcs).Funcs(fm).Option("missingkey=error").Parse(src)
+	t, err := template.New(p.name).Funcs(funcs).Funcs(fm).Option("missingkey=error").Parse(p.src)
 	if err != nil {
 		return nil, err
 	}
 	for _, x := range t.Templates() {
 		if x.Tree != nil {
 			bound(x.Tree, x.Tree.Root)
+			if p.groupRefs {
+				expandRefs(x.Tree, x.Tree.Root)
+			}
 		}
 	}
 	return &instance{t: t, ev: ev}, nil
@@ -246,6 +249,7 @@ func (w *boundedWriter) Write(p []byte) (int, error) {
 // instances is a pool of the instances of one template.
 type instances struct {
 	name, src string
+	groupRefs bool // a substitute's with: its text may refer to groups (groups.go)
 	pool      sync.Pool
 }
 
@@ -258,7 +262,7 @@ func (p *instances) execute(ctx context.Context, data any) (string, error) {
 	in, _ := p.pool.Get().(*instance)
 	if in == nil {
 		var err error
-		if in, err = newInstance(p.name, p.src); err != nil {
+		if in, err = newInstance(p); err != nil {
 			return "", err
 		}
 	}

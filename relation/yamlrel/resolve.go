@@ -8,6 +8,7 @@ package yamlrel
 // where there is no timer before the spot (it is empty there).
 
 import (
+	"maps"
 	"reflect"
 	"regexp"
 	"slices"
@@ -243,6 +244,7 @@ type held struct {
 	tmpls    []*tmpl
 	each     []*forEach
 	reads    []readT
+	edits    []*editT
 	visiting map[uintptr]bool
 }
 
@@ -250,6 +252,7 @@ var (
 	tmplType    = reflect.TypeFor[*tmpl]()
 	forEachType = reflect.TypeFor[forEach]()
 	readType    = reflect.TypeFor[readT]()
+	editType    = reflect.TypeFor[editT]()
 	// Definitions are resolved on their own; what a relation refers to
 	// of them is no part of it.
 	notHeld = []reflect.Type{reflect.TypeFor[*defs](), reflect.TypeFor[*kind](), reflect.TypeFor[*region](), reflect.TypeFor[*regexp.Regexp]()}
@@ -279,6 +282,8 @@ func (h *held) collect(v reflect.Value) {
 			h.each = append(h.each, (*forEach)(v.Addr().UnsafePointer()))
 		case readType:
 			h.reads = append(h.reads, *(*readT)(v.Addr().UnsafePointer()))
+		case editType:
+			h.edits = append(h.edits, (*editT)(v.Addr().UnsafePointer()))
 		}
 		for i := range v.NumField() {
 			h.collect(v.Field(i))
@@ -362,6 +367,15 @@ func (r *rel) resolveRelation(s *shape) error {
 	s.set("out", nil)
 	if r.clone != nil {
 		s.set("clone", mapOf("key of .clone", "of", "text"))
+	}
+	for _, e := range h.edits {
+		if e.with != nil && !done[e.with] {
+			// A substitute's with sees the groups of its pattern too.
+			ws := &shape{noun: s.noun, keys: maps.Clone(s.keys)}
+			ws.keys["match"] = matchShape(e.pattern)
+			resolveTemplate(e.with, ws, &errs)
+			done[e.with] = true
+		}
 	}
 	for _, t := range h.tmpls {
 		if !done[t] {
