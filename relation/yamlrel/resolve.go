@@ -368,15 +368,7 @@ func (r *rel) resolveRelation(s *shape) error {
 	if r.clone != nil {
 		s.set("clone", mapOf("key of .clone", "of", "text"))
 	}
-	for _, e := range h.edits {
-		if e.with != nil && !done[e.with] {
-			// A substitute's with sees the groups of its pattern too.
-			ws := &shape{noun: s.noun, keys: maps.Clone(s.keys)}
-			ws.keys["match"] = matchShape(e.pattern)
-			resolveTemplate(e.with, ws, &errs)
-			done[e.with] = true
-		}
-	}
+	resolveWiths(h.edits, s, &errs, done)
 	for _, t := range h.tmpls {
 		if !done[t] {
 			resolveTemplate(t, s, &errs)
@@ -388,6 +380,20 @@ func (r *rel) resolveRelation(s *shape) error {
 		}
 	}
 	return errs.Err()
+}
+
+// resolveWiths resolves the with of each substitute edit: it sees what
+// the relation's other templates see, and .match, the groups of its
+// pattern.
+func resolveWiths(edits []*editT, s *shape, errs *yamlpos.ErrorList, done map[*tmpl]bool) {
+	for _, e := range edits {
+		if e.with != nil && !done[e.with] {
+			ws := &shape{noun: s.noun, keys: maps.Clone(s.keys)}
+			ws.keys["match"] = matchShape(e.pattern)
+			resolveTemplate(e.with, ws, errs)
+			done[e.with] = true
+		}
+	}
 }
 
 // bindLets resolves each let's template (unless errs is nil) before it
