@@ -8,6 +8,7 @@
 package bundle
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -433,18 +434,28 @@ func (r *Reader) Sub(rel string) (*Reader, error) {
 	if dir == "" || name == ".." {
 		return r.sub(rel)
 	}
-	d, ok := r.dirs[dir]
-	if !ok {
-		var err error
-		if d, err = r.sub(dir); err != nil {
-			return nil, err
-		}
-		if r.dirs == nil {
-			r.dirs = map[string]*Reader{}
-		}
-		r.dirs[dir] = d
+	d, err := r.dirOf(dir)
+	if err != nil {
+		return nil, err
 	}
 	return d.sub(name)
+}
+
+// dirOf is the Reader of the directory at the slash-separated path dir
+// (ending in a slash, as path.Split gives it), opened once for r.
+func (r *Reader) dirOf(dir string) (*Reader, error) {
+	if d, ok := r.dirs[dir]; ok {
+		return d, nil
+	}
+	d, err := r.sub(dir)
+	if err != nil {
+		return nil, err
+	}
+	if r.dirs == nil {
+		r.dirs = map[string]*Reader{}
+	}
+	r.dirs[dir] = d
+	return d, nil
 }
 
 // sub is Sub without the directories kept open.
@@ -567,18 +578,44 @@ func (r *Reader) fsErrIn(root *os.Root, err error) error {
 	return err
 }
 
-// LoadReport reads the report file name (report.json) of the directory
-// the Reader reads.
+// LoadReport reads the report file name (report.json) of the
+// directory the Reader reads, as ReadFile checks it but decoded as it is
+// read (see result.Decode).
 func (r *Reader) LoadReport(name string) (*result.Report, error) {
-	data, err := r.ReadFile(name)
+	f, fi, err := r.openFile(name)
 	if err != nil {
 		return nil, err
 	}
-	var rep result.Report
-	if err := json.Unmarshal(data, &rep); err != nil {
+	defer f.Close()
+	if fi.Size() > MaxSize {
+		return nil, fmt.Errorf("%s: larger than %d MiB", r.display(name), MaxSize>>20)
+	}
+	rep, err := result.Decode(bufio.NewReaderSize(io.LimitReader(f, MaxSize), 256<<10))
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", r.display(name), err)
 	}
-	return &rep, nil
+	return rep, nil
+}
+
+// openFile opens the regular file at the slash-separated path name,
+// checked as every path is, and returns what it is.
+func (r *Reader) openFile(name string) (*os.File, os.FileInfo, error) {
+	fi, err := r.check(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, nil, fmt.Errorf("%s: %w", r.display(name), ErrRefused)
+	}
+	f, err := r.open(filepath.FromSlash(path.Clean(name)))
+	if err != nil {
+		return nil, nil, err
+	}
+	if sfi, err := f.Stat(); err != nil || !os.SameFile(sfi, fi) {
+		f.Close()
+		return nil, nil, fmt.Errorf("%s: changed while it was read: %w", r.display(name), ErrRefused)
+	}
+	return f, fi, nil
 }
 
 // checkInputSize refuses an input larger than MaxInput.
@@ -656,21 +693,11 @@ func (r *Reader) walkTree(rel string) error {
 // ReadFilePrefix reads at most limit bytes of the regular file at the
 // slash-separated path name, and tells its whole size.
 func (r *Reader) ReadFilePrefix(name string, limit int64) ([]byte, int64, error) {
-	fi, err := r.check(name)
-	if err != nil {
-		return nil, 0, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, 0, fmt.Errorf("%s: %w", r.display(name), ErrRefused)
-	}
-	f, err := r.open(filepath.FromSlash(path.Clean(name)))
+	f, fi, err := r.openFile(name)
 	if err != nil {
 		return nil, 0, err
 	}
 	defer f.Close()
-	if sfi, err := f.Stat(); err != nil || !os.SameFile(sfi, fi) {
-		return nil, 0, fmt.Errorf("%s: changed while it was read: %w", r.display(name), ErrRefused)
-	}
 	data, err := io.ReadAll(io.LimitReader(f, limit))
 	return data, fi.Size(), err
 }

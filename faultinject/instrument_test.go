@@ -18,7 +18,7 @@ import (
 
 // update says to rewrite the golden files instead of comparing with them:
 // UPDATE_GOLDEN=1, the module's one switch for golden files.
-var update = os.Getenv("UPDATE_GOLDEN") == "1"
+func update() bool { return os.Getenv("UPDATE_GOLDEN") == "1" }
 
 // TestInstrumentGolden compares the instrumented lib.go of the sample with
 // testdata/sample.lib.go.golden; UPDATE_GOLDEN=1 rewrites it.
@@ -29,7 +29,7 @@ func TestInstrumentGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden := filepath.Join("testdata", "sample.lib.go.golden")
-	if update {
+	if update() {
 		if err := os.WriteFile(golden, got, 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"path"
+	"path/filepath"
 	"runtime"
 	"sync"
 
@@ -39,11 +41,46 @@ func bundleRel(f *result.Finding) string {
 
 // readFacts reads the facts of the bundles of r's findings, below the
 // output directory outDir (see bundle.OpenOutput); nil when the directory
-// cannot be opened (the writers say why).
+// cannot be opened (the writers say why). Each directory of bundles
+// (findings/, ../SHARD/findings/) is listed once and its bundles read
+// through it (see bundle.Reader.ScanBundles); a bundle the scan leaves
+// out is read on its own, as bundleFiles reads it.
 func readFacts(outDir string, r *result.Report) factSet {
-	rels := make([]string, len(r.Findings))
+	out, err := bundle.OpenOutput(outDir)
+	if err != nil {
+		return nil
+	}
+	defer out.Close()
+	set := make(factSet, len(r.Findings))
+	byDir := map[string][]string{}
 	for i := range r.Findings {
-		rels[i] = bundleRel(&r.Findings[i])
+		rel := bundleRel(&r.Findings[i])
+		_, seen := set[rel]
+		if dir, name := path.Split(rel); dir != "" && path.Join(dir, name) == rel && !seen {
+			byDir[dir] = append(byDir[dir], name)
+			set[rel] = nil
+		}
+	}
+	for dir, names := range byDir {
+		listed, scanned, err := out.ScanBundles(dir, names, bundle.ReproFile, maxRepro)
+		if err != nil {
+			continue
+		}
+		for name, s := range scanned {
+			rel := dir + name
+			fa := &bundleFacts{check: s.Tree, reduced: listed[name+reducedSuffix]}
+			fa.repro, fa.reproErr = reproOf(s.File, s.Size, s.Found, s.FileErr, filepath.Join(out.Dir(), filepath.FromSlash(rel)))
+			set[rel] = fa
+		}
+	}
+	var rels []string
+	for i := range r.Findings {
+		if rel := bundleRel(&r.Findings[i]); set[rel] == nil {
+			rels = append(rels, rel)
+		}
+	}
+	if len(rels) == 0 {
+		return set
 	}
 	facts := make([]*bundleFacts, len(rels))
 	workers := min(2*runtime.GOMAXPROCS(0), 8, len(rels))
@@ -68,7 +105,6 @@ func readFacts(outDir string, r *result.Report) factSet {
 			return nil
 		}
 	}
-	set := make(factSet, len(rels))
 	for i, rel := range rels {
 		set[rel] = facts[i]
 	}

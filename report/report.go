@@ -224,13 +224,19 @@ func (b *bundleFiles) repro() (string, error) {
 	// The command is what a reader needs most: it is shown whatever is
 	// left of the report's budget, and cut on its own.
 	data, size, ok, err := b.readPrefix(maxRepro, bundle.ReproFile)
+	return reproOf(data, size, ok, err, b.dir())
+}
+
+// reproOf is the command of a bundle at dir whose repro.txt reads data
+// (of size bytes), ok when it is there.
+func reproOf(data []byte, size int64, ok bool, err error, dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
 	if ok && strings.TrimSpace(string(data)) != "" {
 		return strings.TrimSpace((&budget{left: maxRepro}).shown(string(data), size)), nil
 	}
-	return bundle.ReproCommand("", b.dir()), nil
+	return bundle.ReproCommand("", dir), nil
 }
 
 // reducedSuffix ends the name of the bundle mcpt reduce writes beside a

@@ -22,7 +22,7 @@ import (
 // update says to rewrite the signatures and groups of testdata/out instead
 // of comparing with them: UPDATE_GOLDEN=1, the module's one switch for
 // golden files.
-var update = os.Getenv("UPDATE_GOLDEN") == "1"
+func update() bool { return os.Getenv("UPDATE_GOLDEN") == "1" }
 
 // The fixture, testdata/out, is a campaign output directory: a report.json
 // and five bundles made with the reference transpiler cllc and its seeded
@@ -77,7 +77,7 @@ func TestFixtureSignatures(t *testing.T) {
 	for i := range r.Findings {
 		f := &r.Findings[i]
 		if s := signature.Of(f); s != f.Signature {
-			if !update {
+			if !update() {
 				t.Errorf("%s: stored signature %q, Signature gives %q (run with UPDATE_GOLDEN=1)", f.ID, f.Signature, s)
 			}
 			f.Signature, changed = s, true
@@ -88,12 +88,12 @@ func TestFixtureSignatures(t *testing.T) {
 		return a.Signature == b.Signature && a.Count == b.Count && a.Example == b.Example && slices.Equal(a.Findings, b.Findings) &&
 			a.Title == b.Title && a.File == b.File && a.FileKey == b.FileKey
 	}) {
-		if !update {
+		if !update() {
 			t.Errorf("stored groups differ from signature.Group (run with UPDATE_GOLDEN=1)")
 		}
 		r.Groups, changed = groups, true
 	}
-	if update && changed {
+	if update() && changed {
 		if err := r.Save(filepath.Join(fixture, ReportJSON)); err != nil {
 			t.Fatal(err)
 		}
@@ -656,7 +656,7 @@ func TestFindingPagesGolden(t *testing.T) {
 			t.Fatal(err)
 		}
 		golden := filepath.Join("testdata", "pages", id+".html")
-		if update {
+		if update() {
 			if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
 				t.Fatal(err)
 			}

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // Kind is the kind of a finding.
@@ -299,6 +300,71 @@ func Load(path string) (*Report, error) {
 	if err := json.Unmarshal(b, &r); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	return &r, nil
+}
+
+// Decode reads a report.json from rd as json.Unmarshal reads it, but its
+// findings one at a time, so that the text of a report of tens of
+// thousands of findings is never held whole: only what it decodes to.
+func Decode(rd io.Reader) (*Report, error) {
+	dec := json.NewDecoder(rd)
+	if tok, err := dec.Token(); err != nil {
+		return nil, err
+	} else if tok != json.Delim('{') {
+		return nil, fmt.Errorf("not a report: a JSON object expected, not %v", tok)
+	}
+	var findings []Finding
+	rest := []byte{'{'} // the other fields, decoded at the end
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		key, _ := tok.(string)
+		if !strings.EqualFold(key, "findings") {
+			var v json.RawMessage
+			if err := dec.Decode(&v); err != nil {
+				return nil, err
+			}
+			if len(rest) > 1 {
+				rest = append(rest, ',')
+			}
+			k, _ := json.Marshal(key)
+			rest = append(append(append(rest, k...), ':'), v...)
+			continue
+		}
+		switch tok, err := dec.Token(); {
+		case err != nil:
+			return nil, err
+		case tok == nil:
+			findings = nil
+			continue
+		case tok != json.Delim('['):
+			return nil, fmt.Errorf("the findings of a report: a JSON array expected, not %v", tok)
+		}
+		findings = []Finding{}
+		for dec.More() {
+			var f Finding
+			if err := dec.Decode(&f); err != nil {
+				return nil, err
+			}
+			findings = append(findings, f)
+		}
+		if _, err := dec.Token(); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("invalid data after the report")
+	}
+	var r Report
+	if err := json.Unmarshal(append(rest, '}'), &r); err != nil {
+		return nil, err
+	}
+	r.Findings = findings
 	return &r, nil
 }
 

@@ -60,7 +60,7 @@ func (c *analogyT) Checker(mu *Mutation) (relation.Checker, error) {
 	}
 	a := &oracle.Analogy{Name: c.name, Others: c.others(mu), Files: files, KeepNumbers: c.keepNumbers, Skip: c.skip}
 	nd := mu.inserted()
-	sib := nd.sibling(mu, c.keepNumbers)
+	sib := nd.sibling(mu, c.keepNumbers, c.alike)
 	if nd.first != "" {
 		a.Shape = shapeOf(nd.first, nd.names, c.keepNumbers)
 	}

@@ -26,7 +26,7 @@ func kindTable() string {
 
 // TestCheckerKindsDoc: the table of checker kinds in docs/relations.md is
 // the one CheckerKinds makes, and every kind has a name, a doc of a help
-// line and its keys, and New; -update writes the table.
+// line and its keys, and New; UPDATE_GOLDEN=1 writes the table.
 func TestCheckerKindsDoc(t *testing.T) {
 	for _, k := range CheckerKinds {
 		if k.Name == "" || k.New == nil || !strings.Contains(k.Doc, "\n") {

@@ -264,11 +264,11 @@ func shapeOf(line string, names []string, keep bool) string {
 // sibling returns the names of the nearest declaration of the same kind
 // and shape whose names the input mentions nowhere but in its declaration
 // (a sibling used elsewhere has lines in o that are about its uses), or
-// nil when there is none.
-func (nd *newDecl) sibling(mu *Mutation, keep bool) []string {
+// nil when there is none. Its names are alike the new ones (see alike).
+func (nd *newDecl) sibling(mu *Mutation, keep bool, alike func(a, b string) bool) []string {
 	if nd.listNames != nil {
 		for _, n := range nd.listNames {
-			if mentionedOnce(mu.m.src, n) && !isGeneric(mu.r.d.generic, n) {
+			if mentionedOnce(mu.m.src, n) && !isGeneric(mu.r.d.generic, n) && (len(nd.names) == 0 || alike(n, nd.names[0])) {
 				return []string{n}
 			}
 		}
@@ -291,14 +291,35 @@ func (nd *newDecl) sibling(mu *Mutation, keep bool) []string {
 			continue
 		}
 		ok := true
-		for _, n := range names {
-			ok = ok && mentionedOnce(mu.m.src, n) && !isGeneric(mu.r.d.generic, n)
+		for i, n := range names {
+			ok = ok && mentionedOnce(mu.m.src, n) && !isGeneric(mu.r.d.generic, n) && alike(n, nd.names[i])
 		}
 		if ok {
 			return names
 		}
 	}
 	return nil
+}
+
+// alike reports whether names a and b are split into words alike: when
+// two forms of one are the same letters (case aside), so are the same two
+// forms of the other. A generator may write a form only where it differs
+// from another (protoc-gen-go's json=unyrToijl beside name=unyr_toijl, left
+// out for the one-word zqpgxlsh), so a sibling of more or fewer words has
+// lines the new declaration rightly lacks, or lacks lines it has.
+func (d *derived) alike(a, b string) bool {
+	fa, fb := make([]string, len(d.forms)), make([]string, len(d.forms))
+	for i, f := range d.forms {
+		fa[i], fb[i] = strings.ToLower(f(a)), strings.ToLower(f(b))
+	}
+	for i := range fa {
+		for j := i + 1; j < len(fa); j++ {
+			if (fa[i] == fa[j]) != (fb[i] == fb[j]) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // isGeneric reports whether a form of the name is one of the generator's

@@ -47,7 +47,7 @@ type Func struct {
 
 // Funcs returns the template functions, in the order docs/relations.md
 // lists them (its table is generated from this list: go test
-// ./relation/yamlrel -run TestFuncsDoc -update).
+// ./relation/yamlrel -run TestFuncsDoc with UPDATE_GOLDEN=1).
 func Funcs() []Func { return slices.Clone(funcList) }
 
 var funcList = []Func{

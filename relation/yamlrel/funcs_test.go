@@ -1,14 +1,16 @@
 package yamlrel
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite the generated parts of docs/relations.md and the want sections of the golden archives under testdata")
+// update: UPDATE_GOLDEN=1, the module's one switch for generated files,
+// rewrites the generated parts of docs/relations.md and the want sections
+// of the golden archives under testdata.
+func update() bool { return os.Getenv("UPDATE_GOLDEN") == "1" }
 
 const (
 	funcsBegin = "<!-- funcs: begin -->\n"
@@ -16,13 +18,13 @@ const (
 )
 
 // TestFuncsDoc: the table of template functions in docs/relations.md is
-// the one funcList makes; -update writes it there.
+// the one funcList makes; UPDATE_GOLDEN=1 writes it there.
 func TestFuncsDoc(t *testing.T) {
 	checkDocSection(t, funcsBegin, funcsEnd, funcTable(), "TestFuncsDoc")
 }
 
 // checkDocSection fails unless the section of docs/relations.md between
-// the lines begin and end is want, which -update writes there; test is
+// the lines begin and end is want, which UPDATE_GOLDEN=1 writes there; test is
 // the test that checks it.
 func checkDocSection(t *testing.T, begin, end, want, test string) {
 	t.Helper()
@@ -40,8 +42,8 @@ func checkDocSection(t *testing.T, begin, end, want, test string) {
 	if table == want {
 		return
 	}
-	if !*update {
-		t.Fatalf("%s: the section %q is not what the code makes: go test ./relation/yamlrel -run %s -update rewrites it\nit has:\n%s\nwant:\n%s", doc, strings.TrimSpace(begin), test, table, want)
+	if !update() {
+		t.Fatalf("%s: the section %q is not what the code makes: UPDATE_GOLDEN=1 go test ./relation/yamlrel -run %s rewrites it\nit has:\n%s\nwant:\n%s", doc, strings.TrimSpace(begin), test, table, want)
 	}
 	tmp := doc + ".tmp"
 	if err := os.WriteFile(tmp, []byte(before+begin+want+end+after), 0o644); err != nil {

@@ -4,7 +4,7 @@ package yamlrel
 // holds relation files, seeds and, in its want section, what loading the
 // relations and running them on the seeds must print, as analysistest
 // holds a package with its expected diagnostics. go test -run TestGolden
-// -update writes the want sections from what the code prints now: review
+// UPDATE_GOLDEN=1 writes the want sections from what the code prints now: review
 // the diff before committing it.
 //
 // An archive reads:
@@ -115,7 +115,7 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := trimSpaces(c.run(t))
-			if *update {
+			if update() {
 				c.setWant(got)
 				if err := os.WriteFile(file, txtar.Format(c.archive), 0o644); err != nil {
 					t.Fatal(err)
@@ -123,10 +123,10 @@ func TestGolden(t *testing.T) {
 				return
 			}
 			if c.want == nil {
-				t.Fatalf("%s: no want section (go test -run TestGolden -update writes it)", file)
+				t.Fatalf("%s: no want section (UPDATE_GOLDEN=1 go test -run TestGolden writes it)", file)
 			}
 			if want := string(c.want.Data); got != want {
-				t.Errorf("%s: from the want section to what the relations print (go test -run TestGolden -update rewrites it):\n%s",
+				t.Errorf("%s: from the want section to what the relations print (UPDATE_GOLDEN=1 go test -run TestGolden rewrites it):\n%s",
 					file, udiff.Unified("want", "got", want, got))
 			}
 		})
