@@ -108,34 +108,46 @@ const stepFunc = "_step"
 
 // bound rewrites a parse tree so that every range iteration and template
 // call counts a step of the evaluation.
-func bound(tr *parse.Tree, n parse.Node) {
+func bound(tr *parse.Tree, root parse.Node) {
+	walk(root, func(n parse.Node) {
+		switch x := n.(type) {
+		case *parse.RangeNode:
+			fn := rangeFunc[0]
+			if len(x.Pipe.Decl) > 1 {
+				fn = rangeFunc[1]
+			}
+			x.Pipe.Cmds = append(x.Pipe.Cmds, call(tr, x.Pipe.Pos, fn))
+		case *parse.TemplateNode:
+			if x.Pipe == nil {
+				x.Pipe = &parse.PipeNode{NodeType: parse.NodePipe, Pos: x.Pos, Line: x.Line}
+			}
+			x.Pipe.Cmds = append(x.Pipe.Cmds, call(tr, x.Pos, stepFunc))
+		}
+	})
+}
+
+// walk calls f with n, then with each node of the lists below it (the
+// lists of if, with and range too): f may rewrite a list's nodes, which
+// are walked as f leaves them.
+func walk(n parse.Node, f func(parse.Node)) {
+	if l, isList := n.(*parse.ListNode); isList && l == nil {
+		return
+	}
+	f(n)
 	switch x := n.(type) {
 	case *parse.ListNode:
-		if x == nil {
-			return
-		}
 		for _, c := range x.Nodes {
-			bound(tr, c)
+			walk(c, f)
 		}
 	case *parse.IfNode:
-		bound(tr, x.List)
-		bound(tr, x.ElseList)
+		walk(x.List, f)
+		walk(x.ElseList, f)
 	case *parse.WithNode:
-		bound(tr, x.List)
-		bound(tr, x.ElseList)
+		walk(x.List, f)
+		walk(x.ElseList, f)
 	case *parse.RangeNode:
-		fn := rangeFunc[0]
-		if len(x.Pipe.Decl) > 1 {
-			fn = rangeFunc[1]
-		}
-		x.Pipe.Cmds = append(x.Pipe.Cmds, call(tr, x.Pipe.Pos, fn))
-		bound(tr, x.List)
-		bound(tr, x.ElseList)
-	case *parse.TemplateNode:
-		if x.Pipe == nil {
-			x.Pipe = &parse.PipeNode{NodeType: parse.NodePipe, Pos: x.Pos, Line: x.Line}
-		}
-		x.Pipe.Cmds = append(x.Pipe.Cmds, call(tr, x.Pos, stepFunc))
+		walk(x.List, f)
+		walk(x.ElseList, f)
 	}
 }
 

@@ -81,58 +81,33 @@ func refSpelling(ref, key string) string {
 
 // eachText calls f with every text node under n.
 func eachText(n parse.Node, f func(*parse.TextNode)) {
-	switch x := n.(type) {
-	case *parse.ListNode:
-		if x == nil {
-			return
+	walk(n, func(n parse.Node) {
+		if x, ok := n.(*parse.TextNode); ok {
+			f(x)
 		}
-		for _, c := range x.Nodes {
-			eachText(c, f)
-		}
-	case *parse.TextNode:
-		f(x)
-	case *parse.IfNode:
-		eachText(x.List, f)
-		eachText(x.ElseList, f)
-	case *parse.WithNode:
-		eachText(x.List, f)
-		eachText(x.ElseList, f)
-	case *parse.RangeNode:
-		eachText(x.List, f)
-		eachText(x.ElseList, f)
-	}
+	})
 }
 
 // expandRefs rewrites the references to groups in the text of the parse
 // tree tr, the old spelling of with, to what they mean: $$ to a $, a
 // group to index $.match KEY (empty for a group the match has not, as
 // regexp's expansion has it).
-func expandRefs(tr *parse.Tree, n parse.Node) {
-	switch x := n.(type) {
-	case *parse.ListNode:
-		if x == nil {
+func expandRefs(tr *parse.Tree, root parse.Node) {
+	walk(root, func(n parse.Node) {
+		x, ok := n.(*parse.ListNode)
+		if !ok {
 			return
 		}
 		var out []parse.Node
 		for _, c := range x.Nodes {
-			if t, ok := c.(*parse.TextNode); ok {
+			if t, isText := c.(*parse.TextNode); isText {
 				out = append(out, splitRefs(tr, t)...)
-				continue
+			} else {
+				out = append(out, c)
 			}
-			expandRefs(tr, c)
-			out = append(out, c)
 		}
 		x.Nodes = out
-	case *parse.IfNode:
-		expandRefs(tr, x.List)
-		expandRefs(tr, x.ElseList)
-	case *parse.WithNode:
-		expandRefs(tr, x.List)
-		expandRefs(tr, x.ElseList)
-	case *parse.RangeNode:
-		expandRefs(tr, x.List)
-		expandRefs(tr, x.ElseList)
-	}
+	})
 }
 
 // splitRefs is the text node t as text and actions, one per reference.
