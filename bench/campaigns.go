@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -17,6 +19,7 @@ import (
 
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/transpiler"
+	"github.com/mcpt-tool/mcpt/transpiler/spec"
 )
 
 // sample is one timed run: a campaign or a bare loop.
@@ -110,7 +113,7 @@ func (js *jobSet) campaign(t transpiler.Transpiler, mode engine.Mode, workers in
 func (js *jobSet) bare(workers int) *job {
 	name := fmt.Sprintf("bare cllc loop, %d worker%s", workers, plural(workers))
 	j := &job{name: name, run: func(ctx context.Context) (sample, error) {
-		return bareLoop(ctx, js.e.cllc, js.reqs, workers)
+		return bareLoop(ctx, cllcProcess(js.e.cllc), js.reqs, workers)
 	}}
 	js.jobs[name] = j
 	return j
@@ -320,13 +323,12 @@ func (r *recorder) Transpile(ctx context.Context, req transpiler.Request) (*tran
 	return r.t.Transpile(ctx, req)
 }
 
-// bareLoop runs cllc on every request with the given number of workers,
-// each run in a fresh directory (in/NAME, out/) that is removed afterwards:
-// all a tester must do to run an external transpiler, and nothing more. A
-// rejection (exit status 1) is a normal run; another failure is an error.
-func bareLoop(ctx context.Context, cllc string, reqs []transpiler.Request, workers int) (sample, error) {
+// bareLoop runs the process p (a transpiler command with its
+// placeholders) on every request with the given number of workers (see
+// bareRun).
+func bareLoop(ctx context.Context, p spec.Process, reqs []transpiler.Request, workers int) (sample, error) {
 	return timedLoop(ctx, reqs, workers, func(ctx context.Context, req transpiler.Request) error {
-		return bareRun(ctx, cllc, req)
+		return bareRun(ctx, p, req)
 	})
 }
 
@@ -353,7 +355,18 @@ func timedLoop(ctx context.Context, reqs []transpiler.Request, workers int, run 
 	return sample{wall: time.Since(t0), cpu: cpuTime() - c0, runs: len(reqs)}, err
 }
 
-func bareRun(ctx context.Context, cllc string, req transpiler.Request) error {
+// cllcProcess is the external cllc as a bare loop runs it.
+func cllcProcess(cllc string) spec.Process {
+	return spec.Process{Argv: []string{cllc, transpiler.PlaceholderInput, "-o", transpiler.PlaceholderOutDir}}
+}
+
+// bareRun runs p once on req in a fresh directory (in/NAME, out/) that is
+// removed afterwards: all a tester must do to run an external transpiler,
+// and nothing more. The placeholders of p's arguments are replaced, a
+// program named with a slash is relative to p.Dir, p.Env is added to the
+// environment. An exit status that p accepts or rejects (by default 0 and
+// 1) is a normal run; another failure is an error.
+func bareRun(ctx context.Context, p spec.Process, req transpiler.Request) error {
 	dir, err := os.MkdirTemp("", "mcpt-bare-")
 	if err != nil {
 		return err
@@ -369,10 +382,38 @@ func bareRun(ctx context.Context, cllc string, req transpiler.Request) error {
 	if err := os.WriteFile(in, req.Src, 0o644); err != nil {
 		return err
 	}
-	err = exec.CommandContext(ctx, cllc, in, "-o", out).Run()
+	args := make([]string, len(p.Argv)-1)
+	r := strings.NewReplacer(transpiler.PlaceholderInput, in, transpiler.PlaceholderInputName, req.Name,
+		transpiler.PlaceholderOutDir, out, transpiler.PlaceholderWorkDir, dir)
+	for i, a := range p.Argv[1:] {
+		args[i] = r.Replace(a)
+	}
+	prog := p.Argv[0]
+	if strings.ContainsRune(prog, filepath.Separator) && !filepath.IsAbs(prog) {
+		// Absolute: joined with a relative directory, ../gen.sh may
+		// clean to a bare name, which would be looked up in $PATH.
+		if prog, err = filepath.Abs(filepath.Join(p.Dir, prog)); err != nil {
+			return err
+		}
+	}
+	cmd := exec.CommandContext(ctx, prog, args...)
+	cmd.Dir = p.Dir
+	if len(p.Env) > 0 {
+		cmd.Env = append(os.Environ(), p.Env...)
+	}
+	err = cmd.Run()
 	var ee *exec.ExitError
-	if errors.As(err, &ee) && ee.ExitCode() == 1 {
-		return nil
+	if errors.As(err, &ee) {
+		accept, reject := p.Accept, p.Reject
+		if accept == nil {
+			accept = []int{0}
+		}
+		if reject == nil {
+			reject = []int{1}
+		}
+		if code := ee.ExitCode(); slices.Contains(accept, code) || slices.Contains(reject, code) {
+			return nil
+		}
 	}
 	return err
 }

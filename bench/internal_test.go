@@ -3,12 +3,60 @@ package bench
 import (
 	"context"
 	"math"
+	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/transpiler"
+	"github.com/mcpt-tool/mcpt/transpiler/spec"
 )
+
+// TestBareRunProcess: a bare run of a configured command replaces the
+// placeholders, finds a program named with a slash in the command's
+// directory, adds its environment, and takes the exit statuses the
+// command accepts or rejects as runs, any other as an error.
+func TestBareRunProcess(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("a shell script as the transpiler")
+	}
+	dir := t.TempDir()
+	// The command's directory relative to the working directory, the
+	// program relative to it (../t.sh from c is t.sh in dir).
+	t.Chdir(dir)
+	if err := os.Mkdir("c", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	copyTo := filepath.Join(dir, "copy")
+	script := "#!/bin/sh\n[ \"$3\" = in.txt ] || exit 9\ncp \"$1\" \"$COPY\" && : > \"$2/out.txt\" && exit \"$CODE\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "t.sh"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	req := transpiler.Request{Name: "in.txt", Src: []byte("hello\n")}
+	p := func(code string, accept, reject []int) spec.Process {
+		return spec.Process{
+			Argv: []string{"../t.sh", transpiler.PlaceholderInput, transpiler.PlaceholderOutDir, transpiler.PlaceholderInputName},
+			Dir:  "c", Env: spec.Env{"CODE=" + code, "COPY=" + copyTo}, Accept: accept, Reject: reject,
+		}
+	}
+	if err := bareRun(context.Background(), p("0", nil, nil), req); err != nil {
+		t.Fatalf("exit 0: %v", err)
+	}
+	if b, err := os.ReadFile(copyTo); err != nil || string(b) != "hello\n" {
+		t.Fatalf("the input the command got: %q, %v", b, err)
+	}
+	for _, c := range []struct {
+		code           string
+		accept, reject []int
+		ok             bool
+	}{{"1", nil, nil, true}, {"3", nil, nil, false}, {"3", nil, []int{3}, true}, {"4", []int{4}, []int{}, true}, {"1", nil, []int{}, false}} {
+		err := bareRun(context.Background(), p(c.code, c.accept, c.reject), req)
+		if (err == nil) != c.ok {
+			t.Errorf("exit %s, accept %v, reject %v: error %v, want ok %v", c.code, c.accept, c.reject, err, c.ok)
+		}
+	}
+}
 
 func TestMedianPercentile(t *testing.T) {
 	xs := []float64{5, 1, 4, 2, 3}
@@ -111,7 +159,7 @@ func BenchmarkExternalRun(b *testing.B) {
 	})
 	b.Run("bare", func(b *testing.B) {
 		for range b.N {
-			if err := bareRun(context.Background(), cllc, req); err != nil {
+			if err := bareRun(context.Background(), cllcProcess(cllc), req); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -49,22 +49,26 @@ func loadRelationSets(t *testing.T, sets ...[]string) []*relation.Relation {
 	return rels
 }
 
+// spotDescs returns the descriptions of the spots of r on the input.
+func spotDescs(t *testing.T, r *relation.Relation, name string, src []byte) []string {
+	t.Helper()
+	ss, err := r.Spots(context.Background(), relation.Input{Name: name, Src: src})
+	if err != nil {
+		t.Fatalf("%s on %s: %v", r.Name, name, err)
+	}
+	var out []string
+	for _, s := range ss {
+		out = append(out, s.Desc)
+	}
+	return out
+}
+
 // checkLayouts rewrites every seed in each layout: the rewritten seed must
 // parse and give every relation the same spots, in number and
 // description, as the seed.
 func checkLayouts(t *testing.T, parse func(*testing.T, string, []byte) *syntax.Tree, rels []*relation.Relation, seeds []string, layouts []layout) {
 	t.Helper()
-	spotsOf := func(r *relation.Relation, name string, src []byte) []string {
-		ss, err := r.Spots(context.Background(), relation.Input{Name: name, Src: src})
-		if err != nil {
-			t.Fatalf("%s on %s: %v", r.Name, name, err)
-		}
-		var out []string
-		for _, s := range ss {
-			out = append(out, s.Desc)
-		}
-		return out
-	}
+	spotsOf := func(r *relation.Relation, name string, src []byte) []string { return spotDescs(t, r, name, src) }
 	total := 0
 	for _, seed := range seeds {
 		src := readFile(t, seed)

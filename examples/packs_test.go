@@ -27,7 +27,6 @@ import (
 	"github.com/mcpt-tool/mcpt/internal/testtier"
 	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/transpiler"
-	"github.com/mcpt-tool/mcpt/transpiler/spec"
 )
 
 // pack is one relation pack and the compiler it tests.
@@ -148,18 +147,7 @@ func TestFaultsAreDetected(t *testing.T) {
 		t.Run(p.dir, func(t *testing.T) {
 			needCompiler(t, p)
 			s := load(t, p)
-			bin := buildFaulty(t, p)
-			gen, err := filepath.Abs(filepath.Join(p.dir, "gen.sh"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			tr, err := transpiler.NewCommand(transpiler.Command{Process: spec.Process{
-				Argv: []string{bin, gen, transpiler.PlaceholderInput, transpiler.PlaceholderOutDir},
-				Dir:  p.dir, Reject: []int{1}, Timeout: time.Minute,
-			}})
-			if err != nil {
-				t.Fatal(err)
-			}
+			tr := faultyCommand(t, p)
 			rep := campaign(t, s, tr, p.faultRelations, 80)
 			if len(rep.Findings) == 0 {
 				t.Fatalf("the fault of %s/faulty went unnoticed in %d test cases", p.dir, rep.TestCases)

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/mcpt-tool/mcpt/engine"
@@ -92,4 +93,25 @@ func TestProtobufPack(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestProtobufGeneratedHeader: a file as proto.grammar generates it (its
+// first line, syntax and package in the generated alternative of the file
+// rule) has the same top-level spots as the same file read by the
+// alternative for any file: the messages, enums and services are members
+// of the file's region either way.
+func TestProtobufGeneratedHeader(t *testing.T) {
+	rels := loadRelationSets(t, []string{filepath.Join("protobuf", "derived", "add-message.yaml")})
+	body := "syntax = \"proto3\";\n\npackage p;\n\nmessage A {\n  bytes c = 1;\n}\n/** b */\nmessage B {\n  int32 d = 1;\n}\nservice S {\n  rpc R(A) returns (B);\n}\n"
+	for _, r := range rels {
+		if r.Name != "add-message" {
+			continue
+		}
+		plain, generated := spotDescs(t, r, "h.proto", []byte(body)), spotDescs(t, r, "h.proto", []byte("// Generated seed.\n"+body))
+		if len(plain) != 3 || !slices.Equal(plain, generated) {
+			t.Errorf("add-message spots: %q read as any file, %q as a generated one; want the same 3", plain, generated)
+		}
+		return
+	}
+	t.Fatal("no relation add-message")
 }

@@ -259,6 +259,37 @@ func TestLocalityAlso(t *testing.T) {
 	if v := l.Decide(o, o2); len(v.Fails) != 0 {
 		t.Errorf("with also: false alarm %+v", v.Fails)
 	}
+	// A file that names no declaration (protoc-c's table of enum values
+	// under optimize_for = CODE_SIZE) gains the new entry, a line also
+	// matches, and its count: explained. Without the entry, the count
+	// alone must not change.
+	tab := func(n string, vals ...string) []byte {
+		var b strings.Builder
+		b.WriteString("ProtobufCEnumValue e[" + n + "] =\n{\n")
+		for _, v := range vals {
+			b.WriteString("  { NULL, NULL, " + v + " }, /* CODE_SIZE */\n")
+		}
+		b.WriteString("};\n")
+		return []byte(b.String())
+	}
+	o = tree.Tree{"e.h": []byte("  E__A = 0,\n"), "e.c": tab("1", "0")}
+	o2 = tree.Tree{"e.h": []byte("  E__A = 0,\n  E__ZQNEW = 7,\n"), "e.c": tab("2", "0", "7")}
+	entry := &Locality{Fresh: []Name{nm("Zqnew")}, Numbers: Any}
+	if v := entry.Decide(o, o2); len(v.Fails) != 1 || v.Fails[0].File != "e.c" {
+		t.Errorf("an entry without the name, no also: want a failure of e.c, got %+v", v.Fails)
+	}
+	entry.Also = []*regexp.Regexp{regexp.MustCompile(`^\s*\{ NULL, NULL, -?\d+ \}, /\* CODE_SIZE \*/$`)}
+	if v := entry.Decide(o, o2); len(v.Fails) != 0 {
+		t.Errorf("an entry without the name: false alarm %+v", v.Fails)
+	}
+	o2["e.c"] = tab("2", "0")
+	if v := entry.Decide(o, o2); len(v.Fails) != 1 || !strings.Contains(v.Fails[0].Message, "byte-identical") {
+		t.Errorf("a count without an entry: want a failure, got %+v", v.Fails)
+	}
+	o2["e.c"] = append(tab("2", "0", "7"), "int x;\n"...)
+	if v := entry.Decide(o, o2); len(v.Fails) != 1 || !strings.Contains(v.Fails[0].Message, "int x;") {
+		t.Errorf("an entry and an unrelated line: want a failure, got %+v", v.Fails)
+	}
 }
 
 func TestOrderPlaces(t *testing.T) {
@@ -337,6 +368,21 @@ func TestOrderNotPlacesAndLists(t *testing.T) {
 	if v := typed.Decide(tree.Tree{"a.ts": []byte("x\n")}, tree.Tree{"a.ts": []byte("zqnew():number {\n")}); len(v.Fails) != 0 {
 		t.Errorf("type named like the neighbour: false alarm %+v", v.Fails)
 	}
+	// A neighbour's word that is also another declared name (the message
+	// LongMsg and its field long_msg, copied into the new message) is no
+	// list of the two: the new message's field follows its name.
+	msg := func(s, snake string) Name { return Name{Forms: []string{s, snake, strings.ToUpper(snake)}} }
+	field := &Order{New: msg("Zqnew", "zqnew"), Prev: msg("LongMsg", "long_msg"), Others: []Name{msg("LongMsg", "long_msg"), msg("long_msg", "long_msg")}}
+	o = tree.Tree{"a.c": []byte("  offsetof(LongMsg, long_msg),\n")}
+	o2 = tree.Tree{"a.c": []byte("  offsetof(LongMsg, long_msg),\n  offsetof(Zqnew, long_msg),\n")}
+	if v := field.Decide(o, o2); len(v.Fails) != 0 {
+		t.Errorf("a field named like the neighbour: false alarm %+v", v.Fails)
+	}
+	// The neighbour in a form of its own still decides.
+	o2 = tree.Tree{"a.c": []byte("  offsetof(LongMsg, long_msg),\n  f(Zqnew, LongMsg),\n")}
+	if v := field.Decide(o, o2); len(v.Fails) != 1 {
+		t.Errorf("the neighbour after the new name: want a failure, got %+v", v.Fails)
+	}
 }
 
 func TestAnalogyFormsPresent(t *testing.T) {
@@ -369,6 +415,22 @@ func TestAnalogySignedNumbers(t *testing.T) {
 	}
 	if got := maskSigned("x = -12, y-1, f(-3), a[2]-4, n - 1, (-2147483647 - 1);"); got != "x = #, y-#, f(#), a[#]-#, n - #, #;" {
 		t.Errorf("maskSigned: %q", got)
+	}
+}
+
+// TestAnalogyMacroContinuation: a list in a C macro ends its lines but the
+// last with a backslash; the sibling last, the new entry before it, the
+// two lines differ only in that punctuation.
+func TestAnalogyMacroContinuation(t *testing.T) {
+	c := &Analogy{Renames: []Rename{{From: nm("rtoll"), To: nm("zqnew")}}}
+	o := tree.Tree{"s.h": []byte("#define S__INIT(p__) \\\n    { S__BASE_INIT,\\\n      p__ ## rtoll  }\n")}
+	o2 := tree.Tree{"s.h": []byte("#define S__INIT(p__) \\\n    { S__BASE_INIT,\\\n      p__ ## zqnew,\\\n      p__ ## rtoll  }\n")}
+	if v := c.Decide(o, o2); len(v.Fails) != 0 || len(v.Undecided) != 0 {
+		t.Errorf("an entry before the last of a macro's list: %+v", v)
+	}
+	o2["s.h"] = []byte("#define S__INIT(p__) \\\n    { S__BASE_INIT,\\\n      p__ ## rtoll  }\n  zqnew;\n")
+	if v := c.Decide(o, o2); len(v.Fails) != 1 {
+		t.Errorf("the entry missing: want a failure, got %+v", v.Fails)
 	}
 }
 

@@ -22,7 +22,10 @@ type Verdict struct {
 const Any = -1
 
 // Locality is the derived checker that needs nothing but the fresh names:
-// a file of o′ that mentions no fresh name is byte-identical to o's, and
+// a file of o′ that mentions no fresh name is byte-identical to o's (unless
+// it gained a line an Also pattern matches whole: the new declaration's
+// entry written without its name, protoc-c's tables under optimize_for =
+// CODE_SIZE; then its changes are explained as below), and
 // in a file that changed, every line added or removed mentions a fresh name
 // or is an old line changed only in its numbers (a count, a renumbered
 // value) or in list punctuation (a trailing comma, a separator moved), of
@@ -100,11 +103,23 @@ func (l *Locality) Decide(o, o2 tree.Tree) Verdict {
 				fail(f, "%s appeared in o′ but mentions no new name", f).Actual = string(b)
 			}
 		case bytes.Equal(a, b):
-		case !mentionsBytes(b, l.Fresh):
-			x := fail(f, "%s changed, but it does not mention the new declaration and must be byte-identical", f)
-			x.Expected, x.Actual, x.Diff = string(a), string(b), DiffOutputs(f, string(a), string(b))
 		default:
-			c := l.classify(a, b)
+			var c changes
+			if !mentionsBytes(b, l.Fresh) {
+				// Byte-identical, unless the file gained a line an also
+				// pattern matches: the new declaration's entry written
+				// without its name.
+				if len(l.Also) > 0 {
+					c = l.classify(a, b)
+				}
+				if c.alsoAdded == 0 {
+					x := fail(f, "%s changed, but it does not mention the new declaration and must be byte-identical", f)
+					x.Expected, x.Actual, x.Diff = string(a), string(b), DiffOutputs(f, string(a), string(b))
+					continue
+				}
+			} else {
+				c = l.classify(a, b)
+			}
 			numbers += len(c.numbers)
 			punct += len(c.punct)
 			if len(c.removed)+len(c.added) > 0 {
@@ -163,6 +178,7 @@ func unexplained(added, removed []string) string {
 type changes struct {
 	numbers, punct, added, removed []string
 	step                           []string // renumbered by another amount than By
+	alsoAdded                      int      // added lines an also pattern matches whole
 }
 
 func (l *Locality) classify(ab, bb []byte) changes {
@@ -180,9 +196,14 @@ func (l *Locality) classify(ab, bb []byte) changes {
 	used := l.pair(&c, d)
 	l.claimAround(lb, d)
 	for k, x := range d.added {
-		if !used[k] && d.left[x] > 0 && !l.also(x) {
+		if used[k] || d.left[x] <= 0 {
+			continue
+		}
+		d.left[x]--
+		if l.also(x) {
+			c.alsoAdded++
+		} else {
 			c.added = append(c.added, x)
-			d.left[x]--
 		}
 	}
 	return c
@@ -418,10 +439,12 @@ func pairBy(r string, added []string, used []bool, mr, pr string) int {
 	return -1
 }
 
-const punctuation = " \t,;:{}()[]"
+const punctuation = " \t,;:{}()[]\\"
 
 // trimPunct is a line without the list punctuation and white space at its
-// ends: a trailing comma gained, a ':' or '{' moved to a neighbour.
+// ends: a trailing comma gained, a ':' or '{' moved to a neighbour, a
+// backslash that continues a C macro's line (all lines of a list but the
+// last).
 func trimPunct(s string) string { return strings.Trim(s, punctuation) }
 
 // structural reports whether a line is blank or punctuation only.

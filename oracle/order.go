@@ -24,7 +24,10 @@ import (
 // (one per place: p_init and the end-of-cycle function each list the
 // events), and each pair must be in i′'s order. Comment lines (by the
 // file's extension: // and /* in C, # in Python) are no place. A line that mentions the
-// new name and a neighbour (a list on one line) must hold them in order.
+// new name and a neighbour (a list on one line) must hold them in order,
+// unless the neighbour's word there is also a form of another name the
+// input declares (a message LongMsg and its field long_msg: in
+// `offsetof(Zq, long_msg)` the word is the new message's field).
 // Where a place does not decide (the neighbours' lines have another
 // shape, `n?: T;` against `m: T;`, or the counts differ), the new line's
 // block does: the lines of the same indentation around it, up to a less
@@ -73,12 +76,13 @@ func (c *Order) Decide(o, o2 tree.Tree) Verdict {
 		return v
 	}
 	scs := [3]*scanner{newScanner(c.Prev, c.Others), newScanner(c.New, c.Others), newScanner(c.Next, c.Others)}
+	amb := [3][]bool{namesakeForms(c.Prev, c.Others), nil, namesakeForms(c.Next, c.Others)}
 	decided := false
 	for _, f := range o2.Names() {
 		if !c.concerns(f, o, o2) {
 			continue
 		}
-		d, bad := c.checkFile(f, view(o2[f]), scs)
+		d, bad := c.checkFile(f, view(o2[f]), scs, amb)
 		decided = decided || d
 		if len(bad) > 0 {
 			v.Fails = append(v.Fails, Failure{
@@ -104,9 +108,10 @@ func (c *Order) concerns(f string, o, o2 tree.Tree) bool {
 
 // checkFile checks the order of the new declaration and its neighbours in
 // one file of o′, on the lines that name two of them and at every place
-// that lists them on lines of their own. It returns whether some place
-// decided the check, and the places out of order.
-func (c *Order) checkFile(file, text string, scs [3]*scanner) (decided bool, bad []string) {
+// that lists them on lines of their own (amb: the neighbours' forms that
+// decide no line of two names). It returns whether some place decided the
+// check, and the places out of order.
+func (c *Order) checkFile(file, text string, scs [3]*scanner, amb [3][]bool) (decided bool, bad []string) {
 	starts := lineStarts(text)
 	var cand []int
 	for t := range 3 {
@@ -133,7 +138,7 @@ func (c *Order) checkFile(file, text string, scs [3]*scanner) (decided bool, bad
 		case n > 1:
 			if len(occ[1]) > 0 && c.checked(placeKey(line, occ[1])) {
 				decided = true
-				if !inLineOrder(line, occ) {
+				if !inLineOrder(line, unambiguous(occ, amb)) {
 					bad = append(bad, fmt.Sprintf("line %d: %s", i+1, strings.TrimSpace(line)))
 				}
 			}
@@ -234,6 +239,39 @@ func (c *Order) addPlace(places map[string][]tagged, order []string, line string
 		places[k] = append(places[k], tagged{t, i})
 	}
 	return order
+}
+
+// namesakeForms marks the forms of n that are also a form of another
+// name of others (ClusterId's snake case is the field cluster_id as
+// written): where n's word has such a form, the line may name the other.
+func namesakeForms(n Name, others []Name) []bool {
+	out := make([]bool, len(n.Forms))
+	for _, o := range others {
+		if sameName(o, n) {
+			continue
+		}
+		for i, f := range n.Forms {
+			if f != "" && slices.Contains(o.Forms, f) {
+				out[i] = true
+			}
+		}
+	}
+	return out
+}
+
+// unambiguous returns the occurrences with those of the neighbours' forms
+// that amb marks left out.
+func unambiguous(occ [3][]span, amb [3][]bool) [3][]span {
+	for _, t := range []int{0, 2} {
+		var keep []span
+		for _, s := range occ[t] {
+			if s.form >= len(amb[t]) || !amb[t][s.form] {
+				keep = append(keep, s)
+			}
+		}
+		occ[t] = keep
+	}
+	return occ
 }
 
 func orNone(n Name) string {

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/mcpt-tool/mcpt/bench"
+	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/result"
 )
 
@@ -35,9 +36,23 @@ type benchCmd struct {
 	CllcCases      int    `name:"cllc-cases" help:"Test cases per cllc campaign of --workers-compare (default 300; 40 with --quick)."`
 	TSCases        int    `name:"ts-cases" help:"Test cases per TypeScript campaign of --workers-compare (default 150; 4 with --quick)."`
 	TSExamples     string `name:"ts-examples" placeholder:"DIR" help:"The TypeScript example directory of --workers-compare (default: typescript beside the CLL example)."`
+	Pack           string `placeholder:"CONFIG" help:"Measure only this pack (a configuration whose transpiler is a command): test cases per second of its campaigns with 1 and 2 workers against a bare loop that runs the command on the same inputs with as many workers, interleaved --repeat times (default 3; e.g. examples/protobuf/go/mcpt.yaml)."`
+	PackCases      int    `name:"pack-cases" help:"Test cases per campaign of --pack (default 300; 10 with --quick)."`
 }
 
-func (c *benchCmd) Run() error {
+func (c *benchCmd) Run(tools *setup.Tools) error {
+	if c.Pack != "" {
+		ctx, stop := interruptible()
+		defer stop()
+		res, err := bench.Pack(ctx, bench.PackOptions{Config: c.Pack, Tools: tools, Cases: c.PackCases, Repeat: c.Repeat, Quick: c.Quick, Log: os.Stderr})
+		if err != nil {
+			return err
+		}
+		if err := res.WriteTable(os.Stdout); err != nil {
+			return err
+		}
+		return writeJSON(c.JSON, res)
+	}
 	ex, err := bench.FindExamples(c.Examples)
 	if err != nil {
 		return usageErr("%v", err)

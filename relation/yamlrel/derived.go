@@ -179,10 +179,12 @@ func (mu *Mutation) inserted() *newDecl {
 		nd.prev, _ = prev[kn].(string)
 		nd.next, _ = next[kn].(string)
 		// Siblings and kin come from the region instance of the spot: a
-		// field of the same struct.
+		// field of the same struct. A spot of a tree region knows its
+		// instance, and a nested struct's fields are not those of the
+		// struct around it (whose lines name that struct).
 		at := mu.s.Line - 1
 		for _, inst := range mu.m.regions[mu.r.boundaries.name] {
-			if inst.from < at && at <= inst.to {
+			if mu.s.inst != nil && inst == mu.s.inst || mu.s.inst == nil && inst.from < at && at <= inst.to {
 				for _, dc := range inst.items {
 					if dc.kind == k {
 						nd.candidates = append(nd.candidates, dc)
