@@ -93,6 +93,17 @@ func Main(tools *setup.Tools) int {
 	return code
 }
 
+// wholeReportGC sets the collector back to its default target, unless
+// GOGC in the environment says otherwise, for a command whose live heap is
+// a whole report (merge, report: about 4 KB a finding): at a campaign's
+// target (see Main) such a process grows to five times that heap, 0.54 GB
+// where 0.31 GB do for a merge of 27,934 findings, in the same time.
+func wholeReportGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(100)
+	}
+}
+
 // Run runs the command line args (without the program's name) and returns
 // the exit status. Configurations may name tools' Go relations and builtin
 // transpilers; tools may be nil.

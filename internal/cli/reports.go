@@ -20,6 +20,7 @@ type reportCmd struct {
 }
 
 func (c *reportCmd) Run() error {
+	wholeReportGC()
 	dir, err := outdir.Open(c.Out, outLayout)
 	if err != nil {
 		return usageErr("%v", err)
@@ -51,6 +52,7 @@ type mergeCmd struct {
 }
 
 func (c *mergeCmd) Run(tools *setup.Tools) error {
+	wholeReportGC()
 	if c.FindingsExit < 0 || c.FindingsExit > 125 {
 		return usageErr("--findings-exit-code %d: want 0…125", c.FindingsExit)
 	}

@@ -68,9 +68,10 @@ type gap struct {
 
 // gaps lists the spots of a Thrift file. A service that extends another is
 // left out (its generated classes inherit the base's methods), and so is
-// the place before a method with a doc comment (/** */), which the C++
-// generator writes before that method's declarations, where the relation
-// places the new method's.
+// one that another service of the file extends (that one's Python remote
+// tool lists the base's methods too), and the place before a method with a
+// doc comment (/** */), which the C++ generator writes before that
+// method's declarations, where the relation places the new method's.
 func gaps(in relation.Input) ([]gap, *syntax.Tree, error) {
 	p, err := parser()
 	if err != nil {
@@ -80,10 +81,25 @@ func gaps(in relation.Input) ([]gap, *syntax.Tree, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	lists := syntax.Lists(tr, services)
+	base := func(svc *syntax.Node) string { // the service svc extends, or ""
+		for _, n := range svc.Children {
+			if n.Kind == "extends" && n.End > n.Start {
+				return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(n.Text(tr.Src)), "extends"))
+			}
+		}
+		return ""
+	}
+	extended := map[string]bool{}
+	for _, l := range lists {
+		if l.Node.Parent != nil {
+			extended[base(l.Node.Parent)] = true
+		}
+	}
 	var out []gap
-	for _, l := range syntax.Lists(tr, services) {
+	for _, l := range lists {
 		svc := l.Node.Parent
-		if len(l.Members) == 0 || svc == nil || slices.ContainsFunc(svc.Children, func(n *syntax.Node) bool { return n.Kind == "extends" && n.End > n.Start }) {
+		if len(l.Members) == 0 || svc == nil || base(svc) != "" || extended[syntax.NameOf(tr.Src, svc)] {
 			continue
 		}
 		for _, sp := range l.Spots() {
