@@ -183,6 +183,11 @@ type Edit struct {
 	Pattern *regexp.Regexp // Substitute, Renumber
 	With    string         // Substitute: the replacement, with $1 expansion
 	By      int            // Renumber: the amount added
+
+	// Replace, when set, is a Substitute's replacement in place of With:
+	// it is given the groups of each match (as FindStringSubmatch gives
+	// them, group 0 the match) and its text is taken as it is, a $ too.
+	Replace func(groups []string) (string, error)
 }
 
 // Difference checks that File in o′ equals File in o with exactly Edits

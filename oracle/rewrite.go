@@ -21,10 +21,15 @@ func rewrite(e *Edit, lines []string) error {
 	case Substitute:
 		n := 0
 		for i, l := range lines {
-			if e.Pattern.MatchString(l) {
-				lines[i] = e.Pattern.ReplaceAllString(l, e.With)
-				n++
+			if !e.Pattern.MatchString(l) {
+				continue
 			}
+			s, err := substitute(e, l)
+			if err != nil {
+				return err
+			}
+			lines[i] = s
+			n++
 		}
 		if n == 0 {
 			return fmt.Errorf("no line of the range matches /%s/", e.Pattern)
@@ -56,6 +61,33 @@ func rewrite(e *Edit, lines []string) error {
 		}
 	}
 	return nil
+}
+
+// substitute rewrites every match of e's pattern in the line l: with
+// e.Replace's text when it has one, else with With's expansion.
+func substitute(e *Edit, l string) (string, error) {
+	if e.Replace == nil {
+		return e.Pattern.ReplaceAllString(l, e.With), nil
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range e.Pattern.FindAllStringSubmatchIndex(l, -1) {
+		groups := make([]string, len(m)/2)
+		for g := range groups {
+			if m[2*g] >= 0 {
+				groups[g] = l[m[2*g]:m[2*g+1]]
+			}
+		}
+		s, err := e.Replace(groups)
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(l[last:m[0]])
+		b.WriteString(s)
+		last = m[1]
+	}
+	b.WriteString(l[last:])
+	return b.String(), nil
 }
 
 func pathString(path []Matcher) string {

@@ -59,6 +59,13 @@ func TestPredictRanges(t *testing.T) {
 			want: strings.Replace(strings.Replace(strings.Replace(vtable, `"A",`, `"xA",`, 1), `"",`, `"x",`, 1), `"C",`, `"xC",`, 1),
 		},
 		{
+			name: "substitute with a replacement given the groups, its $ as it is",
+			edits: []Edit{{Op: Substitute, Pattern: regexp.MustCompile(`^(\s*)"(\w*)",$`),
+				Replace: func(g []string) (string, error) { return g[1] + `"$1${2}` + g[2] + `",`, nil },
+				Anchors: []Anchor{{Path: exact("names[3] = {")}}, Through: exact("};")}},
+			want: strings.Replace(strings.Replace(strings.Replace(vtable, `"A",`, `"$1${2}A",`, 1), `"",`, `"$1${2}",`, 1), `"C",`, `"$1${2}C",`, 1),
+		},
+		{
 			name: "substitute that changes nothing",
 			edits: []Edit{{Op: Substitute, Pattern: regexp.MustCompile(`nothing`), With: "x",
 				Anchors: []Anchor{{Path: exact("enum {")}}}},

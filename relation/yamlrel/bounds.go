@@ -70,20 +70,23 @@ type instance struct {
 
 // newInstance parses src with the template functions and the bounded
 // range and template call of a new evaluation state.
-func newInstance(name, src string) (*instance, error) {
+func newInstance(p *instances) (*instance, error) {
 	ev := &evaluation{}
 	fm := template.FuncMap{
 		rangeFunc[0]: ev.rangeOver(false),
 		rangeFunc[1]: ev.rangeOver(true),
 		stepFunc:     func(v ...any) any { ev.step(); return last(v) },
 	}
-	t, err := template.New(name).Funcs(funcs).Funcs(fm).Option("missingkey=error").Parse(src)
+	t, err := template.New(p.name).Funcs(funcs).Funcs(fm).Option("missingkey=error").Parse(p.src)
 	if err != nil {
 		return nil, err
 	}
 	for _, x := range t.Templates() {
 		if x.Tree != nil {
 			bound(x.Tree, x.Tree.Root)
+			if p.groupRefs {
+				expandRefs(x.Tree, x.Tree.Root)
+			}
 		}
 	}
 	return &instance{t: t, ev: ev}, nil
@@ -105,34 +108,46 @@ const stepFunc = "_step"
 
 // bound rewrites a parse tree so that every range iteration and template
 // call counts a step of the evaluation.
-func bound(tr *parse.Tree, n parse.Node) {
+func bound(tr *parse.Tree, root parse.Node) {
+	walk(root, func(n parse.Node) {
+		switch x := n.(type) {
+		case *parse.RangeNode:
+			fn := rangeFunc[0]
+			if len(x.Pipe.Decl) > 1 {
+				fn = rangeFunc[1]
+			}
+			x.Pipe.Cmds = append(x.Pipe.Cmds, call(tr, x.Pipe.Pos, fn))
+		case *parse.TemplateNode:
+			if x.Pipe == nil {
+				x.Pipe = &parse.PipeNode{NodeType: parse.NodePipe, Pos: x.Pos, Line: x.Line}
+			}
+			x.Pipe.Cmds = append(x.Pipe.Cmds, call(tr, x.Pos, stepFunc))
+		}
+	})
+}
+
+// walk calls f with n, then with each node of the lists below it (the
+// lists of if, with and range too): f may rewrite a list's nodes, which
+// are walked as f leaves them.
+func walk(n parse.Node, f func(parse.Node)) {
+	if l, isList := n.(*parse.ListNode); isList && l == nil {
+		return
+	}
+	f(n)
 	switch x := n.(type) {
 	case *parse.ListNode:
-		if x == nil {
-			return
-		}
 		for _, c := range x.Nodes {
-			bound(tr, c)
+			walk(c, f)
 		}
 	case *parse.IfNode:
-		bound(tr, x.List)
-		bound(tr, x.ElseList)
+		walk(x.List, f)
+		walk(x.ElseList, f)
 	case *parse.WithNode:
-		bound(tr, x.List)
-		bound(tr, x.ElseList)
+		walk(x.List, f)
+		walk(x.ElseList, f)
 	case *parse.RangeNode:
-		fn := rangeFunc[0]
-		if len(x.Pipe.Decl) > 1 {
-			fn = rangeFunc[1]
-		}
-		x.Pipe.Cmds = append(x.Pipe.Cmds, call(tr, x.Pipe.Pos, fn))
-		bound(tr, x.List)
-		bound(tr, x.ElseList)
-	case *parse.TemplateNode:
-		if x.Pipe == nil {
-			x.Pipe = &parse.PipeNode{NodeType: parse.NodePipe, Pos: x.Pos, Line: x.Line}
-		}
-		x.Pipe.Cmds = append(x.Pipe.Cmds, call(tr, x.Pos, stepFunc))
+		walk(x.List, f)
+		walk(x.ElseList, f)
 	}
 }
 
@@ -246,6 +261,7 @@ func (w *boundedWriter) Write(p []byte) (int, error) {
 // instances is a pool of the instances of one template.
 type instances struct {
 	name, src string
+	groupRefs bool // a substitute's with: its text may refer to groups (groups.go)
 	pool      sync.Pool
 }
 
@@ -258,7 +274,7 @@ func (p *instances) execute(ctx context.Context, data any) (string, error) {
 	in, _ := p.pool.Get().(*instance)
 	if in == nil {
 		var err error
-		if in, err = newInstance(p.name, p.src); err != nil {
+		if in, err = newInstance(p); err != nil {
 			return "", err
 		}
 	}

@@ -3,6 +3,7 @@ package yamlrel
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 
@@ -42,7 +43,7 @@ type editYAML struct {
 
 type substYAML struct {
 	Re   yamlpos.String `yaml:"re"`
-	With yamlpos.String `yaml:"with"`
+	With withYAML       `yaml:"with"`
 }
 
 type renumberYAML struct {
@@ -291,9 +292,10 @@ func compileRewrite(ey editYAML, e *editT) error {
 		if e.pattern, err = mkTmpl(s.Re); err != nil {
 			return err
 		}
-		if e.with, err = mkTmpl(s.With); err != nil {
+		if e.with, err = mkTmpl(s.With.String); err != nil {
 			return err
 		}
+		e.with.run.groupRefs = true
 	}
 	if n := ey.Renumber; n != nil {
 		if n.Re.Value == "" {
@@ -457,11 +459,12 @@ func (et editT) instantiateRewrite(ctx context.Context, data map[string]any, e *
 		e.Pattern = re
 	}
 	if et.with != nil {
-		w, err := et.with.render(ctx, data)
-		if err != nil {
-			return err
+		// Rendered once per match when the check runs: bounded by the
+		// limits of an evaluation, not by the end of the mutation.
+		ctx, re, data := context.WithoutCancel(ctx), e.Pattern, maps.Clone(data)
+		e.Replace = func(groups []string) (string, error) {
+			return et.with.render(ctx, matchData(data, re, groups))
 		}
-		e.With = w
 	}
 	if et.by != nil {
 		b, err := et.by.render(ctx, data)

@@ -8,6 +8,7 @@ package yamlrel
 // where there is no timer before the spot (it is empty there).
 
 import (
+	"maps"
 	"reflect"
 	"regexp"
 	"slices"
@@ -243,6 +244,7 @@ type held struct {
 	tmpls    []*tmpl
 	each     []*forEach
 	reads    []readT
+	edits    []*editT
 	visiting map[uintptr]bool
 }
 
@@ -250,6 +252,7 @@ var (
 	tmplType    = reflect.TypeFor[*tmpl]()
 	forEachType = reflect.TypeFor[forEach]()
 	readType    = reflect.TypeFor[readT]()
+	editType    = reflect.TypeFor[editT]()
 	// Definitions are resolved on their own; what a relation refers to
 	// of them is no part of it.
 	notHeld = []reflect.Type{reflect.TypeFor[*defs](), reflect.TypeFor[*kind](), reflect.TypeFor[*region](), reflect.TypeFor[*regexp.Regexp]()}
@@ -279,6 +282,8 @@ func (h *held) collect(v reflect.Value) {
 			h.each = append(h.each, (*forEach)(v.Addr().UnsafePointer()))
 		case readType:
 			h.reads = append(h.reads, *(*readT)(v.Addr().UnsafePointer()))
+		case editType:
+			h.edits = append(h.edits, (*editT)(v.Addr().UnsafePointer()))
 		}
 		for i := range v.NumField() {
 			h.collect(v.Field(i))
@@ -363,6 +368,7 @@ func (r *rel) resolveRelation(s *shape) error {
 	if r.clone != nil {
 		s.set("clone", mapOf("key of .clone", "of", "text"))
 	}
+	resolveWiths(h.edits, s, &errs, done)
 	for _, t := range h.tmpls {
 		if !done[t] {
 			resolveTemplate(t, s, &errs)
@@ -374,6 +380,20 @@ func (r *rel) resolveRelation(s *shape) error {
 		}
 	}
 	return errs.Err()
+}
+
+// resolveWiths resolves the with of each substitute edit: it sees what
+// the relation's other templates see, and .match, the groups of its
+// pattern.
+func resolveWiths(edits []*editT, s *shape, errs *yamlpos.ErrorList, done map[*tmpl]bool) {
+	for _, e := range edits {
+		if e.with != nil && !done[e.with] {
+			ws := &shape{noun: s.noun, keys: maps.Clone(s.keys)}
+			ws.keys["match"] = matchShape(e.pattern)
+			resolveTemplate(e.with, ws, errs)
+			done[e.with] = true
+		}
+	}
 }
 
 // bindLets resolves each let's template (unless errs is nil) before it

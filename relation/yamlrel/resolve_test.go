@@ -13,7 +13,7 @@ import (
 // that loading the shipped relation files makes, wherever a check kind
 // keeps it; and none of them is in error.
 func TestResolveFindsEveryTemplate(t *testing.T) {
-	for _, dir := range []string{"cll/relations", "cll/derived", "thrift/relations", "thrift/derived", "flatbuffers/relations", "flatbuffers/derived", "protobuf/relations"} {
+	for _, dir := range []string{"cll/relations", "cll/relations/statements", "cll/derived", "thrift/relations", "thrift/derived", "flatbuffers/relations", "flatbuffers/derived", "protobuf/relations", "protobuf/derived", "typescript/relations", "typescript/derived"} {
 		fsys := os.DirFS(path.Join("..", "..", "examples", path.Dir(dir)))
 		entries, err := os.ReadDir(path.Join("..", "..", "examples", dir))
 		if err != nil {

@@ -1,6 +1,12 @@
 package yamlrel
 
 import (
+	"context"
+	"fmt"
+
+	"github.com/goccy/go-yaml/ast"
+
+	"github.com/mcpt-tool/mcpt/internal/suggest"
 	"github.com/mcpt-tool/mcpt/internal/yamlpos"
 )
 
@@ -84,6 +90,41 @@ type listSpotYAML struct {
 type cloneYAML struct {
 	Name  yamlpos.String  `yaml:"name"`
 	Value *yamlpos.String `yaml:"value"`
+	pos   yamlpos.Pos     // of the mapping, for what it lacks
+}
+
+// UnmarshalYAML implements yaml.NodeUnmarshalerContext.
+func (c *cloneYAML) UnmarshalYAML(ctx context.Context, n ast.Node) error {
+	c.pos = yamlpos.PosOf(ctx, n)
+	m, ok := n.(ast.MapNode)
+	if !ok {
+		return errAt(ctx, n, "clone is a mapping: {name: '{{.n}}', value: …}")
+	}
+	seen := map[string]bool{}
+	for it := m.MapRange(); it.Next(); {
+		key := it.Key().String()
+		if len(seen) == 0 { // a block mapping's token is its first colon
+			c.pos = yamlpos.PosOf(ctx, it.Key())
+		}
+		if seen[key] {
+			return errAt(ctx, it.Key(), key+" given twice")
+		}
+		seen[key] = true
+		var err error
+		switch key {
+		case "name":
+			err = c.Name.UnmarshalYAML(ctx, it.Value())
+		case "value":
+			c.Value = &yamlpos.String{}
+			err = c.Value.UnmarshalYAML(ctx, it.Value())
+		default:
+			err = errAt(ctx, it.Key(), fmt.Sprintf("unknown field %q%s", key, suggest.DidYouMean(key, []string{"name", "value"})))
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 type freshListYAML struct {

@@ -385,10 +385,10 @@ type cloneT struct {
 
 func (r *rel) compileClone(c *cloneYAML) (*cloneT, error) {
 	if r.boundaries == nil || r.boundaries.tree == nil {
-		return nil, c.Name.At("relation %s: clone needs spots at the boundaries of a region with list", r.name)
+		return nil, yamlpos.Errorf(c.pos, "relation %s: clone needs spots at the boundaries of a region with list", r.name)
 	}
 	if c.Name.Value == "" {
-		return nil, c.Name.At("relation %s: clone needs a name (e.g. '{{.n}}')", r.name)
+		return nil, yamlpos.Errorf(c.pos, "relation %s: clone needs a name (e.g. '{{.n}}')", r.name)
 	}
 	ct := &cloneT{}
 	var err error
