@@ -150,7 +150,9 @@ func nodeEnd(src []byte, n *Node) int {
 		e = n.End
 	}
 	for _, c := range n.Children {
-		if c.Kind != "comment" && c.End > c.Start {
+		// (a node of comments alone, such as a grammar's spelled-out
+		// comment after a declaration, is no content either)
+		if c.Kind != "comment" && c.End > c.Start && !commentsAlone(c) {
 			e = max(e, nodeEnd(src, c))
 		}
 	}
@@ -174,7 +176,7 @@ func newList(t *Tree, n *Node, spec ListSpec) *List {
 			continue // the declaration that holds the list, and its end
 		}
 		switch {
-		case spec.isMember(c):
+		case spec.isMember(c) && !commentsAlone(c):
 			d := &Decl{Node: c, Name: NameOf(t.Src, c), Start: c.Start, End: nodeEnd(t.Src, c), Index: len(l.Members), List: l}
 			d.attachLeading(t.Src, pending)
 			// mcpt's grammar notation attaches a comment to the node
@@ -186,6 +188,11 @@ func newList(t *Tree, n *Node, spec ListSpec) *List {
 					last.Trailing, last.End = cc, cc.End
 					d.Start = nextStart(t.Src, in, cc)
 				}
+			}
+			// a comment that the member's node holds after its content, on
+			// its last line, ends it
+			if cc := innerTrailing(c, d.End); cc != nil && endsLine(t.Src, d.End, cc) {
+				d.Trailing, d.End = cc, cc.End
 			}
 			for _, cc := range c.Children {
 				if cc.Kind != "comment" {
@@ -201,9 +208,11 @@ func newList(t *Tree, n *Node, spec ListSpec) *List {
 			if last := l.Members[len(l.Members)-1]; last.Sep == nil && last.Trailing == nil {
 				last.Sep, last.End = c, c.End
 			}
-		case c.Named && (spec.isComment(c) || slices.Contains(spec.Annotations, c.Kind)):
+		case c.Named && (spec.isComment(c) || commentsAlone(c) || slices.Contains(spec.Annotations, c.Kind)):
+			// (a member of comments alone, a grammar's spelled-out comment
+			// line, is a comment)
 			if k := len(l.Members); k > 0 && len(pending) == 0 && l.Members[k-1].Trailing == nil &&
-				spec.isComment(c) && endsLine(t.Src, l.Members[k-1].End, c) {
+				(spec.isComment(c) || commentsAlone(c)) && endsLine(t.Src, l.Members[k-1].End, c) {
 				last := l.Members[k-1]
 				last.Trailing, last.End = c, c.End
 				continue
@@ -213,6 +222,23 @@ func newList(t *Tree, n *Node, spec ListSpec) *List {
 	}
 	l.Layout = learnLayout(t.Src, l, spec.Sep)
 	return l
+}
+
+// innerTrailing is the first comment inside n that starts at or after
+// off (the end of n's content), or nil.
+func innerTrailing(n *Node, off int) *Node {
+	var found *Node
+	Walk(n, func(c *Node) bool {
+		if found != nil {
+			return false
+		}
+		if c.Kind == "comment" && c.Start >= off {
+			found = c
+			return false
+		}
+		return c.End > off
+	})
+	return found
 }
 
 // endsLine reports whether comment c stands on the line where a member
@@ -346,8 +372,11 @@ func learnLayout(src []byte, l *List, defSep string) Layout {
 	} else if l.Open != nil && l.Close != nil {
 		lay.OnePerLine = lineOf(src, l.Open.End) != lineOf(src, l.Close.Start)
 	}
-	if l.Open == nil {
-		lay.OnePerLine = true // a module: one declaration per line
+	if l.Open == nil && len(l.Members) <= 1 {
+		// a module: one declaration per line; but a list without brackets
+		// whose member follows other text on its line (`states Idle`) is
+		// written inline
+		lay.OnePerLine = len(l.Members) == 0 || startsLine(src, l.Members[0].Start)
 	}
 	lay.Indent = mostCommon(indents)
 	outer := ""
@@ -393,6 +422,12 @@ func lineIndent(src []byte, off int) (string, bool) {
 		return "", false
 	}
 	return string(src[i:off]), true
+}
+
+// startsLine reports whether only white space stands before off on its line.
+func startsLine(src []byte, off int) bool {
+	_, ok := lineIndent(src, off)
+	return ok
 }
 
 // lineIndentAt returns the leading white space of off's line.
@@ -575,6 +610,12 @@ func (d *Decl) Clone(name, value string) string {
 
 // onlyComments reports whether n has no children but comments: a leaf, or
 // a leaf of mcpt's grammar notation with the comments before it attached.
+// commentsAlone reports whether n holds comments and nothing after them.
+func commentsAlone(n *Node) bool {
+	k := len(n.Children)
+	return k > 0 && onlyComments(n) && n.Children[k-1].End >= n.End
+}
+
 func onlyComments(n *Node) bool {
 	for _, c := range n.Children {
 		if c.Kind != "comment" {
@@ -604,8 +645,14 @@ func bodyStart(src []byte, n *Node) int {
 // Text is the declaration's own text: its node without the comments and
 // annotations attached to it.
 func (d *Decl) Text() string {
+	start, end := d.Span()
+	return string(d.List.Tree.Src[start:end])
+}
+
+// Span is where the text of the declaration (see Text) starts and ends.
+func (d *Decl) Span() (start, end int) {
 	src := d.List.Tree.Src
-	return string(src[bodyStart(src, d.Node):nodeEnd(src, d.Node)])
+	return bodyStart(src, d.Node), nodeEnd(src, d.Node)
 }
 
 // nameNode is the node NameOf takes the name from, or nil.

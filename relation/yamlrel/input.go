@@ -68,6 +68,7 @@ type decl struct {
 	item    map[string]any // what templates see of it (see itemMap)
 	text    string         // in a tree region: the member's text, white space collapsed
 	leading []string       // in a tree region: the comments and annotations attached before it
+	member  *syntax.Decl   // in a tree region: the member it is
 }
 
 // key is the name by which a declaration is "the preceding X": its name

@@ -41,7 +41,7 @@ func (r *rel) followUp(ctx context.Context, in relation.Input, sp relation.Spot,
 		return nil, err
 	}
 	src := m.src[:s.offset] + s.text(ins) + m.src[s.offset:]
-	if s.inst != nil {
+	if s.tree.List != nil {
 		src = m.src[:s.offset] + s.text(ins) + m.src[s.end:]
 	} else if s.offset == len(m.src) && len(m.src) > 0 && !strings.HasSuffix(m.src, "\n") {
 		src = m.src + "\n" + s.text(ins)
@@ -51,7 +51,7 @@ func (r *rel) followUp(ctx context.Context, in relation.Input, sp relation.Spot,
 	}
 	fu := &relation.FollowUp{Src: []byte(src), Bindings: flatten(data), Fresh: r.freshKeys}
 	mu := &Mutation{ctx: ctx, r: r, m: m, s: s, ins: ins, data: data}
-	if s.inst != nil {
+	if s.tree.List != nil {
 		mu.ins = memberText(ins, s.tree.List.Layout.Sep) // as the kinds of a tree region see members
 	}
 	for _, c := range r.checks {

@@ -146,6 +146,12 @@ func (r *rel) boundarySpots(m *model, inst *regionInst, add func(*spot)) {
 // element, between two, after the last.
 func (r *rel) listSpots(m *model, ls listSpot, dc *decl, add func(*spot)) {
 	n := len(dc.names)
+	var tl *syntax.List // the list in the syntax tree, for a declaration of a tree region
+	if dc.member != nil {
+		if tl = treeList(dc, strings.TrimSpace(ls.join)); tl == nil {
+			return
+		}
+	}
 	for g := 0; g <= n; g++ {
 		s := &spot{lets: ls.lets}
 		before, after := "", ""
@@ -155,8 +161,19 @@ func (r *rel) listSpots(m *model, ls listSpot, dc *decl, add func(*spot)) {
 		if g < n {
 			after = dc.names[g]
 		}
+		where := fmt.Sprintf("%s list of line %d", ls.kind.name, dc.line+1)
 		join := ls.join
 		switch {
+		case tl != nil:
+			// the layout is the list's: on its line, or an element a line
+			sp := tl.Spots()[g]
+			e := sp.Insert("")
+			s.offset, s.end, s.tree = e.Start, e.End, sp
+			s.text = func(ins string) string { return sp.Insert(ins).Text }
+			where = ls.kind.name + " list" // whatever its lines
+			if dc.name != "" {
+				where += " of " + dc.name
+			}
 		case n == 0:
 			s.offset = dc.listBeg
 			s.text = func(ins string) string { return ins }
@@ -169,11 +186,11 @@ func (r *rel) listSpots(m *model, ls listSpot, dc *decl, add func(*spot)) {
 		}
 		switch {
 		case before != "" && after != "":
-			s.Desc = fmt.Sprintf("%s list of line %d, between %s and %s", ls.kind.name, dc.line+1, before, after)
+			s.Desc = fmt.Sprintf("%s, between %s and %s", where, before, after)
 		case after != "":
-			s.Desc = fmt.Sprintf("%s list of line %d, before %s", ls.kind.name, dc.line+1, after)
+			s.Desc = fmt.Sprintf("%s, before %s", where, after)
 		default:
-			s.Desc = fmt.Sprintf("%s list of line %d, after %s", ls.kind.name, dc.line+1, before)
+			s.Desc = fmt.Sprintf("%s, after %s", where, before)
 		}
 		list := map[string]any{"before": before, "after": after, "count": n, "names": dc.names, "kind": ls.kind.name, "index": g}
 		for k, v := range dc.groups {

@@ -309,7 +309,7 @@ func lineIndex(m *model, off int) int {
 func (d *defs) treeItems(m *model, rname string, inst *regionInst) {
 	src := []byte(m.src)
 	for mi, mem := range inst.list.Members {
-		text := collapse(mem.Text())
+		text := collapse(withoutComments(src, mem))
 		for _, kn := range d.kindList {
 			k := d.kinds[kn]
 			if k.region != rname || len(k.nodes) > 0 && !slices.Contains(k.nodes, mem.Node.Kind) {
@@ -319,12 +319,14 @@ func (d *defs) treeItems(m *model, rname string, inst *regionInst) {
 			if idx == nil {
 				continue
 			}
-			dc := &decl{kind: k, line: lineIndex(m, mem.Node.Start), end: lineIndex(m, mem.Node.End), groups: map[string]string{}, text: text}
+			start, _ := mem.Span() // (its node may start at its comments)
+			dc := &decl{kind: k, line: lineIndex(m, start), end: lineIndex(m, mem.Node.End), groups: map[string]string{}, text: text}
 			for gi, gn := range k.match.SubexpNames() {
 				if gn != "" && idx[2*gi] >= 0 {
 					dc.groups[gn] = text[idx[2*gi]:idx[2*gi+1]]
 				}
 			}
+			dc.member = mem
 			for _, c := range mem.Leading {
 				dc.leading = append(dc.leading, c.Text(src))
 			}
@@ -338,6 +340,22 @@ func (d *defs) treeItems(m *model, rname string, inst *regionInst) {
 			break
 		}
 	}
+}
+
+// withoutComments is the text of member d with the comments inside it
+// (between the elements of a list) blanked.
+func withoutComments(src []byte, d *syntax.Decl) string {
+	start, end := d.Span()
+	text := []byte(string(src[start:end]))
+	syntax.Walk(d.Node, func(n *syntax.Node) bool {
+		if n.Kind == "comment" && n.Start >= start && n.End <= end {
+			for i := n.Start; i < n.End; i++ {
+				text[i-start] = ' '
+			}
+		}
+		return n.End > start && n.Start < end
+	})
+	return string(text)
 }
 
 // lineText is the text templates see as a declaration's .text: its line,
@@ -488,4 +506,30 @@ func (r *rel) holds(ctx context.Context, in relation.Input) (string, error) {
 		return found == ""
 	})
 	return found, nil
+}
+
+// treeList is the list of the elements of a list kind's declaration in a
+// tree region: the first node of the declaration that, read as a list, has
+// the elements as its members, in order (the values of `enumeration Color
+// { Red, Green }`). sep is the separator of a list of one element.
+func treeList(dc *decl, sep string) *syntax.List {
+	src := dc.member.List.Tree.Src
+	var list *syntax.List
+	syntax.Walk(dc.member.Node, func(n *syntax.Node) bool {
+		if list != nil || len(n.Children) == 0 {
+			return false
+		}
+		ls := syntax.Lists(&syntax.Tree{Src: src, Root: n}, syntax.ListSpec{Lists: []string{n.Kind}, Sep: sep})
+		if len(ls) > 0 && ls[0].Node == n && len(ls[0].Members) == len(dc.names) {
+			same := true
+			for i, m := range ls[0].Members {
+				same = same && m.Name == dc.names[i]
+			}
+			if same {
+				list = ls[0]
+			}
+		}
+		return list == nil
+	})
+	return list
 }

@@ -82,7 +82,9 @@ func boundaries(in relation.Input) (logic string, bs []boundary, err error) {
 			logic = c.Text(tr.Src)
 		}
 	}
-	lists := syntax.Lists(tr, syntax.ListSpec{Lists: []string{"declarations"}, Members: []string{"states", "decl"}})
+	// the declarations section: the body of the program, whose members are
+	// the declarations (a variable before its enumeration among them)
+	lists := syntax.Lists(tr, syntax.ListSpec{Lists: []string{"body"}, Members: []string{"forward", "states", "decl"}})
 	if len(lists) != 1 {
 		return "", nil, fmt.Errorf("%s: %d declarations sections", in.Name, len(lists))
 	}
