@@ -240,3 +240,59 @@ func TestDeclTextNestedComment(t *testing.T) {
 		t.Errorf("text of the const %q, want %q", got, "const X = 1")
 	}
 }
+
+// TestBracketlessListInline: a list without brackets whose one member
+// follows other text on its line (`states A`, as a grammar of mcpt's
+// notation reads it) takes a new member on that line.
+func TestBracketlessListInline(t *testing.T) {
+	src := []byte("states A\n")
+	list := &Node{Kind: "state_list", Named: true, Start: 7, End: 8, Children: []*Node{
+		{Kind: "state", Named: true, Field: "new", Start: 7, End: 8},
+	}}
+	root := &Node{Kind: "states", Named: true, Start: 0, End: 8, Children: []*Node{{Kind: "states", Start: 0, End: 6}, list}}
+	ls := Lists(&Tree{Src: src, Root: root}, ListSpec{Lists: []string{"state_list"}, Sep: ","})
+	if len(ls) != 1 || len(ls[0].Members) != 1 {
+		t.Fatalf("lists %v", ls)
+	}
+	if ls[0].Layout.OnePerLine {
+		t.Errorf("layout %+v: want the member inline", ls[0].Layout)
+	}
+	if got := string(ls[0].Spots()[1].Insert("B").Apply(src)); got != "states A, B\n" {
+		t.Errorf("after A: %q, want %q", got, "states A, B\n")
+	}
+}
+
+// TestCommentsAloneNode: a node that holds a comment and nothing after it
+// (a comment a grammar spells out, in a declaration or as one) is no
+// content of a declaration and no member: a comment ending a member's line
+// is the member's, a comment line the next member's.
+func TestCommentsAloneNode(t *testing.T) {
+	src := []byte("a // c\n// d\nb\n")
+	decl := func(start, end int, children ...*Node) *Node {
+		return &Node{Kind: "decl", Named: true, Start: start, End: end, Children: children}
+	}
+	comment := func(start, end int) *Node { return &Node{Kind: "comment", Named: true, Start: start, End: end} }
+	root := &Node{Kind: "body", Named: true, Start: 0, End: 13, Children: []*Node{
+		decl(0, 6, &Node{Kind: "name", Named: true, Field: "new", Start: 0, End: 1},
+			&Node{Kind: "tail", Named: true, Start: 2, End: 6, Children: []*Node{comment(2, 6)}}),
+		decl(7, 11, comment(7, 11)),
+		decl(12, 13, &Node{Kind: "name", Named: true, Field: "new", Start: 12, End: 13}),
+	}}
+	ls := Lists(&Tree{Src: src, Root: root}, ListSpec{Lists: []string{"body"}})
+	if len(ls) != 1 {
+		t.Fatalf("%d lists", len(ls))
+	}
+	ms := ls[0].Members
+	if len(ms) != 2 {
+		t.Fatalf("%d members, want 2 (a comment line is none)", len(ms))
+	}
+	if ms[0].Text() != "a" || ms[0].Trailing == nil || ms[0].Trailing.Text(src) != "// c" {
+		t.Errorf("a: text %q, trailing %v", ms[0].Text(), ms[0].Trailing)
+	}
+	if len(ms[1].Leading) != 1 || ms[1].Leading[0].Text(src) != "// d" || ms[1].Text() != "b" {
+		t.Errorf("b: text %q, %d leading", ms[1].Text(), len(ms[1].Leading))
+	}
+	if got := string(ls[0].Spots()[1].Insert("x").Apply(src)); got != "a // c\nx\n// d\nb\n" {
+		t.Errorf("between a and b: %q", got)
+	}
+}

@@ -15,7 +15,7 @@ import (
 // same as those written in Go. It reads the relation files, and the files
 // they include, from any fs.FS.
 func ExampleLoad() {
-	rels, err := yamlrel.Load(os.DirFS("../../examples/cll/relations"), "augment-enumeration.yaml")
+	rels, err := yamlrel.Load(os.DirFS("../../examples/cll"), "relations/augment-enumeration.yaml")
 	if err != nil {
 		log.Fatal(err) // file:line:col: message, for each mistake
 	}
@@ -40,9 +40,9 @@ func ExampleLoad() {
 	fmt.Printf("N = %s between %s and %s, %d checks\n", fu.Bindings["N"], fu.Bindings["list.before"], fu.Bindings["list.after"], len(fu.Checks))
 	// Output:
 	// augment-enumeration
-	//   spot 0 at line 4: states list of line 4, before Red
-	//   spot 1 at line 4: states list of line 4, between Red and Green
-	//   spot 2 at line 4: states list of line 4, between Green and Yellow
-	//   spot 3 at line 4: states list of line 4, after Yellow
+	//   spot 0 at line 4: states list, before Red
+	//   spot 1 at line 4: states list, between Red and Green
+	//   spot 2 at line 4: states list, between Green and Yellow
+	//   spot 3 at line 4: states list, after Yellow
 	// N = Zququugb between Green and Yellow, 3 checks
 }

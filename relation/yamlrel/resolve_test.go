@@ -4,6 +4,7 @@ import (
 	"os"
 	"path"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/mcpt-tool/mcpt/internal/yamlpos"
@@ -14,7 +15,8 @@ import (
 // keeps it; and none of them is in error.
 func TestResolveFindsEveryTemplate(t *testing.T) {
 	for _, dir := range []string{"cll/relations", "cll/relations/statements", "cll/derived", "thrift/relations", "thrift/derived", "flatbuffers/relations", "flatbuffers/derived", "protobuf/relations", "protobuf/derived", "typescript/relations", "typescript/derived"} {
-		fsys := os.DirFS(path.Join("..", "..", "examples", path.Dir(dir)))
+		pack, sub, _ := strings.Cut(dir, "/") // the pack's directory holds its grammar
+		fsys := os.DirFS(path.Join("..", "..", "examples", pack))
 		entries, err := os.ReadDir(path.Join("..", "..", "examples", dir))
 		if err != nil {
 			t.Fatal(err)
@@ -26,7 +28,7 @@ func TestResolveFindsEveryTemplate(t *testing.T) {
 		}
 		for _, e := range entries {
 			if path.Ext(e.Name()) == ".yaml" {
-				name := path.Join(path.Base(dir), e.Name())
+				name := path.Join(sub, e.Name())
 				l.loadFile(name, name, yamlpos.Pos{})
 			}
 		}
