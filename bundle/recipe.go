@@ -35,6 +35,11 @@ type Recipe struct {
 	// signature of a reproduction.
 	Signature result.Style `json:"signature,omitzero"`
 	Seed      uint64       `json:"seed"`
+	// BaseRuns and ConfirmRuns are the campaign's base_runs and
+	// confirm_runs, so that a reproduction judges the test case as the
+	// campaign did; 0 (recipes of earlier versions) means the defaults.
+	BaseRuns    int `json:"base_runs,omitempty"`
+	ConfirmRuns int `json:"confirm_runs,omitempty"`
 }
 
 // Inputs are the recipe's files: Files, or in a recipe of an earlier

@@ -253,7 +253,7 @@ func TestFeedback(t *testing.T) {
 		t.Error("no seed carries two mutations")
 	}
 	// Faults are still found on mutated seeds.
-	f := run(t, load(t, "mcpt.yaml", []string{"sorted-resets"}), engine.Options{Seed: 2, MaxCases: 2000, Feedback: true, FeedbackMax: 8})
+	f := run(t, load(t, "mcpt.yaml", []string{"sorted-resets"}), engine.Options{Seed: 2, MaxCases: 1000, Feedback: true, FeedbackMax: 8})
 	onMutated := 0
 	for _, x := range f.Findings {
 		if strings.Contains(x.SeedFile, "~c") {
@@ -265,15 +265,20 @@ func TestFeedback(t *testing.T) {
 	}
 }
 
-// TestGeneratedSeeds: 300 programs generated from cll.grammar, 5,000 test
-// cases with the correct cllc, no finding; with a demo fault, findings.
+// TestGeneratedSeeds: 300 programs generated from cll.grammar, 1,500 test
+// cases (5,000 in the long tier) with the correct cllc, no finding; with a
+// demo fault, findings.
 func TestGeneratedSeeds(t *testing.T) {
 	s := load(t, "generated.yaml", nil)
 	if len(s.Seeds) != 300 {
 		t.Fatalf("%d seeds", len(s.Seeds))
 	}
-	r := run(t, s, engine.Options{Seed: 1, MaxCases: 5000})
-	if r.TestCases != 5000 || len(r.Seeds.Rejected) != 0 {
+	n := 1500
+	if testtier.On(testtier.LongVar) {
+		n = 5000
+	}
+	r := run(t, s, engine.Options{Seed: 1, MaxCases: n})
+	if r.TestCases != n || len(r.Seeds.Rejected) != 0 {
 		t.Fatalf("%d test cases, %d seeds rejected", r.TestCases, len(r.Seeds.Rejected))
 	}
 	for _, f := range r.Findings {

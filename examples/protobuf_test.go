@@ -6,14 +6,16 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/internal/testtier"
+	"github.com/mcpt-tool/mcpt/oracle/protodesc"
 	"github.com/mcpt-tool/mcpt/relation/protorel"
-	"github.com/mcpt-tool/mcpt/relation/yamlrel"
 	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/tree"
 )
 
 // needProtobuf skips (or, in the tools tier, fails) without protoc,
@@ -40,7 +42,7 @@ func needProtobuf(t *testing.T) {
 // seeds (nil: the configuration's own) for cases test cases.
 func protobufCampaign(t *testing.T, config string, seeds []string, cases int) *result.Report {
 	t.Helper()
-	s, err := setup.Load(filepath.Join("protobuf", config), setup.Options{SeedFiles: seeds, Tools: &setup.Tools{CheckerKinds: []yamlrel.CheckerKind{protorel.Descriptor}}})
+	s, err := setup.Load(filepath.Join("protobuf", config), setup.Options{SeedFiles: seeds, Tools: &setup.Tools{CheckerKinds: protorel.Kinds}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,4 +116,114 @@ func TestProtobufGeneratedHeader(t *testing.T) {
 		return
 	}
 	t.Fatal("no relation add-message")
+}
+
+// TestProtobufGoFaultExact (tools tier): the shipped Go fault
+// (faulty/gen-go.sh drops the last entry of every enum's name map, the
+// descriptor stays intact) is caught by go/mcpt.yaml's exact relation
+// descriptor-enum-value, through its check protobuf-go-enum, and the same
+// relation gives no finding on the correct protoc-gen-go.
+func TestProtobufGoFaultExact(t *testing.T) {
+	needProtobuf(t)
+	s, err := setup.Load(filepath.Join("protobuf", "go", "mcpt.yaml"), setup.Options{Tools: &setup.Tools{CheckerKinds: protorel.Kinds}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := campaign(t, s, s.Transpiler, []string{"descriptor-enum-value"}, 100)
+	if rep.TestCases == 0 {
+		t.Error("correct protoc-gen-go: no test case")
+	}
+	for _, f := range rep.Findings {
+		t.Errorf("correct protoc-gen-go: %s %s on %s: %s", f.Relation, f.Checker, filepath.Base(f.SeedFile), f.Message)
+	}
+	rep = protobufCampaign(t, "go/mcpt.faulty.yaml", nil, 100)
+	if len(rep.Findings) == 0 {
+		t.Errorf("the Go fault was not caught by descriptor-enum-value in %d test cases", rep.TestCases)
+	}
+	for _, f := range rep.Findings {
+		if f.Relation != "descriptor-enum-value" || f.Checker != "protobuf-go-enum" {
+			t.Errorf("finding of %s %s (%s), want descriptor-enum-value protobuf-go-enum", f.Relation, f.Checker, f.Message)
+		}
+	}
+}
+
+// TestProtobufGoEnumLines (tools tier): protobuf-go-enum predicts what
+// protoc-gen-go writes for a value added anywhere in an enum, top level or
+// nested twice, first or last, with aliases: a fresh number after an
+// alias, the number of a later value (which turns into a duplicate in the
+// map of names) and of an earlier one (the new value is the duplicate).
+// On the faulty generator it fails exactly where the new value follows
+// the value whose entry the fault drops.
+func TestProtobufGoEnumLines(t *testing.T) {
+	needProtobuf(t)
+	const base = `syntax = "proto2";
+package p;
+enum E {
+  option allow_alias = true;
+  A = 0;
+  B = 1;
+  C = 1;
+  D = 2; // trailing
+}
+message M {
+  message N {
+    enum K { X = 1; Y = 3; }
+  }
+  optional N.K k = 1;
+}
+`
+	for _, c := range []struct {
+		name, old, new string
+		last           bool
+	}{
+		{"fresh number after an alias", "C = 1;", "C = 1;\n  ZQ = 5;", false},
+		{"a later value's number", "A = 0;", "A = 0;\n  ZQ = 1;", false},
+		{"an earlier value's number, last", "D = 2; // trailing", "D = 2; // trailing\n  ZQ = 0;", true},
+		{"first", "  A = 0;", "  ZQ = 7;\n  A = 0;", false},
+		{"nested twice", "X = 1;", "X = 1; ZQ = 2;", false},
+		{"nested twice, last", "Y = 3;", "Y = 3; ZQ = 4;", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			check := &protodesc.EnumLines{File: "x.pb.go", Value: "ZQ"}
+			follow := strings.Replace(base, c.old, c.new, 1)
+			if follow == base {
+				t.Fatalf("%q is not in the base", c.old)
+			}
+			if f := check.Check(protocGo(t, "gen-go.sh", base), protocGo(t, "gen-go.sh", follow)); f != nil {
+				t.Errorf("protoc-gen-go: %s\n%s", f[0].Message, f[0].Diff)
+			}
+			f := check.Check(protocGo(t, "faulty/gen-go.sh", base), protocGo(t, "faulty/gen-go.sh", follow))
+			if c.last && f == nil {
+				t.Error("faulty/gen-go.sh: no failure where the new value follows the dropped entry")
+			}
+			if !c.last && f != nil {
+				t.Errorf("faulty/gen-go.sh: %s, where the fault is the same in o and o′", f[0].Message)
+			}
+		})
+	}
+}
+
+// protocGo runs a generator script of the pack on src as x.proto and
+// returns the x.pb.go it writes.
+func protocGo(t *testing.T, script, src string) tree.Tree {
+	t.Helper()
+	dir := t.TempDir()
+	in := filepath.Join(dir, "x.proto")
+	if err := os.WriteFile(in, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	if err := os.Mkdir(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(filepath.Join("protobuf", script), in, out)
+	cmd.Env = append(os.Environ(), "PROTO_PATH=")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", script, err, b)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "x.pb.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tree.Tree{"x.pb.go": b}
 }

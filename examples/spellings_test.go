@@ -50,7 +50,7 @@ func TestShippedRelationFilesUseCurrentKeys(t *testing.T) {
 			t.Fatal(err)
 		}
 		warn := func(w string) { t.Error(w) }
-		if _, err := yamlrel.LoadWith(yamlrel.Options{Warn: warn, CheckerKinds: []yamlrel.CheckerKind{protorel.Descriptor}}, r.FS(), name); err != nil {
+		if _, err := yamlrel.LoadWith(yamlrel.Options{Warn: warn, CheckerKinds: protorel.Kinds}, r.FS(), name); err != nil {
 			t.Errorf("%s: %v", p, err)
 		}
 	}

@@ -45,7 +45,12 @@ func (c *reproCmd) Run(tools *setup.Tools) error {
 	if r := bd.Recipe; r != nil && c.Config == "" && len(r.Transpiler.Runs()) > 0 {
 		fmt.Fprintf(out, "transpiler: %s (in %s), as the bundle records it\n", quoteArgs(r.Transpiler.Runs()), r.Transpiler.Dir)
 	}
-	t := &engine.Tester{Transpiler: s.Transpiler, Normalize: s.Normalize, Mode: engine.Mode(f.Mode), Style: s.Style()}
+	// The campaign's base runs and re-runs of a failure, as its
+	// configuration sets them: the finding is judged as it was found.
+	t := &engine.Tester{
+		Transpiler: s.Transpiler, Normalize: s.Normalize, Mode: engine.Mode(f.Mode), Style: s.Style(),
+		BaseRuns: s.Config.BaseRuns, ConfirmRuns: s.Config.ConfirmRuns,
+	}
 	seed := engine.Seed{Name: f.SeedFile, Src: bd.Base}
 	// The first interrupt stops the transpiler runs and the relation's
 	// templates.

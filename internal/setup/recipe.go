@@ -25,7 +25,10 @@ func (s *Setup) Recipe(seed uint64, faults []string) (*bundle.Recipe, error) {
 	if faults != nil {
 		sp.Faults = faults
 	}
-	r := &bundle.Recipe{Config: cfg.File, Seed: seed, Signature: result.Style(cfg.Signature), Transpiler: sp}
+	r := &bundle.Recipe{
+		Config: cfg.File, Seed: seed, Signature: result.Style(cfg.Signature), Transpiler: sp,
+		BaseRuns: cfg.BaseRuns, ConfirmRuns: cfg.ConfirmRuns,
+	}
 	for _, g := range cfg.Relations.Go {
 		r.GoRelations = append(r.GoRelations, g.Value)
 	}
@@ -43,7 +46,10 @@ func (s *Setup) Recipe(seed uint64, faults []string) (*bundle.Recipe, error) {
 // files, its Go relations and builtin transpiler taken from t. The
 // relations compile from the files the recipe records, in memory.
 func (t *Tools) FromRecipe(r *bundle.Recipe, seedFiles []string) (*Setup, error) {
-	cfg := &config.Config{File: r.Config, Transpiler: config.Transpiler{Spec: r.Transpiler}, Signature: config.Signature(r.Signature)}
+	cfg := &config.Config{
+		File: r.Config, Transpiler: config.Transpiler{Spec: r.Transpiler}, Signature: config.Signature(r.Signature),
+		BaseRuns: r.BaseRuns, ConfirmRuns: r.ConfirmRuns,
+	}
 	s := &Setup{Config: cfg}
 	var err error
 	// Faults of the recipe are the campaign's; nil keeps the builtin's own.

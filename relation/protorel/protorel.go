@@ -1,7 +1,7 @@
-// Package protorel is the checker kind of the Protocol Buffers pack,
-// protobuf-descriptor, for the relation files (relation/yamlrel): a
-// program offers it with mcpt.Checkers(protorel.Descriptor), as cmd/mcpt
-// does.
+// Package protorel holds the checker kinds of the Protocol Buffers pack
+// for the relation files (relation/yamlrel): protobuf-descriptor and
+// protobuf-go-enum. A program offers them with mcpt.Checkers(protorel.Kinds...),
+// as cmd/mcpt does.
 package protorel
 
 import (
@@ -12,6 +12,9 @@ import (
 	"github.com/mcpt-tool/mcpt/relation/yamlrel"
 )
 
+// Kinds are the checker kinds of this package.
+var Kinds = []yamlrel.CheckerKind{Descriptor, GoEnum}
+
 // Descriptor is the checker kind protobuf-descriptor.
 var Descriptor = yamlrel.CheckerKind{
 	Name: "protobuf-descriptor",
@@ -20,16 +23,49 @@ var Descriptor = yamlrel.CheckerKind{
 	New: newDescriptor,
 }
 
+// GoEnum is the checker kind protobuf-go-enum.
+var GoEnum = yamlrel.CheckerKind{
+	Name: "protobuf-go-enum",
+	Doc: "The Go protoc-gen-go writes in file for an enum is, in o′, o's with the added value's constant and its entries in the maps NAME_name and NAME_value, each after its predecessor's; nothing else changes but the serialized descriptor.\n" +
+		"file: the .pb.go file (template); name: the added value's name as the .proto declares it (template).",
+	New: newGoEnum,
+}
+
 type descriptorYAML struct {
 	File    yamlrel.String `yaml:"file"`
 	Element yamlrel.String `yaml:"element"`
 	Name    yamlrel.String `yaml:"name"`
 }
 
-type descriptorCheck struct {
+type goEnumYAML struct {
+	File yamlrel.String `yaml:"file"`
+	Name yamlrel.String `yaml:"name"`
+}
+
+// named is what both kinds compile: a file and an element's name, as
+// templates, and the checker they make once rendered.
+type named struct {
 	name       string
-	what       protodesc.Added
 	file, elem *yamlrel.Template
+	check      func(name, file, elem string) relation.Checker
+}
+
+func newNamed(spec *yamlrel.Spec, file, elem yamlrel.String, check func(name, file, elem string) relation.Checker) (*named, error) {
+	if file.Value == "" || elem.Value == "" {
+		return nil, spec.Errorf("%s: file and name are required", spec.Kind.Value)
+	}
+	c := &named{name: spec.Name, check: check}
+	if c.name == "" {
+		c.name = spec.Kind.Value
+	}
+	var err error
+	if c.file, err = spec.Template(file); err != nil {
+		return nil, err
+	}
+	if c.elem, err = spec.Template(elem); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 func newDescriptor(spec *yamlrel.Spec) (yamlrel.Check, error) {
@@ -41,23 +77,22 @@ func newDescriptor(spec *yamlrel.Spec) (yamlrel.Check, error) {
 	if err != nil {
 		return nil, d.Element.At("%v", err)
 	}
-	if d.File.Value == "" || d.Name.Value == "" {
-		return nil, spec.Errorf("protobuf-descriptor: file and name are required")
-	}
-	c := &descriptorCheck{name: spec.Name, what: what}
-	if c.name == "" {
-		c.name = spec.Kind.Value
-	}
-	if c.file, err = spec.Template(d.File); err != nil {
-		return nil, err
-	}
-	if c.elem, err = spec.Template(d.Name); err != nil {
-		return nil, err
-	}
-	return c, nil
+	return newNamed(spec, d.File, d.Name, func(name, file, elem string) relation.Checker {
+		return &protodesc.Check{Name: name, File: file, What: what, Element: elem}
+	})
 }
 
-func (c *descriptorCheck) Checker(mu *yamlrel.Mutation) (relation.Checker, error) {
+func newGoEnum(spec *yamlrel.Spec) (yamlrel.Check, error) {
+	var d goEnumYAML
+	if err := spec.Decode(&d); err != nil {
+		return nil, err
+	}
+	return newNamed(spec, d.File, d.Name, func(name, file, elem string) relation.Checker {
+		return &protodesc.EnumLines{Name: name, File: file, Value: elem}
+	})
+}
+
+func (c *named) Checker(mu *yamlrel.Mutation) (relation.Checker, error) {
 	file, err := mu.Render(c.file)
 	if err != nil {
 		return nil, err
@@ -66,5 +101,5 @@ func (c *descriptorCheck) Checker(mu *yamlrel.Mutation) (relation.Checker, error
 	if err != nil {
 		return nil, err
 	}
-	return &protodesc.Check{Name: c.name, File: strings.TrimSpace(file), What: c.what, Element: strings.TrimSpace(elem)}, nil
+	return c.check(c.name, strings.TrimSpace(file), strings.TrimSpace(elem)), nil
 }
