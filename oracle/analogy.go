@@ -30,10 +30,16 @@ type Rename struct {
 type Analogy struct {
 	Name    string
 	Renames []Rename // the first is the declaration's own name
-	Others  []Name
+	// Loose are the siblings to take, nearest first, when Renames is
+	// empty: declarations of the same shape whose names are split into
+	// words otherwise than the new one's (see alikeIn). The first whose
+	// lines in o hold it in forms alike the new name's, and that has
+	// lines, is the sibling.
+	Loose  [][]Rename
+	Others []Name
 	// Kin are the other declarations of the sibling's kind: a line that
 	// mentions one of them too (a list of fields on one line) is not the
-	// sibling's own.
+	// sibling's own. The sibling, when among them, is left out.
 	Kin         []Name
 	Files       []string
 	KeepNumbers bool
@@ -50,15 +56,33 @@ func (c *Analogy) Check(o, o2 tree.Tree) []Failure { return c.Decide(o, o2).Fail
 
 // Decide runs the analogy check.
 func (c *Analogy) Decide(o, o2 tree.Tree) Verdict {
+	if len(c.Renames) == 0 || c.Renames[0].From.Empty() {
+		for _, r := range c.Loose {
+			d := *c
+			d.Renames, d.Loose = r, nil
+			if v, ok := d.decide(o, o2, true); ok {
+				return v
+			}
+		}
+		why := "no sibling of the same shape"
+		if len(c.Loose) > 0 {
+			why = "no sibling of the same shape with lines in o that hold it in forms alike the new name's"
+		}
+		return Verdict{Undecided: []string{why}}
+	}
+	v, _ := c.decide(o, o2, false)
+	return v
+}
+
+// decide runs the check with the sibling of Renames. With loose, a
+// sibling whose lines hold it in forms not alike the new name's, or that
+// has none, is no sibling (false).
+func (c *Analogy) decide(o, o2 tree.Tree, loose bool) (Verdict, bool) {
 	name := c.Name
 	if name == "" {
 		name = "analogy"
 	}
 	var v Verdict
-	if len(c.Renames) == 0 || c.Renames[0].From.Empty() {
-		v.Undecided = append(v.Undecided, "no sibling of the same shape")
-		return v
-	}
 	scs := make([]*scanner, len(c.Renames))
 	for i, r := range c.Renames {
 		scs[i] = newScanner(r.From, c.Others)
@@ -69,11 +93,19 @@ func (c *Analogy) Decide(o, o2 tree.Tree) Verdict {
 	if !c.KeepNumbers {
 		mask = maskSigned
 	}
-	kin := make([]scanner, len(c.Kin))
-	for i, k := range c.Kin {
-		kin[i] = scanner{n: k, others: c.Others, uniq: distinct(k)}
+	var kin []scanner
+	for _, k := range c.Kin {
+		if !sameName(k, c.Renames[0].From) { // a loose sibling is among them
+			kin = append(kin, scanner{n: k, others: c.Others, uniq: distinct(k)})
+		}
 	}
-	seen := false
+	type fileLines struct {
+		f     string
+		want  []*pattern
+		count map[string]int
+	}
+	var files []fileLines
+	held := map[string]bool{} // the sibling's forms on those lines
 	everywhere := c.formsInAny(o2)
 	for _, f := range o.Names() {
 		if len(c.Files) > 0 && !InFiles(c.Files, f) || !mentionsBytes(o[f], []Name{c.Renames[0].From}) {
@@ -89,52 +121,97 @@ func (c *Analogy) Decide(o, o2 tree.Tree) Verdict {
 		// forms o′ has elsewhere. Every file is checked on the lines that
 		// are the sibling's beyond doubt (see ambiguous).
 		seenForm := c.formsIn(o2[f])
-		absent := !slices.Contains(seenForm, true)
-		if absent {
+		if !slices.Contains(seenForm, true) {
 			seenForm = everywhere
 		}
-		want, count := c.siblingLines(f, text, starts, scs, kin, seenForm, mask)
-		if len(want) == 0 {
-			continue
+		want, count := c.siblingLines(f, text, starts, scs, kin, seenForm, mask, held)
+		if len(want) > 0 {
+			files = append(files, fileLines{f, want, count})
 		}
-		seen = true
-		have := countMatches(want, view(o2[f]), mask)
+	}
+	if loose && (len(files) == 0 || !alikeIn(c.Renames[0], held)) {
+		return v, false
+	}
+	for _, fl := range files {
+		have := countMatches(fl.want, view(o2[fl.f]), mask)
 		var missing []string
-		for k, p := range want {
-			for range count[p.key] - have[k] {
+		for k, p := range fl.want {
+			for range fl.count[p.key] - have[k] {
 				missing = append(missing, p.String())
 			}
 		}
 		if len(missing) > 0 {
 			v.Fails = append(v.Fails, Failure{
-				Checker: name, File: f,
-				Message:  fmt.Sprintf("%s in o′ lacks %d lines that %s has and %s must have too: %s", f, len(missing), c.Renames[0].From, c.Renames[0].To, strings.TrimSpace(missing[0])),
+				Checker: name, File: fl.f,
+				Message:  fmt.Sprintf("%s in o′ lacks %d lines that %s has and %s must have too: %s", fl.f, len(missing), c.Renames[0].From, c.Renames[0].To, strings.TrimSpace(missing[0])),
 				Expected: strings.Join(missing, "\n"),
-				Actual:   c.linesOf(string(o2[f])),
+				Actual:   c.linesOf(string(o2[fl.f])),
 			})
 		}
 	}
-	if !seen {
+	if len(files) == 0 {
 		v.Undecided = append(v.Undecided, fmt.Sprintf("the sibling %s has no line in o", c.Renames[0].From))
 	}
-	return v
+	return v, true
+}
+
+// alikeIn reports whether the sibling's name and the new one are split
+// into words alike in the forms held, the texts in which the sibling's
+// lines hold it: two of those forms are the same letters (case aside) for
+// one name exactly when they are for the other. A generator may write a
+// form only where it differs from another (protoc-gen-go's json=unyrToijl
+// beside name=unyr_toijl, and nothing for the one-word zqnew), which a
+// line that holds both shows; ORDER_STATE_OPEN, written as it is and
+// nowhere in camel case, is a sibling of ZQNEW.
+func alikeIn(r Rename, held map[string]bool) bool {
+	var in []int // the forms held
+	for k, f := range r.From.Forms {
+		for h := range held {
+			if strings.EqualFold(f, h) {
+				in = append(in, k)
+				break
+			}
+		}
+	}
+	for a, i := range in {
+		for _, j := range in[a+1:] {
+			if max(i, j) >= len(r.To.Forms) || strings.EqualFold(r.From.Forms[i], r.From.Forms[j]) != strings.EqualFold(r.To.Forms[i], r.To.Forms[j]) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // siblingLines returns the lines of file f of o (text) that are the
 // sibling's own, renamed into patterns of the new declaration's, each
 // once, and how many times each occurs (by pattern key). A line whose
-// every mention of the sibling is ambiguous is left out.
-func (c *Analogy) siblingLines(f, text string, starts []int, scs []*scanner, kin []scanner, seenForm []bool, mask func(string) string) ([]*pattern, map[string]int) {
+// every mention of the sibling is ambiguous is left out. The texts of the
+// sibling's occurrences on the lines returned are added to held.
+func (c *Analogy) siblingLines(f, text string, starts []int, scs []*scanner, kin []scanner, seenForm []bool, mask func(string) string, held map[string]bool) ([]*pattern, map[string]int) {
 	var want []*pattern
 	count := map[string]int{}
+	var lines map[string]bool // the lines of the file, masked, once needed
+	has := func(l string) bool {
+		if lines == nil {
+			lines = map[string]bool{}
+			for k := range starts {
+				lines[strings.TrimRight(mask(lineAt(text, starts, k)), punctuation)] = true
+			}
+		}
+		return lines[strings.TrimRight(mask(l), punctuation)]
+	}
 	for _, i := range scs[0].lines(text, starts) {
 		line := lineAt(text, starts, i)
 		occ := scs[0].find(line)
 		if len(occ) == 0 || commentLine(f, line) || c.Skip != nil && c.Skip.MatchString(line) || mentionsAny(line, kin) || !slices.ContainsFunc(occ, func(s span) bool { return c.seen(line[s.beg:s.end], seenForm) }) {
 			continue
 		}
-		if c.ambiguous(line, occ) {
+		if c.ambiguous(line, occ, has) {
 			continue
+		}
+		for _, s := range occ {
+			held[line[s.beg:s.end]] = true
 		}
 		p := c.rename(line, scs, mask)
 		if count[p.key] == 0 {
@@ -312,24 +389,75 @@ func (c *Analogy) linesOf(text string) string {
 // Such a line says nothing: o′ keeps it whoever's it is (the sibling and
 // the other declaration are both still there), and its counterpart for
 // the new declaration is due only if it was the sibling's, which o cannot
-// tell.
-func (c *Analogy) ambiguous(line string, occ []span) bool {
-	for _, s := range occ {
+// tell. Unless it is a line of the sibling's kind (see kindLine): has
+// reports whether the file of o has a line.
+func (c *Analogy) ambiguous(line string, occ []span, has func(string) bool) bool {
+	inner := make([][]span, len(occ)) // the other names inside each occurrence
+	within := true
+	for k, s := range occ {
 		clear := true
 		for _, o := range c.Others {
 			if sameName(o, c.Renames[0].From) {
 				continue // the sibling itself is one of the declared names
 			}
-			if slices.ContainsFunc(o.find(line, nil), func(t span) bool { return t.beg < s.end && s.beg < t.end }) {
-				clear = false
-				break
+			for _, t := range o.find(line, nil) {
+				if t.beg < s.end && s.beg < t.end {
+					clear = false
+					within = within && s.beg <= t.beg && t.end <= s.end
+					inner[k] = append(inner[k], t)
+				}
 			}
 		}
 		if clear {
 			return false
 		}
 	}
-	return true
+	return !within || !c.kindLine(line, occ, inner, has)
+}
+
+// kindLine reports whether the other names inside the sibling's
+// occurrences in line (inner, by occurrence) are part of the sibling's own
+// name: another declaration of its kind (Kin) holds each of them at the
+// same place of its name, counted from the start or from the end, and the
+// line with the sibling replaced by it is in o too (has). Then the line is
+// one the generator writes for each declaration of the kind, and the new
+// one is due its own: protoc-c's tables of an enum's values, named after
+// their enum (ORDER_STATE_OPEN and ORDER_STATE_PAID in OrderState).
+// Neither condition alone is enough: the count E_FLOOR_COUNT of the
+// enumeration Floor is no line of the attribute FloorCount, though its
+// kin FloorHeight starts with Floor too, and the getter GetUserId of the
+// field user_id is no line of the rpc GetUserId, though the rpc
+// GetOrderId has a getter too (of the field order_id).
+func (c *Analogy) kindLine(line string, occ []span, inner [][]span, has func(string) bool) bool {
+kin:
+	for _, k := range c.Kin {
+		if sameName(k, c.Renames[0].From) {
+			continue
+		}
+		var b strings.Builder
+		at := 0
+		for i, s := range occ {
+			if s.form >= len(k.Forms) || k.Forms[s.form] == "" {
+				continue kin
+			}
+			kf := k.Forms[s.form]
+			for _, t := range inner[i] {
+				part := line[t.beg:t.end]
+				fromEnd := len(kf) - (s.end - t.end)
+				if !strings.HasPrefix(kf[min(t.beg-s.beg, len(kf)):], part) && !(fromEnd >= len(part) && kf[fromEnd-len(part):fromEnd] == part) {
+					continue kin
+				}
+			}
+			b.WriteString(line[at:s.beg])
+			b.WriteString(kf)
+			at = s.end
+		}
+		b.WriteString(line[at:])
+		if has(b.String()) {
+			return true
+		}
+	}
+	return false
 }
 
 func mentionsAny(line string, scs []scanner) bool {

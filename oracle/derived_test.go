@@ -567,3 +567,137 @@ func TestOrderSkipsComments(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalogyKindLine: a name of another declaration inside the sibling's
+// own is part of the sibling's name when another declaration of the
+// sibling's kind, whose name holds it at the same place, has the same line
+// in o: protoc-c writes the tables of an enum's values, named after their
+// enum (ORDER_STATE_OPEN in OrderState), one line a value. A shared part
+// alone settles nothing (a count of the enumeration Floor is no line of
+// the attribute FloorCount, however many attributes start with Floor), and
+// neither does a kin's line alone (the getter of a field order_id is no
+// line of the rpc GetOrderId).
+func TestAnalogyKindLine(t *testing.T) {
+	up := func(s string) Name { return Name{Forms: []string{s, strings.ToLower(s), s}} }
+	enum := Name{Forms: []string{"OrderState", "order_state", "ORDER_STATE"}}
+	open, paid, unspec := up("ORDER_STATE_OPEN"), up("ORDER_STATE_PAID"), up("ORDER_STATE_UNSPECIFIED")
+	c := &Analogy{
+		Renames: []Rename{{From: open, To: up("ZQNEW")}},
+		Others:  []Name{enum, unspec, open, paid},
+		Kin:     []Name{unspec, paid},
+	}
+	const byNumber = "static const ProtobufCEnumValue shop__order_state__enum_values_by_number[3] =\n{\n" +
+		"  { \"ORDER_STATE_UNSPECIFIED\", \"SHOP__ORDER_STATE__ORDER_STATE_UNSPECIFIED\", 0 },\n" +
+		"  { \"ORDER_STATE_OPEN\", \"SHOP__ORDER_STATE__ORDER_STATE_OPEN\", 1 },\n" +
+		"  { \"ORDER_STATE_PAID\", \"SHOP__ORDER_STATE__ORDER_STATE_PAID\", 2 },\n"
+	const byName = "};\nstatic const ProtobufCEnumValueIndex shop__order_state__enum_values_by_name[3] =\n{\n" +
+		"  { \"ORDER_STATE_OPEN\", 1 },\n  { \"ORDER_STATE_PAID\", 2 },\n  { \"ORDER_STATE_UNSPECIFIED\", 0 },\n"
+	o := tree.Tree{"s.pb-c.c": []byte(byNumber + byName + "};\n")}
+	good := byNumber + "  { \"ZQNEW\", \"SHOP__ORDER_STATE__ZQNEW\", 3 },\n" + byName + "  { \"ZQNEW\", 3 },\n};\n"
+	if v := c.Decide(o, tree.Tree{"s.pb-c.c": []byte(good)}); len(v.Fails) != 0 || len(v.Undecided) != 0 {
+		t.Errorf("enum value: want a pass, got %+v", v)
+	}
+	// The last entry of the table by name dropped.
+	bad := strings.Replace(good, "  { \"ZQNEW\", 3 },\n", "", 1)
+	if v := c.Decide(o, tree.Tree{"s.pb-c.c": []byte(bad)}); len(v.Fails) != 1 || !strings.Contains(v.Fails[0].Message, `{ "ZQNEW", #`) {
+		t.Errorf("enum value: want the missing entry by name, got %+v", v)
+	}
+	// Without a value of the enum beside the sibling, nothing tells.
+	c.Kin = nil
+	if v := c.Decide(o, tree.Tree{"s.pb-c.c": []byte(bad)}); len(v.Fails) != 0 {
+		t.Errorf("enum value without kin: want no failure, got %+v", v)
+	}
+
+	// The attributes FloorCount and FloorHeight both start with the
+	// enumeration Floor, whose count E_FLOOR_COUNT is in types.h: that is
+	// no line of FloorCount, since types.h has no E_FLOOR_HEIGHT. Their
+	// lines in attrs.h are theirs.
+	floorCount := Name{Forms: []string{"FloorCount", "floor_count", "FLOOR_COUNT"}}
+	floorHeight := Name{Forms: []string{"FloorHeight", "floor_height", "FLOOR_HEIGHT"}}
+	c = &Analogy{
+		Renames: []Rename{{From: floorCount, To: Name{Forms: []string{"Zqnew", "zqnew", "ZQNEW"}}}},
+		Others:  []Name{nm("Floor"), floorCount, floorHeight},
+		Kin:     []Name{floorHeight},
+	}
+	o = tree.Tree{
+		"attrs.h": []byte("#define E_ATTR_FLOOR_COUNT 5\n#define E_ATTR_FLOOR_HEIGHT 6\n"),
+		"types.h": []byte("#define E_FLOOR_COUNT 5\n"),
+	}
+	o2 := tree.Tree{
+		"attrs.h": []byte("#define E_ATTR_FLOOR_COUNT 5\n#define E_ATTR_FLOOR_HEIGHT 6\n#define E_ATTR_ZQNEW 7\n"),
+		"types.h": []byte("#define E_FLOOR_COUNT 5\n"),
+	}
+	if v := c.Decide(o, o2); len(v.Fails) != 0 || len(v.Undecided) != 0 {
+		t.Errorf("false alarm on the count of Floor: %+v", v)
+	}
+	o2["attrs.h"] = o["attrs.h"]
+	if v := c.Decide(o, o2); len(v.Fails) != 1 || v.Fails[0].File != "attrs.h" {
+		t.Errorf("want a failure of attrs.h, got %+v", v)
+	}
+
+	// The rpcs GetUserId and GetOrderId, and the fields user_id and
+	// order_id of Resp: both getters are in o, but the field in the
+	// sibling's name is not in its kin's.
+	field := func(snake, pascal string) Name { return Name{Forms: []string{snake, snake, pascal}} }
+	userID, orderID := field("user_id", "UserId"), field("order_id", "OrderId")
+	getUser, getOrder := field("GetUserId", "GetUserId"), field("GetOrderId", "GetOrderId")
+	getUser.Forms[1], getOrder.Forms[1] = "get_user_id", "get_order_id"
+	c = &Analogy{
+		Renames: []Rename{{From: getUser, To: Name{Forms: []string{"Zqnew", "zqnew", "Zqnew"}}}},
+		Others:  []Name{userID, orderID, getUser, getOrder},
+		Kin:     []Name{getOrder},
+	}
+	getters := "func (x *Resp) GetUserId() string {\nfunc (x *Resp) GetOrderId() string {\n"
+	o = tree.Tree{"s.pb.go": []byte(getters)}
+	if v := c.Decide(o, tree.Tree{"s.pb.go": []byte(getters + "\tZqnew(ctx context.Context) error\n")}); len(v.Fails) != 0 {
+		t.Errorf("false alarm on the getter of a field: %+v", v.Fails)
+	}
+}
+
+// TestAnalogyLoose: a sibling split into words otherwise than the new
+// declaration (ORDER_STATE_OPEN beside the one-word ZQNEW) is taken when
+// its lines hold it only in forms that coincide for both names alike
+// (protoc-c writes an enum value's name as written only), and passed over
+// for the next when a line holds it in a form that differs from another
+// for one name and not for the other (protoc-gen-go's json=unyrToijl
+// beside name=unyr_toijl, written for no one-word field).
+func TestAnalogyLoose(t *testing.T) {
+	forms := func(s string) Name {
+		return Name{Forms: []string{s, strings.ToLower(s), strings.ToUpper(s), strings.ReplaceAll(strings.ToLower(s), "_", "")}}
+	}
+	open, paid := forms("ORDER_STATE_OPEN"), forms("ORDER_STATE_PAID")
+	c := &Analogy{
+		Others: []Name{open, paid},
+		Loose:  [][]Rename{{{From: open, To: forms("ZQNEW")}}},
+	}
+	o := tree.Tree{"s.c": []byte("  { \"ORDER_STATE_OPEN\", 1 },\n  { \"ORDER_STATE_PAID\", 2 },\n")}
+	bad := tree.Tree{"s.c": []byte("  { \"ORDER_STATE_OPEN\", 1 },\n  { \"ORDER_STATE_PAID\", 2 },\n  { \"ZQNEWS\", 3 },\n")}
+	if v := c.Decide(o, bad); len(v.Fails) != 1 || !strings.Contains(v.Fails[0].Message, "ORDER_STATE_OPEN") {
+		t.Errorf("want a failure, got %+v", v)
+	}
+	good := tree.Tree{"s.c": []byte("  { \"ORDER_STATE_OPEN\", 1 },\n  { \"ORDER_STATE_PAID\", 2 },\n  { \"ZQNEW\", 3 },\n")}
+	if v := c.Decide(o, good); len(v.Fails) != 0 || len(v.Undecided) != 0 {
+		t.Errorf("want a pass, got %+v", v)
+	}
+
+	// The field unyr_toijl's line holds its camel case, which differs from
+	// its snake case; zqnew's do not: the field is no sibling of it, and
+	// without another the check is undecided.
+	camel := func(s, c string) Name { return Name{Forms: []string{s, s, c, strings.ToUpper(c[:1]) + c[1:]}} }
+	unyr, email := camel("unyr_toijl", "unyrToijl"), camel("email", "email")
+	c = &Analogy{Others: []Name{unyr, email}, Loose: [][]Rename{{{From: unyr, To: camel("zqnew", "zqnew")}}}}
+	o = tree.Tree{"m.pb.go": []byte("\tUnyrToijl string `protobuf:\"bytes,1,opt,name=unyr_toijl,json=unyrToijl,proto3\"`\n\tEmail string `protobuf:\"bytes,2,opt,name=email,proto3\"`\n")}
+	o2 := tree.Tree{"m.pb.go": []byte(string(o["m.pb.go"]) + "\tZqnew string `protobuf:\"bytes,3,opt,name=zqnew,proto3\"`\n")}
+	if v := c.Decide(o, o2); len(v.Fails) != 0 || len(v.Undecided) == 0 {
+		t.Errorf("json= of a two-word field: want undecided, got %+v", v)
+	}
+	// With the one-word email next, email is the sibling.
+	c.Loose = append(c.Loose, []Rename{{From: email, To: camel("zqnew", "zqnew")}})
+	if v := c.Decide(o, o2); len(v.Fails) != 0 || len(v.Undecided) != 0 {
+		t.Errorf("want email as the sibling and a pass, got %+v", v)
+	}
+	bad = tree.Tree{"m.pb.go": []byte(string(o["m.pb.go"]) + "\tZqnew string `protobuf:\"bytes,3,opt,name=zqnew,json=zqnew,proto3\"`\n")}
+	if v := c.Decide(o, bad); len(v.Fails) != 1 || !strings.Contains(v.Fails[0].Message, "email") {
+		t.Errorf("want a failure with email as the sibling, got %+v", v)
+	}
+}

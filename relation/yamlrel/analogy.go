@@ -60,7 +60,7 @@ func (c *analogyT) Checker(mu *Mutation) (relation.Checker, error) {
 	}
 	a := &oracle.Analogy{Name: c.name, Others: c.others(mu), Files: files, KeepNumbers: c.keepNumbers, Skip: c.skip}
 	nd := mu.inserted()
-	sib := nd.sibling(mu, c.keepNumbers, c.alike)
+	sib, loose := nd.sibling(mu, c.keepNumbers, c.alike)
 	if nd.first != "" {
 		a.Shape = shapeOf(nd.first, nd.names, c.keepNumbers)
 	}
@@ -69,13 +69,14 @@ func (c *analogyT) Checker(mu *Mutation) (relation.Checker, error) {
 		if err != nil {
 			return nil, err
 		}
-		sib = nil
+		sib, loose = nil, nil
 		if s != "" {
 			sib = []string{s}
 		}
 	}
-	for i := range min(len(sib), len(nd.names)) {
-		a.Renames = append(a.Renames, oracle.Rename{From: c.declaredName(mu, sib[i]), To: c.name1(nd.names[i])})
+	a.Renames = c.renames(mu, sib, nd.names)
+	for _, l := range loose {
+		a.Loose = append(a.Loose, c.renames(mu, l, nd.names))
 	}
 	for _, k := range nd.kin {
 		if !slices.Contains(sib, k) {
@@ -83,4 +84,13 @@ func (c *analogyT) Checker(mu *Mutation) (relation.Checker, error) {
 		}
 	}
 	return a, nil
+}
+
+// renames maps the names of a sibling to the new declaration's.
+func (c *analogyT) renames(mu *Mutation, sib, names []string) []oracle.Rename {
+	var out []oracle.Rename
+	for i := range min(len(sib), len(names)) {
+		out = append(out, oracle.Rename{From: c.declaredName(mu, sib[i]), To: c.name1(names[i])})
+	}
+	return out
 }

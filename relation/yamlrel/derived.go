@@ -267,14 +267,33 @@ func shapeOf(line string, names []string, keep bool) string {
 // and shape whose names the input mentions nowhere but in its declaration
 // (a sibling used elsewhere has lines in o that are about its uses), or
 // nil when there is none. Its names are alike the new ones (see alike).
-func (nd *newDecl) sibling(mu *Mutation, keep bool, alike func(a, b string) bool) []string {
-	if nd.listNames != nil {
-		for _, n := range nd.listNames {
-			if mentionedOnce(mu.m.src, n) && !isGeneric(mu.r.d.generic, n) && (len(nd.names) == 0 || alike(n, nd.names[0])) {
-				return []string{n}
+// loose are the others, nearest first, but for their own name, which is
+// not alike the new one's: the analogy check takes the first whose lines
+// hold it in forms alike (oracle.Analogy's Loose), when there is no
+// sibling.
+func (nd *newDecl) sibling(mu *Mutation, keep bool, alike func(a, b string) bool) (sib []string, loose [][]string) {
+	// ok reports whether the names may be a sibling's, and whether they
+	// are alike the new ones.
+	ok := func(names []string) (may, like bool) {
+		may, like = true, true
+		for i, n := range names {
+			may = may && mentionedOnce(mu.m.src, n) && !isGeneric(mu.r.d.generic, n)
+			if i < len(nd.names) && !alike(n, nd.names[i]) {
+				like = false
+				may = may && i == 0 // the names of its list must be alike
 			}
 		}
-		return nil
+		return may, like
+	}
+	if nd.listNames != nil {
+		for _, n := range nd.listNames {
+			if may, like := ok([]string{n}); like && may {
+				return []string{n}, nil
+			} else if may {
+				loose = append(loose, []string{n})
+			}
+		}
+		return nil, loose
 	}
 	shape := shapeOf(nd.first, nd.names, keep)
 	// The first of a kind is often written otherwise (`out << "a="`, then
@@ -292,15 +311,13 @@ func (nd *newDecl) sibling(mu *Mutation, keep bool, alike func(a, b string) bool
 		if len(names) != len(nd.names) || (dc.line == top) != newFirst || shapeOf(dc.lineText(mu.m), names, keep) != shape {
 			continue
 		}
-		ok := true
-		for i, n := range names {
-			ok = ok && mentionedOnce(mu.m.src, n) && !isGeneric(mu.r.d.generic, n) && alike(n, nd.names[i])
-		}
-		if ok {
-			return names
+		if may, like := ok(names); like && may {
+			return names, nil
+		} else if may {
+			loose = append(loose, names)
 		}
 	}
-	return nil
+	return nil, loose
 }
 
 // alike reports whether names a and b are split into words alike: when
