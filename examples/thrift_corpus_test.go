@@ -28,7 +28,16 @@ import (
 // depth, and a service uses it, so neither add-string-field has a spot in
 // it; every spot of that file is tried), and constants whose C++
 // initialisation starts with temporaries (ConstantsDemo's GEN_MAPMAP after
-// GEN_LIST: every spot of add-constant is tried).
+// GEN_LIST: every spot of add-constant is tried), a struct that holds a
+// union (whose fields decide its noexcept: add-string-field leaves it
+// out), an enumerator referenced with another enum's name (EnumTest's
+// `MyEnum2 me2_2 = MyEnum1.ME2_2`: no gap before ME2_2), an enum at the end
+// of i32 (MyEnum4, whose new or shifted values would overflow), empty structs
+// (whose C++ reader turns into a switch: no spot), and names the
+// generators write of their own (an enumerator UNKNOWN beside "unknown
+// result", a struct called using beside C++'s `using`, a field b beside
+// C++'s `swap(a.f, b.f)`: no sibling and no neighbour of the derived
+// checks).
 func TestThriftCorpusCases(t *testing.T) {
 	p := packNamed(t, "thrift")
 	needCompiler(t, p)
@@ -47,6 +56,19 @@ func TestThriftCorpusCases(t *testing.T) {
 				noSpots(t, s, "add-string-field", seeds[1], "a struct with fields without ids", "of TupleProtocolTestStruct,")
 			}
 			noSpots(t, s, "add-string-field", filepath.Join(corpus, "NameConflictTest.thrift"), "Nested, whose copies are noexcept and which a service uses", "of Nested,")
+			noSpots(t, s, "add-string-field", seeds[1], "a struct that holds a union", "of StructWithAUnion,")
+			for _, name := range []string{"add-enum-value", "add-enum-value-explicit"} {
+				noSpots(t, s, name, filepath.Join(corpus, "EnumTest.thrift"), "a gap that shifts ME2_2, the default MyEnum1.ME2_2", "of MyEnum2, before", "of MyEnum2, between")
+				noSpots(t, s, name, filepath.Join(corpus, "EnumTest.thrift"), "an enum at the end of i32", "of MyEnum4,")
+			}
+			for _, name := range []string{"add-field", "add-string-field"} {
+				noSpots(t, s, name, filepath.Join(corpus, "DocTest.thrift"), "an empty struct", "of EmptyStruct,")
+			}
+			if cfg == "derived.yaml" {
+				spotCases(t, s, filepath.Join(corpus, "TCLIService.thrift"), []string{"add-enum-value"}, "of TOperationType,")
+				spotCases(t, s, filepath.Join(corpus, "NameConflictTest.thrift"), []string{"add-struct"}, "before using")
+				spotCases(t, s, filepath.Join(corpus, "DenseLinkingTest.thrift"), []string{"add-field"}, "of RandomStuffZZ, between b and c")
+			}
 			spotCases(t, s, filepath.Join(corpus, "NameConflictTest.thrift"), []string{"add-string-field"}, "")
 			spotCases(t, s, seeds[0], []string{"add-constant"}, "")
 			if cfg == "derived.yaml" {
