@@ -119,3 +119,68 @@ func TestCLLLayouts(t *testing.T) {
 		{"CRLF", crlf},
 	})
 }
+
+// cllBodies are the statement lists of cll.grammar's trees: the bodies of
+// init and cycle and of every branch of a conditional.
+var cllBodies = syntax.ListSpec{Lists: []string{"initially", "cyclically", "conditional", "elif"}, Members: []string{"stmt"}, Runs: true}
+
+// TestCLLStatementLayouts rewrites every shipped CLL seed in five layouts
+// of its statements (each body on one line; then, else and end on lines of
+// their own; tabs; a comment line before every statement and a comment
+// after it; CRLF): each must give every relation on statements the same
+// spots, in number and description, as the seed.
+func TestCLLStatementLayouts(t *testing.T) {
+	parse := cllParser(t)
+	files, _ := filepath.Glob(filepath.Join("cll", "relations", "statements", "*.yaml"))
+	rels := loadRelationSets(t, files)
+	seeds, _ := filepath.Glob(filepath.Join("cll", "*.cll"))
+	if len(seeds) < 8 || len(rels) < 15 {
+		t.Fatalf("%d seeds, %d relations: the pack is not where it was", len(seeds), len(rels))
+	}
+	bodies := func(t *testing.T, name string, src []byte) []*syntax.List {
+		ls := syntax.Lists(parse(t, name, src), cllBodies)
+		if len(ls) < 2 {
+			t.Fatalf("%s: %d statement lists", name, len(ls))
+		}
+		return ls
+	}
+	oneLine := func(t *testing.T, name string, src []byte) []byte {
+		var es []syntax.Edit
+		for _, l := range bodies(t, name, src) {
+			for i, d := range l.Members[1:] {
+				es = append(es, syntax.Edit{Start: l.Members[i].End, End: d.Start, Text: " "})
+			}
+		}
+		return applyEdits(src, es)
+	}
+	keywords := func(t *testing.T, name string, src []byte) []byte {
+		var es []syntax.Edit
+		syntax.Walk(parse(t, name, src).Root, func(n *syntax.Node) bool {
+			if !n.Named && (n.Kind == "then" || n.Kind == "else" || n.Kind == "end") {
+				es = append(es, syntax.Edit{Start: n.Start, End: n.Start, Text: "\n    "})
+			}
+			return true
+		})
+		return applyEdits(src, es)
+	}
+	commented := func(t *testing.T, name string, src []byte) []byte {
+		var es []syntax.Edit
+		for _, l := range bodies(t, name, src) {
+			for _, d := range l.Members {
+				ind := l.Layout.Indent
+				es = append(es, syntax.Edit{Start: d.Start, End: d.Start, Text: "// note\n" + ind})
+				if l.Layout.OnePerLine {
+					es = append(es, syntax.Edit{Start: d.End, End: d.End, Text: " // after"})
+				}
+			}
+		}
+		return applyEdits(src, es)
+	}
+	checkLayouts(t, parse, rels, seeds, []layout{
+		{"each body on one line", oneLine},
+		{"then, else and end on lines of their own", keywords},
+		{"tabs", tabs},
+		{"comments", commented},
+		{"CRLF", crlf},
+	})
+}

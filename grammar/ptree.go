@@ -1,12 +1,19 @@
 package grammar
 
-import "github.com/mcpt-tool/mcpt/syntax"
+import (
+	"slices"
+
+	"github.com/mcpt-tool/mcpt/syntax"
+)
 
 // The builder turns a recognised program into one tree. Where the grammar
 // is ambiguous it chooses, deterministically: the first alternative in
 // grammar order that spans the text; in a sequence, the longest match of
-// each item that lets the rest end in place; in a repetition, the fewest
-// items (the first path found, items tried from the left).
+// each item that lets the rest end in place; in a repetition without a
+// maximum, the most items, none empty, each the shortest that lets the
+// rest end in place (two statements on two lines are two items, not one
+// item of two statements); in a bounded one, the fewest items (the first
+// path found, items tried from the left).
 
 type builder struct{ m *matcher }
 
@@ -100,6 +107,14 @@ func (b *builder) seq(items []*pnode, i, j int, out *[]*syntax.Node) {
 }
 
 func (b *builder) rep(n *pnode, i, j int, out *[]*syntax.Node) {
+	if n.max < 0 {
+		if path := b.most(n, i, j); len(path)-1 >= n.min {
+			for c := 1; c < len(path); c++ {
+				b.build(n.item, path[c-1], path[c], out)
+			}
+			return
+		}
+	}
 	var layers []map[int]int
 	b.m.repEnds(n, i, &layers)
 	k := n.min
@@ -158,4 +173,69 @@ func attachComments(n *syntax.Node, root bool) {
 			attachComments(c, false)
 		}
 	}
+}
+
+// most is the path of offsets from i to j through the most non-empty
+// items of the repetition n, each item the shortest that lets the rest
+// reach j; nil when no such path exists.
+func (b *builder) most(n *pnode, i, j int) []int {
+	m := b.m
+	// the offsets the items reach from i, up to j
+	reach := map[int][]int{} // offset -> ends of an item there, in (i, j]
+	todo := []int{i}
+	for len(todo) > 0 {
+		c := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		if _, ok := reach[c]; ok {
+			continue
+		}
+		var es []int
+		for _, e := range m.ends(n.item, c) {
+			if e > c && e <= j {
+				es = append(es, e)
+				todo = append(todo, e)
+			}
+		}
+		slices.Sort(es)
+		reach[c] = es
+	}
+	offs := make([]int, 0, len(reach))
+	for c := range reach {
+		offs = append(offs, c)
+	}
+	slices.Sort(offs)
+	// best[c]: the most items from c to j, -1 where j cannot be reached
+	best := map[int]int{j: 0}
+	for k := len(offs) - 1; k >= 0; k-- {
+		c := offs[k]
+		if c == j {
+			continue
+		}
+		bc := -1
+		for _, e := range reach[c] {
+			if be, ok := best[e]; ok && be >= 0 && be+1 > bc {
+				bc = be + 1
+			}
+		}
+		best[c] = bc
+	}
+	if best[i] <= 0 && i != j {
+		return nil
+	}
+	path := []int{i}
+	for c := i; c != j; {
+		next := -1
+		for _, e := range reach[c] { // (sorted: the shortest item first)
+			if be, ok := best[e]; ok && be == best[c]-1 {
+				next = e
+				break
+			}
+		}
+		if next < 0 {
+			return nil
+		}
+		path = append(path, next)
+		c = next
+	}
+	return path
 }

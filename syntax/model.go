@@ -23,6 +23,11 @@ type ListSpec struct {
 	// Sep is the separator of a list that shows none (a list of one
 	// member): "," or ";"; empty means none.
 	Sep string
+	// Runs makes each run of members of a list node a list of its own: the
+	// members between two of its other children (keywords, conditions). A
+	// statement `if C then A B else D end` holds two lists, A B and D; a
+	// run without members is no list.
+	Runs bool
 }
 
 // Decl is one declaration: a member of a list, with the comments and
@@ -119,8 +124,15 @@ func Lists(t *Tree, spec ListSpec) []*List {
 	Walk(t.Root, func(n *Node) bool {
 		// (a leaf is no list: mcpt's grammar notation names the leaves of
 		// names after their kind, `table` for a reference to a table)
-		if n.Named && len(n.Children) > 0 && slices.Contains(spec.Lists, n.Kind) {
-			out = append(out, newList(t, n, spec))
+		// (an empty node of a rule, `init` without statements, is an
+		// empty list)
+		empty := len(n.Children) == 0 && n.Start == n.End && n.Field == ""
+		if n.Named && (len(n.Children) > 0 || empty) && slices.Contains(spec.Lists, n.Kind) {
+			if spec.Runs {
+				out = append(out, runLists(t, n, spec)...)
+			} else {
+				out = append(out, newList(t, n, spec))
+			}
 		}
 		return true
 	})
@@ -170,8 +182,58 @@ func newList(t *Tree, n *Node, spec ListSpec) *List {
 	l := &List{Tree: t, Node: n}
 	l.Open, l.Close = brackets(n)
 	l.Name = listName(t.Src, n, l.Open)
-	var pending []*Node // comments and annotations not yet attached
+	return l.fill(n.Children, spec)
+}
+
+// runLists are the lists of the runs of members of the list node n (see
+// ListSpec.Runs), named after n and the keyword that opens each run
+// (`conditional then`, `conditional else`).
+func runLists(t *Tree, n *Node, spec ListSpec) []*List {
+	var out []*List
+	var run []*Node
+	opener := ""
+	if !slices.ContainsFunc(n.Children, func(c *Node) bool { return !inRun(c, spec) }) {
+		// a body and nothing else: one list, empty or not
+		l := &List{Tree: t, Node: n, Name: n.Kind}
+		return []*List{l.fill(n.Children, spec)}
+	}
+	flush := func() {
+		for _, c := range run {
+			if spec.isMember(c) && !commentsAlone(c) {
+				l := &List{Tree: t, Node: n, Name: strings.TrimSpace(n.Kind + " " + opener)}
+				out = append(out, l.fill(run, spec))
+				break
+			}
+		}
+		run = nil
+	}
 	for _, c := range n.Children {
+		if inRun(c, spec) {
+			run = append(run, c)
+			continue
+		}
+		flush()
+		opener = c.Kind
+		if c.Named {
+			opener = ""
+		}
+	}
+	flush()
+	return out
+}
+
+// inRun reports whether child c of a list node belongs to a run of
+// members: a member, a comment, an annotation or a separator.
+func inRun(c *Node, spec ListSpec) bool {
+	return spec.isMember(c) || spec.isComment(c) || commentsAlone(c) || isSepToken(c) || slices.Contains(spec.Annotations, c.Kind)
+}
+
+// fill makes the members of l from children, the children of its node
+// that l holds, attaching comments and annotations, and learns the layout.
+func (l *List) fill(children []*Node, spec ListSpec) *List {
+	t := l.Tree
+	var pending []*Node // comments and annotations not yet attached
+	for _, c := range children {
 		if l.Open != nil && (c.Start < l.Open.End || c.Start >= l.Close.Start) {
 			continue // the declaration that holds the list, and its end
 		}
@@ -502,11 +564,38 @@ func (l *List) Spots() []Spot {
 	return out
 }
 
+// declName names d in a spot's description: its name, else its first two
+// tokens (`set Level …` for a statement), else its kind.
 func declName(d *Decl) string {
 	if d.Name != "" {
 		return d.Name
 	}
-	return d.Node.Kind
+	var toks []string
+	more := false
+	Walk(d.Node, func(n *Node) bool {
+		switch {
+		case more || n.Kind == "comment":
+			return false
+		case len(n.Children) > 0:
+			return true
+		case n.End > n.Start && len(toks) == 2:
+			more = true
+		case n.End > n.Start:
+			tok := strings.Join(strings.Fields(n.Text(d.List.Tree.Src)), " ")
+			if r := []rune(tok); len(r) > 24 {
+				tok = string(r[:24]) + "…"
+			}
+			toks = append(toks, tok)
+		}
+		return false
+	})
+	if len(toks) == 0 {
+		return d.Node.Kind
+	}
+	if more {
+		toks = append(toks, "…")
+	}
+	return strings.Join(toks, " ")
 }
 
 // Edit replaces the bytes Start to End of a source by Text.
@@ -562,6 +651,21 @@ func (s Spot) Insert(text string) Edit {
 		}
 		outer := lineIndentAt(src, l.Open.Start)
 		return Edit{Start: l.Open.End, End: l.Close.Start, Text: lay.EOL + outer + lay.Unit + text + lay.EOL + outer}
+	case l.Node.Parent != nil:
+		// an empty list without brackets (a body without statements):
+		// after the text before it, on a line of its own one level deeper
+		// (after the comments it holds, with their indentation)
+		at, ind := l.Node.Start, ""
+		for _, c := range l.Node.Children {
+			at, ind = max(at, c.End), lineIndentAt(src, c.Start)
+		}
+		if len(l.Node.Children) == 0 {
+			for at > 0 && strings.IndexByte(" \t\r\n", src[at-1]) >= 0 {
+				at--
+			}
+			ind = lineIndentAt(src, at) + lay.Unit
+		}
+		return Edit{Start: at, End: at, Text: lay.EOL + ind + text}
 	default:
 		end := len(src)
 		pre := ""

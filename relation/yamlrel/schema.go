@@ -41,6 +41,9 @@ type regionYAML struct {
 	Comments    []yamlpos.String `yaml:"comments"`
 	Annotations []yamlpos.String `yaml:"annotations"`
 	Sep         *yamlpos.String  `yaml:"sep"`
+	// Runs makes each run of members of a list node a list of its own
+	// (the then and else bodies of an if statement).
+	Runs *yamlpos.String `yaml:"runs"`
 	// Outside names node types a list of the region may not lie in (a
 	// namespace's body): such a list is no instance.
 	Outside []yamlpos.String `yaml:"outside"`

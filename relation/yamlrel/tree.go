@@ -141,6 +141,12 @@ func (d *defs) addTreeRegion(name string, r regionYAML) error {
 		}
 		tr.spec.Sep = r.Sep.Value
 	}
+	if r.Runs != nil {
+		if v := r.Runs.Value; v != "true" && v != "false" {
+			return r.Runs.At("region %s: runs is true or false, found %q", name, v)
+		}
+		tr.spec.Runs = r.Runs.Value == "true"
+	}
 	var err error
 	if r.Header != nil {
 		if tr.header, err = compileRE(*r.Header); err != nil {
