@@ -254,3 +254,100 @@ func TestParseBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestParseRepetitionMostItems: an unbounded repetition reads the most
+// items, each the shortest, where an item may also hold two: two words on
+// two lines are two items, not one item of two words.
+func TestParseRepetitionMostItems(t *testing.T) {
+	p := mustParser(t, `program = item{1,5};
+item = "\n" w | "\n" w " " w;
+w = [a-z]{1,8};`)
+	tr, err := p.Parse("x", []byte("ab cd\nef gh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var items []string
+	for _, c := range tr.Root.Children {
+		if c.Kind == "item" {
+			items = append(items, c.Text(tr.Src))
+		}
+	}
+	if strings.Join(items, "|") != "ab|cd|ef|gh" {
+		t.Errorf("items %q, want one a word", items)
+	}
+}
+
+// TestParseBodiesAsRuns: the statements of a body and of each branch of a
+// conditional are lists of their own (syntax.ListSpec.Runs), an empty body
+// is an empty list, and a statement goes where each spot says.
+func TestParseBodiesAsRuns(t *testing.T) {
+	p := mustParser(t, `%start program;
+%kind var w;
+w = [a-z];
+program = "init" @indent(body) "\ncycle" @indent(body) "\n";
+body = stmt{0,5};
+stmt = "\n" simple | "\n" cond;
+simple = "set " @new(var);
+cond = "if " @ref(var) " then" @indent(stmt{0,3}) ("\nelse" @indent(stmt{0,3}))? "\nend";`)
+	src := []byte("init\ncycle\n  if a then set b set c else set d end\n")
+	tr, err := p.Parse("x", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls := syntax.Lists(tr, syntax.ListSpec{Lists: []string{"body", "cond"}, Members: []string{"stmt"}, Runs: true})
+	var got []string
+	for _, l := range ls {
+		var ms []string
+		for _, m := range l.Members {
+			ms = append(ms, m.Text())
+		}
+		got = append(got, l.Name+": "+strings.Join(ms, "; "))
+	}
+	want := []string{"body: ", "body: if a then set b set c else set d end", "cond then: set b; set c", "cond else: set d"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("lists\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, tt := range []struct {
+		list, spot int
+		desc, out  string
+	}{
+		{0, 0, "body, empty", "init\n  set z\ncycle\n  if a then set b set c else set d end\n"},
+		{2, 1, "cond then, between b and c", "init\ncycle\n  if a then set b set z set c else set d end\n"},
+		{3, 1, "cond else, after d", "init\ncycle\n  if a then set b set c else set d set z end\n"},
+	} {
+		sp := ls[tt.list].Spots()[tt.spot]
+		if sp.Desc != tt.desc {
+			t.Errorf("spot %d of list %d: %q, want %q", tt.spot, tt.list, sp.Desc, tt.desc)
+		}
+		if out := string(sp.Insert("set z").Apply(src)); out != tt.out {
+			t.Errorf("%s: %q, want %q", tt.desc, out, tt.out)
+		}
+	}
+}
+
+// TestParseAs: a fragment is read as one node of a rule (a declaration a
+// mutation inserts), with the comments before it; a fragment of another
+// rule, and a rule the grammar has not, are errors.
+func TestParseAs(t *testing.T) {
+	g, err := grammar.ParseFile("../examples/cll/cll.grammar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := grammar.NewParser(g)
+	tr, err := p.ParseAs("x", "decl", []byte("// new\nenumeration Col { Red, Green }"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Root.Kind != "decl" || !strings.Contains(dump(tr), "enumeration\n") || !strings.Contains(dump(tr), `value(new) "Green"`) {
+		t.Errorf("tree:\n%s", dump(tr))
+	}
+	if _, err := p.ParseAs("x", "decl", []byte("set V = 1")); err == nil {
+		t.Error("a statement read as a declaration")
+	}
+	if _, err := p.ParseAs("x", "stmt", []byte("set V = 1")); err != nil {
+		t.Errorf("a statement: %v", err)
+	}
+	if _, err := p.ParseAs("x", "nosuchrule", []byte("x")); err == nil || !strings.Contains(err.Error(), "no rule nosuchrule") {
+		t.Errorf("an unknown rule: %v", err)
+	}
+}

@@ -55,10 +55,40 @@ func (m *matcher) fail(off int, what string) {
 // program that does not parse gives a *syntax.Error at the farthest offset
 // any alternative reached, listing what was expected there.
 func (p *Parser) Parse(name string, src []byte) (*syntax.Tree, error) {
+	return p.parse(name, src, []*pinst{p.start})
+}
+
+// ParseAs reads src as one node of the rule named kind (a member of a
+// list, such as a declaration a mutation inserts), with white space and
+// comments around it: it implements syntax.FragmentParser. A rule the
+// start rule does not reach, or none of that name, is an error.
+func (p *Parser) ParseAs(name, kind string, src []byte) (*syntax.Tree, error) {
+	var insts []*pinst
+	for _, in := range p.insts {
+		if in.name == kind {
+			insts = append(insts, in)
+		}
+	}
+	if len(insts) == 0 {
+		return nil, &syntax.Error{Name: name, Line: 1, Col: 1, Msg: "no rule " + kind + " in " + p.lang}
+	}
+	return p.parse(name, src, insts)
+}
+
+// parse reads src as one of the rule instances insts.
+func (p *Parser) parse(name string, src []byte, insts []*pinst) (*syntax.Tree, error) {
 	m := &matcher{p: p, src: src, memo: map[uint64]*memoEntry{}, reps: map[repKey][]int{}, skips: make([][]int, len(src)+1),
 		expected: map[string]bool{}}
 	m.low = 1 << 30
-	root := &pnode{kind: pSeq, items: []*pnode{{kind: pCall, inst: p.start}, skipNode}}
+	calls := make([]*pnode, len(insts))
+	for i, in := range insts {
+		calls[i] = &pnode{kind: pCall, inst: in}
+	}
+	start := calls[0]
+	if len(calls) > 1 {
+		start = &pnode{kind: pAlt, items: calls}
+	}
+	root := &pnode{kind: pSeq, items: []*pnode{start, skipNode}}
 	ends := m.ends(root, 0)
 	if len(ends) == 0 || ends[len(ends)-1] != len(src) {
 		if len(ends) > 0 && ends[len(ends)-1] >= m.far {

@@ -52,6 +52,15 @@ type Parser interface {
 	Parse(name string, src []byte) (*Tree, error)
 }
 
+// A FragmentParser can also read a fragment of a program as one node of a
+// given type (a declaration a mutation inserts), so that the node need not
+// be found in a parse of the whole follow-up.
+type FragmentParser interface {
+	Parser
+	// ParseAs returns the tree of src read as one node of type kind.
+	ParseAs(name, kind string, src []byte) (*Tree, error)
+}
+
 // Walk calls fn for n and every node below it, depth first, in source
 // order; fn returning false skips the node's children.
 func Walk(n *Node, fn func(*Node) bool) {

@@ -22,6 +22,7 @@ import (
 	"github.com/mcpt-tool/mcpt/internal/yamlpos"
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/syntax"
 	"github.com/mcpt-tool/mcpt/tree"
 )
 
@@ -150,6 +151,16 @@ type Mutation struct {
 	m    *model
 	s    *spot
 	ins  string
+	// pre is the follow-up before any declare, preLen the length of the
+	// text the spot inserted there, raw the inserted text as rendered;
+	// member is the inserted member's node (insertedMember) in memberSrc,
+	// noMember true once looked for.
+	pre       string
+	preLen    int
+	raw       string // the inserted text as rendered
+	member    *syntax.Node
+	memberSrc []byte
+	noMember  bool
 }
 
 // Render renders a template of the check with the follow-up's bindings.

@@ -77,6 +77,18 @@ type kind struct {
 	sep    string
 	named  bool  // the pattern has a group called "name"
 	lets   []let // computed attributes of each declaration
+	// fields, of a kind without a pattern in a tree region: the node types
+	// each attribute is read from (see fieldValues)
+	fields map[string][]string
+}
+
+// groupNames are the attributes a declaration of k has besides those of
+// every item: the named groups of its pattern, or its fields.
+func (k *kind) groupNames() []string {
+	if k.match == nil {
+		return sortedKeys(k.fields)
+	}
+	return groupNames(k.match)
 }
 
 // Load compiles the relations of the relation files names in fsys, and of
@@ -188,6 +200,8 @@ func (d *defs) checkKinds() error {
 		case reg == nil && d.inError("region", k.region):
 		case reg == nil:
 			errs.Add(yamlpos.Errorf(d.sources["kind "+kn], "kind %s: no region named %q", kn, k.region))
+		case k.match == nil && reg.tree == nil:
+			errs.Add(yamlpos.Errorf(d.sources["kind "+kn], "kind %s: fields are for a kind of a region with list (region %s has none)", kn, k.region))
 		case len(k.nodes) > 0 && reg.tree == nil:
 			errs.Add(yamlpos.Errorf(d.sources["kind "+kn], "kind %s: node is for a kind of a region with list (region %s has none)", kn, k.region))
 		default:
@@ -402,6 +416,9 @@ func (d *defs) addKind(name string, k kindYAML) error {
 	if !identRE.MatchString(name) {
 		return k.Match.At("kind name %q must be an identifier", name)
 	}
+	if len(k.Fields) > 0 {
+		return d.addFieldKind(name, k)
+	}
 	if err := d.define("kind", name, k.Match.Pos); err != nil {
 		return err
 	}
@@ -426,6 +443,59 @@ func (d *defs) addKind(name string, k kindYAML) error {
 	for _, n := range k.Node {
 		kd.nodes = append(kd.nodes, n.Value)
 	}
+	if kd.lets, err = compileLets(k.Let); err != nil {
+		return err
+	}
+	d.kinds[name] = kd
+	d.kindList = append(d.kindList, name)
+	return nil
+}
+
+// addFieldKind defines a kind of a tree region whose declarations are the
+// members of the node types node (or holding one) and whose attributes are
+// read from the nodes of the types of its fields: no pattern.
+func (d *defs) addFieldKind(name string, k kindYAML) error {
+	keys := sortedKeys(k.Fields)
+	pos := k.Fields[keys[0]]
+	at := yamlpos.String{Pos: k.Region.Pos}
+	if len(pos) > 0 {
+		at = pos[0]
+	}
+	if err := d.define("kind", name, at.Pos); err != nil {
+		return err
+	}
+	if k.Match.Value != "" {
+		return k.Match.At("kind %s: match or fields, not both", name)
+	}
+	if len(k.Node) == 0 {
+		return at.At("kind %s: fields need node: the node types of its declarations", name)
+	}
+	kd := &kind{name: name, region: k.Region.Value, sep: ",", fields: map[string][]string{}}
+	for _, g := range keys {
+		if !identRE.MatchString(g) {
+			return at.At("kind %s: field name %q must be an identifier", name, g)
+		}
+		if len(k.Fields[g]) == 0 {
+			return at.At("kind %s: field %q names no node type", name, g)
+		}
+		for _, t := range k.Fields[g] {
+			kd.fields[g] = append(kd.fields[g], t.Value)
+		}
+	}
+	kd.named = kd.fields["name"] != nil
+	if k.List != nil {
+		if kd.fields[k.List.Value] == nil {
+			return k.List.At("kind %s: no field named %q", name, k.List.Value)
+		}
+		kd.list = k.List.Value
+	}
+	if !kd.named && kd.list == "" {
+		return at.At("kind %s: the fields need one called name, or a list field", name)
+	}
+	for _, n := range k.Node {
+		kd.nodes = append(kd.nodes, n.Value)
+	}
+	var err error
 	if kd.lets, err = compileLets(k.Let); err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpt-tool/mcpt/internal/namecase"
 	"github.com/mcpt-tool/mcpt/oracle"
+	"github.com/mcpt-tool/mcpt/syntax"
 )
 
 // derived is what a derived check has besides its own keys: the
@@ -156,21 +157,35 @@ func (mu *Mutation) inserted() *newDecl {
 		if mu.r.boundaries == nil || k.region != mu.r.boundaries.name {
 			continue
 		}
-		sub := k.match.FindStringSubmatchIndex(first)
-		if sub == nil {
-			continue
-		}
-		dc := &decl{kind: k, groups: map[string]string{}}
-		for gi, g := range k.match.SubexpNames() {
-			if g != "" && sub[2*gi] >= 0 {
-				dc.groups[g] = first[sub[2*gi]:sub[2*gi+1]]
+		var dc *decl
+		if k.match == nil {
+			// a kind with fields reads the new member in the follow-up's tree
+			msrc, mem := mu.insertedMember()
+			if mem == nil {
+				continue
 			}
-		}
-		if k.named {
-			dc.name = dc.groups["name"]
-		}
-		if k.list != "" {
-			dc.names, _ = splitList(dc.groups[k.list], 0, len(dc.groups[k.list]), k.sep)
+			groups, names, ok := k.fieldValues(msrc, mem)
+			if !ok {
+				continue
+			}
+			dc = &decl{kind: k, groups: groups, names: names, name: groups["name"]}
+		} else {
+			sub := k.match.FindStringSubmatchIndex(first)
+			if sub == nil {
+				continue
+			}
+			dc = &decl{kind: k, groups: map[string]string{}}
+			for gi, g := range k.match.SubexpNames() {
+				if g != "" && sub[2*gi] >= 0 {
+					dc.groups[g] = first[sub[2*gi]:sub[2*gi+1]]
+				}
+			}
+			if k.named {
+				dc.name = dc.groups["name"]
+			}
+			if k.list != "" {
+				dc.names, _ = splitList(dc.groups[k.list], 0, len(dc.groups[k.list]), k.sep)
+			}
 		}
 		nd.names = declNames(dc)
 		nd.first = first
@@ -362,4 +377,45 @@ func isGeneric(generic map[string]bool, name string) bool {
 func mentionedOnce(src, name string) bool {
 	rx, err := cachedRE(`(?i)\b` + regexp.QuoteMeta(name) + `\b`)
 	return err == nil && len(rx.FindAllStringIndex(src, 2)) == 1
+}
+
+// insertedMember is the member the mutation inserted, as a node of the
+// syntax tree: its text read as a member node type of the spot's region
+// where the parser reads fragments (syntax.FragmentParser), else the member
+// of a list of the region that starts in the inserted text, in the tree of
+// the follow-up (before any declare). It returns nil when the spot is of
+// no tree region or the text does not parse.
+func (mu *Mutation) insertedMember() (src []byte, n *syntax.Node) {
+	if mu.member != nil || mu.noMember {
+		return mu.memberSrc, mu.member
+	}
+	mu.noMember = true
+	b := mu.r.boundaries
+	if b == nil || b.tree == nil || mu.r.d.parser == nil || mu.s.tree.List == nil {
+		return nil, nil
+	}
+	if fp, ok := mu.r.d.parser.(syntax.FragmentParser); ok && len(b.tree.spec.Members) > 0 {
+		text := []byte(strings.TrimSpace(mu.raw))
+		for _, kind := range b.tree.spec.Members {
+			if t, err := fp.ParseAs("inserted", kind, text); err == nil {
+				mu.memberSrc, mu.member = t.Src, t.Root
+				return t.Src, t.Root
+			}
+		}
+		return nil, nil
+	}
+	t, err := mu.r.d.parser.Parse("follow-up", []byte(mu.pre))
+	if err != nil {
+		return nil, nil
+	}
+	lo, hi := mu.s.offset, mu.s.offset+mu.preLen
+	for _, l := range syntax.Lists(t, b.tree.spec) {
+		for _, d := range l.Members {
+			if st, _ := d.Span(); st >= lo && st < hi {
+				mu.memberSrc, mu.member = t.Src, d.Node
+				return t.Src, d.Node
+			}
+		}
+	}
+	return nil, nil
 }

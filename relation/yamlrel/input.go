@@ -279,7 +279,7 @@ func itemMap(m *model, inst *regionInst, dc *decl, index int) map[string]any {
 	if dc.leading == nil {
 		it["leading"] = []string{}
 	}
-	for _, g := range dc.kind.match.SubexpNames() {
+	for _, g := range dc.kind.groupNames() {
 		if g == "" {
 			continue
 		}

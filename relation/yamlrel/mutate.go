@@ -46,11 +46,15 @@ func (r *rel) followUp(ctx context.Context, in relation.Input, sp relation.Spot,
 	} else if s.offset == len(m.src) && len(m.src) > 0 && !strings.HasSuffix(m.src, "\n") {
 		src = m.src + "\n" + s.text(ins)
 	}
+	pre, preLen := src, len(src)-len(m.src)+(s.end-s.offset)
+	if s.tree.List == nil {
+		preLen = len(src) - len(m.src)
+	}
 	if src, err = r.declare.declared(ctx, m, data, src, s.offset, len(src)-len(m.src)); err != nil {
 		return nil, err
 	}
 	fu := &relation.FollowUp{Src: []byte(src), Bindings: flatten(data), Fresh: r.freshKeys}
-	mu := &Mutation{ctx: ctx, r: r, m: m, s: s, ins: ins, data: data}
+	mu := &Mutation{ctx: ctx, r: r, m: m, s: s, ins: ins, data: data, pre: pre, preLen: preLen, raw: ins}
 	if s.tree.List != nil {
 		mu.ins = memberText(ins, s.tree.List.Layout.Sep) // as the kinds of a tree region see members
 	}

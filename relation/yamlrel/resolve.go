@@ -117,7 +117,7 @@ func (d *defs) itemShape(k *kind) *shape {
 	s := mapOf("field of a "+k.name+" item", "kind", "name", "line", "text", "index", "leading")
 	s.keys["names"] = nil
 	s.keys["region"] = d.regionGroups(k.region)
-	for _, g := range groupNames(k.match) {
+	for _, g := range k.groupNames() {
 		if _, taken := s.keys[g]; !taken {
 			s.keys[g] = nil
 		}
@@ -221,7 +221,7 @@ func (r *rel) spotShape(s *shape) *shape {
 	for _, ls := range r.lists {
 		l := mapOf("key of .list", "before", "after", "count", "kind", "index")
 		l.keys["names"] = listOf(nil)
-		for _, g := range groupNames(ls.kind.match) {
+		for _, g := range ls.kind.groupNames() {
 			if _, taken := l.keys[g]; !taken {
 				l.keys[g] = nil
 			}
@@ -341,7 +341,7 @@ func (r *rel) resolveRelation(s *shape) error {
 		if c.from != nil {
 			inst := mapOf("field of choice "+c.name, "name", "line")
 			inst.keys["names"] = listOf(nil)
-			for _, g := range groupNames(c.from.match) {
+			for _, g := range c.from.groupNames() {
 				inst.keys[g] = nil
 			}
 			s.keys[c.name] = inst

@@ -56,6 +56,10 @@ type kindYAML struct {
 	Sep    *yamlpos.String `yaml:"sep"`
 	// Node names the member node types the kind takes, in a tree region.
 	Node []yamlpos.String `yaml:"node"`
+	// Fields take a declaration's attributes from its syntax tree instead
+	// of a pattern: GROUP: [node types] (a quoted type, "String", is a
+	// keyword: an anonymous node of that text).
+	Fields map[string][]yamlpos.String `yaml:"fields"`
 	// Let computes attributes of each declaration (see itemLets).
 	Let []map[string]yamlpos.String `yaml:"let"`
 }

@@ -318,7 +318,26 @@ func (d *defs) treeItems(m *model, rname string, inst *regionInst) {
 		text := collapse(withoutComments(src, mem))
 		for _, kn := range d.kindList {
 			k := d.kinds[kn]
-			if k.region != rname || len(k.nodes) > 0 && !slices.Contains(k.nodes, mem.Node.Kind) {
+			if k.region != rname {
+				continue
+			}
+			if k.match == nil {
+				groups, names, ok := k.fieldValues(src, mem.Node)
+				if !ok {
+					continue
+				}
+				start, _ := mem.Span()
+				dc := &decl{kind: k, line: lineIndex(m, start), end: lineIndex(m, mem.Node.End), groups: groups, text: text, names: names, member: mem}
+				for _, c := range mem.Leading {
+					dc.leading = append(dc.leading, c.Text(src))
+				}
+				dc.name = groups["name"]
+				inst.items = append(inst.items, dc)
+				inst.member = append(inst.member, mi)
+				m.decls[kn] = append(m.decls[kn], dc)
+				break
+			}
+			if len(k.nodes) > 0 && !slices.Contains(k.nodes, mem.Node.Kind) {
 				continue
 			}
 			idx := k.match.FindStringSubmatchIndex(text)
@@ -538,4 +557,86 @@ func treeList(dc *decl, sep string) *syntax.List {
 		return list == nil
 	})
 	return list
+}
+
+// fieldValues reads a declaration of kind k (a kind with fields) from the
+// member node n: n, or the first node inside it, must be of one of k's
+// node types; each field is the text of the first node of its types
+// inside that node (the list field: of every such node, joined by ", ",
+// and those texts are names). ok is false when n is not of the kind or a
+// field other than the list has no node.
+func (k *kind) fieldValues(src []byte, n *syntax.Node) (groups map[string]string, names []string, ok bool) {
+	var decl *syntax.Node
+	syntax.Walk(n, func(c *syntax.Node) bool {
+		if decl == nil && c.Named && c.Kind != "comment" && slices.Contains(k.nodes, c.Kind) {
+			decl = c
+		}
+		return decl == nil
+	})
+	if decl == nil {
+		return nil, nil, false
+	}
+	groups = map[string]string{}
+	for g, types := range k.fields {
+		var texts []string
+		syntax.Walk(decl, func(c *syntax.Node) bool {
+			// (a declaration that is a name is its own name field)
+			if (c != decl || nameLeaf(c)) && fieldType(c, types) {
+				texts = append(texts, nodeText(src, c))
+				return false
+			}
+			return len(texts) == 0 || g == k.list
+		})
+		switch {
+		case g == k.list:
+			names = texts
+			groups[g] = strings.Join(texts, ", ")
+		case len(texts) == 0:
+			return nil, nil, false
+		default:
+			groups[g] = texts[0]
+		}
+	}
+	return groups, names, true
+}
+
+// fieldType reports whether node c is of one of the types of a field: a
+// named node of that type, or for a quoted type ("String") a keyword, an
+// anonymous node of that text.
+func fieldType(c *syntax.Node, types []string) bool {
+	for _, t := range types {
+		if q := strings.Trim(t, `"`); len(q)+2 == len(t) && t[0] == '"' {
+			if !c.Named && c.Kind == q {
+				return true
+			}
+		} else if c.Named && c.Kind == t {
+			return true
+		}
+	}
+	return false
+}
+
+// nameLeaf reports whether n is a leaf but for the comments attached to it.
+func nameLeaf(n *syntax.Node) bool {
+	for _, c := range n.Children {
+		if c.Kind != "comment" {
+			return false
+		}
+	}
+	return true
+}
+
+// nodeText is the text of n without the comments inside it (those a
+// grammar attaches to a name), white space collapsed.
+func nodeText(src []byte, n *syntax.Node) string {
+	text := []byte(n.Text(src))
+	syntax.Walk(n, func(c *syntax.Node) bool {
+		if c.Kind == "comment" {
+			for i := c.Start; i < c.End; i++ {
+				text[i-n.Start] = ' '
+			}
+		}
+		return true
+	})
+	return collapse(string(text))
 }
