@@ -25,6 +25,7 @@ type treeRegion struct {
 	spec           syntax.ListSpec
 	header, except *regexp.Regexp
 	outside        []string
+	labels         map[string]string // list node type -> its name in descriptions
 	pos            yamlpos.Pos
 }
 
@@ -141,6 +142,15 @@ func (d *defs) addTreeRegion(name string, r regionYAML) error {
 		}
 		tr.spec.Sep = r.Sep.Value
 	}
+	for typ, l := range r.Labels {
+		if !slices.Contains(tr.spec.Lists, typ) {
+			return l.At("region %s: labels: %s is none of the list types %v", name, typ, tr.spec.Lists)
+		}
+		if tr.labels == nil {
+			tr.labels = map[string]string{}
+		}
+		tr.labels[typ] = l.Value
+	}
 	if r.Runs != nil {
 		if v := r.Runs.Value; v != "true" && v != "false" {
 			return r.Runs.At("region %s: runs is true or false, found %q", name, v)
@@ -197,6 +207,11 @@ func (d *defs) buildTree(m *model) {
 			m.tree = t
 		}
 		for _, l := range syntax.Lists(t, r.tree.spec) {
+			if label, ok := r.tree.labels[l.Node.Kind]; ok {
+				// (a list named after its node type keeps what follows
+				// the type: `of Color`, the keyword of a run)
+				l.Name = label + strings.TrimPrefix(l.Name, l.Node.Kind)
+			}
 			groups, ok := r.tree.instance(t.Src, l)
 			if !ok {
 				continue
