@@ -637,6 +637,11 @@ func (s Spot) Insert(text string) Edit {
 	switch {
 	case s.Before != nil:
 		b := s.Before
+		if !lay.OnePerLine && b.Trailing != nil {
+			// an inline list whose member ends its line with a comment:
+			// what follows the comment starts a line of its own
+			ws = lay.EOL + lineIndentAt(src, b.Start)
+		}
 		if b.Sep == nil && lay.Sep != "" && !lay.Optional {
 			// the last member gains the separator it had no need of
 			e := nodeEnd(src, b.Node)
