@@ -564,8 +564,8 @@ func (l *List) Spots() []Spot {
 	return out
 }
 
-// declName names d in a spot's description: its name, else its first two
-// tokens (`set Level …` for a statement), else its kind.
+// declName names d in a spot's description: its name, else its first three
+// tokens (`set Level = …` for a statement), else its kind.
 func declName(d *Decl) string {
 	if d.Name != "" {
 		return d.Name
@@ -578,7 +578,7 @@ func declName(d *Decl) string {
 			return false
 		case len(n.Children) > 0:
 			return true
-		case n.End > n.Start && len(toks) == 2:
+		case n.End > n.Start && len(toks) == 3:
 			more = true
 		case n.End > n.Start:
 			tok := strings.Join(strings.Fields(n.Text(d.List.Tree.Src)), " ")
@@ -637,6 +637,11 @@ func (s Spot) Insert(text string) Edit {
 	switch {
 	case s.Before != nil:
 		b := s.Before
+		if !lay.OnePerLine && b.Trailing != nil {
+			// an inline list whose member ends its line with a comment:
+			// what follows the comment starts a line of its own
+			ws = lay.EOL + lineIndentAt(src, b.Start)
+		}
 		if b.Sep == nil && lay.Sep != "" && !lay.Optional {
 			// the last member gains the separator it had no need of
 			e := nodeEnd(src, b.Node)

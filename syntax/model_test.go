@@ -296,3 +296,31 @@ func TestCommentsAloneNode(t *testing.T) {
 		t.Errorf("between a and b: %q", got)
 	}
 }
+
+// TestInsertAfterTrailingComment: in an inline list, a member inserted
+// after one that ends its line with a comment starts a line of its own,
+// not inside the comment.
+func TestInsertAfterTrailingComment(t *testing.T) {
+	src := []byte("  a b // c\n")
+	leaf := func(start int) *Node {
+		return &Node{Kind: "decl", Named: true, Start: start, End: start + 1, Children: []*Node{
+			{Kind: "name", Named: true, Field: "new", Start: start, End: start + 1}}}
+	}
+	root := &Node{Kind: "body", Named: true, Start: 2, End: 10, Children: []*Node{
+		leaf(2), leaf(4), {Kind: "comment", Named: true, Start: 6, End: 10},
+	}}
+	ls := Lists(&Tree{Src: src, Root: root}, ListSpec{Lists: []string{"body"}})
+	if len(ls) != 1 || len(ls[0].Members) != 2 || ls[0].Members[1].Trailing == nil {
+		t.Fatalf("lists %+v", ls)
+	}
+	if ls[0].Layout.OnePerLine {
+		t.Fatalf("layout %+v: want the members inline", ls[0].Layout)
+	}
+	sp := ls[0].Spots()
+	if got := string(sp[1].Insert("x").Apply(src)); got != "  a x b // c\n" {
+		t.Errorf("between a and b: %q", got)
+	}
+	if got := string(sp[2].Insert("x").Apply(src)); got != "  a b // c\n  x\n" {
+		t.Errorf("after b: %q", got)
+	}
+}

@@ -54,6 +54,11 @@ type defs struct {
 
 	cacheMu sync.Mutex
 	cache   map[string]*model
+
+	// lists and decls are the list types of the tree regions and the node
+	// types of the kinds (declTypes)
+	typesOnce    sync.Once
+	lists, decls map[string]bool
 }
 
 type let struct {

@@ -164,7 +164,8 @@ func (mu *Mutation) inserted() *newDecl {
 			if mem == nil {
 				continue
 			}
-			groups, names, ok := k.fieldValues(msrc, mem)
+			lists, decls := mu.r.d.declTypes()
+			groups, names, ok := k.fieldValues(msrc, mem, lists, decls)
 			if !ok {
 				continue
 			}

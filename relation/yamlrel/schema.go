@@ -44,6 +44,9 @@ type regionYAML struct {
 	// Runs makes each run of members of a list node a list of its own
 	// (the then and else bodies of an if statement).
 	Runs *yamlpos.String `yaml:"runs"`
+	// Labels name the lists of node types in spot descriptions (body:
+	// declarations).
+	Labels map[string]yamlpos.String `yaml:"labels"`
 	// Outside names node types a list of the region may not lie in (a
 	// namespace's body): such a list is no instance.
 	Outside []yamlpos.String `yaml:"outside"`

@@ -25,6 +25,7 @@ type treeRegion struct {
 	spec           syntax.ListSpec
 	header, except *regexp.Regexp
 	outside        []string
+	labels         map[string]string // list node type -> its name in descriptions
 	pos            yamlpos.Pos
 }
 
@@ -141,6 +142,15 @@ func (d *defs) addTreeRegion(name string, r regionYAML) error {
 		}
 		tr.spec.Sep = r.Sep.Value
 	}
+	for typ, l := range r.Labels {
+		if !slices.Contains(tr.spec.Lists, typ) {
+			return l.At("region %s: labels: %s is none of the list types %v", name, typ, tr.spec.Lists)
+		}
+		if tr.labels == nil {
+			tr.labels = map[string]string{}
+		}
+		tr.labels[typ] = l.Value
+	}
 	if r.Runs != nil {
 		if v := r.Runs.Value; v != "true" && v != "false" {
 			return r.Runs.At("region %s: runs is true or false, found %q", name, v)
@@ -197,6 +207,11 @@ func (d *defs) buildTree(m *model) {
 			m.tree = t
 		}
 		for _, l := range syntax.Lists(t, r.tree.spec) {
+			if label, ok := r.tree.labels[l.Node.Kind]; ok {
+				// (a list named after its node type keeps what follows
+				// the type: `of Color`, the keyword of a run)
+				l.Name = label + strings.TrimPrefix(l.Name, l.Node.Kind)
+			}
 			groups, ok := r.tree.instance(t.Src, l)
 			if !ok {
 				continue
@@ -322,7 +337,8 @@ func (d *defs) treeItems(m *model, rname string, inst *regionInst) {
 				continue
 			}
 			if k.match == nil {
-				groups, names, ok := k.fieldValues(src, mem.Node)
+				lists, decls := d.declTypes()
+				groups, names, ok := k.fieldValues(src, mem.Node, lists, decls)
 				if !ok {
 					continue
 				}
@@ -563,15 +579,19 @@ func treeList(dc *decl, sep string) *syntax.List {
 // member node n: n, or the first node inside it, must be of one of k's
 // node types; each field is the text of the first node of its types
 // inside that node (the list field: of every such node, joined by ", ",
-// and those texts are names). ok is false when n is not of the kind or a
-// field other than the list has no node.
-func (k *kind) fieldValues(src []byte, n *syntax.Node) (groups map[string]string, names []string, ok bool) {
+// and those texts are names). The search for the declaration enters no
+// list and no other declaration (lists and decls: the list types of the
+// tree regions, the node types of the kinds); the search for a field no
+// other declaration: a declaration nested in the member (a message in a
+// message) is neither the member nor gives it attributes. ok is false when
+// n is not of the kind or a field other than the list has no node.
+func (k *kind) fieldValues(src []byte, n *syntax.Node, lists, decls map[string]bool) (groups map[string]string, names []string, ok bool) {
 	var decl *syntax.Node
 	syntax.Walk(n, func(c *syntax.Node) bool {
 		if decl == nil && c.Named && c.Kind != "comment" && slices.Contains(k.nodes, c.Kind) {
 			decl = c
 		}
-		return decl == nil
+		return decl == nil && (c == n || !lists[c.Kind] && !decls[c.Kind])
 	})
 	if decl == nil {
 		return nil, nil, false
@@ -585,7 +605,7 @@ func (k *kind) fieldValues(src []byte, n *syntax.Node) (groups map[string]string
 				texts = append(texts, nodeText(src, c))
 				return false
 			}
-			return len(texts) == 0 || g == k.list
+			return (len(texts) == 0 || g == k.list) && (c == decl || !decls[c.Kind])
 		})
 		switch {
 		case g == k.list:
@@ -598,6 +618,27 @@ func (k *kind) fieldValues(src []byte, n *syntax.Node) (groups map[string]string
 		}
 	}
 	return groups, names, true
+}
+
+// declTypes are the list types of the tree regions and the node types of
+// the kinds (see fieldValues), computed once.
+func (d *defs) declTypes() (lists, decls map[string]bool) {
+	d.typesOnce.Do(func() {
+		d.lists, d.decls = map[string]bool{}, map[string]bool{}
+		for _, r := range d.regions {
+			if r.tree != nil {
+				for _, t := range r.tree.spec.Lists {
+					d.lists[t] = true
+				}
+			}
+		}
+		for _, k := range d.kinds {
+			for _, t := range k.nodes {
+				d.decls[t] = true
+			}
+		}
+	})
+	return d.lists, d.decls
 }
 
 // fieldType reports whether node c is of one of the types of a field: a
