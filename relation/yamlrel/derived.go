@@ -405,18 +405,37 @@ func (mu *Mutation) insertedMember() (src []byte, n *syntax.Node) {
 		}
 		return nil, nil
 	}
-	t, err := mu.r.d.parser.Parse("follow-up", []byte(mu.pre))
-	if err != nil {
-		return nil, nil
+	// The declaration that holds the spot's list (an enum, a class) is
+	// read alone first, as a file of its own: a parse of the few lines it
+	// has rather than of the whole follow-up.
+	delta := len(mu.pre) - len(mu.m.src)
+	if p := mu.s.tree.List.Node.Parent; p != nil && p.Parent != nil && p.Start <= mu.s.offset && mu.s.offset <= p.End {
+		src := mu.pre[p.Start : p.End+delta]
+		if n := mu.memberIn(src, mu.s.offset-p.Start); n != nil {
+			return mu.memberSrc, n
+		}
 	}
-	lo, hi := mu.s.offset, mu.s.offset+mu.preLen
-	for _, l := range syntax.Lists(t, b.tree.spec) {
+	mu.memberIn(mu.pre, mu.s.offset)
+	return mu.memberSrc, mu.member
+}
+
+// memberIn parses src, a follow-up or a declaration cut from one in which
+// the spot's text was inserted at off, and returns the member of a list of
+// the spot's region that starts in the inserted text (remembered as the
+// inserted member), or nil.
+func (mu *Mutation) memberIn(src string, off int) *syntax.Node {
+	t, err := mu.r.d.parser.Parse("follow-up", []byte(src))
+	if err != nil {
+		return nil
+	}
+	lo, hi := off, off+mu.preLen
+	for _, l := range syntax.Lists(t, mu.r.boundaries.tree.spec) {
 		for _, d := range l.Members {
 			if st, _ := d.Span(); st >= lo && st < hi {
 				mu.memberSrc, mu.member = t.Src, d.Node
-				return t.Src, d.Node
+				return d.Node
 			}
 		}
 	}
-	return nil, nil
+	return nil
 }
