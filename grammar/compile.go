@@ -30,6 +30,7 @@ type Grammar struct {
 	nameRule    string      // %name: the rule a name matches, "" for an identifier
 	namePos     Pos
 	exactBounds bool // %bounds exact: repetitions keep their maxima
+	mostItems   bool // %repetitions most: an ambiguous repetition is read as the most items
 
 	consts     []string       // the constants of the grammar; abstract value len(consts) is "any other"
 	constIndex map[string]int // constant → abstract value

@@ -169,7 +169,8 @@ func (p *parser) skipPastSemicolon() {
 //	directive = "%start" IDENT ";" | "%depth" INT ";" | "%indent" STRING ";"
 //	          | "%kind" IDENT IDENT ";" | "%reserve" { IDENT | STRING } ";"
 //	          | "%comment" STRING STRING ";" | "%name" IDENT ";"
-//	          | "%bounds" ( "exact" | "relaxed" ) ";" .
+//	          | "%bounds" ( "exact" | "relaxed" ) ";"
+//	          | "%repetitions" ( "fewest" | "most" ) ";" .
 func (p *parser) directive() {
 	d := p.tok
 	p.next()
@@ -215,6 +216,14 @@ func (p *parser) directive() {
 	case "name":
 		t := p.expectIdent("the rule that matches a name when parsing")
 		g.nameRule, g.namePos = t.text, t.pos
+	case "repetitions":
+		t := p.expectIdent("fewest or most")
+		switch t.text {
+		case "fewest", "most":
+			g.mostItems = t.text == "most"
+		default:
+			p.errorf(t.pos, "unknown repetitions mode %s (want fewest or most)", t.text)
+		}
 	case "bounds":
 		t := p.expectIdent("exact or relaxed")
 		switch t.text {

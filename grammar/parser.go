@@ -60,6 +60,7 @@ type pnode struct {
 	items    []*pnode   // pSeq, pAlt
 	item     *pnode     // pRep
 	min, max int        // pRep; max < 0 is unbounded
+	most     bool       // pRep: read as the most items (%repetitions most)
 	inst     *pinst     // pCall; pName with a %name rule
 	nodeKind string     // pName: the kind of names
 	field    string     // pName: "new", "ref" or "take"; "" for a value
@@ -368,7 +369,7 @@ func (c *pcompiler) node(n node, env map[string]pbinding, token bool) *pnode {
 		if !c.g.exactBounds && max > n.min && max > 1 {
 			max = -1
 		}
-		return &pnode{kind: pRep, item: c.node(n.item, env, token), min: n.min, max: max}
+		return &pnode{kind: pRep, item: c.node(n.item, env, token), min: n.min, max: max, most: c.g.mostItems && max < 0}
 	case *callNode:
 		args := make([]absVal, len(n.args))
 		for i, a := range n.args {

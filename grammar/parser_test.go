@@ -255,25 +255,35 @@ func TestParseBounds(t *testing.T) {
 	}
 }
 
-// TestParseRepetitionMostItems: an unbounded repetition reads the most
-// items, each the shortest, where an item may also hold two: two words on
-// two lines are two items, not one item of two words.
+// TestParseRepetitionMostItems: where an item may also hold two, an
+// unbounded repetition reads the fewest items, or with %repetitions most
+// the most, each the shortest: two words on two lines are then two items,
+// not one item of two words.
 func TestParseRepetitionMostItems(t *testing.T) {
-	p := mustParser(t, `program = item{1,5};
+	for _, tt := range []struct{ dir, want string }{
+		{"", "ab cd|ef gh"},
+		{"%repetitions fewest;\n", "ab cd|ef gh"},
+		{"%repetitions most;\n", "ab|cd|ef|gh"},
+	} {
+		p := mustParser(t, tt.dir+`program = item{1,5};
 item = "\n" w | "\n" w " " w;
 w = [a-z]{1,8};`)
-	tr, err := p.Parse("x", []byte("ab cd\nef gh"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var items []string
-	for _, c := range tr.Root.Children {
-		if c.Kind == "item" {
-			items = append(items, c.Text(tr.Src))
+		tr, err := p.Parse("x", []byte("ab cd\nef gh"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var items []string
+		for _, c := range tr.Root.Children {
+			if c.Kind == "item" {
+				items = append(items, c.Text(tr.Src))
+			}
+		}
+		if strings.Join(items, "|") != tt.want {
+			t.Errorf("%q: items %q, want %q", tt.dir, items, tt.want)
 		}
 	}
-	if strings.Join(items, "|") != "ab|cd|ef|gh" {
-		t.Errorf("items %q, want one a word", items)
+	if _, err := grammar.Parse("g", []byte("%repetitions many;\nprogram = \"x\";")); err == nil || !strings.Contains(err.Error(), "unknown repetitions mode many") {
+		t.Errorf("a bad mode: %v", err)
 	}
 }
 
@@ -282,6 +292,7 @@ w = [a-z]{1,8};`)
 // is an empty list, and a statement goes where each spot says.
 func TestParseBodiesAsRuns(t *testing.T) {
 	p := mustParser(t, `%start program;
+%repetitions most;
 %kind var w;
 w = [a-z];
 program = "init" @indent(body) "\ncycle" @indent(body) "\n";

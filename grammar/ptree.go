@@ -9,11 +9,11 @@ import (
 // The builder turns a recognised program into one tree. Where the grammar
 // is ambiguous it chooses, deterministically: the first alternative in
 // grammar order that spans the text; in a sequence, the longest match of
-// each item that lets the rest end in place; in a repetition without a
-// maximum, the most items, none empty, each the shortest that lets the
-// rest end in place (two statements on two lines are two items, not one
-// item of two statements); in a bounded one, the fewest items (the first
-// path found, items tried from the left).
+// each item that lets the rest end in place; in a repetition, the fewest
+// items (the first path found, items tried from the left), or with
+// %repetitions most, in one without a maximum, the most items, none empty,
+// each the shortest that lets the rest end in place (two statements on two
+// lines are two items, not one item of two statements).
 
 type builder struct{ m *matcher }
 
@@ -107,7 +107,7 @@ func (b *builder) seq(items []*pnode, i, j int, out *[]*syntax.Node) {
 }
 
 func (b *builder) rep(n *pnode, i, j int, out *[]*syntax.Node) {
-	if n.max < 0 {
+	if n.most {
 		if path := b.most(n, i, j); len(path)-1 >= n.min {
 			for c := 1; c < len(path); c++ {
 				b.build(n.item, path[c-1], path[c], out)

@@ -396,14 +396,18 @@ func (mu *Mutation) insertedMember() (src []byte, n *syntax.Node) {
 		return nil, nil
 	}
 	if fp, ok := mu.r.d.parser.(syntax.FragmentParser); ok && len(b.tree.spec.Members) > 0 {
-		text := []byte(strings.TrimSpace(mu.raw))
+		// (the text without the list's separator, which is not the member's)
+		text := strings.TrimSpace(mu.raw)
+		if sep := mu.s.tree.List.Layout.Sep; sep != "" {
+			text = strings.TrimSpace(strings.TrimSuffix(text, sep))
+		}
 		for _, kind := range b.tree.spec.Members {
-			if t, err := fp.ParseAs("inserted", kind, text); err == nil {
+			if t, err := fp.ParseAs("inserted", kind, []byte(text)); err == nil {
 				mu.memberSrc, mu.member = t.Src, t.Root
 				return t.Src, t.Root
 			}
 		}
-		return nil, nil
+		// else, as for any parser, in the follow-up
 	}
 	// The declaration that holds the spot's list (an enum, a class) is
 	// read alone first, as a file of its own: a parse of the few lines it
