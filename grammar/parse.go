@@ -1,10 +1,12 @@
 package grammar
 
 import (
-	"github.com/mcpt-tool/mcpt/internal/yamlpos"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/mcpt-tool/mcpt/internal/inputfile"
+	"github.com/mcpt-tool/mcpt/internal/yamlpos"
 )
 
 const maxErrors = 20
@@ -217,26 +219,24 @@ func (p *parser) directive() {
 		t := p.expectIdent("the rule that matches a name when parsing")
 		g.nameRule, g.namePos = t.text, t.pos
 	case "repetitions":
-		t := p.expectIdent("fewest or most")
-		switch t.text {
-		case "fewest", "most":
-			g.mostItems = t.text == "most"
-		default:
-			p.errorf(t.pos, "unknown repetitions mode %s (want fewest or most)", t.text)
-		}
+		g.mostItems = p.mode("repetitions", "fewest", "most") == "most"
 	case "bounds":
-		t := p.expectIdent("exact or relaxed")
-		switch t.text {
-		case "exact", "relaxed":
-			g.exactBounds = t.text == "exact"
-		default:
-			p.errorf(t.pos, "unknown bounds mode %s (want exact or relaxed)", t.text)
-		}
+		g.exactBounds = p.mode("bounds", "exact", "relaxed") == "exact"
 	default:
 		p.errorf(d.pos, "unknown directive %%%s", d.text)
 		panic(bailout{})
 	}
 	p.expectPunct(";")
+}
+
+// mode reads the mode word of a directive, one of modes, and returns it.
+func (p *parser) mode(directive string, modes ...string) string {
+	want := strings.Join(modes, " or ")
+	t := p.expectIdent(want)
+	if !slices.Contains(modes, t.text) {
+		p.errorf(t.pos, "unknown %s mode %s (want %s)", directive, t.text, want)
+	}
+	return t.text
 }
 
 // ruleDef parses
