@@ -27,18 +27,32 @@ func TestScanBundles(t *testing.T) {
 		t.Fatal(err)
 	}
 	damage := map[string]func(dir string) error{
-		"b-good":         func(string) error { return nil },
-		"b-filelink":     func(dir string) error { return os.Symlink(secret, filepath.Join(dir, "base-out", "sub", "x.link")) },
-		"b-dirlink":      func(dir string) error { return os.Symlink(parent, filepath.Join(dir, "followup-out", "up")) },
-		"b-fifo":         func(dir string) error { return syscall.Mkfifo(filepath.Join(dir, "base", "fifo"), 0o644) },
-		"b-deep":         func(dir string) error { return os.MkdirAll(filepath.Join(dir, "base-out", strings.Repeat("d/", maxDepth+1)), 0o755) },
-		"b-reprolink":    func(dir string) error { return replace(filepath.Join(dir, ReproFile), func(p string) error { return os.Symlink(secret, p) }) },
-		"b-reprodir":     func(dir string) error { return replace(filepath.Join(dir, ReproFile), func(p string) error { return os.Mkdir(p, 0o755) }) },
-		"b-reprofifo":    func(dir string) error { return replace(filepath.Join(dir, ReproFile), func(p string) error { return syscall.Mkfifo(p, 0o644) }) },
-		"b-noRepro":      func(dir string) error { return os.Remove(filepath.Join(dir, ReproFile)) },
-		"b-longrepro":    func(dir string) error { return os.WriteFile(filepath.Join(dir, ReproFile), bytes.Repeat([]byte("x"), 10000), 0o644) },
-		"b-bundlelink":   func(dir string) error { return replace(dir, func(p string) error { return os.Symlink(filepath.Join(shard, "b-good"), p) }) },
-		"b-bundlefile":   func(dir string) error { return replace(dir, func(p string) error { return os.WriteFile(p, []byte("x"), 0o644) }) },
+		"b-good":     func(string) error { return nil },
+		"b-filelink": func(dir string) error { return os.Symlink(secret, filepath.Join(dir, "base-out", "sub", "x.link")) },
+		"b-dirlink":  func(dir string) error { return os.Symlink(parent, filepath.Join(dir, "followup-out", "up")) },
+		"b-fifo":     func(dir string) error { return syscall.Mkfifo(filepath.Join(dir, "base", "fifo"), 0o644) },
+		"b-deep": func(dir string) error {
+			return os.MkdirAll(filepath.Join(dir, "base-out", strings.Repeat("d/", maxDepth+1)), 0o755)
+		},
+		"b-reprolink": func(dir string) error {
+			return replace(filepath.Join(dir, ReproFile), func(p string) error { return os.Symlink(secret, p) })
+		},
+		"b-reprodir": func(dir string) error {
+			return replace(filepath.Join(dir, ReproFile), func(p string) error { return os.Mkdir(p, 0o755) })
+		},
+		"b-reprofifo": func(dir string) error {
+			return replace(filepath.Join(dir, ReproFile), func(p string) error { return syscall.Mkfifo(p, 0o644) })
+		},
+		"b-noRepro": func(dir string) error { return os.Remove(filepath.Join(dir, ReproFile)) },
+		"b-longrepro": func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, ReproFile), bytes.Repeat([]byte("x"), 10000), 0o644)
+		},
+		"b-bundlelink": func(dir string) error {
+			return replace(dir, func(p string) error { return os.Symlink(filepath.Join(shard, "b-good"), p) })
+		},
+		"b-bundlefile": func(dir string) error {
+			return replace(dir, func(p string) error { return os.WriteFile(p, []byte("x"), 0o644) })
+		},
 		"b-good-reduced": func(string) error { return nil },
 	}
 	for name, f := range damage {

@@ -251,4 +251,3 @@ func insertAfter(lines []string, start, end int, prev *regexp.Regexp, name, line
 	}
 	return append(lines[:at+1:at+1], append([]string{line}, lines[at+1:]...)...), nil
 }
-
