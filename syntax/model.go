@@ -158,7 +158,7 @@ func (s ListSpec) isMember(n *Node) bool {
 // comments after it), left out.
 func nodeEnd(src []byte, n *Node) int {
 	e := n.Start
-	if onlyComments(n) {
+	if OnlyComments(n) {
 		e = n.End
 	}
 	for _, c := range n.Children {
@@ -338,7 +338,7 @@ func (d *Decl) attachLeading(src []byte, pending []*Node) {
 // mcpt's grammar notation puts declared names), or its own text when it is
 // a named leaf.
 func NameOf(src []byte, n *Node) string {
-	if onlyComments(n) {
+	if OnlyComments(n) {
 		return string(src[bodyStart(src, n):n.End])
 	}
 	if nm := nameNode(n); nm != nil {
@@ -695,7 +695,7 @@ func (d *Decl) Clone(name, value string) string {
 	var rs []repl
 	if nm := nameNode(n); nm != nil {
 		rs = append(rs, repl{nm.Start, nm.End, name})
-	} else if onlyComments(n) {
+	} else if OnlyComments(n) {
 		return name
 	}
 	if value != "" {
@@ -717,15 +717,15 @@ func (d *Decl) Clone(name, value string) string {
 	return b.String()
 }
 
-// onlyComments reports whether n has no children but comments: a leaf, or
-// a leaf of mcpt's grammar notation with the comments before it attached.
 // commentsAlone reports whether n holds comments and nothing after them.
 func commentsAlone(n *Node) bool {
 	k := len(n.Children)
-	return k > 0 && onlyComments(n) && n.Children[k-1].End >= n.End
+	return k > 0 && OnlyComments(n) && n.Children[k-1].End >= n.End
 }
 
-func onlyComments(n *Node) bool {
+// OnlyComments reports whether n has no children but comments: a leaf, or
+// a leaf of mcpt's grammar notation with the comments before it attached.
+func OnlyComments(n *Node) bool {
 	for _, c := range n.Children {
 		if c.Kind != "comment" {
 			return false

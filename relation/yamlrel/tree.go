@@ -329,6 +329,7 @@ func lineIndex(m *model, off int) int {
 // on the member's text, white space collapsed).
 func (d *defs) treeItems(m *model, rname string, inst *regionInst) {
 	src := []byte(m.src)
+	lists, decls := d.declTypes()
 	for mi, mem := range inst.list.Members {
 		text := collapse(withoutComments(src, mem))
 		for _, kn := range d.kindList {
@@ -336,44 +337,14 @@ func (d *defs) treeItems(m *model, rname string, inst *regionInst) {
 			if k.region != rname {
 				continue
 			}
-			if k.match == nil {
-				lists, decls := d.declTypes()
-				groups, names, ok := k.fieldValues(src, mem.Node, lists, decls)
-				if !ok {
-					continue
-				}
-				start, _ := mem.Span()
-				dc := &decl{kind: k, line: lineIndex(m, start), end: lineIndex(m, mem.Node.End), groups: groups, text: text, names: names, member: mem}
-				for _, c := range mem.Leading {
-					dc.leading = append(dc.leading, c.Text(src))
-				}
-				dc.name = groups["name"]
-				inst.items = append(inst.items, dc)
-				inst.member = append(inst.member, mi)
-				m.decls[kn] = append(m.decls[kn], dc)
-				break
-			}
-			if len(k.nodes) > 0 && !slices.Contains(k.nodes, mem.Node.Kind) {
-				continue
-			}
-			idx := k.match.FindStringSubmatchIndex(text)
-			if idx == nil {
+			groups, names, ok := k.memberValues(src, mem, text, lists, decls)
+			if !ok {
 				continue
 			}
 			start, _ := mem.Span() // (its node may start at its comments)
-			dc := &decl{kind: k, line: lineIndex(m, start), end: lineIndex(m, mem.Node.End), groups: map[string]string{}, text: text}
-			for gi, gn := range k.match.SubexpNames() {
-				if gn != "" && idx[2*gi] >= 0 {
-					dc.groups[gn] = text[idx[2*gi]:idx[2*gi+1]]
-				}
-			}
-			dc.member = mem
+			dc := &decl{kind: k, line: lineIndex(m, start), end: lineIndex(m, mem.Node.End), groups: groups, text: text, names: names, member: mem, name: groups["name"]}
 			for _, c := range mem.Leading {
 				dc.leading = append(dc.leading, c.Text(src))
-			}
-			dc.name = dc.groups["name"]
-			if k.list != "" {
-				dc.names, _ = splitList(dc.groups[k.list], 0, len(dc.groups[k.list]), k.sep)
 			}
 			inst.items = append(inst.items, dc)
 			inst.member = append(inst.member, mi)
@@ -383,18 +354,51 @@ func (d *defs) treeItems(m *model, rname string, inst *regionInst) {
 	}
 }
 
+// memberValues reads member mem of a tree region (text: its text, comments
+// left out and white space collapsed) as a declaration of kind k: by its
+// fields (fieldValues), or by k's node types and pattern. ok is false when
+// mem is not of the kind.
+func (k *kind) memberValues(src []byte, mem *syntax.Decl, text string, lists, decls map[string]bool) (groups map[string]string, names []string, ok bool) {
+	if k.match == nil {
+		return k.fieldValues(src, mem.Node, lists, decls)
+	}
+	if len(k.nodes) > 0 && !slices.Contains(k.nodes, mem.Node.Kind) {
+		return nil, nil, false
+	}
+	idx := k.match.FindStringSubmatchIndex(text)
+	if idx == nil {
+		return nil, nil, false
+	}
+	groups = map[string]string{}
+	for gi, gn := range k.match.SubexpNames() {
+		if gn != "" && idx[2*gi] >= 0 {
+			groups[gn] = text[idx[2*gi]:idx[2*gi+1]]
+		}
+	}
+	if k.list != "" {
+		names, _ = splitList(groups[k.list], 0, len(groups[k.list]), k.sep)
+	}
+	return groups, names, true
+}
+
 // withoutComments is the text of member d with the comments inside it
 // (between the elements of a list) blanked.
 func withoutComments(src []byte, d *syntax.Decl) string {
 	start, end := d.Span()
+	return blankComments(src, d.Node, start, end)
+}
+
+// blankComments is the text from start to end of the node n, with the
+// comments n holds there blanked.
+func blankComments(src []byte, n *syntax.Node, start, end int) string {
 	text := []byte(string(src[start:end]))
-	syntax.Walk(d.Node, func(n *syntax.Node) bool {
-		if n.Kind == "comment" && n.Start >= start && n.End <= end {
-			for i := n.Start; i < n.End; i++ {
+	syntax.Walk(n, func(c *syntax.Node) bool {
+		if c.Kind == "comment" && c.Start >= start && c.End <= end {
+			for i := c.Start; i < c.End; i++ {
 				text[i-start] = ' '
 			}
 		}
-		return n.End > start && n.Start < end
+		return c.End > start && c.Start < end
 	})
 	return string(text)
 }
@@ -601,7 +605,7 @@ func (k *kind) fieldValues(src []byte, n *syntax.Node, lists, decls map[string]b
 		var texts []string
 		syntax.Walk(decl, func(c *syntax.Node) bool {
 			// (a declaration that is a name is its own name field)
-			if (c != decl || nameLeaf(c)) && fieldType(c, types) {
+			if (c != decl || syntax.OnlyComments(c)) && fieldType(c, types) {
 				texts = append(texts, nodeText(src, c))
 				return false
 			}
@@ -657,27 +661,8 @@ func fieldType(c *syntax.Node, types []string) bool {
 	return false
 }
 
-// nameLeaf reports whether n is a leaf but for the comments attached to it.
-func nameLeaf(n *syntax.Node) bool {
-	for _, c := range n.Children {
-		if c.Kind != "comment" {
-			return false
-		}
-	}
-	return true
-}
-
 // nodeText is the text of n without the comments inside it (those a
 // grammar attaches to a name), white space collapsed.
 func nodeText(src []byte, n *syntax.Node) string {
-	text := []byte(n.Text(src))
-	syntax.Walk(n, func(c *syntax.Node) bool {
-		if c.Kind == "comment" {
-			for i := c.Start; i < c.End; i++ {
-				text[i-n.Start] = ' '
-			}
-		}
-		return true
-	})
-	return collapse(string(text))
+	return collapse(blankComments(src, n, n.Start, n.End))
 }
