@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -76,10 +77,27 @@ func (b *Bug) Outputs(ctx context.Context, bins []string) (map[string][]byte, er
 		}
 		rel, _ := filepath.Rel(out, p)
 		data, err := os.ReadFile(p)
-		tree[filepath.ToSlash(rel)] = data
+		tree[filepath.ToSlash(rel)] = b.dropIgnored(data)
 		return err
 	})
 	return tree, err
+}
+
+// dropIgnored leaves out the lines of data that one of the bug's ignore
+// expressions matches.
+func (b *Bug) dropIgnored(data []byte) []byte {
+	if len(b.ignore) == 0 {
+		return data
+	}
+	var out []byte
+	for line := range bytes.Lines(data) {
+		text := bytes.TrimRight(line, "\r\n")
+		if slices.ContainsFunc(b.ignore, func(re *regexp.Regexp) bool { return re.Match(text) }) {
+			continue
+		}
+		out = append(out, line...)
+	}
+	return out
 }
 
 // lookPath finds the program name on path (a list of directories), as
