@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -41,7 +42,27 @@ func (c *Cache) Install(ctx context.Context, p Package, version string) (string,
 	if version == "" {
 		return "", fmt.Errorf("%s: no version", p)
 	}
-	key := p.Registry + "/" + strings.NewReplacer("/", "~", "@", "").Replace(p.Name) + "@" + version
+	p.Version = version
+	return c.install(ctx, []Package{p})
+}
+
+// install installs pkgs, all of one registry and each with its version,
+// into one directory unless the cache has it, and returns the directory of
+// their programs. npm packages installed together see each other: a CLI
+// finds the core it drives and a configuration the presets it names, at
+// the versions given rather than at whatever the CLI's own dependencies
+// would pull in.
+func (c *Cache) install(ctx context.Context, pkgs []Package) (string, error) {
+	p := pkgs[0]
+	var keys, specs []string
+	for _, q := range pkgs {
+		if q.Registry != p.Registry {
+			return "", fmt.Errorf("%s and %s: not of one registry", p, q)
+		}
+		keys = append(keys, strings.NewReplacer("/", "~", "@", "").Replace(q.Name)+"@"+q.Version)
+		specs = append(specs, q.Name+"@"+q.Version)
+	}
+	key := p.Registry + "/" + strings.Join(keys, "+")
 	dir := filepath.Join(c.Dir, filepath.FromSlash(key))
 	bin := binDir(p, dir)
 	if fi, err := os.Stat(bin); err == nil && fi.IsDir() {
@@ -57,16 +78,21 @@ func (c *Cache) Install(ctx context.Context, p Package, version string) (string,
 		return "", err
 	}
 	defer os.RemoveAll(tmp)
+	what := strings.Join(specs, " ")
 	if c.Log != nil {
-		c.Log("installing %s@%s", p.Name, version)
+		c.Log("installing %s", what)
 	}
 	var cmd *exec.Cmd
 	switch p.Registry {
 	case "npm":
-		cmd = exec.CommandContext(ctx, "npm", "install", "--prefix", tmp, "--no-audit", "--no-fund",
-			"--no-package-lock", "--loglevel=error", p.Name+"@"+version)
+		args := append([]string{"install", "--prefix", tmp, "--no-audit", "--no-fund",
+			"--no-package-lock", "--loglevel=error"}, specs...)
+		cmd = exec.CommandContext(ctx, "npm", args...)
 	case "go":
-		cmd = exec.CommandContext(ctx, "go", "install", p.Name+"@"+version)
+		if len(pkgs) > 1 {
+			return "", fmt.Errorf("%s: Go commands are installed one at a time", what)
+		}
+		cmd = exec.CommandContext(ctx, "go", "install", specs[0])
 		cmd.Env = append(os.Environ(), "GOBIN="+filepath.Join(tmp, "bin"), "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
 		cmd.Dir = tmp // outside any module
 	default:
@@ -75,10 +101,10 @@ func (c *Cache) Install(ctx context.Context, p Package, version string) (string,
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("installing %s@%s: %w\n%s", p.Name, version, err, bytes.TrimSpace(out.Bytes()))
+		return "", fmt.Errorf("installing %s: %w\n%s", what, err, bytes.TrimSpace(out.Bytes()))
 	}
 	if fi, err := os.Stat(binDir(p, tmp)); err != nil || !fi.IsDir() {
-		return "", fmt.Errorf("installing %s@%s: it installed no program", p.Name, version)
+		return "", fmt.Errorf("installing %s: it installed no program", what)
 	}
 	if err := os.Rename(tmp, dir); err != nil && !errors.Is(err, os.ErrExist) {
 		// Another process may have installed it meanwhile.
@@ -98,23 +124,43 @@ func binDir(p Package, dir string) string {
 }
 
 // InstallRelease installs the bug's packages, the first at release, and
-// returns their program directories in the order of Packages.
+// returns the directories of their programs in the order of Packages: one
+// for all the npm packages, installed together (see install), one per Go
+// command.
 func (c *Cache) InstallRelease(ctx context.Context, b *Bug, release string) ([]string, error) {
+	var npm []Package
 	var bins []string
+	npmAt := 0 // where the npm packages' directory goes among bins
 	for i, s := range b.Packages {
 		p, err := ParsePackage(s)
 		if err != nil {
 			return nil, err
 		}
-		v := ""
 		if i == 0 {
-			v = release
+			p.Version = release
 		}
-		bin, err := c.Install(ctx, p, v)
+		if p.Version == "" {
+			return nil, fmt.Errorf("%s: no version", p)
+		}
+		if p.Registry == "npm" {
+			if len(npm) == 0 {
+				npmAt = len(bins)
+			}
+			npm = append(npm, p)
+			continue
+		}
+		bin, err := c.install(ctx, []Package{p})
 		if err != nil {
 			return nil, err
 		}
 		bins = append(bins, bin)
+	}
+	if len(npm) > 0 {
+		bin, err := c.install(ctx, npm)
+		if err != nil {
+			return nil, err
+		}
+		bins = slices.Insert(bins, npmAt, bin)
 	}
 	return bins, nil
 }

@@ -51,8 +51,9 @@ type Bug struct {
 	Settings string `yaml:"settings"`
 	// Run transpiles the minimal input: a command (no shell), run in a
 	// directory holding copies of the input files, with the installed
-	// packages' programs first on PATH. {input} is the first input file's
-	// name, {outdir} the output directory.
+	// packages' programs first on PATH and their node_modules on
+	// NODE_PATH. {input} is the first input file's name, {outdir} the
+	// output directory.
 	Run []string `yaml:"run"`
 	// Input lists the minimal input's files, relative to the bug's
 	// directory.

@@ -20,7 +20,7 @@ import (
 var RunTimeout = 5 * time.Minute
 
 // Outputs runs the bug's command on its minimal input with the programs of
-// bins first on PATH and returns the output tree: file names (slash
+// bins first on PATH (and their node_modules on NODE_PATH) and returns the output tree: file names (slash
 // separated, relative to the output directory) and contents.
 func (b *Bug) Outputs(ctx context.Context, bins []string) (map[string][]byte, error) {
 	if len(b.ignore) != len(b.Ignore) {
@@ -64,7 +64,7 @@ func (b *Bug) Outputs(ctx context.Context, bins []string) (map[string][]byte, er
 	}
 	cmd := exec.CommandContext(ctx, exe, args[1:]...)
 	cmd.Dir = in
-	cmd.Env = append(os.Environ(), "PATH="+path)
+	cmd.Env = append(os.Environ(), "PATH="+path, "NODE_PATH="+nodePath(bins))
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stderr, &stderr
 	if err := cmd.Run(); err != nil {
@@ -84,6 +84,21 @@ func (b *Bug) Outputs(ctx context.Context, bins []string) (map[string][]byte, er
 		return err
 	})
 	return tree, err
+}
+
+// nodePath lists the node_modules directories of the npm packages among
+// bins, for NODE_PATH: a configuration in the input directory (a Babel
+// preset, a plugin) names packages that node then finds there, as it would
+// in a project that installed them. The user's own NODE_PATH is left out,
+// so that nothing installed elsewhere takes part.
+func nodePath(bins []string) string {
+	var dirs []string
+	for _, b := range bins {
+		if filepath.Base(b) == ".bin" && filepath.Base(filepath.Dir(b)) == "node_modules" {
+			dirs = append(dirs, filepath.Dir(b))
+		}
+	}
+	return strings.Join(dirs, string(os.PathListSeparator))
 }
 
 // lookPath finds the program name on path (a list of directories), as
