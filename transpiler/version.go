@@ -58,7 +58,7 @@ func Release(ctx context.Context, s spec.Spec) (v release.Version, ok bool, err 
 	case runErr != nil:
 		return fail("%v%s", runErr, said)
 	}
-	v, found := release.Find(string(out.Bytes()))
+	v, found := release.Find(out.String())
 	if !found {
 		if said == "" {
 			said = " (it printed nothing)"
