@@ -22,7 +22,8 @@ type Flags struct {
 }
 
 // FlagPos is where the dimension dim, or its value value when not "", was
-// written; the configuration's start when it was not.
+// written; the configuration's start when it was not, and no position
+// for a configuration read from no file (a recipe's).
 func (c *Config) FlagPos(dim, value string) Pos {
 	key := dim
 	if value != "" {
@@ -30,6 +31,9 @@ func (c *Config) FlagPos(dim, value string) Pos {
 	}
 	if p, ok := c.Flags.Pos[key]; ok {
 		return p
+	}
+	if c.Flags.Pos == nil {
+		return Pos{}
 	}
 	return Pos{File: c.File, Line: 1, Col: 1}
 }
