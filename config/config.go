@@ -59,6 +59,8 @@ type Signature struct {
 type Transpiler struct {
 	spec.Spec
 	Pos Pos
+	// VersionPos is where the version command was given.
+	VersionPos Pos
 }
 
 // Seeds names seed files, or a grammar to generate them from.

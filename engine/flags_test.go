@@ -53,7 +53,8 @@ func TestFlagsMatrix(t *testing.T) {
 	}
 	both := false
 	for _, g := range one.Groups {
-		if slices.Equal(g.Flags, []string{"fault=reversed,x=a", "fault=reversed,x=b"}) || slices.Equal(g.Flags, []string{"fault=reversed,x=b", "fault=reversed,x=a"}) {
+		// in the order of the campaign's combinations
+		if slices.Equal(g.Flags, []string{"fault=reversed,x=a", "fault=reversed,x=b"}) {
 			both = true
 		}
 	}

@@ -181,5 +181,6 @@ func (r *runner) report() *result.Report {
 	rep.Seeds.Crashed = skipped[SkipCrashed]
 	rep.Sort()
 	rep.Groups = signature.Group(rep.Findings)
+	rep.OrderGroupFlags()
 	return rep
 }

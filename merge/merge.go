@@ -182,6 +182,7 @@ func Reports(names []string, reps []*result.Report) (*result.Report, error) {
 	})
 	m.Sort()
 	m.Groups = signature.Group(m.Findings)
+	m.OrderGroupFlags()
 	return m, nil
 }
 

@@ -226,7 +226,7 @@ type Group struct {
 	Differs string `json:"differs,omitempty"`
 	Count   int    `json:"count"`
 	// Flags are the combinations of flags its findings ran under, in
-	// the order of their first finding; none without flags.
+	// the order of the campaign's combinations; none without flags.
 	Flags    []string `json:"flags,omitempty"`
 	Example  string   `json:"example"`  // ID of the smallest finding of the group
 	Findings []string `json:"findings"` // IDs, in case order
@@ -304,6 +304,24 @@ func (r *Report) Sort() {
 		}
 		return 0
 	})
+}
+
+// OrderGroupFlags puts the combinations of flags each group lists in the
+// order of the campaign's (r.Flags), those it does not know last.
+func (r *Report) OrderGroupFlags() {
+	pos := map[string]int{}
+	for i, f := range r.Flags {
+		pos[f] = i
+	}
+	at := func(f string) int {
+		if i, ok := pos[f]; ok {
+			return i
+		}
+		return len(pos)
+	}
+	for i := range r.Groups {
+		slices.SortStableFunc(r.Groups[i].Flags, func(a, b string) int { return at(a) - at(b) })
+	}
 }
 
 // Load reads a report.json.

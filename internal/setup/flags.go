@@ -58,7 +58,10 @@ func (s *Setup) ReadRelease(ctx context.Context) error {
 	}
 	v, ok, err := transpiler.Release(ctx, sp)
 	if err != nil {
-		if pos := s.Config.Transpiler.Pos; pos.File != "" {
+		if ctx.Err() != nil {
+			return err
+		}
+		if pos := s.Config.Transpiler.VersionPos; pos.File != "" {
 			return cfgErr(config.Errorf(pos, "%v", err))
 		}
 		return cfgErr(err)
@@ -109,7 +112,7 @@ func (s *Setup) CheckSupports(release bool) error {
 // versionShown says which command printed the release, for a message.
 func (s *Setup) versionShown() string {
 	if v := s.Config.Transpiler.Version; len(v) > 0 && s.Release != "" {
-		return fmt.Sprintf(" (%s printed %s)", strings.Join(v, " "), s.Release)
+		return fmt.Sprintf(" (printed by %s)", strings.Join(v, " "))
 	}
 	return ""
 }
@@ -153,7 +156,15 @@ func (s *Setup) Seed(seed engine.Seed, recorded string, pairs []string) (engine.
 	}
 	c, err := s.Config.Flags.Matrix.Combination(keep)
 	if err != nil {
-		return seed, &UsageError{fmt.Errorf("the combination of flags %q: %v", joinPairs(keep), err)}
+		// Say whose word was wrong: the command line's, else the finding's.
+		if len(pairs) > 0 {
+			if ps, perr := matrix.ParsePairs(pairs...); perr == nil {
+				if _, rerr := s.Config.Flags.Matrix.Restrict(ps); rerr != nil {
+					return seed, &UsageError{fmt.Errorf("--flags %v", rerr)}
+				}
+			}
+		}
+		return seed, &UsageError{fmt.Errorf("the combination of flags %q: %v (--flags gives a value)", joinPairs(keep), err)}
 	}
 	seed.Flags = c
 	return seed, nil

@@ -240,7 +240,9 @@ func flatten(data map[string]any) map[string]string {
 			out[prefix] = fmt.Sprint(x)
 		}
 	}
-	ctx := map[string]bool{"first": true, "last": true, "next": true, "count": true, "decls": true, "tables": true}
+	// The release and the flags are the test case's, which a finding
+	// records apart: no names the mutation drew.
+	ctx := map[string]bool{"first": true, "last": true, "next": true, "count": true, "decls": true, "tables": true, "release": true, "flags": true}
 	for k, v := range data {
 		if !ctx[k] {
 			walk(k, v)
