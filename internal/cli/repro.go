@@ -49,6 +49,9 @@ func (c *reproCmd) Run(tools *setup.Tools) error {
 	out := printable.Writer{W: os.Stdout}
 	if r := bd.Recipe; r != nil && c.Config == "" && len(r.Transpiler.Runs()) > 0 {
 		fmt.Fprintf(out, "transpiler: %s (in %s), as the bundle records it\n", quoteArgs(r.Transpiler.Runs()), r.Transpiler.Dir)
+		if v := r.Transpiler.Version; len(v) > 0 {
+			fmt.Fprintf(out, "version command: %s\n", quoteArgs(v))
+		}
 	}
 	seed, err := s.Seed(engine.Seed{Name: f.SeedFile, Src: bd.Base}, f.Flags, c.Flags)
 	if err != nil {
