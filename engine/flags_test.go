@@ -184,3 +184,28 @@ func TestRelationsSeeReleaseAndFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestFlagsFeedback: with feedback, a follow-up that passed joins the
+// pool under the combination it passed under, and the run does not depend
+// on the number of workers.
+func TestFlagsFeedback(t *testing.T) {
+	s := load(t, "mcpt.yaml", nil)
+	opt := engine.Options{Seed: 2, MaxCases: 600, MaxMR: 2, Feedback: true, FeedbackMax: 4, Workers: 1, BaseRuns: 1, Flags: faultMatrix[1:]}
+	one := run(t, s, opt)
+	opt.Workers = 2
+	if two := run(t, s, opt); comparable(t, one) != comparable(t, two) {
+		t.Error("feedback runs with flags differ between 1 and 2 workers")
+	}
+	under := map[string]int{}
+	for _, c := range one.Cases {
+		if strings.Contains(c.Seed, "~c") {
+			under[c.Flags] += c.TestCases
+		}
+	}
+	if under["x=a"] == 0 || under["x=b"] == 0 {
+		t.Errorf("test cases on follow-ups added by feedback, by combination: %v", under)
+	}
+	for _, f := range one.Findings {
+		t.Errorf("false alarm on %s under %s: %s %s", f.SeedFile, f.Flags, f.Relation, f.Message)
+	}
+}
