@@ -33,7 +33,7 @@ var faultMatrix = matrix.Matrix{
 // up the whole.
 func TestFlagsMatrix(t *testing.T) {
 	s := load(t, "mcpt.yaml", nil)
-	opt := engine.Options{Seed: 3, MaxCases: 400, Workers: 1, BaseRuns: 1, Flags: faultMatrix}
+	opt := engine.Options{Seed: 3, MaxCases: 240, Workers: 1, BaseRuns: 1, Flags: faultMatrix}
 	one := run(t, s, opt)
 	want := []string{"fault=none,x=a", "fault=none,x=b", "fault=reversed,x=a", "fault=reversed,x=b"}
 	if !slices.Equal(one.Flags, want) || one.Seeds.Total != 4*len(s.Seeds) {
@@ -98,7 +98,7 @@ func TestFlagsMatrix(t *testing.T) {
 	}
 
 	// Without flags, the same campaign is the one of a single combination.
-	plain := run(t, s, engine.Options{Seed: 3, MaxCases: 400, Workers: 1, BaseRuns: 1})
+	plain := run(t, s, engine.Options{Seed: 3, MaxCases: 240, Workers: 1, BaseRuns: 1})
 	if plain.Flags != nil || len(plain.Findings) != 0 || plain.Seeds.Total != len(s.Seeds) {
 		t.Errorf("without flags: %q, %d findings, %d seeds", plain.Flags, len(plain.Findings), plain.Seeds.Total)
 	}
