@@ -2,8 +2,10 @@
 # gen-go.sh INPUT OUTDIR — the transpiler under test for mcpt: protoc with
 # protoc-gen-go (installed by `go install`, on PATH or in $(go env
 # GOPATH)/bin), writing OUTDIR/NAME.pb.go. Imports are looked up beside the
-# input and in the directories of PROTO_PATH (separated by colons). Every
-# file gets a Go import path of its own unless it declares a go_package.
+# input, in the directories of PROTO_PATH (separated by colons), then in
+# this directory, whose seeds the relations that refer to another file's
+# types import (add-remote-field). Every file gets a Go import path of its
+# own (example.com/pb/NAME, a package of its own).
 # protoc exits 1 when it rejects its input, which mcpt reads as a rejection.
 #
 # gen-go.sh --version prints the release of that protoc-gen-go: what its
@@ -34,11 +36,14 @@ if [ "$1" = --version ]; then
 fi
 dir=$(dirname "$1")
 name=$(basename "$1")
+here=$(cd "$(dirname "$0")" && pwd)
 set -- "$1" "$2" -I "$dir" "--go_opt=M$name=example.com/pb/input"
+path=$PROTO_PATH:$here
 old=$IFS
 IFS=:
-for d in $PROTO_PATH; do
+for d in $path; do
   IFS=$old
+  if [ -z "$d" ]; then IFS=:; continue; fi
   set -- "$@" -I "$d"
   for f in "$d"/*.proto; do
     b=${f##*/}  # no basename: a fork per file of the path is slow
