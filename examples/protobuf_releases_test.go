@@ -42,16 +42,19 @@ var goReleases = []struct {
 	{"go:google.golang.org/grpc/cmd/protoc-gen-go-grpc", "v1.5.1", []string{"go-grpc/mcpt.yaml"}},
 }
 
-// TestProtobufGoReleases (long tier): each Go configuration of the pack
-// on each release of goReleases, installed by version into the cache of
-// the benchmark of real bugs ($MCPT_REALBUGS_CACHE), 300 test cases on the
+// TestProtobufGoReleases (MCPT_TEST_REALBUGS=1, the tier that installs
+// releases, with MCPT_TEST_TOOLS=1 for protoc): each Go configuration of
+// the pack on each release of goReleases, installed by version into the
+// cache of the benchmark of real bugs ($MCPT_REALBUGS_CACHE), 300 test cases on the
 // pack's seeds, its generated seeds and the Protocol Buffers corpus, with
 // 2 workers and seed 1: no oracle finding (every one would be a false
 // alarm, or a bug of that release), at most 1 % rejected follow-ups. It
 // logs a row per campaign; -v shows the table. A subtest per release:
 // -run 'TestProtobufGoReleases/v1.27.1'.
 func TestProtobufGoReleases(t *testing.T) {
-	testtier.Long(t, "installs releases of protoc-gen-go and runs 300 test cases on each")
+	if !testtier.On(testtier.RealBugsVar) {
+		t.Skipf("installs releases of protoc-gen-go and runs 300 test cases on each; %s=1 runs it", testtier.RealBugsVar)
+	}
 	needProtobuf(t)
 	dir, err := realbugs.DefaultCacheDir()
 	if err != nil {
