@@ -173,8 +173,10 @@ func (c *Campaign) Run(ctx context.Context) (*result.Report, error) {
 		Transpiler: c.Transpiler, Normalize: opt.Normalize, Mode: opt.Mode, BaseRuns: opt.BaseRuns,
 		ConfirmRuns: opt.ConfirmRuns, NoRecheck: opt.NoRecheck, Config: opt.Config, Faults: opt.Faults, Style: opt.Style,
 	}}
-	for range c.Seeds {
+	r.seedIndex = map[string]int{}
+	for i, s := range c.Seeds {
 		r.bases = append(r.bases, &baseEntry{})
+		r.seedIndex[s.Name] = i
 	}
 	return r.run(ctx, workers)
 }
@@ -206,6 +208,10 @@ type runner struct {
 	tester *Tester
 	// baseFindings are the crashes and timeouts of base runs.
 	baseFindings []result.Finding
+	// skips are the seeds' errors met by relations; seedIndex maps the
+	// campaign's seeds, by name, to their index.
+	skips     seedSkips
+	seedIndex map[string]int
 
 	// Feedback: follow-ups that passed in the current round, by case index.
 	fbMu    sync.Mutex

@@ -122,7 +122,12 @@ func plural(n int, one, many string) string {
 // finished adds up a finished case, of this session or of the journal
 // being resumed, and hands it to OnCase.
 func (r *runner) finished(cr *CaseResult) {
-	r.tally.add(cr)
+	if cr.Skip == SkipRelationFailed {
+		// No test case: the seed's error for the relation.
+		r.skips.add(cr.Seed, cr.Relation, 1, cr.Error)
+	} else {
+		r.tally.add(cr)
+	}
 	if r.opt.OnCase != nil {
 		r.opt.OnCase(cr)
 	}
@@ -165,6 +170,10 @@ func (r *runner) report() *result.Report {
 	rep.Seeds.Rejected = skipped[SkipRejected]
 	rep.Seeds.Nondeterministic = skipped[SkipNondeterministic]
 	rep.Seeds.Crashed = skipped[SkipCrashed]
+	rep.Seeds.Skipped = r.skips.list(func(seed string) bool {
+		i, ok := r.seedIndex[seed]
+		return !ok || r.opt.Shard.owns(i) // not a seed of the campaign's: a follow-up fed back, unsharded
+	})
 	rep.Sort()
 	rep.Groups = signature.Group(rep.Findings)
 	return rep

@@ -138,6 +138,7 @@ func Reports(names []string, reps []*result.Report) (*result.Report, error) {
 		m.Seeds.Rejected = append(m.Seeds.Rejected, r.Seeds.Rejected...)
 		m.Seeds.Nondeterministic = append(m.Seeds.Nondeterministic, r.Seeds.Nondeterministic...)
 		m.Seeds.Crashed = append(m.Seeds.Crashed, r.Seeds.Crashed...)
+		m.Seeds.Skipped = append(m.Seeds.Skipped, r.Seeds.Skipped...)
 		for name, st := range r.ByRelation {
 			acc := m.ByRelation[name]
 			acc.Merge(st)
@@ -169,6 +170,7 @@ func Reports(names []string, reps []*result.Report) (*result.Report, error) {
 		slices.Sort(*l)
 		*l = slices.Compact(*l)
 	}
+	m.Seeds.Skipped = result.SortSkips(m.Seeds.Skipped)
 	slices.SortStableFunc(m.Cases, func(a, b result.CaseSummary) int {
 		if c := strings.Compare(a.Seed, b.Seed); c != 0 {
 			return c

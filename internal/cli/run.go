@@ -47,6 +47,7 @@ type runCmd struct {
 	Force        bool          `help:"Start afresh over an earlier campaign in the output directory, removing only the files mcpt wrote there."`
 	Grace        time.Duration `default:"10s" help:"After an interrupt (Ctrl-C, SIGTERM, SIGHUP), how long the test cases in flight may go on before their transpiler runs are stopped."`
 	FindingsExit int           `name:"findings-exit-code" default:"1" help:"Exit status of a complete campaign with findings (0 suits batch jobs, where findings are no failure)."`
+	SkippedExit  int           `name:"skipped-exit-code" default:"6" help:"Exit status of a complete campaign that skipped a seed for a relation that failed on it, and found nothing (0 suits batch jobs, which read the skipped seeds from the report)."`
 	Shard        string        `placeholder:"I/N" help:"Run shard I of N (counted from 0), or none: the whole campaign. Default: the journal's with --resume, else from the engine's environment (Slurm array, Kubernetes Indexed Job with MCPT_SHARD_COUNT, GitLab, CircleCI, Buildkite; see docs/clusters.md)."`
 	Events       string        `help:"Write JSON Lines events (one per test case and per finding) to this file."`
 	Verbose      bool          `short:"v" help:"Print a line per finding as it is found, before the summary and its groups."`
@@ -74,8 +75,8 @@ func (c *runCmd) Run(tools *setup.Tools) error {
 	if err != nil {
 		return err
 	}
-	if c.FindingsExit < 0 || c.FindingsExit > 125 {
-		return usageErr("--findings-exit-code %d: want 0…125", c.FindingsExit)
+	if err := checkExitCodes(c.FindingsExit, c.SkippedExit); err != nil {
+		return err
 	}
 	shard, err := c.shard(out)
 	if err != nil {
@@ -210,15 +211,58 @@ func (c *runCmd) finish(out, mcpt string, rep *result.Report, runErr error) erro
 		if isWriteFailure(runErr) {
 			msg += "\nmcpt: once there is room, " + resume
 		}
-		return &exitError{code: exitBroken, err: errors.New(msg)}
+		code := exitBroken
+		if errors.Is(runErr, engine.ErrNoSeedLeft) {
+			code = exitUsage // the seeds' errors, and nothing else
+		}
+		return &exitError{code: code, err: errors.New(msg)}
 	case werr != nil:
 		return &exitError{code: exitBroken, err: fmt.Errorf("writing the report: %w\nmcpt: once there is room, %s", werr, resume)}
 	case rep.Stopped == "interrupted":
 		return &exitError{code: exitInterrupted, err: fmt.Errorf("interrupted: the campaign is incomplete; %s to complete it", resume)}
-	case len(rep.Findings) > 0:
-		return &exitError{code: c.FindingsExit}
+	}
+	return exitOf(rep, c.FindingsExit, c.SkippedExit)
+}
+
+// checkExitCodes refuses exit statuses a process cannot give or that mean
+// something else.
+func checkExitCodes(findings, skipped int) error {
+	if findings < 0 || findings > 125 {
+		return usageErr("--findings-exit-code %d: want 0…125", findings)
+	}
+	if skipped < 0 || skipped > 125 {
+		return usageErr("--skipped-exit-code %d: want 0…125", skipped)
 	}
 	return nil
+}
+
+// exitOf is the exit status of a complete campaign (or merge): findings
+// first, then seeds skipped for a relation that failed on them.
+func exitOf(rep *result.Report, findings, skipped int) error {
+	switch {
+	case len(rep.Findings) > 0 && findings != 0:
+		return &exitError{code: findings}
+	case len(rep.Seeds.Skipped) > 0 && skipped != 0:
+		return &exitError{code: skipped, err: errors.New(skippedNote(rep.Seeds.Skipped))}
+	}
+	return nil
+}
+
+// skippedNote says that seeds were skipped, after the summary that lists
+// them.
+func skippedNote(skips []result.SeedSkip) string {
+	rels := map[string]bool{}
+	for _, sk := range skips {
+		for _, r := range sk.Relations {
+			rels[r] = true
+		}
+	}
+	them := "them"
+	if len(skips) == 1 {
+		them = "it"
+	}
+	return fmt.Sprintf("%d seed%s skipped by %d relation%s that failed on %s (above, and in report.json's seeds.skipped); the rest of the campaign ran",
+		len(skips), plural(len(skips)), len(rels), plural(len(rels)), them)
 }
 
 // isWriteFailure tells whether err is a failed file operation (a full disk,
@@ -404,6 +448,7 @@ func printSummary(w io.Writer, r *result.Report, out, mcpt string) {
 			fmt.Fprintf(w, "  nondeterministic: %s\n", s)
 		}
 	}
+	printSkips(w, r.Seeds.Skipped)
 	if r.NondeterministicCases > 0 {
 		fmt.Fprintf(w, "test cases skipped: %d failed, but not the same way when run again (a nondeterministic transpiler), not counted as findings\n", r.NondeterministicCases)
 	}
@@ -447,4 +492,32 @@ func checkedText(st result.RelationStats) string {
 		s += ", undecided: " + strings.Join(und, ", ")
 	}
 	return s
+}
+
+// maxSkipsShown is how many seeds skipped by a relation the summary names;
+// report.json has them all.
+const maxSkipsShown = 10
+
+// printSkips names the seeds that relations skipped, each with its
+// relations and message.
+func printSkips(w io.Writer, skips []result.SeedSkip) {
+	if len(skips) == 0 {
+		return
+	}
+	cases := 0
+	for _, sk := range skips {
+		cases += sk.Cases
+	}
+	fmt.Fprintf(w, "seeds skipped by a relation that failed on them: %d", len(skips))
+	if cases > 0 {
+		fmt.Fprintf(w, " (%d test case%s of the plan not run)", cases, plural(cases))
+	}
+	fmt.Fprintln(w)
+	for i, sk := range skips {
+		if i == maxSkipsShown {
+			fmt.Fprintf(w, "  … and %d more in report.json (seeds.skipped)\n", len(skips)-i)
+			break
+		}
+		fmt.Fprintf(w, "  %s, %s: %s\n", sk.Seed, strings.Join(sk.Relations, ", "), sk.Message)
+	}
 }
