@@ -67,12 +67,6 @@ func (s *seedSkips) list(owns func(seed string) bool) []result.SeedSkip {
 	return result.SortSkips(out)
 }
 
-func (s *seedSkips) len() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.m)
-}
-
 // skipMessage is msg on one line, escaped and bounded.
 func skipMessage(msg string) string {
 	msg = printable.Line(msg)
