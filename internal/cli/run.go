@@ -19,6 +19,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/alecthomas/kong"
+
 	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/internal/printable"
@@ -43,7 +45,7 @@ type campaignFlags struct {
 type runCmd struct {
 	campaignFlags
 	Out          string        `short:"o" placeholder:"DIR" help:"Output directory: report.json, findings/, journal (default mcpt-out). It must be new, empty, or an earlier mcpt output (see --force)."`
-	Resume       string        `help:"Continue the campaign in this output directory (in place of -o), after an interrupt (exit status 4), a kill or a full disk." placeholder:"OUTDIR"`
+	Resume       resumeDir     `help:"Continue the campaign in this output directory (in place of -o), after an interrupt (exit status 4), a kill or a full disk." placeholder:"OUTDIR"`
 	Force        bool          `help:"Start afresh over an earlier campaign in the output directory, removing only the files mcpt wrote there."`
 	Grace        time.Duration `default:"10s" help:"After an interrupt (Ctrl-C, SIGTERM, SIGHUP), how long the test cases in flight may go on before their transpiler runs are stopped."`
 	FindingsExit int           `name:"findings-exit-code" default:"1" help:"Exit status of a complete campaign with findings (0 suits batch jobs, where findings are no failure)."`
@@ -55,15 +57,30 @@ type runCmd struct {
 	Feedback     bool          `help:"Add follow-ups that passed to the seed pool, so that later test cases carry several mutations."`
 }
 
+// resumeDir is the value of --resume: the output directory of the
+// campaign to continue. Earlier releases had a bare --resume beside -o
+// DIR; that form gets a message that says so, not the parser's.
+type resumeDir string
+
+func (r *resumeDir) Decode(ctx *kong.DecodeContext) error {
+	t := ctx.Scan.Pop()
+	v, ok := t.Value.(string)
+	if !t.IsValue() || !ok || v == "" {
+		return errors.New("it takes the output directory of the campaign to continue now: --resume DIR, in place of -o DIR (-o DIR --resume is the form of earlier releases)")
+	}
+	*r = resumeDir(v)
+	return nil
+}
+
 // outDir is the output directory of the run: --resume's, or -o's.
 func (c *runCmd) outDir() (string, error) {
 	switch {
 	case c.Resume != "" && c.Force:
 		return "", usageErr("--force starts afresh and --resume continues: not both")
-	case c.Resume != "" && c.Out != "" && filepath.Clean(c.Out) != filepath.Clean(c.Resume):
+	case c.Resume != "" && c.Out != "" && filepath.Clean(c.Out) != filepath.Clean(string(c.Resume)):
 		return "", usageErr("--resume %s continues the campaign in %s: it cannot write to -o %s", c.Resume, c.Resume, c.Out)
 	case c.Resume != "":
-		return c.Resume, nil
+		return string(c.Resume), nil
 	case c.Out != "":
 		return c.Out, nil
 	}
