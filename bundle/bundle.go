@@ -125,10 +125,20 @@ func Remove(dir string) error {
 	}
 	defer root.Close()
 	listed, err := readManifest(root)
+	temp := strings.HasPrefix(filepath.Base(dir), TempPrefix)
 	if errors.Is(err, fs.ErrNotExist) {
-		if strings.HasPrefix(filepath.Base(dir), TempPrefix) {
+		if temp {
 			removeIfEmpty(dir)
 		}
+		return nil
+	}
+	if err != nil && temp && onlyManifest(dir) {
+		// The manifest is written first: cut short (a kill between making
+		// it and writing it, a full disk), it is all the bundle holds.
+		if err := root.Remove(ManifestFile); err != nil {
+			return err
+		}
+		removeIfEmpty(dir)
 		return nil
 	}
 	if err != nil {
@@ -155,6 +165,13 @@ func Remove(dir string) error {
 	}
 	removeIfEmpty(dir)
 	return nil
+}
+
+// onlyManifest tells whether the directory dir holds its manifest and
+// nothing else.
+func onlyManifest(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	return err == nil && len(entries) == 1 && entries[0].Name() == ManifestFile && entries[0].Type().IsRegular()
 }
 
 // removeIfEmpty removes the directory dir if it is empty.

@@ -55,6 +55,10 @@ type runCmd struct {
 	Verbose      bool          `short:"v" help:"Print a line per finding as it is found, before the summary and its groups."`
 	Quiet        bool          `short:"q" help:"Show no progress."`
 	Feedback     bool          `help:"Add follow-ups that passed to the seed pool, so that later test cases carry several mutations."`
+
+	// unstarted is set when --resume names a directory that holds nothing
+	// of the campaign yet (see outdir.Unstarted).
+	unstarted bool
 }
 
 // resumeDir is the value of --resume: the output directory of the
@@ -71,6 +75,10 @@ func (r *resumeDir) Decode(ctx *kong.DecodeContext) error {
 	*r = resumeDir(v)
 	return nil
 }
+
+// resuming tells whether the run continues a campaign: --resume of a
+// directory that holds some of it.
+func (c *runCmd) resuming() bool { return c.Resume != "" && !c.unstarted }
 
 // outDir is the output directory of the run: --resume's, or -o's.
 func (c *runCmd) outDir() (string, error) {
@@ -95,6 +103,14 @@ func (c *runCmd) Run(tools *setup.Tools) error {
 	if err := checkExitCodes(c.FindingsExit, c.SkippedExit); err != nil {
 		return err
 	}
+	if c.Resume != "" {
+		if none, err := outdir.Unstarted(out, outLayout); err == nil && none {
+			// A kill or a full disk before the journal was written: the
+			// campaign did nothing, and starts from the beginning.
+			fmt.Fprintf(os.Stderr, "mcpt: %s holds nothing of the campaign yet (it stopped before writing its journal): starting it from the beginning\n", out)
+			c.unstarted = true
+		}
+	}
 	shard, err := c.shard(out)
 	if err != nil {
 		return err
@@ -105,7 +121,7 @@ func (c *runCmd) Run(tools *setup.Tools) error {
 	}
 	defer s.Close()
 	opt := c.options(s)
-	opt.OutDir, opt.Resume, opt.Shard = out, c.Resume != "", shard
+	opt.OutDir, opt.Resume, opt.Shard = out, c.resuming(), shard
 	opt.Feedback = c.Feedback
 	opt.Invocation = tools.Invocation
 	opt.Faults = c.Fault
@@ -167,7 +183,7 @@ func (c *runCmd) Run(tools *setup.Tools) error {
 // the journal's (a task run again by its engine, whatever its environment
 // says now); else the environment's.
 func (c *runCmd) shard(out string) (engine.Shard, error) {
-	if c.Resume != "" && c.Shard == "" {
+	if c.resuming() && c.Shard == "" {
 		// A journal that cannot be read is the resume's to refuse.
 		s, _ := engine.JournalShard(out)
 		return s, nil
@@ -184,7 +200,7 @@ func (c *runCmd) shard(out string) (engine.Shard, error) {
 func (c *runCmd) lockOut(out string) (*outdir.Dir, error) {
 	var dir *outdir.Dir
 	var err error
-	if c.Resume != "" {
+	if c.resuming() {
 		dir, err = outdir.Open(out, outLayout)
 		if err == nil {
 			if _, err = os.Stat(filepath.Join(out, engine.JournalName)); err != nil {
