@@ -614,6 +614,15 @@ func (r *Reader) LoadReport(name string) (*result.Report, error) {
 	return rep, nil
 }
 
+// OpenRegular opens the regular file at the slash-separated path name,
+// checked as every path is (no symbolic link, no special file), for a
+// reader that bounds what it reads itself (a journal, read a line at a
+// time).
+func (r *Reader) OpenRegular(name string) (*os.File, error) {
+	f, _, err := r.openFile(name)
+	return f, err
+}
+
 // openFile opens the regular file at the slash-separated path name,
 // checked as every path is, and returns what it is.
 func (r *Reader) openFile(name string) (*os.File, os.FileInfo, error) {

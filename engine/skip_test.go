@@ -1,9 +1,11 @@
 package engine_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -159,5 +161,54 @@ func TestNoSeedLeft(t *testing.T) {
 		if !strings.Contains(err.Error(), "\n  "+sk.Seed+" ("+rel.Name+"): spot ") {
 			t.Errorf("the error does not name %s:\n%v", sk.Seed, err)
 		}
+	}
+}
+
+// TestJournalReport: the report made from the journal of a campaign
+// (what merge --partial takes of a shard killed before it wrote its
+// report) has the campaign's test cases, findings, counts and seeds
+// skipped for a relation, and is marked killed; a changed record is
+// refused.
+func TestJournalReport(t *testing.T) {
+	s := load(t, "mcpt.yaml", []string{"sorted-resets"})
+	rels := brokenOn(t, s.Relations)
+	out := filepath.Join(t.TempDir(), "shard")
+	c := &engine.Campaign{Transpiler: s.Transpiler, Relations: rels, Seeds: s.Seeds,
+		Options: engine.Options{Seed: 3, MaxCases: 600, OutDir: out, Shard: engine.Shard{Index: 0, Count: 3}}}
+	want, err := c.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want.Findings) == 0 || want.TestCases == 0 || len(want.Seeds.Skipped) != 2 {
+		t.Fatalf("%d test cases, %d findings, seeds skipped %+v: not what the test compares", want.TestCases, len(want.Findings), want.Seeds.Skipped)
+	}
+	b, err := os.ReadFile(filepath.Join(out, engine.JournalName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := engine.JournalReport(bytes.NewReader(b), "journal.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Stopped != engine.StoppedKilled {
+		t.Errorf("stopped %q", got.Stopped)
+	}
+	// What the journal cannot know: the time of the report, the base runs,
+	// the seeds whose base was refused or crashed (none here) and those a
+	// relation skipped at their spots (boiler.cll), where no test case
+	// was planned.
+	w := *want
+	w.Stopped, w.Timing, w.TranspilerRuns, w.RecheckRuns, w.Config = got.Stopped, got.Timing, got.TranspilerRuns, got.RecheckRuns, got.Config
+	w.Seeds.Skipped = want.Seeds.Skipped[1:]
+	if a, b := comparable(t, got), comparable(t, &w); a != b {
+		t.Errorf("from the journal:\n%s\nthe campaign's:\n%s", a, b)
+	}
+	// A record changed is refused, naming its line.
+	bad := bytes.Replace(b, []byte(`"status":"finding"`), []byte(`"status":"pass"`), 1)
+	if _, err := engine.JournalReport(bytes.NewReader(bad), "journal.jsonl"); err == nil || !strings.Contains(err.Error(), "journal.jsonl:") {
+		t.Errorf("a changed record: %v", err)
+	}
+	if _, err := engine.JournalReport(bytes.NewReader(nil), "journal.jsonl"); err == nil || !strings.Contains(err.Error(), "no header") {
+		t.Errorf("an empty journal: %v", err)
 	}
 }

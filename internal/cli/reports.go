@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"os"
 	"path/filepath"
@@ -58,8 +59,11 @@ func (c *mergeCmd) Run(tools *setup.Tools) error {
 		return err
 	}
 	for _, d := range c.Dirs {
+		// A shard killed before it wrote its report has its journal.
 		if _, err := os.Stat(filepath.Join(d, report.ReportJSON)); err != nil {
-			return usageErr("%v", err)
+			if _, jerr := os.Stat(filepath.Join(d, engine.JournalName)); jerr != nil {
+				return usageErr("%v", noShardErr(d, err))
+			}
 		}
 	}
 	for _, d := range c.Dirs {
@@ -116,4 +120,17 @@ func sameDir(a, b string) (bool, error) {
 		return false, err
 	}
 	return os.SameFile(ia, ib), nil
+}
+
+// noShardErr says what a directory to merge that holds no report is.
+func noShardErr(dir string, err error) error {
+	if strings.ContainsAny(dir, "*?[") {
+		if _, serr := os.Stat(dir); serr != nil {
+			return fmt.Errorf("%s: no such directory: no directory matched the pattern, which the shell left as it was (were the shards written elsewhere, or not at all?)", dir)
+		}
+	}
+	if fi, serr := os.Stat(dir); serr == nil && fi.IsDir() {
+		return fmt.Errorf("%s holds neither %s nor %s: no campaign ran there", dir, report.ReportJSON, engine.JournalName)
+	}
+	return err
 }
