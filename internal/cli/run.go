@@ -173,6 +173,13 @@ func (c *runCmd) Run(tools *setup.Tools) error {
 	camp := &engine.Campaign{Transpiler: s.Transpiler, Relations: s.Relations, Seeds: s.Seeds, Options: opt}
 	rep, runErr := camp.Run(sig.ctx)
 	prog.done()
+	// From here on a stop signal ends the writing of the report (see
+	// finish), watched before the campaign's watcher lets go of them.
+	late := make(chan os.Signal, 1)
+	signal.Notify(late, stopSignals...)
+	defer signal.Stop(late)
+	stoppedBefore := sig.ctx.Err() != nil
+	sig.stop()
 	if sig.aborted.Load() {
 		return &exitError{code: exitAborted, err: fmt.Errorf("aborted: the test cases finished are kept in %s; run again with --resume %s", filepath.Join(out, engine.JournalName), out)}
 	}
@@ -182,7 +189,7 @@ func (c *runCmd) Run(tools *setup.Tools) error {
 		}
 		return runErr
 	}
-	return c.finish(out, tools.Invocation, rep, runErr)
+	return c.finish(out, tools.Invocation, rep, runErr, late, stoppedBefore)
 }
 
 // shard is the campaign's shard: --shard's; with --resume and no --shard,
@@ -233,9 +240,21 @@ func warnNoLock(dir *outdir.Dir) {
 
 // finish writes the report and decides the exit status. A campaign that
 // broke reports its own error first, the first write that failed if it was
-// one, and how to go on.
-func (c *runCmd) finish(out, mcpt string, rep *result.Report, runErr error) error {
-	werr := writeReport(out, rep)
+// one, and how to go on. A stop signal (from sig) while report.html is
+// written ends mcpt there (see writeFinalReport); stoppedBefore says that
+// the campaign was stopped by one already.
+func (c *runCmd) finish(out, mcpt string, rep *result.Report, runErr error, sig <-chan os.Signal, stoppedBefore bool) error {
+	werr := writeFinalReport(out, rep, sig)
+	var stop *reportStopped
+	if errors.As(werr, &stop) {
+		printSummary(os.Stdout, rep, out, mcpt)
+		code, again := exitInterrupted, fmt.Sprintf("; %s writes them, and --resume %s ends the campaign as it would have", reportCommand(mcpt, out), out)
+		if stoppedBefore {
+			code = exitAborted // a second signal
+		}
+		return &exitError{code: code, err: fmt.Errorf("%v while writing the report: stopped; %s is written, report.html and junit.xml are not%s",
+			stop.sig, filepath.Join(out, report.ReportJSON), again)}
+	}
 	if werr == nil {
 		printSummary(os.Stdout, rep, out, mcpt)
 	}
@@ -302,6 +321,42 @@ func skippedNote(skips []result.SeedSkip) string {
 	}
 	return fmt.Sprintf("%d seed%s skipped by %d relation%s that failed on %s (above, and in report.json's seeds.skipped); the rest of the campaign ran",
 		len(skips), plural(len(skips)), len(rels), plural(len(rels)), them)
+}
+
+// reportStopped is the error of a report whose writing a stop signal
+// ended.
+type reportStopped struct{ sig os.Signal }
+
+func (e *reportStopped) Error() string { return fmt.Sprintf("%v while writing the report", e.sig) }
+
+// writeHTMLReport writes report.html, the finding pages and junit.xml;
+// tests replace it.
+var writeHTMLReport = report.Write
+
+// writeFinalReport writes report.json, then report.html, the finding pages
+// and junit.xml, which take longer (a page per group, every bundle read):
+// a stop signal from sig meanwhile returns a *reportStopped at once (the
+// files are written beside and renamed: none is left half-written).
+func writeFinalReport(out string, rep *result.Report, sig <-chan os.Signal) error {
+	if err := rep.Save(filepath.Join(out, report.ReportJSON)); err != nil {
+		return err
+	}
+	done := make(chan error, 1)
+	go func() { done <- writeHTMLReport(out, rep) }()
+	select {
+	case err := <-done:
+		return err
+	case s := <-sig:
+		return &reportStopped{sig: s}
+	}
+}
+
+// reportCommand is the command that writes the report of out again.
+func reportCommand(mcpt, out string) string {
+	if mcpt == "" {
+		mcpt = "mcpt"
+	}
+	return mcpt + " report " + out
 }
 
 // isWriteFailure tells whether err is a failed file operation (a full disk,
@@ -414,7 +469,8 @@ func catchInterrupts(grace time.Duration) *interrupts {
 		halt()
 		time.AfterFunc(abortBound, func() { os.Exit(exitAborted) })
 	}()
-	in.stop = func() { signal.Stop(ch); close(done); cancel() }
+	var once sync.Once
+	in.stop = func() { once.Do(func() { signal.Stop(ch); close(done); cancel() }) }
 	return in
 }
 

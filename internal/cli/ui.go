@@ -5,14 +5,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/progress"
 	"github.com/mcpt-tool/mcpt/report"
-	"github.com/mcpt-tool/mcpt/result"
 )
 
 // ui prints finding lines on stdout and progress on stderr; progress is a
@@ -63,10 +61,3 @@ func openEvents(path string) (events, func(), error) {
 	return events{w: report.NewEventWriter(bw)}, func() { bw.Flush(); f.Close() }, nil
 }
 
-// writeReport writes report.json, report.html and junit.xml.
-func writeReport(out string, r *result.Report) error {
-	if err := r.Save(filepath.Join(out, report.ReportJSON)); err != nil {
-		return err
-	}
-	return report.Write(out, r)
-}
