@@ -60,4 +60,3 @@ func openEvents(path string) (events, func(), error) {
 	bw := bufio.NewWriter(f)
 	return events{w: report.NewEventWriter(bw)}, func() { bw.Flush(); f.Close() }, nil
 }
-
