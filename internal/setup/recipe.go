@@ -46,6 +46,13 @@ func (s *Setup) Recipe(seed uint64, faults []string) (*bundle.Recipe, error) {
 // files, its Go relations and builtin transpiler taken from t. The
 // relations compile from the files the recipe records, in memory.
 func (t *Tools) FromRecipe(r *bundle.Recipe, seedFiles []string) (*Setup, error) {
+	// 0 is a recipe of an earlier version: the defaults.
+	if r.BaseRuns < 0 || r.BaseRuns > config.MaxBaseRuns {
+		return nil, cfgErr(fmt.Errorf("base_runs %d: want 1 to %d (or none)", r.BaseRuns, config.MaxBaseRuns))
+	}
+	if r.ConfirmRuns < 0 || r.ConfirmRuns > config.MaxConfirmRuns {
+		return nil, cfgErr(fmt.Errorf("confirm_runs %d: want 1 to %d (or none)", r.ConfirmRuns, config.MaxConfirmRuns))
+	}
 	cfg := &config.Config{
 		File: r.Config, Transpiler: config.Transpiler{Spec: r.Transpiler}, Signature: config.Signature(r.Signature),
 		BaseRuns: r.BaseRuns, ConfirmRuns: r.ConfirmRuns,
