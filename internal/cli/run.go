@@ -516,7 +516,7 @@ func findingLine(f *result.Finding) string {
 
 func printSummary(w io.Writer, r *result.Report, out, mcpt string) {
 	w = printable.Writer{W: w}
-	fmt.Fprintf(w, "mode %s, seed %d: %d test cases, %d transpiler runs; %s", r.Mode, r.Seed, r.TestCases, r.TranspilerRuns, result.TallyOf(r.Findings))
+	fmt.Fprintf(w, "mode %s, seed %d: %d test case%s, %d transpiler run%s; %s", r.Mode, r.Seed, r.TestCases, plural(r.TestCases), r.TranspilerRuns, plural(r.TranspilerRuns), result.TallyOf(r.Findings))
 	if len(r.Groups) > 0 {
 		fmt.Fprintf(w, " in %d group%s", len(r.Groups), map[bool]string{true: "s"}[len(r.Groups) > 1])
 	}
