@@ -424,6 +424,21 @@ func (d *defs) addKind(name string, k kindYAML) error {
 	if len(k.Fields) > 0 {
 		return d.addFieldKind(name, k)
 	}
+	if k.Match.Value == "" {
+		// No pattern and no fields (the key alone has no position here:
+		// the first of the kind's values that has one).
+		at := k.Match
+		for _, v := range append(append([]yamlpos.String{k.Match}, k.Node...), k.Region) {
+			if v.Pos.Line > 0 {
+				at = v
+				break
+			}
+		}
+		if len(k.Node) > 0 {
+			return at.At("kind %s: node: needs fields: (the node types its attributes are read from, one called name or a list field); or give match: and no node:", name)
+		}
+		return at.At("kind %s: no match: (the pattern of its declarations), and no fields: (with node:, for a tree region)", name)
+	}
 	if err := d.define("kind", name, k.Match.Pos); err != nil {
 		return err
 	}
