@@ -43,6 +43,12 @@ func (e events) caseDone(cr *engine.CaseResult) {
 	if e.w == nil {
 		return
 	}
+	if cr.Error != "" {
+		// A case the relation could not derive: its message with it.
+		spot := cr.Spot
+		e.w.Write(report.Event{Event: "case", Case: cr.Index, Seed: cr.Seed, Relation: cr.Relation, Spot: &spot, Status: cr.Status, Reason: cr.Skip, Message: cr.Error})
+		return
+	}
 	e.w.Case(cr.Index, cr.Seed, cr.Relation, cr.Spot, cr.Status, cr.Skip)
 	for i := range cr.Findings {
 		e.w.Finding(&cr.Findings[i])
