@@ -123,8 +123,8 @@ func (c *runCmd) Run(tools *setup.Tools) error {
 	if shard.Count > 1 && shard.Index >= len(s.Seeds) {
 		// Not an error: the shard's report, empty, completes the set that
 		// merge takes.
-		fmt.Fprintf(os.Stderr, "mcpt: warning: shard %s holds no seed: the campaign has %d seed%s and seed k is shard k mod %d's, so shards %d to %d of %d run nothing (at most %d shards keep every task busy)\n",
-			shard, len(s.Seeds), plural(len(s.Seeds)), shard.Count, len(s.Seeds), shard.Count-1, shard.Count, len(s.Seeds))
+		fmt.Fprintf(os.Stderr, "mcpt: warning: shard %s holds no seed: the campaign has %d seed%s and seed k is shard k mod %d's, so shards %d to %d of %d run nothing (every shard has seeds with at most %d shard%s)\n",
+			shard, len(s.Seeds), plural(len(s.Seeds)), shard.Count, len(s.Seeds), shard.Count-1, shard.Count, len(s.Seeds), plural(len(s.Seeds)))
 	}
 	opt := c.options(s)
 	opt.OutDir, opt.Resume, opt.Shard = out, c.resuming(), shard
