@@ -35,7 +35,7 @@ func JournalReport(rd io.Reader, name string) (*result.Report, error) {
 		check: checkOwnCase,
 		visit: func(cr *CaseResult) {
 			if cr.Skip == SkipRelationFailed {
-				skips.add(cr.Seed, cr.Relation, 1, cr.Error)
+				skips.add(cr.Seed, cr.Flags, cr.Relation, 1, cr.Error)
 				return
 			}
 			t.add(cr)
@@ -61,21 +61,27 @@ func JournalReport(rd io.Reader, name string) (*result.Report, error) {
 	for _, rel := range strings.Fields(strings.Trim(fp["relations"], "[]")) {
 		rep.ByRelation[rel] = t.byRelation[rel]
 	}
-	seeds := 0
+	rep.Release = fp["release"]
+	combos := 1
+	if f, ok := fp["flags"]; ok {
+		rep.Flags = combinationsOf(f)
+		combos = max(1, len(rep.Flags))
+	}
+	pairs := 0 // the seeds under each combination of flags
 	for k := range fp {
 		if strings.HasPrefix(k, "seed ") {
-			seeds++
+			pairs += combos
 		}
 	}
-	rep.Seeds.Total = seeds
+	rep.Seeds.Total = pairs
 	if sh, err := ParseShard(rep.Shard); err == nil && sh.Count > 1 {
-		// Seed k is shard k mod Count's.
+		// Pair k is shard k mod Count's.
 		rep.Seeds.Total = 0
-		if sh.Index < seeds {
-			rep.Seeds.Total = (seeds-1-sh.Index)/sh.Count + 1
+		if sh.Index < pairs {
+			rep.Seeds.Total = (pairs-1-sh.Index)/sh.Count + 1
 		}
 	}
-	rep.Seeds.Skipped = skips.list(func(string) bool { return true })
+	rep.Seeds.Skipped = skips.list()
 	if rep.Findings == nil {
 		rep.Findings = []result.Finding{}
 	}
@@ -96,9 +102,60 @@ func checkOwnCase(cr *CaseResult) error {
 		return fmt.Errorf("status %q with %d findings", cr.Status, len(cr.Findings))
 	}
 	for _, f := range cr.Findings {
-		if f.Case != cr.Index || f.SeedFile != cr.Seed || f.Relation != cr.Relation {
+		if f.Case != cr.Index || f.SeedFile != cr.Seed || f.Flags != cr.Flags || f.Relation != cr.Relation {
 			return fmt.Errorf("finding %s is not of this case", f.ID)
 		}
 	}
 	return nil
+}
+
+// combinationsOf names the combinations of the flags matrix whose
+// fingerprint (matrix.Matrix.Fingerprint) a journal's header holds, in
+// the order of matrix.Matrix.Combinations, the last dimension varying
+// fastest: "target: es2017 [...], es2022 [...]; module: esnext [...]"
+// gives target=es2017,module=esnext and target=es2022,module=esnext.
+func combinationsOf(fingerprint string) []string {
+	out := []string{""}
+	for _, dim := range splitTop(fingerprint, ';') {
+		name, values, ok := strings.Cut(strings.TrimSpace(dim), ":")
+		if !ok {
+			return nil
+		}
+		var next []string
+		for _, c := range out {
+			for _, v := range splitTop(values, ',') {
+				v, _, _ = strings.Cut(v, "[")
+				setting := strings.TrimSpace(name) + "=" + strings.TrimSpace(v)
+				if c != "" {
+					setting = c + "," + setting
+				}
+				next = append(next, setting)
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+// splitTop splits s at sep outside brackets and quoted strings.
+func splitTop(s string, sep byte) []string {
+	var parts []string
+	depth, quoted, start := 0, false, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case quoted && c == '\\':
+			i++
+		case c == '"':
+			quoted = !quoted
+		case quoted:
+		case c == '[':
+			depth++
+		case c == ']':
+			depth--
+		case c == sep && depth == 0:
+			parts = append(parts, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(parts, s[start:])
 }

@@ -35,34 +35,32 @@ type seedSkips struct {
 	m  map[skipKey]*result.SeedSkip
 }
 
-type skipKey struct{ seed, relation string }
+type skipKey struct{ seed, flags, relation string }
 
-// add records err for seed and relation, unless one is recorded already;
-// cases counts the test cases skipped.
-func (s *seedSkips) add(seed, relation string, cases int, msg string) {
+// add records msg for seed, under the combination of flags, and
+// relation, unless one is recorded already; cases counts the test cases
+// skipped.
+func (s *seedSkips) add(seed, flags, relation string, cases int, msg string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.m == nil {
 		s.m = map[skipKey]*result.SeedSkip{}
 	}
-	k := skipKey{seed, relation}
+	k := skipKey{seed, flags, relation}
 	if sk := s.m[k]; sk != nil {
 		sk.Cases += cases
 		return
 	}
-	s.m[k] = &result.SeedSkip{Seed: seed, Relations: []string{relation}, Cases: cases, Message: skipMessage(msg)}
+	s.m[k] = &result.SeedSkip{Seed: seed, Flags: flags, Relations: []string{relation}, Cases: cases, Message: skipMessage(msg)}
 }
 
-// list returns the skips of the seeds owns accepts, one entry per seed and
-// message.
-func (s *seedSkips) list(owns func(seed string) bool) []result.SeedSkip {
+// list returns the skips, one entry per seed, combination and message.
+func (s *seedSkips) list() []result.SeedSkip {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []result.SeedSkip
-	for k, sk := range s.m {
-		if owns(k.seed) {
-			out = append(out, *sk)
-		}
+	for _, sk := range s.m {
+		out = append(out, *sk)
 	}
 	return result.SortSkips(out)
 }
@@ -99,9 +97,9 @@ func mutationMessage(seed string, cs Case, err error) string {
 // skippedCase is the record of a test case whose follow-up the relation
 // could not derive.
 func (r *runner) skippedCase(cs Case, err error) *CaseResult {
-	seed := r.seeds[cs.Seed]
+	seed := r.pairSeed(cs.Pair)
 	return &CaseResult{
-		Index: cs.Index, Seed: seed.Name, Relation: r.c.Relations[cs.Relation].Name,
+		Index: cs.Index, Seed: seed.Name, Flags: seed.Flags.String(), Relation: r.c.Relations[cs.Relation].Name, pair: cs.Pair,
 		Spot:   result.Spot{Index: cs.Spot.Index, Line: cs.Spot.Line, Col: cs.Spot.Col, Desc: cs.Spot.Desc},
 		Status: result.CaseSkip, Skip: SkipRelationFailed, Error: skipMessage(mutationMessage(seed.Name, cs, err)),
 	}
@@ -117,7 +115,7 @@ func noSeedLeft(skips []result.SeedSkip) error {
 			fmt.Fprintf(&b, "\n  … and %d more (report.json, seeds.skipped)", len(skips)-i)
 			break
 		}
-		fmt.Fprintf(&b, "\n  %s (%s): %s", sk.Seed, strings.Join(sk.Relations, ", "), sk.Message)
+		fmt.Fprintf(&b, "\n  %s (%s): %s", sk.Name(), strings.Join(sk.Relations, ", "), sk.Message)
 	}
 	return &noSeedLeftError{msg: b.String()}
 }

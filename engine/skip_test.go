@@ -212,3 +212,36 @@ func TestJournalReport(t *testing.T) {
 		t.Errorf("an empty journal: %v", err)
 	}
 }
+
+// TestShardWhoseSeedsAreSkipped: a shard whose every seed a relation
+// failed on ran no test case, but is complete as any shard that skipped
+// seeds (the merge of the set says whether a test case ran at all); the
+// campaign unsharded has no seed left.
+func TestShardWhoseSeedsAreSkipped(t *testing.T) {
+	s := load(t, "mcpt.yaml", nil)
+	rel := *s.Relations[0]
+	mutate := rel.Mutate
+	rel.Mutate = func(ctx context.Context, in relation.Input, sp relation.Spot, rng *rand.Rand) (*relation.FollowUp, error) {
+		if in.Name == "boiler.cll" {
+			return nil, errors.New("rel.yaml:4:2: no")
+		}
+		return mutate(ctx, in, sp, rng)
+	}
+	seeds := s.Seeds[:2] // boiler.cll, car_wash.cll
+	if seeds[0].Name != "boiler.cll" {
+		t.Fatalf("seeds %s, %s", seeds[0].Name, seeds[1].Name)
+	}
+	c := &engine.Campaign{Transpiler: s.Transpiler, Relations: []*relation.Relation{&rel}, Seeds: seeds,
+		Options: engine.Options{Seed: 1, MaxCases: 20, Shard: engine.Shard{Index: 0, Count: 2}}}
+	rep, err := c.Run(context.Background())
+	if err != nil {
+		t.Fatalf("shard 0/2: %v", err)
+	}
+	if rep.TestCases != 0 || rep.Stopped != "budget" || len(rep.Seeds.Skipped) != 1 {
+		t.Errorf("shard 0/2: %d test cases, stopped %q, skipped %+v", rep.TestCases, rep.Stopped, rep.Seeds.Skipped)
+	}
+	c.Seeds, c.Options.Shard = seeds[:1], engine.Shard{}
+	if _, err := c.Run(context.Background()); !errors.Is(err, engine.ErrNoSeedLeft) {
+		t.Errorf("unsharded, one seed: %v, want ErrNoSeedLeft", err)
+	}
+}

@@ -50,6 +50,7 @@ input: [../x.ts, missing.ts]
 symptom: s
 pack: p
 reach: r
+ignore: ['^// v', '(']
 `
 	if err := os.WriteFile(filepath.Join(dir, "bug.yaml"), []byte(bad), 0o644); err != nil {
 		t.Fatal(err)
@@ -61,7 +62,7 @@ reach: r
 	for _, want := range []string{
 		"is not owner/repo#number", "the same release", "not a version of its own",
 		"a further package needs a version", "want npm:NAME or go:PATH", "does not name {outdir}",
-		"../x.ts is not inside", "missing.ts is not a file",
+		"../x.ts is not inside", "missing.ts is not a file", `ignore "("`,
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("the error does not say %q:\n%v", want, err)
@@ -94,6 +95,50 @@ func TestParsePackage(t *testing.T) {
 		if _, err := ParsePackage(s); err == nil {
 			t.Errorf("ParsePackage(%q): no error", s)
 		}
+	}
+}
+
+// TestIgnore: the lines an ignore expression matches leave both trees
+// before the comparison, and no other line does.
+func TestIgnore(t *testing.T) {
+	dir := t.TempDir()
+	yaml := `tracker: a/b#1
+title: t
+transpiler: x
+packages: [npm:x]
+buggy: 1.0.0
+fixed: 1.0.1
+run: [x, '{outdir}']
+input: [in.txt]
+symptom: s
+pack: p
+reach: r
+ignore: ['^// x v[0-9.]+$']
+`
+	for name, data := range map[string]string{"bug.yaml": yaml, "in.txt": "i\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixed := map[string][]byte{"a.go": []byte("// x v1.0.1\nconst A = 40\n// x v1.0.1 and more\n")}
+	buggy := map[string][]byte{"a.go": []byte("// x v1.0.0\nconst A = 18\n// x v1.0.0 and more\n")}
+	for _, tree := range []map[string][]byte{fixed, buggy} {
+		for n, data := range tree {
+			tree[n] = b.dropIgnored(data)
+		}
+	}
+	d := Diff(fixed, buggy)
+	for _, want := range []string{"-const A = 40", "+const A = 18", "-// x v1.0.1 and more", "+// x v1.0.0 and more"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("the diff lacks %q:\n%s", want, d)
+		}
+	}
+	if strings.Contains(d, "// x v1.0.1\n") || strings.Contains(d, "// x v1.0.0\n") {
+		t.Errorf("an ignored line is in the diff:\n%s", d)
 	}
 }
 

@@ -46,10 +46,10 @@ func (e events) caseDone(cr *engine.CaseResult) {
 	if cr.Error != "" {
 		// A case the relation could not derive: its message with it.
 		spot := cr.Spot
-		e.w.Write(report.Event{Event: "case", Case: cr.Index, Seed: cr.Seed, Relation: cr.Relation, Spot: &spot, Status: cr.Status, Reason: cr.Skip, Message: cr.Error})
+		e.w.Write(report.Event{Event: "case", Case: cr.Index, Seed: cr.Seed, Flags: cr.Flags, Relation: cr.Relation, Spot: &spot, Status: cr.Status, Reason: cr.Skip, Message: cr.Error})
 		return
 	}
-	e.w.Case(cr.Index, cr.Seed, cr.Relation, cr.Spot, cr.Status, cr.Skip)
+	e.w.Case(cr.Index, cr.Seed, cr.Flags, cr.Relation, cr.Spot, cr.Status, cr.Skip)
 	for i := range cr.Findings {
 		e.w.Finding(&cr.Findings[i])
 	}
