@@ -39,12 +39,12 @@ type defs struct {
 	// where it was named.
 	numbers    numlit.Form
 	numbersPos *yamlpos.Pos
-	skip     *regexp.Regexp
-	captures map[string]*regexp.Regexp
-	capOrder []string
-	lets     []let
-	regions  map[string]*region
-	kinds    map[string]*kind
+	skip       *regexp.Regexp
+	captures   map[string]*regexp.Regexp
+	capOrder   []string
+	lets       []let
+	regions    map[string]*region
+	kinds      map[string]*kind
 	// parser parses inputs for the tree regions (syntax:); parserPos is
 	// where it was named.
 	// parserKey is what names it: the registered name, or the grammar
