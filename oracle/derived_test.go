@@ -701,3 +701,34 @@ func TestAnalogyLoose(t *testing.T) {
 		t.Errorf("want a failure with email as the sibling, got %+v", v)
 	}
 }
+
+// TestAnalogyGeneratorWords: an enumerator ERROR occurs at an underscore
+// boundary in the generator's own INTERNAL_ERROR (Thrift's service code),
+// which no other enumerator has a line like: that line is not the
+// sibling's, and the new enumerator is due no INTERNAL_ZQNEW. Its prefixed
+// name E_ERROR, which its kin E_OK has too, stays its own.
+func TestAnalogyGeneratorWords(t *testing.T) {
+	up := func(s string) Name { return Name{Forms: []string{s, strings.ToLower(s), s}} }
+	errName, ok := up("ERROR"), up("OK")
+	c := &Analogy{
+		Renames: []Rename{{From: errName, To: up("ZQNEW")}},
+		Others:  []Name{errName, ok},
+		Kin:     []Name{ok},
+	}
+	const base = "enum E { E_OK = 0, E_ERROR = 1 };\n" +
+		"  E_OK = 0,\n  E_ERROR = 1,\n" +
+		"  ::apache::thrift::TApplicationException x(::apache::thrift::TApplicationException::INTERNAL_ERROR, \"Internal error\");\n"
+	o := tree.Tree{"s.cpp": []byte(base)}
+	good := tree.Tree{"s.cpp": []byte(base + "  E_ZQNEW = 2,\n")}
+	if v := c.Decide(o, good); len(v.Fails) != 0 || len(v.Undecided) != 0 {
+		t.Errorf("false alarm on INTERNAL_ERROR: %+v", v)
+	}
+	if v := c.Decide(o, o); len(v.Fails) != 1 || !strings.Contains(v.Fails[0].Message, "E_ZQNEW = #") {
+		t.Errorf("want the missing E_ZQNEW line, got %+v", v)
+	}
+	// Without kin nothing tells the generator's words from the sibling's.
+	c.Kin = nil
+	if v := c.Decide(o, good); len(v.Fails) != 1 {
+		t.Errorf("without kin: want INTERNAL_ZQNEW missing, got %+v", v)
+	}
+}
