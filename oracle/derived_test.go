@@ -732,3 +732,21 @@ func TestAnalogyGeneratorWords(t *testing.T) {
 		t.Errorf("without kin: want INTERNAL_ZQNEW missing, got %+v", v)
 	}
 }
+
+// TestOrderNamesakeLines: a oneof member short_code whose Pascal form is
+// also the name of a nested message ShortCode. protoc-gen-go names the
+// member's wrapper PhoneNumber_ShortCode_ and the message
+// PhoneNumber_ShortCode, further down: the message's line is no line of
+// the member, and a new member's wrapper after short_code's is in order.
+func TestOrderNamesakeLines(t *testing.T) {
+	member := Name{Forms: []string{"short_code", "shortCode", "ShortCode"}}
+	nested := Name{Forms: []string{"ShortCode", "short_code", "SHORT_CODE"}}
+	zq := Name{Forms: []string{"zqnew", "zqnew", "Zqnew"}}
+	c := &Order{New: zq, Prev: member, Others: []Name{member, nested, zq}}
+	base := "type PhoneNumber_E164Number struct {\n}\ntype PhoneNumber_ShortCode_ struct {\n}\ntype PhoneNumber_ShortCode struct {\n}\n"
+	o := tree.Tree{"x.pb.go": []byte(base)}
+	good := strings.Replace(base, "type PhoneNumber_ShortCode struct", "type PhoneNumber_Zqnew struct {\n}\ntype PhoneNumber_ShortCode struct", 1)
+	if v := c.Decide(o, tree.Tree{"x.pb.go": []byte(good)}); len(v.Fails) != 0 {
+		t.Errorf("false alarm: %+v", v.Fails)
+	}
+}

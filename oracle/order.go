@@ -143,6 +143,13 @@ func (c *Order) checkFile(file, text string, scs [3]*scanner, amb [3][]bool) (de
 				}
 			}
 		case n == 1:
+			// A neighbour named only in a form that another declaration
+			// has too is not told apart from it: protoc-gen-go's oneof
+			// wrapper PhoneNumber_ShortCode_ of the member short_code
+			// beside the nested message PhoneNumber_ShortCode.
+			if u := unambiguous(occ, amb); len(occ[1]) == 0 && len(u[0]) == 0 && len(u[2]) == 0 {
+				continue
+			}
 			order = c.addPlace(places, order, line, occ, i, &alone)
 		}
 	}
