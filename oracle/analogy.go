@@ -421,7 +421,9 @@ func (c *Analogy) ambiguous(line string, occ []span, has func(string) bool) bool
 // kind (Kin) in its place is in o too (has), so that the generator writes
 // that identifier for each of them. ERROR in the generator's own
 // INTERNAL_ERROR is no occurrence of an enumerator ERROR: no INTERNAL_OK
-// stands beside it. Without kin, every occurrence is kept.
+// stands beside it. (Whether o′ has the identifier made with the new name
+// does not count: a generator that forgets it is what the check finds.)
+// Without kin, every occurrence is kept.
 func (c *Analogy) ownWords(line string, occ []span, has func(string) bool) []span {
 	var kin []Name
 	for _, k := range c.Kin {
@@ -432,10 +434,9 @@ func (c *Analogy) ownWords(line string, occ []span, has func(string) bool) []spa
 	if len(kin) == 0 {
 		return occ
 	}
-	word := func(b byte) bool { return isAlnum(b) || b == '_' }
 	var out []span
 	for _, s := range occ {
-		if (s.beg == 0 || !word(line[s.beg-1])) && (s.end == len(line) || !word(line[s.end])) {
+		if _, _, whole := affixes(line, s); whole {
 			out = append(out, s)
 			continue
 		}
@@ -447,6 +448,20 @@ func (c *Analogy) ownWords(line string, occ []span, has func(string) bool) []spa
 		}
 	}
 	return out
+}
+
+// affixes are what the identifier holding the occurrence s of a name in
+// line has before and after it, and whether it is the whole identifier.
+func affixes(line string, s span) (pre, suf string, whole bool) {
+	word := func(b byte) bool { return isAlnum(b) || b == '_' }
+	i, j := s.beg, s.end
+	for i > 0 && word(line[i-1]) {
+		i--
+	}
+	for j < len(line) && word(line[j]) {
+		j++
+	}
+	return line[i:s.beg], line[s.end:j], i == s.beg && j == s.end
 }
 
 // kindLine reports whether the other names inside the sibling's

@@ -750,3 +750,27 @@ func TestOrderNamesakeLines(t *testing.T) {
 		t.Errorf("false alarm: %+v", v.Fails)
 	}
 }
+
+// TestOrderGeneratorWords: the neighbour Optional (a nested message)
+// occurs in protoc-c's own PROTOBUF_C_LABEL_OPTIONAL, above the new
+// message's offsetof line in its block: that is no line of the neighbour,
+// for o′ has no PROTOBUF_C_LABEL_ZQNEW; Onnx__TypeProto__Optional is one,
+// beside Onnx__TypeProto__Zqnew.
+func TestOrderGeneratorWords(t *testing.T) {
+	up := func(s string) Name { return Name{Forms: []string{s, strings.ToLower(s), strings.ToUpper(s)}} }
+	c := &Order{New: up("Zqnew"), Prev: up("Map"), Next: up("Optional"), Others: []Name{up("Map"), up("Optional"), up("Zqnew")}}
+	fields := func(m string) string {
+		return "  {\n    PROTOBUF_C_LABEL_OPTIONAL,\n    offsetof(Onnx__TypeProto__" + m + ", key_type),\n  },\n" +
+			"  {\n    PROTOBUF_C_LABEL_OPTIONAL,\n    offsetof(Onnx__TypeProto__" + m + ", value_type),\n  },\n"
+	}
+	optional := "  {\n    offsetof(Onnx__TypeProto__Optional, elem_type),\n  },\n"
+	o := tree.Tree{"x.pb-c.c": []byte(fields("Map") + optional)}
+	if v := c.Decide(o, tree.Tree{"x.pb-c.c": []byte(fields("Map") + fields("Zqnew") + optional)}); len(v.Fails) != 0 {
+		t.Errorf("false alarm: %+v", v.Fails)
+	}
+	// With Optional's lines as many as the others', its place decides.
+	o = tree.Tree{"x.pb-c.c": []byte(fields("Map") + fields("Optional"))}
+	if v := c.Decide(o, tree.Tree{"x.pb-c.c": []byte(fields("Map") + fields("Optional") + fields("Zqnew"))}); len(v.Fails) == 0 {
+		t.Errorf("Zqnew after Optional: want a failure, got %+v", v)
+	}
+}
