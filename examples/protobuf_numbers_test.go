@@ -3,6 +3,7 @@ package examples_test
 import (
 	"context"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -34,6 +35,10 @@ func TestProtobufNumberForms(t *testing.T) {
 	}
 	if len(versions) < 9 || versions[len(versions)-1] != 0x0000000000000008 {
 		t.Fatalf("the numbers of Version: %v", versions)
+	}
+	forms := filepath.Join(t.TempDir(), "forms.proto")
+	if err := os.WriteFile(forms, []byte(formsProto), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	for _, cfg := range []string{"go/derived.yaml", "go/mcpt.yaml", "c/derived.yaml", "c/mcpt.yaml"} {
 		s, err := setup.Load(filepath.Join("protobuf", cfg), setup.Options{SeedFiles: []string{onnx}, Tools: &setup.Tools{CheckerKinds: protorel.Kinds}})
@@ -75,11 +80,40 @@ func TestProtobufNumberForms(t *testing.T) {
 		if tried == 0 {
 			t.Errorf("%s: no follow-up in enum Version", cfg)
 		}
-		if cfg == "go/derived.yaml" || cfg == "c/mcpt.yaml" {
-			t.Run(cfg, func(t *testing.T) {
-				needProtobuf(t)
-				spotCases(t, s, onnx, []string{"add-enum-value", "c-add-enum-value"}, "of Version,")
-			})
-		}
+		t.Run(cfg, func(t *testing.T) {
+			needProtobuf(t)
+			spotCases(t, s, onnx, []string{"add-enum-value", "c-add-enum-value", "descriptor-enum-value"}, "of Version,")
+			spotCases(t, s, forms, []string{"add-enum-value", "c-add-enum-value", "descriptor-enum-value", "add-field", "descriptor-field"}, "")
+		})
 	}
 }
+
+// TestProtobufNumberForms' seed of every number form protoc reads: the
+// enum's values in octal, hex and negative, reserved numbers above the
+// values and a range to max; the message's field numbers in hex and
+// octal, a reserved range to max and a nested message that numbers its
+// own fields.
+const formsProto = `syntax = "proto2";
+package forms;
+enum Mode {
+  MODE_ZERO = 0;
+  MODE_OCT = 010;
+  MODE_HEX = 0x0A;
+  MODE_NEG = -0x2;
+  reserved 11, 12;
+}
+enum Wide {
+  WIDE_A = 1;
+  WIDE_B = 3;
+  reserved 100 to max;
+}
+message Holder {
+  optional int32 a = 0x1;
+  optional int32 b = 03;
+  message Inner {
+    optional int32 deep = 40;
+  }
+  optional Inner inner = 4;
+  reserved 20 to max;
+}
+`
