@@ -38,8 +38,12 @@ func loadFinding(tools *setup.Tools, dir, config string, trust bool) (*bundle.Bu
 			if bd.Recipe.Transpiler.Kind == spec.HTTP {
 				return nil, nil, usageErr("the bundle's transpiler is the service %s: mcpt sends inputs to a service from a bundle only with --trust, or pass -c with a configuration of yours", quoteArgs(cmd))
 			}
-			return nil, nil, usageErr("the bundle's transpiler is the command %s (in %s): mcpt runs a command from a bundle only with --trust, or pass -c with a configuration of yours",
-				quoteArgs(cmd), quoteArg(bd.Recipe.Transpiler.Dir))
+			also := ""
+			if v := bd.Recipe.Transpiler.Version; len(v) > 0 {
+				also = ", with the version command " + quoteArgs(v)
+			}
+			return nil, nil, usageErr("the bundle's transpiler is the command %s (in %s%s): mcpt runs a command from a bundle only with --trust, or pass -c with a configuration of yours",
+				quoteArgs(cmd), quoteArg(bd.Recipe.Transpiler.Dir), also)
 		}
 		recipe := *bd.Recipe
 		if d := recipe.Transpiler.Dir; len(recipe.Transpiler.Runs()) > 0 && recipe.Transpiler.Kind != spec.HTTP && !isDir(d) {
