@@ -278,21 +278,28 @@ func (c *confirmer) passes(ctx context.Context, cr *engine.CaseResult) (bool, er
 	if i < 0 || rel == nil {
 		return false, fmt.Errorf("the fixed release's campaign has no seed %s or relation %s", cr.Seed, cr.Relation)
 	}
-	seed := c.s.Seeds[i]
+	// The test case runs under the combination of flags it ran under.
+	seed, err := c.s.Seed(c.s.Seeds[i], cr.Flags, nil)
+	if err != nil {
+		return false, err
+	}
 	opt := c.s.EngineOptions()
-	t := &engine.Tester{Transpiler: c.s.Transpiler, Normalize: c.s.Normalize, BaseRuns: opt.BaseRuns, ConfirmRuns: opt.ConfirmRuns, Style: opt.Style}
-	base, ok := c.bases[seed.Name]
+	t := &engine.Tester{
+		Transpiler: c.s.Transpiler, Normalize: c.s.Normalize, BaseRuns: opt.BaseRuns,
+		ConfirmRuns: opt.ConfirmRuns, Style: opt.Style, Release: c.s.Release,
+	}
+	key := seed.Name + "\x00" + cr.Flags
+	base, ok := c.bases[key]
 	if !ok {
-		var err error
 		if base, err = t.Base(ctx, seed); err != nil {
 			return false, err
 		}
-		c.bases[seed.Name] = base
+		c.bases[key] = base
 	}
 	if base.Skip != "" {
 		return false, nil // the fixed release does not take the seed: no comparison
 	}
-	spot, err := engine.SpotAt(ctx, rel, seed, cr.Spot.Index)
+	spot, err := t.SpotAt(ctx, rel, seed, cr.Spot.Index)
 	if err != nil {
 		return false, err
 	}
