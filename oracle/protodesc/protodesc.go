@@ -63,6 +63,9 @@ type Check struct {
 	// Imports are files the mutation imports as well: o′'s descriptor
 	// lists them as dependencies, o's does not.
 	Imports []string
+	// Alias says that the mutation set allow_alias on the enum of the
+	// added value as well (an alias in an enum that had none).
+	Alias bool
 }
 
 // The three forms in which protoc-gen-go releases embed the serialized
@@ -203,7 +206,15 @@ func (c *Check) Check(o, o2 tree.Tree) []oracle.Failure {
 			return fail(fmt.Sprintf("%s in o′: the descriptor depends %d times on %s, which the mutation imports once", c.File, k-len(fu.Dependency), imp), "", "")
 		}
 	}
-	n := remove(fu, c.What, c.Element)
+	var from []*descriptorpb.EnumDescriptorProto
+	n := remove(fu, c.What, c.Element, &from)
+	if c.Alias && n == 1 && len(from) == 1 && from[0].GetOptions().AllowAlias != nil {
+		e := from[0]
+		e.Options.AllowAlias = nil
+		if proto.Size(e.Options) == 0 {
+			e.Options = nil
+		}
+	}
 	if n != 1 {
 		return fail(fmt.Sprintf("%s in o′: the descriptor holds %d elements named %s where it must hold 1", c.File, n, c.Element), "", "")
 	}
@@ -214,8 +225,9 @@ func (c *Check) Check(o, o2 tree.Tree) []oracle.Failure {
 	return nil
 }
 
-// remove takes the element out of fd and returns how many it removed.
-func remove(fd *descriptorpb.FileDescriptorProto, what Added, name string) int {
+// remove takes the element out of fd and returns how many it removed;
+// the enums an enum value was taken out of go to from.
+func remove(fd *descriptorpb.FileDescriptorProto, what Added, name string, from *[]*descriptorpb.EnumDescriptorProto) int {
 	n := 0
 	switch what {
 	case Message:
@@ -227,15 +239,15 @@ func remove(fd *descriptorpb.FileDescriptorProto, what Added, name string) int {
 			n += k - len(s.Method)
 		}
 	case EnumValue:
-		n += dropValues(fd.EnumType, name)
+		n += dropValues(fd.EnumType, name, from)
 	}
 	for _, m := range fd.MessageType {
-		n += removeIn(m, what, name)
+		n += removeIn(m, what, name, from)
 	}
 	return n
 }
 
-func removeIn(m *descriptorpb.DescriptorProto, what Added, name string) int {
+func removeIn(m *descriptorpb.DescriptorProto, what Added, name string, from *[]*descriptorpb.EnumDescriptorProto) int {
 	n := 0
 	switch what {
 	case Message:
@@ -243,7 +255,7 @@ func removeIn(m *descriptorpb.DescriptorProto, what Added, name string) int {
 		m.NestedType, k = dropMessages(m.NestedType, name)
 		n += k
 	case EnumValue:
-		n += dropValues(m.EnumType, name)
+		n += dropValues(m.EnumType, name, from)
 	case Field:
 		for i, f := range m.Field {
 			if f.GetName() != name {
@@ -264,7 +276,7 @@ func removeIn(m *descriptorpb.DescriptorProto, what Added, name string) int {
 		}
 	}
 	for _, nm := range m.NestedType {
-		n += removeIn(nm, what, name)
+		n += removeIn(nm, what, name, from)
 	}
 	return n
 }
@@ -286,12 +298,15 @@ func dropMessages(ms []*descriptorpb.DescriptorProto, name string) ([]*descripto
 	return ms, k - len(ms)
 }
 
-func dropValues(es []*descriptorpb.EnumDescriptorProto, name string) int {
+func dropValues(es []*descriptorpb.EnumDescriptorProto, name string, from *[]*descriptorpb.EnumDescriptorProto) int {
 	n := 0
 	for _, e := range es {
 		k := len(e.Value)
 		e.Value = drop(e.Value, func(v *descriptorpb.EnumValueDescriptorProto) bool { return v.GetName() == name })
-		n += k - len(e.Value)
+		if len(e.Value) < k {
+			n += k - len(e.Value)
+			*from = append(*from, e)
+		}
 	}
 	return n
 }

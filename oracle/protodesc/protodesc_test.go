@@ -218,3 +218,20 @@ func TestEnumLinesDeprecated(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckAlias: a value that aliases another, with allow_alias set on
+// its enum by the same mutation, passes with Alias and only with it.
+func TestCheckAlias(t *testing.T) {
+	base := sampleFile(false)
+	fu := sampleFile(false)
+	fu.EnumType[0].Value = append(fu.EnumType[0].Value, &descriptorpb.EnumValueDescriptorProto{Name: proto.String("ZQ"), Number: proto.Int32(0)})
+	fu.EnumType[0].Options = &descriptorpb.EnumOptions{AllowAlias: proto.Bool(true)}
+	o := tree.Tree{"x.pb.go": []byte(embed(t, base, formString))}
+	o2 := tree.Tree{"x.pb.go": []byte(embed(t, fu, formString))}
+	if f := (&Check{File: "x.pb.go", What: EnumValue, Element: "ZQ", Alias: true}).Check(o, o2); f != nil {
+		t.Errorf("with Alias: %s", f[0].Message)
+	}
+	if f := (&Check{File: "x.pb.go", What: EnumValue, Element: "ZQ"}).Check(o, o2); f == nil {
+		t.Error("without Alias, allow_alias set on the enum passes")
+	}
+}

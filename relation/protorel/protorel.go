@@ -21,7 +21,7 @@ var Kinds = []yamlrel.CheckerKind{Descriptor, GoEnum, GoField, GoDeprecated, GRP
 var Descriptor = yamlrel.CheckerKind{
 	Name: "protobuf-descriptor",
 	Doc: "The descriptor protoc-gen-go embeds in file (file_NAME_proto_rawDesc) is, in o′, the descriptor of o plus exactly the added element.\n" +
-		"file: the .pb.go file (template); element: enum-value, field, message or rpc; name: the element's name as the .proto declares it (template); imports: files the mutation imports too, separated by spaces (template), taken out of o′'s dependencies.",
+		"file: the .pb.go file (template); element: enum-value, field, message or rpc; name: the element's name as the .proto declares it (template); imports: files the mutation imports too, separated by spaces (template), taken out of o′'s dependencies; alias: true when the mutation set allow_alias on the added value's enum too (template).",
 	New: newDescriptor,
 }
 
@@ -62,6 +62,7 @@ type descriptorYAML struct {
 	Element yamlrel.String `yaml:"element"`
 	Name    yamlrel.String `yaml:"name"`
 	Imports yamlrel.String `yaml:"imports"`
+	Alias   yamlrel.String `yaml:"alias"`
 }
 
 type goFieldYAML struct {
@@ -120,16 +121,38 @@ func newDescriptor(spec *yamlrel.Spec) (yamlrel.Check, error) {
 	c, err := newNamed(spec, d.File, d.Name, func(name, file, elem string) relation.Checker {
 		return &protodesc.Check{Name: name, File: file, What: what, Element: elem}
 	})
-	if err != nil || d.Imports.Value == "" {
+	if err != nil || d.Imports.Value == "" && d.Alias.Value == "" {
 		return c, err
 	}
-	imports, err := spec.Template(d.Imports)
+	extras, err := templates(spec, d.Imports, d.Alias)
 	if err != nil {
 		return nil, err
 	}
-	return &withExtra{named: c, extra: imports, make: func(name, file, elem, extra string) (relation.Checker, error) {
-		return &protodesc.Check{Name: name, File: file, What: what, Element: elem, Imports: strings.Fields(extra)}, nil
+	return &withExtra{named: c, extras: extras, make: func(name, file, elem string, extra []string) (relation.Checker, error) {
+		is := false
+		if extra[1] != "" {
+			if is, err = strconv.ParseBool(extra[1]); err != nil {
+				return nil, d.Alias.At("alias: %q is neither true nor false", extra[1])
+			}
+		}
+		return &protodesc.Check{Name: name, File: file, What: what, Element: elem, Imports: strings.Fields(extra[0]), Alias: is}, nil
 	}}, nil
+}
+
+// templates compiles the optional templates ss; one not given renders "".
+func templates(spec *yamlrel.Spec, ss ...yamlrel.String) ([]*yamlrel.Template, error) {
+	out := make([]*yamlrel.Template, len(ss))
+	for i, s := range ss {
+		if s.Value == "" {
+			continue
+		}
+		t, err := spec.Template(s)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = t
+	}
+	return out, nil
 }
 
 func newGoEnum(spec *yamlrel.Spec) (yamlrel.Check, error) {
@@ -151,14 +174,12 @@ func newGoField(spec *yamlrel.Spec) (yamlrel.Check, error) {
 	if err != nil {
 		return nil, err
 	}
-	var values *yamlrel.Template
-	if d.Values.Value != "" {
-		if values, err = spec.Template(d.Values); err != nil {
-			return nil, err
-		}
+	extras, err := templates(spec, d.Values)
+	if err != nil {
+		return nil, err
 	}
-	return &withExtra{named: c, extra: values, make: func(name, file, elem, extra string) (relation.Checker, error) {
-		vals, err := protodesc.ParseEnumValues(extra)
+	return &withExtra{named: c, extras: extras, make: func(name, file, elem string, extra []string) (relation.Checker, error) {
+		vals, err := protodesc.ParseEnumValues(extra[0])
 		if err != nil {
 			return nil, d.Values.At("values: %v", err)
 		}
@@ -182,14 +203,14 @@ func newGoDeprecated(spec *yamlrel.Spec) (yamlrel.Check, error) {
 	if err != nil {
 		return nil, err
 	}
-	dep, err := spec.Template(d.Deprecated)
+	extras, err := templates(spec, d.Deprecated)
 	if err != nil {
 		return nil, err
 	}
-	return &withExtra{named: c, extra: dep, make: func(name, file, elem, extra string) (relation.Checker, error) {
-		is, err := strconv.ParseBool(extra)
+	return &withExtra{named: c, extras: extras, make: func(name, file, elem string, extra []string) (relation.Checker, error) {
+		is, err := strconv.ParseBool(extra[0])
 		if err != nil {
-			return nil, d.Deprecated.At("deprecated: %q is neither true nor false", extra)
+			return nil, d.Deprecated.At("deprecated: %q is neither true nor false", extra[0])
 		}
 		return &protodesc.Deprecated{Name: name, File: file, What: what, Element: elem, Is: is}, nil
 	}}, nil
@@ -205,12 +226,12 @@ func newGRPCNames(spec *yamlrel.Spec) (yamlrel.Check, error) {
 	})
 }
 
-// withExtra is a named check with one more template, rendered per
-// follow-up and read by make.
+// withExtra is a named check with more templates, rendered per
+// follow-up (nil ones as "") and read by make.
 type withExtra struct {
 	*named
-	extra *yamlrel.Template
-	make  func(name, file, elem, extra string) (relation.Checker, error)
+	extras []*yamlrel.Template
+	make   func(name, file, elem string, extras []string) (relation.Checker, error)
 }
 
 func (c *withExtra) Checker(mu *yamlrel.Mutation) (relation.Checker, error) {
@@ -218,13 +239,18 @@ func (c *withExtra) Checker(mu *yamlrel.Mutation) (relation.Checker, error) {
 	if err != nil {
 		return nil, err
 	}
-	extra := ""
-	if c.extra != nil {
-		if extra, err = mu.Render(c.extra); err != nil {
+	extra := make([]string, len(c.extras))
+	for i, t := range c.extras {
+		if t == nil {
+			continue
+		}
+		r, err := mu.Render(t)
+		if err != nil {
 			return nil, err
 		}
+		extra[i] = strings.TrimSpace(r)
 	}
-	return c.make(c.name, file, elem, strings.TrimSpace(extra))
+	return c.make(c.name, file, elem, extra)
 }
 
 func (c *named) render(mu *yamlrel.Mutation) (string, string, error) {
