@@ -40,8 +40,10 @@ type Config struct {
 	Name string
 	// Node is the node program; "" finds node on PATH.
 	Node string
-	// Script is the JavaScript the processes run (node -e).
+	// Script is the JavaScript the processes run (node -e), and Args its
+	// arguments (process.argv[1:]).
 	Script string
+	Args   []string
 	// Flags are node flags besides the limits (--experimental-vm-modules).
 	Flags []string
 	// Read are the directories (or files) the script may read; nothing
@@ -178,7 +180,8 @@ func (p *Pool) args() []string {
 		a = append(a, "--allow-fs-read="+r)
 	}
 	a = append(a, p.cfg.Flags...)
-	return append(a, "-e", p.cfg.Script)
+	a = append(a, "-e", p.cfg.Script)
+	return append(a, p.cfg.Args...)
 }
 
 // waitDelay is how long a process asked to end may take before it is

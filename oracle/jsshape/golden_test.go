@@ -103,6 +103,9 @@ func TestGolden(t *testing.T) {
 			// be there afterwards.
 			marker := filepath.Join(t.TempDir(), "escaped")
 			want := -1
+			// verdict is pass, fail or undecided: what the case is for,
+			// which UPDATE_GOLDEN does not change.
+			verdict := ""
 			for i, f := range ar.Files {
 				switch {
 				case f.Name == "check.json":
@@ -111,6 +114,8 @@ func TestGolden(t *testing.T) {
 					}
 				case f.Name == "want":
 					want = i
+				case f.Name == "verdict":
+					verdict = strings.TrimSpace(string(f.Data))
 				case strings.HasPrefix(f.Name, "o/"):
 					o[strings.TrimPrefix(f.Name, "o/")] = []byte(strings.ReplaceAll(string(f.Data), "$MARKER", marker))
 				case strings.HasPrefix(f.Name, "o2/"):
@@ -120,6 +125,9 @@ func TestGolden(t *testing.T) {
 			got := verdictText(g.check(t).DecideContext(context.Background(), o, o2))
 			if _, err := os.Lstat(marker); err == nil {
 				t.Errorf("a module wrote %s", marker)
+			}
+			if first, _, _ := strings.Cut(got, " "); strings.TrimRight(first, ":\n") != verdict {
+				t.Errorf("verdict %q, the case is for %q:\n%s", first, verdict, got)
 			}
 			if os.Getenv("UPDATE_GOLDEN") == "1" {
 				if want < 0 {

@@ -23,6 +23,16 @@ const (
 
 var whereNames = map[string]Where{"export": InExport, "static": InStatic, "prototype": InPrototype, "instance": InInstance, "enum": InEnum, "property": InProperty}
 
+// String is the place's name.
+func (w Where) String() string {
+	for k, v := range whereNames {
+		if v == w {
+			return k
+		}
+	}
+	return fmt.Sprintf("Where(%d)", int(w))
+}
+
 // ParseWhere reads a place: export, static, prototype, instance, enum or
 // property.
 func ParseWhere(s string) (Where, error) {
@@ -197,7 +207,10 @@ func predict(base *Shape, members []Member) (*predicted, error) {
 				key = "0"
 			}
 			rev := Prop{K: key, W: true, E: true, C: true, V: &Value{T: "string", V: jsString(m.Name)}}
-			rx := &expect{added: true, after: m.Name}
+			rx := &expect{added: true}
+			if !isIndex(key) {
+				rx.after = m.Name // an index comes first, whenever made
+			}
 			if old := find(*list, key); old != nil {
 				// The member declared last names the number: the new one
 				// or the one that had it.

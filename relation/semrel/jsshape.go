@@ -1,6 +1,8 @@
 package semrel
 
 import (
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/mcpt-tool/mcpt/oracle/jsshape"
@@ -46,10 +48,16 @@ type jsShapeT struct {
 }
 
 type jsMemberT struct {
-	in                                                           jsshape.Where
-	kind                                                         string
-	name, of, value, writable, enumerable, absent, after, before *yamlrel.Template
+	// in and kind are read when the relation loads, unless written as
+	// templates (inT, kindT), which are read for each follow-up.
+	in   jsshape.Where
+	kind string
+
+	inT, kindT, name, of, value, writable, enumerable, absent, after, before *yamlrel.Template
 }
+
+// isTemplate tells a value written as a template.
+func isTemplate(s string) bool { return strings.Contains(s, "{{") }
 
 func newJSShape(spec *yamlrel.Spec) (yamlrel.Check, error) {
 	var y jsShapeYAML
@@ -86,13 +94,20 @@ func newJSShape(spec *yamlrel.Spec) (yamlrel.Check, error) {
 		if m.Name.Value == "" {
 			return nil, spec.Errorf("js-shape: every added member needs a name")
 		}
-		if t.in, err = jsshape.ParseWhere(m.In.Value); err != nil {
+		if isTemplate(m.In.Value) {
+			if t.inT, err = spec.Template(m.In); err != nil {
+				return nil, err
+			}
+		} else if t.in, err = jsshape.ParseWhere(m.In.Value); err != nil {
 			return nil, m.In.At("js-shape: %v", err)
-		}
-		if t.in != jsshape.InExport && (m.Of == nil || m.Of.Value == "") {
+		} else if t.in != jsshape.InExport && (m.Of == nil || m.Of.Value == "") {
 			return nil, m.In.At("js-shape: a member in %s needs of, the export that holds it", m.In.Value)
 		}
-		if err := jsshape.CheckKind(m.Kind.Value); err != nil {
+		if isTemplate(m.Kind.Value) {
+			if t.kindT, err = spec.Template(m.Kind); err != nil {
+				return nil, err
+			}
+		} else if err := jsshape.CheckKind(m.Kind.Value); err != nil {
 			return nil, m.Kind.At("js-shape: %v", err)
 		}
 		t.kind = m.Kind.Value
@@ -131,6 +146,26 @@ func (c *jsShapeT) Checker(mu *yamlrel.Mutation) (relation.Checker, error) {
 		}
 		if m.Name == "" {
 			continue // a member whose name renders empty is left out
+		}
+		if t.inT != nil {
+			in, err := renderOpt(mu, t.inT)
+			if err != nil {
+				return nil, err
+			}
+			if m.In, err = jsshape.ParseWhere(in); err != nil {
+				return nil, fmt.Errorf("js-shape: added %s: %w", m.Name, err)
+			}
+		}
+		if m.In != jsshape.InExport && m.Of == "" {
+			return nil, fmt.Errorf("js-shape: added %s: a member in %s needs of, the export that holds it", m.Name, m.In)
+		}
+		if t.kindT != nil {
+			if m.Kind, err = renderOpt(mu, t.kindT); err != nil {
+				return nil, err
+			}
+			if err := jsshape.CheckKind(m.Kind); err != nil {
+				return nil, fmt.Errorf("js-shape: added %s: %w", m.Name, err)
+			}
 		}
 		if t.writable != nil {
 			w := truthy(writable)

@@ -22,6 +22,7 @@ import (
 // docs/relations.md lists them.
 var Kinds = []yamlrel.CheckerKind{
 	JSShape,
+	DTSProbe,
 }
 
 // renderOpt renders a template that may be absent.
