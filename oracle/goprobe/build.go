@@ -143,11 +143,13 @@ func stdlib(p string) bool {
 }
 
 // main writes the program that dumps both sides.
-func (m *module) main() []byte {
+func (m *module) main() []byte { return m.mainFor("o", "f") }
+
+// mainFor writes the program that dumps the sides named.
+func (m *module) mainFor(sides ...string) []byte {
 	var b strings.Builder
 	b.WriteString("package main\n\nimport (\n\t\"google.golang.org/protobuf/proto\"\n\n\t\"mcpt.probe/probe\"\n")
-	sides := []string{"o", "f"}
-	for _, s := range sides {
+	for _, s := range slices.Compact(slices.Clone(sides)) {
 		fmt.Fprintf(&b, "\t%s \"mcpt.probe/%s/p0\"\n", s, s)
 	}
 	b.WriteString(")\n\nfunc main() {\n\tprobe.Dump(\n")
@@ -304,7 +306,7 @@ func build(ctx context.Context, goCmd string, m *module, sum []byte, version str
 	bctx, cancel := context.WithTimeout(ctx, buildTimeout)
 	defer cancel()
 	bin := filepath.Join(dir, "probe.bin")
-	if out, err := goCommand(bctx, goCmd, dir, false, "build", "-o", bin, "."); err != nil {
+	if out, err := goCommand(bctx, goCmd, dir, false, "build", "-ldflags=-s -w", "-o", bin, "."); err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
