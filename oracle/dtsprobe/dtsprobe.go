@@ -154,6 +154,7 @@ func (c *Check) DecideContext(ctx context.Context, _, o2 tree.Tree) oracle.Verdi
 	return oracle.Verdict{Fails: []oracle.Failure{{
 		Checker: c.CheckerName(), File: c.File, Message: msg,
 		Expected: report(resp.Probes, true), Actual: report(resp.Probes, false),
+		Diff: oracle.Diff(c.File, report(resp.Probes, true), report(resp.Probes, false)),
 	}}}
 }
 

@@ -346,8 +346,9 @@ func (c *Check) compare(base, fu map[string]fact) oracle.Verdict {
 	if len(diffs) > 1 {
 		msg += fmt.Sprintf(" (and %d more: %s)", len(diffs)-1, strings.Join(diffs[1:min(len(diffs), 5)], "; "))
 	}
+	exp, act := c.predicted(base), listing(fu)
 	return oracle.Verdict{Fails: []oracle.Failure{{Checker: c.CheckerName(), File: c.File, Message: msg,
-		Expected: c.predicted(base), Actual: listing(fu)}}}
+		Expected: exp, Actual: act, Diff: oracle.Diff(c.File, exp, act)}}}
 }
 
 // mapEntryName is the name of a map field's entry message (FooBarEntry
