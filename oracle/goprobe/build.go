@@ -38,8 +38,11 @@ const (
 // side, renamed under mcpt.probe/SIDE/pN, and a main that dumps both.
 type module struct {
 	files map[string][]byte
-	// roots are the packages under test, per side (o, f).
+	// roots are the packages under test, per side (o, f); sides are the
+	// sides the probe dumps, in order (both, or f alone when o's shape is
+	// known).
 	roots map[string]*goPackage
+	sides []string
 }
 
 // sideFiles lays out the package of file in t and the packages of the
@@ -143,7 +146,7 @@ func stdlib(p string) bool {
 }
 
 // main writes the program that dumps both sides.
-func (m *module) main() []byte { return m.mainFor("o", "f") }
+func (m *module) main() []byte { return m.mainFor(m.sides...) }
 
 // mainFor writes the program that dumps the sides named.
 func (m *module) mainFor(sides ...string) []byte {

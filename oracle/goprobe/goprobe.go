@@ -20,6 +20,7 @@ package goprobe
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -28,6 +29,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/oracle/goprobe/probe"
@@ -126,7 +128,7 @@ func (c *Check) DecideContext(ctx context.Context, o, o2 tree.Tree) oracle.Verdi
 	if err != nil {
 		return undecided("the go command: %v", err)
 	}
-	m := &module{files: map[string][]byte{}, roots: map[string]*goPackage{}}
+	m := &module{files: map[string][]byte{}, roots: map[string]*goPackage{}, sides: []string{"o", "f"}}
 	if err := m.side(o, c.File, "o"); err != nil {
 		return undecided("o: %v", err)
 	}
@@ -144,6 +146,18 @@ func (c *Check) DecideContext(ctx context.Context, o, o2 tree.Tree) oracle.Verdi
 	if err != nil {
 		return undecided("%v", err)
 	}
+	// o's shape, when a check of the same o before got it (the base of a
+	// seed serves all its test cases): then o′ alone is built.
+	key := baseKey(m, version)
+	base, cached := bases.get(key)
+	if cached {
+		m.sides = []string{"f"}
+		for k := range m.files {
+			if strings.HasPrefix(k, "o/") {
+				delete(m.files, k)
+			}
+		}
+	}
 	out, err := build(ctx, goCmd, m, sum, version)
 	var be *buildError
 	var re *runError
@@ -154,24 +168,75 @@ func (c *Check) DecideContext(ctx context.Context, o, o2 tree.Tree) oracle.Verdi
 			return undecided("o: %v", err)
 		}
 		return fail(fmt.Sprintf("the Go of o′ does not build, o's does: %s", strings.Join(sides["f"][:min(len(sides["f"]), 4)], "; ")), "", string(be.out))
+	case errors.As(err, &re) && cached:
+		return fail(fmt.Sprintf("the Go of o′ fails when its package is loaded, o's does not: %v", re.err), "", string(re.out))
 	case errors.As(err, &re):
 		return c.runFailed(ctx, goCmd, m, sum, version, re)
 	case err != nil:
 		return undecided("%v", err)
 	}
 	var shapes []probe.Shape
-	if err := json.Unmarshal(out, &shapes); err != nil || len(shapes) != 2 {
+	if err := json.Unmarshal(out, &shapes); err != nil || len(shapes) != len(m.sides) {
 		return undecided("the probe printed %.200q: %v", out, err)
 	}
-	base := facts(shapes[0], m.roots["o"].files[0])
-	fu := facts(shapes[1], m.roots["f"].files[0])
+	if !cached {
+		base = facts(shapes[0], m.roots["o"].files[0])
+		bases.put(key, base)
+	}
+	fu := facts(shapes[len(shapes)-1], m.roots["f"].files[0])
 	return c.compare(base, fu)
+}
+
+// baseKey identifies o's side of a module: its files and the runtime.
+func baseKey(m *module, version string) [32]byte {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00", version)
+	for _, k := range slices.Sorted(maps.Keys(m.files)) {
+		if strings.HasPrefix(k, "o/") {
+			fmt.Fprintf(h, "%s\x00%d\x00", k, len(m.files[k]))
+			h.Write(m.files[k])
+		}
+	}
+	var k [32]byte
+	h.Sum(k[:0])
+	return k
+}
+
+// baseCache keeps the facts of recent bases, a few: what it holds is
+// bounded by its number of entries.
+type baseCache struct {
+	mu   sync.Mutex
+	keys [][32]byte
+	by   map[[32]byte]map[string]fact
+}
+
+var bases = &baseCache{by: map[[32]byte]map[string]fact{}}
+
+func (b *baseCache) get(k [32]byte) (map[string]fact, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	f, ok := b.by[k]
+	return f, ok
+}
+
+func (b *baseCache) put(k [32]byte, f map[string]fact) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if _, ok := b.by[k]; ok {
+		return
+	}
+	if len(b.keys) >= 16 {
+		delete(b.by, b.keys[0])
+		b.keys = b.keys[1:]
+	}
+	b.keys = append(b.keys, k)
+	b.by[k] = f
 }
 
 // runFailed tells apart a probe that failed because of o′ (o's alone
 // runs) from one that cannot run at all.
 func (c *Check) runFailed(ctx context.Context, goCmd string, m *module, sum []byte, version string, re *runError) oracle.Verdict {
-	alone := &module{files: map[string][]byte{}, roots: map[string]*goPackage{"o": m.roots["o"], "f": m.roots["o"]}}
+	alone := &module{files: map[string][]byte{}, roots: map[string]*goPackage{"o": m.roots["o"], "f": m.roots["o"]}, sides: []string{"o", "f"}}
 	for k, v := range m.files {
 		if strings.HasPrefix(k, "o/") {
 			alone.files[k] = v
