@@ -53,7 +53,13 @@ func TestProtobufNumberForms(t *testing.T) {
 				t.Fatalf("%s %s: %v", cfg, r.Name, err)
 			}
 			for _, sp := range spots {
-				for draw := range uint64(3) {
+				// Three draws where the numbers are the question, one
+				// elsewhere: every spot's templates run on the file.
+				draws := uint64(1)
+				if strings.Contains(sp.Desc, "of Version,") {
+					draws = 3
+				}
+				for draw := range draws {
 					fu, err := r.Mutate(context.Background(), in, sp, rand.New(rand.NewPCG(uint64(sp.Index), draw)))
 					if err != nil {
 						t.Fatalf("%s %s at %s: %v", cfg, r.Name, sp.Desc, err)
