@@ -20,7 +20,8 @@ import (
 
 // goReleases are the releases the Go configurations of the Protocol
 // Buffers pack are measured on (TestProtobufGoReleases): protoc-gen-go of
-// google.golang.org/protobuf from v1.26 to today, github.com/golang/protobuf's
+// google.golang.org/protobuf, its first release (v1.20, which rejects
+// proto3 optional fields) and from v1.26 to today, github.com/golang/protobuf's
 // own generator where the benchmark of real bugs needs it (v1.3.0 and
 // v1.3.3 are the fixed releases of protoc-gen-go-736 and -3023) and its
 // v1.4 and v1.5, which run google.golang.org/protobuf's; protoc-gen-go-grpc
@@ -29,6 +30,7 @@ var goReleases = []struct {
 	pkg, version string
 	configs      []string
 }{
+	{"go:google.golang.org/protobuf/cmd/protoc-gen-go", "v1.20.0", []string{"go/mcpt.yaml", "go/derived.yaml"}},
 	{"go:google.golang.org/protobuf/cmd/protoc-gen-go", "v1.26.0", []string{"go/mcpt.yaml", "go/derived.yaml"}},
 	{"go:google.golang.org/protobuf/cmd/protoc-gen-go", "v1.27.1", []string{"go/mcpt.yaml", "go/derived.yaml"}},
 	{"go:google.golang.org/protobuf/cmd/protoc-gen-go", "v1.30.0", []string{"go/mcpt.yaml", "go/derived.yaml"}},
