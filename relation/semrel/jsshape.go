@@ -2,6 +2,7 @@ package semrel
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
@@ -14,7 +15,7 @@ import (
 var JSShape = yamlrel.CheckerKind{
 	Name: "js-shape",
 	Doc: "file, a JavaScript module of o and o′, loaded in node, has in o′ the runtime shape of o's plus exactly the added members: exports, enum objects, static, prototype and instance members with their values and descriptors, static initialisers in order.\n" +
-		"file: the module (template); added: the new members, each name, in (export, static, prototype, instance, enum, property), of, kind, value, writable, enumerable, absent, after, before (templates but in and kind); module: esm, commonjs or auto; timeout: per module (5s); node: the node program; name: the checker's name.",
+		"file: the module (template); added: the new members, each name, in (export, static, prototype, instance, enum, property), of, kind, value, writable, enumerable, absent, after, before (templates but in and kind); module: esm, commonjs or auto; timeout: per module (5s); node: the node program; ignore: a pattern of member keys left out of both shapes (helpers a transpiler adds); name: the checker's name.",
 	New: newJSShape,
 }
 
@@ -24,6 +25,7 @@ type jsShapeYAML struct {
 	Module  yamlrel.String  `yaml:"module"`
 	Timeout yamlrel.String  `yaml:"timeout"`
 	Node    yamlrel.String  `yaml:"node"`
+	Ignore  yamlrel.String  `yaml:"ignore"`
 	Added   []jsMemberYAML  `yaml:"added"`
 }
 
@@ -43,6 +45,7 @@ type jsMemberYAML struct {
 type jsShapeT struct {
 	name, module, node string
 	timeout            time.Duration
+	ignore             *regexp.Regexp
 	file               *yamlrel.Template
 	added              []jsMemberT
 }
@@ -84,6 +87,13 @@ func newJSShape(spec *yamlrel.Spec) (yamlrel.Check, error) {
 			return nil, y.Timeout.At("js-shape: timeout %q: want a duration such as 5s", y.Timeout.Value)
 		}
 		c.timeout = d
+	}
+	if y.Ignore.Value != "" {
+		re, err := regexp.Compile(y.Ignore.Value)
+		if err != nil {
+			return nil, y.Ignore.At("js-shape: ignore: %v", err)
+		}
+		c.ignore = re
 	}
 	var err error
 	if c.file, err = spec.Template(y.File); err != nil {
@@ -132,7 +142,7 @@ func (c *jsShapeT) Checker(mu *yamlrel.Mutation) (relation.Checker, error) {
 	if err != nil {
 		return nil, err
 	}
-	chk := &jsshape.Check{Name: c.name, File: file, Module: c.module, Timeout: c.timeout, Node: c.node}
+	chk := &jsshape.Check{Name: c.name, File: file, Module: c.module, Timeout: c.timeout, Node: c.node, Ignore: c.ignore}
 	for _, t := range c.added {
 		m := jsshape.Member{In: t.in, Kind: t.kind}
 		var value, writable, enumerable, absent string
