@@ -20,6 +20,14 @@ import (
 	"github.com/mcpt-tool/mcpt/transpiler/spec"
 )
 
+// The most base_runs and confirm_runs a configuration (or a bundle's
+// recipe) may ask for: each is a run of the transpiler per base or per
+// failing test case.
+const (
+	MaxBaseRuns    = 10
+	MaxConfirmRuns = 20
+)
+
 // Config is a decoded and validated mcpt.yaml. Paths in it are resolved
 // against the directory of the file.
 type Config struct {
@@ -200,15 +208,15 @@ func ParseAll(path string, data []byte) (*Config, ErrorList) {
 	}
 	c.normalize(y.Normalize, &errs)
 	if y.BaseRuns != nil {
-		if n := y.BaseRuns.Value; n < 1 || n > 10 {
-			errs.Add(y.BaseRuns.At("base_runs must be between 1 and 10, found %d", n))
+		if n := y.BaseRuns.Value; n < 1 || n > MaxBaseRuns {
+			errs.Add(y.BaseRuns.At("base_runs must be between 1 and %d, found %d", MaxBaseRuns, n))
 		} else {
 			c.BaseRuns = int(n)
 		}
 	}
 	if y.Confirm != nil {
-		if n := y.Confirm.Value; n < 1 || n > 20 {
-			errs.Add(y.Confirm.At("confirm_runs must be between 1 and 20, found %d", n))
+		if n := y.Confirm.Value; n < 1 || n > MaxConfirmRuns {
+			errs.Add(y.Confirm.At("confirm_runs must be between 1 and %d, found %d", MaxConfirmRuns, n))
 		} else {
 			c.ConfirmRuns = int(n)
 		}

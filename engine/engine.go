@@ -234,6 +234,9 @@ type runner struct {
 	tester *Tester
 	// baseFindings are the crashes and timeouts of base runs.
 	baseFindings []result.Finding
+	// skips are the seeds' errors met by relations, of the pairs of
+	// the shard.
+	skips seedSkips
 
 	// Feedback: follow-ups that passed in the current round, by case index.
 	fbMu    sync.Mutex

@@ -3,8 +3,6 @@ package engine
 import (
 	"fmt"
 	"hash/fnv"
-
-	"github.com/mcpt-tool/mcpt/result"
 )
 
 // checkJournalPlan compares the cases of a resumed journal with the plan:
@@ -85,16 +83,8 @@ func (r *runner) checkCase(cr *CaseResult) error {
 	if _, ok := r.known["relation "+cr.Relation]; !ok {
 		return fmt.Errorf("unknown relation %q", cr.Relation)
 	}
-	switch {
-	case cr.Status == result.CasePass && len(cr.Findings) == 0, cr.Status == result.CaseSkip && len(cr.Findings) == 0:
-	case cr.Status == result.CaseFinding && len(cr.Findings) > 0:
-	default:
-		return fmt.Errorf("status %q with %d findings", cr.Status, len(cr.Findings))
-	}
-	for _, f := range cr.Findings {
-		if f.Case != cr.Index || f.SeedFile != cr.Seed || f.Flags != cr.Flags || f.Relation != cr.Relation {
-			return fmt.Errorf("finding %s is not of this case", f.ID)
-		}
+	if err := checkOwnCase(cr); err != nil {
+		return err
 	}
 	r.journalDigest.add(cr.Index, cr.Seed, cr.Flags, cr.Relation, cr.Spot.Index)
 	return nil

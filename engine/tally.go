@@ -130,7 +130,12 @@ func plural(n int, one, many string) string {
 // finished adds up a finished case, of this session or of the journal
 // being resumed, and hands it to OnCase.
 func (r *runner) finished(cr *CaseResult) {
-	r.tally.add(cr)
+	if cr.Skip == SkipRelationFailed {
+		// No test case: the seed's error for the relation.
+		r.skips.add(cr.Seed, cr.Flags, cr.Relation, 1, cr.Error)
+	} else {
+		r.tally.add(cr)
+	}
 	if r.opt.OnCase != nil {
 		r.opt.OnCase(cr)
 	}
@@ -179,6 +184,7 @@ func (r *runner) report() *result.Report {
 	rep.Seeds.Rejected = skipped[SkipRejected]
 	rep.Seeds.Nondeterministic = skipped[SkipNondeterministic]
 	rep.Seeds.Crashed = skipped[SkipCrashed]
+	rep.Seeds.Skipped = r.skips.list()
 	rep.Sort()
 	rep.Groups = signature.Group(rep.Findings)
 	rep.OrderGroupFlags()

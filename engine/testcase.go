@@ -18,7 +18,10 @@ type CaseResult struct {
 	Spot     result.Spot       `json:"spot"`
 	Status   result.CaseStatus `json:"status"`
 	Skip     string            `json:"skip,omitempty"`
-	Findings []result.Finding  `json:"findings,omitempty"`
+	// Error is the relation's error of a case skipped for it
+	// (SkipRelationFailed): where in the seed, and what failed.
+	Error    string           `json:"error,omitempty"`
+	Findings []result.Finding `json:"findings,omitempty"`
 	// Checks is what each checker concluded, when the outputs were
 	// compared.
 	Checks      []result.CheckOutcome `json:"checks,omitempty"`

@@ -24,6 +24,7 @@ var templateFiles embed.FS
 // style and the views of a finding's evidence.
 var htmlTemplates = template.Must(template.New("").Funcs(template.FuncMap{
 	"plural": plural,
+	"join":   strings.Join,
 }).ParseFS(templateFiles, "*.tmpl"))
 
 // WriteHTML writes outDir/report.html for r: a summary of the campaign and,
@@ -188,7 +189,7 @@ func newPageHeader(r *result.Report) *htmlPage {
 		p.Phases = fmt.Sprintf("mutation %s · transpilation %s · checking %s",
 			fmtDuration(time.Duration(t.MutationNS)), fmtDuration(time.Duration(t.TranspileNS)), fmtDuration(time.Duration(t.CheckNS)))
 	}
-	p.Skipped = len(r.Seeds.Rejected) + len(r.Seeds.Nondeterministic) + len(r.Seeds.Crashed)
+	p.Skipped = len(r.Seeds.Rejected) + len(r.Seeds.Nondeterministic) + len(r.Seeds.Crashed) + len(r.Seeds.Skipped)
 	p.CombinationCount = len(r.Flags)
 	return p
 }

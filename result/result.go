@@ -7,6 +7,7 @@ package result
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -196,6 +197,60 @@ type SeedStats struct {
 	Rejected         []string `json:"rejected,omitempty"`         // seeds the transpiler refused (skipped)
 	Nondeterministic []string `json:"nondeterministic,omitempty"` // seeds whose base output changed between runs
 	Crashed          []string `json:"crashed,omitempty"`          // seeds whose base run crashed or timed out
+	// Skipped lists the seeds that a relation could not work on, with
+	// why: the other relations, and the other seeds of that relation,
+	// went on.
+	Skipped []SeedSkip `json:"skipped,omitempty"`
+}
+
+// SeedSkip is a seed that relations could not work on, for one reason:
+// finding the spots failed (a seed the relation's parser rejects), or
+// deriving a follow-up did (a template that fails on this seed). The
+// seed is skipped for those relations only; the campaign goes on.
+type SeedSkip struct {
+	Seed      string   `json:"seed"`
+	Flags     string   `json:"flags,omitempty"` // the combination of flags, as Finding.Flags
+	Relations []string `json:"relations"`
+	// Cases counts the test cases of the plan that were skipped, their
+	// follow-up not derived; 0 when the spots could not be found, so that
+	// no test case of the seed was planned for the relations.
+	Cases int `json:"cases,omitempty"`
+	// Message says what failed, with its file:line:col: in the seed, and
+	// in the relation's file for a template.
+	Message string `json:"message"`
+}
+
+// Name is the seed's name, with its combination of flags in parentheses
+// when it has one.
+func (s *SeedSkip) Name() string {
+	if s.Flags != "" {
+		return s.Seed + " (" + s.Flags + ")"
+	}
+	return s.Seed
+}
+
+// SortSkips sorts skips by seed, combination of flags, then message, and
+// makes one entry of those of a seed with the same message (the relations
+// of one parser that rejects the seed).
+func SortSkips(skips []SeedSkip) []SeedSkip {
+	slices.SortStableFunc(skips, func(a, b SeedSkip) int {
+		return cmp.Or(strings.Compare(a.Seed, b.Seed), strings.Compare(a.Flags, b.Flags), strings.Compare(a.Message, b.Message))
+	})
+	var out []SeedSkip
+	for _, s := range skips {
+		if n := len(out); n > 0 && out[n-1].Seed == s.Seed && out[n-1].Flags == s.Flags && out[n-1].Message == s.Message {
+			out[n-1].Relations = append(out[n-1].Relations, s.Relations...)
+			out[n-1].Cases += s.Cases
+			continue
+		}
+		s.Relations = slices.Clone(s.Relations)
+		out = append(out, s)
+	}
+	for i := range out {
+		slices.Sort(out[i].Relations)
+		out[i].Relations = slices.Compact(out[i].Relations)
+	}
+	return out
 }
 
 // CaseSummary counts the test cases run on one seed, under one
@@ -272,7 +327,9 @@ type Report struct {
 	WorkerRestarts       int    `json:"worker_restarts,omitempty"`
 	WorkerStaleResponses int    `json:"worker_stale_responses,omitempty"`
 	Timing               Timing `json:"timing"`
-	Stopped              string `json:"stopped,omitempty"` // why the campaign ended: "budget", "time", "interrupted"
+	Stopped              string `json:"stopped,omitempty"` // why the campaign ended: "budget", "time", "interrupted", "error"
+	// Error is what stopped the campaign when Stopped is "error".
+	Error string `json:"error,omitempty"`
 	// MaxCases is the campaign's budget of test cases (0: none), over all
 	// its shards.
 	MaxCases int `json:"max_cases,omitempty"`

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -53,7 +54,14 @@ func loadFinding(tools *setup.Tools, dir, config string, trust bool) (*bundle.Bu
 				return nil, nil, err
 			}
 		}
-		s, err = tools.FromRecipe(&recipe, seedFiles)
+		if s, err = tools.FromRecipe(&recipe, seedFiles); err != nil {
+			// What the recipe says is the bundle's: named by its file.
+			var ce *setup.ConfigError
+			if errors.As(err, &ce) {
+				err = ce.Err
+			}
+			return nil, nil, usageErr("%s: %v", filepath.Join(dir, bundle.RecipeFile), err)
+		}
 	default:
 		recorded := ""
 		if f.Config != "" {

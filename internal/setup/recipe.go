@@ -48,6 +48,13 @@ func (s *Setup) Recipe(seed uint64, faults []string) (*bundle.Recipe, error) {
 // version command is not run (ReadRelease): the recipe's release is the
 // campaign's.
 func (t *Tools) FromRecipe(r *bundle.Recipe, seedFiles []string) (*Setup, error) {
+	// 0 is a recipe of an earlier version: the defaults.
+	if r.BaseRuns < 0 || r.BaseRuns > config.MaxBaseRuns {
+		return nil, cfgErr(fmt.Errorf("base_runs %d: want 1 to %d (or none)", r.BaseRuns, config.MaxBaseRuns))
+	}
+	if r.ConfirmRuns < 0 || r.ConfirmRuns > config.MaxConfirmRuns {
+		return nil, cfgErr(fmt.Errorf("confirm_runs %d: want 1 to %d (or none)", r.ConfirmRuns, config.MaxConfirmRuns))
+	}
 	if err := r.Flags.Check(); err != nil {
 		return nil, cfgErr(fmt.Errorf("the recipe's flags: %v", err))
 	}
