@@ -500,7 +500,13 @@ func (p *predicted) value(out *[]string, what string, pv, av *Value, x *expect) 
 		return
 	}
 	if x != nil && x.added {
-		return // a predicted object is predicted by its type and name only
+		// A new object is predicted by its type and name, and by its own
+		// properties when a literal predicts it (an enum object written
+		// out: its members both ways).
+		if pv.T == "object" || pv.T == "array" {
+			p.props(out, what+".", pv.Props, av.Props, false)
+		}
+		return
 	}
 	p.props(out, what+".", pv.Props, av.Props, false)
 	p.props(out, what+".prototype.", pv.Proto, av.Proto, false)

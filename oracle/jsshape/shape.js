@@ -228,7 +228,7 @@ const prelude = new vm.Script(String.raw`(() => {
       return shape(exports, false);
     },
     shape(ns) { return shape(ns, true); },
-    value(v) { budget = 1000; return J.stringify(describe(v, 1, [])); },
+    value(v) { budget = 1000; return J.stringify(describe(v, 3, [])); },
     errText,
   };
 })()`, { filename: "mcpt-prelude.js" });
