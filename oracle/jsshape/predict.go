@@ -92,6 +92,9 @@ type Member struct {
 // its old value (either).
 type expect struct {
 	added, anyValue, anyFlags, absent bool
+	// literal marks a property of a new value that a literal predicts
+	// whole: predicted, though o has no such property
+	literal bool
 	typ                               string
 	after, before                     string
 	either                            *Value
@@ -389,7 +392,7 @@ func (p *predicted) props(out *[]string, path string, pred, act []Prop, exports 
 			continue
 		}
 		if a == nil {
-			if x != nil && x.added {
+			if x != nil && (x.added || x.literal) {
 				*out = append(*out, fmt.Sprintf("%s: missing, predicted %s", what(pp.K), describeExpected(pp, x)))
 			} else {
 				*out = append(*out, fmt.Sprintf("%s: missing in o′, o has it (%s)", what(pp.K), pp.V))
@@ -504,6 +507,9 @@ func (p *predicted) value(out *[]string, what string, pv, av *Value, x *expect) 
 		// properties when a literal predicts it (an enum object written
 		// out: its members both ways).
 		if pv.T == "object" || pv.T == "array" {
+			for i := range pv.Props {
+				p.x[&pv.Props[i]] = &expect{literal: true}
+			}
 			p.props(out, what+".", pv.Props, av.Props, false)
 		}
 		return
