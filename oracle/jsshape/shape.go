@@ -146,6 +146,7 @@ func (s *Shape) Text() string {
 		e := &s.Exports[i]
 		if e.note != "" {
 			fmt.Fprintf(&b, "export %s: %s\n", e.K, e.note)
+			e.V.write(&b, "  ") // the members predicted of a new export
 			continue
 		}
 		fmt.Fprintf(&b, "export %s = %s\n", e.K, e.V)
