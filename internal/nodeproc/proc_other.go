@@ -16,3 +16,6 @@ func (p *Pool) Call(ctx context.Context, req map[string]any, resp any, timeout t
 
 // Close does nothing.
 func (p *Pool) Close() error { return nil }
+
+// proc is a process, which this system never starts.
+type proc struct{}

@@ -10,10 +10,10 @@
 // consumer's type checker sees the difference.
 //
 // The source decides what is true, so a probe the worker writes wrongly
-// costs nothing: a probe that the source rejects is expected to fail
-// (@ts-expect-error) against the .d.ts as well. A probe that cannot be
-// checked against the source (a module it imports is not among the
-// output's declaration files) is undecided.
+// costs nothing: a statement that the source rejects must be rejected by
+// the .d.ts as well. A probe that cannot be checked against the source (a
+// module it imports is not among the output's declaration files) is
+// undecided.
 //
 // The probes are checked by TypeScript in a persistent node worker
 // (probe.js, embedded), in memory, allowed by node's permission model to
@@ -44,7 +44,7 @@ var script string
 // `x?: T | undefined`.
 var DefaultOptions = []string{"--strict", "--exactOptionalPropertyTypes", "--target", "es2022", "--lib", "es2022", "--module", "esnext", "--moduleResolution", "bundler"}
 
-// Timeout bounds one check: the worker type-checks the probe three times.
+// Timeout bounds one check.
 const Timeout = 2 * time.Minute
 
 // Check is the dts-probe check of one follow-up.
@@ -154,6 +154,7 @@ func (c *Check) DecideContext(ctx context.Context, _, o2 tree.Tree) oracle.Verdi
 	return oracle.Verdict{Fails: []oracle.Failure{{
 		Checker: c.CheckerName(), File: c.File, Message: msg,
 		Expected: report(resp.Probes, true), Actual: report(resp.Probes, false),
+		Diff: oracle.Diff(c.File, report(resp.Probes, true), report(resp.Probes, false)),
 	}}}
 }
 

@@ -9,14 +9,12 @@
 // For the new member (name, in the declaration of) the source declares,
 // the worker writes probes, one statement a line, that use it as its
 // declaration allows or forbids (left out, assigned, given undefined,
-// called with fewer arguments or with ?.). It type-checks them against
-// the source (the follow-up input, beside the other declaration files of
-// the output), marks those the source rejects with @ts-expect-error, checks
-// that the marked probe passes against the source, then type-checks it
-// against the emitted declaration file. Each probe says what each side
-// said of it ("" when it compiles); where they disagree, the declaration
-// file describes the member otherwise than its source. A probe that the
-// worker cannot make or check against the source is "undecided".
+// called with fewer arguments or with ?.). It type-checks them against the
+// source (the follow-up input, beside the other declaration files of the
+// output) and against the emitted declaration file, in one program. Each
+// probe says what each side said of it ("" when it compiles); where they
+// disagree, the declaration file describes the member otherwise than its
+// source. A probe that the worker cannot make or check is "undecided".
 //
 // Everything is in memory but TypeScript's library files: node runs under
 // its permission model, allowed to read the TypeScript package only.
@@ -83,26 +81,17 @@ function message(d) {
   return `TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`;
 }
 
-// check type-checks the probe among files and returns the diagnostics of
-// the probe by line (0-based), and those of the other files that make the
-// check worthless (a module not found).
-function check(files, probePath, options) {
-  const program = ts.createProgram({ rootNames: [probePath], options, host: host(files, options) });
-  const byLine = new Map();
-  const sf = program.getSourceFile(probePath);
-  const diags = [...program.getSyntacticDiagnostics(sf), ...program.getSemanticDiagnostics(sf)];
-  for (const d of diags) {
-    const line = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line : -1;
-    if (!byLine.has(line)) byLine.set(line, message(d));
-  }
-  const broken = [];
-  for (const f of program.getSourceFiles()) {
-    if (f === sf || f.fileName.startsWith(libDir)) continue;
-    for (const d of program.getSemanticDiagnostics(f)) {
-      if (d.code === 2307 || d.code === 2792) broken.push(`${path.relative(root, f.fileName)}: ${message(d)}`);
-    }
-  }
-  return { byLine, broken };
+// moduleNames are the modules a file imports or exports from.
+function moduleNames(f) {
+  const out = [];
+  const visit = (n) => {
+    if ((ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) && n.moduleSpecifier && ts.isStringLiteral(n.moduleSpecifier)) out.push(n.moduleSpecifier.text);
+    else if (ts.isImportEqualsDeclaration(n) && ts.isExternalModuleReference(n.moduleReference) && ts.isStringLiteral(n.moduleReference.expression)) out.push(n.moduleReference.expression.text);
+    else if (ts.isImportTypeNode(n) && ts.isLiteralTypeNode(n.argument) && ts.isStringLiteral(n.argument.literal)) out.push(n.argument.literal.text);
+    ts.forEachChild(n, visit);
+  };
+  visit(f);
+  return out;
 }
 
 // --- Finding the member in the source ---
@@ -168,16 +157,41 @@ function callProbes(callee, what, params) {
   return out;
 }
 
-function literalOf(checker, node) {
-  const type = checker.getTypeAtLocation(node);
-  if (type.isStringLiteral()) return JSON.stringify(type.value);
-  if (type.isNumberLiteral()) return type.value < 0 ? `(${type.value})` : String(type.value);
-  if (type.flags & ts.TypeFlags.BooleanLiteral) return checker.typeToString(type);
+// literal is the literal an initialiser writes (a number, maybe
+// negative, a string, true or false), as a type; undefined for any other
+// expression, whose value the probes do not ask.
+function literal(e) {
+  if (!e) return undefined;
+  if (ts.isNumericLiteral(e)) return String(Number(e.text));
+  if (ts.isPrefixUnaryExpression(e) && e.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(e.operand)) return `(-${Number(e.operand.text)})`;
+  if (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e)) return JSON.stringify(e.text);
+  if (e.kind === ts.SyntaxKind.TrueKeyword) return "true";
+  if (e.kind === ts.SyntaxKind.FalseKeyword) return "false";
+  return undefined;
+}
+
+// enumValue is the value of an enum member as a literal type, computed
+// as TypeScript does where the members before it are literals or have
+// none (one more than the previous number, 0 first); undefined otherwise.
+function enumValue(e, member) {
+  let next = 0;
+  for (const m of e.members) {
+    let v;
+    if (m.initializer) {
+      v = literal(m.initializer);
+      if (v === undefined || v === "true" || v === "false") next = undefined;
+      else next = v.startsWith('"') ? undefined : Number(v.replace(/[()]/g, "")) + 1;
+    } else if (next !== undefined) {
+      v = next < 0 ? `(${next})` : String(next);
+      next++;
+    }
+    if (m === member) return v;
+  }
   return undefined;
 }
 
 // probes writes the probes of the member, or says why it cannot.
-function probes(sourceFile, checker, name, of) {
+function probes(sourceFile, name, of) {
   if (!of) {
     const d = declaration(sourceFile.statements, name);
     if (d.why) return d;
@@ -188,8 +202,8 @@ function probes(sourceFile, checker, name, of) {
       const ctor = n.members.find(ts.isConstructorDeclaration);
       out.push(...callProbes(`new ${d.expr}`, `new ${name}`, ctor ? ctor.parameters : []));
     }
-    if (ts.isVariableDeclaration(n) && d.constant) {
-      const lit = literalOf(checker, n.name);
+    if (ts.isVariableDeclaration(n) && d.constant && !n.type) {
+      const lit = literal(n.initializer);
       if (lit !== undefined) out.push({ text: `{ const x: ${lit} = ${d.expr}; }`, what: `${name} is ${lit}` });
     }
     return { probes: out };
@@ -202,8 +216,8 @@ function probes(sourceFile, checker, name, of) {
     const m = c.members.find((x) => nameOf(x) === name);
     if (!m) return { why: `the enum ${of} has no member ${name} in the source` };
     const out = [{ text: `{ const e: ${d.expr} = ${d.expr}${access(name)}; }`, what: `${of} has the member ${name}` }];
-    const v = checker.getConstantValue(m);
-    if (v !== undefined) out.push({ text: `{ const x: ${typeof v === "number" && v < 0 ? `(${v})` : JSON.stringify(v)} = ${d.expr}${access(name)}; }`, what: `${of}.${name} is ${JSON.stringify(v)}` });
+    const v = enumValue(c, m);
+    if (v !== undefined) out.push({ text: `{ const x: ${v} = ${d.expr}${access(name)}; }`, what: `${of}.${name} is ${v.replace(/[()]/g, "")}` });
     return { probes: out };
   }
   let members;
@@ -241,67 +255,60 @@ function run(req) {
   if (!modPath.endsWith(".d.ts")) return { undecided: `${modPath} is no declaration file` };
   const decls = req.decls || {};
   if (!Object.prototype.hasOwnProperty.call(decls, modPath)) return { undecided: `${modPath} is not in o′` };
-  const abs = (f) => path.posix.join(root, f);
-  const dir = path.posix.dirname(abs(modPath));
-  const probePath = path.posix.join(dir, probeName);
   const stem = path.posix.basename(modPath).slice(0, -".d.ts".length);
-  const sourcePath = path.posix.join(dir, stem + ".ts");
+  const source = String(req.source || "");
 
-  const sourceFiles = {};
-  for (const [f, text] of Object.entries(decls)) if (f !== modPath) sourceFiles[abs(f)] = text;
-  sourceFiles[sourcePath] = String(req.source || "");
-  const declFiles = {};
-  for (const [f, text] of Object.entries(decls)) declFiles[abs(f)] = text;
-
-  const sf = ts.createSourceFile(sourcePath, sourceFiles[sourcePath], ts.ScriptTarget.Latest, true);
-  const srcProgram = ts.createProgram({ rootNames: [sourcePath], options, host: host(sourceFiles, options) });
-  const made = probes(srcProgram.getSourceFile(sourcePath) || sf, srcProgram.getTypeChecker(), String(req.name || ""), String(req.of || ""));
+  // The two sides in one program, so that the library files are checked
+  // once: the source beside the output's other declaration files under
+  // src/, the declaration files under dcl/, each with the probe beside
+  // the module.
+  const side = (s, f) => path.posix.join(root, s, f);
+  const files = {};
+  for (const [f, text] of Object.entries(decls)) {
+    if (f !== modPath) files[side("src", f)] = text;
+    files[side("dcl", f)] = text;
+  }
+  const sourcePath = side("src", path.posix.join(path.posix.dirname(modPath), stem + ".ts"));
+  files[sourcePath] = source;
+  const made = probes(ts.createSourceFile(sourcePath, source, ts.ScriptTarget.Latest, true), String(req.name || ""), String(req.of || ""));
   if (made.why) return { undecided: made.why };
   const head = [`import * as M from ${JSON.stringify("./" + stem)};`, "declare function __mcpt_v<T>(): T;", "declare const __mcpt_n: never;"];
-  const write = (marked) => {
-    const lines = [...head];
-    const at = [];
-    made.probes.forEach((p, i) => {
-      if (marked && marked.has(i)) lines.push("// @ts-expect-error");
-      at.push(lines.length);
-      lines.push(p.text);
-    });
-    return { text: lines.join("\n") + "\n", at };
-  };
+  const text = [...head, ...made.probes.map((p) => p.text)].join("\n") + "\n";
+  const probePath = (s) => side(s, path.posix.join(path.posix.dirname(modPath), probeName));
+  files[probePath("src")] = text;
+  files[probePath("dcl")] = text;
 
-  // Against the source: which probes compile.
-  const raw = write(null);
-  const s1 = check({ ...sourceFiles, [probePath]: raw.text }, probePath, options);
-  if (s1.broken.length > 0) return { undecided: `against the source: ${s1.broken[0]}` };
-  for (let l = 0; l < head.length; l++) if (s1.byLine.has(l)) return { undecided: `the probe's head against the source: ${s1.byLine.get(l)}` };
-  const failing = new Set();
-  made.probes.forEach((p, i) => {
-    if (s1.byLine.has(raw.at[i])) {
-      failing.add(i);
-      p.source = s1.byLine.get(raw.at[i]);
-    } else p.source = "";
-  });
-  const marked = write(failing);
-  const s2 = check({ ...sourceFiles, [probePath]: marked.text }, probePath, options);
-  if (s2.byLine.size > 0) {
-    const [l, msg] = [...s2.byLine][0];
-    return { undecided: `the probe marked with @ts-expect-error does not pass against the source (line ${l + 1}: ${msg})` };
-  }
-
-  // Against the declaration file.
-  const d = check({ ...declFiles, [probePath]: marked.text }, probePath, options);
-  if (d.broken.length > 0) return { undecided: `against the declaration files: ${d.broken[0]}` };
-  for (let l = 0; l < head.length; l++) if (d.byLine.has(l)) return { undecided: `the probe's head against ${modPath}: ${d.byLine.get(l)}` };
-  made.probes.forEach((p, i) => {
-    const line = marked.at[i];
-    if (failing.has(i)) {
-      // The directive's line reports a probe that compiles.
-      p.decl = d.byLine.has(line - 1) ? "" : p.source;
-    } else {
-      p.decl = d.byLine.has(line) ? d.byLine.get(line) : "";
+  const h = host(files, options);
+  const program = ts.createProgram({ rootNames: [probePath("src"), probePath("dcl")], options, host: h });
+  const byLine = (f) => {
+    const sf = program.getSourceFile(f);
+    const lines = new Map();
+    for (const d of [...program.getSyntacticDiagnostics(sf), ...program.getSemanticDiagnostics(sf)]) {
+      const line = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line : -1;
+      if (!lines.has(line)) lines.set(line, message(d));
     }
+    return lines;
+  };
+  const src = byLine(probePath("src"));
+  const dcl = byLine(probePath("dcl"));
+  for (const f of program.getSourceFiles()) {
+    if (f.fileName.startsWith(libDir)) continue;
+    for (const spec of moduleNames(f)) {
+      if (!ts.resolveModuleName(spec, f.fileName, options, h).resolvedModule) {
+        const [s, ...rest] = path.posix.relative(root, f.fileName).split("/");
+        return { undecided: `${s === "src" ? "against the source" : "against the declaration files"}: ${rest.join("/")}: cannot find module ${JSON.stringify(spec)}` };
+      }
+    }
+  }
+  for (let l = 0; l < head.length; l++) {
+    if (src.has(l)) return { undecided: `the probe's head against the source: ${src.get(l)}` };
+    if (dcl.has(l)) return { undecided: `the probe's head against ${modPath}: ${dcl.get(l)}` };
+  }
+  made.probes.forEach((p, i) => {
+    p.source = src.get(head.length + i) || "";
+    p.decl = dcl.get(head.length + i) || "";
   });
-  return { probes: made.probes, probe: marked.text };
+  return { probes: made.probes, probe: text };
 }
 
 const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });

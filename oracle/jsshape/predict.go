@@ -97,10 +97,10 @@ type expect struct {
 	holds bool
 	// literal marks a property of a new value that a literal predicts
 	// whole: predicted, though o has no such property
-	literal bool
-	typ                               string
-	after, before                     string
-	either                            *Value
+	literal       bool
+	typ           string
+	after, before string
+	either        *Value
 }
 
 // predicted is a shape with expectations: the base's with the new

@@ -31,7 +31,8 @@ const readline = require("readline");
 const prelude = new vm.Script(String.raw`(() => {
   "use strict";
   const G = globalThis;
-  const O = Object, R = Reflect, J = JSON, S = String, A = Array;
+  const O = Object, R = Reflect, S = String, A = Array;
+  const J = { stringify: JSON.stringify }; // kept before any module can replace it
   const ownKeys = R.ownKeys, getDesc = O.getOwnPropertyDescriptor, getProto = O.getPrototypeOf;
   const isArray = A.isArray, push = (a, x) => { a[a.length] = x; };
   const fnToString = Function.prototype.toString;

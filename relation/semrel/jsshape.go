@@ -15,7 +15,7 @@ import (
 var JSShape = yamlrel.CheckerKind{
 	Name: "js-shape",
 	Doc: "file, a JavaScript module of o and o′, loaded in node, has in o′ the runtime shape of o's plus exactly the added members: exports, enum objects, static, prototype and instance members with their values and descriptors, static initialisers in order.\n" +
-		"file: the module (template); added: the new members, each name, in (export, static, prototype, instance, enum, property), of, kind, value, writable, enumerable, absent, after, before (templates but in and kind); module: esm, commonjs or auto (a template); timeout: per module (5s); node: the node program; ignore: a pattern of member keys left out of both shapes (helpers a transpiler adds); name: the checker's name.",
+		"file: the module (template); added: the new members, each name, in (export, static, prototype, instance, enum, property), of, kind, value, writable, enumerable, absent, after, before (templates); module: esm, commonjs or auto (a template); timeout: per module (5s); node: the node program; ignore: a pattern of member keys left out of both shapes (helpers a transpiler adds); name: the checker's name.",
 	New: newJSShape,
 }
 
@@ -30,7 +30,7 @@ type jsShapeYAML struct {
 }
 
 type jsMemberYAML struct {
-	Name       yamlrel.String  `yaml:"name"`
+	Name       *yamlrel.String `yaml:"name"`
 	In         yamlrel.String  `yaml:"in"`
 	Of         *yamlrel.String `yaml:"of"`
 	Kind       yamlrel.String  `yaml:"kind"`
@@ -105,7 +105,7 @@ func newJSShape(spec *yamlrel.Spec) (yamlrel.Check, error) {
 	}
 	for _, m := range y.Added {
 		var t jsMemberT
-		if m.Name.Value == "" {
+		if m.Name == nil {
 			return nil, spec.Errorf("js-shape: every added member needs a name")
 		}
 		if isTemplate(m.In.Value) {
@@ -125,7 +125,7 @@ func newJSShape(spec *yamlrel.Spec) (yamlrel.Check, error) {
 			return nil, m.Kind.At("js-shape: %v", err)
 		}
 		t.kind = m.Kind.Value
-		if t.name, err = spec.Template(m.Name); err != nil {
+		if t.name, err = spec.Template(*m.Name); err != nil {
 			return nil, err
 		}
 		for _, p := range []struct {

@@ -23,6 +23,7 @@ import (
 var Kinds = []yamlrel.CheckerKind{
 	JSShape,
 	DTSProbe,
+	GoProbe,
 }
 
 // renderOpt renders a template that may be absent.
