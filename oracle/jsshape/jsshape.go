@@ -193,7 +193,8 @@ func (c *Check) load(ctx context.Context, t tree.Tree, values []string) (*loaded
 		timeout = DefaultTimeout
 	}
 	req := map[string]any{"files": files, "entries": []string{c.File}, "module": c.Module, "timeout": timeout.Milliseconds(), "values": nonEmpty(values)}
-	key := cacheKey(req)
+	// the shape a node program gave: another may not run at all
+	key := cacheKey(map[string]any{"request": req, "node": c.Node})
 	if l, ok := cache.get(key); ok {
 		return l, nil
 	}
