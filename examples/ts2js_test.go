@@ -44,6 +44,9 @@ type knownBug struct {
 	relations           []string
 	message             *regexp.Regexp
 	flags               *regexp.Regexp // nil: any
+	// diff, when set, must match the finding's diff too: for an
+	// equivalence check, the lines the bug adds
+	diff *regexp.Regexp
 }
 
 // ts2jsKnownBugs are the bugs the packs find in the releases they are
@@ -53,35 +56,35 @@ type knownBug struct {
 // benchmark's minimal inputs used as a seed.
 var ts2jsKnownBugs = []knownBug{
 	{"esbuild", "evanw/esbuild#1242", "a declare field emitted as a field under useDefineForClassFields", "<0.11.19",
-		[]string{"erase-class-member", "add-class-member", "add-export"}, regexp.MustCompile(`changed, but the mutation must leave it byte-identical|: is an own property \(undefined`), regexp.MustCompile(`classFields=define`)},
+		[]string{"erase-class-member", "add-class-member", "add-export"}, regexp.MustCompile(`changed, but the mutation must leave it byte-identical|\.instance\.(zq[a-z]+|d): is an own property \(undefined`), regexp.MustCompile(`classFields=define`), regexp.MustCompile(`(?m)^\+.*\b(zq[a-z]+|d)\b`)},
 	{"esbuild", "evanw/esbuild#1623", "an abstract field emitted as a field under useDefineForClassFields", "<0.12.29",
-		[]string{"erase-abstract-member", "add-export"}, regexp.MustCompile(`changed, but the mutation must leave it byte-identical|instance\.k: is an own property \(undefined`), regexp.MustCompile(`classFields=define`)},
+		[]string{"erase-abstract-member", "add-export"}, regexp.MustCompile(`changed, but the mutation must leave it byte-identical|\.instance\.k: is an own property \(undefined`), regexp.MustCompile(`classFields=define`), regexp.MustCompile(`(?m)^\+.*\b(zq[a-z]+|k)\b`)},
 	{"swc", "swc-project/swc#3361", "members of an enum all named by strings valued with their names", "<1.2.135",
-		[]string{"add-export"}, regexp.MustCompile(`\.(text/plain|image/png|Read|Write) = "(text/plain|image/png|Read|Write)", predicted`), nil},
+		[]string{"add-export"}, regexp.MustCompile(`\.(text/plain|image/png|Read|Write) = "(text/plain|image/png|Read|Write)", predicted`), nil, nil},
 	{"swc", "swc-project/swc#4393", "a namespace exported by an export list left out of the exports", "<1.2.192",
-		[]string{"add-export"}, regexp.MustCompile(`: missing, predicted object`), nil},
+		[]string{"add-export"}, regexp.MustCompile(`: missing, predicted object`), nil, nil},
 	{"swc", "swc-project/swc#8204", "a const enum exported by export default removed", ">=1.3.89 <1.3.96",
-		[]string{"add-export"}, regexp.MustCompile(`export default`), nil},
+		[]string{"add-export"}, regexp.MustCompile(`export default`), nil, nil},
 	{"swc", "swc-project/swc#6023", "an abstract field defined under useDefineForClassFields", ">=1.2.149 <1.3.95",
-		[]string{"erase-abstract-member", "add-export"}, regexp.MustCompile(`changed, but the mutation must leave it byte-identical|instance\.k: is an own property \(undefined`), regexp.MustCompile(`classFields=(define|default)`)},
+		[]string{"erase-abstract-member", "add-export"}, regexp.MustCompile(`changed, but the mutation must leave it byte-identical|\.instance\.k: is an own property \(undefined`), regexp.MustCompile(`classFields=(define|default)`), regexp.MustCompile(`(?m)^\+.*\b(zq[a-z]+|k)\b`)},
 	{"swc", "", "an ambient enum (declare enum) given an object", "<1.3.95",
-		[]string{"erase-type-declaration"}, regexp.MustCompile(`changed, but the mutation must leave it byte-identical`), nil},
+		[]string{"erase-type-declaration"}, regexp.MustCompile(`changed, but the mutation must leave it byte-identical`), nil, regexp.MustCompile(`(?m)^\+.*\(function\(Zq[a-z]+\)`)},
 	{"swc", "", "a static block run before the static fields before it, which are assigned after the class", "<1.2.192",
-		[]string{"add-class-member"}, regexp.MustCompile(`= NaN, predicted 8`), nil},
+		[]string{"add-class-member"}, regexp.MustCompile(`= NaN, predicted 8`), nil, nil},
 	{"sucrase", "alangpierce/sucrase#398", "types named in an export list exported as values", "<3.10.0",
-		[]string{"erase-type-declaration"}, regexp.MustCompile(`changed, but the mutation must leave it byte-identical`), nil},
+		[]string{"erase-type-declaration"}, regexp.MustCompile(`changed, but the mutation must leave it byte-identical`), nil, regexp.MustCompile(`(?m)^\+.*\bexports\.Zq[a-z]+ = Zq[a-z]+`)},
 	{"sucrase", "alangpierce/sucrase#560", "a private field made a public one", "<3.17.0",
-		[]string{"add-class-member", "add-export"}, regexp.MustCompile(`: is an own property \(1 |throws TypeError`), nil},
+		[]string{"add-class-member", "add-export"}, regexp.MustCompile(`: is an own property \(1 |throws TypeError`), nil, nil},
 	{"sucrase", "alangpierce/sucrase#593", "a field without JavaScript after a method's overloads emitted as a field (after an abstract method, a `;` after each static field)", "<3.18.0",
-		[]string{"erase-class-member", "erase-abstract-member"}, regexp.MustCompile(`changed, but the mutation must leave it byte-identical`), nil},
+		[]string{"erase-class-member", "erase-abstract-member"}, regexp.MustCompile(`changed, but the mutation must leave it byte-identical`), nil, regexp.MustCompile(`(?m)^\+.*(\bzq[a-z]+\b|\};$)`)},
 	{"sucrase", "", "a static block run before the static fields the ES transforms initialise after the class", ">=3.17.0",
-		[]string{"add-class-member"}, regexp.MustCompile(`= NaN, predicted 8`), regexp.MustCompile(`esTransforms=on`)},
+		[]string{"add-class-member"}, regexp.MustCompile(`= NaN, predicted 8`), regexp.MustCompile(`esTransforms=on`), nil},
 	{"babel", "babel/babel#15768", "an enum member initialised with -Infinity read as a member named Infinity", ">=7.22.0 <7.22.9",
-		[]string{"add-enum-member"}, regexp.MustCompile(`= NaN, predicted -Infinity`), nil},
+		[]string{"add-enum-member"}, regexp.MustCompile(`= NaN, predicted -Infinity`), nil, nil},
 	{"babel", "babel/babel#16911", "a const enum in a namespace never built under optimizeConstEnums", "<7.26.5",
-		[]string{"add-export"}, regexp.MustCompile(`ReferenceError: K is not defined`), regexp.MustCompile(`constEnums=optimize`)},
+		[]string{"add-export"}, regexp.MustCompile(`ReferenceError: K is not defined`), regexp.MustCompile(`constEnums=optimize`), nil},
 	{"babel", "", "a const enum exported by export default removed under optimizeConstEnums, the export kept", ">=7.22.0",
-		[]string{"add-export"}, regexp.MustCompile(`ReferenceError: Zq[a-z]+ is not defined`), regexp.MustCompile(`constEnums=optimize`)},
+		[]string{"add-export"}, regexp.MustCompile(`ReferenceError: Zq[a-z]+ is not defined`), regexp.MustCompile(`constEnums=optimize`), nil},
 }
 
 // explain returns the known bug of the pack's release rel that f is a
@@ -99,7 +102,7 @@ func explain(pack, rel string, f result.Finding) *knownBug {
 		if b.flags != nil && !b.flags.MatchString(f.Flags) {
 			continue
 		}
-		if f.Kind == result.Oracle && b.message.MatchString(f.Message) {
+		if f.Kind == result.Oracle && b.message.MatchString(f.Message) && (b.diff == nil || b.diff.MatchString(f.Diff)) {
 			return b
 		}
 	}
