@@ -193,8 +193,7 @@ func (c *Check) load(ctx context.Context, t tree.Tree, values []string) (*loaded
 		timeout = DefaultTimeout
 	}
 	req := map[string]any{"files": files, "entries": []string{c.File}, "module": c.Module, "timeout": timeout.Milliseconds(), "values": nonEmpty(values)}
-	// the shape a node program gave: another may not run at all
-	key := cacheKey(map[string]any{"request": req, "node": c.Node})
+	key := cacheKey(map[string]any{"node": c.Node, "request": req})
 	if l, ok := cache.get(key); ok {
 		return l, nil
 	}
