@@ -23,6 +23,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -64,6 +65,11 @@ type Check struct {
 	Timeout time.Duration
 	// Node is the node program ("" finds node on PATH).
 	Node string
+	// Ignore, when set, leaves out of both shapes the members of a class,
+	// a prototype, an instance or an object (not the exports) whose key
+	// it matches: helpers a transpiler adds, such as sucrase's __init
+	// methods, which it numbers across a module.
+	Ignore *regexp.Regexp
 }
 
 // CheckerName implements relation.Named.
@@ -128,9 +134,13 @@ func (c *Check) DecideContext(ctx context.Context, o, o2 tree.Tree) oracle.Verdi
 		}
 		members[i].Value = &v
 	}
-	pred, perr := predict(base.Shape, members)
+	baseShape, fuShape := base.Shape, fu.Shape
+	if c.Ignore != nil {
+		baseShape, fuShape = baseShape.without(c.Ignore), fuShape.without(c.Ignore)
+	}
+	pred, perr := predict(baseShape, members)
 	if fu.Error != "" {
-		exp := base.Shape.Text()
+		exp := baseShape.Text()
 		if perr == nil {
 			exp = pred.Text()
 		}
@@ -139,7 +149,7 @@ func (c *Check) DecideContext(ctx context.Context, o, o2 tree.Tree) oracle.Verdi
 	if perr != nil {
 		return undecided("%v", perr)
 	}
-	diffs := pred.compare(fu.Shape)
+	diffs := pred.compare(fuShape)
 	if len(diffs) == 0 {
 		return oracle.Verdict{}
 	}
@@ -147,7 +157,7 @@ func (c *Check) DecideContext(ctx context.Context, o, o2 tree.Tree) oracle.Verdi
 	if len(diffs) > 1 {
 		msg += fmt.Sprintf(" (and %d more: %s)", len(diffs)-1, strings.Join(diffs[1:min(len(diffs), 6)], "; "))
 	}
-	return fail(msg, pred.Text(), fu.Shape.Text())
+	return fail(msg, pred.Text(), fuShape.Text())
 }
 
 // loaded is what the worker said of one tree: File's shape or the error
