@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,7 +18,6 @@ import (
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/internal/testtier"
 	"github.com/mcpt-tool/mcpt/relation/semrel"
-	"github.com/mcpt-tool/mcpt/release"
 	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/transpiler/spec"
 )
@@ -33,80 +31,16 @@ var ts2jsPacks = []struct{ dir, pkg string }{
 	{"sucrase", "sucrase"},
 }
 
-// knownBug is a fault of some releases of a transpiler that a pack
-// finds: what a finding of it looks like (its relation, checker and
-// message, and the flags it needs), and the releases that have it. A
-// finding of a correct transpiler that no known bug explains is a false
-// alarm of the pack.
-type knownBug struct {
-	pack, tracker, what string
-	releases            string // the releases that have it
-	relations           []string
-	message             *regexp.Regexp
-	flags               *regexp.Regexp // nil: any
-	// diff, when set, must match the finding's diff too: for an
-	// equivalence check, the lines the bug adds
-	diff *regexp.Regexp
-}
-
-// ts2jsKnownBugs are the bugs the packs find in the releases they are
-// measured on (the current ones and the benchmark's), each verified on
-// its releases by hand with the input the finding gives. Those without a
-// tracker reference were found by the packs; none is a bug of the
-// benchmark's minimal inputs used as a seed.
-var ts2jsKnownBugs = []knownBug{
-	{"esbuild", "evanw/esbuild#1242", "a declare field emitted as a field under useDefineForClassFields", "<0.11.19",
-		[]string{"erase-class-member", "add-class-member", "add-export"}, regexp.MustCompile(`changed, but the mutation must leave it byte-identical|\.instance\.(zq[a-z]+|d): is an own property \(undefined`), regexp.MustCompile(`classFields=define`), regexp.MustCompile(`(?m)^\+.*\b(zq[a-z]+|d)\b`)},
-	{"esbuild", "evanw/esbuild#1623", "an abstract field emitted as a field under useDefineForClassFields", "<0.12.29",
-		[]string{"erase-abstract-member", "add-export"}, regexp.MustCompile(`changed, but the mutation must leave it byte-identical|\.instance\.k: is an own property \(undefined`), regexp.MustCompile(`classFields=define`), regexp.MustCompile(`(?m)^\+.*\b(zq[a-z]+|k)\b`)},
-	{"swc", "swc-project/swc#3361", "members of an enum all named by strings valued with their names", "<1.2.135",
-		[]string{"add-export"}, regexp.MustCompile(`\.(text/plain|image/png|Read|Write) = "(text/plain|image/png|Read|Write)", predicted`), nil, nil},
-	{"swc", "swc-project/swc#4393", "a namespace exported by an export list left out of the exports", "<1.2.192",
-		[]string{"add-export"}, regexp.MustCompile(`: missing, predicted object`), nil, nil},
-	{"swc", "swc-project/swc#8204", "a const enum exported by a statement of its own (export default, an export list) removed", ">=1.3.89 <1.3.96",
-		[]string{"add-export"}, regexp.MustCompile(`export (default|Zq[a-z]+) = undefined, predicted object`), nil, nil},
-	{"swc", "swc-project/swc#6023", "an abstract field defined under useDefineForClassFields", ">=1.2.149 <1.3.95",
-		[]string{"erase-abstract-member", "add-export"}, regexp.MustCompile(`changed, but the mutation must leave it byte-identical|\.instance\.k: is an own property \(undefined`), regexp.MustCompile(`classFields=(define|default)`), regexp.MustCompile(`(?m)^\+.*\b(zq[a-z]+|k)\b`)},
-	{"swc", "", "an ambient enum (declare enum) given an object", "<1.3.95",
-		[]string{"erase-type-declaration"}, regexp.MustCompile(`changed, but the mutation must leave it byte-identical`), nil, regexp.MustCompile(`(?m)^\+.*\(function\(Zq[a-z]+\)`)},
-	{"swc", "", "a static block run before the static fields before it, which are assigned after the class", "<1.2.192",
-		[]string{"add-class-member"}, regexp.MustCompile(`= NaN, predicted 8`), nil, nil},
-	{"sucrase", "alangpierce/sucrase#398", "types named in an export list exported as values", "<3.10.0",
-		[]string{"erase-type-declaration"}, regexp.MustCompile(`changed, but the mutation must leave it byte-identical`), nil, regexp.MustCompile(`(?m)^\+.*(\bexports\.Zq[a-z]+ = Zq[a-z]+|\bexport \{[^}]*\bZq[a-z]+)`)},
-	{"sucrase", "alangpierce/sucrase#560", "a private field made a public one", "<3.17.0",
-		[]string{"add-class-member", "add-export"}, regexp.MustCompile(`: is an own property \(1 |throws TypeError`), nil, nil},
-	{"sucrase", "alangpierce/sucrase#593", "a field without JavaScript after a method's overloads emitted as a field (after an abstract method, a `;` after each static field)", "<3.18.0",
-		[]string{"erase-class-member", "erase-abstract-member"}, regexp.MustCompile(`changed, but the mutation must leave it byte-identical`), nil, regexp.MustCompile(`(?m)^\+.*(\bzq[a-z]+\b|\};$)`)},
-	{"sucrase", "", "a static block run before the static fields the ES transforms initialise after the class", ">=3.17.0",
-		[]string{"add-class-member"}, regexp.MustCompile(`= NaN, predicted 8`), regexp.MustCompile(`esTransforms=on`), nil},
-	{"babel", "babel/babel#15768", "an enum member initialised with -Infinity, Infinity or NaN read as a member of the enum of that name", ">=7.22.0 <7.22.9",
-		[]string{"add-enum-member"}, regexp.MustCompile(`= (NaN|undefined), predicted (-?Infinity|NaN)`), nil, nil},
-	{"babel", "babel/babel#16911", "a const enum in a namespace never built under optimizeConstEnums", "<7.26.5",
-		[]string{"add-export"}, regexp.MustCompile(`ReferenceError: K is not defined`), regexp.MustCompile(`constEnums=optimize`), nil},
-	{"babel", "", "a const enum exported by export default removed under optimizeConstEnums, the export kept", ">=7.22.0",
-		[]string{"add-export"}, regexp.MustCompile(`ReferenceError: Zq[a-z]+ is not defined`), regexp.MustCompile(`constEnums=optimize`), nil},
-}
-
-// explain returns the known bug of the pack's release rel that f is a
-// finding of, nil when none is.
-func explain(pack, rel string, f result.Finding) *knownBug {
-	v, err := release.Parse(rel)
+// ts2jsKnown are the known bugs the packs find besides the benchmark's
+// (bench/realbugs/known.yaml): a finding of a correct release that none
+// explains is a false alarm of the pack.
+func ts2jsKnown(t *testing.T) []*realbugs.Known {
+	t.Helper()
+	ks, err := realbugs.LoadKnown(filepath.Join("..", "bench", "realbugs", realbugs.KnownFile))
 	if err != nil {
-		return nil
+		t.Fatal(err)
 	}
-	for i := range ts2jsKnownBugs {
-		b := &ts2jsKnownBugs[i]
-		if b.pack != pack || !release.MustParseRange(b.releases).Contains(v) || !slices.Contains(b.relations, f.Relation) {
-			continue
-		}
-		if b.flags != nil && !b.flags.MatchString(f.Flags) {
-			continue
-		}
-		if f.Kind == result.Oracle && b.message.MatchString(f.Message) && (b.diff == nil || b.diff.MatchString(f.Diff)) {
-			return b
-		}
-	}
-	return nil
+	return ks
 }
 
 // needTS2JS skips the test unless the tools tier is on, and fails it when
@@ -160,6 +94,7 @@ func runTS2JS(t *testing.T, dir, nodePath string, perCombination int) ts2jsRow {
 		t.Fatal(err)
 	}
 	row := ts2jsRow{pack: dir, release: s.Release, combinations: len(s.Combinations()), cases: rep.TestCases}
+	known := ts2jsKnown(t)
 	bugCases, alarmCases := map[int]bool{}, map[int]bool{}
 	seen := map[string]bool{}
 	for _, f := range rep.Findings {
@@ -168,11 +103,11 @@ func runTS2JS(t *testing.T, dir, nodePath string, perCombination int) ts2jsRow {
 			row.alarmDetails = append(row.alarmDetails, fmt.Sprintf("rejected: %s on %s (%s) under %s: %s", f.Relation, filepath.Base(f.SeedFile), f.Spot.Desc, f.Flags, f.Diagnostic))
 			continue
 		}
-		if b := explain(dir, s.Release, f); b != nil {
+		if b := realbugs.Explain(known, dir, s.Release, &f); b != nil {
 			bugCases[f.Case] = true
-			name := b.what
-			if b.tracker != "" {
-				name += " (" + b.tracker + ")"
+			name := b.What
+			if b.Tracker != "" {
+				name += " (" + b.Tracker + ")"
 			}
 			if !seen[name] {
 				seen[name] = true
