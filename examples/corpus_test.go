@@ -56,6 +56,13 @@ var protobufConstructs = map[string][]string{
 	"add-message": {"message"}, "descriptor-message": {"message"},
 	"add-nested-message": {"message"}, "descriptor-nested-message": {"message"},
 	"add-rpc": {"rpc"}, "descriptor-rpc": {"rpc"},
+	"add-option-field": {"mbody"}, "go-option-field": {"mbody"},
+	"add-default-field": {"mbody"}, "go-default-field": {"mbody"},
+	"add-enum-field": {"mbody"}, "go-enum-field": {"mbody"},
+	"add-remote-field": {"mbody"}, "go-remote-field": {"mbody"},
+	"add-option-oneof-field": {"oneof"}, "go-option-oneof-field": {"oneof"},
+	"add-option-enum-value": {"enum_value"}, "go-option-enum-value": {"enum_value"},
+	"add-deprecated-message": {"message"}, "go-deprecated-message": {"message"},
 }
 
 // corpusWorkers are the workers of a corpus campaign: MCPT_CORPUS_WORKERS,
