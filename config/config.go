@@ -41,7 +41,7 @@ type Config struct {
 	// Normalize are the normalisation rules applied to every output file
 	// before the checks.
 	Normalize oracle.Normalizer
-	BaseRuns   int // how many times each base is transpiled to detect nondeterminism (1 = no check)
+	BaseRuns  int // how many times each base is transpiled to detect nondeterminism (1 = no check)
 	// ConfirmRuns is how many times a failing run is run again, each
 	// repeating the failure, before it is a finding; 0 is the engine's
 	// default.
