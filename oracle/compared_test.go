@@ -121,10 +121,10 @@ func TestOrderCompared(t *testing.T) {
 	if w := cmp.Lines[1].Why; w != "Zqnew's line: at the place `P_STATE_@,`, it must be before Yellow's" {
 		t.Errorf("why of the new line: %q", w)
 	}
-	if w := cmp.Lines[0].Why; w != "Yellow's line, the next neighbour" {
+	if w := cmp.Lines[0].Why; w != "Yellow's line: the relation puts Zqnew before it" {
 		t.Errorf("why of the neighbour's line: %q", w)
 	}
-	if !strings.Contains(cmp.Expects, "its line is after Green's and before Yellow's") || cmp.Lines[0].O2.Text != "    P_STATE_YELLOW," {
+	if cmp.Expects != "The relation puts Zqnew after Green and before Yellow: wherever p_types.h lists them, at one place (lines of the same shape, the names masked) or in one block, the line of Zqnew is after Green's and before Yellow's; on a line that lists them, Zqnew stands between its neighbours." || cmp.Lines[0].O2.Text != "    P_STATE_YELLOW," {
 		t.Errorf("expects %q, text %q (as in the file)", cmp.Expects, cmp.Lines[0].O2.Text)
 	}
 
@@ -135,7 +135,7 @@ func TestOrderCompared(t *testing.T) {
 		t.Fatalf("one line: %+v", v.Fails)
 	}
 	cmp = v.Fails[0].Compared
-	if got := cmpLines(cmp); got != "- | 2:x(Red, Green, Zqnew) | out-of-order\n" || cmp.Order[0] != "(none)" || !strings.Contains(cmp.Expects, "its line is before Green's, as in the input") {
+	if got := cmpLines(cmp); got != "- | 2:x(Red, Green, Zqnew) | out-of-order\n" || cmp.Order[0] != "(none)" || !strings.Contains(cmp.Expects, "The relation puts Zqnew before Green: ") {
 		t.Errorf("one line: lines %q, order %q, expects %q", got, cmp.Order, cmp.Expects)
 	}
 }

@@ -127,15 +127,17 @@ type misplaced struct {
 // order expected, and the lines out of it.
 func (c *Order) compared(f, text string, starts []int, mis []misplaced) *result.Compared {
 	cmp := &result.Compared{Kind: result.CmpOrder, Order: []string{orNone(c.Prev), c.New.String(), orNone(c.Next)}}
-	var sides []string
+	var sides, lines []string
 	if !c.Prev.Empty() {
-		sides = append(sides, "after "+c.Prev.String()+"'s")
+		sides = append(sides, "after "+c.Prev.String())
+		lines = append(lines, "after "+c.Prev.String()+"'s")
 	}
 	if !c.Next.Empty() {
-		sides = append(sides, "before "+c.Next.String()+"'s")
+		sides = append(sides, "before "+c.Next.String())
+		lines = append(lines, "before "+c.Next.String()+"'s")
 	}
-	cmp.Expects = fmt.Sprintf("Wherever %s lists %s with its neighbours in i′, at one place (lines of the same shape, the name masked) or in one block, its line is %s, as in the input; on a line that lists them, it is between them.",
-		f, c.New, strings.Join(sides, " and "))
+	cmp.Expects = fmt.Sprintf("The relation puts %s %s: wherever %s lists them, at one place (lines of the same shape, the names masked) or in one block, the line of %s is %s; on a line that lists them, %s stands between its neighbours.",
+		c.New, strings.Join(sides, " and "), f, c.New, strings.Join(lines, " and "), c.New)
 	ref := func(i int) *result.LineRef { return result.Ref(i+1, lineAt(text, starts, i)) }
 	for _, m := range mis {
 		if len(m.lines) == 1 {
@@ -154,7 +156,7 @@ func (c *Order) compared(f, text string, starts []int, mis []misplaced) *result.
 		for _, i := range m.lines {
 			why := fmt.Sprintf("%s's line: %s, it must be %s %s's", c.New, where, rel, nb)
 			if i != m.new {
-				why = fmt.Sprintf("%s's line, the %s neighbour", nb, map[int]string{0: "previous", 2: "next"}[m.nb])
+				why = fmt.Sprintf("%s's line: the relation puts %s %s it", nb, c.New, map[int]string{0: "after", 2: "before"}[m.nb])
 			}
 			cmp.Add(result.CmpLine{O2: ref(i), Role: result.RoleOutOfOrder, Why: why})
 		}
