@@ -169,3 +169,27 @@ func TestAnalogyCompared(t *testing.T) {
 		t.Errorf("why missing: %q", w)
 	}
 }
+
+// TestBlocksCompared: a blocks failure records each block's lines where
+// o′ has them, or looked for, then the lines of o′ that are neither o's
+// nor a block's and those of o that o′ lacks.
+func TestBlocksCompared(t *testing.T) {
+	b := &Blocks{Name: "stmt", File: "p.c", Blocks: [][]string{{"zq = 0;"}, {"zq();"}}}
+	o2 := strings.Replace(strings.Replace(blocksBase, "a();\n", "a(1);\n    zq = 0;\n", 1), "c();\n", "c();\n    zq(2);\n", 1)
+	fails := b.Check(tree.Tree{"p.c": []byte(blocksBase)}, tree.Tree{"p.c": []byte(o2)})
+	if len(fails) != 1 || fails[0].Compared == nil {
+		t.Fatalf("%+v", fails)
+	}
+	cmp := fails[0].Compared
+	want := "- | 4:zq = 0; | found\n" +
+		"- | - | want zq(); | missing\n" +
+		"- | 3:a(1); | unexplained\n" +
+		"- | 12:zq(2); | unexplained\n" +
+		"3:a(); | - | unexplained\n"
+	if got := cmpLines(cmp); got != want {
+		t.Errorf("lines\n%swant\n%s", got, want)
+	}
+	if cmp.Kind != "blocks" || !strings.HasPrefix(cmp.Expects, "p.c of o′ is p.c of o with 2 blocks of lines inserted") {
+		t.Errorf("kind %s, expects %q", cmp.Kind, cmp.Expects)
+	}
+}
