@@ -130,139 +130,26 @@ func (l *Locality) Decide(o, o2 tree.Tree) Verdict {
 			if len(c.removed)+len(c.added) > 0 {
 				x := fail(f, "%s in o′: %s", f, unexplained(c.added, c.removed))
 				x.Expected, x.Actual, x.Diff = strings.Join(c.removed, "\n"), strings.Join(c.added, "\n"), DiffOutputs(f, string(a), string(b))
-				x.Compared = l.compared(f, &c, func(cmp *result.Compared) {
-					for _, at := range c.addedAt {
-						cmp.Add(result.CmpLine{O2: c.lineB(at.at), Role: result.RoleUnexplained,
-							Why: "added: it mentions no fresh name, and no line of o became it by a change of its numbers or its punctuation"})
-					}
-					for _, at := range c.removedAt {
-						cmp.Add(result.CmpLine{O: c.lineA(at.at), Role: result.RoleUnexplained,
-							Why: "removed: no line of o′ takes its place with other numbers, other punctuation or the new name added"})
-					}
-				})
+				x.Compared = l.unexplainedCompared(f, &c)
 			}
 			if len(c.step) > 0 {
 				x := fail(f, "%s in o′: a number changed by another amount than %+d: %s", f, l.By, strings.TrimSpace(c.step[0]))
 				x.Actual, x.Diff = strings.Join(c.step, "\n"), DiffOutputs(f, string(a), string(b))
-				x.Compared = l.compared(f, &c, func(cmp *result.Compared) {
-					c.addChanged(cmp, c.stepAt, fmt.Sprintf("changed only in its numbers, but not each by %+d", l.By))
-				})
+				x.Compared = l.changedCompared(f, &c, c.step, sameNumbers, fmt.Sprintf("changed only in its numbers, but not each by %+d", l.By))
 			}
 			if l.Numbers != Any && numbers > l.Numbers && len(c.numbers) > 0 {
 				x := fail(f, "%s in o′: %d lines changed only in their numbers, the relation allows %d", f, numbers, l.Numbers)
 				x.Actual, x.Diff = strings.Join(c.numbers, "\n"), DiffOutputs(f, string(a), string(b))
-				x.Compared = l.compared(f, &c, func(cmp *result.Compared) {
-					c.addChanged(cmp, c.numbersAt, fmt.Sprintf("changed only in its numbers: %d such lines in o′, the relation allows %d", numbers, l.Numbers))
-				})
+				x.Compared = l.changedCompared(f, &c, c.numbers, sameNumbers, fmt.Sprintf("changed only in its numbers: %d such lines in o′, the relation allows %d", numbers, l.Numbers))
 			}
 			if l.Punctuation != Any && punct > l.Punctuation && len(c.punct) > 0 {
 				x := fail(f, "%s in o′: %d lines changed only in punctuation, the relation allows %d", f, punct, l.Punctuation)
 				x.Actual, x.Diff = strings.Join(c.punct, "\n"), DiffOutputs(f, string(a), string(b))
-				x.Compared = l.compared(f, &c, func(cmp *result.Compared) {
-					c.addChanged(cmp, c.punctAt, fmt.Sprintf("changed only in its punctuation: %d such lines in o′, the relation allows %d", punct, l.Punctuation))
-				})
+				x.Compared = l.changedCompared(f, &c, c.punct, sameWords, fmt.Sprintf("changed only in its punctuation: %d such lines in o′, the relation allows %d", punct, l.Punctuation))
 			}
 		}
 	}
 	return v
-}
-
-// compared is the evidence of a failure on file f whose changes are c:
-// what the check allows, and the lines add adds, in file order.
-func (l *Locality) compared(f string, c *changes, add func(*result.Compared)) *result.Compared {
-	cmp := &result.Compared{Kind: result.CmpLocality, Expects: l.expects(f)}
-	add(cmp)
-	slices.SortStableFunc(cmp.Lines, func(a, b result.CmpLine) int { return cmpLineAt(a) - cmpLineAt(b) })
-	return cmp
-}
-
-// cmpLineAt is where a line of a comparison is, for sorting: its line in
-// o′, or in o.
-func cmpLineAt(l result.CmpLine) int {
-	if l.O2 != nil {
-		return l.O2.N
-	}
-	if l.O != nil {
-		return l.O.N
-	}
-	return 0
-}
-
-// lineA and lineB are line at of the lines of o and o′ compared, as they
-// are in the file.
-func (c *changes) lineA(at int) *result.LineRef { return result.Ref(c.pre+at+1, c.rawA[at]) }
-func (c *changes) lineB(at int) *result.LineRef { return result.Ref(c.pre+at+1, c.rawB[at]) }
-
-// addChanged adds the old lines changed (in numbers or punctuation) at,
-// each facing the line of o it was, with why.
-func (c *changes) addChanged(cmp *result.Compared, at []changedLine, why string) {
-	for _, x := range at {
-		l := result.CmpLine{O2: c.lineB(x.at), Role: result.RoleOverLimit, Why: why}
-		if x.from >= 0 {
-			l.O = c.lineA(x.from)
-		}
-		cmp.Add(l)
-	}
-}
-
-// expects says in words what the check allows in file f.
-func (l *Locality) expects(f string) string {
-	var allowed []string
-	allowed = append(allowed, "mentions a fresh name ("+l.freshNames()+")")
-	if l.Numbers != 0 {
-		s := "is a line of o changed only in its numbers"
-		if l.By != 0 {
-			s += fmt.Sprintf(", each by %+d", l.By)
-		}
-		if l.Numbers != Any {
-			s += fmt.Sprintf(" (%s in all)", atMost(l.Numbers))
-		}
-		allowed = append(allowed, s)
-	}
-	if l.Punctuation != 0 {
-		s := "is a line of o changed only in its list punctuation"
-		if l.Punctuation != Any {
-			s += fmt.Sprintf(" (%s in all)", atMost(l.Punctuation))
-		}
-		allowed = append(allowed, s)
-	}
-	if len(l.Also) > 0 {
-		var pats []string
-		for _, re := range l.Also {
-			pats = append(pats, re.String())
-		}
-		allowed = append(allowed, "is text an also pattern matches ("+strings.Join(pats, ", ")+")")
-	}
-	if len(l.Grows) > 0 {
-		allowed = append(allowed, "is a line of o that may grow (grows) and gained words")
-	}
-	near := "blank lines and lines of punctuation alone next to the new declaration's lines are its own"
-	if l.Hunks {
-		near = "every added line of a changed region that mentions a fresh name is the new declaration's"
-	}
-	return fmt.Sprintf("Every line of %s that o′ adds or removes %s; %s.", f, strings.Join(allowed, ", or "), near)
-}
-
-func atMost(n int) string {
-	if n == 1 {
-		return "at most 1 line"
-	}
-	return fmt.Sprintf("at most %d lines", n)
-}
-
-// freshNames lists the fresh names with their forms.
-func (l *Locality) freshNames() string {
-	var out []string
-	for _, n := range l.Fresh {
-		var forms []string
-		for _, f := range n.Forms {
-			if f != "" && !slices.Contains(forms, f) {
-				forms = append(forms, f)
-			}
-		}
-		out = append(out, strings.Join(forms, ", "))
-	}
-	return strings.Join(out, "; ")
 }
 
 // unexplained says how many lines were added and removed that do not
@@ -301,19 +188,12 @@ type changes struct {
 	numbers, punct, added, removed []string
 	step                           []string // renumbered by another amount than By
 	alsoAdded                      int      // added lines an also pattern matches whole
-	// Where each line of numbers, punct, added, removed and step is, for
-	// the finding's page (see changedLine).
-	numbersAt, punctAt, addedAt, removedAt, stepAt []changedLine
-	// rawA and rawB are the lines compared, unmasked, pre the lines
-	// before them that o and o′ share.
-	rawA, rawB []string
-	pre        int
+	// The lines compared (masked or not), as they are in the files, and
+	// how many lines o and o′ share before them: where a failure's lines
+	// are (see placer).
+	la, lb, rawA, rawB []string
+	pre                int
 }
-
-// changedLine places a line of a change: at is its index among the lines
-// of o′ compared (of o, for a removed line), from the index of the old
-// line of o it was changed from, -1 for none.
-type changedLine struct{ at, from int }
 
 func (l *Locality) classify(ab, bb []byte) changes {
 	var c changes
@@ -327,6 +207,7 @@ func (l *Locality) classify(ab, bb []byte) changes {
 		// 14, 16, …) is no added and removed line.
 		la, lb = l.maskAll(la), l.maskAll(lb)
 	}
+	c.la, c.lb = la, lb
 	d := l.diffLines(la, lb)
 	used := l.pair(&c, d)
 	l.claimAround(lb, d)
@@ -339,7 +220,6 @@ func (l *Locality) classify(ab, bb []byte) changes {
 			c.alsoAdded++
 		} else {
 			c.added = append(c.added, x)
-			c.addedAt = append(c.addedAt, changedLine{d.addedAt[k], -1})
 		}
 	}
 	return c
@@ -350,9 +230,7 @@ type lineDiff struct {
 	isFresh        []bool   // by line of o′: the new declaration's
 	fresh          []string // the lines of o′ that mention a fresh name
 	added, removed []string // the other lines of o′ not in o, and of o not in o′
-	// addedAt and removedAt are the indices of those lines in o′ and o.
-	addedAt, removedAt []int
-	left               map[string]int
+	left           map[string]int
 }
 
 // diffLines compares the lines of o and o′ as multisets; the lines of o′
@@ -373,18 +251,16 @@ func (l *Locality) diffLines(la, lb []string) *lineDiff {
 			excess[x]--
 		}
 	}
-	for i, x := range lb {
+	for _, x := range lb {
 		if excess[x] > 0 {
 			d.added = append(d.added, x)
-			d.addedAt = append(d.addedAt, i)
 			excess[x]--
 			d.left[x]++
 		}
 	}
-	for i, x := range la {
+	for _, x := range la {
 		if excess[x] < 0 {
 			d.removed = append(d.removed, x)
-			d.removedAt = append(d.removedAt, i)
 			excess[x]++
 		}
 	}
@@ -398,32 +274,27 @@ func (l *Locality) diffLines(la, lb []string) *lineDiff {
 func (l *Locality) pair(c *changes, d *lineDiff) []bool {
 	used := make([]bool, len(d.added))
 	usedFresh := make([]bool, len(d.fresh))
-	for i, r := range d.removed {
-		removed := changedLine{d.removedAt[i], -1}
+	for _, r := range d.removed {
 		if matchesAny(l.Grows, r) {
 			// A line that may only grow: grown, or not explained.
 			if !l.grew(r, d.added, used) {
-				c.removed, c.removedAt = append(c.removed, r), append(c.removedAt, removed)
+				c.removed = append(c.removed, r)
 			}
 			continue
 		}
 		k, byAlso := l.pairLine(r, d.added, used)
-		var changed changedLine
-		if k >= 0 {
-			changed = changedLine{d.addedAt[k], d.removedAt[i]}
-		}
 		switch {
 		case byAlso:
 		case k >= 0 && maskNumbers(r) == maskNumbers(d.added[k]):
-			c.numbers, c.numbersAt = append(c.numbers, d.added[k]), append(c.numbersAt, changed)
+			c.numbers = append(c.numbers, d.added[k])
 			if l.By != 0 && !steppedBy(r, d.added[k], l.By) {
-				c.step, c.stepAt = append(c.step, d.added[k]), append(c.stepAt, changed)
+				c.step = append(c.step, d.added[k])
 			}
 		case k >= 0:
-			c.punct, c.punctAt = append(c.punct, d.added[k]), append(c.punctAt, changed)
+			c.punct = append(c.punct, d.added[k])
 		case gained(r, d.fresh, usedFresh, l.Fresh, l.Renamed), l.also(r), split(r, d.fresh, d.added, used, l.Fresh), len(d.fresh) > 0 && structural(r):
 		default:
-			c.removed, c.removedAt = append(c.removed, r), append(c.removedAt, removed)
+			c.removed = append(c.removed, r)
 		}
 		if k >= 0 {
 			d.left[d.added[k]]--
