@@ -432,7 +432,13 @@ func loadSetup(tools *setup.Tools, cfg string, faults []string, opt setup.Option
 	opt.Warn = func(w string) {
 		fmt.Fprintf(os.Stderr, "mcpt: warning: %s\n", w)
 	}
-	return setup.Load(cfg, opt)
+	s, err := setup.Load(cfg, opt)
+	if err == nil {
+		for _, n := range s.Notes {
+			fmt.Fprintf(os.Stderr, "mcpt: note: %s\n", n)
+		}
+	}
+	return s, err
 }
 
 // interrupts turns SIGINT, SIGTERM and SIGHUP into the stages of a stop.

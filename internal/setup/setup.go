@@ -97,6 +97,10 @@ type Setup struct {
 	// Release is the transpiler's release as its version command prints
 	// it; "" when it has none or it was not run (ReadRelease).
 	Release string
+	// Notes say what Load changed of the campaign that the user should
+	// know: the flag values left out because the release does not take
+	// them (CheckSupports).
+	Notes []string
 }
 
 // Style is what the configuration says of the transpiler's names, for

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -23,6 +24,7 @@ type goldenCase struct {
 	File    string       `json:"file"`
 	Module  string       `json:"module"`
 	Timeout string       `json:"timeout"`
+	Ignore  string       `json:"ignore"`
 	Added   []memberJSON `json:"added"`
 }
 
@@ -62,6 +64,9 @@ func verdictText(v oracle.Verdict) string {
 
 func (g *goldenCase) check(t *testing.T) *Check {
 	c := &Check{File: g.File, Module: g.Module}
+	if g.Ignore != "" {
+		c.Ignore = regexp.MustCompile(g.Ignore)
+	}
 	if g.Timeout != "" {
 		d, err := time.ParseDuration(g.Timeout)
 		if err != nil {

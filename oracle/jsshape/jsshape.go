@@ -23,6 +23,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -65,6 +66,11 @@ type Check struct {
 	Timeout time.Duration
 	// Node is the node program ("" finds node on PATH).
 	Node string
+	// Ignore, when set, leaves out of both shapes the members of a class,
+	// a prototype, an instance or an object (not the exports) whose key
+	// it matches: helpers a transpiler adds, such as sucrase's __init
+	// methods, which it numbers across a module.
+	Ignore *regexp.Regexp
 }
 
 // CheckerName implements relation.Named.
@@ -138,9 +144,13 @@ func (c *Check) DecideContext(ctx context.Context, o, o2 tree.Tree) oracle.Verdi
 		}
 		members[i].Value = &v
 	}
-	pred, perr := predict(base.Shape, members)
+	baseShape, fuShape := base.Shape, fu.Shape
+	if c.Ignore != nil {
+		baseShape, fuShape = baseShape.without(c.Ignore), fuShape.without(c.Ignore)
+	}
+	pred, perr := predict(baseShape, members)
 	if fu.Error != "" {
-		exp := base.Shape.Text()
+		exp := baseShape.Text()
 		if perr == nil {
 			exp = pred.Text()
 		}
@@ -149,7 +159,7 @@ func (c *Check) DecideContext(ctx context.Context, o, o2 tree.Tree) oracle.Verdi
 	if perr != nil {
 		return undecided("%v", perr)
 	}
-	diffs := pred.compare(fu.Shape)
+	diffs := pred.compare(fuShape)
 	if len(diffs) == 0 {
 		return oracle.Verdict{}
 	}
@@ -157,7 +167,7 @@ func (c *Check) DecideContext(ctx context.Context, o, o2 tree.Tree) oracle.Verdi
 	if len(diffs) > 1 {
 		msg += fmt.Sprintf(" (and %d more: %s)", len(diffs)-1, strings.Join(diffs[1:min(len(diffs), 6)], "; "))
 	}
-	return fail(msg, pred.Text(), fu.Shape.Text(), "", diffs...)
+	return fail(msg, pred.Text(), fuShape.Text(), "", diffs...)
 }
 
 // expects says what the check predicts of File in o′.
@@ -174,8 +184,12 @@ func (c *Check) expects() string {
 		}
 		added = append(added, a)
 	}
-	return fmt.Sprintf("Loaded in node, %s of o′ has the runtime shape of %s of o (its exports, their members, the types and values of both) with the added members: %s.",
-		c.File, c.File, strings.Join(added, ", "))
+	ignore := ""
+	if c.Ignore != nil {
+		ignore = fmt.Sprintf(" (the members ignore matches, /%s/, left out of both)", c.Ignore)
+	}
+	return fmt.Sprintf("Loaded in node, %s of o′ has the runtime shape of %s of o (its exports, their members, the types and values of both)%s with the added members: %s.",
+		c.File, c.File, ignore, strings.Join(added, ", "))
 }
 
 // loaded is what the worker said of one tree: File's shape or the error

@@ -92,9 +92,15 @@ type Member struct {
 // its old value (either).
 type expect struct {
 	added, anyValue, anyFlags, absent bool
-	typ                               string
-	after, before                     string
-	either                            *Value
+	// holds marks a new export whose members the prediction names (of:
+	// the export): they are compared, every one of them
+	holds bool
+	// literal marks a property of a new value that a literal predicts
+	// whole: predicted, though o has no such property
+	literal       bool
+	typ           string
+	after, before string
+	either        *Value
 }
 
 // predicted is a shape with expectations: the base's with the new
@@ -102,6 +108,10 @@ type expect struct {
 type predicted struct {
 	Shape
 	x map[*Prop]*expect
+	// fresh holds the values of exports the mutation adds, by name, for
+	// the members the prediction gives them (a new class's instance
+	// members): skeletons of their kind, filled by predict
+	fresh map[string]*Value
 }
 
 func (p *predicted) expect(pr *Prop) *expect { return p.x[pr] }
@@ -109,7 +119,19 @@ func (p *predicted) expect(pr *Prop) *expect { return p.x[pr] }
 // predict applies the members to a copy of base. A member whose holder
 // base lacks cannot be predicted: the error says which.
 func predict(base *Shape, members []Member) (*predicted, error) {
-	p := &predicted{Shape: Shape{Exports: cloneProps(base.Exports)}, x: map[*Prop]*expect{}}
+	p := &predicted{Shape: Shape{Exports: cloneProps(base.Exports)}, x: map[*Prop]*expect{}, fresh: map[string]*Value{}}
+	// A new export of a class, function or object may hold members of
+	// its own that the prediction names.
+	for _, m := range members {
+		if m.In == InExport && (m.Kind == "class" || m.Kind == "function" || m.Kind == "object") && base.export(m.Name) == nil {
+			v := &Value{T: m.Kind}
+			if m.Kind == "class" {
+				v.Inst = &Instance{}
+			}
+			p.fresh[m.Name] = v
+		}
+	}
+	held := map[string]bool{}
 	type addition struct {
 		list *[]Prop
 		prop Prop
@@ -173,10 +195,18 @@ func predict(base *Shape, members []Member) (*predicted, error) {
 		}
 		if m.In == InExport {
 			x.anyFlags = true // exports show no descriptor
+			if v := p.fresh[m.Name]; v != nil && m.Value == nil {
+				prop.V = v // filled by the members that name it
+				x.holds = true
+			}
 			adds = append(adds, addition{&p.Exports, prop, x})
 			continue
 		}
 		holder, err := p.holder(m.Of)
+		if err != nil && p.fresh[m.Of] != nil {
+			holder, err = p.fresh[m.Of], nil
+			held[m.Of] = true
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", m.Name, err)
 		}
@@ -221,6 +251,12 @@ func predict(base *Shape, members []Member) (*predicted, error) {
 			} else {
 				adds = append(adds, addition{list, rev, rx})
 			}
+		}
+	}
+	for _, a := range adds {
+		if a.x.holds && !held[a.prop.K] {
+			a.x.holds = false
+			a.prop.V = &Value{T: "(any)"}
 		}
 	}
 	// Properties are appended last, each list once grown, so that the
@@ -389,7 +425,7 @@ func (p *predicted) props(out *[]string, path string, pred, act []Prop, exports 
 			continue
 		}
 		if a == nil {
-			if x != nil && x.added {
+			if x != nil && (x.added || x.literal) {
 				*out = append(*out, fmt.Sprintf("%s: missing, predicted %s", what(pp.K), describeExpected(pp, x)))
 			} else {
 				*out = append(*out, fmt.Sprintf("%s: missing in o′, o has it (%s)", what(pp.K), pp.V))
@@ -492,6 +528,21 @@ func (p *predicted) value(out *[]string, what string, pv, av *Value, x *expect) 
 	if x != nil && x.anyValue {
 		if x.typ != "" && av.T != x.typ {
 			*out = append(*out, fmt.Sprintf("%s = %s, predicted %s", what, av, article(x.typ)))
+			return
+		}
+		if x.holds {
+			// a new export with members of its own: those, and no others
+			p.props(out, what+".", pv.Props, av.Props, false)
+			p.props(out, what+".prototype.", pv.Proto, av.Proto, false)
+			switch {
+			case pv.Inst == nil:
+			case av.Inst == nil:
+				*out = append(*out, fmt.Sprintf("%s: makes no instance, predicted one", what))
+			case av.Inst.Throws != "":
+				*out = append(*out, fmt.Sprintf("%s: new %s() throws %s", what, av.Name, av.Inst.Throws))
+			default:
+				p.props(out, what+".instance.", pv.Inst.Props, av.Inst.Props, false)
+			}
 		}
 		return
 	}
@@ -500,7 +551,16 @@ func (p *predicted) value(out *[]string, what string, pv, av *Value, x *expect) 
 		return
 	}
 	if x != nil && x.added {
-		return // a predicted object is predicted by its type and name only
+		// A new object is predicted by its type and name, and by its own
+		// properties when a literal predicts it (an enum object written
+		// out: its members both ways).
+		if pv.T == "object" || pv.T == "array" {
+			for i := range pv.Props {
+				p.x[&pv.Props[i]] = &expect{literal: true}
+			}
+			p.props(out, what+".", pv.Props, av.Props, false)
+		}
+		return
 	}
 	p.props(out, what+".", pv.Props, av.Props, false)
 	p.props(out, what+".prototype.", pv.Proto, av.Proto, false)

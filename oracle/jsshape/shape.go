@@ -2,6 +2,7 @@ package jsshape
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -145,6 +146,7 @@ func (s *Shape) Text() string {
 		e := &s.Exports[i]
 		if e.note != "" {
 			fmt.Fprintf(&b, "export %s: %s\n", e.K, e.note)
+			e.V.write(&b, "  ") // the members predicted of a new export
 			continue
 		}
 		fmt.Fprintf(&b, "export %s = %s\n", e.K, e.V)
@@ -205,4 +207,42 @@ func cloneProps(ps []Prop) []Prop {
 func isIndex(k string) bool {
 	n, err := strconv.ParseUint(k, 10, 32)
 	return err == nil && n < 1<<32-1 && strconv.FormatUint(n, 10) == k
+}
+
+// without is a copy of s whose members (not exports) with a key re
+// matches are left out, at every depth; s is not changed (shapes are
+// cached).
+func (s *Shape) without(re *regexp.Regexp) *Shape {
+	out := &Shape{Exports: make([]Prop, len(s.Exports))}
+	for i, p := range s.Exports {
+		p.V = p.V.without(re)
+		out.Exports[i] = p
+	}
+	return out
+}
+
+func (v *Value) without(re *regexp.Regexp) *Value {
+	if v == nil {
+		return nil
+	}
+	c := *v
+	c.Props, c.Proto = propsWithout(v.Props, re), propsWithout(v.Proto, re)
+	if v.Inst != nil {
+		in := *v.Inst
+		in.Props = propsWithout(v.Inst.Props, re)
+		c.Inst = &in
+	}
+	return &c
+}
+
+func propsWithout(ps []Prop, re *regexp.Regexp) []Prop {
+	var out []Prop
+	for _, p := range ps {
+		if re.MatchString(p.K) {
+			continue
+		}
+		p.V = p.V.without(re)
+		out = append(out, p)
+	}
+	return out
 }

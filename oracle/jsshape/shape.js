@@ -204,8 +204,10 @@ const prelude = new vm.Script(String.raw`(() => {
       try {
         const d = getDesc(exports, k);
         if (d === undefined) continue;
-        if (!esm && !("value" in d)) { push(out, { k, v: { t: "accessor" } }); continue; }
-        v = esm ? exports[k] : d.value;
+        // CommonJS output of ES modules (esbuild's, swc's, Babel's)
+        // exports each binding as a getter: read it, as an importer does
+        if (!esm && !("value" in d) && (typeof d.get !== "function" || d.set !== undefined)) { push(out, { k, v: { t: "accessor" } }); continue; }
+        v = esm ? exports[k] : "value" in d ? d.value : call(d.get, exports);
       } catch (e) {
         push(out, { k, v: { t: "error", v: errText(e) } });
         continue;
@@ -227,7 +229,7 @@ const prelude = new vm.Script(String.raw`(() => {
       return shape(exports, false);
     },
     shape(ns) { return shape(ns, true); },
-    value(v) { budget = 1000; return J.stringify(describe(v, 1, [])); },
+    value(v) { budget = 1000; return J.stringify(describe(v, 3, [])); },
     errText,
   };
 })()`, { filename: "mcpt-prelude.js" });

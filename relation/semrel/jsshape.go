@@ -2,6 +2,7 @@ package semrel
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
@@ -14,7 +15,7 @@ import (
 var JSShape = yamlrel.CheckerKind{
 	Name: "js-shape",
 	Doc: "file, a JavaScript module of o and o′, loaded in node, has in o′ the runtime shape of o's plus exactly the added members: exports, enum objects, static, prototype and instance members with their values and descriptors, static initialisers in order.\n" +
-		"file: the module (template); added: the new members, each name, in (export, static, prototype, instance, enum, property), of, kind, value, writable, enumerable, absent, after, before (templates); module: esm, commonjs or auto; timeout: per module (5s); node: the node program; name: the checker's name.",
+		"file: the module (template); added: the new members, each name, in (export, static, prototype, instance, enum, property), of, kind, value, writable, enumerable, absent, after, before (templates); module: esm, commonjs or auto (a template); timeout: per module (5s); node: the node program; ignore: a pattern of member keys left out of both shapes (helpers a transpiler adds); name: the checker's name.",
 	New: newJSShape,
 }
 
@@ -24,6 +25,7 @@ type jsShapeYAML struct {
 	Module  yamlrel.String  `yaml:"module"`
 	Timeout yamlrel.String  `yaml:"timeout"`
 	Node    yamlrel.String  `yaml:"node"`
+	Ignore  yamlrel.String  `yaml:"ignore"`
 	Added   []jsMemberYAML  `yaml:"added"`
 }
 
@@ -42,9 +44,12 @@ type jsMemberYAML struct {
 
 type jsShapeT struct {
 	name, module, node string
-	timeout            time.Duration
-	file               *yamlrel.Template
-	added              []jsMemberT
+	// moduleT, when module is a template, renders it for each follow-up
+	moduleT *yamlrel.Template
+	timeout time.Duration
+	ignore  *regexp.Regexp
+	file    *yamlrel.Template
+	added   []jsMemberT
 }
 
 type jsMemberT struct {
@@ -71,12 +76,15 @@ func newJSShape(spec *yamlrel.Spec) (yamlrel.Check, error) {
 	if y.Name != nil {
 		c.name = y.Name.Value
 	}
-	switch c.module {
-	case "", "auto":
+	var err error
+	if isTemplate(c.module) {
+		// rendered for each follow-up (the flags may say which)
+		if c.moduleT, err = spec.Template(y.Module); err != nil {
+			return nil, err
+		}
 		c.module = ""
-	case "esm", "commonjs":
-	default:
-		return nil, y.Module.At("js-shape: module %q: want esm, commonjs or auto", c.module)
+	} else if c.module, err = moduleKind(c.module); err != nil {
+		return nil, y.Module.At("%v", err)
 	}
 	if y.Timeout.Value != "" {
 		d, err := time.ParseDuration(y.Timeout.Value)
@@ -85,7 +93,13 @@ func newJSShape(spec *yamlrel.Spec) (yamlrel.Check, error) {
 		}
 		c.timeout = d
 	}
-	var err error
+	if y.Ignore.Value != "" {
+		re, err := regexp.Compile(y.Ignore.Value)
+		if err != nil {
+			return nil, y.Ignore.At("js-shape: ignore: %v", err)
+		}
+		c.ignore = re
+	}
 	if c.file, err = spec.Template(y.File); err != nil {
 		return nil, err
 	}
@@ -132,7 +146,17 @@ func (c *jsShapeT) Checker(mu *yamlrel.Mutation) (relation.Checker, error) {
 	if err != nil {
 		return nil, err
 	}
-	chk := &jsshape.Check{Name: c.name, File: file, Module: c.module, Timeout: c.timeout, Node: c.node}
+	module := c.module
+	if c.moduleT != nil {
+		m, err := renderOpt(mu, c.moduleT)
+		if err != nil {
+			return nil, err
+		}
+		if module, err = moduleKind(m); err != nil {
+			return nil, err
+		}
+	}
+	chk := &jsshape.Check{Name: c.name, File: file, Module: module, Timeout: c.timeout, Node: c.node, Ignore: c.ignore}
 	for _, t := range c.added {
 		m := jsshape.Member{In: t.in, Kind: t.kind}
 		var value, writable, enumerable, absent string
@@ -180,4 +204,15 @@ func (c *jsShapeT) Checker(mu *yamlrel.Mutation) (relation.Checker, error) {
 		chk.Values = append(chk.Values, value)
 	}
 	return chk, nil
+}
+
+// moduleKind reads how a module loads: esm, commonjs, or auto ("" too).
+func moduleKind(m string) (string, error) {
+	switch m {
+	case "", "auto":
+		return "", nil
+	case "esm", "commonjs":
+		return m, nil
+	}
+	return "", fmt.Errorf("js-shape: module %q: want esm, commonjs or auto", m)
 }
