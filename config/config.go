@@ -17,6 +17,7 @@ import (
 	"github.com/mcpt-tool/mcpt/internal/inputfile"
 	"github.com/mcpt-tool/mcpt/internal/namecase"
 	"github.com/mcpt-tool/mcpt/internal/yamlpos"
+	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/transpiler/spec"
 )
 
@@ -37,8 +38,10 @@ type Config struct {
 	Seeds      Seeds
 	Relations  Relations
 	Budget     Budget
-	Normalize  []Rule
-	BaseRuns   int // how many times each base is transpiled to detect nondeterminism (1 = no check)
+	// Normalize are the normalisation rules applied to every output file
+	// before the checks.
+	Normalize oracle.Normalizer
+	BaseRuns  int // how many times each base is transpiled to detect nondeterminism (1 = no check)
 	// ConfirmRuns is how many times a failing run is run again, each
 	// repeating the failure, before it is a finding; 0 is the engine's
 	// default.
@@ -99,15 +102,6 @@ type Budget struct {
 	MaxCases int
 	MaxMR    int
 	MaxSpots int
-}
-
-// Rule is a normalisation rule applied to every output file before checks:
-// lines matching Match are dropped, or rewritten to Replace.
-type Rule struct {
-	Files   []string // glob patterns of files it applies to; empty = all
-	Match   string
-	Replace *string
-	Pos     Pos
 }
 
 type fileYAML struct {
@@ -300,15 +294,17 @@ func (c *Config) budget(b *budgetYAML, errs *ErrorList) {
 
 func (c *Config) normalize(rules []ruleYAML, errs *ErrorList) {
 	for _, r := range rules {
-		rule := Rule{Match: r.Match.Value, Pos: r.Match.Pos}
+		var rule oracle.Rule
 		if r.Match.Value == "" {
 			pos := r.Match.Pos
 			if pos.Line == 0 {
 				pos = Pos{File: c.File, Line: 1, Col: 1}
 			}
 			errs.Add(Errorf(pos, "normalize: a rule needs match"))
-		} else if _, err := regexp.Compile(r.Match.Value); err != nil {
+		} else if re, err := regexp.Compile(r.Match.Value); err != nil {
 			errs.Add(r.Match.At("bad pattern: %v", err))
+		} else {
+			rule.Match = re
 		}
 		if r.Replace != nil {
 			v := r.Replace.Value
@@ -320,7 +316,9 @@ func (c *Config) normalize(rules []ruleYAML, errs *ErrorList) {
 			}
 			rule.Files = append(rule.Files, f.Value)
 		}
-		c.Normalize = append(c.Normalize, rule)
+		if rule.Match != nil { // else an error is reported
+			c.Normalize = append(c.Normalize, rule)
+		}
 	}
 }
 

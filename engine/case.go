@@ -485,7 +485,7 @@ func followUpFindings(ctx context.Context, proto result.Finding, fu *relation.Fo
 			// File names are the transpiler's: recorded escaped (control
 			// characters, bytes that are not UTF-8), as they are printed.
 			f.Checker, f.File, f.Message = printable.Line(fl.Checker), printable.Line(fl.File), printable.Text(fl.Message)
-			f.Expected, f.Actual, f.Diff = fl.Expected, fl.Actual, fl.Diff
+			f.Expected, f.Actual, f.Diff, f.Compared = fl.Expected, fl.Actual, fl.Diff, fl.Compared
 			f.Bindings, f.Fresh = fu.Bindings, fu.Fresh
 			fs = append(fs, f)
 		}

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpt-tool/mcpt/config"
 	"github.com/mcpt-tool/mcpt/internal/setup"
 )
 
@@ -40,17 +39,12 @@ export enum Free { A, B }
 		t.Fatal(err)
 	}
 	for _, cfg := range []string{"mcpt.yaml", "derived.yaml"} {
-		// The relations alone: spots need no compiler, so this runs
+		// Without the transpiler: spots need no compiler, so this runs
 		// without tsc installed.
-		c, err := config.Load(filepath.Join(tsDir, cfg))
+		s, err := setup.Load(filepath.Join(tsDir, cfg), setup.Options{SeedFiles: []string{file}, Skip: setup.SkipTranspiler, NoRelease: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		rels, err := setup.Relations(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := &setup.Setup{Config: c, Relations: rels}
 		free := 0
 		for _, r := range s.Relations {
 			if !strings.HasPrefix(r.Name, "add-enum-member") {

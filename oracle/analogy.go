@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/tree"
 )
 
@@ -103,6 +104,7 @@ func (c *Analogy) decide(o, o2 tree.Tree, loose bool) (Verdict, bool) {
 		f     string
 		want  []*pattern
 		count map[string]int
+		at    map[string][]int // the sibling's lines in o, by pattern key
 	}
 	var files []fileLines
 	held := map[string]bool{} // the sibling's forms on those lines
@@ -124,9 +126,9 @@ func (c *Analogy) decide(o, o2 tree.Tree, loose bool) (Verdict, bool) {
 		if !slices.Contains(seenForm, true) {
 			seenForm = everywhere
 		}
-		want, count := c.siblingLines(f, text, starts, scs, kin, seenForm, mask, held)
+		want, count, at := c.siblingLines(f, text, starts, scs, kin, seenForm, mask, held)
 		if len(want) > 0 {
-			files = append(files, fileLines{f, want, count})
+			files = append(files, fileLines{f, want, count, at})
 		}
 	}
 	if loose && (len(files) == 0 || !alikeIn(c.Renames[0], held)) {
@@ -146,6 +148,7 @@ func (c *Analogy) decide(o, o2 tree.Tree, loose bool) (Verdict, bool) {
 				Message:  fmt.Sprintf("%s in o′ lacks %d lines that %s has and %s must have too: %s", fl.f, len(missing), c.Renames[0].From, c.Renames[0].To, strings.TrimSpace(missing[0])),
 				Expected: strings.Join(missing, "\n"),
 				Actual:   c.linesOf(string(o2[fl.f])),
+				Compared: c.compared(fl.f, view(o[fl.f]), view(o2[fl.f]), fl.want, fl.at, mask),
 			})
 		}
 	}
@@ -188,9 +191,10 @@ func alikeIn(r Rename, held map[string]bool) bool {
 // once, and how many times each occurs (by pattern key). A line whose
 // every mention of the sibling is ambiguous is left out. The texts of the
 // sibling's occurrences on the lines returned are added to held.
-func (c *Analogy) siblingLines(f, text string, starts []int, scs []*scanner, kin []scanner, seenForm []bool, mask func(string) string, held map[string]bool) ([]*pattern, map[string]int) {
+func (c *Analogy) siblingLines(f, text string, starts []int, scs []*scanner, kin []scanner, seenForm []bool, mask func(string) string, held map[string]bool) ([]*pattern, map[string]int, map[string][]int) {
 	var want []*pattern
 	count := map[string]int{}
+	at := map[string][]int{}
 	var lines map[string]bool // the lines of the file, masked, once needed
 	has := func(l string) bool {
 		if lines == nil {
@@ -228,8 +232,78 @@ func (c *Analogy) siblingLines(f, text string, starts []int, scs []*scanner, kin
 			want = append(want, p)
 		}
 		count[p.key]++
+		at[p.key] = append(at[p.key], i)
 	}
-	return want, count
+	return want, count, at
+}
+
+// compared is the evidence of a failure on file f: each line of the
+// sibling in o (text) facing the new member's line in o′ (text2) that
+// matches it renamed, or the line looked for; then the new member's lines
+// of o′ that no line of the sibling accounts for.
+func (c *Analogy) compared(f, text, text2 string, want []*pattern, at map[string][]int, mask func(string) string) *result.Compared {
+	from, to := c.Renames[0].From, c.Renames[0].To
+	numbers := " (its numbers, written #, and the punctuation that ends it aside)"
+	if c.KeepNumbers {
+		numbers = " (the punctuation that ends it aside)"
+	}
+	list := ""
+	if len(c.Renames) > 1 {
+		var rs []string
+		for _, r := range c.Renames[1:] {
+			rs = append(rs, r.From.String()+" → "+r.To.String())
+		}
+		list = " (and " + strings.Join(rs, ", ") + ")"
+	}
+	cmp := &result.Compared{Kind: result.CmpAnalogy, Expects: fmt.Sprintf(
+		"The sibling %s is a declaration of the same shape as %s: every line of %s in o that is the sibling's, with %s in its place%s, form for form%s, is in %s of o′ as many times as o has the sibling's line.",
+		from, to, f, to, list, numbers, f)}
+	starts := lineStarts(text)
+	lines2, _ := SplitLines(text2)
+	masked := make([]string, len(lines2))
+	for j, l := range lines2 {
+		masked[j] = strings.TrimRight(mask(l), punctuation)
+	}
+	used := make([]bool, len(lines2))
+	for _, p := range want {
+		var matches []int
+		for j, m := range masked {
+			if p.match(m) {
+				matches = append(matches, j)
+			}
+		}
+		for k, i := range at[p.key] {
+			l := result.CmpLine{O: result.Ref(i+1, lineAt(text, starts, i))}
+			if k < len(matches) {
+				j := matches[k]
+				used[j] = true
+				l.O2, l.Role = result.Ref(j+1, lines2[j]), result.RoleFound
+				l.Why = "the sibling's line, renamed"
+			} else {
+				l.Want, l.Role = p.display(), result.RoleMissing
+				l.Why = fmt.Sprintf("the sibling's line, renamed: o′ has it %s", times(len(matches), len(at[p.key])))
+			}
+			cmp.Add(l)
+		}
+	}
+	for j, l := range lines2 {
+		if !used[j] && mentions(l, []Name{to}) && !commentLine(f, l) {
+			cmp.Add(result.CmpLine{O2: result.Ref(j+1, l), Role: result.RoleExtra,
+				Why: fmt.Sprintf("names %s, and no line of the sibling accounts for it (no failure by itself)", to)})
+		}
+	}
+	return cmp
+}
+
+// times says how many times o′ has a line of which o has n.
+func times(have, n int) string {
+	switch {
+	case have == 0:
+		return "nowhere"
+	case have == 1:
+		return fmt.Sprintf("once, o has the sibling's %d times", n)
+	}
+	return fmt.Sprintf("%d times, o has the sibling's %d times", have, n)
 }
 
 // countMatches counts, for each pattern, the lines of text that it
@@ -308,6 +382,23 @@ func (p *pattern) String() string {
 		b.WriteString(l)
 		if i < len(p.alts) {
 			b.WriteString(p.alts[i][0])
+		}
+	}
+	return b.String()
+}
+
+// display shows the pattern with every alternative at each name, as
+// {a|b} where there are more than one.
+func (p *pattern) display() string {
+	var b strings.Builder
+	for i, l := range p.lits {
+		b.WriteString(l)
+		if i < len(p.alts) {
+			if len(p.alts[i]) == 1 {
+				b.WriteString(p.alts[i][0])
+			} else {
+				b.WriteString("{" + strings.Join(p.alts[i], "|") + "}")
+			}
 		}
 	}
 	return b.String()

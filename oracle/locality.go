@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/tree"
 )
 
@@ -97,10 +98,14 @@ func (l *Locality) Decide(o, o2 tree.Tree) Verdict {
 		b, inB := o2[f]
 		switch {
 		case !inB:
-			fail(f, "%s is in o but missing from o′", f)
+			fail(f, "%s is in o but missing from o′", f).Compared = &result.Compared{Kind: result.CmpLocality,
+				Expects: f + " is in o, so it is in o′ too: a declaration inserted into the input removes no output file."}
 		case !inA:
 			if !mentions(f, l.Fresh) && !mentions(string(b), l.Fresh) {
-				fail(f, "%s appeared in o′ but mentions no new name", f).Actual = string(b)
+				x := fail(f, "%s appeared in o′ but mentions no new name", f)
+				x.Actual = string(b)
+				x.Compared = &result.Compared{Kind: result.CmpLocality,
+					Expects: "A file that appears in o′ is the new declaration's: it mentions a fresh name (" + l.freshNames() + ") in its path or its content."}
 			}
 		case bytes.Equal(a, b):
 		default:
@@ -125,18 +130,22 @@ func (l *Locality) Decide(o, o2 tree.Tree) Verdict {
 			if len(c.removed)+len(c.added) > 0 {
 				x := fail(f, "%s in o′: %s", f, unexplained(c.added, c.removed))
 				x.Expected, x.Actual, x.Diff = strings.Join(c.removed, "\n"), strings.Join(c.added, "\n"), DiffOutputs(f, string(a), string(b))
+				x.Compared = l.unexplainedCompared(f, &c)
 			}
 			if len(c.step) > 0 {
 				x := fail(f, "%s in o′: a number changed by another amount than %+d: %s", f, l.By, strings.TrimSpace(c.step[0]))
 				x.Actual, x.Diff = strings.Join(c.step, "\n"), DiffOutputs(f, string(a), string(b))
+				x.Compared = l.changedCompared(f, &c, c.step, sameNumbers, fmt.Sprintf("changed only in its numbers, but not each by %+d", l.By))
 			}
 			if l.Numbers != Any && numbers > l.Numbers && len(c.numbers) > 0 {
 				x := fail(f, "%s in o′: %d lines changed only in their numbers, the relation allows %d", f, numbers, l.Numbers)
 				x.Actual, x.Diff = strings.Join(c.numbers, "\n"), DiffOutputs(f, string(a), string(b))
+				x.Compared = l.changedCompared(f, &c, c.numbers, sameNumbers, fmt.Sprintf("changed only in its numbers: %d such lines in o′, the relation allows %d", numbers, l.Numbers))
 			}
 			if l.Punctuation != Any && punct > l.Punctuation && len(c.punct) > 0 {
 				x := fail(f, "%s in o′: %d lines changed only in punctuation, the relation allows %d", f, punct, l.Punctuation)
 				x.Actual, x.Diff = strings.Join(c.punct, "\n"), DiffOutputs(f, string(a), string(b))
+				x.Compared = l.changedCompared(f, &c, c.punct, sameWords, fmt.Sprintf("changed only in its punctuation: %d such lines in o′, the relation allows %d", punct, l.Punctuation))
 			}
 		}
 	}
@@ -179,19 +188,26 @@ type changes struct {
 	numbers, punct, added, removed []string
 	step                           []string // renumbered by another amount than By
 	alsoAdded                      int      // added lines an also pattern matches whole
+	// The lines compared (masked or not), as they are in the files, and
+	// how many lines o and o′ share before them: where a failure's lines
+	// are (see placer).
+	la, lb, rawA, rawB []string
+	pre                int
 }
 
 func (l *Locality) classify(ab, bb []byte) changes {
 	var c changes
-	a, b := trimCommon(ab, bb)
+	a, b, pre := trimCommonAt(ab, bb)
 	la, _ := SplitLines(a)
 	lb, _ := SplitLines(b)
+	c.rawA, c.rawB, c.pre = la, lb, pre
 	if l.Numbers == Any && l.By == 0 {
 		// Any renumbering allowed: lines are compared with their numbers
 		// masked, so that a shifted sequence (slots 12, 14, … becoming
 		// 14, 16, …) is no added and removed line.
 		la, lb = l.maskAll(la), l.maskAll(lb)
 	}
+	c.la, c.lb = la, lb
 	d := l.diffLines(la, lb)
 	used := l.pair(&c, d)
 	l.claimAround(lb, d)
@@ -518,6 +534,13 @@ func numbersOf(s string) []int {
 // trimCommon drops the lines that a and b share at their start and end,
 // which the comparison would only match again, and returns the rest.
 func trimCommon(a, b []byte) (string, string) {
+	ta, tb, _ := trimCommonAt(a, b)
+	return ta, tb
+}
+
+// trimCommonAt is trimCommon that also returns how many lines it dropped
+// at the start.
+func trimCommonAt(a, b []byte) (string, string, int) {
 	p := 0
 	for p+64 <= len(a) && p+64 <= len(b) && bytes.Equal(a[p:p+64], b[p:p+64]) {
 		p += 64
@@ -526,6 +549,7 @@ func trimCommon(a, b []byte) (string, string) {
 		p++
 	}
 	p = bytes.LastIndexByte(a[:p], '\n') + 1
+	pre := bytes.Count(a[:p], []byte{'\n'})
 	a, b = a[p:], b[p:]
 	s := 0
 	for s+64 <= len(a) && s+64 <= len(b) && bytes.Equal(a[len(a)-s-64:len(a)-s], b[len(b)-s-64:len(b)-s]) {
@@ -538,7 +562,7 @@ func trimCommon(a, b []byte) (string, string) {
 	for s > 0 && !((s == len(a) || a[len(a)-1-s] == '\n') && (s == len(b) || b[len(b)-1-s] == '\n')) {
 		s--
 	}
-	return string(a[:len(a)-s]), string(b[:len(b)-s])
+	return string(a[:len(a)-s]), string(b[:len(b)-s]), pre
 }
 
 func (l *Locality) also(line string) bool { return matchesAny(l.Also, line) }

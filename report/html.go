@@ -131,6 +131,9 @@ type exampleView struct {
 	InNote   string
 	Patch    []uline // the bundle's diff.txt
 	Stderr   string
+	// Compared is what a derived or semantic checker compared; nil for
+	// an exact check (and for findings of earlier versions of mcpt).
+	Compared *comparedView
 
 	// Full is set on a finding's own page, which shows besides the
 	// inputs and the failing file of o and o′ in full.

@@ -80,6 +80,10 @@ type Finding struct {
 	Expected string `json:"expected,omitempty"` // the predicted follow-up content of File
 	Actual   string `json:"actual,omitempty"`   // the actual follow-up content of File
 	Diff     string `json:"diff,omitempty"`     // unified diff from Expected to Actual
+	// Compared is what a derived or semantic checker compared (see
+	// Compared); nil for an exact check, whose Expected is the predicted
+	// content of File.
+	Compared *Compared `json:"compared,omitempty"`
 
 	ExitCode int    `json:"exit_code,omitempty"`
 	Signal   string `json:"signal,omitempty"`

@@ -33,6 +33,7 @@ import (
 
 	"github.com/mcpt-tool/mcpt/internal/nodeproc"
 	"github.com/mcpt-tool/mcpt/oracle"
+	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/tree"
 )
 
@@ -155,6 +156,9 @@ func (c *Check) DecideContext(ctx context.Context, _, o2 tree.Tree) oracle.Verdi
 		Checker: c.CheckerName(), File: c.File, Message: msg,
 		Expected: report(resp.Probes, true), Actual: report(resp.Probes, false),
 		Diff: oracle.Diff(c.File, report(resp.Probes, true), report(resp.Probes, false)),
+		Compared: &result.Compared{Kind: "dts-probe", Differences: diffs,
+			Expects:  fmt.Sprintf("Each use of %s (left out, assigned, given undefined, called with each arity), type-checked against the follow-up input i′ and against %s of o′, compiles against both or against neither: the expected column says what the type checker says against i′, the found one against %s.", c.what(), c.File, c.File),
+			Expected: report(resp.Probes, true), Found: report(resp.Probes, false)},
 	}}}
 }
 

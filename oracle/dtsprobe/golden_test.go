@@ -86,7 +86,9 @@ func TestGolden(t *testing.T) {
 				}
 			}
 			c.File, c.Member, c.Of, c.Options = spec.File, spec.Member, spec.Of, spec.Options
-			got := verdictText(c.DecideContext(context.Background(), nil, o2))
+			v := c.DecideContext(context.Background(), nil, o2)
+			checkCompared(t, v, "dts-probe")
+			got := verdictText(v)
 			if first, _, _ := strings.Cut(got, " "); strings.TrimRight(first, ":\n") != verdict {
 				t.Errorf("verdict %q, the case is for %q:\n%s", first, verdict, got)
 			}
@@ -108,5 +110,17 @@ func TestGolden(t *testing.T) {
 				t.Errorf("verdict:\n%s\nwant:\n%s", got, ar.Files[want].Data)
 			}
 		})
+	}
+}
+
+// checkCompared fails when a failure of the verdict does not carry what
+// the checker compared: its kind, what it expects, and what it found.
+func checkCompared(t *testing.T, v oracle.Verdict, kind string) {
+	t.Helper()
+	for _, f := range v.Fails {
+		c := f.Compared
+		if c == nil || c.Kind != kind || c.Expects == "" || c.Found == "" || len(c.Differences) == 0 {
+			t.Errorf("%s: the failure carries %+v, want what %s compared", f.Message, c, kind)
+		}
 	}
 }

@@ -86,7 +86,9 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			c := &Check{File: spec.File, Element: el, Elem: spec.Name, Number: spec.Number, JSON: spec.JSON, Default: spec.Default, Deprecated: spec.Deprecated}
-			got := verdictText(c.DecideContext(context.Background(), o, o2))
+			v := c.DecideContext(context.Background(), o, o2)
+			checkCompared(t, v, "go-probe")
+			got := verdictText(v)
 			if first, _, _ := strings.Cut(got, " "); strings.TrimRight(first, ":\n") != verdict {
 				t.Errorf("verdict %q, the case is for %q:\n%s", first, verdict, got)
 			}
@@ -108,5 +110,17 @@ func TestGolden(t *testing.T) {
 				t.Errorf("verdict:\n%s\nwant:\n%s", got, ar.Files[want].Data)
 			}
 		})
+	}
+}
+
+// checkCompared fails when a failure of the verdict does not carry what
+// the checker compared: its kind, what it expects, and what it found.
+func checkCompared(t *testing.T, v oracle.Verdict, kind string) {
+	t.Helper()
+	for _, f := range v.Fails {
+		c := f.Compared
+		if c == nil || c.Kind != kind || c.Expects == "" || c.Found == "" || len(c.Differences) == 0 {
+			t.Errorf("%s: the failure carries %+v, want what %s compared", f.Message, c, kind)
+		}
 	}
 }

@@ -33,6 +33,7 @@ import (
 
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/oracle/goprobe/probe"
+	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/tree"
 )
 
@@ -111,14 +112,19 @@ func (c *Check) DecideContext(ctx context.Context, o, o2 tree.Tree) oracle.Verdi
 	undecided := func(format string, args ...any) oracle.Verdict {
 		return oracle.Verdict{Undecided: []string{fmt.Sprintf(format, args...)}}
 	}
-	fail := func(msg, exp, act string) oracle.Verdict {
-		return oracle.Verdict{Fails: []oracle.Failure{{Checker: c.CheckerName(), File: c.File, Message: msg, Expected: exp, Actual: act}}}
+	// found is what the check found of o′ when that is not act.
+	fail := func(msg, exp, act string, found ...string) oracle.Verdict {
+		f := oracle.Failure{Checker: c.CheckerName(), File: c.File, Message: msg, Expected: exp, Actual: act, Compared: c.compared(exp, act, msg)}
+		if len(found) > 0 {
+			f.Compared.Found = found[0]
+		}
+		return oracle.Verdict{Fails: []oracle.Failure{f}}
 	}
 	if _, ok := o[c.File]; !ok {
 		return undecided("%s is not in o", c.File)
 	}
 	if _, ok := o2[c.File]; !ok {
-		return fail(fmt.Sprintf("%s is in o but not in o′", c.File), "", "")
+		return fail(fmt.Sprintf("%s is in o but not in o′", c.File), "", "", c.File+" is not in o′")
 	}
 	goCmd := c.Go
 	if goCmd == "" {
@@ -133,7 +139,7 @@ func (c *Check) DecideContext(ctx context.Context, o, o2 tree.Tree) oracle.Verdi
 		return undecided("o: %v", err)
 	}
 	if err := m.side(o2, c.File, "f"); err != nil {
-		return fail(fmt.Sprintf("o′: %v", err), "", "")
+		return fail(fmt.Sprintf("o′: %v", err), "", "", err.Error())
 	}
 	version := c.Runtime
 	if version == "" {
@@ -246,8 +252,27 @@ func (c *Check) runFailed(ctx context.Context, goCmd string, m *module, sum []by
 	if _, err := build(ctx, goCmd, alone, sum, version); err != nil {
 		return oracle.Verdict{Undecided: []string{fmt.Sprintf("o: %v", re)}}
 	}
+	msg := fmt.Sprintf("the Go of o′ fails when its package is loaded, o's does not: %v", re.err)
 	return oracle.Verdict{Fails: []oracle.Failure{{Checker: c.CheckerName(), File: c.File,
-		Message: fmt.Sprintf("the Go of o′ fails when its package is loaded, o's does not: %v", re.err), Actual: string(re.out)}}}
+		Message: msg, Actual: string(re.out), Compared: c.compared("", string(re.out), msg)}}}
+}
+
+// compared is the evidence of a failure: what the probe predicted of o′
+// and what it found (or the output of a probe that failed), with the
+// differences.
+func (c *Check) compared(exp, act string, diffs ...string) *result.Compared {
+	var pred []string
+	for _, kv := range [][2]string{{"number", c.Number}, {"json", c.JSON}, {"got", c.Default}, {"deprecated", c.Deprecated}} {
+		if kv[1] != "" {
+			pred = append(pred, kv[0]+"="+kv[1])
+		}
+	}
+	added := c.Element.String() + " " + c.Elem
+	if len(pred) > 0 {
+		added += " (" + strings.Join(pred, ", ") + ")"
+	}
+	return &result.Compared{Kind: "go-probe", Expected: exp, Found: act, Differences: diffs,
+		Expects: fmt.Sprintf("%s of o′, built and read through protoreflect, holds the elements of o's unchanged and the added %s, consistent with itself (one line per element: its number, JSON name, default, the getter's value on an empty message, deprecation).", c.File, added)}
 }
 
 // A fact is an element of a shape, written as a line: its kind and full
@@ -413,7 +438,7 @@ func (c *Check) compare(base, fu map[string]fact) oracle.Verdict {
 	}
 	exp, act := c.predicted(base), listing(fu)
 	return oracle.Verdict{Fails: []oracle.Failure{{Checker: c.CheckerName(), File: c.File, Message: msg,
-		Expected: exp, Actual: act, Diff: oracle.Diff(c.File, exp, act)}}}
+		Expected: exp, Actual: act, Diff: oracle.Diff(c.File, exp, act), Compared: c.compared(exp, act, diffs...)}}}
 }
 
 // mapEntryName is the name of a map field's entry message (FooBarEntry

@@ -127,7 +127,9 @@ func TestGolden(t *testing.T) {
 					o2[strings.TrimPrefix(f.Name, "o2/")] = []byte(strings.ReplaceAll(string(f.Data), "$MARKER", marker))
 				}
 			}
-			got := verdictText(g.check(t).DecideContext(context.Background(), o, o2))
+			v := g.check(t).DecideContext(context.Background(), o, o2)
+			checkCompared(t, v, "js-shape")
+			got := verdictText(v)
 			if _, err := os.Lstat(marker); err == nil {
 				t.Errorf("a module wrote %s", marker)
 			}
@@ -152,5 +154,17 @@ func TestGolden(t *testing.T) {
 				t.Errorf("verdict:\n%s\nwant:\n%s", got, ar.Files[want].Data)
 			}
 		})
+	}
+}
+
+// checkCompared fails when a failure of the verdict does not carry what
+// the checker compared: its kind, what it expects, and what it found.
+func checkCompared(t *testing.T, v oracle.Verdict, kind string) {
+	t.Helper()
+	for _, f := range v.Fails {
+		c := f.Compared
+		if c == nil || c.Kind != kind || c.Expects == "" || c.Found == "" || len(c.Differences) == 0 {
+			t.Errorf("%s: the failure carries %+v, want what %s compared", f.Message, c, kind)
+		}
 	}
 }

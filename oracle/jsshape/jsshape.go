@@ -31,6 +31,7 @@ import (
 
 	"github.com/mcpt-tool/mcpt/internal/nodeproc"
 	"github.com/mcpt-tool/mcpt/oracle"
+	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/tree"
 )
 
@@ -93,18 +94,27 @@ func (c *Check) DecideContext(ctx context.Context, o, o2 tree.Tree) oracle.Verdi
 	undecided := func(format string, args ...any) oracle.Verdict {
 		return oracle.Verdict{Undecided: []string{fmt.Sprintf(format, args...)}}
 	}
-	fail := func(msg, exp, act string) oracle.Verdict {
+	// found is what the check found of o′ when that is not the shape
+	// (act): the error that kept it from loading.
+	fail := func(msg, exp, act string, found string, diffs ...string) oracle.Verdict {
 		f := oracle.Failure{Checker: name, File: c.File, Message: msg, Expected: exp, Actual: act}
 		if exp != "" || act != "" {
 			f.Diff = oracle.Diff(c.File, exp, act)
 		}
+		if found == "" {
+			found = act
+		}
+		if len(diffs) == 0 {
+			diffs = []string{msg}
+		}
+		f.Compared = &result.Compared{Kind: "js-shape", Expects: c.expects(), Expected: exp, Found: found, Differences: diffs}
 		return oracle.Verdict{Fails: []oracle.Failure{f}}
 	}
 	if _, ok := o[c.File]; !ok {
 		return undecided("%s is not in o", c.File)
 	}
 	if _, ok := o2[c.File]; !ok {
-		return fail(fmt.Sprintf("%s is in o but not in o′", c.File), "", "")
+		return fail(fmt.Sprintf("%s is in o but not in o′", c.File), "", "", c.File+" is not in o′")
 	}
 	base, err := c.load(ctx, o, nil)
 	if err != nil {
@@ -120,7 +130,7 @@ func (c *Check) DecideContext(ctx context.Context, o, o2 tree.Tree) oracle.Verdi
 	}
 	switch {
 	case errors.As(err, &ce):
-		return fail(fmt.Sprintf("%s does not load in o′, it does in o: %v", c.File, err), "", "")
+		return fail(fmt.Sprintf("%s does not load in o′, it does in o: %v", c.File, err), "", "", err.Error())
 	case err != nil:
 		return undecided("%s in o′: %v", c.File, err)
 	}
@@ -144,7 +154,7 @@ func (c *Check) DecideContext(ctx context.Context, o, o2 tree.Tree) oracle.Verdi
 		if perr == nil {
 			exp = pred.Text()
 		}
-		return fail(fmt.Sprintf("%s does not load in o′, it does in o: %s", c.File, fu.Error), exp, "")
+		return fail(fmt.Sprintf("%s does not load in o′, it does in o: %s", c.File, fu.Error), exp, "", "error: "+fu.Error)
 	}
 	if perr != nil {
 		return undecided("%v", perr)
@@ -157,7 +167,29 @@ func (c *Check) DecideContext(ctx context.Context, o, o2 tree.Tree) oracle.Verdi
 	if len(diffs) > 1 {
 		msg += fmt.Sprintf(" (and %d more: %s)", len(diffs)-1, strings.Join(diffs[1:min(len(diffs), 6)], "; "))
 	}
-	return fail(msg, pred.Text(), fuShape.Text())
+	return fail(msg, pred.Text(), fuShape.Text(), "", diffs...)
+}
+
+// expects says what the check predicts of File in o′.
+func (c *Check) expects() string {
+	var added []string
+	for i, m := range c.Added {
+		a := m.Name
+		if m.Of != "" {
+			a = m.Of + "." + m.Name
+		}
+		a += " (" + m.In.String() + ")"
+		if i < len(c.Values) && c.Values[i] != "" {
+			a += " = " + c.Values[i]
+		}
+		added = append(added, a)
+	}
+	ignore := ""
+	if c.Ignore != nil {
+		ignore = fmt.Sprintf(" (the members ignore matches, /%s/, left out of both)", c.Ignore)
+	}
+	return fmt.Sprintf("Loaded in node, %s of o′ has the runtime shape of %s of o (its exports, their members, the types and values of both)%s with the added members: %s.",
+		c.File, c.File, ignore, strings.Join(added, ", "))
 }
 
 // loaded is what the worker said of one tree: File's shape or the error

@@ -10,6 +10,7 @@ import (
 	"google.golang.org/protobuf/types/descriptorpb"
 
 	"github.com/mcpt-tool/mcpt/oracle"
+	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/tree"
 )
 
@@ -46,8 +47,11 @@ func (c *EnumLines) Check(o, o2 tree.Tree) []oracle.Failure {
 	if name == "" {
 		name = "enum-lines"
 	}
+	expects := fmt.Sprintf("The Go of %s in o′, its lines in a canonical form, is o's with the constant and the map entries of %s added after those of the value before it, as o′'s descriptor orders the enum.", c.File, c.Value)
 	fail := func(in, msg string) []oracle.Failure {
-		return []oracle.Failure{{Checker: name, File: c.File, Message: fmt.Sprintf("%s in %s: %s", c.File, in, msg)}}
+		m := fmt.Sprintf("%s in %s: %s", c.File, in, msg)
+		return []oracle.Failure{{Checker: name, File: c.File, Message: m,
+			Compared: &result.Compared{Kind: "enum-lines", Expects: expects, Differences: []string{m}}}}
 	}
 	a, ok1 := o[c.File]
 	b, ok2 := o2[c.File]
@@ -89,6 +93,8 @@ func (c *EnumLines) Check(o, o2 tree.Tree) []oracle.Failure {
 		Expected: exp,
 		Actual:   act,
 		Diff:     oracle.Diff(c.File, exp, act),
+		Compared: &result.Compared{Kind: "enum-lines", Expects: expects, Expected: exp, Found: act,
+			Differences: []string{fmt.Sprintf("the lines of enum %s differ from the prediction", e.GetName())}},
 	}}
 }
 

@@ -23,6 +23,7 @@ import (
 	"google.golang.org/protobuf/types/descriptorpb"
 
 	"github.com/mcpt-tool/mcpt/oracle"
+	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/tree"
 )
 
@@ -181,7 +182,9 @@ func (c *Check) Check(o, o2 tree.Tree) []oracle.Failure {
 		name = "descriptor"
 	}
 	fail := func(msg string, exp, act string) []oracle.Failure {
-		return []oracle.Failure{{Checker: name, File: c.File, Message: msg, Expected: exp, Actual: act}}
+		return []oracle.Failure{{Checker: name, File: c.File, Message: msg, Expected: exp, Actual: act,
+			Compared: &result.Compared{Kind: "descriptor", Differences: []string{msg}, Expected: exp, Found: act,
+				Expects: fmt.Sprintf("The file descriptor embedded in %s of o′, less the added %s, is the one of o: the expected column is o's, the found one o′'s without it.", c.File, c.Element)}}}
 	}
 	a, ok1 := o[c.File]
 	b, ok2 := o2[c.File]
