@@ -35,7 +35,10 @@ type Config struct {
 	// repeating the failure, before it is a finding; 0 is the engine's
 	// default.
 	ConfirmRuns int
-	Signature   Signature
+	// BundlesPerGroup is how many findings of each signature group get a
+	// bundle and the full confirmation; 0 is the engine's default.
+	BundlesPerGroup int
+	Signature       Signature
 }
 
 // Signature says what the transpiler's output makes of the program's names,
@@ -86,6 +89,9 @@ type Budget struct {
 	MaxCases int
 	MaxMR    int
 	MaxSpots int
+	// Exhaustive plans without the weights that move a campaign to new
+	// groups.
+	Exhaustive bool
 }
 
 // Rule is a normalisation rule applied to every output file before checks:
@@ -105,6 +111,7 @@ type fileYAML struct {
 	Normalize  []ruleYAML      `yaml:"normalize"`
 	BaseRuns   *Int            `yaml:"base_runs"`
 	Confirm    *Int            `yaml:"confirm_runs"`
+	Bundles    *Int            `yaml:"bundles_per_group"`
 	Signature  *signatureYAML  `yaml:"signature"`
 }
 
@@ -132,6 +139,9 @@ type budgetYAML struct {
 	MaxCases *Int    `yaml:"max_cases"`
 	MaxMR    *Int    `yaml:"max_mr"`
 	MaxSpots *Int    `yaml:"max_spots"`
+	// Exhaustive is a plain bool: a value of another kind is a decoding
+	// error at its place.
+	Exhaustive bool `yaml:"exhaustive"`
 }
 
 type ruleYAML struct {
@@ -207,6 +217,13 @@ func ParseAll(path string, data []byte) (*Config, ErrorList) {
 			c.ConfirmRuns = int(n)
 		}
 	}
+	if y.Bundles != nil {
+		if n := y.Bundles.Value; n < 1 || n > MaxBundlesPerGroup {
+			errs.Add(y.Bundles.At("bundles_per_group must be between 1 and %d, found %d", MaxBundlesPerGroup, n))
+		} else {
+			c.BundlesPerGroup = int(n)
+		}
+	}
 	if y.Signature != nil {
 		c.signature(y.Signature, &errs)
 	}
@@ -246,7 +263,12 @@ func (c *Config) relations(r *relationsYAML, errs *ErrorList) {
 	}
 }
 
+// MaxBundlesPerGroup bounds bundles_per_group (and --bundles-per-group):
+// more is a bundle for every finding of any campaign one would run.
+const MaxBundlesPerGroup = 1000000
+
 func (c *Config) budget(b *budgetYAML, errs *ErrorList) {
+	c.Budget.Exhaustive = b.Exhaustive
 	if b.MaxTime != nil {
 		d, err := time.ParseDuration(b.MaxTime.Value)
 		switch {

@@ -9,21 +9,28 @@ import (
 
 // checkJournalPlan compares the cases of a resumed journal with the plan:
 // a digest of every case of the shard up to the journal's last, by index,
-// seed, relation and spot, must be the journal's.
-func (r *runner) checkJournalPlan(pl *planner) error {
+// seed, relation and spot, must be the journal's. It takes the plan's
+// cases from src up to the journal's last (whose results the weights of
+// the plan see as it goes), so that src goes on from the first case after
+// it.
+func (r *runner) checkJournalPlan(src *caseSource) error {
 	var d planDigest
-	err := pl.run(func(cs Case) bool {
-		si := r.admitted[cs.Seed]
-		if cs.Index > r.resumed.last {
-			return false
+	for {
+		cs, ok := src.take()
+		if !ok {
+			if src.pl.err != nil {
+				return src.pl.err
+			}
+			break
 		}
+		if cs.Index > r.resumed.last {
+			src.putBack(cs)
+			break
+		}
+		si := r.admitted[cs.Seed]
 		if r.opt.Shard.owns(si) {
 			d.add(cs.Index, r.seeds[si].Name, r.c.Relations[cs.Relation].Name, cs.Spot.Index)
 		}
-		return true
-	})
-	if err != nil {
-		return err
 	}
 	if d != r.journalDigest {
 		return fmt.Errorf("%w: the journal's %d cases are not those of this campaign's plan up to case %d (%d): a record was changed, or the transpiler accepted other seeds this time",
@@ -73,14 +80,17 @@ func (r *runner) checkCase(cr *CaseResult) error {
 		return fmt.Errorf("unknown relation %q", cr.Relation)
 	}
 	switch {
-	case cr.Status == result.CasePass && len(cr.Findings) == 0, cr.Status == result.CaseSkip && len(cr.Findings) == 0:
-	case cr.Status == result.CaseFinding && len(cr.Findings) > 0:
+	case cr.Status == result.CasePass && len(cr.Findings) == 0 && len(cr.Flaky) == 0, cr.Status == result.CaseSkip && len(cr.Findings) == 0:
+	case cr.Status == result.CaseFinding && len(cr.Findings) > 0 && len(cr.Flaky) == 0:
 	default:
 		return fmt.Errorf("status %q with %d findings", cr.Status, len(cr.Findings))
 	}
 	for _, f := range cr.Findings {
 		if f.Case != cr.Index || f.SeedFile != cr.Seed || f.Relation != cr.Relation {
 			return fmt.Errorf("finding %s is not of this case", f.ID)
+		}
+		if f.Counted && f.Candidate {
+			return fmt.Errorf("finding %s is counted and a candidate", f.ID)
 		}
 	}
 	r.journalDigest.add(cr.Index, cr.Seed, cr.Relation, cr.Spot.Index)

@@ -417,6 +417,7 @@ func (s *Setup) EngineOptions() engine.Options {
 	opt := engine.Options{
 		Mode: engine.MCP, Seed: 1, MaxTime: b.MaxTime, MaxCases: b.MaxCases,
 		MaxMR: b.MaxMR, MaxSpots: b.MaxSpots, BaseRuns: s.Config.BaseRuns, ConfirmRuns: s.Config.ConfirmRuns,
+		BundlesPerGroup: s.Config.BundlesPerGroup, Exhaustive: b.Exhaustive,
 		Normalize: s.Normalize, Config: s.Config.File, Style: s.Style(),
 	}
 	if opt.MaxTime == 0 && opt.MaxCases == 0 {
