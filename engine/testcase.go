@@ -13,11 +13,15 @@ import (
 type CaseResult struct {
 	Index    int               `json:"case"`
 	Seed     string            `json:"seed"`
+	Flags    string            `json:"flags,omitempty"` // the combination of flags, as Finding.Flags
 	Relation string            `json:"relation"`
 	Spot     result.Spot       `json:"spot"`
 	Status   result.CaseStatus `json:"status"`
 	Skip     string            `json:"skip,omitempty"`
-	Findings []result.Finding  `json:"findings,omitempty"`
+	// Error is the relation's error of a case skipped for it
+	// (SkipRelationFailed): where in the seed, and what failed.
+	Error    string           `json:"error,omitempty"`
+	Findings []result.Finding `json:"findings,omitempty"`
 	// Flaky holds, for a case skipped because a re-run disagreed, the
 	// signatures its first run's findings had.
 	Flaky []string `json:"flaky,omitempty"`
@@ -30,9 +34,11 @@ type CaseResult struct {
 	TranspileNS int64                 `json:"transpile_ns"`
 	CheckNS     int64                 `json:"check_ns"`
 
-	// The follow-up and its output, kept for feedback only.
+	// The follow-up and its output, kept for feedback only, and the pair
+	// the case was made from (for feedback, and the weights).
 	followUp    []byte
 	followFiles tree.Tree
+	pair        int
 	// work is what the collector needs of a case with findings.
 	work *caseWork
 }
@@ -49,9 +55,9 @@ func (cr *CaseResult) skipped(out *Outcome) {
 // status. Its relation's templates stop at deadline, when set (the
 // campaign's time runs out).
 func (r *runner) runCase(ctx context.Context, cs Case, deadline time.Time) (*CaseResult, error) {
-	seed := r.seeds[cs.Seed]
+	seed := r.pairSeed(cs.Pair)
 	rel := r.c.Relations[cs.Relation]
-	b := r.bases[cs.Seed] // admitted: its base was accepted
+	b := r.bases[cs.Pair] // admitted: its base was accepted
 	base := &Base{Seed: seed, Result: b.res, Files: b.files}
 	out, err := r.tester.RunOnce(ctx, Test{
 		Index: cs.Index, Relation: rel, Spot: cs.Spot, CaseSeed: cs.CaseSeed,
@@ -64,7 +70,7 @@ func (r *runner) runCase(ctx context.Context, cs Case, deadline time.Time) (*Cas
 		return nil, err
 	}
 	cr := &CaseResult{
-		Index: cs.Index, Seed: seed.Name, Relation: rel.Name,
+		Index: cs.Index, Seed: seed.Name, Flags: seed.Flags.String(), Relation: rel.Name, pair: cs.Pair,
 		Spot:     result.Spot{Index: cs.Spot.Index, Line: cs.Spot.Line, Col: cs.Spot.Col, Desc: cs.Spot.Desc, Kind: cs.Spot.Kind},
 		Findings: out.Findings, Checks: out.Checks, Skip: out.Skip, Flaky: out.Flaky, Runs: out.Runs, Rechecks: out.Rechecks,
 		MutationNS: out.MutationNS, TranspileNS: out.TranspileNS, CheckNS: out.CheckNS,

@@ -74,8 +74,9 @@ type arm struct {
 	spots []relation.Spot
 }
 
-// weightBook is the weights of a campaign's seeds, by index into
-// runner.seeds.
+// weightBook is the weights of a campaign's seeds, by pair (a seed under
+// a combination of flags: what the plan picks test cases from and a shard
+// owns).
 type weightBook struct {
 	mu    sync.Mutex
 	seeds map[int]*seedArms
@@ -83,9 +84,8 @@ type weightBook struct {
 	// advanced is closed (and replaced) whenever it moves.
 	finished int
 	advanced chan struct{}
-	// seedIndex and relIndex name seeds and relations by their indices.
-	seedIndex map[string]int
-	relIndex  map[string]int
+	// relIndex names relations by their indices.
+	relIndex map[string]int
 }
 
 func newWeightBook(rels []*relation.Relation) *weightBook {
@@ -114,24 +114,13 @@ func (r *runner) noteOutcome(cr *CaseResult) {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if len(cr.Findings) > 0 {
-		si, ok := w.seedIndex[cr.Seed]
-		if !ok {
-			// Seeds that feedback added since: name them all again.
-			w.seedIndex = map[string]int{}
-			for i, s := range r.seeds {
-				w.seedIndex[s.Name] = i
-			}
-			si, ok = w.seedIndex[cr.Seed]
+	if ri, known := w.relIndex[cr.Relation]; known && len(cr.Findings) > 0 {
+		o := outcome{index: cr.Index, arm: armKey{ri, cr.Spot.Kind}}
+		for _, f := range cr.Findings {
+			o.sigs = append(o.sigs, f.Signature)
 		}
-		if ri, known := w.relIndex[cr.Relation]; ok && known {
-			o := outcome{index: cr.Index, arm: armKey{ri, cr.Spot.Kind}}
-			for _, f := range cr.Findings {
-				o.sigs = append(o.sigs, f.Signature)
-			}
-			s := w.seed(si)
-			s.queue = append(s.queue, o)
-		}
+		s := w.seed(cr.pair)
+		s.queue = append(s.queue, o)
 	}
 	w.advance(cr.Index)
 }

@@ -24,6 +24,7 @@ var templateFiles embed.FS
 // style and the views of a finding's evidence.
 var htmlTemplates = template.Must(template.New("").Funcs(template.FuncMap{
 	"plural": plural,
+	"join":   strings.Join,
 }).ParseFS(templateFiles, "*.tmpl"))
 
 // WriteHTML writes outDir/report.html for r: a summary of the campaign and,
@@ -66,6 +67,9 @@ type htmlPage struct {
 	Skipped    int
 	Groups     []groupView
 	Unreported bool // findings with no group: an old or hand-made report
+	// CombinationCount is how many combinations of flags each seed ran
+	// under (0 without flags).
+	CombinationCount int
 
 	pages map[string]bool // the findings that get a page (pageSet)
 }
@@ -116,11 +120,11 @@ type countedView struct {
 const maxCountedShown = 100
 
 type otherView struct {
-	ID, Seed, Spot string
-	Candidate      bool         // the group's candidate for reduction
-	Href           string       // the finding's bundle directory, relative to the report
-	Page           string       // the finding's page, relative to the report; "" when it has none
-	Reduced        *reducedView // its reduced bundle, if mcpt reduce made one
+	ID, Seed, Flags, Spot string
+	Candidate             bool         // the group's candidate for reduction
+	Href                  string       // the finding's bundle directory, relative to the report
+	Page                  string       // the finding's page, relative to the report; "" when it has none
+	Reduced               *reducedView // its reduced bundle, if mcpt reduce made one
 }
 
 // reducedView is the bundle mcpt reduce wrote beside a finding's own.
@@ -207,7 +211,8 @@ func newPageHeader(r *result.Report) *htmlPage {
 		p.Phases = fmt.Sprintf("mutation %s · transpilation %s · checking %s",
 			fmtDuration(time.Duration(t.MutationNS)), fmtDuration(time.Duration(t.TranspileNS)), fmtDuration(time.Duration(t.CheckNS)))
 	}
-	p.Skipped = len(r.Seeds.Rejected) + len(r.Seeds.Nondeterministic) + len(r.Seeds.Crashed)
+	p.Skipped = len(r.Seeds.Rejected) + len(r.Seeds.Nondeterministic) + len(r.Seeds.Crashed) + len(r.Seeds.Skipped)
+	p.CombinationCount = len(r.Flags)
 	return p
 }
 
@@ -335,7 +340,7 @@ func newOtherView(out *bundle.Reader, id string, f *result.Finding, bud *budget,
 	if f == nil {
 		return o, nil
 	}
-	o.Seed, o.Spot, o.Candidate = f.SeedFile, spotText(f.Spot), f.Candidate
+	o.Seed, o.Flags, o.Spot, o.Candidate = f.SeedFile, f.Flags, spotText(f.Spot), f.Candidate
 	if fa := facts[bundleRel(f)]; fa != nil && !fa.reduced {
 		o.Href = bundleRel(f) + "/"
 		return o, nil

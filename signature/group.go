@@ -2,6 +2,7 @@ package signature
 
 import (
 	"cmp"
+	"slices"
 	"strings"
 
 	"github.com/mcpt-tool/mcpt/result"
@@ -11,7 +12,9 @@ import (
 // first finding of each. The example of a group is its finding with the
 // smallest input (then the earliest) among those that kept their
 // evidence: a counted finding (result.Finding.Counted) is an example only
-// in a group of counted findings alone.
+// in a group of counted findings alone. The combination of flags is no
+// part of a signature: the same failure under two combinations is one
+// group, which lists the combinations its findings ran under.
 func Group(fs []result.Finding) []result.Group {
 	idx := map[string]int{}
 	var groups []result.Group
@@ -40,6 +43,9 @@ func Group(fs []result.Finding) []result.Group {
 		}
 		if f.Candidate {
 			g.Candidate = f.ID
+		}
+		if f.Flags != "" && !slices.Contains(g.Flags, f.Flags) {
+			g.Flags = append(g.Flags, f.Flags)
 		}
 		if ex := examples[gi]; ex != &fs[i] && better(f, g, ex) {
 			size[f.ID] = weight(f)

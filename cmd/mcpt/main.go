@@ -10,10 +10,10 @@
 //
 // Exit codes: 0 no finding, 1 findings, 2 usage, configuration or input
 // error, 3 the campaign itself broke (a transpiler that cannot be started, a
-// full disk, a relation that fails at run time) or checked nothing, 4
-// interrupted (SIGINT, SIGTERM, SIGHUP): incomplete, run again with
-// --resume, 5 (repro) the test case fails with another signature,
-// 130 interrupted twice (aborted).
+// full disk) or checked nothing, 4 interrupted (SIGINT, SIGTERM, SIGHUP):
+// incomplete, run again with --resume, 5 (repro) the test case fails with
+// another signature, 6 complete, but a relation failed on a seed and
+// skipped it, 130 interrupted twice (aborted).
 package main
 
 import (

@@ -64,7 +64,7 @@ func (c *reproCmd) runCase(tools *setup.Tools) error {
 		return usageErr("%v", err)
 	}
 	defer dir.Close()
-	s, err := loadSetup(tools, c.Config, f.Faults)
+	s, err := loadSetup(tools, c.Config, f.Faults, setup.Options{})
 	if err != nil {
 		return err
 	}
@@ -74,6 +74,9 @@ func (c *reproCmd) runCase(tools *setup.Tools) error {
 	if err != nil {
 		return err
 	}
+	if seed, err = s.Seed(seed, f.Flags, c.Flags); err != nil {
+		return err
+	}
 	rel := s.Relation(f.Relation)
 	if rel == nil {
 		return usageErr("relation %s is not in %s", f.Relation, s.Config.File)
@@ -81,10 +84,14 @@ func (c *reproCmd) runCase(tools *setup.Tools) error {
 	t := &engine.Tester{
 		Transpiler: s.Transpiler, Normalize: s.Normalize, Mode: engine.Mode(f.Mode), Style: s.Style(),
 		BaseRuns: s.Config.BaseRuns, ConfirmRuns: s.Config.ConfirmRuns, Config: f.Config, Faults: f.Faults,
+		Release: s.Release,
 	}
 	ctx, stop := interruptible()
 	defer stop()
 	fmt.Fprintf(w, "test case %d: relation %s, %s, spot %d (%s), case seed %d\n", f.Case, f.Relation, f.SeedFile, f.Spot.Index, f.Spot.Desc, f.CaseSeed)
+	if fl := seed.Flags.String(); fl != "" {
+		fmt.Fprintf(w, "flags: %s\n", fl)
+	}
 	base, err := t.Base(ctx, seed)
 	if ctx.Err() != nil {
 		return errInterrupted
@@ -96,7 +103,7 @@ func (c *reproCmd) runCase(tools *setup.Tools) error {
 		fmt.Fprintf(w, "fails differently: the %s now (the finding had an accepted base)\n", base.Skip)
 		return &exitError{code: exitDiffers}
 	}
-	spot, err := engine.SpotAt(ctx, rel, seed, f.Spot.Index)
+	spot, err := t.SpotAt(ctx, rel, seed, f.Spot.Index)
 	if ctx.Err() != nil {
 		return errInterrupted
 	}

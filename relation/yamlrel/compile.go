@@ -51,6 +51,9 @@ type defs struct {
 	// are evaluated at their spots.
 	spotted []*rel
 	sources map[string]yamlpos.Pos // where each definition was made, for duplicate errors
+	// supports is what the pack says it holds for (supports:), nil when
+	// it says nothing.
+	supports *relation.Supports
 
 	cacheMu sync.Mutex
 	cache   map[string]*model
@@ -349,6 +352,7 @@ func (d *defs) add(f *fileYAML) error {
 		errs.AddError(d.addKind(name, f.Kinds[name]))
 	}
 	errs.AddError(d.addTables(f.Tables))
+	errs.AddError(d.addSupports(f.Supports))
 	// Regions named by kinds are checked once every file is loaded.
 	for _, name := range sortedKeys(f.Kinds) {
 		k := f.Kinds[name]
@@ -423,6 +427,21 @@ func (d *defs) addKind(name string, k kindYAML) error {
 	}
 	if len(k.Fields) > 0 {
 		return d.addFieldKind(name, k)
+	}
+	if k.Match.Value == "" {
+		// No pattern and no fields (the key alone has no position here:
+		// the first of the kind's values that has one).
+		at := k.Match
+		for _, v := range append(append([]yamlpos.String{k.Match}, k.Node...), k.Region) {
+			if v.Pos.Line > 0 {
+				at = v
+				break
+			}
+		}
+		if len(k.Node) > 0 {
+			return at.At("kind %s: node: needs fields: (the node types its attributes are read from, one called name or a list field); or give match: and no node:", name)
+		}
+		return at.At("kind %s: no match: (the pattern of its declarations), and no fields: (with node:, for a tree region)", name)
 	}
 	if err := d.define("kind", name, k.Match.Pos); err != nil {
 		return err
