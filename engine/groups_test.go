@@ -235,7 +235,7 @@ func lineDiff(a, b []string) string {
 func TestGroupsResume(t *testing.T) {
 	s := load(t, "mcpt.yaml", []string{"reverse-enums"})
 	dir := t.TempDir()
-	opt := engine.Options{Seed: 4, MaxCases: 600, BundlesPerGroup: 1, OutDir: filepath.Join(dir, "a")}
+	opt := engine.Options{Seed: 4, MaxCases: 400, BundlesPerGroup: 1, OutDir: filepath.Join(dir, "a")}
 	full := run(t, s, opt)
 	if checkGroups(t, full, 1, true) == 0 {
 		t.Fatal("nothing counted")
@@ -323,11 +323,11 @@ func (e *everyNth) Transpile(ctx context.Context, req transpiler.Request) (*tran
 	return &out, nil
 }
 
-// plan runs a campaign and returns its test cases in plan order: index,
-// seed, relation and spot.
-func plan(t *testing.T, faults []string, opt engine.Options) (cases []string, rep *result.Report) {
+// plan runs a campaign on cfg and returns its test cases in plan order:
+// index, seed, relation and spot.
+func plan(t *testing.T, cfg string, faults []string, opt engine.Options) (cases []string, rep *result.Report) {
 	t.Helper()
-	s := load(t, "mcpt.yaml", faults)
+	s := load(t, cfg, faults)
 	opt.OnCase = func(cr *engine.CaseResult) {
 		cases = append(cases, fmt.Sprintf("%d %s %s %d", cr.Index, cr.Seed, cr.Relation, cr.Spot.Index))
 	}
@@ -339,16 +339,21 @@ func plan(t *testing.T, faults []string, opt engine.Options) (cases []string, re
 // transpiler does; with them, a correct transpiler gets that plan too,
 // and a faulty one a plan that tries every spot the plan without weights
 // tries, spends fewer test cases on the failures it found already, finds
-// as many groups, and does not depend on the number of workers.
+// as many groups, and does not depend on the number of workers. The demo
+// has one seed, visited every 50 test cases or so: the weights act from
+// its second visit on.
 func TestWeights(t *testing.T) {
-	faults := []string{"reverse-enums", "sorted-resets"}
-	opt := engine.Options{Seed: 6, MaxCases: 1500, Workers: 2}
+	none, faults := []string{}, []string{"reverse-enums", "sorted-resets"}
+	opt := engine.Options{Seed: 6, MaxCases: 400, Workers: 2}
 	ex := opt
 	ex.Exhaustive = true
-	correctEx, _ := plan(t, nil, ex)
-	faultyEx, faultyExRep := plan(t, faults, ex)
-	correct, _ := plan(t, nil, opt)
-	faulty, faultyRep := plan(t, faults, opt)
+	correctEx, correctRep := plan(t, "demo.yaml", none, ex)
+	faultyEx, faultyExRep := plan(t, "demo.yaml", faults, ex)
+	correct, _ := plan(t, "demo.yaml", none, opt)
+	faulty, faultyRep := plan(t, "demo.yaml", faults, opt)
+	if len(correctRep.Findings) > 0 {
+		t.Fatalf("%d findings of the correct transpiler", len(correctRep.Findings))
+	}
 	if !slices.Equal(correctEx, faultyEx) {
 		t.Error("without weights, the faulty transpiler's plan is not the correct one's")
 	}
@@ -370,7 +375,7 @@ func TestWeights(t *testing.T) {
 		}
 	}
 	cases := func(r *result.Report) int { return len(distinctCases(r)) }
-	if w, e := cases(faultyRep), cases(faultyExRep); w >= e {
+	if w, e := cases(faultyRep), cases(faultyExRep); w >= e*3/4 {
 		t.Errorf("%d test cases with findings with weights, %d without", w, e)
 	}
 	if w, e := len(faultyRep.Groups), len(faultyExRep.Groups); w < e {
@@ -378,7 +383,7 @@ func TestWeights(t *testing.T) {
 	}
 	one := opt
 	one.Workers = 1
-	if faulty1, _ := plan(t, faults, one); !slices.Equal(faulty1, faulty) {
+	if faulty1, _ := plan(t, "demo.yaml", faults, one); !slices.Equal(faulty1, faulty) {
 		t.Error("the weighted plan differs between 1 and 2 workers")
 	}
 }
