@@ -46,7 +46,10 @@ type Config struct {
 	// BundlesPerGroup is how many findings of each signature group get a
 	// bundle and the full confirmation; 0 is the engine's default.
 	BundlesPerGroup int
-	Signature       Signature
+	// CountUnconfirmed is confirm_counted: false: a finding counted in its
+	// group is not run again.
+	CountUnconfirmed bool
+	Signature        Signature
 	// Flags is the matrix of the transpiler's flags: each seed runs under
 	// each combination of one value per dimension.
 	Flags Flags
@@ -117,16 +120,17 @@ type Rule struct {
 }
 
 type fileYAML struct {
-	Transpiler *transpilerYAML `yaml:"transpiler"`
-	Seeds      *seedsYAML      `yaml:"seeds"`
-	Relations  *relationsYAML  `yaml:"relations"`
-	Budget     *budgetYAML     `yaml:"budget"`
-	Normalize  []ruleYAML      `yaml:"normalize"`
-	BaseRuns   *Int            `yaml:"base_runs"`
-	Confirm    *Int            `yaml:"confirm_runs"`
-	Bundles    *Int            `yaml:"bundles_per_group"`
-	Signature  *signatureYAML  `yaml:"signature"`
-	Flags      *flagsYAML      `yaml:"flags"`
+	Transpiler     *transpilerYAML `yaml:"transpiler"`
+	Seeds          *seedsYAML      `yaml:"seeds"`
+	Relations      *relationsYAML  `yaml:"relations"`
+	Budget         *budgetYAML     `yaml:"budget"`
+	Normalize      []ruleYAML      `yaml:"normalize"`
+	BaseRuns       *Int            `yaml:"base_runs"`
+	Confirm        *Int            `yaml:"confirm_runs"`
+	Bundles        *Int            `yaml:"bundles_per_group"`
+	ConfirmCounted *bool           `yaml:"confirm_counted"`
+	Signature      *signatureYAML  `yaml:"signature"`
+	Flags          *flagsYAML      `yaml:"flags"`
 }
 
 type signatureYAML struct {
@@ -237,6 +241,9 @@ func ParseAll(path string, data []byte) (*Config, ErrorList) {
 		} else {
 			c.BundlesPerGroup = int(n)
 		}
+	}
+	if y.ConfirmCounted != nil {
+		c.CountUnconfirmed = !*y.ConfirmCounted
 	}
 	if y.Signature != nil {
 		c.signature(y.Signature, &errs)

@@ -83,6 +83,12 @@ type Options struct {
 	// smallest follow-up (result.Finding.Candidate). 0 means
 	// DefaultBundlesPerGroup.
 	BundlesPerGroup int
+	// CountUnconfirmed counts a later finding of a group (see
+	// BundlesPerGroup) as its first run gave it, without the one re-run of
+	// its follow-up that would confirm it: a campaign where most test
+	// cases fail the same way then makes one transpiler run per test case.
+	// The group's first findings are confirmed in full all the same.
+	CountUnconfirmed bool
 	// Exhaustive plans the campaign without weights: by default, a
 	// (seed, relation, spot kind) whose test cases keep landing in the
 	// groups it found already is picked less (see weights.go).

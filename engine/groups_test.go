@@ -149,6 +149,15 @@ func TestBundlesPerGroup(t *testing.T) {
 	if rep.RecheckRuns != want {
 		t.Errorf("%d re-runs, want %d (%d test cases with findings, %d of them with a finding among the first of its group)", rep.RecheckRuns, want, len(distinctCases(rep)), len(first))
 	}
+	// Counted without their re-run: the same findings, and the re-runs of
+	// the first findings of each group only.
+	un := run(t, s, engine.Options{Seed: 2, MaxCases: 700, BundlesPerGroup: k, ConfirmRuns: confirm, Exhaustive: true, Workers: 2, CountUnconfirmed: true, OutDir: out + "-unconfirmed"})
+	if a, b := flags(rep), flags(un); !slices.Equal(a, b) {
+		t.Errorf("findings counted without their re-run differ:\n%s", lineDiff(a, b))
+	}
+	if want := 2 * confirm * len(first); un.RecheckRuns != want {
+		t.Errorf("counted without their re-run: %d re-runs, want %d", un.RecheckRuns, want)
+	}
 	// Every finding has a bundle with a large K, as before groups.
 	all := run(t, s, engine.Options{Seed: 2, MaxCases: 700, BundlesPerGroup: 100000, Exhaustive: true})
 	if n := checkGroups(t, all, 100000, false); n != 0 || len(all.Findings) != len(rep.Findings) {

@@ -66,8 +66,12 @@ func (r *runner) runCase(ctx context.Context, cs Case, deadline time.Time) (*Cas
 	if err != nil {
 		return nil, err
 	}
-	if err := r.tester.Confirm(ctx, base, out, 1, 0); err != nil {
-		return nil, err
+	if !r.opt.CountUnconfirmed {
+		// Every finding is run again once; the collector has the kept ones
+		// run again in full (see runner.complete).
+		if err := r.tester.Confirm(ctx, base, out, 1, 0); err != nil {
+			return nil, err
+		}
 	}
 	cr := &CaseResult{
 		Index: cs.Index, Seed: seed.Name, Flags: seed.Flags.String(), Relation: rel.Name, pair: cs.Pair,
