@@ -129,11 +129,10 @@ func (r *runner) plan(ctx context.Context) (*caseSource, error) {
 // caseSource hands out the cases of a plan one at a time; a case taken
 // back is handed out again first.
 type caseSource struct {
-	pl     *planner
-	next   func() (Case, bool)
-	stop   func()
-	back   *Case
-	walked bool
+	pl   *planner
+	next func() (Case, bool)
+	stop func()
+	back *Case
 }
 
 func newCaseSource(pl *planner) *caseSource {
@@ -234,12 +233,14 @@ func (p *pass) run(ctx, runCtx, spotCtx context.Context, src *caseSource, worker
 	results := make(chan sequenced, workers)
 	p.slots = make(chan struct{}, workers)
 	p.window = make(chan struct{}, windowSize(workers))
-	planStop := make(chan struct{})
+	planStop, ran := make(chan struct{}), make(chan struct{})
+	defer close(ran)
 	p.r.planStop = planStop
 	go func() {
 		select {
 		case <-ctx.Done():
 		case <-p.abort:
+		case <-ran:
 		}
 		close(planStop)
 	}()
