@@ -119,7 +119,7 @@ func TestBundlesPerGroup(t *testing.T) {
 	s := load(t, "mcpt.yaml", []string{"reverse-enums"})
 	out := filepath.Join(t.TempDir(), "out")
 	const k, confirm = 2, 3
-	rep := run(t, s, engine.Options{Seed: 2, MaxCases: 700, BundlesPerGroup: k, ConfirmRuns: confirm, Exhaustive: true, Workers: 2, OutDir: out})
+	rep := run(t, s, engine.Options{Seed: 2, MaxCases: 500, BundlesPerGroup: k, ConfirmRuns: confirm, Exhaustive: true, Workers: 2, OutDir: out})
 	counted := checkGroups(t, rep, k, true)
 	if counted == 0 {
 		t.Fatalf("no finding counted in %d findings: the test shows nothing", len(rep.Findings))
@@ -151,7 +151,7 @@ func TestBundlesPerGroup(t *testing.T) {
 	}
 	// Counted without their re-run: the same findings, and the re-runs of
 	// the first findings of each group only.
-	un := run(t, s, engine.Options{Seed: 2, MaxCases: 700, BundlesPerGroup: k, ConfirmRuns: confirm, Exhaustive: true, Workers: 2, CountUnconfirmed: true, OutDir: out + "-unconfirmed"})
+	un := run(t, s, engine.Options{Seed: 2, MaxCases: 500, BundlesPerGroup: k, ConfirmRuns: confirm, Exhaustive: true, Workers: 2, CountUnconfirmed: true, OutDir: out + "-unconfirmed"})
 	if a, b := flags(rep), flags(un); !slices.Equal(a, b) {
 		t.Errorf("findings counted without their re-run differ:\n%s", lineDiff(a, b))
 	}
@@ -159,7 +159,7 @@ func TestBundlesPerGroup(t *testing.T) {
 		t.Errorf("counted without their re-run: %d re-runs, want %d", un.RecheckRuns, want)
 	}
 	// Every finding has a bundle with a large K, as before groups.
-	all := run(t, s, engine.Options{Seed: 2, MaxCases: 700, BundlesPerGroup: 100000, Exhaustive: true})
+	all := run(t, s, engine.Options{Seed: 2, MaxCases: 500, BundlesPerGroup: 100000, Exhaustive: true})
 	if n := checkGroups(t, all, 100000, false); n != 0 || len(all.Findings) != len(rep.Findings) {
 		t.Errorf("with K = 100000: %d counted of %d findings (%d with K = %d)", n, len(all.Findings), len(rep.Findings), k)
 	}
@@ -189,7 +189,7 @@ func flags(r *result.Report) []string {
 // does, weights and all.
 func TestGroupsMergeToTheWhole(t *testing.T) {
 	s := load(t, "mcpt.yaml", []string{"reverse-enums", "sorted-resets"})
-	opt := engine.Options{Seed: 5, MaxCases: 900}
+	opt := engine.Options{Seed: 5, MaxCases: 600}
 	whole := run(t, s, opt)
 	var parts []*result.Report
 	var names []string
@@ -244,7 +244,7 @@ func lineDiff(a, b []string) string {
 func TestGroupsResume(t *testing.T) {
 	s := load(t, "mcpt.yaml", []string{"reverse-enums"})
 	dir := t.TempDir()
-	opt := engine.Options{Seed: 4, MaxCases: 400, BundlesPerGroup: 1, OutDir: filepath.Join(dir, "a")}
+	opt := engine.Options{Seed: 4, MaxCases: 300, BundlesPerGroup: 1, OutDir: filepath.Join(dir, "a")}
 	full := run(t, s, opt)
 	if checkGroups(t, full, 1, true) == 0 {
 		t.Fatal("nothing counted")
@@ -256,11 +256,13 @@ func TestGroupsResume(t *testing.T) {
 	}
 	lines := strings.SplitAfter(string(b), "\n")
 	for _, keep := range []int{len(lines) / 4, len(lines) / 2} {
-		// Another output directory, cut: the findings of the cut-off
-		// cases, candidates replaced later included, are made again.
+		// A copy of the output, cut: the findings of the cut-off cases,
+		// candidates replaced later included, are made again.
 		opt2 := opt
 		opt2.OutDir = filepath.Join(dir, fmt.Sprint("cut", keep))
-		run(t, s, opt2)
+		if err := os.CopyFS(opt2.OutDir, os.DirFS(opt.OutDir)); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(filepath.Join(opt2.OutDir, engine.JournalName), []byte(strings.Join(lines[:keep], "")), 0o644); err != nil {
 			t.Fatal(err)
 		}
