@@ -46,7 +46,13 @@ type Config struct {
 	// repeating the failure, before it is a finding; 0 is the engine's
 	// default.
 	ConfirmRuns int
-	Signature   Signature
+	// BundlesPerGroup is how many findings of each signature group get a
+	// bundle and the full confirmation; 0 is the engine's default.
+	BundlesPerGroup int
+	// CountUnconfirmed is confirm_counted: false: a finding counted in its
+	// group is not run again.
+	CountUnconfirmed bool
+	Signature        Signature
 	// Flags is the matrix of the transpiler's flags: each seed runs under
 	// each combination of one value per dimension.
 	Flags Flags
@@ -102,18 +108,23 @@ type Budget struct {
 	MaxCases int
 	MaxMR    int
 	MaxSpots int
+	// Exhaustive plans without the weights that move a campaign to new
+	// groups.
+	Exhaustive bool
 }
 
 type fileYAML struct {
-	Transpiler *transpilerYAML `yaml:"transpiler"`
-	Seeds      *seedsYAML      `yaml:"seeds"`
-	Relations  *relationsYAML  `yaml:"relations"`
-	Budget     *budgetYAML     `yaml:"budget"`
-	Normalize  []ruleYAML      `yaml:"normalize"`
-	BaseRuns   *Int            `yaml:"base_runs"`
-	Confirm    *Int            `yaml:"confirm_runs"`
-	Signature  *signatureYAML  `yaml:"signature"`
-	Flags      *flagsYAML      `yaml:"flags"`
+	Transpiler     *transpilerYAML `yaml:"transpiler"`
+	Seeds          *seedsYAML      `yaml:"seeds"`
+	Relations      *relationsYAML  `yaml:"relations"`
+	Budget         *budgetYAML     `yaml:"budget"`
+	Normalize      []ruleYAML      `yaml:"normalize"`
+	BaseRuns       *Int            `yaml:"base_runs"`
+	Confirm        *Int            `yaml:"confirm_runs"`
+	Bundles        *Int            `yaml:"bundles_per_group"`
+	ConfirmCounted *bool           `yaml:"confirm_counted"`
+	Signature      *signatureYAML  `yaml:"signature"`
+	Flags          *flagsYAML      `yaml:"flags"`
 }
 
 type signatureYAML struct {
@@ -140,6 +151,9 @@ type budgetYAML struct {
 	MaxCases *Int    `yaml:"max_cases"`
 	MaxMR    *Int    `yaml:"max_mr"`
 	MaxSpots *Int    `yaml:"max_spots"`
+	// Exhaustive is a plain bool: a value of another kind is a decoding
+	// error at its place.
+	Exhaustive bool `yaml:"exhaustive"`
 }
 
 type ruleYAML struct {
@@ -215,6 +229,16 @@ func ParseAll(path string, data []byte) (*Config, ErrorList) {
 			c.ConfirmRuns = int(n)
 		}
 	}
+	if y.Bundles != nil {
+		if n := y.Bundles.Value; n < 1 || n > MaxBundlesPerGroup {
+			errs.Add(y.Bundles.At("bundles_per_group must be between 1 and %d, found %d", MaxBundlesPerGroup, n))
+		} else {
+			c.BundlesPerGroup = int(n)
+		}
+	}
+	if y.ConfirmCounted != nil {
+		c.CountUnconfirmed = !*y.ConfirmCounted
+	}
 	if y.Signature != nil {
 		c.signature(y.Signature, &errs)
 	}
@@ -260,7 +284,12 @@ func (c *Config) relations(r *relationsYAML, errs *ErrorList) {
 	}
 }
 
+// MaxBundlesPerGroup bounds bundles_per_group (and --bundles-per-group):
+// more is a bundle for every finding of any campaign one would run.
+const MaxBundlesPerGroup = 1000000
+
 func (c *Config) budget(b *budgetYAML, errs *ErrorList) {
+	c.Budget.Exhaustive = b.Exhaustive
 	if b.MaxTime != nil {
 		d, err := time.ParseDuration(b.MaxTime.Value)
 		switch {

@@ -13,8 +13,10 @@ import (
 // type, or whose switch ends in a never check, takes no new member from
 // the enum relations of either configuration (tsc would reject the
 // follow-up: the seed's own table or switch misses the member), while an
-// enum of the same file that nothing uses so has its spots.
+// enum of the same file that nothing uses so has its spots. (Tools tier:
+// loading the pack's configurations needs its tsc installed.)
 func TestTypeScriptExhaustiveEnums(t *testing.T) {
+	needTsc(t)
 	const seed = `export enum Level { Debug, Info, Warn }
 export const levelNames: Record<Level, string> = {
   [Level.Debug]: "debug",

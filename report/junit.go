@@ -299,6 +299,9 @@ func junitFailureOf(out *bundle.Reader, fs []*result.Finding, bud *budget, facts
 // what is left of the budget, and the command that reproduces it: from
 // the facts read ahead, the bundle opened only for evidence still shown.
 func junitEvidence(out *bundle.Reader, f0 *result.Finding, bud *budget, facts factSet) (result.Finding, string, error) {
+	if f0.Counted {
+		return *f0, fmt.Sprintf("counted in its group without a bundle: mcpt repro --case %d makes it again", f0.Case), nil
+	}
 	fa := facts[bundleRel(f0)]
 	if fa != nil && bud.left <= 0 {
 		return (&bundleFiles{bud: bud}).cut(*f0), fa.repro, fa.reproErr

@@ -32,6 +32,7 @@ type experimentCmd struct {
 	RunTimeout   time.Duration `name:"run-timeout" help:"Per-run timeout of the transpiler (default: the configuration's)."`
 	SideBySide   bool          `name:"side-by-side" help:"Run the MCP and the fuzz campaign of a session at the same time, so that both see the same machine load."`
 	Triage       bool          `default:"true" negatable:"" help:"Run the seeds with each undetected fault forced, to tell the faults the relations missed from those that change nothing."`
+	Weights      bool          `help:"Weigh each campaign's picks by its results, as mcpt run does by default; the MCP and fuzz twins then pick different test cases (the paper's protocol has them pick the same)."`
 	Quiet        bool          `short:"q" help:"Show neither progress nor a line per step, only the results."`
 }
 
@@ -112,7 +113,7 @@ func (c *experimentCmd) load(tools *setup.Tools) (experiment.Config, error) {
 		BaseRuns: cfg.BaseRuns, MaxMR: cfg.Budget.MaxMR, MaxSpots: cfg.Budget.MaxSpots, ConfigFile: cfg.File,
 		Module: module, Packages: c.Packages, Main: c.Main, Instrumented: c.Instrumented, Sample: c.Sample,
 		Sessions: c.Sessions, Seed: c.Seed, Budget: c.Budget, MaxCases: c.MaxCases, Workers: c.Workers,
-		SideBySide: c.SideBySide, Triage: c.Triage, Out: c.Out,
+		SideBySide: c.SideBySide, Triage: c.Triage, Out: c.Out, Weights: c.Weights,
 	}, nil
 }
 

@@ -136,7 +136,7 @@ func (r *rel) boundarySpots(m *model, inst *regionInst, add func(*spot)) {
 			desc += " (end of " + r.boundaries.name + ")"
 		}
 		s := &spot{offset: off, data: func() map[string]any { return r.boundaryData(m, inst, b) }}
-		s.Desc = desc
+		s.Desc, s.Kind = desc, r.boundaries.name
 		s.text = func(ins string) string { return ins + "\n" }
 		add(s)
 	}
@@ -154,6 +154,7 @@ func (r *rel) listSpots(m *model, ls listSpot, dc *decl, add func(*spot)) {
 	}
 	for g := 0; g <= n; g++ {
 		s := &spot{lets: ls.lets}
+		s.Kind = ls.kind.name
 		before, after := "", ""
 		if g > 0 {
 			before = dc.names[g-1]

@@ -423,7 +423,7 @@ func (r *rel) treeSpots(m *model, inst *regionInst, add func(*spot)) {
 		}
 		e := sp.Insert("")
 		s := &spot{offset: e.Start, end: e.End, inst: inst, tree: sp}
-		s.Desc = sp.Desc
+		s.Desc, s.Kind = sp.Desc, r.boundaries.name
 		s.text = func(ins string) string { return sp.Insert(ins).Text }
 		s.data = func() map[string]any { return r.boundaryData(m, inst, b) }
 		add(s)
