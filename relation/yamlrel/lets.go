@@ -14,7 +14,7 @@ func splitLets(lets []let, choices []choice) (early, late []let) {
 		needs[c.name] = true
 	}
 	for _, l := range lets {
-		if usesAny(l.tmpl.t.Tree.Root, needs) {
+		if usesAny(l.tmpl.tree.Root, needs) {
 			needs[l.name] = true
 			late = append(late, l)
 		} else {
