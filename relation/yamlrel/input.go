@@ -169,7 +169,7 @@ func (d *defs) build(ctx context.Context, src []byte) *model {
 			i = inst.to
 		}
 	}
-	d.buildTree(m)
+	d.buildTree(ctx, m)
 	d.finish(ctx, m)
 	return m
 }

@@ -188,7 +188,7 @@ func (d *defs) checkTreeRegions() error {
 
 // buildTree parses the input and adds the instances of the tree regions
 // and their declarations to m.
-func (d *defs) buildTree(m *model) {
+func (d *defs) buildTree(ctx context.Context, m *model) {
 	if d.parser == nil {
 		return
 	}
@@ -200,7 +200,7 @@ func (d *defs) buildTree(m *model) {
 		}
 		if t == nil {
 			var err error
-			if t, err = d.parser.Parse("input", []byte(m.src)); err != nil {
+			if t, err = syntax.ParseContext(ctx, d.parser, "input", []byte(m.src)); err != nil {
 				m.err = err
 				return
 			}
