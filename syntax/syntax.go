@@ -41,6 +41,8 @@ type Tree struct {
 	Lang string
 	Src  []byte
 	Root *Node
+
+	text *textFacts // what the lists' layouts read of Src as a whole (see facts)
 }
 
 // Parser turns a seed into a syntax tree. A Parser must be safe for
