@@ -32,6 +32,10 @@ type model struct {
 	// derived memoises, per derived check, the names the input declares
 	// (under foundMu).
 	derived map[*derived]*derivedMemo
+	// global is what every spot's data holds of the declarations: made
+	// once (globals).
+	globalOnce sync.Once
+	global     *globalMaps
 }
 
 type foundKey struct {
@@ -52,6 +56,10 @@ type regionInst struct {
 	// in list.Members of each item.
 	list   *syntax.List
 	member []int
+	// scope is what its boundary spots see of its declarations, made
+	// once (scopeOf).
+	scopeOnce sync.Once
+	scope     *scope
 }
 
 // decl is one declaration: a line that a kind's pattern matches.

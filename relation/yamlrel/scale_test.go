@@ -1,9 +1,11 @@
 package yamlrel
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -93,6 +95,102 @@ func BenchmarkLoadRelations(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*n), "µs/relation")
+		})
+	}
+}
+
+// oneEnum is an enums file of one enum of n members.
+func oneEnum(n int) []byte {
+	var b strings.Builder
+	b.WriteString("enum Big {\n")
+	for i := range n {
+		name := []byte{'V', 'a', 'a', 'a', 'a'}
+		for j, k := 4, i; j > 0; j, k = j-1, k/26 {
+			name[j] = byte('a' + k%26)
+		}
+		fmt.Fprintf(&b, "  %s,\n", name)
+	}
+	b.WriteString("}\n")
+	return []byte(b.String())
+}
+
+// spotRelation inserts a member at each boundary of an enum whose spots
+// condition reads the spot's data: its neighbours and its place.
+const spotRelation = grammarRelYAML + `  - name: add-member-where
+    doc: Add a member where the data says.
+    spots:
+      boundaries: enum
+      only: '{{and (ne .prev.member "Nope") (ge .region.index 0) (ne (len .region.before) -1)}}'
+    fresh: [n]
+    insert: '{{.n}}'
+    checks:
+      - equivalence: {}
+`
+
+// spotsAllocated is what finding the spots of the relation with a spots
+// condition allocates per spot on an enum of n members, with the spots.
+func spotsAllocated(t testing.TB, n int) (float64, int) {
+	rels, err := Load(grammarFS(spotRelation, enumGrammar), "pack/rels/rel.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rels[1]
+	in := relation.Input{Name: "big.enums", Src: oneEnum(n)}
+	ctx := context.Background()
+	if _, err := rels[0].Spots(ctx, in); err != nil { // (the model: parsed once)
+		t.Fatal(err)
+	}
+	var ss []relation.Spot
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	ss, err = r.Spots(ctx, in)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return float64(after.TotalAlloc-before.TotalAlloc) / float64(len(ss)), len(ss)
+}
+
+// TestSpotsLinear: the data a spot's condition sees is made in time and
+// memory independent of the number of declarations around it (it held a
+// list of all of them, made again for every spot, and every spot counted
+// the lines before it: quadratic; 50,000 declarations took minutes).
+func TestSpotsLinear(t *testing.T) {
+	small, n := spotsAllocated(t, 1000)
+	if n != 1001 {
+		t.Fatalf("%d spots on 1,000 members", n)
+	}
+	large, n := spotsAllocated(t, 20000)
+	if n != 20001 {
+		t.Fatalf("%d spots on 20,000 members", n)
+	}
+	t.Logf("%.0f bytes a spot among 1,000 members, %.0f among 20,000", small, large)
+	if large > 2*small {
+		t.Errorf("a spot allocates %.0f bytes among 20,000 members, %.0f among 1,000: not linear", large, small)
+	}
+}
+
+// BenchmarkSpots finds the spots of a relation whose spots condition reads
+// each spot's data, in an enum of 1,000 to 50,000 members: the time per
+// spot does not grow with them.
+func BenchmarkSpots(b *testing.B) {
+	for _, n := range []int{1000, 10000, 50000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			rels, err := Load(grammarFS(spotRelation, enumGrammar), "pack/rels/rel.yaml")
+			if err != nil {
+				b.Fatal(err)
+			}
+			src := oneEnum(n)
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				// a new input each time (the model and spots of an input
+				// are memoised)
+				in := relation.Input{Name: "big.enums", Src: fmt.Appendf(bytes.Clone(src), "// %d\n", i)}
+				if _, err := rels[1].Spots(context.Background(), in); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*(n+1)), "ns/spot")
 		})
 	}
 }
