@@ -569,14 +569,25 @@ func join(sep string, v any) (string, error) {
 
 // reCache holds the patterns that templates and checkers compile, so that
 // each is compiled once and not for every test case. Patterns rendered from
-// fresh names differ from case to case, so the cache is bounded: when it is
-// full it starts afresh.
+// fresh names differ from case to case, so the cache is bounded, by the
+// patterns and by their bytes (a compiled pattern takes up to 50 times
+// its text): when it is full it starts afresh.
 var reCache struct {
 	sync.Mutex
-	m map[string]*regexp.Regexp
+	m     map[string]*regexp.Regexp
+	bytes int
 }
 
-const reCacheSize = 4096
+const (
+	reCacheSize  = 4096
+	reCacheBytes = 4 << 20
+	// maxPattern bounds the text of a pattern a template or a checker
+	// compiles: compiling one takes some 240 bytes a byte of its text (a
+	// pattern of 5 MB, the text of an input, took 1.5 GB), and matching
+	// it, in the worst case, time proportional to its length times the
+	// text's. An alternation of 5,000 names takes 50 KB.
+	maxPattern = 64 << 10
+)
 
 // cachedRE compiles a pattern, or returns it compiled already.
 func cachedRE(re string) (*regexp.Regexp, error) {
@@ -586,15 +597,22 @@ func cachedRE(re string) (*regexp.Regexp, error) {
 	if ok {
 		return rx, nil
 	}
+	if len(re) > maxPattern {
+		return nil, fmt.Errorf("a pattern of %d bytes, over the %d KiB a pattern may take", len(re), maxPattern>>10)
+	}
 	rx, err := regexp.Compile(re)
 	if err != nil {
 		return nil, fmt.Errorf("bad pattern %q: %v", re, err)
 	}
+	if len(re) > reCacheBytes/16 {
+		return rx, nil // (not kept: it would crowd out the others)
+	}
 	reCache.Lock()
-	if reCache.m == nil || len(reCache.m) >= reCacheSize {
-		reCache.m = make(map[string]*regexp.Regexp)
+	if reCache.m == nil || len(reCache.m) >= reCacheSize || reCache.bytes+len(re) > reCacheBytes {
+		reCache.m, reCache.bytes = make(map[string]*regexp.Regexp), 0
 	}
 	reCache.m[re] = rx
+	reCache.bytes += len(re)
 	reCache.Unlock()
 	return rx, nil
 }

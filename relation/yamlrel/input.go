@@ -335,6 +335,7 @@ func (d *defs) finish(ctx context.Context, m *model) {
 // (a field's copy is noexcept when the fields of the struct it names are).
 func (d *defs) itemLets(ctx context.Context, m *model) error {
 	tables := d.tableData()
+	var b letBudget
 	for round := 0; ; round++ {
 		more := false
 		var set []func()
@@ -355,6 +356,9 @@ func (d *defs) itemLets(ctx context.Context, m *model) error {
 					data[key] = v
 				}
 				s, err := l.tmpl.render(ctx, data)
+				if err == nil {
+					err = b.take(l, len(s))
+				}
 				if err != nil {
 					return fmt.Errorf("kind %s, line %d: let %s: %v", kn, dc.line+1, l.name, err)
 				}

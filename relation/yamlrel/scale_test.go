@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpt-tool/mcpt/internal/yamlpos"
 	"github.com/mcpt-tool/mcpt/relation"
 )
 
@@ -192,5 +193,89 @@ func BenchmarkSpots(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*(n+1)), "ns/spot")
 		})
+	}
+}
+
+// TestLetsBounded: the lets of one evaluation take at most maxLetBytes in
+// all, however many there are (a thousand lets of 8 MB each crashed run
+// and repro), and the error names the let that went over; so do the
+// attributes of an input's declarations.
+func TestLetsBounded(t *testing.T) {
+	var rel strings.Builder
+	rel.WriteString(grammarRelYAML + `  - name: big-lets
+    doc: Lets of 8 MB.
+    spots: {boundaries: enum}
+    fresh: [n]
+    let:
+`)
+	for i := range 100 {
+		fmt.Fprintf(&rel, "      - l%d: '{{repeat \"x\" 8000000}}'\n", i)
+	}
+	rel.WriteString("    insert: '{{.n}}'\n    checks:\n      - equivalence: {}\n")
+	rels, err := Load(grammarFS(rel.String(), enumGrammar), "pack/rels/rel.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	in := relation.Input{Name: "x.enums", Src: []byte("enum Color { Red, Green }\n")}
+	ss, err := rels[1].Spots(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err = rels[1].Mutate(ctx, in, ss[0], rand.New(rand.NewPCG(1, 2)))
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "let l8: pack/rels/rel.yaml:") || !strings.Contains(err.Error(), "the lets of one evaluation take over 64 MiB in all") {
+		t.Fatalf("error %v", err)
+	}
+	if mb := (after.TotalAlloc - before.TotalAlloc) >> 20; mb > 400 {
+		t.Errorf("the mutation allocated %d MB before it stopped", mb)
+	}
+
+	// The attributes of the declarations of an input.
+	kinds := strings.Replace(grammarRelYAML, "  member: {region: enum, node: [value], match: '^(?P<name>\\w+)$'}",
+		"  member:\n    region: enum\n    node: [value]\n    match: '^(?P<name>\\w+)$'\n    let:\n      - big: '{{repeat \"y\" 4000000}}'", 1)
+	if kinds == grammarRelYAML {
+		t.Fatal("the kind was not found")
+	}
+	rels, err = Load(grammarFS(kinds, enumGrammar), "pack/rels/rel.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var src strings.Builder
+	src.WriteString("enum Color {\n")
+	for i := range 30 {
+		fmt.Fprintf(&src, "  Col%c%c,\n", 'a'+i/26, 'a'+i%26)
+	}
+	src.WriteString("}\n")
+	_, err = rels[0].Spots(ctx, relation.Input{Name: "y.enums", Src: []byte(src.String())})
+	if err == nil || !strings.Contains(err.Error(), "kind member, line 18: let big: ") || !strings.Contains(err.Error(), "over 64 MiB in all") {
+		t.Fatalf("error %v", err)
+	}
+}
+
+// TestPatternBounded: a template cannot compile a pattern of megabytes
+// (one of 5 MB took 1.5 GB); the error says so.
+func TestPatternBounded(t *testing.T) {
+	for _, src := range []string{
+		`{{match (repeat "a" 5000000) "aaa"}}`,
+		`{{count (repeat "b" 70000) "bbb"}}`,
+	} {
+		tm, err := mkTmpl(yamlpos.String{Value: src, Pos: yamlpos.Pos{File: "r.yaml", Line: 3, Col: 7}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = tm.render(context.Background(), map[string]any{})
+		if err == nil || !strings.Contains(err.Error(), "r.yaml:3:7: a pattern of ") || !strings.Contains(err.Error(), "bytes, over the 64 KiB a pattern may take") {
+			t.Errorf("%s: %v", src, err)
+		}
+	}
+	tm, err := mkTmpl(yamlpos.String{Value: `{{match (printf "^%s$" (repeat "c" 60000)) (repeat "c" 60000)}}`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, err := tm.render(context.Background(), map[string]any{}); err != nil || s != "true" {
+		t.Errorf("a pattern of 60 KB: %q, %v", s, err)
 	}
 }

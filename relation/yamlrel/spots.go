@@ -360,10 +360,11 @@ func (r *rel) keep(ctx context.Context, s *spot, name, src string) (bool, error)
 	}
 	data := s.data()
 	data["input"] = inputData(name, src)
-	if err := evalLets(ctx, r.d.lets, data); err != nil {
+	var b letBudget
+	if err := evalLets(ctx, r.d.lets, data, &b); err != nil {
 		return false, err
 	}
-	if err := evalLets(ctx, s.lets, data); err != nil {
+	if err := evalLets(ctx, s.lets, data, &b); err != nil {
 		return false, err
 	}
 	for _, e := range r.except {
