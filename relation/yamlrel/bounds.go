@@ -334,6 +334,9 @@ type instances struct {
 	trees     map[string]*parse.Tree
 	err       error
 	id        string // its name among the templates of an evaluator
+	// evaluations counts the template's evaluations, for the tests of
+	// what is evaluated once.
+	evaluations atomic.Int64
 }
 
 // execute evaluates the template on data within the limits, until ctx is
@@ -346,6 +349,7 @@ func (p *instances) execute(ctx context.Context, data any) (string, error) {
 	if p.err != nil {
 		return "", p.err
 	}
+	p.evaluations.Add(1)
 	e, _ := evaluators.Get().(*evaluator)
 	if e == nil {
 		e = newEvaluator()

@@ -265,9 +265,18 @@ func pluck(key string, v any) ([]string, error) {
 		if !ok {
 			return nil, fmt.Errorf("pluck: an item has no %q", key)
 		}
-		out = append(out, fmt.Sprint(v))
+		out = append(out, text(v))
 	}
 	return out, nil
+}
+
+// text is v as a string: itself when it is one (most item values), else
+// as fmt.Sprint prints it.
+func text(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return fmt.Sprint(v)
 }
 
 // filter keeps the items whose key matches re (keep) or does not (!keep).
@@ -282,7 +291,7 @@ func filter(key, re string, xs []map[string]any, keep bool) ([]map[string]any, e
 		if !ok {
 			return nil, fmt.Errorf("an item has no %q", key)
 		}
-		if rx.MatchString(fmt.Sprint(v)) == keep {
+		if rx.MatchString(text(v)) == keep {
 			out = append(out, it)
 		}
 	}
@@ -301,7 +310,7 @@ func until(key, re string, xs []map[string]any) ([]map[string]any, error) {
 		if !ok {
 			return nil, fmt.Errorf("until: an item has no %q", key)
 		}
-		if rx.MatchString(fmt.Sprint(v)) {
+		if rx.MatchString(text(v)) {
 			return xs[:i], nil
 		}
 	}

@@ -279,3 +279,90 @@ func TestPatternBounded(t *testing.T) {
 		t.Errorf("a pattern of 60 KB: %q, %v", s, err)
 	}
 }
+
+// TestConditionPerList: a spots condition that reads nothing of a spot
+// but its region instance (its name, its items, the input) is evaluated
+// once for all the spots of an instance, one that reads a spot (its
+// neighbours, its place, a let that does) at every spot; the spots are the
+// same.
+func TestConditionPerList(t *testing.T) {
+	src := grammarRelYAML + `  - name: add-where
+    doc: Add a member where the conditions say.
+    spots:
+      boundaries: enum
+      except:
+        - '{{if eq .region.name "Nope"}}a list{{end}}'
+        - '{{if eq .prev.member "Green"}}after Green{{end}}'
+        - '{{if match (printf "\\b%s\\b" (re .region.name)) .input.text}}{{else}}never{{end}}'
+        - '{{with .region.after}}{{if eq (index . 0).name "Blue"}}before Blue{{end}}{{end}}'
+    fresh: [n]
+    insert: '{{.n}}'
+    checks:
+      - equivalence: {}
+`
+	l := &loader{d: newDefs(), seen: map[string]bool{}, fsys: grammarFS(src, enumGrammar)}
+	l.loadFile("pack/rels/rel.yaml", "rel.yaml", yamlpos.Pos{})
+	rels := l.compile()
+	if err := l.errs.Err(); err != nil {
+		t.Fatal(err)
+	}
+	r := rels[1]
+	ss, err := r.Spots(context.Background(), relation.Input{Name: "x.enums", Src: []byte("enum Color { Red, Green, Blue, Teal }\nenum Size { Big }\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range ss {
+		got = append(got, s.Desc)
+	}
+	want := "body of Color, before Red|body of Color, between Red and Green|body of Color, between Blue and Teal|body of Color, after Teal|body of Size, before Big|body of Size, after Big"
+	if g := strings.Join(got, "|"); g != want {
+		t.Errorf("spots:\n%s\nwant\n%s", g, want)
+	}
+	var rr *rel
+	for _, x := range l.d.spotted {
+		if x.name == r.Name {
+			rr = x
+		}
+	}
+	var evals []int64
+	for _, e := range rr.except {
+		evals = append(evals, e.run.evaluations.Load())
+	}
+	// 7 spots in 2 instances: the first and third excepts are evaluated
+	// once per instance, the second at every spot, the fourth at the 6
+	// spots the second leaves
+	if fmt.Sprint(evals) != "[2 7 2 6]" {
+		t.Errorf("evaluations of the excepts: %v, want [2 7 2 6]", evals)
+	}
+}
+
+// TestReadsSpot: what a template may read of a boundary spot.
+func TestReadsSpot(t *testing.T) {
+	for _, tt := range []struct {
+		src  string
+		want bool
+	}{
+		{`{{.region.name}} {{.input.text}} {{.decls.field}} {{.count.x}}`, false},
+		{`{{range .region.items}}{{.index}} {{.before}} {{.prev}}{{end}}`, false},
+		{`{{with .region.name}}{{.}}{{end}}`, false},
+		{`{{.prev.member}}`, true},
+		{`{{.next.x}}`, true},
+		{`{{.region.index}}`, true},
+		{`{{len .region.before}}`, true},
+		{`{{index .region "after"}}`, true},
+		{`{{range .region.items}}{{$.region.after}}{{end}}`, true},
+		{`{{pluck "x" .}}`, true},
+		{`{{with .x}}{{else}}{{.}}{{end}}`, true},
+		{`{{.mine}}`, true}, // a let that reads a spot
+		{`{{define "t"}}{{.}}{{end}}{{template "t" .region.name}}`, true},
+	} {
+		tm, err := mkTmpl(yamlpos.String{Value: tt.src})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := readsSpot(tm, map[string]bool{"mine": true}); got != tt.want {
+			t.Errorf("%s: reads a spot %v, want %v", tt.src, got, tt.want)
+		}
+	}
+}

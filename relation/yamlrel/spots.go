@@ -20,10 +20,13 @@ type spot struct {
 	offset int // where the insertion goes in the input
 	end    int // for a spot of a tree region: the inserted text replaces offset to end
 	text   func(ins string) string
-	inst   *regionInst           // the region instance of a spot of a tree region
-	tree   syntax.Spot           // and its spot in the list
-	data   func() map[string]any // the spot's template data, built on demand
-	lets   []let
+	inst   *regionInst // the region instance of a spot of a tree region
+	tree   syntax.Spot // and its spot in the list
+	// group is the region instance of a boundary spot: its spots share
+	// the spots conditions that read nothing of a spot (rel.perList).
+	group *regionInst
+	data  func() map[string]any // the spot's template data, built on demand
+	lets  []let
 }
 
 func (r *rel) spots(ctx context.Context, in relation.Input) ([]relation.Spot, error) {
@@ -83,11 +86,12 @@ func (r *rel) findAll(ctx context.Context, m *model, name string) ([]*spot, erro
 	}
 	var out []*spot
 	var err error
+	shared := map[condKey]bool{}
 	add := func(s *spot) {
 		if err != nil {
 			return
 		}
-		ok, kerr := r.keep(ctx, s, name, m.src)
+		ok, kerr := r.keep(ctx, s, name, m.src, shared)
 		if kerr != nil {
 			err = fmt.Errorf("relation %s: spots.only: %v", r.name, kerr)
 		}
@@ -134,7 +138,7 @@ func (r *rel) boundarySpots(m *model, inst *regionInst, add func(*spot)) {
 		if b == n && n > 0 {
 			desc += " (end of " + r.boundaries.name + ")"
 		}
-		s := &spot{offset: off, data: func() map[string]any { return r.boundaryData(m, inst, b) }}
+		s := &spot{offset: off, group: inst, data: func() map[string]any { return r.boundaryData(m, inst, b) }}
 		s.Desc = desc
 		s.text = func(ins string) string { return ins + "\n" }
 		add(s)
@@ -353,35 +357,64 @@ func position(m *model, off int) (line, col int) {
 	return i + 1, off - start + 1
 }
 
-// keep reports whether a spot passes the relation's spots.when condition.
-func (r *rel) keep(ctx context.Context, s *spot, name, src string) (bool, error) {
+// condKey names a spots condition (0 when, 1… the excepts) of the spots
+// of a region instance.
+type condKey struct {
+	group *regionInst
+	cond  int
+}
+
+// keep reports whether a spot passes the relation's spots.when condition
+// and none of its excepts. A condition that reads nothing of a boundary
+// spot but its region instance is evaluated once for the instance: its
+// value is in shared.
+func (r *rel) keep(ctx context.Context, s *spot, name, src string, shared map[condKey]bool) (bool, error) {
 	if r.when == nil && len(r.except) == 0 {
 		return true, nil
 	}
-	data := s.data()
-	data["input"] = inputData(name, src)
-	var b letBudget
-	if err := evalLets(ctx, r.d.lets, data, &b); err != nil {
-		return false, err
+	var data map[string]any
+	bind := func() error {
+		data = s.data()
+		data["input"] = inputData(name, src)
+		var b letBudget
+		if err := evalLets(ctx, r.d.lets, data, &b); err != nil {
+			return err
+		}
+		return evalLets(ctx, s.lets, data, &b)
 	}
-	if err := evalLets(ctx, s.lets, data, &b); err != nil {
-		return false, err
+	if s.group == nil || r.spotLets {
+		// (the lets, and what they say of this spot, at every spot)
+		if err := bind(); err != nil {
+			return false, err
+		}
 	}
-	for _, e := range r.except {
-		x, err := e.render(ctx, data)
+	eval := func(i int, t *tmpl) (bool, error) {
+		k := condKey{s.group, i}
+		if v, ok := shared[k]; ok && s.group != nil && r.perList[i] {
+			return v, nil
+		}
+		if data == nil {
+			if err := bind(); err != nil {
+				return false, err
+			}
+		}
+		x, err := t.render(ctx, data)
 		if err != nil {
 			return false, err
 		}
-		if truthy(x) {
-			return false, nil
+		if s.group != nil && r.perList[i] {
+			shared[k] = truthy(x)
+		}
+		return truthy(x), nil
+	}
+	for i, e := range r.except {
+		x, err := eval(i+1, e)
+		if err != nil || x {
+			return false, err
 		}
 	}
 	if r.when == nil {
 		return true, nil
 	}
-	w, err := r.when.render(ctx, data)
-	if err != nil {
-		return false, err
-	}
-	return truthy(w), nil
+	return eval(0, r.when)
 }

@@ -422,7 +422,7 @@ func (r *rel) treeSpots(m *model, inst *regionInst, add func(*spot)) {
 			b++
 		}
 		e := sp.Insert("")
-		s := &spot{offset: e.Start, end: e.End, inst: inst, tree: sp}
+		s := &spot{offset: e.Start, end: e.End, inst: inst, tree: sp, group: inst}
 		s.Desc = sp.Desc
 		s.text = func(ins string) string { return sp.Insert(ins).Text }
 		b := b // (each spot's own)
