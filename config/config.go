@@ -20,6 +20,14 @@ import (
 	"github.com/mcpt-tool/mcpt/transpiler/spec"
 )
 
+// The most base_runs and confirm_runs a configuration (or a bundle's
+// recipe) may ask for: each is a run of the transpiler per base or per
+// failing test case.
+const (
+	MaxBaseRuns    = 10
+	MaxConfirmRuns = 20
+)
+
 // Config is a decoded and validated mcpt.yaml. Paths in it are resolved
 // against the directory of the file.
 type Config struct {
@@ -36,6 +44,9 @@ type Config struct {
 	// default.
 	ConfirmRuns int
 	Signature   Signature
+	// Flags is the matrix of the transpiler's flags: each seed runs under
+	// each combination of one value per dimension.
+	Flags Flags
 }
 
 // Signature says what the transpiler's output makes of the program's names,
@@ -56,6 +67,8 @@ type Signature struct {
 type Transpiler struct {
 	spec.Spec
 	Pos Pos
+	// VersionPos is where the version command was given.
+	VersionPos Pos
 }
 
 // Seeds names seed files, or a grammar to generate them from.
@@ -106,6 +119,7 @@ type fileYAML struct {
 	BaseRuns   *Int            `yaml:"base_runs"`
 	Confirm    *Int            `yaml:"confirm_runs"`
 	Signature  *signatureYAML  `yaml:"signature"`
+	Flags      *flagsYAML      `yaml:"flags"`
 }
 
 type signatureYAML struct {
@@ -194,21 +208,27 @@ func ParseAll(path string, data []byte) (*Config, ErrorList) {
 	}
 	c.normalize(y.Normalize, &errs)
 	if y.BaseRuns != nil {
-		if n := y.BaseRuns.Value; n < 1 || n > 10 {
-			errs.Add(y.BaseRuns.At("base_runs must be between 1 and 10, found %d", n))
+		if n := y.BaseRuns.Value; n < 1 || n > MaxBaseRuns {
+			errs.Add(y.BaseRuns.At("base_runs must be between 1 and %d, found %d", MaxBaseRuns, n))
 		} else {
 			c.BaseRuns = int(n)
 		}
 	}
 	if y.Confirm != nil {
-		if n := y.Confirm.Value; n < 1 || n > 20 {
-			errs.Add(y.Confirm.At("confirm_runs must be between 1 and 20, found %d", n))
+		if n := y.Confirm.Value; n < 1 || n > MaxConfirmRuns {
+			errs.Add(y.Confirm.At("confirm_runs must be between 1 and %d, found %d", MaxConfirmRuns, n))
 		} else {
 			c.ConfirmRuns = int(n)
 		}
 	}
 	if y.Signature != nil {
 		c.signature(y.Signature, &errs)
+	}
+	if y.Flags != nil {
+		c.flags(y.Flags, &errs)
+		if y.Transpiler != nil {
+			c.flagsReach(y.Transpiler, &errs)
+		}
 	}
 	// A value that did not decode has no more to say.
 	return c, append(decodeErrs, errs.Without(decodeErrs)...)

@@ -107,6 +107,13 @@ func (c *Campaign) fingerprint(opt Options) map[string]string {
 	for _, s := range c.Seeds {
 		fp["seed "+s.Name] = ContentHash(s.Src)
 	}
+	// A campaign without flags or release fingerprints as before them.
+	if len(opt.Flags) > 0 {
+		fp["flags"] = opt.Flags.Fingerprint()
+	}
+	if opt.Release != "" {
+		fp["release"] = opt.Release
+	}
 	for k, v := range opt.Fingerprint {
 		fp[k] = v
 	}
@@ -285,10 +292,12 @@ func removeBundleTemps(dir string) error {
 // visit.
 type journalReader struct {
 	name  string
-	want  map[string]string
+	want  map[string]string // nil: any campaign's (see JournalReport)
 	check func(*CaseResult) error
 	visit func(*CaseResult)
 	chain []byte
+	// fingerprint is the header's.
+	fingerprint map[string]string
 }
 
 // errNoHeader is a journal without a whole header line: a kill came
@@ -304,7 +313,7 @@ func (jr *journalReader) read(r io.Reader) (int64, resumePoint, error) {
 	br := bufio.NewReader(r)
 	var valid int64
 	for n := 1; ; n++ {
-		line, err := br.ReadBytes('\n')
+		line, err := readLine(br, maxRecord)
 		if err == io.EOF {
 			if n == 1 {
 				return 0, rp, errNoHeader
@@ -312,7 +321,7 @@ func (jr *journalReader) read(r io.Reader) (int64, resumePoint, error) {
 			return valid, rp, nil // a torn last line, if any, is dropped
 		}
 		if err != nil {
-			return 0, rp, err
+			return 0, rp, fmt.Errorf("%s:%d: %w", jr.name, n, err)
 		}
 		if n == 1 {
 			err = jr.header(line)
@@ -323,6 +332,26 @@ func (jr *journalReader) read(r io.Reader) (int64, resumePoint, error) {
 			return 0, rp, fmt.Errorf("%s:%d: %w", jr.name, n, err)
 		}
 		valid += int64(len(line))
+	}
+}
+
+// maxRecord bounds a line of a journal: a record holds at most a few
+// output files, each far smaller.
+const maxRecord = 256 << 20
+
+// readLine reads a line as bufio.Reader.ReadBytes does, refusing one
+// longer than limit before it has read more.
+func readLine(br *bufio.Reader, limit int) ([]byte, error) {
+	var line []byte
+	for {
+		frag, err := br.ReadSlice('\n')
+		if len(line)+len(frag) > limit {
+			return nil, fmt.Errorf("a line longer than %d MiB: not a journal mcpt wrote", limit>>20)
+		}
+		line = append(line, frag...)
+		if err != bufio.ErrBufferFull {
+			return line, err
+		}
 	}
 }
 
@@ -337,6 +366,10 @@ func (jr *journalReader) header(line []byte) error {
 	}
 	if h.Journal != journalVersion {
 		return fmt.Errorf("a journal of another version of mcpt (%d, this one writes %d)", h.Journal, journalVersion)
+	}
+	jr.fingerprint = h.Fingerprint
+	if jr.want == nil {
+		return nil
 	}
 	if d := fingerprintDiff(h.Fingerprint, jr.want); d != "" {
 		return fmt.Errorf("the journal belongs to another campaign: %s%s", d, shardHint(h.Fingerprint, jr.want))

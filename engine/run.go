@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpt-tool/mcpt/internal/printable"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/result"
 )
@@ -84,14 +84,25 @@ func (r *runner) runContext(ctx context.Context) (context.Context, context.Cance
 func (r *runner) plan(ctx context.Context) (*planner, error) {
 	spotCache := map[[2]int][]relation.Spot{}
 	spots := func(ai, ri int) ([]relation.Spot, error) {
-		si := r.admitted[ai]
-		k := [2]int{si, ri}
+		p := r.admitted[ai]
+		k := [2]int{p, ri}
 		if s, ok := spotCache[k]; ok {
 			return s, nil
 		}
-		s, err := r.c.Relations[ri].Spots(ctx, relation.Input{Name: path.Base(r.seeds[si].Name), Src: r.seeds[si].Src})
+		s, err := r.c.Relations[ri].Spots(ctx, r.tester.Input(r.pairSeed(p)))
+		if err != nil && ctx.Err() != nil {
+			return nil, fmt.Errorf("relation %s on %s: %w", r.c.Relations[ri].Name, r.pairName(p), err)
+		}
 		if err != nil {
-			return nil, fmt.Errorf("relation %s on %s: %w", r.c.Relations[ri].Name, r.seeds[si].Name, err)
+			// The seed's error for this relation (its parser rejects the
+			// seed, a template fails on it): the relation skips the seed,
+			// the campaign goes on. The planner meets it in plan order in
+			// every shard; the shard that owns the seed reports it.
+			if r.opt.Shard.owns(p) {
+				seed := r.pairSeed(p)
+				r.skips.add(seed.Name, seed.Flags.String(), r.c.Relations[ri].Name, 0, err.Error())
+			}
+			s = nil
 		}
 		spotCache[k] = s
 		return s, nil
@@ -199,11 +210,12 @@ func (p *pass) dispatch(ctx context.Context, pl *planner, cases chan<- dispatche
 	r := p.r
 	seq := 0
 	return pl.run(func(cs Case) bool {
-		cs.Seed = r.admitted[cs.Seed]
+		cs.Pair = r.admitted[cs.Seed]
+		cs.Seed = r.pairs[cs.Pair].seed
 		if r.opt.MaxCases > 0 && cs.Index >= r.opt.MaxCases {
 			return false
 		}
-		if !r.opt.Shard.owns(cs.Seed) || cs.Index <= r.resumed.last {
+		if !r.opt.Shard.owns(cs.Pair) || cs.Index <= r.resumed.last {
 			return true
 		}
 		if !p.deadline.IsZero() && time.Now().After(p.deadline) {
@@ -241,6 +253,10 @@ func (p *pass) work(runCtx context.Context, cases <-chan dispatched, results cha
 		case err != nil && (runCtx.Err() != nil || errors.Is(err, ErrStopped)):
 			p.halted.Store(true) // not run to the end: run again on resume
 			cr = nil
+		case errors.As(err, new(*MutationError)):
+			// The relation failed on this seed: the case is skipped with
+			// the relation's message, and keeps its place in the plan.
+			cr = r.skippedCase(d.c, err)
 		case err != nil:
 			p.fail(err)
 			cr = nil
@@ -317,11 +333,17 @@ func (p *pass) finish() (*result.Report, error) {
 	if fatal == nil && rep.TestCases == 0 && rep.Stopped == "time" && p.timeUp != nil {
 		fatal = fmt.Errorf("no test case within the time budget: %w", p.timeUp)
 	}
-	if fatal == nil && rep.TestCases == 0 && rep.Stopped == "budget" {
+	// A shard whose seeds the relations all skipped is complete, as any
+	// that skipped seeds: the merge says whether a test case ran at all.
+	if fatal == nil && rep.TestCases == 0 && rep.Stopped == "budget" && len(rep.Seeds.Skipped) > 0 && p.r.opt.Shard.Count <= 1 {
+		fatal = noSeedLeft(rep.Seeds.Skipped)
+	}
+	if fatal == nil && rep.TestCases == 0 && rep.Stopped == "budget" && len(rep.Seeds.Skipped) == 0 {
 		fatal = p.r.noSpot()
 	}
 	if fatal != nil {
 		rep.Stopped = "error"
+		rep.Error = printable.Text(fatal.Error())
 		return rep, &Error{Err: fatal, Report: rep}
 	}
 	return rep, nil

@@ -3,10 +3,12 @@ package examples_test
 import (
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/mcpt-tool/mcpt/relation/protorel"
+	"github.com/mcpt-tool/mcpt/relation/semrel"
 	"github.com/mcpt-tool/mcpt/relation/yamlrel"
 	"github.com/mcpt-tool/mcpt/snapshot"
 )
@@ -50,7 +52,7 @@ func TestShippedRelationFilesUseCurrentKeys(t *testing.T) {
 			t.Fatal(err)
 		}
 		warn := func(w string) { t.Error(w) }
-		if _, err := yamlrel.LoadWith(yamlrel.Options{Warn: warn, CheckerKinds: protorel.Kinds}, r.FS(), name); err != nil {
+		if _, err := yamlrel.LoadWith(yamlrel.Options{Warn: warn, CheckerKinds: slices.Concat(protorel.Kinds, semrel.Kinds)}, r.FS(), name); err != nil {
 			t.Errorf("%s: %v", p, err)
 		}
 	}

@@ -4,8 +4,10 @@
 package merge
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -13,6 +15,8 @@ import (
 	"strings"
 
 	"github.com/mcpt-tool/mcpt/bundle"
+	"github.com/mcpt-tool/mcpt/engine"
+	"github.com/mcpt-tool/mcpt/outdir"
 	"github.com/mcpt-tool/mcpt/report"
 	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/signature"
@@ -90,14 +94,21 @@ func Shards(dirs []string, out string, opt Options) (*result.Report, error) {
 // partial, lists it in m.Incomplete.
 func incomplete(m *result.Report, dirs []string, reps []*result.Report, partial bool) error {
 	for i, r := range reps {
-		if r.Stopped != "interrupted" && r.Stopped != "error" {
+		if r.Stopped != "interrupted" && r.Stopped != "error" && r.Stopped != engine.StoppedKilled {
 			continue
 		}
-		what := map[string]string{"interrupted": "was interrupted (exit 4)", "error": "broke (exit 3)"}[r.Stopped]
+		what := map[string]string{
+			"interrupted": "was interrupted (exit 4)", "error": "broke (exit 3)",
+			engine.StoppedKilled: "was killed before it wrote its report (its journal holds its test cases)",
+		}[r.Stopped]
+		as := "as it is"
+		if r.Stopped == engine.StoppedKilled {
+			as = "as its journal has it"
+		}
 		if !partial {
 			return fmt.Errorf("%s (shard %s) %s after %d test cases and was not resumed: "+
-				"complete it with mcpt run --resume %s, then merge again; merge --partial merges it as it is, in an incomplete report: %w",
-				dirs[i], r.Shard, what, r.TestCases, dirs[i], ErrIncomplete)
+				"complete it with %s, then merge again; merge --partial merges it %s, in an incomplete report: %w",
+				dirs[i], r.Shard, what, r.TestCases, resumeCommand(dirs[i], r), as, ErrIncomplete)
 		}
 		m.Incomplete = append(m.Incomplete, result.IncompleteShard{Shard: r.Shard, Dir: dirs[i], Stopped: r.Stopped, TestCases: r.TestCases})
 	}
@@ -105,6 +116,20 @@ func incomplete(m *result.Report, dirs []string, reps []*result.Report, partial 
 		m.Stopped = "interrupted"
 	}
 	return nil
+}
+
+// resumeCommand is the command that completes the campaign of the output
+// directory dir, whose report is r: for a campaign killed before it
+// wrote its report, whose configuration no file of dir names, with -c to
+// fill in.
+func resumeCommand(dir string, r *result.Report) string {
+	if r.Config != "" {
+		return "mcpt run -c " + r.Config + " --resume " + dir
+	}
+	if r.Stopped == engine.StoppedKilled {
+		return "mcpt run -c CONFIG --resume " + dir + " (CONFIG: the campaign's configuration)"
+	}
+	return "mcpt run --resume " + dir
 }
 
 // Reports merges reports of shards of one campaign. They must agree on the
@@ -116,6 +141,8 @@ func Reports(names []string, reps []*result.Report) (*result.Report, error) {
 	for i, r := range reps {
 		if i == 0 {
 			m.Tool, m.Mode, m.Seed, m.Config, m.Campaign, m.MaxCases = r.Tool, r.Mode, r.Seed, r.Config, r.Campaign, r.MaxCases
+			// The same for every shard: of the campaign's fingerprint.
+			m.Release, m.Flags = r.Release, r.Flags
 		} else if r.Mode != m.Mode || r.Seed != m.Seed {
 			return nil, fmt.Errorf("%s is a %s run with seed %d, %s a %s run with seed %d: not shards of one campaign",
 				names[i], r.Mode, r.Seed, names[0], m.Mode, m.Seed)
@@ -138,6 +165,7 @@ func Reports(names []string, reps []*result.Report) (*result.Report, error) {
 		m.Seeds.Rejected = append(m.Seeds.Rejected, r.Seeds.Rejected...)
 		m.Seeds.Nondeterministic = append(m.Seeds.Nondeterministic, r.Seeds.Nondeterministic...)
 		m.Seeds.Crashed = append(m.Seeds.Crashed, r.Seeds.Crashed...)
+		m.Seeds.Skipped = append(m.Seeds.Skipped, r.Seeds.Skipped...)
 		for name, st := range r.ByRelation {
 			acc := m.ByRelation[name]
 			acc.Merge(st)
@@ -169,14 +197,19 @@ func Reports(names []string, reps []*result.Report) (*result.Report, error) {
 		slices.Sort(*l)
 		*l = slices.Compact(*l)
 	}
+	m.Seeds.Skipped = result.SortSkips(m.Seeds.Skipped)
 	slices.SortStableFunc(m.Cases, func(a, b result.CaseSummary) int {
 		if c := strings.Compare(a.Seed, b.Seed); c != 0 {
 			return c
 		}
-		return strings.Compare(a.Relation, b.Relation)
+		if c := strings.Compare(a.Relation, b.Relation); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Flags, b.Flags)
 	})
 	m.Sort()
 	m.Groups = signature.Group(m.Findings)
+	m.OrderGroupFlags()
 	return m, nil
 }
 
@@ -213,14 +246,32 @@ func complete(names []string, reps []*result.Report) error {
 }
 
 // loadReport reads the report.json of the output directory dir, refusing
-// a link (see bundle.Reader).
+// a link (see bundle.Reader). A directory without one, whose campaign was
+// killed before it wrote its report, gives the report of its journal
+// (see engine.JournalReport), whose Stopped is engine.StoppedKilled; one
+// whose campaign still runs (it holds the lock) is refused.
 func loadReport(dir string) (*result.Report, error) {
 	rd, err := bundle.Open(dir)
 	if err != nil {
 		return nil, err
 	}
 	defer rd.Close()
-	return rd.LoadReport(report.ReportJSON)
+	rep, err := rd.LoadReport(report.ReportJSON)
+	if !errors.Is(err, fs.ErrNotExist) {
+		return rep, err
+	}
+	f, jerr := rd.OpenRegular(engine.JournalName)
+	if errors.Is(jerr, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s holds neither %s nor %s: no campaign ran there", dir, report.ReportJSON, engine.JournalName)
+	}
+	if jerr != nil {
+		return nil, jerr
+	}
+	defer f.Close()
+	if holder, busy := outdir.Holder(dir); busy {
+		return nil, fmt.Errorf("%s has no %s yet: its campaign still runs (%s holds it); merge once it has ended", dir, report.ReportJSON, holder)
+	}
+	return engine.JournalReport(bufio.NewReaderSize(f, 256<<10), filepath.Join(dir, engine.JournalName))
 }
 
 // placeBundles places the bundles of findings from the output directory

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/mcpt-tool/mcpt/engine"
+	"github.com/mcpt-tool/mcpt/matrix"
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/result"
@@ -36,6 +37,11 @@ type Target struct {
 	Finding   result.Finding
 	// Base is the base input of the finding, named path.Base(Finding.SeedFile).
 	Base []byte
+	// Flags are the finding's combination of flags, with their
+	// arguments; Release the transpiler's release, which the relation
+	// sees.
+	Flags   matrix.Combination
+	Release string
 }
 
 // Options tune a reduction.
@@ -125,7 +131,7 @@ func Reduce(ctx context.Context, tg Target, opt Options) (*Result, error) {
 	// so that the budget goes to reduction.
 	r.tester = &engine.Tester{
 		Transpiler: budgeted{r}, Normalize: tg.Normalize, Style: tg.Style, Mode: engine.Mode(tg.Finding.Mode),
-		NoRecheck: true, Config: tg.Finding.Config, Faults: tg.Finding.Faults,
+		NoRecheck: true, Config: tg.Finding.Config, Faults: tg.Finding.Faults, Release: tg.Release,
 	}
 	logf := opt.Logf
 	if logf == nil {
@@ -141,6 +147,11 @@ func Reduce(ctx context.Context, tg Target, opt Options) (*Result, error) {
 			return nil, fmt.Errorf("reducing %s: %w", tg.Finding.ID, context.Cause(ctx))
 		}
 		return nil, err
+	}
+	if !first.kept && first.relErr != nil {
+		// No follow-up at all: the relation's error, not the finding's
+		// absence.
+		return nil, fmt.Errorf("finding %s cannot be judged on its base: %w", tg.Finding.ID, first.relErr)
 	}
 	if !first.kept {
 		return nil, &NotReproducedError{Finding: tg.Finding.ID, Why: first.why}
@@ -220,6 +231,9 @@ type reducer struct {
 type outcome struct {
 	kept bool
 	why  string // why it was not kept (for the original)
+	// relErr is the relation's error when it failed at every spot, and
+	// so derived no follow-up.
+	relErr error
 	// The test case that gave the finding again.
 	finding  result.Finding
 	followUp []byte
@@ -303,7 +317,8 @@ func stop(err error) error {
 
 func (r *reducer) judgeRuns(src []byte) (*outcome, error) {
 	orig := &r.tg.Finding
-	base, err := r.tester.Base(r.ctx, engine.Seed{Name: orig.SeedFile, Src: src})
+	seed := engine.Seed{Name: orig.SeedFile, Src: src, Flags: r.tg.Flags}
+	base, err := r.tester.Base(r.ctx, seed)
 	if err != nil {
 		return nil, stop(err)
 	}
@@ -313,8 +328,7 @@ func (r *reducer) judgeRuns(src []byte) (*outcome, error) {
 	if base.Skip != "" {
 		return &outcome{why: "the base run " + base.Result.Status.String()}, nil
 	}
-	in := relation.Input{Name: r.name, Src: src}
-	spots, err := r.tg.Relation.Spots(r.ctx, in)
+	spots, err := r.tg.Relation.Spots(r.ctx, r.tester.Input(seed))
 	if r.ctx.Err() != nil {
 		return nil, r.ctx.Err()
 	}
@@ -328,9 +342,14 @@ func (r *reducer) judgeRuns(src []byte) (*outcome, error) {
 	}
 	var got []string
 	near := false // a finding of the same checker and file, with another signature
+	failed := 0   // spots at which the relation derived no follow-up
+	var firstErr error
 	for _, i := range spotOrder(spots, orig.Spot) {
 		out, err := r.tester.Run(r.ctx, engine.Test{Index: orig.Case, Base: base, Relation: r.tg.Relation, Spot: spots[i], CaseSeed: orig.CaseSeed})
 		if me := (*engine.MutationError)(nil); errors.As(err, &me) {
+			if failed++; firstErr == nil {
+				firstErr = err
+			}
 			continue
 		}
 		if err != nil {
@@ -345,12 +364,22 @@ func (r *reducer) judgeRuns(src []byte) (*outcome, error) {
 			near = near || f.Kind == orig.Kind && f.Checker == orig.Checker && f.FileKey == orig.FileKey
 		}
 	}
+	if failed == len(spots) {
+		err := fmt.Errorf("relation %s failed at every one of the %d spots of the base, the first: %w", orig.Relation, len(spots), firstErr)
+		return &outcome{why: err.Error(), relErr: err}, nil
+	}
 	why := fmt.Sprintf("no spot of %d fails with signature %s", len(spots), orig.Signature)
-	if len(got) > 0 {
+	switch {
+	case len(got) > 0:
 		slices.Sort(got)
 		why += "; other signatures: " + strings.Join(slices.Compact(got), ", ")
-	} else {
+	case failed > 0:
+		why += fmt.Sprintf("; the relation holds at the %d other spots", len(spots)-failed)
+	default:
 		why += "; the relation holds at every spot"
+	}
+	if failed > 0 {
+		why += fmt.Sprintf("; it failed at %d, the first: %v", failed, firstErr)
 	}
 	if near {
 		why += " (the same checker fails on the same file: was the finding made by another version of mcpt?)"

@@ -7,6 +7,7 @@ package result
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -59,6 +60,9 @@ type Finding struct {
 	Kind     Kind   `json:"kind"`
 	Relation string `json:"relation"`
 	SeedFile string `json:"seed_file"`
+	// Flags is the combination of flags the test case ran under
+	// (target=es2022,module=esnext); "" for a campaign without flags.
+	Flags    string `json:"flags,omitempty"`
 	Spot     Spot   `json:"spot"`
 	Case     int    `json:"case"`      // index of the test case in the campaign plan
 	CaseSeed uint64 `json:"case_seed"` // seed of the test case's random choices (fresh names, picks)
@@ -185,17 +189,75 @@ type Timing struct {
 }
 
 // SeedStats counts what happened to the seeds of a campaign.
+//
+// With flags, each counts a seed under a combination: a seed rejected
+// under one is listed as "NAME (COMBINATION)".
 type SeedStats struct {
 	Total            int      `json:"total"`
 	Rejected         []string `json:"rejected,omitempty"`         // seeds the transpiler refused (skipped)
 	Nondeterministic []string `json:"nondeterministic,omitempty"` // seeds whose base output changed between runs
 	Crashed          []string `json:"crashed,omitempty"`          // seeds whose base run crashed or timed out
+	// Skipped lists the seeds that a relation could not work on, with
+	// why: the other relations, and the other seeds of that relation,
+	// went on.
+	Skipped []SeedSkip `json:"skipped,omitempty"`
 }
 
-// CaseSummary counts the test cases run on one seed under one relation, and
-// the findings among them.
+// SeedSkip is a seed that relations could not work on, for one reason:
+// finding the spots failed (a seed the relation's parser rejects), or
+// deriving a follow-up did (a template that fails on this seed). The
+// seed is skipped for those relations only; the campaign goes on.
+type SeedSkip struct {
+	Seed      string   `json:"seed"`
+	Flags     string   `json:"flags,omitempty"` // the combination of flags, as Finding.Flags
+	Relations []string `json:"relations"`
+	// Cases counts the test cases of the plan that were skipped, their
+	// follow-up not derived; 0 when the spots could not be found, so that
+	// no test case of the seed was planned for the relations.
+	Cases int `json:"cases,omitempty"`
+	// Message says what failed, with its file:line:col: in the seed, and
+	// in the relation's file for a template.
+	Message string `json:"message"`
+}
+
+// Name is the seed's name, with its combination of flags in parentheses
+// when it has one.
+func (s *SeedSkip) Name() string {
+	if s.Flags != "" {
+		return s.Seed + " (" + s.Flags + ")"
+	}
+	return s.Seed
+}
+
+// SortSkips sorts skips by seed, combination of flags, then message, and
+// makes one entry of those of a seed with the same message (the relations
+// of one parser that rejects the seed).
+func SortSkips(skips []SeedSkip) []SeedSkip {
+	slices.SortStableFunc(skips, func(a, b SeedSkip) int {
+		return cmp.Or(strings.Compare(a.Seed, b.Seed), strings.Compare(a.Flags, b.Flags), strings.Compare(a.Message, b.Message))
+	})
+	var out []SeedSkip
+	for _, s := range skips {
+		if n := len(out); n > 0 && out[n-1].Seed == s.Seed && out[n-1].Flags == s.Flags && out[n-1].Message == s.Message {
+			out[n-1].Relations = append(out[n-1].Relations, s.Relations...)
+			out[n-1].Cases += s.Cases
+			continue
+		}
+		s.Relations = slices.Clone(s.Relations)
+		out = append(out, s)
+	}
+	for i := range out {
+		slices.Sort(out[i].Relations)
+		out[i].Relations = slices.Compact(out[i].Relations)
+	}
+	return out
+}
+
+// CaseSummary counts the test cases run on one seed, under one
+// combination of flags, under one relation, and the findings among them.
 type CaseSummary struct {
-	Seed      string `json:"seed"` // the seed file name, as in Finding.SeedFile
+	Seed      string `json:"seed"`            // the seed file name, as in Finding.SeedFile
+	Flags     string `json:"flags,omitempty"` // the combination of flags, as in Finding.Flags
 	Relation  string `json:"relation"`
 	TestCases int    `json:"test_cases"`
 	Findings  int    `json:"findings"`
@@ -216,8 +278,11 @@ type Group struct {
 	// another's by the example's file at most, how its findings depart
 	// from the prediction (see signature.Differs); for rejected
 	// follow-ups, always, their diagnostic.
-	Differs  string   `json:"differs,omitempty"`
-	Count    int      `json:"count"`
+	Differs string `json:"differs,omitempty"`
+	Count   int    `json:"count"`
+	// Flags are the combinations of flags its findings ran under, in
+	// the order of the campaign's combinations; none without flags.
+	Flags    []string `json:"flags,omitempty"`
 	Example  string   `json:"example"`  // ID of the smallest finding of the group
 	Findings []string `json:"findings"` // IDs, in case order
 }
@@ -232,7 +297,13 @@ type Report struct {
 	// Campaign identifies the campaign (a hash of what decides its
 	// results, the shard left out): the same for every shard of one
 	// campaign, so that merge refuses shards of different ones.
-	Campaign       string                   `json:"campaign,omitempty"`
+	Campaign string `json:"campaign,omitempty"`
+	// Release is the transpiler's release, as its version command
+	// printed it; "" when the configuration gives none.
+	Release string `json:"release,omitempty"`
+	// Flags are the combinations of flags the campaign runs each seed
+	// under (target=es2022,module=esnext), none without flags.
+	Flags          []string                 `json:"flags,omitempty"`
 	TestCases      int                      `json:"test_cases"`
 	TranspilerRuns int                      `json:"transpiler_runs"`
 	Seeds          SeedStats                `json:"seeds"`
@@ -256,7 +327,9 @@ type Report struct {
 	WorkerRestarts       int    `json:"worker_restarts,omitempty"`
 	WorkerStaleResponses int    `json:"worker_stale_responses,omitempty"`
 	Timing               Timing `json:"timing"`
-	Stopped              string `json:"stopped,omitempty"` // why the campaign ended: "budget", "time", "interrupted"
+	Stopped              string `json:"stopped,omitempty"` // why the campaign ended: "budget", "time", "interrupted", "error"
+	// Error is what stopped the campaign when Stopped is "error".
+	Error string `json:"error,omitempty"`
 	// MaxCases is the campaign's budget of test cases (0: none), over all
 	// its shards.
 	MaxCases int `json:"max_cases,omitempty"`
@@ -288,6 +361,24 @@ func (r *Report) Sort() {
 		}
 		return 0
 	})
+}
+
+// OrderGroupFlags puts the combinations of flags each group lists in the
+// order of the campaign's (r.Flags), those it does not know last.
+func (r *Report) OrderGroupFlags() {
+	pos := map[string]int{}
+	for i, f := range r.Flags {
+		pos[f] = i
+	}
+	at := func(f string) int {
+		if i, ok := pos[f]; ok {
+			return i
+		}
+		return len(pos)
+	}
+	for i := range r.Groups {
+		slices.SortStableFunc(r.Groups[i].Flags, func(a, b string) int { return at(a) - at(b) })
+	}
 }
 
 // Load reads a report.json.

@@ -19,6 +19,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/alecthomas/kong"
+
 	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/internal/printable"
@@ -38,31 +40,69 @@ type campaignFlags struct {
 	Workers  int           `help:"Parallel workers (default: the number of CPUs)."`
 	Mode     string        `enum:"mcp,fuzz" default:"mcp" help:"mcp checks the relations; fuzz only runs the transpiler (the paper's ablation)."`
 	Fault    []string      `help:"Demo fault of the builtin transpiler to switch on (repeatable); replaces the configured ones."`
+	Flags    []string      `placeholder:"DIMENSION=VALUE" help:"Keep only this value of a dimension of the configuration's flags (repeatable, or joined by commas; a dimension named twice keeps both values)."`
 }
 
 type runCmd struct {
 	campaignFlags
 	Out          string        `short:"o" placeholder:"DIR" help:"Output directory: report.json, findings/, journal (default mcpt-out). It must be new, empty, or an earlier mcpt output (see --force)."`
-	Resume       string        `help:"Continue the campaign in this output directory (in place of -o), after an interrupt (exit status 4), a kill or a full disk." placeholder:"OUTDIR"`
+	Resume       resumeDir     `help:"Continue the campaign in this output directory (in place of -o), after an interrupt (exit status 4), a kill or a full disk." placeholder:"OUTDIR"`
 	Force        bool          `help:"Start afresh over an earlier campaign in the output directory, removing only the files mcpt wrote there."`
 	Grace        time.Duration `default:"10s" help:"After an interrupt (Ctrl-C, SIGTERM, SIGHUP), how long the test cases in flight may go on before their transpiler runs are stopped."`
 	FindingsExit int           `name:"findings-exit-code" default:"1" help:"Exit status of a complete campaign with findings (0 suits batch jobs, where findings are no failure)."`
+	SkippedExit  int           `name:"skipped-exit-code" default:"6" help:"Exit status of a complete campaign that skipped a seed for a relation that failed on it, and found nothing (0 suits batch jobs, which read the skipped seeds from the report)."`
 	Shard        string        `placeholder:"I/N" help:"Run shard I of N (counted from 0), or none: the whole campaign. Default: the journal's with --resume, else from the engine's environment (Slurm array, Kubernetes Indexed Job with MCPT_SHARD_COUNT, GitLab, CircleCI, Buildkite; see docs/clusters.md)."`
 	Events       string        `help:"Write JSON Lines events (one per test case and per finding) to this file."`
 	Verbose      bool          `short:"v" help:"Print a line per finding as it is found, before the summary and its groups."`
 	Quiet        bool          `short:"q" help:"Show no progress."`
 	Feedback     bool          `help:"Add follow-ups that passed to the seed pool, so that later test cases carry several mutations."`
+
+	// unstarted is set when --resume names a directory that holds nothing
+	// of the campaign yet (see outdir.Unstarted).
+	unstarted bool
 }
+
+// resumeDir is the value of --resume: the output directory of the
+// campaign to continue. Earlier releases had a bare --resume beside -o
+// DIR; that form gets a message that says so, not the parser's.
+type resumeDir string
+
+func (r *resumeDir) Decode(ctx *kong.DecodeContext) error {
+	t := ctx.Scan.Pop()
+	v, ok := t.Value.(string)
+	if !t.IsValue() || !ok || v == "" {
+		return errors.New("it takes the output directory of the campaign to continue now: --resume DIR, in place of -o DIR (-o DIR --resume is the form of earlier releases)")
+	}
+	*r = resumeDir(v)
+	return nil
+}
+
+// emptyShard says why shard holds no seed of a campaign of seeds seeds
+// under combos combinations of flags.
+func emptyShard(shard engine.Shard, seeds, combos int) string {
+	pairs := seeds * combos
+	what, whose := fmt.Sprintf("%d seed%s", seeds, plural(seeds)), fmt.Sprintf("seed k is shard k mod %d's", shard.Count)
+	if combos > 1 {
+		what += fmt.Sprintf(" under %d combinations of flags, %d in all,", combos, pairs)
+		whose = fmt.Sprintf("seed k under combination j is shard (k·%d + j) mod %d's", combos, shard.Count)
+	}
+	return fmt.Sprintf("shard %s holds no seed: the campaign has %s and %s, so shards %d to %d of %d run nothing (every shard has seeds with at most %d shard%s)",
+		shard, what, whose, pairs, shard.Count-1, shard.Count, pairs, plural(pairs))
+}
+
+// resuming tells whether the run continues a campaign: --resume of a
+// directory that holds some of it.
+func (c *runCmd) resuming() bool { return c.Resume != "" && !c.unstarted }
 
 // outDir is the output directory of the run: --resume's, or -o's.
 func (c *runCmd) outDir() (string, error) {
 	switch {
 	case c.Resume != "" && c.Force:
 		return "", usageErr("--force starts afresh and --resume continues: not both")
-	case c.Resume != "" && c.Out != "" && filepath.Clean(c.Out) != filepath.Clean(c.Resume):
+	case c.Resume != "" && c.Out != "" && filepath.Clean(c.Out) != filepath.Clean(string(c.Resume)):
 		return "", usageErr("--resume %s continues the campaign in %s: it cannot write to -o %s", c.Resume, c.Resume, c.Out)
 	case c.Resume != "":
-		return c.Resume, nil
+		return string(c.Resume), nil
 	case c.Out != "":
 		return c.Out, nil
 	}
@@ -74,20 +114,34 @@ func (c *runCmd) Run(tools *setup.Tools) error {
 	if err != nil {
 		return err
 	}
-	if c.FindingsExit < 0 || c.FindingsExit > 125 {
-		return usageErr("--findings-exit-code %d: want 0…125", c.FindingsExit)
+	if err := checkExitCodes(c.FindingsExit, c.SkippedExit); err != nil {
+		return err
+	}
+	if c.Resume != "" {
+		if none, err := outdir.Unstarted(out, outLayout); err == nil && none {
+			// A kill or a full disk before the journal was written: the
+			// campaign did nothing, and starts from the beginning.
+			fmt.Fprintf(os.Stderr, "mcpt: %s holds nothing of the campaign yet (it stopped before writing its journal): starting it from the beginning\n", out)
+			c.unstarted = true
+		}
 	}
 	shard, err := c.shard(out)
 	if err != nil {
 		return err
 	}
-	s, err := loadSetup(tools, c.Config, c.Fault)
+	s, err := loadSetup(tools, c.Config, c.Fault, setup.Options{Flags: c.Flags})
 	if err != nil {
 		return err
 	}
 	defer s.Close()
+	if pairs := len(s.Seeds) * s.Flags.Size(); shard.Count > 1 && shard.Index >= pairs {
+		// Not an error: the shard's report, empty, completes the set that
+		// merge takes.
+		fmt.Fprintf(os.Stderr, "mcpt: warning: %s\n", emptyShard(shard, len(s.Seeds), s.Flags.Size()))
+	}
+
 	opt := c.options(s)
-	opt.OutDir, opt.Resume, opt.Shard = out, c.Resume != "", shard
+	opt.OutDir, opt.Resume, opt.Shard = out, c.resuming(), shard
 	opt.Feedback = c.Feedback
 	opt.Invocation = tools.Invocation
 	opt.Faults = c.Fault
@@ -133,6 +187,13 @@ func (c *runCmd) Run(tools *setup.Tools) error {
 	camp := &engine.Campaign{Transpiler: s.Transpiler, Relations: s.Relations, Seeds: s.Seeds, Options: opt}
 	rep, runErr := camp.Run(sig.ctx)
 	prog.done()
+	// From here on a stop signal ends the writing of the report (see
+	// finish), watched before the campaign's watcher lets go of them.
+	late := make(chan os.Signal, 1)
+	signal.Notify(late, stopSignals...)
+	defer signal.Stop(late)
+	stoppedBefore := sig.ctx.Err() != nil
+	sig.stop()
 	if sig.aborted.Load() {
 		return &exitError{code: exitAborted, err: fmt.Errorf("aborted: the test cases finished are kept in %s; run again with --resume %s", filepath.Join(out, engine.JournalName), out)}
 	}
@@ -142,14 +203,14 @@ func (c *runCmd) Run(tools *setup.Tools) error {
 		}
 		return runErr
 	}
-	return c.finish(out, tools.Invocation, rep, runErr)
+	return c.finish(out, tools.Invocation, rep, runErr, late, stoppedBefore)
 }
 
 // shard is the campaign's shard: --shard's; with --resume and no --shard,
 // the journal's (a task run again by its engine, whatever its environment
 // says now); else the environment's.
 func (c *runCmd) shard(out string) (engine.Shard, error) {
-	if c.Resume != "" && c.Shard == "" {
+	if c.resuming() && c.Shard == "" {
 		// A journal that cannot be read is the resume's to refuse.
 		s, _ := engine.JournalShard(out)
 		return s, nil
@@ -166,7 +227,7 @@ func (c *runCmd) shard(out string) (engine.Shard, error) {
 func (c *runCmd) lockOut(out string) (*outdir.Dir, error) {
 	var dir *outdir.Dir
 	var err error
-	if c.Resume != "" {
+	if c.resuming() {
 		dir, err = outdir.Open(out, outLayout)
 		if err == nil {
 			if _, err = os.Stat(filepath.Join(out, engine.JournalName)); err != nil {
@@ -193,9 +254,21 @@ func warnNoLock(dir *outdir.Dir) {
 
 // finish writes the report and decides the exit status. A campaign that
 // broke reports its own error first, the first write that failed if it was
-// one, and how to go on.
-func (c *runCmd) finish(out, mcpt string, rep *result.Report, runErr error) error {
-	werr := writeReport(out, rep)
+// one, and how to go on. A stop signal (from sig) while report.html is
+// written ends mcpt there (see writeFinalReport); stoppedBefore says that
+// the campaign was stopped by one already.
+func (c *runCmd) finish(out, mcpt string, rep *result.Report, runErr error, sig <-chan os.Signal, stoppedBefore bool) error {
+	werr := writeFinalReport(out, rep, sig)
+	var stop *reportStopped
+	if errors.As(werr, &stop) {
+		printSummary(os.Stdout, rep, out, mcpt)
+		code, again := exitInterrupted, fmt.Sprintf("; %s writes them, and --resume %s ends the campaign as it would have", reportCommand(mcpt, out), out)
+		if stoppedBefore {
+			code = exitAborted // a second signal
+		}
+		return &exitError{code: code, err: fmt.Errorf("%v while writing the report: stopped; %s is written, report.html and junit.xml are not%s",
+			stop.sig, filepath.Join(out, report.ReportJSON), again)}
+	}
 	if werr == nil {
 		printSummary(os.Stdout, rep, out, mcpt)
 	}
@@ -210,15 +283,95 @@ func (c *runCmd) finish(out, mcpt string, rep *result.Report, runErr error) erro
 		if isWriteFailure(runErr) {
 			msg += "\nmcpt: once there is room, " + resume
 		}
-		return &exitError{code: exitBroken, err: errors.New(msg)}
+		code := exitBroken
+		if errors.Is(runErr, engine.ErrNoSeedLeft) {
+			code = exitUsage // the seeds' errors, and nothing else
+		}
+		return &exitError{code: code, err: errors.New(msg)}
 	case werr != nil:
 		return &exitError{code: exitBroken, err: fmt.Errorf("writing the report: %w\nmcpt: once there is room, %s", werr, resume)}
 	case rep.Stopped == "interrupted":
 		return &exitError{code: exitInterrupted, err: fmt.Errorf("interrupted: the campaign is incomplete; %s to complete it", resume)}
-	case len(rep.Findings) > 0:
-		return &exitError{code: c.FindingsExit}
+	}
+	return exitOf(rep, c.FindingsExit, c.SkippedExit)
+}
+
+// checkExitCodes refuses exit statuses a process cannot give or that mean
+// something else.
+func checkExitCodes(findings, skipped int) error {
+	if findings < 0 || findings > 125 {
+		return usageErr("--findings-exit-code %d: want 0…125", findings)
+	}
+	if skipped < 0 || skipped > 125 {
+		return usageErr("--skipped-exit-code %d: want 0…125", skipped)
 	}
 	return nil
+}
+
+// exitOf is the exit status of a complete campaign (or merge): findings
+// first, then seeds skipped for a relation that failed on them.
+func exitOf(rep *result.Report, findings, skipped int) error {
+	switch {
+	case len(rep.Findings) > 0 && findings != 0:
+		return &exitError{code: findings}
+	case len(rep.Seeds.Skipped) > 0 && skipped != 0:
+		return &exitError{code: skipped, err: errors.New(skippedNote(rep.Seeds.Skipped))}
+	}
+	return nil
+}
+
+// skippedNote says that seeds were skipped, after the summary that lists
+// them.
+func skippedNote(skips []result.SeedSkip) string {
+	rels := map[string]bool{}
+	for _, sk := range skips {
+		for _, r := range sk.Relations {
+			rels[r] = true
+		}
+	}
+	them := "them"
+	if len(skips) == 1 {
+		them = "it"
+	}
+	return fmt.Sprintf("%d seed%s skipped by %d relation%s that failed on %s (above, and in report.json's seeds.skipped); the rest of the campaign ran",
+		len(skips), plural(len(skips)), len(rels), plural(len(rels)), them)
+}
+
+// reportStopped is the error of a report whose writing a stop signal
+// ended.
+type reportStopped struct{ sig os.Signal }
+
+func (e *reportStopped) Error() string { return fmt.Sprintf("%v while writing the report", e.sig) }
+
+// writeHTMLReport writes report.html, the finding pages and junit.xml;
+// tests replace it.
+var writeHTMLReport = report.Write
+
+// writeFinalReport writes report.json, then report.html, the finding pages
+// and junit.xml, which take longer (a page per group, every bundle read):
+// a stop signal from sig meanwhile returns a *reportStopped at once (the
+// files are written beside and renamed: none is left half-written).
+func writeFinalReport(out string, rep *result.Report, sig <-chan os.Signal) error {
+	if err := rep.Save(filepath.Join(out, report.ReportJSON)); err != nil {
+		return err
+	}
+	done := make(chan error, 1)
+	write := writeHTMLReport // read here: a test replaces it once this returns
+	go func() { done <- write(out, rep) }()
+	select {
+	case err := <-done:
+		return err
+	case s := <-sig:
+		return &reportStopped{sig: s}
+	}
+}
+
+// reportCommand is the command that writes the report of out again.
+func reportCommand(mcpt, out string) string {
+	if mcpt == "" {
+		mcpt = "mcpt"
+	}
+	return mcpt + " report " + out
 }
 
 // isWriteFailure tells whether err is a failed file operation (a full disk,
@@ -269,13 +422,17 @@ func (f *campaignFlags) options(s *setup.Setup) engine.Options {
 	return opt
 }
 
-func loadSetup(tools *setup.Tools, cfg string, faults []string) (*setup.Setup, error) {
+// loadSetup loads the configuration cfg with the tools, the faults and
+// the rest of opt.
+func loadSetup(tools *setup.Tools, cfg string, faults []string, opt setup.Options) (*setup.Setup, error) {
 	if err := configExists(cfg); err != nil {
 		return nil, err
 	}
-	return setup.Load(cfg, setup.Options{Faults: faults, Tools: tools, Warn: func(w string) {
+	opt.Faults, opt.Tools = faults, tools
+	opt.Warn = func(w string) {
 		fmt.Fprintf(os.Stderr, "mcpt: warning: %s\n", w)
-	}})
+	}
+	return setup.Load(cfg, opt)
 }
 
 // interrupts turns SIGINT, SIGTERM and SIGHUP into the stages of a stop.
@@ -331,7 +488,8 @@ func catchInterrupts(grace time.Duration) *interrupts {
 		halt()
 		time.AfterFunc(abortBound, func() { os.Exit(exitAborted) })
 	}()
-	in.stop = func() { signal.Stop(ch); close(done); cancel() }
+	var once sync.Once
+	in.stop = func() { once.Do(func() { signal.Stop(ch); close(done); cancel() }) }
 	return in
 }
 
@@ -358,6 +516,9 @@ func interruptible() (context.Context, func()) {
 
 func findingLine(f *result.Finding) string {
 	where := fmt.Sprintf("%s:%d (%s)", f.SeedFile, f.Spot.Line, f.Spot.Desc)
+	if f.Flags != "" {
+		where += " under " + f.Flags
+	}
 	what := string(f.Kind)
 	if f.Kind == result.Oracle {
 		what = fmt.Sprintf("%s %s", f.Checker, f.File)
@@ -377,7 +538,7 @@ func findingLine(f *result.Finding) string {
 
 func printSummary(w io.Writer, r *result.Report, out, mcpt string) {
 	w = printable.Writer{W: w}
-	fmt.Fprintf(w, "mode %s, seed %d: %d test cases, %d transpiler runs; %s", r.Mode, r.Seed, r.TestCases, r.TranspilerRuns, result.TallyOf(r.Findings))
+	fmt.Fprintf(w, "mode %s, seed %d: %d test case%s, %d transpiler run%s; %s", r.Mode, r.Seed, r.TestCases, plural(r.TestCases), r.TranspilerRuns, plural(r.TranspilerRuns), result.TallyOf(r.Findings))
 	if len(r.Groups) > 0 {
 		fmt.Fprintf(w, " in %d group%s", len(r.Groups), map[bool]string{true: "s"}[len(r.Groups) > 1])
 	}
@@ -385,6 +546,9 @@ func printSummary(w io.Writer, r *result.Report, out, mcpt string) {
 		fmt.Fprintf(w, " (shard %s)", r.Shard)
 	}
 	fmt.Fprintln(w)
+	if r.Release != "" || len(r.Flags) > 0 {
+		fmt.Fprintln(w, transpilerLine(r))
+	}
 	// The groups first: they are what a reader of a campaign needs.
 	byID := map[string]*result.Finding{}
 	for i := range r.Findings {
@@ -393,6 +557,9 @@ func printSummary(w io.Writer, r *result.Report, out, mcpt string) {
 	for _, g := range r.Groups {
 		ex := byID[g.Example]
 		fmt.Fprintf(w, "group %dx %s\n", g.Count, g.Title)
+		if len(r.Flags) > 1 && len(g.Flags) > 0 {
+			fmt.Fprintf(w, "  under %s\n", underText(g.Flags, len(r.Flags)))
+		}
 		if ex != nil && ex.Bundle != "" {
 			fmt.Fprintf(w, "  e.g. %s\n", engine.ReproCommand(mcpt, out, ex))
 		}
@@ -404,6 +571,7 @@ func printSummary(w io.Writer, r *result.Report, out, mcpt string) {
 			fmt.Fprintf(w, "  nondeterministic: %s\n", s)
 		}
 	}
+	printSkips(w, r.Seeds.Skipped)
 	if r.NondeterministicCases > 0 {
 		fmt.Fprintf(w, "test cases skipped: %d failed, but not the same way when run again (a nondeterministic transpiler), not counted as findings\n", r.NondeterministicCases)
 	}
@@ -430,6 +598,41 @@ func printSummary(w io.Writer, r *result.Report, out, mcpt string) {
 	fmt.Fprintf(w, "report: %s\n", filepath.Join(out, "report.json"))
 }
 
+// transpilerLine says what the transpiler was: its release and the
+// combinations of flags each seed ran under.
+func transpilerLine(r *result.Report) string {
+	var parts []string
+	if r.Release != "" {
+		parts = append(parts, "release "+r.Release)
+	}
+	switch n := len(r.Flags); {
+	case n == 1:
+		parts = append(parts, "flags "+r.Flags[0])
+	case n > 1 && n <= 4:
+		parts = append(parts, fmt.Sprintf("%d combinations of flags: %s", n, strings.Join(r.Flags, "; ")))
+	case n > 4:
+		parts = append(parts, fmt.Sprintf("%d combinations of flags: %s … %s", n, r.Flags[0], r.Flags[n-1]))
+	}
+	return "transpiler: " + strings.Join(parts, ", ")
+}
+
+// underText lists the combinations a group was found under, of all the
+// campaign's.
+func underText(flags []string, all int) string {
+	if len(flags) == all {
+		return fmt.Sprintf("every combination of flags (%d)", all)
+	}
+	shown := flags
+	if len(shown) > 3 {
+		shown = shown[:3]
+	}
+	s := strings.Join(shown, "; ")
+	if len(flags) > len(shown) {
+		s += fmt.Sprintf("; and %d more", len(flags)-len(shown))
+	}
+	return fmt.Sprintf("%d of %d combinations of flags: %s", len(flags), all, s)
+}
+
 // checkedText says how many of a relation's test cases were checked and,
 // apart, which checkers could not decide on how many of them.
 func checkedText(st result.RelationStats) string {
@@ -447,4 +650,32 @@ func checkedText(st result.RelationStats) string {
 		s += ", undecided: " + strings.Join(und, ", ")
 	}
 	return s
+}
+
+// maxSkipsShown is how many seeds skipped by a relation the summary names;
+// report.json has them all.
+const maxSkipsShown = 10
+
+// printSkips names the seeds that relations skipped, each with its
+// relations and message.
+func printSkips(w io.Writer, skips []result.SeedSkip) {
+	if len(skips) == 0 {
+		return
+	}
+	cases := 0
+	for _, sk := range skips {
+		cases += sk.Cases
+	}
+	fmt.Fprintf(w, "seeds skipped by a relation that failed on them: %d", len(skips))
+	if cases > 0 {
+		fmt.Fprintf(w, " (%d test case%s of the plan not run)", cases, plural(cases))
+	}
+	fmt.Fprintln(w)
+	for i, sk := range skips {
+		if i == maxSkipsShown {
+			fmt.Fprintf(w, "  … and %d more in report.json (seeds.skipped)\n", len(skips)-i)
+			break
+		}
+		fmt.Fprintf(w, "  %s, %s: %s\n", sk.Name(), strings.Join(sk.Relations, ", "), sk.Message)
+	}
 }

@@ -9,7 +9,9 @@
 //     test, with how to install it.
 //   - MCPT_TEST_LONG=1: the long campaigns and measurements.
 //
-// scripts/test sets both.
+// scripts/test sets both. A third, MCPT_TEST_REALBUGS=1, verifies the
+// benchmark of real bugs (bench/realbugs): it installs every buggy and
+// fixed release the benchmark names, from npm and the Go module proxy.
 package testtier
 
 import (
@@ -22,6 +24,9 @@ import (
 const (
 	ToolsVar = "MCPT_TEST_TOOLS"
 	LongVar  = "MCPT_TEST_LONG"
+	// RealBugsVar asks for the verification of every bug of
+	// bench/realbugs against its releases.
+	RealBugsVar = "MCPT_TEST_REALBUGS"
 )
 
 // On reports whether the tier of the variable v is asked for (v=1).

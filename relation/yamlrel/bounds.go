@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mcpt-tool/mcpt/relation/numlit"
 	"iter"
 	"reflect"
 	"regexp"
@@ -68,7 +69,7 @@ func (e *evaluation) step() {
 // them). Evaluators are pooled: each worker that evaluates at once takes
 // one.
 type evaluator struct {
-	root  *template.Template
+	roots map[numlit.Form]*template.Template // one for each form of numbers (numbers:)
 	fm    template.FuncMap
 	ev    *evaluation
 	tmpls map[*instances]*template.Template
@@ -95,11 +96,17 @@ func newEvaluator() *evaluator {
 		stepFunc:     func(v ...any) any { ev.step(); return last(v) },
 	}
 	return &evaluator{
-		root:  template.New("").Funcs(funcs).Funcs(fm).Option("missingkey=error"),
+		roots: map[numlit.Form]*template.Template{},
 		fm:    fm,
 		ev:    ev,
 		tmpls: map[*instances]*template.Template{},
 	}
+}
+
+// newTemplate is a template named name with the template functions, those
+// that read numbers in the form f, and the evaluator's own.
+func (e *evaluator) newTemplate(name string, f numlit.Form) *template.Template {
+	return template.New(name).Funcs(funcs).Funcs(formFuncs(f)).Funcs(e.fm).Option("missingkey=error")
 }
 
 // template is p's template in e, associated on first use.
@@ -110,11 +117,16 @@ func (e *evaluator) template(p *instances) (*template.Template, error) {
 	var t *template.Template
 	var err error
 	if len(p.trees) == 1 {
-		t, err = e.root.AddParseTree(p.id, p.trees[p.name])
+		root := e.roots[p.form]
+		if root == nil {
+			root = e.newTemplate("", p.form)
+			e.roots[p.form] = root
+		}
+		t, err = root.AddParseTree(p.id, p.trees[p.name])
 	} else {
 		// A template that defines others has a namespace of its own:
 		// the names it defines may be those another template defines.
-		t = template.New(p.name).Funcs(funcs).Funcs(e.fm).Option("missingkey=error")
+		t = e.newTemplate(p.name, p.form)
 		for _, name := range sortedKeys(p.trees) {
 			if _, err = t.AddParseTree(name, p.trees[name]); err != nil {
 				break
@@ -329,7 +341,8 @@ func (w *boundedWriter) Write(p []byte) (int, error) {
 // the limits, and its name in the evaluators.
 type instances struct {
 	name, src string
-	groupRefs bool // a substitute's with: its text may refer to groups (groups.go)
+	form      numlit.Form // how the functions read numbers (numbers:)
+	groupRefs bool        // a substitute's with: its text may refer to groups (groups.go)
 	once      sync.Once
 	trees     map[string]*parse.Tree
 	err       error

@@ -161,7 +161,13 @@ type Mutation struct {
 	member    *syntax.Node
 	memberSrc []byte
 	noMember  bool
+	// followUp is the follow-up input.
+	followUp []byte
 }
+
+// FollowUp is the follow-up input, for a check that reads it (one that
+// type-checks what the output declares against it).
+func (mu *Mutation) FollowUp() []byte { return mu.followUp }
 
 // Render renders a template of the check with the follow-up's bindings.
 func (mu *Mutation) Render(t *Template) (string, error) { return mu.render(t.t) }
@@ -197,6 +203,25 @@ func (mu *Mutation) renderAll(ts []*tmpl) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// Release is the transpiler's release the test case runs under
+// (.release), "" when the campaign does not know it.
+func (mu *Mutation) Release() string {
+	v, _ := mu.data["release"].(string)
+	return v
+}
+
+// Flags is the test case's combination of flags (.flags): dimension →
+// value name, with "" for a dimension the pack lists and the campaign
+// does not set.
+func (mu *Mutation) Flags() map[string]string {
+	m, _ := mu.data["flags"].(map[string]any)
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k], _ = v.(string)
+	}
+	return out
 }
 
 // Fresh are the fresh names the mutation drew: its fresh names, then the

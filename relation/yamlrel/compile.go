@@ -15,12 +15,15 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"text/template/parse"
 
+	"github.com/mcpt-tool/mcpt/internal/suggest"
 	"github.com/mcpt-tool/mcpt/internal/yamlpos"
 	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/relation/numlit"
 	"github.com/mcpt-tool/mcpt/snapshot"
 	"github.com/mcpt-tool/mcpt/syntax"
 )
@@ -32,12 +35,16 @@ type defs struct {
 	checkers map[string]CheckerKind
 	fresh    *relation.FreshPattern
 	freshPos yamlpos.Pos
-	skip     *regexp.Regexp
-	captures map[string]*regexp.Regexp
-	capOrder []string
-	lets     []let
-	regions  map[string]*region
-	kinds    map[string]*kind
+	// numbers is how the seeds write integers (numbers:), numbersPos
+	// where it was named.
+	numbers    numlit.Form
+	numbersPos *yamlpos.Pos
+	skip       *regexp.Regexp
+	captures   map[string]*regexp.Regexp
+	capOrder   []string
+	lets       []let
+	regions    map[string]*region
+	kinds      map[string]*kind
 	// parser parses inputs for the tree regions (syntax:); parserPos is
 	// where it was named.
 	// parserKey is what names it: the registered name, or the grammar
@@ -51,6 +58,9 @@ type defs struct {
 	// are evaluated at their spots.
 	spotted []*rel
 	sources map[string]yamlpos.Pos // where each definition was made, for duplicate errors
+	// supports is what the pack says it holds for (supports:), nil when
+	// it says nothing.
+	supports *relation.Supports
 
 	cacheMu sync.Mutex
 	cache   map[string]*model
@@ -335,6 +345,17 @@ func (d *defs) add(f *fileYAML) error {
 			d.fresh, d.freshPos = fp, f.Fresh.Pos
 		}
 	}
+	if f.Numbers != nil {
+		form, ok := numlit.Lookup(f.Numbers.Value)
+		switch {
+		case !ok:
+			errs.Add(f.Numbers.At("numbers %q: no such form (the forms: %s)%s", f.Numbers.Value, strings.Join(numlit.Names(), ", "), suggest.DidYouMean(f.Numbers.Value, numlit.Names())))
+		case d.numbersPos != nil && form != d.numbers:
+			errs.Add(f.Numbers.At("numbers %q: the relations already read numbers as %s (first at %s)", f.Numbers.Value, d.numbers, *d.numbersPos))
+		default:
+			d.numbers, d.numbersPos = form, &f.Numbers.Pos
+		}
+	}
 	if f.Skip != nil {
 		re, err := compileRE(*f.Skip)
 		errs.AddError(err)
@@ -349,6 +370,7 @@ func (d *defs) add(f *fileYAML) error {
 		errs.AddError(d.addKind(name, f.Kinds[name]))
 	}
 	errs.AddError(d.addTables(f.Tables))
+	errs.AddError(d.addSupports(f.Supports))
 	// Regions named by kinds are checked once every file is loaded.
 	for _, name := range sortedKeys(f.Kinds) {
 		k := f.Kinds[name]
@@ -423,6 +445,21 @@ func (d *defs) addKind(name string, k kindYAML) error {
 	}
 	if len(k.Fields) > 0 {
 		return d.addFieldKind(name, k)
+	}
+	if k.Match.Value == "" {
+		// No pattern and no fields (the key alone has no position here:
+		// the first of the kind's values that has one).
+		at := k.Match
+		for _, v := range append(append([]yamlpos.String{k.Match}, k.Node...), k.Region) {
+			if v.Pos.Line > 0 {
+				at = v
+				break
+			}
+		}
+		if len(k.Node) > 0 {
+			return at.At("kind %s: node: needs fields: (the node types its attributes are read from, one called name or a list field); or give match: and no node:", name)
+		}
+		return at.At("kind %s: no match: (the pattern of its declarations), and no fields: (with node:, for a tree region)", name)
 	}
 	if err := d.define("kind", name, k.Match.Pos); err != nil {
 		return err

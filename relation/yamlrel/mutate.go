@@ -25,7 +25,7 @@ func (r *rel) mutate(ctx context.Context, in relation.Input, sp relation.Spot, r
 // followUp is mutate before the context's error is told apart.
 func (r *rel) followUp(ctx context.Context, in relation.Input, sp relation.Spot, rng *rand.Rand) (*relation.FollowUp, error) {
 	m := r.d.parse(ctx, in.Src)
-	ss, err := r.find(ctx, m, in.Name)
+	ss, err := r.find(ctx, m, in)
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +55,7 @@ func (r *rel) followUp(ctx context.Context, in relation.Input, sp relation.Spot,
 		return nil, err
 	}
 	fu := &relation.FollowUp{Src: []byte(src), Bindings: flatten(data), Fresh: r.freshKeys}
-	mu := &Mutation{ctx: ctx, r: r, m: m, s: s, ins: ins, data: data, pre: pre, preLen: preLen, raw: ins}
+	mu := &Mutation{ctx: ctx, r: r, m: m, s: s, ins: ins, data: data, pre: pre, preLen: preLen, raw: ins, followUp: fu.Src}
 	if s.tree.List != nil {
 		mu.ins = memberText(ins, s.tree.List.Layout.Sep) // as the kinds of a tree region see members
 	}
@@ -84,6 +84,7 @@ func (r *rel) followUp(ctx context.Context, in relation.Input, sp relation.Spot,
 func (r *rel) bind(ctx context.Context, m *model, s *spot, in relation.Input, rng *rand.Rand) (map[string]any, error) {
 	data := s.data()
 	data["input"] = inputData(in.Name, m.src)
+	r.d.settingData(data, in)
 	var b letBudget
 	if err := evalLets(ctx, r.d.lets, data, &b); err != nil {
 		return nil, err
@@ -263,7 +264,9 @@ func flatten(data map[string]any) map[string]string {
 			out[prefix] = fmt.Sprint(x)
 		}
 	}
-	ctx := map[string]bool{"first": true, "last": true, "next": true, "count": true, "decls": true, "tables": true}
+	// The release and the flags are the test case's, which a finding
+	// records apart: no names the mutation drew.
+	ctx := map[string]bool{"first": true, "last": true, "next": true, "count": true, "decls": true, "tables": true, "release": true, "flags": true}
 	for k, v := range data {
 		if !ctx[k] {
 			walk(k, v)

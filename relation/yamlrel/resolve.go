@@ -195,6 +195,7 @@ func (d *defs) globalShape() *shape {
 	d.givenInError(tables, "table")
 	s.set("tables", tables)
 	s.set("input", mapOf("key of .input", "name", "stem", "text"))
+	s.set("release", nil).set("flags", d.flagsShape())
 	return s
 }
 
@@ -350,6 +351,10 @@ func (r *rel) resolveRelation(s *shape) error {
 	bindLets(s, r.late, &errs, done)
 	h := &held{visiting: map[uintptr]bool{}}
 	h.collect(reflect.ValueOf(r))
+	// The pass that finds every template gives each the number form.
+	for _, t := range h.tmpls {
+		t.run.form = r.d.numbers
+	}
 	o, o2 := mapOf("value read from o"), mapOf("value read from o′")
 	for _, rd := range h.reads {
 		if rd.o2 {
@@ -448,7 +453,7 @@ func missing(s *shape, path, k string) string {
 	if hint := suggest.DidYouMean(k, known); hint != "" {
 		return msg + hint
 	}
-	if len(known) > 0 && len(known) <= 12 {
+	if len(known) > 0 && len(known) <= 16 {
 		return msg + " (there are: " + strings.Join(known, ", ") + ")"
 	}
 	return msg
@@ -597,8 +602,12 @@ func (d *defs) resolveDefs() error {
 			s.keys[c] = nil
 		}
 		for _, l := range k.lets {
+			l.tmpl.run.form = d.numbers
 			resolveTemplate(l.tmpl, s, &errs)
 		}
+	}
+	for _, l := range d.lets {
+		l.tmpl.run.form = d.numbers
 	}
 	var spots *shape
 	for _, r := range d.spotted {

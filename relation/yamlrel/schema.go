@@ -18,11 +18,13 @@ type fileYAML struct {
 	Syntax    *yamlpos.String                        `yaml:"syntax"`
 	Fresh     *yamlpos.String                        `yaml:"fresh_pattern" was:"fresh"`
 	Skip      *yamlpos.String                        `yaml:"skip"`
+	Numbers   *yamlpos.String                        `yaml:"numbers"`
 	Captures  map[string]yamlpos.String              `yaml:"captures"`
 	Let       []map[string]yamlpos.String            `yaml:"let"`
 	Regions   map[string]regionYAML                  `yaml:"regions"`
 	Kinds     map[string]kindYAML                    `yaml:"kinds"`
 	Tables    map[string][]map[string]yamlpos.String `yaml:"tables"`
+	Supports  *supportsYAML                          `yaml:"supports"`
 	Relations []relYAML                              `yaml:"relations"`
 }
 

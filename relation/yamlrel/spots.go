@@ -31,7 +31,7 @@ type spot struct {
 
 func (r *rel) spots(ctx context.Context, in relation.Input) ([]relation.Spot, error) {
 	m := r.d.parse(ctx, in.Src)
-	ss, err := r.find(ctx, m, in.Name)
+	ss, err := r.find(ctx, m, in)
 	if err != nil {
 		return nil, err
 	}
@@ -56,15 +56,15 @@ func (r *rel) applicable(m *model) bool {
 // find returns the spots of the relation in the input that m models. The
 // spots are shared between callers and never changed: each call of a spot's
 // data builds a fresh map.
-func (r *rel) find(ctx context.Context, m *model, name string) ([]*spot, error) {
-	k := foundKey{r, name}
+func (r *rel) find(ctx context.Context, m *model, in relation.Input) ([]*spot, error) {
+	k := foundKey{r, in.Name, settingKey(in)}
 	m.foundMu.Lock()
 	f, ok := m.found[k]
 	m.foundMu.Unlock()
 	if ok {
 		return f.spots, f.err
 	}
-	ss, err := r.findAll(ctx, m, name)
+	ss, err := r.findAll(ctx, m, in)
 	if ctx.Err() != nil {
 		return nil, ctx.Err() // maybe cut short: not the spots of the input
 	}
@@ -77,9 +77,9 @@ func (r *rel) find(ctx context.Context, m *model, name string) ([]*spot, error) 
 	return ss, err
 }
 
-func (r *rel) findAll(ctx context.Context, m *model, name string) ([]*spot, error) {
+func (r *rel) findAll(ctx context.Context, m *model, in relation.Input) ([]*spot, error) {
 	if m.err != nil {
-		return nil, named(m.err, name)
+		return nil, named(m.err, in.Name)
 	}
 	if !r.applicable(m) {
 		return nil, nil
@@ -91,7 +91,7 @@ func (r *rel) findAll(ctx context.Context, m *model, name string) ([]*spot, erro
 		if err != nil {
 			return
 		}
-		ok, kerr := r.keep(ctx, s, name, m.src, shared)
+		ok, kerr := r.keep(ctx, s, in, m.src, shared)
 		if kerr != nil {
 			err = fmt.Errorf("relation %s: spots.only: %v", r.name, kerr)
 		}
@@ -368,14 +368,15 @@ type condKey struct {
 // and none of its excepts. A condition that reads nothing of a boundary
 // spot but its region instance is evaluated once for the instance: its
 // value is in shared.
-func (r *rel) keep(ctx context.Context, s *spot, name, src string, shared map[condKey]bool) (bool, error) {
+func (r *rel) keep(ctx context.Context, s *spot, in relation.Input, src string, shared map[condKey]bool) (bool, error) {
 	if r.when == nil && len(r.except) == 0 {
 		return true, nil
 	}
 	var data map[string]any
 	bind := func() error {
 		data = s.data()
-		data["input"] = inputData(name, src)
+		data["input"] = inputData(in.Name, src)
+		r.d.settingData(data, in)
 		var b letBudget
 		if err := evalLets(ctx, r.d.lets, data, &b); err != nil {
 			return err

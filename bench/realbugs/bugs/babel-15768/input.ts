@@ -1,0 +1,4 @@
+export enum Bound {
+  Low = -Infinity,
+  Zero = 0,
+}

@@ -1,0 +1,5 @@
+interface Options {
+  verbose: boolean;
+}
+type Level = number;
+export { Options, Level };

@@ -1,0 +1,4 @@
+export enum Mode {
+  'Read' = 'r',
+  'Write' = 'w',
+}

@@ -1,0 +1,4 @@
+namespace Limits {
+  export const max = 10;
+}
+export { Limits };

@@ -1,0 +1,1 @@
+export const make = (): { start?(): void; stop?: () => void } => ({});

@@ -1,0 +1,3 @@
+export class Title {
+  readonly text?: string;
+}

@@ -1,0 +1,5 @@
+enum Color {
+  Color,
+  Red,
+}
+export { Color };

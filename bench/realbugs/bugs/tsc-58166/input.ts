@@ -1,0 +1,3 @@
+export class Range {
+  constructor(public start: number = 0, public end: number) {}
+}

@@ -1,0 +1,206 @@
+package realbugs
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpt-tool/mcpt/internal/testtier"
+)
+
+// TestBugs: every bug of the benchmark is described completely, and its
+// verified difference is recorded and shows a change.
+func TestBugs(t *testing.T) {
+	bugs, err := LoadAll("bugs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bugs) == 0 {
+		t.Fatal("no bug under bugs/")
+	}
+	for _, b := range bugs {
+		data, err := os.ReadFile(filepath.Join(b.Dir, DiffFile))
+		if err != nil {
+			t.Errorf("%s: %v (MCPT_TEST_REALBUGS=1 UPDATE_GOLDEN=1 go test -run TestVerify/%s writes it)", b.ID, err, b.ID)
+			continue
+		}
+		if !strings.Contains(string(data), "\n+") && !strings.Contains(string(data), "\n-") {
+			t.Errorf("%s: %s shows no changed line", b.ID, DiffFile)
+		}
+		if !strings.HasPrefix(b.ID, b.Transpiler+"-") {
+			t.Errorf("%s: the directory is not named %s-…", b.ID, b.Transpiler)
+		}
+	}
+}
+
+// TestLoadErrors: what a bug.yaml lacks or gets wrong is reported, every
+// mistake at once.
+func TestLoadErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := `tracker: microsoft/TypeScript
+title: t
+transpiler: tsc
+packages: [npm:typescript@5.0.0, npm:tslib, pip:foo]
+buggy: 1.0.0
+fixed: 1.0.0
+run: [tsc, '{input}']
+input: [../x.ts, missing.ts]
+symptom: s
+pack: p
+reach: r
+ignore: ['^// v', '(']
+`
+	if err := os.WriteFile(filepath.Join(dir, "bug.yaml"), []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(dir)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{
+		"is not owner/repo#number", "the same release", "not a version of its own",
+		"a further package needs a version", "want npm:NAME or go:PATH", "does not name {outdir}",
+		"../x.ts is not inside", "missing.ts is not a file", `ignore "("`,
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error does not say %q:\n%v", want, err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bug.yaml"), []byte("tracker: a/b#1\nbugy: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), `bug.yaml:2:1`) {
+		t.Errorf("an unknown key is not reported at its place: %v", err)
+	}
+}
+
+func TestParsePackage(t *testing.T) {
+	for s, want := range map[string]Package{
+		"npm:typescript":                 {"npm", "typescript", ""},
+		"npm:@babel/core@7.20.0":         {"npm", "@babel/core", "7.20.0"},
+		"npm:@swc/core":                  {"npm", "@swc/core", ""},
+		"go:github.com/a/b/cmd/x@v1.2.0": {"go", "github.com/a/b/cmd/x", "v1.2.0"},
+	} {
+		got, err := ParsePackage(s)
+		if err != nil || got != want {
+			t.Errorf("ParsePackage(%q) = %+v, %v; want %+v", s, got, err, want)
+		}
+		if got.String() != s {
+			t.Errorf("%+v prints as %q, want %q", got, got.String(), s)
+		}
+	}
+	for _, s := range []string{"typescript", "pip:x", "npm:", "go:a b"} {
+		if _, err := ParsePackage(s); err == nil {
+			t.Errorf("ParsePackage(%q): no error", s)
+		}
+	}
+}
+
+// TestIgnore: the lines an ignore expression matches leave both trees
+// before the comparison, and no other line does.
+func TestIgnore(t *testing.T) {
+	dir := t.TempDir()
+	yaml := `tracker: a/b#1
+title: t
+transpiler: x
+packages: [npm:x]
+buggy: 1.0.0
+fixed: 1.0.1
+run: [x, '{outdir}']
+input: [in.txt]
+symptom: s
+pack: p
+reach: r
+ignore: ['^// x v[0-9.]+$']
+`
+	for name, data := range map[string]string{"bug.yaml": yaml, "in.txt": "i\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixed := map[string][]byte{"a.go": []byte("// x v1.0.1\nconst A = 40\n// x v1.0.1 and more\n")}
+	buggy := map[string][]byte{"a.go": []byte("// x v1.0.0\nconst A = 18\n// x v1.0.0 and more\n")}
+	for _, tree := range []map[string][]byte{fixed, buggy} {
+		for n, data := range tree {
+			tree[n] = b.dropIgnored(data)
+		}
+	}
+	d := Diff(fixed, buggy)
+	for _, want := range []string{"-const A = 40", "+const A = 18", "-// x v1.0.1 and more", "+// x v1.0.0 and more"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("the diff lacks %q:\n%s", want, d)
+		}
+	}
+	if strings.Contains(d, "// x v1.0.1\n") || strings.Contains(d, "// x v1.0.0\n") {
+		t.Errorf("an ignored line is in the diff:\n%s", d)
+	}
+}
+
+func TestDiff(t *testing.T) {
+	fixed := map[string][]byte{"a.js": []byte("x\ny\n"), "b.js": []byte("same\n"), "gone.js": []byte("g\n")}
+	buggy := map[string][]byte{"a.js": []byte("x\nz\n"), "b.js": []byte("same\n"), "new.js": []byte("n\n")}
+	d := Diff(fixed, buggy)
+	for _, want := range []string{"--- fixed/a.js", "+z", "-y", "--- fixed/gone.js", "-g", "+++ buggy/new.js", "+n"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("the diff lacks %q:\n%s", want, d)
+		}
+	}
+	if strings.Contains(d, "b.js") {
+		t.Errorf("the diff shows an equal file:\n%s", d)
+	}
+	if Diff(fixed, fixed) != "" {
+		t.Error("equal trees differ")
+	}
+	if strings.Index(d, "a.js") > strings.Index(d, "gone.js") || strings.Index(d, "gone.js") > strings.Index(d, "new.js") {
+		t.Errorf("files are not in the order of their names:\n%s", d)
+	}
+}
+
+// TestVerify (MCPT_TEST_REALBUGS=1): each bug's buggy and fixed releases,
+// installed by version, give outputs that differ exactly as buggy.diff
+// records. UPDATE_GOLDEN=1 writes buggy.diff.
+func TestVerify(t *testing.T) {
+	if !testtier.On(testtier.RealBugsVar) {
+		t.Skipf("installs every release of the benchmark; %s=1 runs it", testtier.RealBugsVar)
+	}
+	dir, err := DefaultCacheDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Cache{Dir: dir, Log: t.Logf}
+	bugs, err := LoadAll("bugs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range bugs {
+		t.Run(b.ID, func(t *testing.T) {
+			got, err := c.Verify(context.Background(), b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got == "" {
+				t.Fatalf("%s and %s give the same output", b.Buggy, b.Fixed)
+			}
+			file := filepath.Join(b.Dir, DiffFile)
+			if os.Getenv("UPDATE_GOLDEN") == "1" {
+				if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != string(want) {
+				t.Errorf("the outputs of %s and %s differ otherwise than %s records:\n%s", b.Buggy, b.Fixed, DiffFile, got)
+			}
+		})
+	}
+}
