@@ -174,6 +174,14 @@ func (mu *Mutation) Render(t *Template) (string, error) { return mu.render(t.t) 
 
 func (mu *Mutation) render(t *tmpl) (string, error) { return t.render(mu.ctx, mu.data) }
 
+// context is the context the mutation is evaluated under.
+func (mu *Mutation) context() context.Context {
+	if mu.ctx == nil {
+		return context.Background()
+	}
+	return mu.ctx
+}
+
 // renderOpt renders a template that may be absent ("").
 func (mu *Mutation) renderOpt(t *tmpl) (string, error) {
 	if t == nil {
