@@ -161,7 +161,13 @@ type Mutation struct {
 	member    *syntax.Node
 	memberSrc []byte
 	noMember  bool
+	// followUp is the follow-up input.
+	followUp []byte
 }
+
+// FollowUp is the follow-up input, for a check that reads it (one that
+// type-checks what the output declares against it).
+func (mu *Mutation) FollowUp() []byte { return mu.followUp }
 
 // Render renders a template of the check with the follow-up's bindings.
 func (mu *Mutation) Render(t *Template) (string, error) { return mu.render(t.t) }

@@ -54,7 +54,7 @@ func (r *rel) followUp(ctx context.Context, in relation.Input, sp relation.Spot,
 		return nil, err
 	}
 	fu := &relation.FollowUp{Src: []byte(src), Bindings: flatten(data), Fresh: r.freshKeys}
-	mu := &Mutation{ctx: ctx, r: r, m: m, s: s, ins: ins, data: data, pre: pre, preLen: preLen, raw: ins}
+	mu := &Mutation{ctx: ctx, r: r, m: m, s: s, ins: ins, data: data, pre: pre, preLen: preLen, raw: ins, followUp: fu.Src}
 	if s.tree.List != nil {
 		mu.ins = memberText(ins, s.tree.List.Layout.Sep) // as the kinds of a tree region see members
 	}
