@@ -5,10 +5,35 @@
 # input and in the directories of PROTO_PATH (separated by colons). Every
 # file gets a Go import path of its own unless it declares a go_package.
 # protoc exits 1 when it rejects its input, which mcpt reads as a rejection.
+#
+# gen-go.sh --version prints the release of that protoc-gen-go: what its
+# own --version prints (google.golang.org/protobuf's since v1.25), else
+# what `go version -m` reads in the binary: the version of
+# google.golang.org/protobuf, whose generator it is or runs
+# (github.com/golang/protobuf's protoc-gen-go runs it from v1.4 on: v1.4.3
+# builds v1.23.0's, v1.5.4 v1.33.0's), else the version of
+# github.com/golang/protobuf, whose own generator it is (v1.3 and before:
+# below v1.20, where google.golang.org/protobuf's releases start).
 set -e
+PATH=$PATH:${GOBIN:-${GOPATH:-$HOME/go}/bin}
+if [ "$1" = --version ]; then
+  bin=$(command -v protoc-gen-go) || { echo "gen-go.sh: no protoc-gen-go on PATH" >&2; exit 1; }
+  out=$(protoc-gen-go --version </dev/null 2>&1) && { echo "$out"; exit 0; }
+  info=$(go version -m "$bin") || { echo "gen-go.sh: $bin has no --version and go version -m cannot read it" >&2; exit 1; }
+  own=$(echo "$info" | awk '$1 == "mod" && $2 == "github.com/golang/protobuf" { print $3 }')
+  v2=$(echo "$info" | awk '($1 == "mod" || $1 == "dep") && $2 == "google.golang.org/protobuf" { print $3 }')
+  if [ -n "$v2" ]; then
+    echo "protoc-gen-go $v2${own:+ (github.com/golang/protobuf $own)}"
+  elif [ -n "$own" ]; then
+    echo "protoc-gen-go $own (github.com/golang/protobuf)"
+  else
+    echo "gen-go.sh: $bin is built from neither google.golang.org/protobuf nor github.com/golang/protobuf" >&2
+    exit 1
+  fi
+  exit 0
+fi
 dir=$(dirname "$1")
 name=$(basename "$1")
-PATH=$PATH:${GOBIN:-${GOPATH:-$HOME/go}/bin}
 set -- "$1" "$2" -I "$dir" "--go_opt=M$name=example.com/pb/input"
 old=$IFS
 IFS=:

@@ -1,6 +1,7 @@
 // Package protodesc is a domain checker for protoc-gen-go: it decodes the
 // serialized file descriptor that protoc-gen-go embeds in the Go file it
-// writes (the string constant file_NAME_proto_rawDesc) from o and o′, and
+// writes (file_NAME_proto_rawDesc, or the gzipped fileDescriptor_… of
+// github.com/golang/protobuf's own releases) from o and o′, and
 // checks that the follow-up's descriptor is the base's plus exactly the
 // added element. The descriptor's length prefixes change with every
 // addition, so line checks cannot predict it; the decoded descriptors can
@@ -8,7 +9,10 @@
 package protodesc
 
 import (
+	"bytes"
+	"compress/gzip"
 	"fmt"
+	"io"
 	"regexp"
 	"strconv"
 	"strings"
@@ -57,29 +61,110 @@ type Check struct {
 	Element string
 }
 
-var rawDescRE = regexp.MustCompile(`(?ms)^const file_\w+_rawDesc = (.*?)\n\n`)
+// The three forms in which protoc-gen-go releases embed the serialized
+// descriptor: a string constant (google.golang.org/protobuf v1.36 on), a
+// byte slice (v1.20 to v1.35, and github.com/golang/protobuf v1.4 and v1.5,
+// which run that generator) and a gzipped byte slice named after the file
+// (github.com/golang/protobuf's own generator, v1.3 and before).
+var (
+	rawDescStringRE = regexp.MustCompile(`(?ms)^const file_\w+_rawDesc = (.*?)\n\n`)
+	rawDescBytesRE  = regexp.MustCompile(`(?ms)^var file_\w+_rawDesc = \[\]byte\{\n(.*?)^\}\n`)
+	gzipDescRE      = regexp.MustCompile(`(?ms)^var fileDescriptor_\w+ = \[\]byte\{\n(.*?)^\}\n`)
+)
 
-// Decode returns the file descriptor embedded in the Go source src.
-func Decode(src string) (*descriptorpb.FileDescriptorProto, error) {
-	m := rawDescRE.FindStringSubmatch(src)
-	if m == nil {
-		return nil, fmt.Errorf("no const file_…_rawDesc")
-	}
-	var b strings.Builder
-	for _, part := range strings.Split(m[1], "\n") {
-		part = strings.TrimSuffix(strings.TrimSpace(part), " +")
-		s, err := strconv.Unquote(part)
-		if err != nil {
-			return nil, fmt.Errorf("rawDesc: %q is no string literal", part)
+// descSpan returns where the serialized descriptor is declared in src and
+// the text of its value, nil when src declares none in a known form.
+func descSpan(src string) (span []int, body string, form *regexp.Regexp) {
+	for _, re := range []*regexp.Regexp{rawDescStringRE, rawDescBytesRE, gzipDescRE} {
+		if m := re.FindStringSubmatchIndex(src); m != nil {
+			return m[:2], src[m[2]:m[3]], re
 		}
-		b.WriteString(s)
+	}
+	return nil, "", nil
+}
+
+// Decode returns the file descriptor embedded in the Go source src, in
+// any of the forms protoc-gen-go releases write.
+func Decode(src string) (*descriptorpb.FileDescriptorProto, error) {
+	span, body, form := descSpan(src)
+	if span == nil {
+		return nil, fmt.Errorf("no serialized descriptor (const file_…_rawDesc, var file_…_rawDesc or var fileDescriptor_…)")
+	}
+	var raw []byte
+	var err error
+	switch form {
+	case rawDescStringRE:
+		raw, err = stringLiterals(body)
+	default:
+		raw, err = byteLiterals(body)
+		if err == nil && form == gzipDescRE {
+			raw, err = gunzip(raw)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("rawDesc: %v", err)
 	}
 	fd := &descriptorpb.FileDescriptorProto{}
-	if err := proto.Unmarshal([]byte(b.String()), fd); err != nil {
+	if err := proto.Unmarshal(raw, fd); err != nil {
 		return nil, fmt.Errorf("rawDesc: %v", err)
 	}
 	return fd, nil
 }
+
+// stringLiterals reads `"" +` and one quoted string a line, joined.
+func stringLiterals(body string) ([]byte, error) {
+	var b strings.Builder
+	for _, part := range strings.Split(body, "\n") {
+		part = strings.TrimSuffix(strings.TrimSpace(part), " +")
+		s, err := strconv.Unquote(part)
+		if err != nil {
+			return nil, fmt.Errorf("%q is no string literal", part)
+		}
+		b.WriteString(s)
+	}
+	return []byte(b.String()), nil
+}
+
+// byteLiterals reads the bytes of a []byte literal written in hex, a
+// comma after each, comments skipped.
+func byteLiterals(body string) ([]byte, error) {
+	var out []byte
+	for _, line := range strings.Split(body, "\n") {
+		line, _, _ = strings.Cut(line, "//")
+		for _, f := range strings.Split(line, ",") {
+			f = strings.TrimSpace(f)
+			if f == "" {
+				continue
+			}
+			v, err := strconv.ParseUint(f, 0, 8)
+			if err != nil {
+				return nil, fmt.Errorf("%q is no byte", f)
+			}
+			out = append(out, byte(v))
+		}
+	}
+	return out, nil
+}
+
+// gunzip decompresses a gzipped descriptor, at most maxDescriptor bytes.
+func gunzip(b []byte) ([]byte, error) {
+	r, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return nil, err
+	}
+	out, err := io.ReadAll(io.LimitReader(r, maxDescriptor+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(out) > maxDescriptor {
+		return nil, fmt.Errorf("the gzipped descriptor holds more than %d bytes", maxDescriptor)
+	}
+	return out, nil
+}
+
+// maxDescriptor bounds a decompressed descriptor: the output trees are
+// bounded, but a gzipped stream is not by its size.
+const maxDescriptor = 64 << 20
 
 // Check decodes the descriptor of File in o and o′ and compares o's with
 // o′'s less the added element.
