@@ -701,3 +701,52 @@ func TestAnalogyLoose(t *testing.T) {
 		t.Errorf("want a failure with email as the sibling, got %+v", v)
 	}
 }
+
+// TestLocalityReflow: a formatter that wraps a list grown past its line
+// width lays its old words out anew, with the new declaration's among
+// them; the same hunk with an old word dropped, changed or moved is a
+// failure.
+func TestLocalityReflow(t *testing.T) {
+	o := tree.Tree{"m.ts": []byte("function base() {\n  return { books: [], label: \"\" };\n}\n")}
+	wrapped := tree.Tree{"m.ts": []byte("function base() {\n  return {\n    books: [],\n    zqnew: 0,\n    label: \"\",\n  };\n}\n")}
+	l := &Locality{Fresh: []Name{nm("zqnew")}, Hunks: true, Reflow: true}
+	if v := l.Decide(o, wrapped); len(v.Fails) != 0 {
+		t.Errorf("wrapped: false alarm %+v", v.Fails)
+	}
+	l.Reflow = false
+	if v := l.Decide(o, wrapped); len(v.Fails) != 1 {
+		t.Errorf("wrapped, without reflow: want a failure, got %+v", v.Fails)
+	}
+	l.Reflow = true
+	for name, bad := range map[string]string{
+		"dropped": "function base() {\n  return {\n    books: [],\n    zqnew: 0,\n  };\n}\n",
+		"changed": "function base() {\n  return {\n    books: [],\n    zqnew: 0,\n    title: \"\",\n  };\n}\n",
+		"moved":   "function base() {\n  return {\n    label: \"\",\n    zqnew: 0,\n    books: [],\n  };\n}\n",
+	} {
+		if v := l.Decide(o, tree.Tree{"m.ts": []byte(bad)}); len(v.Fails) != 1 {
+			t.Errorf("%s: want a failure, got %+v", name, v.Fails)
+		}
+	}
+}
+
+// TestLocalityHelpers: a helper function the generator writes once a file
+// needs it, whose first line a helpers pattern matches, is explained; one
+// that matches no pattern is not, nor a change of an old line beside it.
+func TestLocalityHelpers(t *testing.T) {
+	o := tree.Tree{"m.ts": []byte("export interface M {\n  a: string;\n}\n")}
+	fu := "export interface M {\n  a: string;\n  zqnew: number;\n}\n\nfunction longToNumber(x: Long): number {\n  return x.toNumber();\n}\n"
+	// without hunks: lines next to the new ones are not the new
+	// declaration's by that alone
+	l := &Locality{Fresh: []Name{nm("zqnew")}, Helpers: []*regexp.Regexp{regexp.MustCompile(`^function [a-z]\w*\(`)}}
+	if v := l.Decide(o, tree.Tree{"m.ts": []byte(fu)}); len(v.Fails) != 0 {
+		t.Errorf("helper: false alarm %+v", v.Fails)
+	}
+	other := strings.Replace(fu, "function longToNumber", "export function LongToNumber", 1)
+	if v := l.Decide(o, tree.Tree{"m.ts": []byte(other)}); len(v.Fails) != 1 {
+		t.Errorf("no helper: want a failure, got %+v", v.Fails)
+	}
+	changed := strings.Replace(fu, "  a: string;", "  a: number;", 1)
+	if v := l.Decide(o, tree.Tree{"m.ts": []byte(changed)}); len(v.Fails) != 1 {
+		t.Errorf("an old line changed: want a failure, got %+v", v.Fails)
+	}
+}

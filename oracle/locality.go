@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/aymanbagabas/go-udiff"
+
 	"github.com/mcpt-tool/mcpt/tree"
 )
 
@@ -62,6 +64,21 @@ type Locality struct {
 	// one matches may change only into an added line it matches whose
 	// words hold the old line's in order.
 	Grows []*regexp.Regexp
+	// Reflow lets a formatter lay out anew the lines around the new
+	// declaration's (a list that grew past the line width, wrapped; a
+	// union joined on one line): a run of old lines that the line diff
+	// replaces by a run of new ones is explained when the old words, in
+	// order, are among the new ones, and the new lines that do not mention
+	// the new declaration have no word the old ones lack. A run of lines
+	// the line diff only inserts, one of which mentions the new
+	// declaration, is the new declaration's block.
+	Reflow bool
+	// Helpers are patterns of the first line of a block the generator
+	// writes whole once the file needs it, naming no declaration (a helper
+	// function for a type the file uses for the first time): a run of
+	// added lines that the line diff inserts, from a line one matches to
+	// the next blank line or the end of the run, is explained.
+	Helpers []*regexp.Regexp
 }
 
 // Check runs the locality check.
@@ -206,7 +223,81 @@ func (l *Locality) classify(ab, bb []byte) changes {
 			c.added = append(c.added, x)
 		}
 	}
+	if (l.Reflow || len(l.Helpers) > 0) && len(c.added)+len(c.removed) > 0 {
+		l.explainHunks(la, lb, &c)
+	}
 	return c
+}
+
+// explainHunks takes out of c the lines that Reflow and Helpers explain,
+// by the hunks of the line diff from la to lb.
+func (l *Locality) explainHunks(la, lb []string, c *changes) {
+	a, b := strings.Join(la, "\n")+"\n", strings.Join(lb, "\n")+"\n"
+	u, err := udiff.ToUnifiedDiff("o", "o′", a, udiff.Lines(a, b), 0)
+	if err != nil {
+		return
+	}
+	drop := func(list *[]string, lines []string) {
+		for _, x := range lines {
+			if i := slices.Index(*list, x); i >= 0 {
+				*list = slices.Delete(*list, i, i+1)
+			}
+		}
+	}
+	for _, h := range u.Hunks {
+		var del, ins []string
+		for _, ln := range h.Lines {
+			x := strings.TrimSuffix(ln.Content, "\n")
+			switch ln.Kind {
+			case udiff.Delete:
+				del = append(del, x)
+			case udiff.Insert:
+				ins = append(ins, x)
+			}
+		}
+		if len(l.Helpers) > 0 && len(del) == 0 {
+			for i := 0; i < len(ins); i++ {
+				if !matchesAny(l.Helpers, ins[i]) {
+					continue
+				}
+				j := i
+				for j < len(ins) && strings.TrimSpace(ins[j]) != "" {
+					j++
+				}
+				drop(&c.added, ins[i:j])
+				i = j
+			}
+		}
+		switch {
+		case !l.Reflow:
+		case len(del) == 0 && slices.ContainsFunc(ins, func(x string) bool { return mentions(x, l.Fresh) }):
+			// lines inserted with the new declaration's: its block,
+			// however the multisets paired identical lines
+			drop(&c.added, ins)
+		case len(del) > 0 && len(ins) > 0 && l.reflowed(del, ins):
+			drop(&c.removed, del)
+			drop(&c.added, ins)
+		}
+	}
+}
+
+// reflowed tells whether the new lines ins are the old lines del laid out
+// anew, with the new declaration's lines among them: the old words, in
+// order, are among the new ones, and the new lines that do not mention a
+// fresh name have no word but old ones, in order.
+func (l *Locality) reflowed(del, ins []string) bool {
+	var old, all, kept []string
+	for _, x := range del {
+		old = append(old, words(x)...)
+	}
+	for _, x := range ins {
+		w := words(x)
+		all = append(all, w...)
+		if !mentions(x, l.Fresh) {
+			kept = append(kept, w...)
+		}
+	}
+	return subsequence(old, all) && subsequence(kept, old)
 }
 
 // lineDiff is what differs between the lines of o and o′, as multisets.
