@@ -1,6 +1,6 @@
 // Package protorel holds the checker kinds of the Protocol Buffers pack
-// for the relation files (relation/yamlrel): protobuf-descriptor and
-// protobuf-go-enum. A program offers them with mcpt.Checkers(protorel.Kinds...),
+// for the relation files (relation/yamlrel): protobuf-descriptor,
+// protobuf-go-enum and protobuf-js. A program offers them with mcpt.Checkers(protorel.Kinds...),
 // as cmd/mcpt does.
 package protorel
 
@@ -13,7 +13,7 @@ import (
 )
 
 // Kinds are the checker kinds of this package.
-var Kinds = []yamlrel.CheckerKind{Descriptor, GoEnum}
+var Kinds = []yamlrel.CheckerKind{Descriptor, GoEnum, ProtoJS}
 
 // Descriptor is the checker kind protobuf-descriptor.
 var Descriptor = yamlrel.CheckerKind{
