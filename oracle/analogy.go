@@ -203,7 +203,7 @@ func (c *Analogy) siblingLines(f, text string, starts []int, scs []*scanner, kin
 	}
 	for _, i := range scs[0].lines(text, starts) {
 		line := lineAt(text, starts, i)
-		occ := scs[0].find(line)
+		occ := c.ownWords(line, scs[0].find(line), has)
 		if len(occ) == 0 || commentLine(f, line) || c.Skip != nil && c.Skip.MatchString(line) || mentionsAny(line, kin) || !slices.ContainsFunc(occ, func(s span) bool { return c.seen(line[s.beg:s.end], seenForm) }) {
 			continue
 		}
@@ -413,6 +413,55 @@ func (c *Analogy) ambiguous(line string, occ []span, has func(string) bool) bool
 		}
 	}
 	return !within || !c.kindLine(line, occ, inner, has)
+}
+
+// ownWords keeps the occurrences of the sibling in line that are its own:
+// a whole identifier, or a part of a longer one (RED in P_STATE_RED, Red
+// in raiseRed) when the line with another declaration of the sibling's
+// kind (Kin) in its place is in o too (has), so that the generator writes
+// that identifier for each of them. ERROR in the generator's own
+// INTERNAL_ERROR is no occurrence of an enumerator ERROR: no INTERNAL_OK
+// stands beside it. (Whether o′ has the identifier made with the new name
+// does not count: a generator that forgets it is what the check finds.)
+// Without kin, every occurrence is kept.
+func (c *Analogy) ownWords(line string, occ []span, has func(string) bool) []span {
+	var kin []Name
+	for _, k := range c.Kin {
+		if !sameName(k, c.Renames[0].From) {
+			kin = append(kin, k)
+		}
+	}
+	if len(kin) == 0 {
+		return occ
+	}
+	var out []span
+	for _, s := range occ {
+		if _, _, whole := affixes(line, s); whole {
+			out = append(out, s)
+			continue
+		}
+		for _, k := range kin {
+			if s.form < len(k.Forms) && k.Forms[s.form] != "" && has(line[:s.beg]+k.Forms[s.form]+line[s.end:]) {
+				out = append(out, s)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// affixes are what the identifier holding the occurrence s of a name in
+// line has before and after it, and whether it is the whole identifier.
+func affixes(line string, s span) (pre, suf string, whole bool) {
+	word := func(b byte) bool { return isAlnum(b) || b == '_' }
+	i, j := s.beg, s.end
+	for i > 0 && word(line[i-1]) {
+		i--
+	}
+	for j < len(line) && word(line[j]) {
+		j++
+	}
+	return line[i:s.beg], line[s.end:j], i == s.beg && j == s.end
 }
 
 // kindLine reports whether the other names inside the sibling's

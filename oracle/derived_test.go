@@ -750,3 +750,76 @@ func TestLocalityHelpers(t *testing.T) {
 		t.Errorf("an old line changed: want a failure, got %+v", v.Fails)
 	}
 }
+
+// TestAnalogyGeneratorWords: an enumerator ERROR occurs at an underscore
+// boundary in the generator's own INTERNAL_ERROR (Thrift's service code),
+// which no other enumerator has a line like: that line is not the
+// sibling's, and the new enumerator is due no INTERNAL_ZQNEW. Its prefixed
+// name E_ERROR, which its kin E_OK has too, stays its own.
+func TestAnalogyGeneratorWords(t *testing.T) {
+	up := func(s string) Name { return Name{Forms: []string{s, strings.ToLower(s), s}} }
+	errName, ok := up("ERROR"), up("OK")
+	c := &Analogy{
+		Renames: []Rename{{From: errName, To: up("ZQNEW")}},
+		Others:  []Name{errName, ok},
+		Kin:     []Name{ok},
+	}
+	const base = "enum E { E_OK = 0, E_ERROR = 1 };\n" +
+		"  E_OK = 0,\n  E_ERROR = 1,\n" +
+		"  ::apache::thrift::TApplicationException x(::apache::thrift::TApplicationException::INTERNAL_ERROR, \"Internal error\");\n"
+	o := tree.Tree{"s.cpp": []byte(base)}
+	good := tree.Tree{"s.cpp": []byte(base + "  E_ZQNEW = 2,\n")}
+	if v := c.Decide(o, good); len(v.Fails) != 0 || len(v.Undecided) != 0 {
+		t.Errorf("false alarm on INTERNAL_ERROR: %+v", v)
+	}
+	if v := c.Decide(o, o); len(v.Fails) != 1 || !strings.Contains(v.Fails[0].Message, "E_ZQNEW = #") {
+		t.Errorf("want the missing E_ZQNEW line, got %+v", v)
+	}
+	// Without kin nothing tells the generator's words from the sibling's.
+	c.Kin = nil
+	if v := c.Decide(o, good); len(v.Fails) != 1 {
+		t.Errorf("without kin: want INTERNAL_ZQNEW missing, got %+v", v)
+	}
+}
+
+// TestOrderNamesakeLines: a oneof member short_code whose Pascal form is
+// also the name of a nested message ShortCode. protoc-gen-go names the
+// member's wrapper PhoneNumber_ShortCode_ and the message
+// PhoneNumber_ShortCode, further down: the message's line is no line of
+// the member, and a new member's wrapper after short_code's is in order.
+func TestOrderNamesakeLines(t *testing.T) {
+	member := Name{Forms: []string{"short_code", "shortCode", "ShortCode"}}
+	nested := Name{Forms: []string{"ShortCode", "short_code", "SHORT_CODE"}}
+	zq := Name{Forms: []string{"zqnew", "zqnew", "Zqnew"}}
+	c := &Order{New: zq, Prev: member, Others: []Name{member, nested, zq}}
+	base := "type PhoneNumber_E164Number struct {\n}\ntype PhoneNumber_ShortCode_ struct {\n}\ntype PhoneNumber_ShortCode struct {\n}\n"
+	o := tree.Tree{"x.pb.go": []byte(base)}
+	good := strings.Replace(base, "type PhoneNumber_ShortCode struct", "type PhoneNumber_Zqnew struct {\n}\ntype PhoneNumber_ShortCode struct", 1)
+	if v := c.Decide(o, tree.Tree{"x.pb.go": []byte(good)}); len(v.Fails) != 0 {
+		t.Errorf("false alarm: %+v", v.Fails)
+	}
+}
+
+// TestOrderGeneratorWords: the neighbour Optional (a nested message)
+// occurs in protoc-c's own PROTOBUF_C_LABEL_OPTIONAL, above the new
+// message's offsetof line in its block: that is no line of the neighbour,
+// for o′ has no PROTOBUF_C_LABEL_ZQNEW; Onnx__TypeProto__Optional is one,
+// beside Onnx__TypeProto__Zqnew.
+func TestOrderGeneratorWords(t *testing.T) {
+	up := func(s string) Name { return Name{Forms: []string{s, strings.ToLower(s), strings.ToUpper(s)}} }
+	c := &Order{New: up("Zqnew"), Prev: up("Map"), Next: up("Optional"), Others: []Name{up("Map"), up("Optional"), up("Zqnew")}}
+	fields := func(m string) string {
+		return "  {\n    PROTOBUF_C_LABEL_OPTIONAL,\n    offsetof(Onnx__TypeProto__" + m + ", key_type),\n  },\n" +
+			"  {\n    PROTOBUF_C_LABEL_OPTIONAL,\n    offsetof(Onnx__TypeProto__" + m + ", value_type),\n  },\n"
+	}
+	optional := "  {\n    offsetof(Onnx__TypeProto__Optional, elem_type),\n  },\n"
+	o := tree.Tree{"x.pb-c.c": []byte(fields("Map") + optional)}
+	if v := c.Decide(o, tree.Tree{"x.pb-c.c": []byte(fields("Map") + fields("Zqnew") + optional)}); len(v.Fails) != 0 {
+		t.Errorf("false alarm: %+v", v.Fails)
+	}
+	// With Optional's lines as many as the others', its place decides.
+	o = tree.Tree{"x.pb-c.c": []byte(fields("Map") + fields("Optional"))}
+	if v := c.Decide(o, tree.Tree{"x.pb-c.c": []byte(fields("Map") + fields("Optional") + fields("Zqnew"))}); len(v.Fails) == 0 {
+		t.Errorf("Zqnew after Optional: want a failure, got %+v", v)
+	}
+}

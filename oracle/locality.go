@@ -386,6 +386,16 @@ func (l *Locality) pair(c *changes, d *lineDiff) []bool {
 // repeats.
 func (l *Locality) claimAround(lb []string, d *lineDiff) {
 	isName := slices.Clone(d.isFresh)
+	// The lines o′ has more of than o: with Hunks, a walk goes on past
+	// one whose count an earlier walk took (a comment line that a copied
+	// message repeats, claimed next to another of its lines), for the
+	// multiset diff does not say which of the equal lines is the new one.
+	more := map[string]bool{}
+	if l.Hunks {
+		for _, x := range d.added {
+			more[x] = true
+		}
+	}
 	for _, step := range []int{1, -1} {
 		for i := range lb {
 			if !isName[i] {
@@ -396,7 +406,7 @@ func (l *Locality) claimAround(lb []string, d *lineDiff) {
 				if d.left[x] > 0 && (l.Hunks || structural(x)) {
 					d.left[x]--
 					d.isFresh[k] = true
-				} else if !structural(x) && !d.isFresh[k] {
+				} else if !structural(x) && !d.isFresh[k] && !more[x] {
 					break
 				}
 			}

@@ -130,7 +130,11 @@ func (c *Order) checkFile(file, text string, scs [3]*scanner, amb [3][]bool) (de
 		var occ [3][]span
 		n := 0
 		for t := range 3 {
-			if occ[t] = scs[t].find(line); len(occ[t]) > 0 {
+			occ[t] = scs[t].find(line)
+			if t != 1 {
+				occ[t] = c.ownWords(line, occ[t], text)
+			}
+			if len(occ[t]) > 0 {
 				n++
 			}
 		}
@@ -143,6 +147,13 @@ func (c *Order) checkFile(file, text string, scs [3]*scanner, amb [3][]bool) (de
 				}
 			}
 		case n == 1:
+			// A neighbour named only in a form that another declaration
+			// has too is not told apart from it: protoc-gen-go's oneof
+			// wrapper PhoneNumber_ShortCode_ of the member short_code
+			// beside the nested message PhoneNumber_ShortCode.
+			if u := unambiguous(occ, amb); len(occ[1]) == 0 && len(u[0]) == 0 && len(u[2]) == 0 {
+				continue
+			}
 			order = c.addPlace(places, order, line, occ, i, &alone)
 		}
 	}
@@ -167,6 +178,22 @@ func (c *Order) checkFile(file, text string, scs [3]*scanner, amb [3][]bool) (de
 		}
 	}
 	return decided, bad
+}
+
+// ownWords keeps the occurrences of a neighbour in line that are its
+// own: a whole identifier, or a part of a longer one whose form with the
+// new name is in the file of o′ (text): Onnx__TypeProto__Map beside
+// Onnx__TypeProto__Zqnew, but not the neighbour Optional in protoc-c's
+// own PROTOBUF_C_LABEL_OPTIONAL.
+func (c *Order) ownWords(line string, occ []span, text string) []span {
+	var out []span
+	for _, s := range occ {
+		pre, suf, whole := affixes(line, s)
+		if whole || s.form < len(c.New.Forms) && c.New.Forms[s.form] != "" && strings.Contains(text, pre+c.New.Forms[s.form]+suf) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // inBlock checks new line i against the one line of neighbour nb (0

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mcpt-tool/mcpt/relation/numlit"
 	"iter"
 	"reflect"
 	"regexp"
@@ -77,7 +78,7 @@ func newInstance(p *instances) (*instance, error) {
 		rangeFunc[1]: ev.rangeOver(true),
 		stepFunc:     func(v ...any) any { ev.step(); return last(v) },
 	}
-	t, err := template.New(p.name).Funcs(funcs).Funcs(fm).Option("missingkey=error").Parse(p.src)
+	t, err := template.New(p.name).Funcs(funcs).Funcs(formFuncs(p.form)).Funcs(fm).Option("missingkey=error").Parse(p.src)
 	if err != nil {
 		return nil, err
 	}
@@ -261,7 +262,8 @@ func (w *boundedWriter) Write(p []byte) (int, error) {
 // instances is a pool of the instances of one template.
 type instances struct {
 	name, src string
-	groupRefs bool // a substitute's with: its text may refer to groups (groups.go)
+	form      numlit.Form // how the functions read numbers (numbers:)
+	groupRefs bool        // a substitute's with: its text may refer to groups (groups.go)
 	pool      sync.Pool
 }
 

@@ -15,12 +15,15 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"text/template"
 
+	"github.com/mcpt-tool/mcpt/internal/suggest"
 	"github.com/mcpt-tool/mcpt/internal/yamlpos"
 	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/relation/numlit"
 	"github.com/mcpt-tool/mcpt/snapshot"
 	"github.com/mcpt-tool/mcpt/syntax"
 )
@@ -32,12 +35,16 @@ type defs struct {
 	checkers map[string]CheckerKind
 	fresh    *relation.FreshPattern
 	freshPos yamlpos.Pos
-	skip     *regexp.Regexp
-	captures map[string]*regexp.Regexp
-	capOrder []string
-	lets     []let
-	regions  map[string]*region
-	kinds    map[string]*kind
+	// numbers is how the seeds write integers (numbers:), numbersPos
+	// where it was named.
+	numbers    numlit.Form
+	numbersPos *yamlpos.Pos
+	skip       *regexp.Regexp
+	captures   map[string]*regexp.Regexp
+	capOrder   []string
+	lets       []let
+	regions    map[string]*region
+	kinds      map[string]*kind
 	// parser parses inputs for the tree regions (syntax:); parserPos is
 	// where it was named.
 	// parserKey is what names it: the registered name, or the grammar
@@ -336,6 +343,17 @@ func (d *defs) add(f *fileYAML) error {
 			errs.Add(f.Fresh.At("%v", err))
 		} else {
 			d.fresh, d.freshPos = fp, f.Fresh.Pos
+		}
+	}
+	if f.Numbers != nil {
+		form, ok := numlit.Lookup(f.Numbers.Value)
+		switch {
+		case !ok:
+			errs.Add(f.Numbers.At("numbers %q: no such form (the forms: %s)%s", f.Numbers.Value, strings.Join(numlit.Names(), ", "), suggest.DidYouMean(f.Numbers.Value, numlit.Names())))
+		case d.numbersPos != nil && form != d.numbers:
+			errs.Add(f.Numbers.At("numbers %q: the relations already read numbers as %s (first at %s)", f.Numbers.Value, d.numbers, *d.numbersPos))
+		default:
+			d.numbers, d.numbersPos = form, &f.Numbers.Pos
 		}
 	}
 	if f.Skip != nil {

@@ -351,6 +351,10 @@ func (r *rel) resolveRelation(s *shape) error {
 	bindLets(s, r.late, &errs, done)
 	h := &held{visiting: map[uintptr]bool{}}
 	h.collect(reflect.ValueOf(r))
+	// The pass that finds every template gives each the number form.
+	for _, t := range h.tmpls {
+		t.run.form = r.d.numbers
+	}
 	o, o2 := mapOf("value read from o"), mapOf("value read from o′")
 	for _, rd := range h.reads {
 		if rd.o2 {
@@ -601,8 +605,12 @@ func (d *defs) resolveDefs() error {
 			s.keys[c] = nil
 		}
 		for _, l := range k.lets {
+			l.tmpl.run.form = d.numbers
 			resolveTemplate(l.tmpl, s, &errs)
 		}
+	}
+	for _, l := range d.lets {
+		l.tmpl.run.form = d.numbers
 	}
 	var spots *shape
 	for _, r := range d.spotted {
