@@ -114,15 +114,24 @@ func flatEnums(fd *descriptorpb.FileDescriptorProto) []*descriptorpb.EnumDescrip
 }
 
 // canonLines splits src into lines, the serialized descriptor as one line
-// and every run of blanks after the indentation as one blank.
+// and every run of blanks after the indentation as one blank; deprecation
+// comments, whole lines or after a declaration, are left out (the check
+// protobuf-go-deprecated reads them).
 func canonLines(src string) []string {
 	if m, _, _ := descSpan(src); m != nil {
 		src = src[:m[0]] + "const file_rawDesc = …\n\n" + src[m[1]:]
 	}
-	lines := strings.Split(src, "\n")
-	for k, l := range lines {
+	var lines []string
+	for _, l := range strings.Split(src, "\n") {
 		rest := strings.TrimLeft(l, "\t")
-		lines[k] = l[:len(l)-len(rest)] + strings.Join(strings.Fields(rest), " ")
+		indent := l[:len(l)-len(rest)]
+		if strings.HasPrefix(rest, "// Deprecated: ") {
+			continue
+		}
+		if i := strings.Index(rest, " // Deprecated: "); i >= 0 {
+			rest = rest[:i]
+		}
+		lines = append(lines, indent+strings.Join(strings.Fields(rest), " "))
 	}
 	return lines
 }

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -59,6 +60,9 @@ type Check struct {
 	// .proto file declares it.
 	What    Added
 	Element string
+	// Imports are files the mutation imports as well: o′'s descriptor
+	// lists them as dependencies, o's does not.
+	Imports []string
 }
 
 // The three forms in which protoc-gen-go releases embed the serialized
@@ -188,6 +192,16 @@ func (c *Check) Check(o, o2 tree.Tree) []oracle.Failure {
 	fu, err := Decode(string(b))
 	if err != nil {
 		return fail(fmt.Sprintf("%s in o′: %v", c.File, err), "", "")
+	}
+	for _, imp := range c.Imports {
+		if slices.Contains(base.Dependency, imp) {
+			continue
+		}
+		k := len(fu.Dependency)
+		fu.Dependency = slices.DeleteFunc(fu.Dependency, func(d string) bool { return d == imp })
+		if k-len(fu.Dependency) != 1 {
+			return fail(fmt.Sprintf("%s in o′: the descriptor depends %d times on %s, which the mutation imports once", c.File, k-len(fu.Dependency), imp), "", "")
+		}
 	}
 	n := remove(fu, c.What, c.Element)
 	if n != 1 {

@@ -197,3 +197,24 @@ func TestEnumLinesLayouts(t *testing.T) {
 		})
 	}
 }
+
+// TestEnumLinesDeprecated: a deprecation comment, on its own line above
+// the constant or after it, is no line the prediction compares.
+func TestEnumLinesDeprecated(t *testing.T) {
+	for _, form := range []string{formString, formGzip} {
+		o := tree.Tree{"x.pb.go": []byte(enumGo(t, false, form))}
+		good := enumGo(t, true, form)
+		for _, dep := range []string{
+			strings.Replace(good, "\tE_ZQ E = 7\n", "\t// Deprecated: Marked as deprecated in x.proto.\n\tE_ZQ E = 7\n", 1),
+			strings.Replace(good, "\tE_ZQ E = 7\n", "\tE_ZQ E = 7 // Deprecated: Do not use.\n", 1),
+		} {
+			if dep == good {
+				t.Fatal("no constant E_ZQ")
+			}
+			c := &EnumLines{File: "x.pb.go", Value: "ZQ"}
+			if f := c.Check(o, tree.Tree{"x.pb.go": []byte(dep)}); f != nil {
+				t.Errorf("%s: %s\n%s", form, f[0].Message, f[0].Diff)
+			}
+		}
+	}
+}
