@@ -52,6 +52,11 @@ func (c *Check) Decide(o, o2 tree.Tree) oracle.Verdict {
 			return fail(name, f, fmt.Sprintf("%s is in o but not in o′: the probe wrote no facts", f))
 		}
 	}
+	for _, p := range []Fact{fo.Probe, fo2.Probe} {
+		if p.Untested != "" {
+			return oracle.Verdict{Undecided: []string{"the probe could not run the code: " + p.Untested}}
+		}
+	}
 	if fo.Probe.Error != "" {
 		return oracle.Verdict{Undecided: []string{"the probe could not run the code of o: " + fo.Probe.Error}}
 	}

@@ -60,6 +60,8 @@ func TestDecide(t *testing.T) {
 		{"o's module does not load", facts(strings.Replace(tsProto, `}`, `,"error":"m.ts does not load"}`, 1)), facts(tsProto, msg, field()), "", true},
 		{"o′'s module does not load", base, facts(strings.Replace(tsProto, `"module":"m.ts"}`, `"module":"m.ts","error":"m.ts does not load: x is not defined"}`, 1)), "could not run the code of o′", false},
 		{"no new declaration in the facts", base, base, "", true},
+		{"o′'s module needs a file the output does not hold", base, facts(strings.Replace(tsProto, `"module":"m.ts"}`, `"module":"m.ts","untested":"m.ts does not load without ./other_pb.js"}`, 1)), "", true},
+		{"a new field of another file's type", base, facts(tsProto, msg, idField, `{"element":"p.M.zq","kind":"field","untested":"its type o.T comes from o.proto"}`), "", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := (&Check{}).Decide(tc.o, tc.o2)

@@ -15,8 +15,9 @@
 // true (keep-case=true, force-long=true, force-number=true), and dts=true
 // to run pbts on the static module too. probe=false leaves the probe out.
 //
-// Imports are looked up beside the input and in the directories of
-// PROTO_PATH (separated by colons), as ../gen-go.sh does. The generated
+// Imports are looked up beside the input, in the directories of
+// PROTO_PATH (separated by colons), then in the pack's directory, as
+// ../gen-go.sh does. The generated
 // files go to OUTDIR as the generator names them; the probe's facts to
 // OUTDIR/NAME.facts.jsonl, NAME the input's name without .proto. Exit
 // status 0: written; 1: protoc or pbjs refused the input (its diagnostic
@@ -99,10 +100,13 @@ function parse(args) {
   return { options, input: args[args.length - 2], outdir: args[args.length - 1] };
 }
 
-// includes are protoc's -I directories: the input's, then PROTO_PATH's.
+// includes are protoc's -I directories: the input's, PROTO_PATH's, then
+// the pack's (../gen-go.sh's too), whose seeds the relations that refer to
+// another file's types import.
 function includes(input) {
   const dirs = [path.dirname(path.resolve(input))];
   for (const d of (process.env.PROTO_PATH || "").split(":")) if (d !== "") dirs.push(path.resolve(d));
+  dirs.push(path.resolve(__dirname, ".."));
   return dirs;
 }
 
