@@ -236,6 +236,12 @@ func (c conventions) unset(f *Fact) []string {
 	case f.Label == "map":
 		return []string{"{}"}
 	case f.Oneof != "" && !f.Proto3Optional:
+		if c.gen == "pbjs" && c.opts["target"] == "json-module" && f.Zero != "" {
+			// protobufjs's reflection keeps every field's default on the
+			// prototype, a oneof member's too (its static code has null
+			// there since 6.11: protobufjs/protobuf.js#1597)
+			return append(slices.Clone(notSet), f.Zero)
+		}
 		return notSet
 	case f.Proto3Optional, isMessage(f):
 		return []string{"undefined", "null"}

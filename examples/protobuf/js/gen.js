@@ -143,8 +143,10 @@ function generate(g, job) {
     const out = path.join(job.outdir, stem + ".js");
     args.push("-o", out, input);
     // pbjs exits 1 on a file it cannot parse or resolve, and on anything
-    // else: a refusal only when it names the input
-    run(process.execPath, [path.join(g.dir, g.gen.program("pbjs")), ...args], (st, err) => st === 1 && err.includes(path.basename(input)));
+    // else: a refusal when it names the input or says what of the
+    // language it does not take (an enum alias before protobufjs 6.11)
+    const refuses = (st, err) => st === 1 && (err.includes(path.basename(input)) || /^Error: (duplicate (id|name)|illegal |no such type)/m.test(err));
+    run(process.execPath, [path.join(g.dir, g.gen.program("pbjs")), ...args], refuses);
     if (dts === "true") {
       if (target !== "static-module") throw new Usage("dts=true needs target=static-module");
       run(process.execPath, [path.join(g.dir, g.gen.program("pbts")), "-o", path.join(job.outdir, stem + ".d.ts"), out], () => false);

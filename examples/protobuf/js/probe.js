@@ -118,7 +118,7 @@ function canon(v, f, types, elem = false) {
   if (!elem && f && f.map) {
     const entries = v instanceof Map ? [...v.entries()] : typeof v === "object" ? Object.entries(v) : null;
     if (!entries) return "not a map: " + typeof v;
-    return "{" + entries.map(([k, x]) => canon(k, f.map.key, types, true) + ":" + canon(x, f.map.value, types, true)).sort().join(",") + "}";
+    return "{" + entries.map(([k, x]) => canonKey(k, f.map.key, types) + ":" + canon(x, f.map.value, types, true)).sort().join(",") + "}";
   }
   const type = f ? f.type : "";
   if (type === "enum") {
@@ -137,8 +137,22 @@ function canon(v, f, types, elem = false) {
     return JSON.stringify(v);
   }
   if (isBytes(v)) return "b:" + Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("hex");
+  // protobufjs's reflection keeps an unset bytes field as an empty array
+  if (type === "bytes" && Array.isArray(v) && v.every((x) => Number.isInteger(x) && x >= 0 && x < 256)) return "b:" + Buffer.from(v).toString("hex");
   if (typeof v === "object") return "message";
   return typeof v;
+}
+
+// canonKey renders a map's key: protobufjs keeps a 64-bit key as the
+// eight bytes of its value, one character each (util.longToHash).
+function canonKey(k, f, types) {
+  if (typeof k === "string" && /64$/.test(f.type) && k.length === 8 && !/^-?\d+$/.test(k)) {
+    let x = 0n;
+    for (let i = 7; i >= 0; i--) x = (x << 8n) | BigInt(k.charCodeAt(i) & 0xff);
+    if (!/^(u|fixed)/.test(f.type)) x = BigInt.asIntN(64, x);
+    return "n:" + x.toString();
+  }
+  return canon(k, f, types, true);
 }
 
 // ---- loading the generated modules ----
