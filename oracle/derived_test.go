@@ -823,3 +823,19 @@ func TestOrderGeneratorWords(t *testing.T) {
 		t.Errorf("Zqnew after Optional: want a failure, got %+v", v)
 	}
 }
+
+// TestLocalityReflowBlock: a block inserted before a neighbour whose line
+// the formatter then wraps: the block taken out, the wrapped lines hold
+// the old line's words; a word of the neighbour changed is a failure.
+func TestLocalityReflowBlock(t *testing.T) {
+	o := tree.Tree{"m.ts": []byte("function f() {\n  return {\n    tags: isArray(o.tags) ? o.tags.map(String) : [],\n  };\n}\n")}
+	fu := "function f() {\n  return {\n    zqnew: isObject(o.zqnew)\n      ? reduce(\n        (acc: number) => {\n          return acc;\n        },\n      )\n      : {},\n    tags: isArray(o.tags)\n      ? o.tags.map(String)\n      : [],\n  };\n}\n"
+	l := &Locality{Fresh: []Name{nm("zqnew")}, Reflow: true}
+	if v := l.Decide(o, tree.Tree{"m.ts": []byte(fu)}); len(v.Fails) != 0 {
+		t.Errorf("a block and a wrapped neighbour: false alarm %+v", v.Fails)
+	}
+	bad := strings.Replace(fu, "o.tags.map(String)", "o.tags.map(Number)", 1)
+	if v := l.Decide(o, tree.Tree{"m.ts": []byte(bad)}); len(v.Fails) != 1 {
+		t.Errorf("the neighbour changed: want a failure, got %+v", v.Fails)
+	}
+}

@@ -284,20 +284,47 @@ func (l *Locality) explainHunks(la, lb []string, c *changes) {
 // reflowed tells whether the new lines ins are the old lines del laid out
 // anew, with the new declaration's lines among them: the old words, in
 // order, are among the new ones, and the new lines that do not mention a
-// fresh name have no word but old ones, in order.
+// fresh name have no word but old ones, in order; or the new
+// declaration's block, a run of lines from its first line that mentions a
+// fresh name to its last, taken out, the lines left have the old words,
+// in order (a block inserted before a neighbour that the formatter then
+// wrapped).
 func (l *Locality) reflowed(del, ins []string) bool {
 	var old, all, kept []string
 	for _, x := range del {
 		old = append(old, words(x)...)
 	}
-	for _, x := range ins {
+	first, last := -1, -1
+	for i, x := range ins {
 		w := words(x)
 		all = append(all, w...)
 		if !mentions(x, l.Fresh) {
 			kept = append(kept, w...)
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+		last = i
+	}
+	if subsequence(old, all) && subsequence(kept, old) {
+		return true
+	}
+	if first < 0 {
+		return false
+	}
+	for i := 0; i <= first; i++ {
+		for j := last; j < len(ins); j++ {
+			var rest []string
+			for _, x := range slices.Concat(ins[:i], ins[j+1:]) {
+				rest = append(rest, words(x)...)
+			}
+			if slices.Equal(rest, old) {
+				return true
+			}
 		}
 	}
-	return subsequence(old, all) && subsequence(kept, old)
+	return false
 }
 
 // lineDiff is what differs between the lines of o and o′, as multisets.

@@ -64,7 +64,7 @@ const enc = {
 const SAMPLES = {
   int32: ["-2", "300"], int64: ["300", "5"], uint32: ["300", "5"], uint64: ["300", "5"],
   sint32: ["-3", "64"], sint64: ["-3", "64"], fixed32: ["7", "70000"], fixed64: ["7", "70000"],
-  sfixed32: ["-5", "6"], sfixed64: ["-5", "6"], bool: ["true", "true"],
+  sfixed32: ["-5", "6"], sfixed64: ["-5", "6"], bool: ["true", "false"],
   float: ["1.5", "-0.25"], double: ["-2.25", "1e+100"], string: ["zq\u00e9", "\u00e9"], bytes: ["00ff01", "7f"],
 };
 const WIRE = { int32: 0, int64: 0, uint32: 0, uint64: 0, sint32: 0, sint64: 0, bool: 0, enum: 0, fixed32: 5, sfixed32: 5, float: 5, fixed64: 1, sfixed64: 1, double: 1, string: 2, bytes: 2, message: 2, group: 3 };
@@ -341,7 +341,7 @@ function apiOf(generator, exp, runtime, pkg) {
 // bytes of the field and the canonical value the generated code must
 // read back; null when the field's type offers none (an enum with a
 // single value, a message of another file).
-function sampleOf(f, types, second = false) {
+function sampleOf(f, types, second = false, depth = 0) {
   const pick = (t) => SAMPLES[t][second ? 1 : 0];
   if (f.map) {
     const k = f.map.key.type === "bool" ? "true" : f.map.key.type === "string" ? "zq" : "7";
@@ -366,13 +366,18 @@ function sampleOf(f, types, second = false) {
   switch (f.type) {
     case "message": {
       const t = types.get(f.typeName);
-      if (!t) return null;
-      raw = enc.len([]);
+      const body = t && requiredOf(t.decl, types, depth);
+      if (!body) return null;
+      raw = enc.len(body);
       value = "message";
       break;
     }
-    case "group":
-      return { bytes: [...enc.tag(f.number, 3), ...enc.tag(f.number, 4)], raw: null, value: "message", canon: "message" };
+    case "group": {
+      const t = types.get(f.typeName);
+      const body = t && requiredOf(t.decl, types, depth);
+      if (!body) return null;
+      return { bytes: [...enc.tag(f.number, 3), ...body, ...enc.tag(f.number, 4)], raw: null, value: "message", canon: "message" };
+    }
     case "enum": {
       const t = types.get(f.typeName);
       if (!t) return null;
@@ -465,6 +470,21 @@ function unescapeC(s) {
     } else out.push(c.charCodeAt(0));
   }
   return Buffer.from(out);
+}
+
+// requiredOf is the bytes of a message of type m with its required
+// fields set to their samples, which some decoders insist on; null when
+// one has none, or past a depth that only a cycle reaches.
+function requiredOf(m, types, depth) {
+  if (depth > 8) return null;
+  let out = [];
+  for (const g of m.fields) {
+    if (g.label !== "required") continue;
+    const s = sampleOf({ ...g, map: null }, types, false, depth + 1);
+    if (!s) return null;
+    out = out.concat(s.bytes);
+  }
+  return out;
 }
 
 // fieldsOf splits encoded bytes into their fields (the bytes of each,
@@ -592,16 +612,12 @@ function messageFacts(api, m, file, types, out) {
       out.push(fieldFacts(a, f, empty, req, types));
       continue;
     }
-    // a required field goes with the others only, which a decoder that
-    // insists on required fields may refuse: it has no unset value then
-    let others = [], e2;
+    // a required field is never left out (some decoders insist): the
+    // message with every required field at its sample is the base, and
+    // the field's second sample is the one tried
+    let others = [];
     for (const g of fields) if (g !== f && g.label === "required") others = others.concat(sampleOf(g, types).bytes);
-    try {
-      e2 = a.decode(Uint8Array.from(others));
-    } catch (e) {
-      e2 = undefined;
-    }
-    out.push(fieldFacts(a, f, e2, others, types));
+    out.push(fieldFacts(a, f, empty, others, types, sampleOf(f, types, true)));
   }
 }
 
@@ -619,7 +635,7 @@ function describe(f, m, file, types) {
   return d;
 }
 
-function fieldFacts(a, f, empty, req, types) {
+function fieldFacts(a, f, empty, req, types, sample) {
   const facts = {
     element: f.message + "." + f.name,
     kind: "field",
@@ -639,7 +655,7 @@ function fieldFacts(a, f, empty, req, types) {
     facts.untested = away;
     return facts;
   }
-  const s = sampleOf(f, types);
+  const s = sample || sampleOf(f, types);
   if (!s) {
     facts.error = "no sample for its type";
     return facts;
@@ -662,7 +678,7 @@ function fieldFacts(a, f, empty, req, types) {
   facts.prop = prop;
   const r = read(m, prop);
   facts.value = r.unset ? "unset" : canon(r.v, f, types);
-  if (empty !== undefined) {
+  if (empty !== undefined && f.label !== "required") {
     const u = read(empty, prop);
     facts.unset = u.unset ? "unset" : canon(u.v, f, types);
   }
