@@ -256,6 +256,7 @@ func (l *Locality) explainHunks(la, lb []string, c *changes) {
 			}
 		}
 		if len(l.Helpers) > 0 && len(del) == 0 {
+			helper := false
 			for i := 0; i < len(ins); i++ {
 				if !matchesAny(l.Helpers, ins[i]) {
 					continue
@@ -265,7 +266,12 @@ func (l *Locality) explainHunks(la, lb []string, c *changes) {
 					j++
 				}
 				drop(&c.added, ins[i:j])
-				i = j
+				helper, i = true, j
+			}
+			if helper {
+				// the braces and blank lines of the hunk: a diff may
+				// align the helper's closing brace with the one before
+				drop(&c.added, slices.DeleteFunc(slices.Clone(ins), func(x string) bool { return !structural(x) }))
 			}
 		}
 		switch {
