@@ -52,25 +52,6 @@ func (c conventions) tsKeys() (keys, json bool) {
 	return slices.Contains(parts, "keys"), slices.Contains(parts, "json")
 }
 
-// protocJSONName is the JSON name protoc gives a field that declares
-// none: underscores dropped, the letter after one in upper case.
-func protocJSONName(name string) string {
-	var b strings.Builder
-	up := false
-	for _, r := range name {
-		switch {
-		case r == '_':
-			up = true
-		case up:
-			b.WriteRune(unicode.ToUpper(r))
-			up = false
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
 // tsSnakeToCamel is ts-proto's camel case of a name with underscores: the
 // words after the first capitalised, each word lowered first when the
 // name has no lower-case letter.
