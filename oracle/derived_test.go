@@ -839,3 +839,38 @@ func TestLocalityReflowBlock(t *testing.T) {
 		t.Errorf("the neighbour changed: want a failure, got %+v", v.Fails)
 	}
 }
+
+// TestLocalityReflowWrapped: the old line wrapped with the new block last,
+// and a new block elsewhere like the old code around it, which a line diff
+// pairs with the old lines: the wrapped line is found wherever o′ holds it.
+func TestLocalityReflowWrapped(t *testing.T) {
+	o := tree.Tree{"m.ts": []byte("  fromJSON(o: any): M {\n    return { id: isSet(o.id) ? String(o.id) : \"\" };\n  },\n")}
+	fu := "  fromJSON(o: any): M {\n    return {\n      id: isSet(o.id) ? String(o.id) : \"\",\n      zqnew: isObject(o.zqnew)\n        ? reduce(o.zqnew)\n        : {},\n    };\n  },\n  fromJSON(o: any): M_ZqnewEntry {\n    return { key: isSet(o.key) ? Number(o.key) : 0 };\n  },\n"
+	l := &Locality{Fresh: []Name{{Forms: []string{"zqnew", "Zqnew"}}}, Hunks: true, Reflow: true}
+	if v := l.Decide(o, tree.Tree{"m.ts": []byte(fu)}); len(v.Fails) != 0 {
+		t.Errorf("wrapped, the block last: false alarm %+v", v.Fails)
+	}
+	bad := strings.Replace(fu, "      id: isSet(o.id) ? String(o.id) : \"\",\n", "      id: isSet(o.id) ? Number(o.id) : \"\",\n", 1)
+	if v := l.Decide(o, tree.Tree{"m.ts": []byte(bad)}); len(v.Fails) != 1 {
+		t.Errorf("the wrapped line changed: want a failure, got %+v", v.Fails)
+	}
+}
+
+// TestAnalogyReflow: the new member's line, which its longer name took
+// past the formatter's line width, wrapped over three lines of o′.
+func TestAnalogyReflow(t *testing.T) {
+	o := tree.Tree{"m.ts": []byte("export interface M {\n  code: bigint;\n}\nfunction f() {\n  message.code = (object.code !== undefined) ? BigInt(object.code) : undefined;\n}\n")}
+	fu := "export interface M {\n  code: bigint;\n  zqnewname: bigint;\n}\nfunction f() {\n  message.code = (object.code !== undefined) ? BigInt(object.code) : undefined;\n  message.zqnewname = (object.zqnewname !== undefined)\n    ? BigInt(object.zqnewname)\n    : undefined;\n}\n"
+	c := &Analogy{Renames: []Rename{{From: nm("code"), To: nm("zqnewname")}}}
+	if v := c.Decide(o, tree.Tree{"m.ts": []byte(fu)}); len(v.Fails) != 1 {
+		t.Errorf("without reflow: want a failure, got %+v", v)
+	}
+	c.Reflow = true
+	if v := c.Decide(o, tree.Tree{"m.ts": []byte(fu)}); len(v.Fails) != 0 {
+		t.Errorf("wrapped: false alarm %+v", v.Fails)
+	}
+	bad := strings.Replace(fu, "    ? BigInt(object.zqnewname)\n", "    ? Number(object.zqnewname)\n", 1)
+	if v := c.Decide(o, tree.Tree{"m.ts": []byte(bad)}); len(v.Fails) != 1 {
+		t.Errorf("wrapped and changed: want a failure, got %+v", v)
+	}
+}

@@ -226,7 +226,87 @@ func (l *Locality) classify(ab, bb []byte) changes {
 	if (l.Reflow || len(l.Helpers) > 0) && len(c.added)+len(c.removed) > 0 {
 		l.explainHunks(la, lb, &c)
 	}
+	if l.Reflow && len(c.removed) > 0 {
+		l.explainWrapped(la, lb, &c)
+	}
 	return c
+}
+
+// explainWrapped takes out of c the old lines that o′ holds wrapped
+// around the new declaration's block, wherever the line diff placed them:
+// a run of lines of o′ not in o (as multisets) whose words are the old
+// line's once a run holding every line of it that mentions a fresh name
+// is taken out.
+func (l *Locality) explainWrapped(la, lb []string, c *changes) {
+	excess := map[string]int{}
+	for _, x := range lb {
+		excess[x]++
+	}
+	for _, x := range la {
+		excess[x]--
+	}
+	fresh := make([]bool, len(lb))
+	ws := make([][]string, len(lb))
+	for i, x := range lb {
+		fresh[i] = mentions(x, l.Fresh)
+		ws[i] = words(x)
+	}
+	const most = 64 // lines a wrapped line and a block take
+	wrapped := func(r []string) bool {
+		for i := range lb {
+			// pre: lines i… whose words begin r's; mid: a block with
+			// every line that names the new declaration; post: the rest
+			// of r's words
+			k := 0
+			for p := i; p < len(lb) && p < i+most; p++ {
+				if fresh[p] {
+					// the block after every old word, or before the rest
+					if k > 0 && (k == len(r) || l.wrappedAfter(r[k:], p, fresh, ws, excess, lb, most)) {
+						return true
+					}
+					break
+				}
+				if excess[lb[p]] <= 0 || !hasPrefix(r[k:], ws[p]) {
+					break
+				}
+				k += len(ws[p])
+			}
+		}
+		return false
+	}
+	var keep []string
+	for _, r := range c.removed {
+		if !wrapped(words(r)) {
+			keep = append(keep, r)
+		}
+	}
+	c.removed = keep
+}
+
+// wrappedAfter tells whether, from line p on (a line that names the new
+// declaration), a block of lines ends and the lines after it hold rest,
+// each a line not in o.
+func (l *Locality) wrappedAfter(rest []string, p int, fresh []bool, ws [][]string, excess map[string]int, lb []string, most int) bool {
+	for q := p; q < len(lb) && q < p+most; q++ {
+		// the block is p…q; the lines after it must hold rest exactly,
+		// and none of them name the new declaration
+		k := 0
+		for t := q + 1; t < len(lb) && t < q+1+most; t++ {
+			if fresh[t] || excess[lb[t]] <= 0 || !hasPrefix(rest[k:], ws[t]) {
+				break
+			}
+			k += len(ws[t])
+			if k == len(rest) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasPrefix tells whether a begins with b.
+func hasPrefix(a, b []string) bool {
+	return len(b) <= len(a) && slices.Equal(a[:len(b)], b)
 }
 
 // explainHunks takes out of c the lines that Reflow and Helpers explain,

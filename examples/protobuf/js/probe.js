@@ -146,6 +146,8 @@ function canon(v, f, types, elem = false) {
 // canonKey renders a map's key: protobufjs keeps a 64-bit key as the
 // eight bytes of its value, one character each (util.longToHash).
 function canonKey(k, f, types) {
+  // a JavaScript object's keys are strings
+  if (f.type === "bool" && (k === "true" || k === "false")) return k;
   if (typeof k === "string" && /64$/.test(f.type) && k.length === 8 && !/^-?\d+$/.test(k)) {
     let x = 0n;
     for (let i = 7; i >= 0; i--) x = (x << 8n) | BigInt(k.charCodeAt(i) & 0xff);
@@ -487,11 +489,11 @@ function requiredOf(m, types, depth) {
   return out;
 }
 
-// fieldsOf splits encoded bytes into their fields (the bytes of each,
-// tag included), sorted: two encodings of one message compare equal
-// whatever order the writer put the fields in.
-function fieldsOf(bytes) {
-  const out = [];
+// fieldsOf renders encoded bytes of a message of type m as its fields,
+// each its tag and its value, sorted: two encodings of one message compare
+// equal whatever order the writer put the fields in, the fields of a
+// nested message (a message field, a group, a map entry) compared alike.
+function fieldsOf(bytes, m, types) {
   let pos = 0;
   const varint = () => {
     let v = 0n, s = 0n;
@@ -503,34 +505,51 @@ function fieldsOf(bytes) {
       s += 7n;
     }
   };
-  const skip = (wt, no) => {
-    switch (wt) {
-      case 0: varint(); break;
-      case 1: pos += 8; break;
-      case 2: { const n = Number(varint()); pos += n; break; }
-      case 5: pos += 4; break;
-      case 3:
-        for (;;) {
-          const t = varint();
-          const w = Number(t & 7n);
-          if (w === 4) {
-            if (Number(t >> 3n) !== no) throw new Error("mismatched end group");
-            break;
-          }
-          skip(w, Number(t >> 3n));
+  // fields reads fields up to end, or up to the end tag of group no
+  const fields = (end, group, msg) => {
+    const out = [];
+    while (pos < end) {
+      const start = pos;
+      const t = varint();
+      const no = Number(t >> 3n), wt = Number(t & 7n);
+      const f = msg ? msg.fields.find((x) => x.number === no) : null;
+      const sub = f && (f.type === "message" || f.type === "group") ? types.get(f.typeName) : null;
+      const tag = Buffer.from(bytes.slice(start, pos)).toString("hex");
+      switch (wt) {
+        case 4:
+          if (no !== group) throw new Error("mismatched end group");
+          return out.sort();
+        case 0: {
+          const v0 = pos;
+          varint();
+          out.push(tag + Buffer.from(bytes.slice(v0, pos)).toString("hex"));
+          break;
         }
-        break;
-      default: throw new Error("wire type " + wt);
+        case 1: case 5: {
+          const n = wt === 1 ? 8 : 4;
+          out.push(tag + Buffer.from(bytes.slice(pos, pos + n)).toString("hex"));
+          pos += n;
+          break;
+        }
+        case 2: {
+          const n = Number(varint());
+          const e = pos + n;
+          if (e > end) throw new Error("truncated");
+          out.push(tag + (sub ? "{" + fields(e, -1, sub.decl).join(" ") + "}" : Buffer.from(bytes.slice(pos, e)).toString("hex")));
+          pos = e;
+          break;
+        }
+        case 3:
+          out.push(tag + "[" + fields(end, no, sub ? sub.decl : null).join(" ") + "]");
+          break;
+        default:
+          throw new Error("wire type " + wt);
+      }
     }
-    if (pos > bytes.length) throw new Error("truncated");
+    if (group >= 0) throw new Error("no end group");
+    return out.sort();
   };
-  while (pos < bytes.length) {
-    const start = pos;
-    const t = varint();
-    skip(Number(t & 7n), Number(t >> 3n));
-    out.push(Buffer.from(bytes.slice(start, pos)).toString("hex"));
-  }
-  return out.sort();
+  return fields(bytes.length, -1, m);
 }
 
 const hex = (b) => Buffer.from(b).toString("hex");
@@ -683,8 +702,9 @@ function fieldFacts(a, f, empty, req, types, sample) {
     facts.unset = u.unset ? "unset" : canon(u.v, f, types);
   }
   try {
-    const back = fieldsOf(a.encode(m));
-    const want = fieldsOf(bytes);
+    const msg = types.get("." + f.message);
+    const back = fieldsOf(a.encode(m), msg && msg.decl, types);
+    const want = fieldsOf(bytes, msg && msg.decl, types);
     facts.wire = back.join(" ") === want.join(" ") ? "same" : `${hex(a.encode(m))} for ${hex(bytes)}`;
   } catch (e) {
     facts.wire = "encoding failed: " + errText(e);
