@@ -492,7 +492,8 @@ function requiredOf(m, types, depth) {
 // fieldsOf renders encoded bytes of a message of type m as its fields,
 // each its tag and its value, sorted: two encodings of one message compare
 // equal whatever order the writer put the fields in, the fields of a
-// nested message (a message field, a group, a map entry) compared alike.
+// nested message (a message field, a group, a map entry) compared alike,
+// and an empty packed list (no element) is no field.
 function fieldsOf(bytes, m, types) {
   let pos = 0;
   const varint = () => {
@@ -535,7 +536,9 @@ function fieldsOf(bytes, m, types) {
           const n = Number(varint());
           const e = pos + n;
           if (e > end) throw new Error("truncated");
-          out.push(tag + (sub ? "{" + fields(e, -1, sub.decl).join(" ") + "}" : Buffer.from(bytes.slice(pos, e)).toString("hex")));
+          // an empty packed list holds no element: as if not written
+          const packable = f && f.label === "repeated" && !["string", "bytes", "message", "group"].includes(f.type);
+          if (!(packable && n === 0)) out.push(tag + (sub ? "{" + fields(e, -1, sub.decl).join(" ") + "}" : Buffer.from(bytes.slice(pos, e)).toString("hex")));
           pos = e;
           break;
         }
