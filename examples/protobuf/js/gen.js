@@ -125,8 +125,10 @@ function run(prog, args, refusal) {
 const protoc = () => process.env.PROTOC || "protoc";
 
 // generate writes the generator's output for job into job.outdir and
-// returns the path of the input's module in it.
-function generate(g, job) {
+// returns the path of the input's module in it; with descSet, protoc also
+// writes the input's FileDescriptorSet (its imports included) there (the
+// plugins: one protoc run instead of two).
+function generate(g, job, descSet) {
   const input = path.resolve(job.input);
   const stem = path.basename(input).replace(/\.proto$/, "");
   const incs = includes(input);
@@ -162,6 +164,7 @@ function generate(g, job) {
     args.push(`--plugin=protoc-gen-es=${plugin}`, `--es_out=${job.outdir}`);
     for (const [k, v] of Object.entries(opts)) args.push(`--es_opt=${k}=${v}`);
   }
+  if (descSet) args.push("--include_imports", `--descriptor_set_out=${descSet}`);
   args.push(input);
   // protoc exits 1 when it refuses the input, and when a plugin fails
   run(protoc(), args, (st, err) => st === 1 && !/--\w+_out: protoc-gen-\w+: Plugin (failed|killed)/.test(err));
@@ -169,18 +172,15 @@ function generate(g, job) {
   return fs.existsSync(path.join(job.outdir, stem + "_pb.ts")) ? stem + "_pb.ts" : stem + "_pb.js";
 }
 
-// descriptorsOf is protoc's FileDescriptorSet of the input, its imports
-// included.
-function descriptorsOf(input) {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "mcpt-protojs-"));
-  try {
-    const out = path.join(tmp, "set.pb");
+// descriptorsOf reads the FileDescriptorSet of the input, its imports
+// included: the one protoc wrote in set (the plugins' run) or, when it
+// wrote none (pbjs runs without protoc), the one it writes there now.
+function descriptorsOf(input, set) {
+  if (!fs.existsSync(set)) {
     const abs = path.resolve(input);
-    run(protoc(), [...includes(abs).map((d) => "-I" + d), "--include_imports", `--descriptor_set_out=${out}`, abs], (st) => st === 1);
-    return readSet(fs.readFileSync(out));
-  } finally {
-    fs.rmSync(tmp, { recursive: true, force: true });
+    run(protoc(), [...includes(abs).map((d) => "-I" + d), "--include_imports", `--descriptor_set_out=${set}`, abs], (st) => st === 1);
   }
+  return readSet(fs.readFileSync(set));
 }
 
 // filesOf reads the output tree: relative slash-separated path → text.
@@ -217,10 +217,13 @@ function once(g, args) {
   } catch (e) {
     return { exitCode: 2, output: `gen.js: ${e.message}\n` };
   }
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "mcpt-protojs-"));
   try {
     fs.mkdirSync(job.outdir, { recursive: true });
-    const entry = generate(g, job);
-    if (job.options.probe !== "false") {
+    const set = path.join(tmp, "set.pb");
+    const probing = job.options.probe !== "false";
+    const entry = generate(g, job, probing && g.name !== "pbjs" ? set : "");
+    if (probing) {
       const rt = runtimeOf(g.gen);
       if (g.name === "pbjs") {
         // the static code registers its types in protobufjs's roots; a
@@ -238,7 +241,7 @@ function once(g, args) {
         release: g.version,
         files: filesOf(job.outdir),
         entry,
-        descriptors: descriptorsOf(job.input),
+        descriptors: descriptorsOf(job.input, set),
         input: path.basename(job.input),
         runtime: rt,
         ts: typescript(g.gen),
@@ -249,6 +252,8 @@ function once(g, args) {
   } catch (e) {
     const code = e instanceof Refused ? 1 : 2;
     return { exitCode: code, output: `${e instanceof Refused ? "" : "gen.js: "}${e.message}\n` };
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
   }
 }
 
