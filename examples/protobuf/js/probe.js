@@ -301,7 +301,8 @@ function apiOf(generator, exp, runtime, pkg) {
     };
   }
   // pbjs: the static module exports the root namespace, the JSON module a
-  // reflected Root
+  // reflected Root; an ES module (wrap=es6) as its default export
+  if (exp && exp.__esModule && exp.default) exp = exp.default;
   const reflected = exp && typeof exp.lookupType === "function";
   const walk = (full) => full.split(".").reduce((o, k) => (o == null ? o : o[k]), exp);
   return {
