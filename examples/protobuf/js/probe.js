@@ -637,7 +637,12 @@ function messageFacts(api, m, file, types, out) {
     }
     // a required field is never left out (some decoders insist): the
     // message with every required field at its sample is the base, and
-    // the field's second sample is the one tried
+    // the field's second sample is the one tried; a message has no second
+    // sample to tell its property by
+    if (f.type === "message" || f.type === "group") {
+      out.push({ ...fieldFacts(a, f, undefined, [], types, {}), untested: "a required message field: no second sample to tell its property by" });
+      continue;
+    }
     let others = [];
     for (const g of fields) if (g !== f && g.label === "required") others = others.concat(sampleOf(g, types).bytes);
     out.push(fieldFacts(a, f, empty, others, types, sampleOf(f, types, true)));
@@ -678,6 +683,7 @@ function fieldFacts(a, f, empty, req, types, sample) {
     facts.untested = away;
     return facts;
   }
+  if (sample && !sample.bytes) return facts; // untested: the declaration only
   const s = sample || sampleOf(f, types);
   if (!s) {
     facts.error = "no sample for its type";
