@@ -210,7 +210,7 @@ func judgeField(c conventions, f *Fact) []string {
 		if f.Unset != nil {
 			got = *f.Unset
 		}
-		if !slices.ContainsFunc(want, func(w string) bool { return sameValue(f, got, w) }) {
+		if !slices.ContainsFunc(want, func(w string) bool { return sameValueAs(f, got, w, c.approximate(f)) }) {
 			bad = append(bad, fmt.Sprintf("unset, it reads %s, not %s", got, strings.Join(want, " or ")))
 		}
 	}

@@ -190,3 +190,35 @@ func TestEnums(t *testing.T) {
 		t.Errorf("protoc-gen-es: a member under the value's whole name: %+v", v.Fails)
 	}
 }
+
+// TestTsProtoDefaults: ts-proto gives an unset proto2 field its declared
+// default from 1.169 on, but a bytes field (its code leaves that for
+// later); before, the type's zero. A 64-bit default kept as a JavaScript
+// number compares as one.
+func TestTsProtoDefaults(t *testing.T) {
+	p2 := func(typ, def, unset string) string {
+		zero := "n:0"
+		if typ == "bytes" {
+			zero = "b:"
+		}
+		return field(`"type":"int64"`, `"type":"`+typ+`"`, `"syntax":"proto3"`, `"syntax":"proto2","defaultValue":"`+def+`"`, `"zero":"n:0"`, `"zero":"`+zero+`"`, `"unset":"n:0"`, `"unset":"`+unset+`"`)
+	}
+	old := strings.Replace(tsProto, "2.18.0", "1.137.2", 1)
+	for _, tc := range []struct {
+		probe, typ, def, unset string
+		ok                     bool
+	}{
+		{tsProto, "int32", "n:-7", "n:-7", true},
+		{tsProto, "int32", "n:-7", "n:0", false},
+		{old, "int32", "n:-7", "n:0", true},
+		{old, "int32", "n:-7", "n:-7", false},
+		{tsProto, "bytes", "b:6162", "b:", true},
+		{tsProto, "int64", "n:9223372036854775807", "n:9223372036854775808", true},
+		{strings.Replace(tsProto, `"options":{}`, `"options":{"forceLong":"bigint"}`, 1), "int64", "n:9223372036854775807", "n:9223372036854775808", false},
+	} {
+		v := (&Check{}).Decide(facts(tc.probe, msg, idField), facts(tc.probe, msg, idField, p2(tc.typ, tc.def, tc.unset)))
+		if tc.ok != (len(v.Fails) == 0) {
+			t.Errorf("%s %s default %s read %s: %+v", tc.probe[50:80], tc.typ, tc.def, tc.unset, v.Fails)
+		}
+	}
+}

@@ -233,11 +233,35 @@ func (c conventions) unset(f *Fact) []string {
 			// set, its default in its field info
 			return []string{"undefined"}
 		}
-		if f.DefaultValue != "" {
+		if f.DefaultValue != "" && c.proto2Defaults(f) {
 			return []string{f.DefaultValue}
 		}
 	}
 	return []string{zeroOf(f)}
+}
+
+// proto2Defaults tells whether the generated code gives an unset proto2
+// field the default it declares: ts-proto does from 1.169 (not for bytes,
+// which its code leaves for later, nor with disableProto2DefaultValues).
+func (c conventions) proto2Defaults(f *Fact) bool {
+	if c.gen != "ts-proto" {
+		return true
+	}
+	return c.atLeast("1.169.0") && f.Type != "bytes" && c.opts["disableProto2DefaultValues"] != "true"
+}
+
+// approximate tells whether the generated code keeps f's 64-bit values as
+// JavaScript numbers, exact to 2^53 only (ts-proto's forceLong=number,
+// its default): its values compare as float64.
+func (c conventions) approximate(f *Fact) bool {
+	if c.gen != "ts-proto" || !strings.HasSuffix(f.Type, "64") || f.Type == "double" {
+		return false
+	}
+	switch c.opts["forceLong"] {
+	case "", "number":
+		return true
+	}
+	return false
 }
 
 // isMessage tells a field whose type is a message (or a group): the
@@ -250,14 +274,22 @@ func zeroOf(f *Fact) string { return f.Zero }
 
 // sameValue compares two values as the probe renders them; a float
 // field's numbers compare as float32 do.
-func sameValue(f *Fact, a, b string) bool {
+func sameValue(f *Fact, a, b string) bool { return sameValueAs(f, a, b, false) }
+
+// sameValueAs compares two values as the probe renders them; a float
+// field's numbers compare as float32 do, and approximate ones as float64
+// (64-bit integers kept as JavaScript numbers).
+func sameValueAs(f *Fact, a, b string, approximate bool) bool {
 	if a == b {
 		return true
 	}
-	if f.Type == "float" && strings.HasPrefix(a, "n:") && strings.HasPrefix(b, "n:") {
-		x, err1 := strconv.ParseFloat(a[2:], 32)
-		y, err2 := strconv.ParseFloat(b[2:], 32)
-		return err1 == nil && err2 == nil && float32(x) == float32(y)
+	if (f.Type == "float" || approximate) && strings.HasPrefix(a, "n:") && strings.HasPrefix(b, "n:") {
+		x, err1 := strconv.ParseFloat(a[2:], 64)
+		y, err2 := strconv.ParseFloat(b[2:], 64)
+		if f.Type == "float" {
+			return err1 == nil && err2 == nil && float32(x) == float32(y)
+		}
+		return err1 == nil && err2 == nil && x == y
 	}
 	return false
 }

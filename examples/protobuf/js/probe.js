@@ -384,11 +384,16 @@ function sampleOf(f, types, second = false, depth = 0) {
     case "enum": {
       const t = types.get(f.typeName);
       if (!t) return null;
-      // a value other than the one the field reads unset
-      const def = f.defaultValue !== null ? t.decl.values.find((v) => v.name === f.defaultValue) : t.decl.values[0];
-      const vals = t.decl.values.filter((v) => v.number !== (def ? def.number : 0));
+      // a value other than the ones the field may read unset: its
+      // declared default, the enum's first value, 0
+      const def = f.defaultValue !== null ? t.decl.values.find((v) => v.name === f.defaultValue) : null;
+      const unsetNums = [0, t.decl.values[0].number, ...(def ? [def.number] : [])];
+      let vals = t.decl.values.filter((v) => !unsetNums.includes(v.number));
+      if (vals.length === 0) vals = t.decl.values.filter((v) => v.number !== (def ? def.number : t.decl.values[0].number));
       if (vals.length === 0) return null;
-      const v = second && vals.length > 1 ? vals[1] : vals[0];
+      // the second sample: another value than the first
+      const other = t.decl.values.find((v) => v.number !== vals[0].number);
+      const v = second && other ? other : vals[0];
       raw = enc.varint(v.number);
       value = "n:" + v.number;
       break;
@@ -698,13 +703,37 @@ function fieldFacts(a, f, empty, req, types, sample) {
     facts.error = "decoding the sample: " + errText(e);
     return facts;
   }
-  const props = propOf(m, empty, f, types);
+  let props = propOf(m, empty, f, types);
+  if (props.length === 0 && !sample) {
+    // the sample is the value the field reads unset (a bool declared
+    // true): its second sample
+    const s2 = sampleOf(f, types, true);
+    if (s2 && s2.canon !== s.canon) {
+      try {
+        const bytes2 = Uint8Array.from([...req, ...s2.bytes]);
+        const m2 = a.decode(bytes2);
+        const p2 = propOf(m2, empty, f, types);
+        if (p2.length === 1) {
+          facts.sample = s2.canon;
+          facts.prop = p2[0];
+          return fieldRest(a, f, m2, empty, bytes2, facts, types, p2[0]);
+        }
+      } catch (e) {
+        /* the first sample's finding stands */
+      }
+    }
+  }
   if (props.length !== 1) {
     facts.error = props.length === 0 ? "no property holds the decoded sample" : "several properties changed: " + props.join(", ");
     return facts;
   }
   const prop = props[0];
   facts.prop = prop;
+  return fieldRest(a, f, m, empty, bytes, facts, types, prop);
+}
+
+// fieldRest observes the rest of field f's facts, its sample decoded in m.
+function fieldRest(a, f, m, empty, bytes, facts, types, prop) {
   const r = read(m, prop);
   facts.value = r.unset ? "unset" : canon(r.v, f, types);
   if (empty !== undefined && f.label !== "required") {
