@@ -47,6 +47,10 @@ type Analogy struct {
 	// Skip, when set, leaves the lines of o it matches out: they are no
 	// sibling's (a serialized descriptor written as string literals).
 	Skip *regexp.Regexp
+	// Reflow finds a line of the sibling's, renamed, that a formatter
+	// wrapped in o′ (the longer new name took it past the line width):
+	// a run of up to eight lines of o′ holds it, white space aside.
+	Reflow bool
 	// Shape is the new declaration's shape, by which the sibling was
 	// chosen (for display: mcpt spots --shapes).
 	Shape string
@@ -136,6 +140,9 @@ func (c *Analogy) decide(o, o2 tree.Tree, loose bool) (Verdict, bool) {
 	}
 	for _, fl := range files {
 		have := countMatches(fl.want, view(o2[fl.f]), mask)
+		if c.Reflow {
+			wrappedMatches(fl.want, fl.count, have, view(o2[fl.f]), mask)
+		}
 		var missing []string
 		for k, p := range fl.want {
 			for range fl.count[p.key] - have[k] {
@@ -156,6 +163,65 @@ func (c *Analogy) decide(o, o2 tree.Tree, loose bool) (Verdict, bool) {
 		v.Undecided = append(v.Undecided, fmt.Sprintf("the sibling %s has no line in o", c.Renames[0].From))
 	}
 	return v, true
+}
+
+// wrappedMatches adds to have the lines of want that text holds wrapped:
+// for each pattern still short of its count, the runs of two to eight
+// lines that match it once white space is taken out of both, each run
+// counted for one pattern at most.
+func wrappedMatches(want []*pattern, count map[string]int, have []int, text string, mask func(string) string) {
+	var short []int
+	for k, p := range want {
+		if have[k] < count[p.key] {
+			short = append(short, k)
+		}
+	}
+	if len(short) == 0 {
+		return
+	}
+	lines, _ := SplitLines(text)
+	squeeze := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if r == ' ' || r == '\t' {
+				return -1
+			}
+			return r
+		}, s)
+	}
+	bare := make([]*pattern, len(want))
+	for _, k := range short {
+		p := want[k]
+		q := &pattern{key: p.key}
+		for _, l := range p.lits {
+			q.lits = append(q.lits, squeeze(l))
+		}
+		for _, as := range p.alts {
+			var qa []string
+			for _, a := range as {
+				qa = append(qa, squeeze(a))
+			}
+			q.alts = append(q.alts, qa)
+		}
+		bare[k] = q
+	}
+	for i := range lines {
+		joined := squeeze(mask(lines[i]))
+		for j := i + 1; j < len(lines) && j < i+8; j++ {
+			joined += squeeze(mask(lines[j]))
+			m := strings.TrimRight(joined, punctuation)
+			hit := false
+			for _, k := range short {
+				if have[k] < count[want[k].key] && bare[k].match(m) {
+					have[k]++
+					hit = true
+					break
+				}
+			}
+			if hit {
+				break
+			}
+		}
+	}
 }
 
 // alikeIn reports whether the sibling's name and the new one are split

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/aymanbagabas/go-udiff"
+
 	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/tree"
 )
@@ -63,6 +65,21 @@ type Locality struct {
 	// one matches may change only into an added line it matches whose
 	// words hold the old line's in order.
 	Grows []*regexp.Regexp
+	// Reflow lets a formatter lay out anew the lines around the new
+	// declaration's (a list that grew past the line width, wrapped; a
+	// union joined on one line): a run of old lines that the line diff
+	// replaces by a run of new ones is explained when the old words, in
+	// order, are among the new ones, and the new lines that do not mention
+	// the new declaration have no word the old ones lack. A run of lines
+	// the line diff only inserts, one of which mentions the new
+	// declaration, is the new declaration's block.
+	Reflow bool
+	// Helpers are patterns of the first line of a block the generator
+	// writes whole once the file needs it, naming no declaration (a helper
+	// function for a type the file uses for the first time): a run of
+	// added lines that the line diff inserts, from a line one matches to
+	// the next blank line or the end of the run, is explained.
+	Helpers []*regexp.Regexp
 }
 
 // Check runs the locality check.
@@ -222,7 +239,194 @@ func (l *Locality) classify(ab, bb []byte) changes {
 			c.added = append(c.added, x)
 		}
 	}
+	if (l.Reflow || len(l.Helpers) > 0) && len(c.added)+len(c.removed) > 0 {
+		l.explainHunks(la, lb, &c)
+	}
+	if l.Reflow && len(c.removed) > 0 {
+		l.explainWrapped(la, lb, &c)
+	}
 	return c
+}
+
+// explainWrapped takes out of c the old lines that o′ holds wrapped
+// around the new declaration's block, wherever the line diff placed them:
+// a run of lines of o′ not in o (as multisets) whose words are the old
+// line's once a run holding every line of it that mentions a fresh name
+// is taken out.
+func (l *Locality) explainWrapped(la, lb []string, c *changes) {
+	excess := map[string]int{}
+	for _, x := range lb {
+		excess[x]++
+	}
+	for _, x := range la {
+		excess[x]--
+	}
+	fresh := make([]bool, len(lb))
+	ws := make([][]string, len(lb))
+	for i, x := range lb {
+		fresh[i] = mentions(x, l.Fresh)
+		ws[i] = words(x)
+	}
+	const most = 64 // lines a wrapped line and a block take
+	wrapped := func(r []string) bool {
+		for i := range lb {
+			// pre: lines i… whose words begin r's; mid: a block with
+			// every line that names the new declaration; post: the rest
+			// of r's words
+			k := 0
+			for p := i; p < len(lb) && p < i+most; p++ {
+				if fresh[p] {
+					// the block after every old word, or before the rest
+					if k > 0 && (k == len(r) || l.wrappedAfter(r[k:], p, fresh, ws, excess, lb, most)) {
+						return true
+					}
+					break
+				}
+				if excess[lb[p]] <= 0 || !hasPrefix(r[k:], ws[p]) {
+					break
+				}
+				k += len(ws[p])
+			}
+		}
+		return false
+	}
+	var keep []string
+	for _, r := range c.removed {
+		if !wrapped(words(r)) {
+			keep = append(keep, r)
+		}
+	}
+	c.removed = keep
+}
+
+// wrappedAfter tells whether, from line p on (a line that names the new
+// declaration), a block of lines ends and the lines after it hold rest,
+// each a line not in o.
+func (l *Locality) wrappedAfter(rest []string, p int, fresh []bool, ws [][]string, excess map[string]int, lb []string, most int) bool {
+	for q := p; q < len(lb) && q < p+most; q++ {
+		// the block is p…q; the lines after it must hold rest exactly,
+		// and none of them name the new declaration
+		k := 0
+		for t := q + 1; t < len(lb) && t < q+1+most; t++ {
+			if fresh[t] || excess[lb[t]] <= 0 || !hasPrefix(rest[k:], ws[t]) {
+				break
+			}
+			k += len(ws[t])
+			if k == len(rest) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasPrefix tells whether a begins with b.
+func hasPrefix(a, b []string) bool {
+	return len(b) <= len(a) && slices.Equal(a[:len(b)], b)
+}
+
+// explainHunks takes out of c the lines that Reflow and Helpers explain,
+// by the hunks of the line diff from la to lb.
+func (l *Locality) explainHunks(la, lb []string, c *changes) {
+	a, b := strings.Join(la, "\n")+"\n", strings.Join(lb, "\n")+"\n"
+	u, err := udiff.ToUnifiedDiff("o", "o′", a, udiff.Lines(a, b), 0)
+	if err != nil {
+		return
+	}
+	drop := func(list *[]string, lines []string) {
+		for _, x := range lines {
+			if i := slices.Index(*list, x); i >= 0 {
+				*list = slices.Delete(*list, i, i+1)
+			}
+		}
+	}
+	for _, h := range u.Hunks {
+		var del, ins []string
+		for _, ln := range h.Lines {
+			x := strings.TrimSuffix(ln.Content, "\n")
+			switch ln.Kind {
+			case udiff.Delete:
+				del = append(del, x)
+			case udiff.Insert:
+				ins = append(ins, x)
+			}
+		}
+		if len(l.Helpers) > 0 && len(del) == 0 {
+			helper := false
+			for i := 0; i < len(ins); i++ {
+				if !matchesAny(l.Helpers, ins[i]) {
+					continue
+				}
+				j := i
+				for j < len(ins) && strings.TrimSpace(ins[j]) != "" {
+					j++
+				}
+				drop(&c.added, ins[i:j])
+				helper, i = true, j
+			}
+			if helper {
+				// the braces and blank lines of the hunk: a diff may
+				// align the helper's closing brace with the one before
+				drop(&c.added, slices.DeleteFunc(slices.Clone(ins), func(x string) bool { return !structural(x) }))
+			}
+		}
+		switch {
+		case !l.Reflow:
+		case len(del) == 0 && slices.ContainsFunc(ins, func(x string) bool { return mentions(x, l.Fresh) }):
+			// lines inserted with the new declaration's: its block,
+			// however the multisets paired identical lines
+			drop(&c.added, ins)
+		case len(del) > 0 && len(ins) > 0 && l.reflowed(del, ins):
+			drop(&c.removed, del)
+			drop(&c.added, ins)
+		}
+	}
+}
+
+// reflowed tells whether the new lines ins are the old lines del laid out
+// anew, with the new declaration's lines among them: the old words, in
+// order, are among the new ones, and the new lines that do not mention a
+// fresh name have no word but old ones, in order; or the new
+// declaration's block, a run of lines from its first line that mentions a
+// fresh name to its last, taken out, the lines left have the old words,
+// in order (a block inserted before a neighbour that the formatter then
+// wrapped).
+func (l *Locality) reflowed(del, ins []string) bool {
+	var old, all, kept []string
+	for _, x := range del {
+		old = append(old, words(x)...)
+	}
+	first, last := -1, -1
+	for i, x := range ins {
+		w := words(x)
+		all = append(all, w...)
+		if !mentions(x, l.Fresh) {
+			kept = append(kept, w...)
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+		last = i
+	}
+	if subsequence(old, all) && subsequence(kept, old) {
+		return true
+	}
+	if first < 0 {
+		return false
+	}
+	for i := 0; i <= first; i++ {
+		for j := last; j < len(ins); j++ {
+			var rest []string
+			for _, x := range slices.Concat(ins[:i], ins[j+1:]) {
+				rest = append(rest, words(x)...)
+			}
+			if slices.Equal(rest, old) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // lineDiff is what differs between the lines of o and o′, as multisets.

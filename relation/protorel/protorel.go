@@ -1,7 +1,7 @@
 // Package protorel holds the checker kinds of the Protocol Buffers pack
 // for the relation files (relation/yamlrel): protobuf-descriptor,
-// protobuf-go-enum, protobuf-go-field, protobuf-go-deprecated and
-// protobuf-grpc-names. A program offers them with
+// protobuf-go-enum, protobuf-go-field, protobuf-go-deprecated,
+// protobuf-grpc-names and protobuf-js. A program offers them with
 // mcpt.Checkers(protorel.Kinds...), as cmd/mcpt does.
 package protorel
 
@@ -15,7 +15,7 @@ import (
 )
 
 // Kinds are the checker kinds of this package.
-var Kinds = []yamlrel.CheckerKind{Descriptor, GoEnum, GoField, GoDeprecated, GRPCNames}
+var Kinds = []yamlrel.CheckerKind{Descriptor, GoEnum, GoField, GoDeprecated, GRPCNames, ProtoJS}
 
 // Descriptor is the checker kind protobuf-descriptor.
 var Descriptor = yamlrel.CheckerKind{
