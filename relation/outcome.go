@@ -15,6 +15,8 @@ type Outcome struct {
 	Checker   string
 	Fails     []oracle.Failure
 	Undecided bool
+	// Why is the first reason an undecided checker gave, "" otherwise.
+	Why string
 }
 
 // Decider is a Checker that says when it could not decide, as oracle's
@@ -51,11 +53,9 @@ func (f *FollowUp) Outcomes(ctx context.Context, o, o2 tree.Tree) []Outcome {
 	for i, c := range f.Checks {
 		out := &outs[i]
 		if d, ok := c.(ContextDecider); ok {
-			v := d.DecideContext(ctx, o, o2)
-			out.Fails, out.Undecided = v.Fails, len(v.Fails) == 0 && len(v.Undecided) > 0
+			out.decided(d.DecideContext(ctx, o, o2))
 		} else if d, ok := c.(Decider); ok {
-			v := d.Decide(o, o2)
-			out.Fails, out.Undecided = v.Fails, len(v.Fails) == 0 && len(v.Undecided) > 0
+			out.decided(d.Decide(o, o2))
 		} else if cc, ok := c.(ContextChecker); ok {
 			out.Fails = cc.CheckContext(ctx, o, o2)
 		} else {
@@ -71,4 +71,12 @@ func (f *FollowUp) Outcomes(ctx context.Context, o, o2 tree.Tree) []Outcome {
 		}
 	}
 	return outs
+}
+
+// decided sets the outcome of a verdict.
+func (out *Outcome) decided(v oracle.Verdict) {
+	out.Fails, out.Undecided = v.Fails, len(v.Fails) == 0 && len(v.Undecided) > 0
+	if out.Undecided {
+		out.Why = v.Undecided[0]
+	}
 }

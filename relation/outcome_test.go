@@ -25,7 +25,7 @@ func (d decider) DecideContext(ctx context.Context, o, o2 tree.Tree) oracle.Verd
 func (d decider) CheckerName() string { return "semantic" }
 
 // TestOutcomesContextDecider: a checker that runs programs gets the
-// campaign's context, and may be undecided.
+// campaign's context, and may be undecided, saying why.
 func TestOutcomesContextDecider(t *testing.T) {
 	var ended bool
 	fail := oracle.Failure{Checker: "semantic", Message: "no"}
@@ -41,7 +41,8 @@ func TestOutcomesContextDecider(t *testing.T) {
 		t.Error("the checker did not get the campaign's context")
 	}
 	if len(outs) != 3 || !outs[0].Undecided || len(outs[0].Fails) != 0 ||
-		outs[1].Undecided || len(outs[1].Fails) != 1 || outs[2].Undecided || len(outs[2].Fails) != 0 || outs[0].Checker != "semantic" {
+		outs[1].Undecided || len(outs[1].Fails) != 1 || outs[2].Undecided || len(outs[2].Fails) != 0 || outs[0].Checker != "semantic" ||
+		outs[0].Why != "node is not available" || outs[1].Why != "" || outs[2].Why != "" {
 		t.Errorf("outcomes %+v", outs)
 	}
 }
