@@ -230,6 +230,9 @@ func TestReadRefuses(t *testing.T) {
 		"getter loops": func(s string) string {
 			return strings.Replace(s, "\t\treturn *x.Id\n\t}\n\treturn 0\n", "\t\treturn *x.Id\n\t}\n\tfor {\n\t}\n", 1)
 		},
+		"descriptor cut": func(s string) string {
+			return strings.Replace(s, "const file_shop_proto_rawDesc = \"\" +\n\t\"\\n\" +\n", "const file_shop_proto_rawDesc = \"\\xff\" +\n", 1)
+		},
 		"getter calls": func(s string) string {
 			return strings.Replace(s, "\t\treturn *x.Id\n\t}\n\treturn 0\n", "\t\treturn *x.Id\n\t}\n\treturn int32(len(os.Args))\n", 1)
 		},

@@ -88,7 +88,15 @@ type reading struct {
 }
 
 // readSide reads the facts of a side (o or f) of m without building.
-func (m *module) readSide(ctx context.Context, goCmd, version string, sum []byte, side string) (map[string]fact, error) {
+//
+// A reading that panics (a Go file the reading's own code did not foresee)
+// is a refusal like any other: the check builds the probe.
+func (m *module) readSide(ctx context.Context, goCmd, version string, sum []byte, side string) (_ map[string]fact, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the reading failed: %v", r)
+		}
+	}()
 	rd := &reading{fset: token.NewFileSet(), pkgs: map[string]*srcPkg{}, files: &protoregistry.Files{}, fdps: map[string]*fileReading{}, building: map[string]bool{}}
 	// The side's packages, parsed, and the imports that are not the
 	// tree's.
