@@ -194,3 +194,29 @@ func TestSemanticDerivedProtobuf(t *testing.T) {
 		})
 	}
 }
+
+// TestSemanticDerivedTypeScript (tools tier): typescript/derived.semantic.yaml,
+// the derived relations with the semantic ones, gives no finding on tsc
+// 5.9, and each fault of faulty-tsc.js that shows with ES modules (the
+// derived relations alone find none of them) is caught by its checker.
+func TestSemanticDerivedTypeScript(t *testing.T) {
+	needTsc(t)
+	path := filepath.Join(tsDir, "derived.semantic.yaml")
+	rep := semanticCampaign(t, path, nil, nil, semanticCases, 4)
+	if len(rep.Findings) > 0 {
+		t.Errorf("%d findings on the correct tsc:\n%s", len(rep.Findings), describe(rep, 5))
+	}
+	for _, f := range []semanticFault{
+		{"derived.semantic.yaml", "declare-fields", "class-member-semantic", "js-shape", 60, 50},
+		{"derived.semantic.yaml", "static-after-blocks", "class-member-semantic", "js-shape", 120, 50},
+		{"derived.semantic.yaml", "drop-optional-methods", "interface-member-semantic", "dts-probe", 40, 50},
+		{"derived.semantic.yaml", "lose-undefined", "interface-member-semantic", "dts-probe", 60, 50},
+	} {
+		t.Run(f.fault, func(t *testing.T) {
+			rep := semanticCampaign(t, path, func(tc *config.Transpiler) {
+				tc.Argv = []string{"node", "semantic/faulty-tsc.js", "--fault=" + f.fault}
+			}, []string{f.relation}, f.cases, f.spots)
+			checkFault(t, rep, f)
+		})
+	}
+}
