@@ -101,6 +101,7 @@ func (c *Analogy) decide(o, o2 tree.Tree, loose bool) (Verdict, bool) {
 	}
 	type fileLines struct {
 		f     string
+		in    string // the file of o′ the lines must be in
 		want  []*pattern
 		count map[string]int
 	}
@@ -120,32 +121,36 @@ func (c *Analogy) decide(o, o2 tree.Tree, loose bool) (Verdict, bool) {
 		// that forgot the declaration there) is still checked, with the
 		// forms o′ has elsewhere. Every file is checked on the lines that
 		// are the sibling's beyond doubt (see ambiguous).
-		seenForm := c.formsIn(o2[f])
+		in := c.fileOf(f, o, o2)
+		seenForm := c.formsIn(o2[in])
 		if !slices.Contains(seenForm, true) {
 			seenForm = everywhere
 		}
 		want, count := c.siblingLines(f, text, starts, scs, kin, seenForm, mask, held)
 		if len(want) > 0 {
-			files = append(files, fileLines{f, want, count})
+			files = append(files, fileLines{f, in, want, count})
 		}
 	}
 	if loose && (len(files) == 0 || !alikeIn(c.Renames[0], held)) {
 		return v, false
 	}
 	for _, fl := range files {
-		have := countMatches(fl.want, view(o2[fl.f]), mask)
+		have := countMatches(fl.want, view(o2[fl.in]), mask)
 		var missing []string
 		for k, p := range fl.want {
+			if fl.count[p.key] > have[k] && c.shared(p.src, view(o2[fl.in]), mask) {
+				continue
+			}
 			for range fl.count[p.key] - have[k] {
 				missing = append(missing, p.String())
 			}
 		}
 		if len(missing) > 0 {
 			v.Fails = append(v.Fails, Failure{
-				Checker: name, File: fl.f,
-				Message:  fmt.Sprintf("%s in o′ lacks %d lines that %s has and %s must have too: %s", fl.f, len(missing), c.Renames[0].From, c.Renames[0].To, strings.TrimSpace(missing[0])),
+				Checker: name, File: fl.in,
+				Message:  fmt.Sprintf("%s in o′ lacks %d lines that %s has and %s must have too: %s", fl.in, len(missing), c.Renames[0].From, c.Renames[0].To, strings.TrimSpace(missing[0])),
 				Expected: strings.Join(missing, "\n"),
-				Actual:   c.linesOf(string(o2[fl.f])),
+				Actual:   c.linesOf(string(o2[fl.in])),
 			})
 		}
 	}
@@ -289,6 +294,7 @@ type pattern struct {
 	lits []string
 	alts [][]string
 	key  string // the same for equal patterns
+	src  string // the sibling's line it was made from
 }
 
 // String shows the pattern with the first alternative at each name.
@@ -339,7 +345,7 @@ func (c *Analogy) rename(line string, scs []*scanner, mask func(string) string) 
 		}
 	}
 	slices.SortFunc(all, func(a, b occ) int { return a.beg - b.beg })
-	p := &pattern{}
+	p := &pattern{src: line}
 	at := 0
 	for _, o := range all {
 		p.lits = append(p.lits, mask(line[at:o.beg]))
@@ -555,4 +561,82 @@ func (c *Analogy) seen(text string, seenForm []bool) bool {
 		}
 	}
 	return false
+}
+
+// shared reports whether the sibling's line src of o stands in o′ (text)
+// as a line that names the new declaration beside the sibling: a list on
+// one line that held the sibling alone and holds both now (an initialiser
+// list, a method's parameters), whose new line is no line of the new
+// declaration's own. The words of src, numbers masked, must be in order
+// among the line's.
+func (c *Analogy) shared(src, text string, mask func(string) string) bool {
+	from, to := newScanner(c.Renames[0].From, c.Others), newScanner(c.Renames[0].To, nil)
+	want := wordsOf(mask(src))
+	starts := lineStarts(text)
+	for _, i := range to.lines(text, starts) {
+		line := lineAt(text, starts, i)
+		if len(from.find(line)) == 0 {
+			continue
+		}
+		if subsequence(want, wordsOf(mask(line))) {
+			return true
+		}
+	}
+	return false
+}
+
+// wordsOf are the runs of letters, digits and _ of a line, and each other
+// character that is not white space.
+func wordsOf(line string) []string {
+	var out []string
+	for i := 0; i < len(line); {
+		c := line[i]
+		switch {
+		case c == ' ' || c == '\t':
+			i++
+		case isAlnum(c) || c == '_':
+			j := i
+			for j < len(line) && (isAlnum(line[j]) || line[j] == '_') {
+				j++
+			}
+			out = append(out, line[i:j])
+			i = j
+		default:
+			out = append(out, line[i:i+1])
+			i++
+		}
+	}
+	return out
+}
+
+// fileOf is the file of o′ in which the lines of file f of o that mention
+// the sibling must be: f, or, for a file of the sibling's own (named
+// after it: a Java class per struct, Weatherwax.cpp of the service
+// Weatherwax), the file o′ has that o lacks, named after the new
+// declaration alike.
+func (c *Analogy) fileOf(f string, o, o2 tree.Tree) string {
+	r := c.Renames[0]
+	occ := r.From.find(f, nil)
+	if len(occ) == 0 {
+		return f
+	}
+	var b strings.Builder
+	at := 0
+	for _, s := range occ {
+		if s.form >= len(r.To.Forms) {
+			return f
+		}
+		b.WriteString(f[at:s.beg])
+		b.WriteString(r.To.Forms[s.form])
+		at = s.end
+	}
+	b.WriteString(f[at:])
+	in := b.String()
+	if _, ok := o2[in]; !ok || in == f {
+		return f
+	}
+	if _, ok := o[in]; ok {
+		return f
+	}
+	return in
 }

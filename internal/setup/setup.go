@@ -98,6 +98,10 @@ type Setup struct {
 	// Release is the transpiler's release as its version command prints
 	// it; "" when it has none or it was not run (ReadRelease).
 	Release string
+	// Inferred is what a campaign without relation files inferred (its
+	// relations are those of Inferred.Pack); nil for one with relation
+	// files.
+	Inferred *Inferred
 }
 
 // Style is what the configuration says of the transpiler's names, for
@@ -141,6 +145,14 @@ type Options struct {
 	// release is not known, and the releases the relation packs support
 	// are not checked.
 	NoRelease bool
+	// Log, when set, is told what inferring the relations of a campaign
+	// without relation files does, a line at a time.
+	Log func(string)
+	// Context, when set, stops inference (which runs the transpiler).
+	Context context.Context
+	// Inline, when set, is the configuration, named path: one made
+	// from the command line, read from no file.
+	Inline []byte
 }
 
 // Load reads the configuration at path and everything it names, each file
@@ -148,6 +160,11 @@ type Options struct {
 // are named by their path in s.Files.
 func Load(path string, opt Options) (*Setup, error) {
 	rd := snapshot.NewReader()
+	if opt.Inline != nil {
+		if err := rd.Put(path, opt.Inline); err != nil {
+			return nil, err
+		}
+	}
 	data, err := rd.Read(path)
 	if err != nil {
 		return nil, cfgErr(fmt.Errorf("cannot read configuration: %w", err))
@@ -169,8 +186,10 @@ func Load(path string, opt Options) (*Setup, error) {
 		s.Transpiler, err = opt.Tools.Transpiler(cfg, opt.Faults)
 		errs.AddError(err)
 	}
-	s.Relations, err = opt.Tools.relations(cfg, rd, opt.Warn)
-	errs.AddError(err)
+	if !cfg.ZeroConfig() {
+		s.Relations, err = opt.Tools.relations(cfg, rd, opt.Warn)
+		errs.AddError(err)
+	}
 	if err := errs.Err(); err != nil {
 		if s.Transpiler != nil {
 			s.Close()
@@ -198,6 +217,16 @@ func Load(path string, opt Options) (*Setup, error) {
 	if err := s.CheckSupports(!opt.NoRelease); err != nil {
 		s.Close()
 		return nil, err
+	}
+	if cfg.ZeroConfig() {
+		ctx := opt.Context
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		if err := s.inferRelations(ctx, rd, opt); err != nil {
+			s.Close()
+			return nil, err
+		}
 	}
 	return s, nil
 }

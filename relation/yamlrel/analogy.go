@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 
+	"github.com/mcpt-tool/mcpt/internal/namecase"
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
 )
@@ -74,9 +75,20 @@ func (c *analogyT) Checker(mu *Mutation) (relation.Checker, error) {
 			sib = []string{s}
 		}
 	}
-	a.Renames = c.renames(mu, sib, nd.names)
+	names := nd.names
+	if c.sibling == nil && mu.r.clone != nil && mu.r.clone.inner {
+		// A copy whose inner names are fresh: its sibling is the member
+		// copied, each of its names mapped to the copy's, or none (a
+		// declaration of its shape has other inner names).
+		sib, loose = nil, nil
+		if from, to, ok := mu.cloneRenames(); ok && len(names) > 0 {
+			sib = from
+			names = append([]string{names[0]}, to...)
+		}
+	}
+	a.Renames = c.renames(mu, sib, names)
 	for _, l := range loose {
-		a.Loose = append(a.Loose, c.renames(mu, l, nd.names))
+		a.Loose = append(a.Loose, c.renames(mu, l, names))
 	}
 	for _, k := range nd.kin {
 		if !slices.Contains(sib, k) {
@@ -93,4 +105,48 @@ func (c *analogyT) renames(mu *Mutation, sib, names []string) []oracle.Rename {
 		out = append(out, oracle.Rename{From: c.declaredName(mu, sib[i]), To: c.name1(names[i])})
 	}
 	return out
+}
+
+// cloneRenames are the names of the member a copy with fresh inner names
+// copied (its own, then those declared inside it) and the copy's inner
+// names, when the member may be a sibling: the input mentions it nowhere
+// but in its declaration and no name of it is a generic word (a line of
+// the generator's own would be renamed). ok is false otherwise, and for a
+// relation of no such copy.
+func (mu *Mutation) cloneRenames() (from, to []string, ok bool) {
+	if mu.r.clone == nil || !mu.r.clone.inner {
+		return nil, nil, false
+	}
+	cl, _ := mu.data["clone"].(map[string]any)
+	of, _ := cl["of"].(string)
+	inner, _ := cl["from"].([]string)
+	to, _ = cl["names"].([]string)
+	if of == "" || !mentionedOnce(mu.m.src, of) || isGeneric(mu.r.d.generic, of) {
+		return nil, nil, false
+	}
+	for _, n := range inner {
+		if isGeneric(mu.r.d.generic, n) || otherForm(mu.m.src, n) {
+			return nil, nil, false
+		}
+	}
+	return append([]string{of}, inner...), to, true
+}
+
+// otherForm reports whether the input writes a word that is a form of
+// name but not name as written (the type Bools beside the field bools):
+// the output's lines of that word are not the name's, and would be
+// renamed with it.
+func otherForm(src, name string) bool {
+	for _, f := range namecase.Names() {
+		fn, _ := namecase.Form(f)
+		v := fn(name)
+		if v == name || v == "" {
+			continue
+		}
+		rx, err := cachedRE(`\b` + regexp.QuoteMeta(v) + `\b`)
+		if err == nil && rx.MatchString(src) {
+			return true
+		}
+	}
+	return false
 }

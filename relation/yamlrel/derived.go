@@ -42,7 +42,7 @@ func newDerived(what string, name *String, forms, files []String) (*derived, err
 	for _, f := range forms {
 		fn, ok := namecase.Form(f.Value)
 		if !ok {
-			return nil, f.At("unknown name form %q (want one of %s)", f.Value, strings.Join(namecase.Forms, ", "))
+			return nil, f.At("unknown name form %q (want one of %s)", f.Value, strings.Join(namecase.Names(), ", "))
 		}
 		d.forms = append(d.forms, fn)
 	}
@@ -316,15 +316,50 @@ func (nd *newDecl) sibling(mu *Mutation, keep bool, alike func(a, b string) bool
 	// `out << ", " << "b="`; `X() : a(), b()`): the sibling is the first
 	// of its kind in o exactly when the new declaration is in o′.
 	at, top := mu.s.Line-1, -1
+	// (in a tree region, by the members' places in their list: a spot
+	// after the last member is on its line)
+	pos := func(dc *decl) int { return dc.line }
+	if mu.s.tree.List != nil {
+		at = mu.s.tree.Index
+		pos = func(dc *decl) int {
+			if dc.member != nil {
+				return dc.member.Index
+			}
+			return dc.line
+		}
+	}
 	for _, dc := range nd.candidates {
-		if top < 0 || dc.line < top {
-			top = dc.line
+		if top < 0 || pos(dc) < top {
+			top = pos(dc)
 		}
 	}
 	newFirst := top < 0 || at <= top
+	// A copy with a number of its own is first by number too, or not:
+	// a generator that writes the list by number writes the first by
+	// number otherwise (thrift's `if` of the lowest field id, then
+	// `else if`). The sibling is first in each order the new one is.
+	numFirst := func(*decl) bool { return false }
+	newNumFirst := false
+	if cl, ok := mu.data["clone"].(map[string]any); ok && mu.r.clone != nil {
+		if n, ok := cl["number"].(int); ok {
+			nums := map[*decl]int64{}
+			low := int64(n)
+			for _, dc := range nd.candidates {
+				if dc.member == nil {
+					continue
+				}
+				if v, ok := mu.r.clone.memberNumber(mu.r.d.numbers, dc.member); ok {
+					nums[dc] = v
+					low = min(low, v)
+				}
+			}
+			newNumFirst = int64(n) == low
+			numFirst = func(dc *decl) bool { v, ok := nums[dc]; return ok && v == low }
+		}
+	}
 	for _, dc := range nd.candidates {
 		names := declNames(dc)
-		if len(names) != len(nd.names) || (dc.line == top) != newFirst || shapeOf(dc.lineText(mu.m), names, keep) != shape {
+		if len(names) != len(nd.names) || (pos(dc) == top) != newFirst || numFirst(dc) != newNumFirst || shapeOf(dc.lineText(mu.m), names, keep) != shape {
 			continue
 		}
 		if may, like := ok(names); like && may {

@@ -423,6 +423,9 @@ func (r *rel) treeSpots(m *model, inst *regionInst, add func(*spot)) {
 		}
 		e := sp.Insert("")
 		s := &spot{offset: e.Start, end: e.End, inst: inst, tree: sp}
+		if r.clone != nil && r.clone.source(s) == nil {
+			continue // nothing to copy there: no spot
+		}
 		s.Desc = sp.Desc
 		s.text = func(ins string) string { return sp.Insert(ins).Text }
 		s.data = func() map[string]any { return r.boundaryData(m, inst, b) }
@@ -439,60 +442,6 @@ func named(err error, name string) error {
 		return fmt.Errorf("%w", &c)
 	}
 	return err
-}
-
-// cloneT is a compiled clone: the inserted member is a copy of a neighbour.
-type cloneT struct {
-	name, value *tmpl
-}
-
-func (r *rel) compileClone(c *cloneYAML) (*cloneT, error) {
-	if r.boundaries == nil || r.boundaries.tree == nil {
-		return nil, yamlpos.Errorf(c.pos, "relation %s: clone needs spots at the boundaries of a region with list", r.name)
-	}
-	if c.Name.Value == "" {
-		return nil, yamlpos.Errorf(c.pos, "relation %s: clone needs a name (e.g. '{{.n}}')", r.name)
-	}
-	ct := &cloneT{}
-	var err error
-	if ct.name, err = mkTmpl(c.Name); err != nil {
-		return nil, err
-	}
-	if c.Value != nil {
-		if ct.value, err = mkTmpl(*c.Value); err != nil {
-			return nil, err
-		}
-	}
-	return ct, nil
-}
-
-// inserted renders the inserted text: the insert template, or the clone of
-// the spot's neighbour (the member before it, else the one after), which
-// the data then hold as .clone.of (its name) and .clone.text.
-func (r *rel) inserted(ctx context.Context, s *spot, data map[string]any) (string, error) {
-	if r.clone == nil {
-		return r.insert.render(ctx, data)
-	}
-	sib := s.tree.Before
-	if sib == nil {
-		sib = s.tree.After
-	}
-	if sib == nil {
-		return "", fmt.Errorf("relation %s: nothing to clone at %s", r.name, s.Desc)
-	}
-	name, err := r.clone.name.render(ctx, data)
-	if err != nil {
-		return "", err
-	}
-	value := ""
-	if r.clone.value != nil {
-		if value, err = r.clone.value.render(ctx, data); err != nil {
-			return "", err
-		}
-	}
-	text := sib.Clone(strings.TrimSpace(name), strings.TrimSpace(value))
-	data["clone"] = map[string]any{"of": sib.Name, "text": text}
-	return text, nil
 }
 
 // memberText is inserted text as a kind of a tree region sees a member:
