@@ -216,11 +216,11 @@ const probes = 4
 func (r *runner) probe(ctx context.Context, p *Pack, seeds []Seed) error {
 	// Try the hypotheses first, without them.
 	type hyp struct {
-		k           *Kind
-		first, asc  bool
-		rel         string
-		rejected    int
-		tried       int
+		k          *Kind
+		first, asc bool
+		rel        string
+		rejected   int
+		tried      int
 	}
 	var hyps []*hyp
 	for _, rel := range p.Relations() {

@@ -61,7 +61,7 @@ var formCandidates = namecase.Names()
 // whose trees hold the lists; form reads their numbers.
 func Learn(samples []Sample, lists []*List, form numlit.Form) Habits {
 	h := Habits{Samples: len(samples)}
-	words := make([]map[string]bool, len(samples)) // the identifier words of each output
+	words := make([]map[string]bool, len(samples))  // the identifier words of each output
 	inputs := make([]map[string]bool, len(samples)) // the words of each input, lower-cased
 	declared := make([][]string, len(samples))
 	seen := map[string]bool{}

@@ -99,8 +99,8 @@ type kindStats struct {
 // lists its values are all distinct, ascend, and what the first is.
 type slotStats struct {
 	lists, distinct, ascending, dense int // lists with two values or more
-	firsts                     map[int64]int
-	withFirst                  int
+	firsts                            map[int64]int
+	withFirst                         int
 }
 
 type structure struct {
@@ -241,7 +241,9 @@ func (st *structure) literal(src []byte, c *syntax.Node) (int64, bool) {
 		return 0, false
 	}
 	rest := text[:lits[0].Start] + text[lits[0].End:]
-	if strings.ContainsFunc(rest, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '"' || r == '\'' }) {
+	if strings.ContainsFunc(rest, func(r rune) bool {
+		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '"' || r == '\''
+	}) {
 		return 0, false
 	}
 	return lits[0].Value, true

@@ -256,7 +256,6 @@ func loadSetupInline(tools *setup.Tools, cfg string, in *inlineFlags, faults []s
 	return s, inlineError(err)
 }
 
-
 // printInferred says what inference found: per list type, its relations
 // and those left out; the generator's habits.
 func printInferred(w io.Writer, inf *setup.Inferred, rels []*relation.Relation) {

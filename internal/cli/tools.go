@@ -26,8 +26,8 @@ import (
 type validateCmd struct {
 	Config string `short:"c" default:"mcpt.yaml" help:"Configuration file."`
 	inlineFlags
-	NoRun  bool     `name:"no-run" help:"Do not run the transpiler (nor its version command): check the relations' spots and mutations only."`
-	Flags  []string `placeholder:"DIMENSION=VALUE" help:"Keep only this value of a dimension of the configuration's flags (repeatable); the relations are tried under the first combination left."`
+	NoRun bool     `name:"no-run" help:"Do not run the transpiler (nor its version command): check the relations' spots and mutations only."`
+	Flags []string `placeholder:"DIMENSION=VALUE" help:"Keep only this value of a dimension of the configuration's flags (repeatable); the relations are tried under the first combination left."`
 }
 
 // Run loads everything and tries each relation on each seed: find the

@@ -27,14 +27,14 @@ func Names() []string { return append(append([]string{}, Forms...), Mixed...) }
 var forms = map[string]func(string) string{
 	"upperfirst": UpperFirst,
 	"lowerfirst": LowerFirst,
-	"written": func(s string) string { return s },
-	"snake":   Snake,
-	"upper":   Upper,
-	"lower":   strings.ToLower,
-	"caps":    strings.ToUpper,
-	"camel":   Camel,
-	"pascal":  Pascal,
-	"kebab":   Kebab,
+	"written":    func(s string) string { return s },
+	"snake":      Snake,
+	"upper":      Upper,
+	"lower":      strings.ToLower,
+	"caps":       strings.ToUpper,
+	"camel":      Camel,
+	"pascal":     Pascal,
+	"kebab":      Kebab,
 }
 
 // Form returns the function that writes a name in the form called form,
