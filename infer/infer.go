@@ -43,7 +43,7 @@ type Options struct {
 	// Workers is how many transpiler runs go at once (at least 1).
 	Workers int
 	// MaxSamples bounds the seeds whose outputs the habits are learned
-	// from (0: 60); they are spread over the seeds.
+	// from (0: 200); they are spread over the seeds.
 	MaxSamples int
 	// Log, when set, is told what inference does, a line at a time.
 	Log func(string)
@@ -99,7 +99,7 @@ func Infer(ctx context.Context, seeds []Seed, o Options) (*Result, error) {
 	p := &Pack{Syntax: o.Syntax, Numbers: o.Numbers, Lists: lists, Seeds: len(trees), Left: map[string]string{}, notes: map[string][]string{}}
 	r := &runner{o: o}
 	// The habits, from the outputs of a sample of the seeds.
-	idx := spread(len(trees), cmpOr(o.MaxSamples, 60))
+	idx := spread(len(trees), cmpOr(o.MaxSamples, 200))
 	outs := r.runAll(ctx, parsed, idx)
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -112,8 +112,13 @@ func Infer(ctx context.Context, seeds []Seed, o Options) (*Result, error) {
 	}
 	p.Habits = Learn(samples, lists, form)
 	h := p.Habits
+	places, byNum := 0, 0
+	for _, l := range lists {
+		places += len(l.Places)
+		byNum += len(l.NumberPlaces)
+	}
 	o.logf("learned from the outputs of %d seeds: name forms %s; %d generic words, %d table shapes, %d counters, %d places in the input's order, %d by number",
-		len(samples), strings.Join(h.Forms, ", "), len(h.Generic), len(h.Tables), len(h.Counters), len(h.Places), len(h.NumberPlaces))
+		len(samples), strings.Join(h.Forms, ", "), len(h.Generic), len(h.Tables), len(h.Counters), places, byNum)
 	if err := r.probe(ctx, p, parsed); err != nil {
 		return nil, err
 	}

@@ -150,7 +150,11 @@ func (p *Pack) defs() []byte {
 	fmt.Fprintf(&b, "fresh_pattern: %s\n", quote(FreshPattern))
 	b.WriteString("regions:\n")
 	for _, l := range p.Lists {
-		fmt.Fprintf(&b, "  %s: {list: [%s], members: [%s]}\n", ident(l.Type), quote(l.Type), quoteAll(l.Members))
+		sep := ""
+		if l.Sep != "" {
+			sep = ", sep: " + quote(l.Sep)
+		}
+		fmt.Fprintf(&b, "  %s: {list: [%s], members: [%s]%s}\n", ident(l.Type), quote(l.Type), quoteAll(l.Members), sep)
 	}
 	b.WriteString("kinds:\n")
 	for _, l := range p.Lists {
@@ -180,6 +184,9 @@ func (p *Pack) relation(b *strings.Builder, r Relation) {
 	for _, n := range p.notes[r.Name] {
 		fmt.Fprintf(b, "      %s\n", n)
 	}
+	if len(k.Singular) > 0 {
+		fmt.Fprintf(b, "      Left out: copies of a %s that has %s, which no list has twice.\n", k.Node, strings.Join(k.Singular, ", "))
+	}
 	var except []string
 	if k.KeepFirst {
 		except = append(except, "'{{if not .region.index}}the first keeps its number{{end}}'")
@@ -198,6 +205,13 @@ func (p *Pack) relation(b *strings.Builder, r Relation) {
 		// (a top-level declaration may use those before it: a copy
 		// goes after the one it copies)
 		b.WriteString(", from: before")
+	}
+	if len(k.Singular) > 0 {
+		var alts []string
+		for _, w := range k.Singular {
+			alts = append(alts, regexp.QuoteMeta(w))
+		}
+		fmt.Fprintf(b, ", unless: %s", quote(`\b(?:`+strings.Join(alts, "|")+`)\b`))
 	}
 	if k.Inner {
 		b.WriteString(", inner: fresh")
@@ -226,22 +240,26 @@ func (p *Pack) relation(b *strings.Builder, r Relation) {
 	if len(h.Forms) > 0 {
 		forms = "forms: [" + strings.Join(h.Forms, ", ") + "]"
 	}
-	loc := []string{"numbers: any", "punctuation: any", "hunks: true"}
-	if len(h.Tables) > 0 {
-		loc = append(loc, "also: ["+quoteAll(h.Tables)+"]")
+	loc := []string{"numbers: any", "renumbered: true", "punctuation: any", "hunks: true", "repeats: true"}
+	if also := append(append(append(slices.Clone(h.Tables), h.Variants...), h.Boilerplate...), l.Positional...); len(also) > 0 {
+		loc = append(loc, "also: ["+quoteAll(also)+"]")
 	}
 	fmt.Fprintf(b, "      - locality: {%s}\n", strings.Join(loc, ", "))
-	if len(h.Places) > 0 {
+	if len(l.Places) > 0 {
 		ord := []string{}
 		if forms != "" {
 			ord = append(ord, forms)
 		}
-		ord = append(ord, "places: "+quote("^(?:"+strings.Join(h.Places, "|")+")$"))
+		ord = append(ord, "places: "+quote("^(?:"+strings.Join(l.Places, "|")+")$"))
 		fmt.Fprintf(b, "      - order: {%s}\n", strings.Join(ord, ", "))
 	}
 	ana := []string{}
 	if forms != "" {
 		ana = append(ana, forms)
+	}
+	ana = append(ana, "common: true")
+	if l.Last {
+		ana = append(ana, "last: true")
 	}
 	if len(h.Tables) > 0 {
 		ana = append(ana, "skip: "+quote(strings.Join(h.Tables, "|")))

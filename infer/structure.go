@@ -1,6 +1,7 @@
 package infer
 
 import (
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -25,6 +26,23 @@ type List struct {
 	Instances, Seeds int
 	// Root is true for the root of the trees: the top-level declarations.
 	Root bool
+	// Sep is the separator the lists write between their members ("," or
+	// ";"), for a list of one member, which shows none; "" when none.
+	Sep string
+	// Positional are patterns of the output lines that a declaration of
+	// the list has because it is the first or the last (Habits).
+	Positional []string
+	// Last is true when the outputs write the last declaration of a list
+	// otherwise than the others: a sibling is last exactly when the new
+	// declaration is.
+	Last bool
+	// Places are the places (oracle.PlaceOf) at which the outputs list
+	// the declarations of the lists in the order of the input, as
+	// patterns: where the seeds show it (a list whose order by name or by
+	// number differs from the input's is listed in the input's order
+	// there) and never show otherwise. NumberPlaces are those at which
+	// they list them by their numbers (thrift's writers, by field id).
+	Places, NumberPlaces []string
 }
 
 // Kind is a kind of declaration in a list: the node type that holds a
@@ -51,6 +69,11 @@ type Kind struct {
 	// Ascending is true when the numbers of a list ascend: a copy goes
 	// after the last declaration only.
 	Ascending bool
+	// Singular are words that a list has in one of its declarations of
+	// the kind at most, in every list of the seeds that has them (three
+	// at least): a key, a constructor. A declaration that has one is not
+	// copied.
+	Singular []string
 }
 
 // Number is where a declaration of a kind writes a number of its own.
@@ -83,12 +106,16 @@ type listStats struct {
 	multi     bool // an instance holds two declarations or more
 	root      bool
 	members   map[string]bool
+	seps      map[string]int
 	kinds     map[string]*kindStats
 	slots     map[string]*slotStats // the numbers, by the node type that holds them
 }
 
 type kindStats struct {
-	node      string
+	node string
+	// plural and singular count, by word, the lists in which two
+	// declarations have it, and one
+	plural, singular map[string]int
 	names     map[string]bool
 	count     int
 	inner     bool
@@ -112,7 +139,7 @@ type structure struct {
 func (st *structure) stats(typ string) *listStats {
 	ls := st.lists[typ]
 	if ls == nil {
-		ls = &listStats{typ: typ, seeds: map[string]bool{}, members: map[string]bool{}, kinds: map[string]*kindStats{}, slots: map[string]*slotStats{}}
+		ls = &listStats{typ: typ, seeds: map[string]bool{}, members: map[string]bool{}, seps: map[string]int{}, kinds: map[string]*kindStats{}, slots: map[string]*slotStats{}}
 		st.lists[typ] = ls
 		st.order = append(st.order, typ)
 	}
@@ -153,13 +180,16 @@ func (st *structure) add(t *syntax.Tree) {
 		ls.root = ls.root || l.Node == t.Root
 		if len(decls) >= 2 {
 			ls.multi = true
+			if l.Layout.Sep != "" {
+				ls.seps[l.Layout.Sep]++
+			}
 		}
 		byKind := map[string][]*syntax.Node{}
 		for i, d := range decls {
 			ls.members[members[i].Node.Kind] = true
 			ks := ls.kinds[d.Kind]
 			if ks == nil {
-				ks = &kindStats{node: d.Kind, names: map[string]bool{}}
+				ks = &kindStats{node: d.Kind, names: map[string]bool{}, plural: map[string]int{}, singular: map[string]int{}}
 				ls.kinds[d.Kind] = ks
 			}
 			ks.count++
@@ -170,6 +200,34 @@ func (st *structure) add(t *syntax.Tree) {
 			byKind[d.Kind] = append(byKind[d.Kind], d)
 		}
 		st.numbers(t.Src, ls, decls)
+		// the words of the declarations, but their names, by kind
+		wordsIn := map[string]map[string]int{}
+		for i, d := range decls {
+			ks := ls.kinds[d.Kind]
+			if wordsIn[d.Kind] == nil {
+				wordsIn[d.Kind] = map[string]int{}
+			}
+			seen := map[string]bool{}
+			text := members[i].Text()
+			own := names[i].Text(t.Src)
+			for _, w := range wordRE.FindAllString(text, -1) {
+				if w != own && !seen[w] {
+					seen[w] = true
+					wordsIn[d.Kind][w]++
+				}
+			}
+			_ = ks
+		}
+		for k, ws := range wordsIn {
+			ks := ls.kinds[k]
+			for w, n := range ws {
+				if n >= 2 {
+					ks.plural[w]++
+				} else {
+					ks.singular[w]++
+				}
+			}
+		}
 	}
 }
 
@@ -269,6 +327,11 @@ func (st *structure) result() []*List {
 			continue
 		}
 		l := &List{Type: typ, Instances: ls.instances, Seeds: len(ls.seeds), Root: ls.root, Members: slices.Sorted(mapKeys(ls.members))}
+		for sep, n := range ls.seps {
+			if n > ls.seps[l.Sep] || n == ls.seps[l.Sep] && sep < l.Sep {
+				l.Sep = sep
+			}
+		}
 		for _, k := range slices.Sorted(mapKeys(ls.kinds)) {
 			ks := ls.kinds[k]
 			kd := &Kind{Name: ident(k), Node: k, NameTypes: slices.Sorted(mapKeys(ks.names)), Count: ks.count, Inner: ks.inner}
@@ -278,6 +341,12 @@ func (st *structure) result() []*List {
 			if len(kd.NameTypes) == 0 {
 				kd.NameTypes = []string{k} // a declaration that is its name
 			}
+			for w, n := range ks.singular {
+				if n >= 3 && ks.plural[w] == 0 {
+					kd.Singular = append(kd.Singular, w)
+				}
+			}
+			slices.Sort(kd.Singular)
 			for _, in := range ks.slotOrder {
 				ss := ls.slots[in]
 				// A number the lists never share (at most one in ten
@@ -433,6 +502,8 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 		}
 	}
 }
+
+var wordRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
 
 // ident makes a node type an identifier (kind and region names): its
 // characters but letters, digits and _ as _.

@@ -49,6 +49,11 @@ type Analogy struct {
 	// Shape is the new declaration's shape, by which the sibling was
 	// chosen (for display: mcpt spots --shapes).
 	Shape string
+	// Common takes only the sibling's lines that another declaration of
+	// its kind (Kin) has too, renamed: lines the generator writes for
+	// each declaration, not for the sibling's place in its list (the one
+	// field of a chunk of has-bits, a oneof's first case).
+	Common bool
 }
 
 // Check runs the analogy check.
@@ -212,7 +217,7 @@ func (c *Analogy) siblingLines(f, text string, starts []int, scs []*scanner, kin
 		if len(occ) == 0 || commentLine(f, line) || c.Skip != nil && c.Skip.MatchString(line) || mentionsAny(line, kin) || !slices.ContainsFunc(occ, func(s span) bool { return c.seen(line[s.beg:s.end], seenForm) }) {
 			continue
 		}
-		if c.ambiguous(line, occ, has) {
+		if c.ambiguous(line, occ, has) || c.unrecognised(line, scs) || c.Common && !c.kinHas(line, occ, has) {
 			continue
 		}
 		for _, s := range occ {
@@ -571,42 +576,74 @@ func (c *Analogy) seen(text string, seenForm []bool) bool {
 // among the line's.
 func (c *Analogy) shared(src, text string, mask func(string) string) bool {
 	from, to := newScanner(c.Renames[0].From, c.Others), newScanner(c.Renames[0].To, nil)
-	want := wordsOf(mask(src))
+	want := tokens(mask(src))
 	starts := lineStarts(text)
 	for _, i := range to.lines(text, starts) {
 		line := lineAt(text, starts, i)
 		if len(from.find(line)) == 0 {
 			continue
 		}
-		if subsequence(want, wordsOf(mask(line))) {
+		if subsequence(want, tokens(mask(line))) {
 			return true
 		}
 	}
 	return false
 }
 
-// wordsOf are the runs of letters, digits and _ of a line, and each other
-// character that is not white space.
-func wordsOf(line string) []string {
-	var out []string
-	for i := 0; i < len(line); {
-		c := line[i]
-		switch {
-		case c == ' ' || c == '\t':
-			i++
-		case isAlnum(c) || c == '_':
-			j := i
-			for j < len(line) && (isAlnum(line[j]) || line[j] == '_') {
-				j++
-			}
-			out = append(out, line[i:j])
-			i = j
-		default:
-			out = append(out, line[i:i+1])
-			i++
+// unrecognised reports whether line holds a name of the sibling, in one
+// of its forms but case aside, where an identifier's word starts and no
+// occurrence the check recognises covers it: Records in addRecords (the
+// field RECORDS, in a case no form writes), IDMCOLLECTION in
+// CreateIDMCOLLECTIONDirect (an upper-case name followed by a capital).
+// The renamed line would keep it, so the line is no prediction.
+func (c *Analogy) unrecognised(line string, scs []*scanner) bool {
+	// the line folded (lower case, underscores left out), and where each
+	// of its bytes is in the line: FIELD__INT32 holds field_Int32
+	var fb []byte
+	var at []int
+	for k := 0; k < len(line); k++ {
+		if line[k] != '_' {
+			fb = append(fb, lowerByte(line[k]))
+			at = append(at, k)
 		}
 	}
-	return out
+	low := string(fb)
+	for i, r := range c.Renames {
+		occ := scs[i].find(line)
+		// (inside another declared name, it is that name's)
+		for _, o := range scs[i].shadows {
+			occ = append(occ, o.find(line, nil)...)
+		}
+		for _, fi := range distinct(r.From) {
+			f := strings.ToLower(strings.ReplaceAll(r.From.Forms[fi], "_", ""))
+			if len(f) < 2 {
+				continue
+			}
+			for off := 0; ; {
+				k := strings.Index(low[off:], f)
+				if k < 0 {
+					break
+				}
+				b, e := at[off+k], at[off+k+len(f)-1]+1
+				off += k + 1
+				if !wordStartAt(line, b) || inside(occ, b, e) {
+					continue
+				}
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// wordStartAt reports whether a word of an identifier starts at line[b]:
+// after a character that is no letter or digit, or at a capital after a
+// small letter or a digit.
+func wordStartAt(line string, b int) bool {
+	if b == 0 || !isAlnum(line[b-1]) {
+		return true
+	}
+	return isUpper(line[b]) && (isLower(line[b-1]) || isDigit(line[b-1]))
 }
 
 // fileOf is the file of o′ in which the lines of file f of o that mention
@@ -639,4 +676,37 @@ func (c *Analogy) fileOf(f string, o, o2 tree.Tree) string {
 		return f
 	}
 	return in
+}
+
+func lowerByte(c byte) byte {
+	if isUpper(c) {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// kinHas reports whether o has line with the sibling's occurrences occ
+// written as another declaration of its kind, form for form.
+func (c *Analogy) kinHas(line string, occ []span, has func(string) bool) bool {
+	for _, k := range c.Kin {
+		var b strings.Builder
+		at, ok := 0, true
+		for _, s := range occ {
+			if s.form >= len(k.Forms) || k.Forms[s.form] == "" {
+				ok = false
+				break
+			}
+			b.WriteString(line[at:s.beg])
+			b.WriteString(k.Forms[s.form])
+			at = s.end
+		}
+		if !ok {
+			continue
+		}
+		b.WriteString(line[at:])
+		if has(b.String()) {
+			return true
+		}
+	}
+	return false
 }

@@ -62,6 +62,15 @@ type Locality struct {
 	// one matches may change only into an added line it matches whose
 	// words hold the old line's in order.
 	Grows []*regexp.Regexp
+	// Renumbered lets a file that names nothing new differ from o's in
+	// its numbers alone (a constant of another file that holds the value
+	// of an enumerator the new one shifts).
+	Renumbered bool
+	// Repeats lets an old line that names nothing new gain a copy of a
+	// run of its own words next to that run (a call that passes one more
+	// argument alike, `throws A, A`): what a member copied into a list
+	// that a line writes positionally adds there.
+	Repeats bool
 }
 
 // Check runs the locality check.
@@ -112,7 +121,9 @@ func (l *Locality) Decide(o, o2 tree.Tree) Verdict {
 				if len(l.Also) > 0 {
 					c = l.classify(a, b)
 				}
-				if c.alsoAdded == 0 {
+				// A file may be renumbered, where the relation says so (a
+				// constant that holds an enumerator's value).
+				if c.alsoAdded == 0 && !(l.Renumbered && sameButNumbers(a, b)) {
 					x := fail(f, "%s changed, but it does not mention the new declaration and must be byte-identical", f)
 					x.Expected, x.Actual, x.Diff = string(a), string(b), DiffOutputs(f, string(a), string(b))
 					continue
@@ -276,7 +287,8 @@ func (l *Locality) pair(c *changes, d *lineDiff) []bool {
 			}
 		case k >= 0:
 			c.punct = append(c.punct, d.added[k])
-		case gained(r, d.fresh, usedFresh, l.Fresh, l.Renamed), l.also(r), split(r, d.fresh, d.added, used, l.Fresh), len(d.fresh) > 0 && structural(r):
+		case gained(r, d.fresh, usedFresh, l.Fresh, l.Renamed), l.also(r), split(r, d.fresh, d.added, used, l.Fresh), len(d.fresh) > 0 && structural(r),
+			l.Repeats && repeatedIn(r, d.added, used):
 		default:
 			c.removed = append(c.removed, r)
 		}
@@ -542,3 +554,72 @@ func trimCommon(a, b []byte) (string, string) {
 }
 
 func (l *Locality) also(line string) bool { return matchesAny(l.Also, line) }
+
+// repeatedIn reports whether one of the unused added lines is r with a
+// run of its tokens (words and punctuation) repeated right after itself,
+// and marks that line used.
+func repeatedIn(r string, added []string, used []bool) bool {
+	tr := tokens(r)
+	for k, x := range added {
+		if !used[k] && repeats(tr, tokens(x)) {
+			used[k] = true
+			return true
+		}
+	}
+	return false
+}
+
+// repeats reports whether b is a with one run of its tokens repeated
+// right after itself: b = a[:j] + a[i:j] + a[j:].
+func repeats(a, b []string) bool {
+	n := len(b) - len(a)
+	if n <= 0 {
+		return false
+	}
+	for j := n; j <= len(a); j++ {
+		if slices.Equal(b[:j], a[:j]) && slices.Equal(b[j:j+n], a[j-n:j]) && slices.Equal(b[j+n:], a[j:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// tokens splits a line into words and single characters of punctuation,
+// white space left out.
+func tokens(s string) []string {
+	var out []string
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t':
+			i++
+		case c == '_' || c < 128 && isAlnum(c):
+			j := i
+			for j < len(s) && (s[j] == '_' || s[j] < 128 && isAlnum(s[j])) {
+				j++
+			}
+			out = append(out, s[i:j])
+			i = j
+		default:
+			out = append(out, s[i:i+1])
+			i++
+		}
+	}
+	return out
+}
+
+// sameButNumbers reports whether two contents differ in their numbers
+// alone, line for line.
+func sameButNumbers(a, b []byte) bool {
+	la, _ := SplitLines(string(a))
+	lb, _ := SplitLines(string(b))
+	if len(la) != len(lb) {
+		return false
+	}
+	for i := range la {
+		if la[i] != lb[i] && maskNumbers(la[i]) != maskNumbers(lb[i]) {
+			return false
+		}
+	}
+	return true
+}

@@ -483,3 +483,27 @@ func PlaceOf(line string, n Name) (string, bool) {
 	}
 	return placeKey(line, occ), true
 }
+
+// MaskName is line with each occurrence of the name n (as the derived
+// checks find them) replaced by mark.
+func MaskName(line string, n Name, mark string) string {
+	var shadow []span
+	if n.shadowed {
+		for _, o := range n.shadows {
+			shadow = append(shadow, o.find(line, nil)...)
+		}
+	}
+	occ := n.find(line, shadow)
+	if len(occ) == 0 {
+		return line
+	}
+	var b strings.Builder
+	at := 0
+	for _, s := range occ {
+		b.WriteString(line[at:s.beg])
+		b.WriteString(mark)
+		at = s.end
+	}
+	b.WriteString(line[at:])
+	return b.String()
+}

@@ -286,7 +286,12 @@ func printInferred(w io.Writer, inf *setup.Inferred, rels []*relation.Relation) 
 	if len(h.Counters) > 0 {
 		fmt.Fprintf(w, "; it numbers temporaries %s… (normalised)", strings.Join(h.Counters, "…, "))
 	}
-	fmt.Fprintf(w, "; %d places list declarations in the input's order, %d by their numbers\n", len(h.Places), len(h.NumberPlaces))
+	places, byNum := 0, 0
+	for _, l := range p.Lists {
+		places += len(l.Places)
+		byNum += len(l.NumberPlaces)
+	}
+	fmt.Fprintf(w, "; %d places list declarations in the input's order, %d by their numbers\n", places, byNum)
 	if len(inf.Unparsed) > 0 {
 		fmt.Fprintf(w, "%d seeds do not parse, and were left out:\n", len(inf.Unparsed))
 		for i, err := range inf.Unparsed {

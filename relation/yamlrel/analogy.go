@@ -3,6 +3,7 @@ package yamlrel
 import (
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/mcpt-tool/mcpt/internal/namecase"
 	"github.com/mcpt-tool/mcpt/oracle"
@@ -12,7 +13,7 @@ import (
 var analogyKind = CheckerKind{
 	Name: "analogy",
 	Doc: "The lines o′ adds are those of a sibling declaration of the same shape in o, renamed (derived).\n" +
-		"forms, files: as locality; sibling: the sibling (template), derived from the input when absent; keep_numbers: numbers are part of the shape; skip: lines of o left out (pattern).",
+		"forms, files: as locality; sibling: the sibling (template), derived from the input when absent; keep_numbers: numbers are part of the shape; last: the sibling is last of its kind exactly when the new declaration is; common: only lines another declaration of its kind has too; skip: lines of o left out (pattern).",
 	New: newAnalogy,
 }
 
@@ -22,6 +23,12 @@ type analogyYAML struct {
 	Files       []String `yaml:"files"`
 	Sibling     *String  `yaml:"sibling"`
 	KeepNumbers bool     `yaml:"keep_numbers"`
+	// Last takes a sibling that is last of its kind exactly when the new
+	// declaration is (a generator that writes the last otherwise).
+	Last bool `yaml:"last"`
+	// Common takes only the sibling's lines another declaration of its
+	// kind has too.
+	Common bool `yaml:"common"`
 	// Skip leaves lines of o out (a serialized descriptor's string lines).
 	Skip *String `yaml:"skip"`
 }
@@ -30,6 +37,8 @@ type analogyT struct {
 	*derived
 	sibling     *tmpl // the sibling, when not derived
 	keepNumbers bool
+	last        bool
+	common      bool
 	skip        *regexp.Regexp // lines of o left out
 }
 
@@ -42,7 +51,7 @@ func newAnalogy(spec *Spec) (Check, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &analogyT{derived: d, keepNumbers: a.KeepNumbers}
+	c := &analogyT{derived: d, keepNumbers: a.KeepNumbers, last: a.Last, common: a.Common}
 	if c.sibling, err = optTmpl(a.Sibling); err != nil {
 		return nil, err
 	}
@@ -59,9 +68,9 @@ func (c *analogyT) Checker(mu *Mutation) (relation.Checker, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &oracle.Analogy{Name: c.name, Others: c.others(mu), Files: files, KeepNumbers: c.keepNumbers, Skip: c.skip}
+	a := &oracle.Analogy{Name: c.name, Others: c.others(mu), Files: files, KeepNumbers: c.keepNumbers, Skip: c.skip, Common: c.common}
 	nd := mu.inserted()
-	sib, loose := nd.sibling(mu, c.keepNumbers, c.alike)
+	sib, loose := nd.sibling(mu, c.keepNumbers, c.last, c.alike)
 	if nd.first != "" {
 		a.Shape = shapeOf(nd.first, nd.names, c.keepNumbers)
 	}
@@ -81,7 +90,7 @@ func (c *analogyT) Checker(mu *Mutation) (relation.Checker, error) {
 		// copied, each of its names mapped to the copy's, or none (a
 		// declaration of its shape has other inner names).
 		sib, loose = nil, nil
-		if from, to, ok := mu.cloneRenames(); ok && len(names) > 0 {
+		if from, to, ok := mu.cloneRenames(); ok && len(names) > 0 && nd.placedAlikeName(mu, from[0], c.last) {
 			sib = from
 			names = append([]string{names[0]}, to...)
 		}
@@ -125,7 +134,10 @@ func (mu *Mutation) cloneRenames() (from, to []string, ok bool) {
 		return nil, nil, false
 	}
 	for _, n := range inner {
-		if isGeneric(mu.r.d.generic, n) || otherForm(mu.m.src, n) {
+		// (an inner name that holds the member's, or is held in it, is
+		// written in lines that are the member's: Foo_args of Foo)
+		lo, ln := strings.ToLower(of), strings.ToLower(n)
+		if isGeneric(mu.r.d.generic, n) || otherForm(mu.m.src, n) || strings.Contains(ln, lo) || strings.Contains(lo, ln) {
 			return nil, nil, false
 		}
 	}
@@ -146,6 +158,18 @@ func otherForm(src, name string) bool {
 		rx, err := cachedRE(`\b` + regexp.QuoteMeta(v) + `\b`)
 		if err == nil && rx.MatchString(src) {
 			return true
+		}
+	}
+	return false
+}
+
+// placedAlikeName reports whether the candidate sibling called name stands
+// in its list as the new declaration does in its (see placedAlike).
+func (nd *newDecl) placedAlikeName(mu *Mutation, name string, last bool) bool {
+	placed := nd.placedAlike(mu, last)
+	for _, dc := range nd.candidates {
+		if dc.name == name {
+			return placed(dc)
 		}
 	}
 	return false

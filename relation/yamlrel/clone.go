@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,7 +26,10 @@ type cloneT struct {
 	// before copies a member before the spot only: a spot before every
 	// member it could copy has none (a language that wants a declaration
 	// before its uses: the copy's uses are then declared).
-	before      bool
+	before bool
+	// unless matches the text of the members not copied (a member that
+	// has a word its list may have once: a key, a constructor).
+	unless      *regexp.Regexp
 	name, value *tmpl
 	// inner gives every name declared inside the copy a fresh name of its
 	// own (and every use of it inside the copy): a whole declaration, with
@@ -78,6 +82,12 @@ func (r *rel) compileClone(c *cloneYAML) (*cloneT, error) {
 			return nil, c.From.At("relation %s: clone: from is nearest or before, found %q", r.name, c.From.Value)
 		}
 	}
+	if c.Unless != nil {
+		var err error
+		if ct.unless, err = compileRE(*c.Unless); err != nil {
+			return nil, err
+		}
+	}
 	if c.Inner != nil {
 		switch c.Inner.Value {
 		case "fresh":
@@ -115,10 +125,14 @@ func (r *rel) compileClone(c *cloneYAML) (*cloneT, error) {
 func (ct *cloneT) source(s *spot) *syntax.Decl {
 	sp := s.tree
 	if ct.kind == nil {
+		d := sp.After
 		if sp.Before != nil || ct.before {
-			return sp.Before
+			d = sp.Before
 		}
-		return sp.After
+		if d != nil && ct.unless != nil && ct.unless.MatchString(collapse(d.Text())) {
+			return nil
+		}
+		return d
 	}
 	var best *syntax.Decl
 	bestDist := 0
@@ -127,7 +141,7 @@ func (ct *cloneT) source(s *spot) *syntax.Decl {
 			continue
 		}
 		mi := s.inst.member[i]
-		if ct.before && mi >= sp.Index {
+		if ct.before && mi >= sp.Index || ct.unless != nil && ct.unless.MatchString(dc.text) {
 			continue
 		}
 		dist := 2 * (mi - sp.Index) // after the spot: 0, 2, 4, …
@@ -228,6 +242,7 @@ func (ct *cloneT) copy(d *defs, s *spot, sib *syntax.Decl, name, value string, s
 		// field's name is no use of a type of that spelling)
 		type key struct{ kind, text string }
 		renamed := map[key]string{}
+		firstKind := map[string]string{} // the kind of the first declaration of a text
 		if own != nil {
 			renamed[key{own.Kind, own.Text(tsrc)}] = name
 		}
@@ -248,6 +263,12 @@ func (ct *cloneT) copy(d *defs, s *spot, sib *syntax.Decl, name, value string, s
 					taken[f] = true
 					draws = append(draws, f)
 					renamed[key{c.Kind, old}] = namecase.Like(old, f)
+					if _, ok := firstKind[old]; !ok && c.Parent != nil && holdsNames(c.Parent, c) {
+						// (a declaration with members of its own, a
+						// nested type, is what a use of another node
+						// type may name)
+						firstKind[old] = c.Kind
+					}
 					cp.from = append(cp.from, old)
 					cp.to = append(cp.to, renamed[key{c.Kind, old}])
 				}
@@ -258,13 +279,39 @@ func (ct *cloneT) copy(d *defs, s *spot, sib *syntax.Decl, name, value string, s
 			return nil, fmt.Errorf("no fresh name left for the names inside %s", sib.Name)
 		}
 		cp.fresh = draws
-		// every leaf that writes one of those names (their uses too)
+		// every leaf that writes one of those names (their uses too): of
+		// the same node type, or of another that names no declaration
+		// outside the copy (a grammar that reads a nested enum's name as
+		// one kind and a use of it as another)
+		byText := map[string]string{}
+		for text, kind := range firstKind {
+			byText[text] = renamed[key{kind, text}]
+		}
+		// the names declared where the copy stands: those of the
+		// declarations around it at each level up (not those nested in
+		// other declarations, which a use inside the copy cannot mean)
+		outside := map[string]bool{}
+		for at, p := n, n.Parent; p != nil; at, p = p, p.Parent {
+			for _, c := range p.Children {
+				if c == at {
+					continue
+				}
+				if isNameLeaf(c) {
+					outside[c.Text(tsrc)] = true
+				} else if nm := syntax.NameNode(c); nm != nil && isNameLeaf(nm) {
+					outside[nm.Text(tsrc)] = true
+				}
+			}
+		}
 		syntax.Walk(n, func(c *syntax.Node) bool {
 			if c.Kind == "comment" || c == own {
 				return false
 			}
 			if len(c.Children) == 0 && c.Named && c.End > c.Start {
-				if to, ok := renamed[key{c.Kind, c.Text(tsrc)}]; ok {
+				text := c.Text(tsrc)
+				if to, ok := renamed[key{c.Kind, text}]; ok {
+					rs = append(rs, repl{c.Start, c.End, to})
+				} else if to, ok := byText[text]; ok && !isNameLeaf(c) && !outside[text] {
 					rs = append(rs, repl{c.Start, c.End, to})
 				}
 			}
@@ -502,4 +549,20 @@ func usedNumbers(form numlit.Form, text string) numberSet {
 		}
 	}
 	return ns
+}
+
+// holdsNames reports whether declaration node d declares names besides
+// its own name leaf own.
+func holdsNames(d, own *syntax.Node) bool {
+	found := false
+	syntax.Walk(d, func(c *syntax.Node) bool {
+		if found || c.Kind == "comment" {
+			return false
+		}
+		if c != own && isNameLeaf(c) {
+			found = true
+		}
+		return !found
+	})
+	return found
 }

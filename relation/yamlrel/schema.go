@@ -108,6 +108,8 @@ type cloneYAML struct {
 	// From is nearest (the member nearest the spot) or before (the
 	// nearest before it).
 	From *yamlpos.String `yaml:"from"`
+	// Unless is a pattern of the members not copied.
+	Unless *yamlpos.String `yaml:"unless"`
 	// Inner is fresh (every name declared inside the copy renamed) or
 	// kept.
 	Inner *yamlpos.String `yaml:"inner"`
@@ -211,10 +213,13 @@ func (c *cloneYAML) UnmarshalYAML(ctx context.Context, n ast.Node) error {
 		case "from":
 			c.From = &yamlpos.String{}
 			err = c.From.UnmarshalYAML(ctx, it.Value())
+		case "unless":
+			c.Unless = &yamlpos.String{}
+			err = c.Unless.UnmarshalYAML(ctx, it.Value())
 		case "numbers":
 			c.Numbers, err = decodeCloneNumbers(ctx, it.Value())
 		default:
-			err = errAt(ctx, it.Key(), fmt.Sprintf("unknown field %q%s", key, suggest.DidYouMean(key, []string{"name", "value", "kind", "from", "inner", "numbers"})))
+			err = errAt(ctx, it.Key(), fmt.Sprintf("unknown field %q%s", key, suggest.DidYouMean(key, []string{"name", "value", "kind", "from", "unless", "inner", "numbers"})))
 		}
 		if err != nil {
 			return err
