@@ -45,8 +45,9 @@ type journal struct {
 
 const (
 	journalName = "journal.jsonl"
-	// journalVersion 3 added the records' checksums.
-	journalVersion = 3
+	// journalVersion 3 added the records' checksums, 4 the findings
+	// counted in their group (without evidence) and the candidates.
+	journalVersion = 4
 )
 
 // JournalName is the file name of the journal in the output directory.
@@ -87,8 +88,11 @@ func (c *Campaign) fingerprint(opt Options) map[string]string {
 		"max_time": opt.MaxTime.String(), "max_cases": itoa(opt.MaxCases),
 		"max_mr": itoa(opt.MaxMR), "max_spots": itoa(opt.MaxSpots),
 		"shard": opt.Shard.String(), "base_runs": itoa(opt.BaseRuns),
-		"feedback":     strconv.FormatBool(opt.Feedback),
-		"confirm_runs": itoa(confirmRuns(opt)),
+		"feedback":          strconv.FormatBool(opt.Feedback),
+		"confirm_runs":      itoa(confirmRuns(opt)),
+		"bundles_per_group": itoa(bundlesPerGroup(opt)),
+		"confirm_counted":   strconv.FormatBool(!opt.CountUnconfirmed),
+		"exhaustive":        strconv.FormatBool(opt.Exhaustive),
 	}
 	var rules []string
 	for _, r := range opt.Normalize {
@@ -361,8 +365,11 @@ func (jr *journalReader) header(line []byte) error {
 	if json.Unmarshal(line, &h) != nil || h.Journal == 0 {
 		return errors.New("not an mcpt journal")
 	}
+	if h.Journal < 3 {
+		return fmt.Errorf("a journal of an earlier mcpt (version %d, without the checksums of version 3), which this one does not resume: finish the campaign with the mcpt that began it, or start afresh", h.Journal)
+	}
 	if h.Journal < journalVersion {
-		return fmt.Errorf("a journal of an earlier mcpt (version %d, without the checksums of version %d), which this one does not resume: finish the campaign with the mcpt that began it, or start afresh", h.Journal, journalVersion)
+		return fmt.Errorf("a journal of an earlier mcpt (version %d, which bundled every finding; this one writes version %d), which this one does not resume: finish the campaign with the mcpt that began it, or start afresh", h.Journal, journalVersion)
 	}
 	if h.Journal != journalVersion {
 		return fmt.Errorf("a journal of another version of mcpt (%d, this one writes %d)", h.Journal, journalVersion)

@@ -57,6 +57,7 @@ func JournalReport(rd io.Reader, name string) (*result.Report, error) {
 	}
 	rep.Seed, _ = strconv.ParseUint(fp["seed"], 10, 64)
 	rep.MaxCases, _ = strconv.Atoi(fp["max_cases"])
+	rep.BundlesPerGroup, _ = strconv.Atoi(fp["bundles_per_group"])
 	rep.Timing.WallNS = rp.elapsed.Nanoseconds()
 	for _, rel := range strings.Fields(strings.Trim(fp["relations"], "[]")) {
 		rep.ByRelation[rel] = t.byRelation[rel]
@@ -87,6 +88,7 @@ func JournalReport(rd io.Reader, name string) (*result.Report, error) {
 	}
 	rep.Sort()
 	rep.Groups = signature.Group(rep.Findings)
+	signature.MarkFlaky(rep.Groups, t.flaky)
 	return rep, nil
 }
 

@@ -56,6 +56,12 @@ var protobufConstructs = map[string][]string{
 	"add-message": {"message"}, "descriptor-message": {"message"},
 	"add-nested-message": {"message"}, "descriptor-nested-message": {"message"},
 	"add-rpc": {"rpc"}, "descriptor-rpc": {"rpc"},
+	"add-named-field": {"mbody"}, "add-group-field": {"mbody"},
+	"add-enum": {"file"}, "add-nested-enum": {"mbody"},
+	"add-option-field": {"mbody"}, "add-default-field": {"mbody"}, "add-enum-field": {"mbody"}, "add-remote-field": {"mbody"},
+	"add-option-oneof-field": {"oneof"}, "add-option-enum-value": {"enum_value"}, "add-deprecated-message": {"file"},
+	"go-option-field": {"mbody"}, "go-default-field": {"mbody"}, "go-enum-field": {"mbody"}, "go-remote-field": {"mbody"},
+	"go-option-oneof-field": {"oneof"}, "go-option-enum-value": {"enum_value"}, "go-deprecated-message": {"file"},
 }
 
 // corpusWorkers are the workers of a corpus campaign: MCPT_CORPUS_WORKERS,

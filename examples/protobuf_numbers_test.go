@@ -19,7 +19,8 @@ import (
 // values in zero-padded hex (IR_VERSION = 0x0000000000000008):
 // no template fails on it, and no follow-up of any relation of the four
 // configurations reuses one of its numbers (the number it takes, read
-// back, is none of the enum's). The follow-ups of the enum relations at
+// back, is none of the enum's) but an alias, which says so (its binding
+// alias). The follow-ups of the enum relations at
 // every spot of Version are then accepted by protoc and pass their
 // checks (tools tier).
 func TestProtobufNumberForms(t *testing.T) {
@@ -52,7 +53,13 @@ func TestProtobufNumberForms(t *testing.T) {
 				t.Fatalf("%s %s: %v", cfg, r.Name, err)
 			}
 			for _, sp := range spots {
-				for draw := range uint64(3) {
+				// Three draws where the numbers are the question, one
+				// elsewhere: every spot's templates run on the file.
+				draws := uint64(1)
+				if strings.Contains(sp.Desc, "of Version,") {
+					draws = 3
+				}
+				for draw := range draws {
 					fu, err := r.Mutate(context.Background(), in, sp, rand.New(rand.NewPCG(uint64(sp.Index), draw)))
 					if err != nil {
 						t.Fatalf("%s %s at %s: %v", cfg, r.Name, sp.Desc, err)
@@ -65,6 +72,9 @@ func TestProtobufNumberForms(t *testing.T) {
 						continue // not a relation of enum values
 					}
 					tried++
+					if fu.Bindings["alias"] != "" {
+						continue // an alias takes a number of the enum by design (allow_alias)
+					}
 					n, err := numlit.Protobuf.Parse(w)
 					if err != nil {
 						t.Fatalf("%s %s at %s: %v", cfg, r.Name, sp.Desc, err)

@@ -722,7 +722,7 @@ func learnList(s Sample, names []string, nums []int64, fns []func(string) string
 			if who == -1 && prevWho >= 0 {
 				// the line after one that names a declaration, naming
 				// none: its body (a getter's return)
-				stat(prevKey+"\x00next").shapes[position(prevWho, len(names))][lineShape(line, all)] = true
+				stat(prevKey + "\x00next").shapes[position(prevWho, len(names))][lineShape(line, all)] = true
 			}
 			if who < 0 {
 				prevWho = -1

@@ -116,10 +116,10 @@ type kindStats struct {
 	// plural and singular count, by word, the lists in which two
 	// declarations have it, and one
 	plural, singular map[string]int
-	names     map[string]bool
-	count     int
-	inner     bool
-	slotOrder []string // the node types of its children that hold a number
+	names            map[string]bool
+	count            int
+	inner            bool
+	slotOrder        []string // the node types of its children that hold a number
 }
 
 // slotStats is what the lists show of a number of a kind: in how many

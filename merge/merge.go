@@ -70,9 +70,21 @@ func Shards(dirs []string, out string, opt Options) (*result.Report, error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, err
 	}
+	// The bundles the merged report keeps: those of findings counted
+	// once the shards' groups are one are left where they are.
+	keep := map[string]bool{}
+	for _, f := range m.Findings {
+		keep[f.ID] = f.Bundle != ""
+	}
 	placed := map[string]string{}
 	for i, r := range reps {
-		if err := placeBundles(dirs[i], out, opt, r.Findings, placed); err != nil {
+		var fs []result.Finding
+		for _, f := range r.Findings {
+			if keep[f.ID] {
+				fs = append(fs, f)
+			}
+		}
+		if err := placeBundles(dirs[i], out, opt, fs, placed); err != nil {
 			return nil, err
 		}
 	}
@@ -138,9 +150,14 @@ func Reports(names []string, reps []*result.Report) (*result.Report, error) {
 	m := &result.Report{ByRelation: map[string]result.RelationStats{}, Findings: []result.Finding{}}
 	seen := map[string]string{}
 	shards := map[string]string{}
+	flaky := map[string]int{}
 	for i, r := range reps {
+		for _, g := range r.Groups {
+			flaky[g.Signature] += g.Flaky
+		}
 		if i == 0 {
 			m.Tool, m.Mode, m.Seed, m.Config, m.Campaign, m.MaxCases = r.Tool, r.Mode, r.Seed, r.Config, r.Campaign, r.MaxCases
+			m.BundlesPerGroup = r.BundlesPerGroup
 			// The same for every shard: of the campaign's fingerprint.
 			m.Release, m.Flags = r.Release, r.Flags
 		} else if r.Mode != m.Mode || r.Seed != m.Seed {
@@ -208,9 +225,63 @@ func Reports(names []string, reps []*result.Report) (*result.Report, error) {
 		return strings.Compare(a.Flags, b.Flags)
 	})
 	m.Sort()
+	if m.BundlesPerGroup > 0 {
+		regroup(m.Findings, m.BundlesPerGroup)
+	}
 	m.Groups = signature.Group(m.Findings)
+	signature.MarkFlaky(m.Groups, flaky)
 	m.OrderGroupFlags()
 	return m, nil
+}
+
+// regroup makes the findings of shards, in case order, those of one
+// campaign: each shard bundled the first k findings of each group among
+// its own, the merged report keeps the bundles of the first k of the
+// whole group, and counts the others; the group's candidate is its
+// finding with the smallest follow-up (the earliest of equals) when that
+// is not one of the k. That candidate had its evidence in its shard, as
+// the first k had: a shard keeps every finding that is smaller than all
+// its earlier ones of the group. So the merged report has the bundles
+// and counts an unsharded run would have.
+func regroup(fs []result.Finding, k int) {
+	bySig := map[string][]int{}
+	var order []string
+	for i := range fs {
+		if fs[i].Case < 0 {
+			continue // a base run's finding: not grouped by case
+		}
+		sig := fs[i].Signature
+		if bySig[sig] == nil {
+			order = append(order, sig)
+		}
+		bySig[sig] = append(bySig[sig], i)
+	}
+	for _, sig := range order {
+		idx := bySig[sig]
+		smallest := -1
+		for n, i := range idx {
+			f := &fs[i]
+			if f.Counted {
+				continue
+			}
+			if n < k {
+				f.Candidate = false
+			}
+			if smallest < 0 || f.FollowUpBytes < fs[smallest].FollowUpBytes {
+				smallest = i
+			}
+		}
+		for n, i := range idx {
+			f := &fs[i]
+			switch {
+			case n < k || f.Counted:
+			case i == smallest:
+				f.Candidate = true
+			default:
+				f.Strip()
+			}
+		}
+	}
 }
 
 // complete checks that sharded reports are all the shards of their

@@ -702,6 +702,55 @@ func TestAnalogyLoose(t *testing.T) {
 	}
 }
 
+// TestLocalityReflow: a formatter that wraps a list grown past its line
+// width lays its old words out anew, with the new declaration's among
+// them; the same hunk with an old word dropped, changed or moved is a
+// failure.
+func TestLocalityReflow(t *testing.T) {
+	o := tree.Tree{"m.ts": []byte("function base() {\n  return { books: [], label: \"\" };\n}\n")}
+	wrapped := tree.Tree{"m.ts": []byte("function base() {\n  return {\n    books: [],\n    zqnew: 0,\n    label: \"\",\n  };\n}\n")}
+	l := &Locality{Fresh: []Name{nm("zqnew")}, Hunks: true, Reflow: true}
+	if v := l.Decide(o, wrapped); len(v.Fails) != 0 {
+		t.Errorf("wrapped: false alarm %+v", v.Fails)
+	}
+	l.Reflow = false
+	if v := l.Decide(o, wrapped); len(v.Fails) != 1 {
+		t.Errorf("wrapped, without reflow: want a failure, got %+v", v.Fails)
+	}
+	l.Reflow = true
+	for name, bad := range map[string]string{
+		"dropped": "function base() {\n  return {\n    books: [],\n    zqnew: 0,\n  };\n}\n",
+		"changed": "function base() {\n  return {\n    books: [],\n    zqnew: 0,\n    title: \"\",\n  };\n}\n",
+		"moved":   "function base() {\n  return {\n    label: \"\",\n    zqnew: 0,\n    books: [],\n  };\n}\n",
+	} {
+		if v := l.Decide(o, tree.Tree{"m.ts": []byte(bad)}); len(v.Fails) != 1 {
+			t.Errorf("%s: want a failure, got %+v", name, v.Fails)
+		}
+	}
+}
+
+// TestLocalityHelpers: a helper function the generator writes once a file
+// needs it, whose first line a helpers pattern matches, is explained; one
+// that matches no pattern is not, nor a change of an old line beside it.
+func TestLocalityHelpers(t *testing.T) {
+	o := tree.Tree{"m.ts": []byte("export interface M {\n  a: string;\n}\n")}
+	fu := "export interface M {\n  a: string;\n  zqnew: number;\n}\n\nfunction longToNumber(x: Long): number {\n  return x.toNumber();\n}\n"
+	// without hunks: lines next to the new ones are not the new
+	// declaration's by that alone
+	l := &Locality{Fresh: []Name{nm("zqnew")}, Helpers: []*regexp.Regexp{regexp.MustCompile(`^function [a-z]\w*\(`)}}
+	if v := l.Decide(o, tree.Tree{"m.ts": []byte(fu)}); len(v.Fails) != 0 {
+		t.Errorf("helper: false alarm %+v", v.Fails)
+	}
+	other := strings.Replace(fu, "function longToNumber", "export function LongToNumber", 1)
+	if v := l.Decide(o, tree.Tree{"m.ts": []byte(other)}); len(v.Fails) != 1 {
+		t.Errorf("no helper: want a failure, got %+v", v.Fails)
+	}
+	changed := strings.Replace(fu, "  a: string;", "  a: number;", 1)
+	if v := l.Decide(o, tree.Tree{"m.ts": []byte(changed)}); len(v.Fails) != 1 {
+		t.Errorf("an old line changed: want a failure, got %+v", v.Fails)
+	}
+}
+
 // TestAnalogyGeneratorWords: an enumerator ERROR occurs at an underscore
 // boundary in the generator's own INTERNAL_ERROR (Thrift's service code),
 // which no other enumerator has a line like: that line is not the
@@ -772,5 +821,56 @@ func TestOrderGeneratorWords(t *testing.T) {
 	o = tree.Tree{"x.pb-c.c": []byte(fields("Map") + fields("Optional"))}
 	if v := c.Decide(o, tree.Tree{"x.pb-c.c": []byte(fields("Map") + fields("Optional") + fields("Zqnew"))}); len(v.Fails) == 0 {
 		t.Errorf("Zqnew after Optional: want a failure, got %+v", v)
+	}
+}
+
+// TestLocalityReflowBlock: a block inserted before a neighbour whose line
+// the formatter then wraps: the block taken out, the wrapped lines hold
+// the old line's words; a word of the neighbour changed is a failure.
+func TestLocalityReflowBlock(t *testing.T) {
+	o := tree.Tree{"m.ts": []byte("function f() {\n  return {\n    tags: isArray(o.tags) ? o.tags.map(String) : [],\n  };\n}\n")}
+	fu := "function f() {\n  return {\n    zqnew: isObject(o.zqnew)\n      ? reduce(\n        (acc: number) => {\n          return acc;\n        },\n      )\n      : {},\n    tags: isArray(o.tags)\n      ? o.tags.map(String)\n      : [],\n  };\n}\n"
+	l := &Locality{Fresh: []Name{nm("zqnew")}, Reflow: true}
+	if v := l.Decide(o, tree.Tree{"m.ts": []byte(fu)}); len(v.Fails) != 0 {
+		t.Errorf("a block and a wrapped neighbour: false alarm %+v", v.Fails)
+	}
+	bad := strings.Replace(fu, "o.tags.map(String)", "o.tags.map(Number)", 1)
+	if v := l.Decide(o, tree.Tree{"m.ts": []byte(bad)}); len(v.Fails) != 1 {
+		t.Errorf("the neighbour changed: want a failure, got %+v", v.Fails)
+	}
+}
+
+// TestLocalityReflowWrapped: the old line wrapped with the new block last,
+// and a new block elsewhere like the old code around it, which a line diff
+// pairs with the old lines: the wrapped line is found wherever o′ holds it.
+func TestLocalityReflowWrapped(t *testing.T) {
+	o := tree.Tree{"m.ts": []byte("  fromJSON(o: any): M {\n    return { id: isSet(o.id) ? String(o.id) : \"\" };\n  },\n")}
+	fu := "  fromJSON(o: any): M {\n    return {\n      id: isSet(o.id) ? String(o.id) : \"\",\n      zqnew: isObject(o.zqnew)\n        ? reduce(o.zqnew)\n        : {},\n    };\n  },\n  fromJSON(o: any): M_ZqnewEntry {\n    return { key: isSet(o.key) ? Number(o.key) : 0 };\n  },\n"
+	l := &Locality{Fresh: []Name{{Forms: []string{"zqnew", "Zqnew"}}}, Hunks: true, Reflow: true}
+	if v := l.Decide(o, tree.Tree{"m.ts": []byte(fu)}); len(v.Fails) != 0 {
+		t.Errorf("wrapped, the block last: false alarm %+v", v.Fails)
+	}
+	bad := strings.Replace(fu, "      id: isSet(o.id) ? String(o.id) : \"\",\n", "      id: isSet(o.id) ? Number(o.id) : \"\",\n", 1)
+	if v := l.Decide(o, tree.Tree{"m.ts": []byte(bad)}); len(v.Fails) != 1 {
+		t.Errorf("the wrapped line changed: want a failure, got %+v", v.Fails)
+	}
+}
+
+// TestAnalogyReflow: the new member's line, which its longer name took
+// past the formatter's line width, wrapped over three lines of o′.
+func TestAnalogyReflow(t *testing.T) {
+	o := tree.Tree{"m.ts": []byte("export interface M {\n  code: bigint;\n}\nfunction f() {\n  message.code = (object.code !== undefined) ? BigInt(object.code) : undefined;\n}\n")}
+	fu := "export interface M {\n  code: bigint;\n  zqnewname: bigint;\n}\nfunction f() {\n  message.code = (object.code !== undefined) ? BigInt(object.code) : undefined;\n  message.zqnewname = (object.zqnewname !== undefined)\n    ? BigInt(object.zqnewname)\n    : undefined;\n}\n"
+	c := &Analogy{Renames: []Rename{{From: nm("code"), To: nm("zqnewname")}}}
+	if v := c.Decide(o, tree.Tree{"m.ts": []byte(fu)}); len(v.Fails) != 1 {
+		t.Errorf("without reflow: want a failure, got %+v", v)
+	}
+	c.Reflow = true
+	if v := c.Decide(o, tree.Tree{"m.ts": []byte(fu)}); len(v.Fails) != 0 {
+		t.Errorf("wrapped: false alarm %+v", v.Fails)
+	}
+	bad := strings.Replace(fu, "    ? BigInt(object.zqnewname)\n", "    ? Number(object.zqnewname)\n", 1)
+	if v := c.Decide(o, tree.Tree{"m.ts": []byte(bad)}); len(v.Fails) != 1 {
+		t.Errorf("wrapped and changed: want a failure, got %+v", v)
 	}
 }

@@ -93,6 +93,14 @@ func readCheck(f *result.Finding, ev evidence) reading {
 	}
 	disagree := "A checker compares o′ with o, so the failure is a disagreement between the two outputs: o′ may be wrong, or o may be wrong already and the change only brought it to light."
 	switch {
+	case f.Compared != nil:
+		// A derived or semantic check: its Expected is no prediction of
+		// the file, and it says what it compared.
+		expects := f.Compared.Expects
+		if expects == "" {
+			expects = who + " derives from o what " + file + " in o′ must hold."
+		}
+		return reading{Expects: expects, Found: f.Message, Means: disagree}
 	case f.Expected != "" && ev.okO && f.Expected == ev.o:
 		found := "It changed."
 		if s := ev.side; s != nil {

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Kind is the kind of a finding.
@@ -52,6 +53,8 @@ type Spot struct {
 	Line  int    `json:"line"`  // 1-based line of the spot in the seed
 	Col   int    `json:"col"`   // 1-based column
 	Desc  string `json:"desc"`  // a human description ("between Red and Green")
+	// Kind is the kind of place of the spot (relation.Spot.Kind).
+	Kind string `json:"kind,omitempty"`
 }
 
 // Finding is one failed test case: a relation broken by a transpiler run.
@@ -80,6 +83,10 @@ type Finding struct {
 	Expected string `json:"expected,omitempty"` // the predicted follow-up content of File
 	Actual   string `json:"actual,omitempty"`   // the actual follow-up content of File
 	Diff     string `json:"diff,omitempty"`     // unified diff from Expected to Actual
+	// Compared is what a derived or semantic checker compared (see
+	// Compared); nil for an exact check, whose Expected is the predicted
+	// content of File.
+	Compared *Compared `json:"compared,omitempty"`
 
 	ExitCode int    `json:"exit_code,omitempty"`
 	Signal   string `json:"signal,omitempty"`
@@ -99,7 +106,38 @@ type Finding struct {
 	Fresh     []string          `json:"fresh,omitempty"`    // the keys of Bindings that hold fresh names
 	Signature string            `json:"signature"`          // deduplication key
 	Bundle    string            `json:"bundle,omitempty"`   // bundle directory, relative to the output directory
+
+	// FollowUpBytes is the size of the follow-up input.
+	FollowUpBytes int `json:"followup_bytes,omitempty"`
+	// Counted marks a finding that is only counted in its group: the
+	// group had its bundles already (bundles_per_group), so the finding
+	// has none, and its evidence (Expected, Actual, Diff, Stderr,
+	// Bindings) is left out; its case and case seed re-create it (mcpt
+	// repro --case).
+	Counted bool `json:"counted,omitempty"`
+	// Candidate marks the finding of its group with the smallest
+	// follow-up, when it came after the group had its bundles: it keeps
+	// its evidence and a bundle of its own, for mcpt reduce.
+	Candidate bool `json:"candidate,omitempty"`
 }
+
+// Strip leaves out what a counted finding does not keep (see Counted)
+// and marks it counted.
+func (f *Finding) Strip() {
+	f.Expected, f.Actual, f.Diff, f.Stderr = "", "", "", ""
+	f.Bindings, f.Fresh = nil, nil
+	f.Bundle, f.Candidate, f.Counted = "", false, true
+	if len(f.Message) > maxCountedMessage {
+		cut := maxCountedMessage
+		for cut > 0 && !utf8.RuneStart(f.Message[cut]) {
+			cut--
+		}
+		f.Message = f.Message[:cut] + "…"
+	}
+}
+
+// maxCountedMessage bounds the message a counted finding keeps.
+const maxCountedMessage = 240
 
 // RelationStats counts the work done for one relation.
 type RelationStats struct {
@@ -285,6 +323,18 @@ type Group struct {
 	Flags    []string `json:"flags,omitempty"`
 	Example  string   `json:"example"`  // ID of the smallest finding of the group
 	Findings []string `json:"findings"` // IDs, in case order
+	// Counted is how many of the findings are counted only, without a
+	// bundle or evidence (see Finding.Counted).
+	Counted int `json:"counted,omitempty"`
+	// Candidate is the ID of the finding with the smallest follow-up
+	// among those that came after the group had its bundles, when it is
+	// smaller than every bundled one (see Finding.Candidate).
+	Candidate string `json:"candidate,omitempty"`
+	// Flaky counts the test cases whose first run failed with the
+	// group's signature but whose re-runs did not all fail the same way
+	// (counted in nondeterministic_cases, not as findings): a group with
+	// flaky cases may owe its findings to a nondeterministic transpiler.
+	Flaky int `json:"flaky,omitempty"`
 }
 
 // Report is the outcome of a campaign (or of merged shards).
@@ -333,6 +383,11 @@ type Report struct {
 	// MaxCases is the campaign's budget of test cases (0: none), over all
 	// its shards.
 	MaxCases int `json:"max_cases,omitempty"`
+	// BundlesPerGroup is how many findings of each group, the first in
+	// plan order, have a bundle (the campaign's bundles_per_group): the
+	// others are counted (Finding.Counted), but for a group's candidate.
+	// 0 (a report of an earlier mcpt): every finding has one.
+	BundlesPerGroup int `json:"bundles_per_group,omitempty"`
 	// Incomplete lists the shards of a merged report that did not run to
 	// their end (merge --partial): what the report lacks.
 	Incomplete []IncompleteShard `json:"incomplete,omitempty"`

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcpt-tool/mcpt/internal/testtier"
+	"github.com/mcpt-tool/mcpt/result"
 )
 
 // TestBugs: every bug of the benchmark is described completely, and its
@@ -202,5 +203,49 @@ func TestVerify(t *testing.T) {
 				t.Errorf("the outputs of %s and %s differ otherwise than %s records:\n%s", b.Buggy, b.Fixed, DiffFile, got)
 			}
 		})
+	}
+}
+
+// TestKnown: the list of known bugs reads, each entry complete, and a
+// finding is explained only by an entry of its transpiler, release range,
+// relation, flags and message.
+func TestKnown(t *testing.T) {
+	ks, err := LoadKnown(KnownFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ks) == 0 {
+		t.Fatal("no known bug")
+	}
+	f := &result.Finding{Kind: result.Oracle, Relation: "add-export", Message: "export default = undefined, predicted object", Flags: ""}
+	if k := Explain(ks, "swc", "1.3.95", f); k == nil || k.Tracker != "swc-project/swc#8204" {
+		t.Errorf("swc 1.3.95: %v, want swc#8204", k)
+	}
+	for _, c := range []struct{ tr, rel string }{{"swc", "1.3.96"}, {"esbuild", "1.3.95"}, {"swc", "not a release"}} {
+		if k := Explain(ks, c.tr, c.rel, f); k != nil {
+			t.Errorf("%s %s: explained by %s", c.tr, c.rel, k.Name())
+		}
+	}
+	g := *f
+	g.Relation = "add-class-member"
+	if k := Explain(ks, "swc", "1.3.95", &g); k != nil {
+		t.Errorf("another relation explained by %s", k.Name())
+	}
+	g = *f
+	g.Kind = result.RejectedFollowUp
+	if k := Explain(ks, "swc", "1.3.95", &g); k != nil {
+		t.Errorf("a rejected follow-up explained by %s", k.Name())
+	}
+
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "known.yaml")
+	if err := os.WriteFile(bad, []byte("- {transpiler: x, what: w, relations: [r], message: '(', releases: '>>1', tracker: nope}\n- {what: v}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = LoadKnown(bad)
+	for _, want := range []string{"entry 1 (w): releases", "entry 1 (w): error parsing regexp", `tracker "nope"`, "entry 2 (v): transpiler, what, relations and message are required"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("the error does not say %q: %v", want, err)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -69,10 +70,14 @@ type Result struct {
 	BuggyCases  int `json:"buggy_cases"`
 	BuggyShared int `json:"buggy_shared"`
 	// FixedCases and FixedFindings are the test cases of the campaign on
-	// the fixed release, run to the budget, and those with findings: each
-	// is a false alarm of the pack (or a bug the fixed release has).
-	FixedCases    int `json:"fixed_cases"`
-	FixedFindings int `json:"fixed_findings"`
+	// the fixed release, run to the budget, and those with findings.
+	// FixedKnown of these have findings that known bugs of the fixed
+	// release explain, all of them (known.yaml; FixedKnownBugs names
+	// them); the others are false alarms of the pack.
+	FixedCases     int      `json:"fixed_cases"`
+	FixedFindings  int      `json:"fixed_findings"`
+	FixedKnown     int      `json:"fixed_known"`
+	FixedKnownBugs []string `json:"fixed_known_bugs,omitempty"`
 	// Error says why the bug could not be run.
 	Error string `json:"error,omitempty"`
 }
@@ -109,7 +114,11 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 		}
 		bugs = pick
 	}
-	r := &runner{opt: opt, fixed: map[string]fixedRun{}}
+	known, err := LoadKnown(filepath.Join(opt.Root, "bench", "realbugs", KnownFile))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	r := &runner{opt: opt, known: known, fixed: map[string]fixedRun{}}
 	var rows []Result
 	for _, b := range bugs {
 		if ctx.Err() != nil {
@@ -129,13 +138,17 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 }
 
 type runner struct {
-	opt Options
+	opt   Options
+	known []*Known
 	// fixed holds the campaigns on fixed releases, by pack and release:
 	// bugs fixed by the same release share one.
 	fixed map[string]fixedRun
 }
 
-type fixedRun struct{ cases, findings int }
+type fixedRun struct {
+	cases, findings, known int
+	knownBugs              []string
+}
 
 func (r *runner) logf(format string, args ...any) {
 	if r.opt.Log != nil {
@@ -205,10 +218,10 @@ func (r *runner) bug(ctx context.Context, b *Bug) (Result, error) {
 		if err != nil {
 			return row, fmt.Errorf("%s %s: %w", b.Transpiler, b.Fixed, err)
 		}
-		fr = fixedRun{cases: rep.TestCases, findings: casesWithFindings(rep)}
+		fr = r.classify(b, rep)
 		r.fixed[key] = fr
 	}
-	row.FixedCases, row.FixedFindings = fr.cases, fr.findings
+	row.FixedCases, row.FixedFindings, row.FixedKnown, row.FixedKnownBugs = fr.cases, fr.findings, fr.known, fr.knownBugs
 	return row, nil
 }
 
@@ -323,13 +336,31 @@ func firstOracle(cr *engine.CaseResult) *result.Finding {
 	return nil
 }
 
-// casesWithFindings counts the test cases of rep that have findings.
-func casesWithFindings(rep *result.Report) int {
-	seen := map[int]bool{}
-	for _, f := range rep.Findings {
-		seen[f.Case] = true
+// classify counts the test cases of the fixed release's campaign that
+// have findings, and those whose findings known bugs of the fixed release
+// all explain.
+func (r *runner) classify(b *Bug, rep *result.Report) fixedRun {
+	fr := fixedRun{cases: rep.TestCases}
+	explained := map[int]bool{} // by case: every finding so far explained
+	var names []string
+	for i := range rep.Findings {
+		f := &rep.Findings[i]
+		k := Explain(r.known, b.Transpiler, b.Fixed, f)
+		if k != nil && !slices.Contains(names, k.Name()) {
+			names = append(names, k.Name())
+		}
+		ok, seen := explained[f.Case]
+		explained[f.Case] = k != nil && (ok || !seen)
 	}
-	return len(seen)
+	for _, ok := range explained {
+		fr.findings++
+		if ok {
+			fr.known++
+		}
+	}
+	slices.Sort(names)
+	fr.knownBugs = names
+	return fr
 }
 
 // envValue returns the value of key in env (KEY=value entries).
@@ -355,22 +386,31 @@ func (r Result) verdict() string {
 	case r.Error != "":
 		return "not run: " + r.Error
 	case r.Found:
-		return fmt.Sprintf("found after %d test cases (%s: %s); %d of %d test cases with findings on %s", r.CasesToFirst, r.Relation, r.Checker, r.FixedFindings, r.FixedCases, r.Fixed)
+		return fmt.Sprintf("found after %d test cases (%s: %s); %s", r.CasesToFirst, r.Relation, r.Checker, r.fixedVerdict())
 	default:
-		return fmt.Sprintf("not found in %d test cases; %d of %d test cases with findings on %s", r.BuggyCases, r.FixedFindings, r.FixedCases, r.Fixed)
+		return fmt.Sprintf("not found in %d test cases; %s", r.BuggyCases, r.fixedVerdict())
 	}
+}
+
+// fixedVerdict says what the campaign on the fixed release found.
+func (r Result) fixedVerdict() string {
+	s := fmt.Sprintf("%d false alarms in %d test cases on %s", r.FixedFindings-r.FixedKnown, r.FixedCases, r.Fixed)
+	if r.FixedKnown > 0 {
+		s += fmt.Sprintf(", and %d test cases with findings of known bugs of %s: %s", r.FixedKnown, r.Fixed, strings.Join(r.FixedKnownBugs, "; "))
+	}
+	return s
 }
 
 // WriteTable writes the rows as a table, then how many bugs were found and
 // how many fixed releases had findings.
 func WriteTable(w io.Writer, rows []Result) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "bug\ttracker\tbuggy → fixed\tfound on buggy\tfindings on fixed\tby")
+	fmt.Fprintln(tw, "bug\ttracker\tbuggy → fixed\tfound on buggy\tfalse alarms on fixed\tknown bugs of fixed\tby")
 	found, clean, ran := 0, 0, 0
 	for _, r := range rows {
 		releases := r.Buggy + " → " + r.Fixed
 		if r.Error != "" {
-			fmt.Fprintf(tw, "%s\t%s\t%s\tnot run\t\t%s\n", r.ID, r.Tracker, releases, r.Error)
+			fmt.Fprintf(tw, "%s\t%s\t%s\tnot run\t\t\t%s\n", r.ID, r.Tracker, releases, r.Error)
 			continue
 		}
 		ran++
@@ -381,10 +421,14 @@ func WriteTable(w io.Writer, rows []Result) error {
 			f = fmt.Sprintf("yes, after %d test cases", r.CasesToFirst)
 			by = r.Relation + ": " + r.Checker
 		}
-		if r.FixedFindings == 0 {
+		if r.FixedFindings == r.FixedKnown {
 			clean++
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d of %d test cases\t%s\n", r.ID, r.Tracker, releases, f, r.FixedFindings, r.FixedCases, by)
+		kb := "-"
+		if r.FixedKnown > 0 {
+			kb = fmt.Sprintf("%d test cases: %s", r.FixedKnown, strings.Join(r.FixedKnownBugs, "; "))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d of %d test cases\t%s\t%s\n", r.ID, r.Tracker, releases, f, r.FixedFindings-r.FixedKnown, r.FixedCases, kb, by)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -393,7 +437,7 @@ func WriteTable(w io.Writer, rows []Result) error {
 	if len(rows) > 0 {
 		pct = 100 * found / len(rows)
 	}
-	_, err := fmt.Fprintf(w, "found %d of %d bugs (%d %%); %d of %d fixed releases run without a finding\n", found, len(rows), pct, clean, ran)
+	_, err := fmt.Fprintf(w, "found %d of %d bugs (%d %%); %d of %d fixed releases run without a false alarm\n", found, len(rows), pct, clean, ran)
 	return err
 }
 

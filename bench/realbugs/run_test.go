@@ -92,6 +92,13 @@ pack: pack/mcpt.yaml
 reach: augment-enumeration
 `)
 	}
+	// The fault of 2.0.1 is a known bug there, for the order check only.
+	write("bench/realbugs/known.yaml", `- transpiler: cllc
+  what: enumerators in reverse order
+  releases: '>=2.0.1 <2.0.2'
+  relations: [augment-enumeration]
+  message: 'differs from the predicted difference'
+`)
 	var log bytes.Buffer
 	rows, err := Run(context.Background(), Options{
 		Root: root, MaxCases: 40, Cache: &Cache{Dir: t.TempDir()}, Log: &log,
@@ -113,14 +120,14 @@ reach: augment-enumeration
 	if r.Error != "" || r.Found || r.BuggyShared == 0 || r.BuggyCases != 40 {
 		t.Errorf("cllc-2: %+v, want not found, with findings shared by both releases, in 40 test cases", r)
 	}
-	if r.FixedFindings == 0 {
-		t.Errorf("cllc-2: the fixed release (with the fault) gave no finding")
+	if r.FixedFindings == 0 || r.FixedKnown != r.FixedFindings || len(r.FixedKnownBugs) != 1 {
+		t.Errorf("cllc-2: the fixed release (with the fault) gave %d test cases with findings, %d of a known bug (%v): want all of the one known bug", r.FixedFindings, r.FixedKnown, r.FixedKnownBugs)
 	}
 	var table bytes.Buffer
 	if err := WriteTable(&table, rows); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"cllc-1", "yes, after", "no (40 test cases)", "found 1 of 2 bugs (50 %); 1 of 2 fixed releases run without a finding"} {
+	for _, want := range []string{"cllc-1", "yes, after", "no (40 test cases)", "found 1 of 2 bugs (50 %); 2 of 2 fixed releases run without a false alarm", "enumerators in reverse order (cllc, no report)"} {
 		if !strings.Contains(table.String(), want) {
 			t.Errorf("the table lacks %q:\n%s", want, table.String())
 		}

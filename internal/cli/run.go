@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -22,6 +23,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/mcpt-tool/mcpt/bundle"
+	"github.com/mcpt-tool/mcpt/config"
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/internal/printable"
 	"github.com/mcpt-tool/mcpt/internal/setup"
@@ -31,16 +33,18 @@ import (
 )
 
 type campaignFlags struct {
-	Config   string        `short:"c" default:"mcpt.yaml" help:"Configuration file."`
-	Seed     uint64        `help:"Seed of every random choice; the same seed gives the same picks and findings." default:"1"`
-	MaxTime  time.Duration `name:"max-time" help:"Time budget (overrides the configuration; with no budget at all a campaign runs for one minute)."`
-	MaxCases int           `name:"max-cases" help:"Number of test cases (overrides the configuration)."`
-	MaxMR    int           `name:"max-mr" help:"Relations picked per seed (0: all)."`
-	MaxSpots int           `name:"max-spots" help:"Spots picked per relation (default 4)."`
-	Workers  int           `help:"Parallel workers (default: the number of CPUs)."`
-	Mode     string        `enum:"mcp,fuzz" default:"mcp" help:"mcp checks the relations; fuzz only runs the transpiler (the paper's ablation)."`
-	Fault    []string      `help:"Demo fault of the builtin transpiler to switch on (repeatable); replaces the configured ones."`
-	Flags    []string      `placeholder:"DIMENSION=VALUE" help:"Keep only this value of a dimension of the configuration's flags (repeatable, or joined by commas; a dimension named twice keeps both values)."`
+	Config     string        `short:"c" default:"mcpt.yaml" help:"Configuration file."`
+	Seed       uint64        `help:"Seed of every random choice; the same seed gives the same picks and findings." default:"1"`
+	MaxTime    time.Duration `name:"max-time" help:"Time budget (overrides the configuration; with no budget at all a campaign runs for one minute)."`
+	MaxCases   int           `name:"max-cases" help:"Number of test cases (overrides the configuration)."`
+	MaxMR      int           `name:"max-mr" help:"Relations picked per seed (0: all)."`
+	MaxSpots   int           `name:"max-spots" help:"Spots picked per relation (default 4)."`
+	Workers    int           `help:"Parallel workers (default: the number of CPUs)."`
+	Mode       string        `enum:"mcp,fuzz" default:"mcp" help:"mcp checks the relations; fuzz only runs the transpiler (the paper's ablation)."`
+	Fault      []string      `help:"Demo fault of the builtin transpiler to switch on (repeatable); replaces the configured ones."`
+	Flags      []string      `placeholder:"DIMENSION=VALUE" help:"Keep only this value of a dimension of the configuration's flags (repeatable, or joined by commas; a dimension named twice keeps both values)."`
+	Bundles    int           `name:"bundles-per-group" placeholder:"K" help:"Findings of each signature group that get a bundle and the full confirmation, the first in plan order; later ones are counted (0: the configuration's bundles_per_group, by default 3)."`
+	Exhaustive bool          `help:"Plan without weights: by default a (seed, relation, spot kind) whose test cases keep landing in the groups it found already is picked less, so that time goes to new groups."`
 }
 
 type runCmd struct {
@@ -272,6 +276,9 @@ func (c *runCmd) finish(out, mcpt string, rep *result.Report, runErr error, sig 
 	}
 	if werr == nil {
 		printSummary(os.Stdout, rep, out, mcpt)
+		if !c.Quiet {
+			printPace(os.Stdout, rep)
+		}
 	}
 	resume := fmt.Sprintf("the test cases finished until then are kept in %s: run again with --resume %s",
 		filepath.Join(out, engine.JournalName), out)
@@ -357,7 +364,8 @@ func writeFinalReport(out string, rep *result.Report, sig <-chan os.Signal) erro
 		return err
 	}
 	done := make(chan error, 1)
-	go func() { done <- writeHTMLReport(out, rep) }()
+	write := writeHTMLReport // read here: a test replaces it once this returns
+	go func() { done <- write(out, rep) }()
 	select {
 	case err := <-done:
 		return err
@@ -401,6 +409,8 @@ func (f *campaignFlags) Validate() error {
 		return fmt.Errorf("--max-time must not be negative, found %v", f.MaxTime)
 	case f.MaxMR < 0 || f.MaxSpots < 0:
 		return errors.New("--max-mr and --max-spots must not be negative")
+	case f.Bundles < 0 || f.Bundles > config.MaxBundlesPerGroup:
+		return fmt.Errorf("--bundles-per-group must be between 1 and %d (0: the configuration's), found %d", config.MaxBundlesPerGroup, f.Bundles)
 	}
 	return nil
 }
@@ -419,6 +429,10 @@ func (f *campaignFlags) options(s *setup.Setup) engine.Options {
 	if f.MaxSpots > 0 {
 		opt.MaxSpots = f.MaxSpots
 	}
+	if f.Bundles > 0 {
+		opt.BundlesPerGroup = f.Bundles
+	}
+	opt.Exhaustive = opt.Exhaustive || f.Exhaustive
 	return opt
 }
 
@@ -437,7 +451,13 @@ func loadSetup(tools *setup.Tools, cfg string, faults []string, opt setup.Option
 	if opt.Log == nil {
 		opt.Log = func(line string) { fmt.Fprintln(printable.Writer{W: os.Stderr}, "mcpt: "+line) }
 	}
-	return setup.Load(cfg, opt)
+	s, err := setup.Load(cfg, opt)
+	if err == nil {
+		for _, n := range s.Notes {
+			fmt.Fprintf(os.Stderr, "mcpt: note: %s\n", n)
+		}
+	}
+	return s, err
 }
 
 // interrupts turns SIGINT, SIGTERM and SIGHUP into the stages of a stop.
@@ -559,6 +579,7 @@ func printSummary(w io.Writer, r *result.Report, out, mcpt string) {
 	for i := range r.Findings {
 		byID[r.Findings[i].ID] = &r.Findings[i]
 	}
+	counted := false
 	for _, g := range r.Groups {
 		ex := byID[g.Example]
 		fmt.Fprintf(w, "group %dx %s\n", g.Count, g.Title)
@@ -568,6 +589,29 @@ func printSummary(w io.Writer, r *result.Report, out, mcpt string) {
 		if ex != nil && ex.Bundle != "" {
 			fmt.Fprintf(w, "  e.g. %s\n", engine.ReproCommand(mcpt, out, ex))
 		}
+		if g.Counted > 0 {
+			var cases []string
+			for _, id := range g.Findings {
+				if f := byID[id]; f != nil && f.Counted {
+					if len(cases) == 3 {
+						cases = append(cases, "…")
+						break
+					}
+					cases = append(cases, strconv.Itoa(f.Case))
+				}
+			}
+			fmt.Fprintf(w, "  %d of them counted, without a bundle (test %s %s)\n", g.Counted, map[bool]string{true: "case", false: "cases"}[g.Counted == 1], strings.Join(cases, ", "))
+			counted = true
+		}
+		if c := byID[g.Candidate]; c != nil && c.Bundle != "" {
+			fmt.Fprintf(w, "  the smallest follow-up, to reduce: %s\n", filepath.Join(out, filepath.FromSlash(c.Bundle)))
+		}
+		if g.Flaky > 0 {
+			fmt.Fprintf(w, "  flaky: %d test %s failed this way once, but not on every re-run\n", g.Flaky, map[bool]string{true: "case", false: "cases"}[g.Flaky == 1])
+		}
+	}
+	if counted {
+		fmt.Fprintf(w, "a finding counted without a bundle is made again, with its bundle, by %s, N its test case\n", reproCaseCommand(mcpt, r.Config, out))
 	}
 	if n := len(r.Seeds.Rejected) + len(r.Seeds.Nondeterministic) + len(r.Seeds.Crashed); n > 0 {
 		fmt.Fprintf(w, "seeds skipped: %d rejected, %d nondeterministic, %d crashed the base run\n",
@@ -601,6 +645,46 @@ func printSummary(w io.Writer, r *result.Report, out, mcpt string) {
 		fmt.Fprintf(w, "  %-32s %6d test cases, %s%s\n", n, r.ByRelation[n].TestCases, found, checkedText(r.ByRelation[n]))
 	}
 	fmt.Fprintf(w, "report: %s\n", filepath.Join(out, "report.json"))
+}
+
+// reproCaseCommand is the command that makes a finding of the campaign of
+// configuration cfg in the output directory out again, from its test
+// case N.
+func reproCaseCommand(mcpt, cfg, out string) string {
+	if mcpt == "" {
+		mcpt = "mcpt"
+	}
+	if cfg == "" {
+		cfg = "CONFIG"
+	}
+	return fmt.Sprintf("%s repro --case N -c %s %s", mcpt, quoteArg(cfg), quoteArg(out))
+}
+
+// printPace says how fast the campaign went: test cases per second, and
+// new groups per minute with the test case of the last new one. It holds
+// the time of day's doing, so it is for people only: not in report.json,
+// and left out with -q, as runs compared line by line are.
+func printPace(w io.Writer, r *result.Report) {
+	wall := time.Duration(r.Timing.WallNS)
+	if wall <= 0 || r.TestCases == 0 {
+		return
+	}
+	fmt.Fprintf(w, "pace: %.0f test cases per second", float64(r.TestCases)/wall.Seconds())
+	if len(r.Groups) > 0 {
+		last := -1
+		byID := map[string]int{}
+		for _, f := range r.Findings {
+			byID[f.ID] = f.Case
+		}
+		for _, g := range r.Groups {
+			if len(g.Findings) > 0 {
+				last = max(last, byID[g.Findings[0]])
+			}
+		}
+		fmt.Fprintf(w, ", %.1f new groups per minute (%d in %s; the last new one at test case %d)",
+			float64(len(r.Groups))/wall.Minutes(), len(r.Groups), wall.Round(100*time.Millisecond), last)
+	}
+	fmt.Fprintln(w)
 }
 
 // transpilerLine says what the transpiler was: its release and the

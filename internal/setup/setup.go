@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"regexp"
 	"time"
 	"unicode/utf8"
 
@@ -102,6 +101,10 @@ type Setup struct {
 	// relations are those of Inferred.Pack); nil for one with relation
 	// files.
 	Inferred *Inferred
+	// Notes say what Load changed of the campaign that the user should
+	// know: the flag values left out because the release does not take
+	// them (CheckSupports).
+	Notes []string
 }
 
 // Style is what the configuration says of the transpiler's names, for
@@ -153,7 +156,25 @@ type Options struct {
 	// Inline, when set, is the configuration, named path: one made
 	// from the command line, read from no file.
 	Inline []byte
+	// Skip leaves parts of the campaign unloaded, for the commands that
+	// need only some of what the configuration names.
+	Skip Parts
 }
+
+// Parts are parts of a campaign that Load may leave out (Options.Skip).
+type Parts uint8
+
+const (
+	// SkipTranspiler leaves the transpiler unmade: mcpt experiment runs
+	// an instrumented build of it instead, and the program the
+	// configuration names need not be installed. Setup.Transpiler is nil.
+	SkipTranspiler Parts = 1 << iota
+	// SkipRelations leaves the relation files unread (mcpt seeds
+	// --accept needs the transpiler alone).
+	SkipRelations
+	// SkipSeeds leaves the seeds and the grammar unread.
+	SkipSeeds
+)
 
 // Load reads the configuration at path and everything it names, each file
 // once, into s.Files, and builds the campaign from what it read. Seeds
@@ -182,11 +203,11 @@ func Load(path string, opt Options) (*Setup, error) {
 		}
 	}
 	s := &Setup{Config: cfg}
-	if len(errs) == 0 {
+	if len(errs) == 0 && opt.Skip&SkipTranspiler == 0 {
 		s.Transpiler, err = opt.Tools.Transpiler(cfg, opt.Faults)
 		errs.AddError(err)
 	}
-	if !cfg.ZeroConfig() {
+	if opt.Skip&SkipRelations == 0 && !cfg.ZeroConfig() {
 		s.Relations, err = opt.Tools.relations(cfg, rd, opt.Warn)
 		errs.AddError(err)
 	}
@@ -196,14 +217,13 @@ func Load(path string, opt Options) (*Setup, error) {
 		}
 		return nil, cfgErr(err)
 	}
-	if err := s.loadSeeds(rd, opt.SeedFiles); err != nil {
+	if opt.Skip&SkipSeeds != 0 {
+		s.Files = rd.Files()
+	} else if err := s.loadSeeds(rd, opt.SeedFiles); err != nil {
 		s.Close()
 		return nil, cfgErr(err)
 	}
-	for _, r := range cfg.Normalize {
-		re := regexp.MustCompile(r.Match) // config.Parse checked it
-		s.Normalize = append(s.Normalize, oracle.Rule{Files: r.Files, Match: re, Replace: r.Replace})
-	}
+	s.Normalize = cfg.Normalize
 	if err := s.takeFlags(opt.Flags); err != nil {
 		s.Close()
 		return nil, err
@@ -218,7 +238,11 @@ func Load(path string, opt Options) (*Setup, error) {
 		s.Close()
 		return nil, err
 	}
-	if cfg.ZeroConfig() {
+	if cfg.ZeroConfig() && opt.Skip&SkipRelations == 0 {
+		if s.Transpiler == nil {
+			s.Close()
+			return nil, cfgErr(errors.New("a campaign without relation files infers them by running the transpiler, which this command does not run: write them first with mcpt infer, and name them under relations"))
+		}
 		ctx := opt.Context
 		if ctx == nil {
 			ctx = context.Background()
@@ -436,14 +460,14 @@ func invalidUTF8(b []byte) (line, col int) {
 	return line, col
 }
 
-// GenerateSeeds makes the seeds a configuration asks for under
-// seeds.grammar, named GRAMMAR/seed-0001.EXT and so on.
-func GenerateSeeds(s config.Seeds) ([]engine.Seed, error) {
-	src, err := inputfile.Read(s.Grammar)
+// ReadGrammar reads the grammar file at path as Load reads a
+// configuration's grammar, and parses it: mcpt seeds -g and the bench.
+func ReadGrammar(path string) (*grammar.Grammar, error) {
+	src, err := snapshot.NewReader().Read(path)
 	if err != nil {
 		return nil, err
 	}
-	return generateSeeds(s, src)
+	return grammar.Parse(path, src)
 }
 
 // generateSeeds is GenerateSeeds from the grammar's source src.
@@ -475,6 +499,7 @@ func (s *Setup) EngineOptions() engine.Options {
 	opt := engine.Options{
 		Mode: engine.MCP, Seed: 1, MaxTime: b.MaxTime, MaxCases: b.MaxCases,
 		MaxMR: b.MaxMR, MaxSpots: b.MaxSpots, BaseRuns: s.Config.BaseRuns, ConfirmRuns: s.Config.ConfirmRuns,
+		BundlesPerGroup: s.Config.BundlesPerGroup, CountUnconfirmed: s.Config.CountUnconfirmed, Exhaustive: b.Exhaustive,
 		Normalize: s.Normalize, Config: s.Config.File, Style: s.Style(), Flags: s.Flags, Release: s.Release,
 	}
 	if opt.MaxTime == 0 && opt.MaxCases == 0 {

@@ -165,8 +165,8 @@ func (s *Setup) inferRelations(ctx context.Context, rd *snapshot.Reader, opt Opt
 	// normalised away.
 	h := res.Pack.Habits
 	if rule, ok := res.Pack.CounterRule(); ok {
-		cfg.Normalize = append(cfg.Normalize, config.Rule{Match: rule.Match.String(), Replace: rule.Replace})
-		s.Normalize = append(s.Normalize, rule)
+		cfg.Normalize = append(slices.Clone(cfg.Normalize), rule)
+		s.Normalize = cfg.Normalize
 	}
 	cfg.Signature.Generic = mergeWords(cfg.Signature.Generic, h.Generic)
 	if len(cfg.Signature.Forms) == 0 {

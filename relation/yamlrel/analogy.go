@@ -13,7 +13,7 @@ import (
 var analogyKind = CheckerKind{
 	Name: "analogy",
 	Doc: "The lines o′ adds are those of a sibling declaration of the same shape in o, renamed (derived).\n" +
-		"forms, files: as locality; sibling: the sibling (template), derived from the input when absent; keep_numbers: numbers are part of the shape; last: the sibling is last of its kind exactly when the new declaration is; common: only lines another declaration of its kind has too; skip: lines of o left out (pattern).",
+		"forms, files: as locality; sibling: the sibling (template), derived from the input when absent; keep_numbers: numbers are part of the shape; last: the sibling is last of its kind exactly when the new declaration is; common: only lines another declaration of its kind has too; skip: lines of o left out (pattern); reflow: a line of the sibling's found wrapped over lines of o′.",
 	New: newAnalogy,
 }
 
@@ -30,7 +30,8 @@ type analogyYAML struct {
 	// kind has too.
 	Common bool `yaml:"common"`
 	// Skip leaves lines of o out (a serialized descriptor's string lines).
-	Skip *String `yaml:"skip"`
+	Skip   *String `yaml:"skip"`
+	Reflow bool    `yaml:"reflow"`
 }
 
 type analogyT struct {
@@ -40,6 +41,7 @@ type analogyT struct {
 	last        bool
 	common      bool
 	skip        *regexp.Regexp // lines of o left out
+	reflow      bool
 }
 
 func newAnalogy(spec *Spec) (Check, error) {
@@ -51,7 +53,7 @@ func newAnalogy(spec *Spec) (Check, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &analogyT{derived: d, keepNumbers: a.KeepNumbers, last: a.Last, common: a.Common}
+	c := &analogyT{derived: d, keepNumbers: a.KeepNumbers, last: a.Last, common: a.Common, reflow: a.Reflow}
 	if c.sibling, err = optTmpl(a.Sibling); err != nil {
 		return nil, err
 	}
@@ -68,7 +70,7 @@ func (c *analogyT) Checker(mu *Mutation) (relation.Checker, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &oracle.Analogy{Name: c.name, Others: c.others(mu), Files: files, KeepNumbers: c.keepNumbers, Skip: c.skip, Common: c.common}
+	a := &oracle.Analogy{Name: c.name, Others: c.others(mu), Files: files, KeepNumbers: c.keepNumbers, Skip: c.skip, Common: c.common, Reflow: c.reflow}
 	nd := mu.inserted()
 	sib, loose := nd.sibling(mu, c.keepNumbers, c.last, c.alike)
 	if nd.first != "" {

@@ -184,9 +184,18 @@ func pluck(key string, v any) ([]string, error) {
 		if !ok {
 			return nil, fmt.Errorf("pluck: an item has no %q", key)
 		}
-		out = append(out, fmt.Sprint(v))
+		out = append(out, text(v))
 	}
 	return out, nil
+}
+
+// text is v as a string: itself when it is one (most item values), else
+// as fmt.Sprint prints it.
+func text(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return fmt.Sprint(v)
 }
 
 // filter keeps the items whose key matches re (keep) or does not (!keep).
@@ -201,7 +210,7 @@ func filter(key, re string, xs []map[string]any, keep bool) ([]map[string]any, e
 		if !ok {
 			return nil, fmt.Errorf("an item has no %q", key)
 		}
-		if rx.MatchString(fmt.Sprint(v)) == keep {
+		if rx.MatchString(text(v)) == keep {
 			out = append(out, it)
 		}
 	}
@@ -220,7 +229,7 @@ func until(key, re string, xs []map[string]any) ([]map[string]any, error) {
 		if !ok {
 			return nil, fmt.Errorf("until: an item has no %q", key)
 		}
-		if rx.MatchString(fmt.Sprint(v)) {
+		if rx.MatchString(text(v)) {
 			return xs[:i], nil
 		}
 	}
@@ -372,14 +381,25 @@ func join(sep string, v any) (string, error) {
 
 // reCache holds the patterns that templates and checkers compile, so that
 // each is compiled once and not for every test case. Patterns rendered from
-// fresh names differ from case to case, so the cache is bounded: when it is
-// full it starts afresh.
+// fresh names differ from case to case, so the cache is bounded, by the
+// patterns and by their bytes (a compiled pattern takes up to 50 times
+// its text): when it is full it starts afresh.
 var reCache struct {
 	sync.Mutex
-	m map[string]*regexp.Regexp
+	m     map[string]*regexp.Regexp
+	bytes int
 }
 
-const reCacheSize = 4096
+const (
+	reCacheSize  = 4096
+	reCacheBytes = 4 << 20
+	// maxPattern bounds the text of a pattern a template or a checker
+	// compiles: compiling one takes some 240 bytes a byte of its text (a
+	// pattern of 5 MB, the text of an input, took 1.5 GB), and matching
+	// it, in the worst case, time proportional to its length times the
+	// text's. An alternation of 5,000 names takes 50 KB.
+	maxPattern = 64 << 10
+)
 
 // cachedRE compiles a pattern, or returns it compiled already.
 func cachedRE(re string) (*regexp.Regexp, error) {
@@ -389,15 +409,22 @@ func cachedRE(re string) (*regexp.Regexp, error) {
 	if ok {
 		return rx, nil
 	}
+	if len(re) > maxPattern {
+		return nil, fmt.Errorf("a pattern of %d bytes, over the %d KiB a pattern may take", len(re), maxPattern>>10)
+	}
 	rx, err := regexp.Compile(re)
 	if err != nil {
 		return nil, fmt.Errorf("bad pattern %q: %v", re, err)
 	}
+	if len(re) > reCacheBytes/16 {
+		return rx, nil // (not kept: it would crowd out the others)
+	}
 	reCache.Lock()
-	if reCache.m == nil || len(reCache.m) >= reCacheSize {
-		reCache.m = make(map[string]*regexp.Regexp)
+	if reCache.m == nil || len(reCache.m) >= reCacheSize || reCache.bytes+len(re) > reCacheBytes {
+		reCache.m, reCache.bytes = make(map[string]*regexp.Regexp), 0
 	}
 	reCache.m[re] = rx
+	reCache.bytes += len(re)
 	reCache.Unlock()
 	return rx, nil
 }

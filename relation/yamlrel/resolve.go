@@ -477,15 +477,12 @@ type resolver struct {
 // is bound where it is evaluated.
 func resolveTemplate(t *tmpl, root *shape, errs *yamlpos.ErrorList) {
 	rv := &resolver{t: t, root: root, errs: errs}
-	for _, x := range t.t.Templates() {
-		if x.Tree == nil {
-			continue
-		}
+	for _, name := range sortedKeys(t.trees) {
 		dot := root
-		if x.Name() != t.t.Name() {
+		if t.trees[name] != t.tree {
 			dot = nil // a defined template: its dot is what it is called with
 		}
-		rv.node(x.Tree.Root, dot)
+		rv.node(t.trees[name].Root, dot)
 	}
 }
 
