@@ -224,8 +224,6 @@ func (r *runner) probe(ctx context.Context, p *Pack, seeds []Seed) error {
 		k          *Kind
 		first, asc bool
 		rel        string
-		rejected   int
-		tried      int
 	}
 	var hyps []*hyp
 	for _, rel := range p.Relations() {
