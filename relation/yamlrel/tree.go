@@ -545,7 +545,7 @@ func (k *kind) fieldValues(src []byte, n *syntax.Node, lists, decls map[string]b
 		if decl == nil && c.Named && c.Kind != "comment" && slices.Contains(k.nodes, c.Kind) {
 			decl = c
 		}
-		return decl == nil && (c == n || !lists[c.Kind] && !decls[c.Kind])
+		return decl == nil && (c == n || !lists[c.Kind] && (!decls[c.Kind] || wrapper(c)))
 	})
 	if decl == nil {
 		return nil, nil, false
@@ -572,6 +572,25 @@ func (k *kind) fieldValues(src []byte, n *syntax.Node, lists, decls map[string]b
 		}
 	}
 	return groups, names, true
+}
+
+// wrapper reports whether node n only wraps another: it holds exactly one
+// named child (comments aside) and no leaf, so that the declaration of a
+// kind whose node type n has is not n itself but what it wraps (CLL's
+// declaration around a variable, beside the declaration that holds a
+// timer's name itself).
+func wrapper(n *syntax.Node) bool {
+	named := 0
+	for _, c := range n.Children {
+		switch {
+		case c.Kind == "comment" || syntax.OnlyComments(c):
+		case c.Named && len(c.Children) > 0:
+			named++
+		default:
+			return false
+		}
+	}
+	return named == 1
 }
 
 // declTypes are the list types of the tree regions and the node types of
