@@ -170,6 +170,9 @@ func (p *Pack) relation(b *strings.Builder, r Relation) {
 	l, k := r.List, r.Kind
 	fmt.Fprintf(b, "  - name: %s\n", r.Name)
 	what := "a " + k.Node
+	if strings.ContainsRune("aeiou", rune(k.Node[0])) {
+		what = "an " + k.Node // (an attribute, an enum_value)
+	}
 	fmt.Fprintf(b, "    doc: |\n      A copy of %s of the list, with fresh names%s, changes only lines that mention it, among its neighbours' lines in order, like the %s copied.\n",
 		what, map[bool]string{true: " and numbers"}[len(k.Numbers) > 0], k.Node)
 	near := "nearest the spot"
