@@ -1,0 +1,24 @@
+package oracle
+
+import (
+	"testing"
+
+	"github.com/mcpt-tool/mcpt/tree"
+)
+
+// A copied exception of a function is written again in every throws
+// clause that lists the function's exceptions: with Repeats, the old
+// line that gains a copy of a run of its own words is explained, the
+// new name's lines beside it too; without it, the lines are not.
+func TestLocalityRepeats(t *testing.T) {
+	o := tree.Tree{"A.java": []byte("  public S method1(int myint) throws exception1, TException;\n  if (result.exn != null) {\n    throw result.exn;\n  }\n")}
+	o2 := tree.Tree{"A.java": []byte("  public S method1(int myint) throws exception1, exception1, TException;\n  if (result.exn != null) {\n    throw result.exn;\n  }\n  if (result.zqabcdef != null) {\n    throw result.zqabcdef;\n  }\n")}
+	l := &Locality{Fresh: []Name{nm("zqabcdef")}, Numbers: -1, Punctuation: -1, Hunks: true, Repeats: true}
+	if v := l.Decide(o, o2); len(v.Fails) > 0 {
+		t.Errorf("with repeats: %v", v.Fails)
+	}
+	l.Repeats = false
+	if v := l.Decide(o, o2); len(v.Fails) == 0 {
+		t.Error("without repeats: the repeated exception is explained")
+	}
+}
