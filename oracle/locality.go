@@ -497,6 +497,15 @@ func (l *Locality) pair(c *changes, d *lineDiff) []bool {
 			}
 			continue
 		}
+		if l.Repeats {
+			// (before any other pairing: an also pattern may match the
+			// old line and pair it with another added line, leaving the
+			// line that repeats its words unexplained)
+			if k := repeatedAt(r, d.added, used); k >= 0 {
+				d.left[d.added[k]]--
+				continue
+			}
+		}
 		k, byAlso := l.pairLine(r, d.added, used)
 		switch {
 		case byAlso:
@@ -507,8 +516,7 @@ func (l *Locality) pair(c *changes, d *lineDiff) []bool {
 			}
 		case k >= 0:
 			c.punct = append(c.punct, d.added[k])
-		case gained(r, d.fresh, usedFresh, l.Fresh, l.Renamed), l.also(r), split(r, d.fresh, d.added, used, l.Fresh), len(d.fresh) > 0 && structural(r),
-			l.Repeats && repeatedIn(r, d.added, used):
+		case gained(r, d.fresh, usedFresh, l.Fresh, l.Renamed), l.also(r), split(r, d.fresh, d.added, used, l.Fresh), len(d.fresh) > 0 && structural(r):
 		default:
 			c.removed = append(c.removed, r)
 		}
@@ -783,18 +791,18 @@ func trimCommonAt(a, b []byte) (string, string, int) {
 
 func (l *Locality) also(line string) bool { return matchesAny(l.Also, line) }
 
-// repeatedIn reports whether one of the unused added lines is r with a
-// run of its tokens (words and punctuation) repeated right after itself,
-// and marks that line used.
-func repeatedIn(r string, added []string, used []bool) bool {
+// repeatedAt is the index of an unused added line that is r with a run
+// of its tokens (words and punctuation) repeated right after itself, which
+// it marks used; -1 when there is none.
+func repeatedAt(r string, added []string, used []bool) int {
 	tr := tokens(r)
 	for k, x := range added {
 		if !used[k] && repeats(tr, tokens(x)) {
 			used[k] = true
-			return true
+			return k
 		}
 	}
-	return false
+	return -1
 }
 
 // repeats reports whether b is a with one run of its tokens repeated

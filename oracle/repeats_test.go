@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"regexp"
 	"testing"
 
 	"github.com/mcpt-tool/mcpt/tree"
@@ -20,5 +21,19 @@ func TestLocalityRepeats(t *testing.T) {
 	l.Repeats = false
 	if v := l.Decide(o, o2); len(v.Fails) == 0 {
 		t.Error("without repeats: the repeated exception is explained")
+	}
+}
+
+// An also pattern that matches the old line whole does not pair it with
+// another added line (a blank line of the new declaration's block, which
+// differs from it only in what the pattern matches), leaving the repeat
+// unexplained: the repeat is paired first.
+func TestLocalityRepeatsBeforeAlso(t *testing.T) {
+	o := tree.Tree{"A.java": []byte("  public S method1(int myint) throws exception1, TException;\n  }\n")}
+	o2 := tree.Tree{"A.java": []byte("  public S method1(int myint) throws exception1, exception1, TException;\n  }\n\n  int zqabcdef;\n")}
+	also := regexp.MustCompile(`^\s*(?:public \w+ \w+\(int myint\) throws \w+, TException;)\s*$`)
+	l := &Locality{Fresh: []Name{nm("zqabcdef")}, Numbers: Any, Punctuation: Any, Repeats: true, Also: []*regexp.Regexp{also}}
+	if v := l.Decide(o, o2); len(v.Fails) > 0 {
+		t.Errorf("the repeat is not paired first: %v", v.Fails)
 	}
 }
