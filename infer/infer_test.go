@@ -2,7 +2,9 @@ package infer
 
 import (
 	"context"
+	"regexp"
 	"slices"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -151,5 +153,25 @@ enum Color { COLOR_RED = 1, COLOR_GREEN = 2 };
 	}
 	if spots == 0 {
 		t.Error("the inferred relations have no spot on the seed they were inferred from")
+	}
+}
+
+// A line that holds a serialized blob (protoc's Python descriptor) is a
+// table of its own: every declaration more changes it.
+func TestLearnBlob(t *testing.T) {
+	tr := parseThrift(t, thriftSeed)
+	tr2 := parseThrift(t, "struct Other {\n  1: i32 id,\n  2: i32 size,\n}\n")
+	blob := func(s string) []byte {
+		return []byte("x = 1\nDESCRIPTOR = _pool.Default().AddSerializedFile(b'" + strings.Repeat(s, 80) + "')\n")
+	}
+	samples := []Sample{{Tree: tr, Output: tree.Tree{"x_pb2.py": blob(`\n\x05`)}}, {Tree: tr2, Output: tree.Tree{"x_pb2.py": blob(`\x12\x03`)}}}
+	lists := Structure([]*syntax.Tree{tr, tr2}, numlit.Decimal)
+	h := Learn(samples, lists, numlit.Decimal)
+	line := "DESCRIPTOR = _pool.Default().AddSerializedFile(b'" + strings.Repeat(`\x0a`, 90) + "')"
+	if !slices.ContainsFunc(h.Tables, func(p string) bool { return regexp.MustCompile(p).MatchString(line) }) {
+		t.Errorf("no table pattern matches the descriptor line: %q", h.Tables)
+	}
+	if slices.ContainsFunc(h.Tables, func(p string) bool { return regexp.MustCompile(p).MatchString("x = 1") }) {
+		t.Errorf("a table pattern matches a short line: %q", h.Tables)
 	}
 }

@@ -253,7 +253,29 @@ func tableShape(line string) (shape string, ok bool) {
 	return wsRE.ReplaceAllString(t, " "), true
 }
 
-// tables finds the shapes of table lines: a shape that four lines in a
+// blobLen is the length from which a string literal is a serialized blob.
+const blobLen = 200
+
+// blobShape is a line that holds a string literal of blobLen bytes or
+// more (a serialized descriptor: Python's AddSerializedFile(b'…')), with
+// the content of its string literals and its numbers masked, white space
+// collapsed: a line the generator writes for the whole input, which every
+// declaration more changes. ok is false for any other line.
+func blobShape(line string) (shape string, ok bool) {
+	t := strings.TrimSpace(line)
+	long := false
+	t = strLitRE.ReplaceAllStringFunc(t, func(s string) string {
+		long = long || len(s) >= blobLen
+		return s[:1] + "…" + s[:1]
+	})
+	if !long {
+		return "", false
+	}
+	return wsRE.ReplaceAllString(numRE.ReplaceAllString(t, "#"), " "), true
+}
+
+// tables finds the shapes of table lines (and of lines that hold a
+// serialized blob, see blobShape): a shape that four lines in a
 // row have in an output file, in the outputs of two seeds at least (or of
 // the one seed there is).
 func tables(samples []Sample, declared [][]string) []string {
@@ -263,6 +285,11 @@ func tables(samples []Sample, declared [][]string) []string {
 		for _, f := range s.Output.Names() {
 			prev, run := "", 0
 			for _, line := range strings.Split(string(s.Output[f]), "\n") {
+				if sh, ok := blobShape(line); ok {
+					found[shapePattern(sh)] = true
+					prev, run = "", 0
+					continue
+				}
 				sh, ok := tableShape(line)
 				if !ok {
 					sh, ok = rowShape(line, declared[i])
