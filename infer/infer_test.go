@@ -175,3 +175,21 @@ func TestLearnBlob(t *testing.T) {
 		t.Errorf("a table pattern matches a short line: %q", h.Tables)
 	}
 }
+
+// A table's rows joined by + (a serialized descriptor written as string
+// literals, protoc's Java and Go) make a table whose pattern takes the
+// last row too, which has no +.
+func TestLearnTableLastRow(t *testing.T) {
+	tr := parseThrift(t, thriftSeed)
+	tr2 := parseThrift(t, "struct Other {\n  1: i32 id,\n  2: i32 size,\n}\n")
+	rows := func(s string) []byte {
+		return []byte("String[] data = {\n" + strings.Repeat(`  "\n\022`+s+`\010" +`+"\n", 5) + `  "rotosH\001\210\001"` + "\n};\n")
+	}
+	samples := []Sample{{Tree: tr, Output: tree.Tree{"A.java": rows("abc")}}, {Tree: tr2, Output: tree.Tree{"A.java": rows("xyz")}}}
+	h := Learn(samples, Structure([]*syntax.Tree{tr, tr2}, numlit.Decimal), numlit.Decimal)
+	for _, line := range []string{`  "\n\022Master.proto\022" +`, `  "rotosH\001\210\001\001\240\001\001"`} {
+		if !slices.ContainsFunc(h.Tables, func(p string) bool { return regexp.MustCompile(p).MatchString(line) }) {
+			t.Errorf("no table pattern matches %s: %q", line, h.Tables)
+		}
+	}
+}

@@ -294,6 +294,9 @@ func tables(samples []Sample, declared [][]string) []string {
 				if !ok {
 					sh, ok = rowShape(line, declared[i])
 				}
+				// (the last row of a table often lacks the + or , that
+				// joins the others: `"…" +` then `"…"`)
+				sh = strings.TrimRight(sh, " +,")
 				switch {
 				case !ok:
 					prev, run = "", 0
@@ -304,7 +307,7 @@ func tables(samples []Sample, declared [][]string) []string {
 					prev, run = sh, 1
 				}
 				if run == 4 {
-					found[shapePattern(sh)] = true
+					found[strings.TrimSuffix(shapePattern(sh), `\s*$`)+`\s*[+,]?\s*$`] = true
 				}
 			}
 		}
