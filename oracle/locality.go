@@ -805,16 +805,27 @@ func repeatedAt(r string, added []string, used []bool) int {
 	return -1
 }
 
-// repeats reports whether b is a with one run of its tokens repeated
-// right after itself: b = a[:j] + a[i:j] + a[j:].
+// repeats reports whether b is a with a copy of one run of its tokens
+// inserted: b = a[:j] + a[i:i+n] + a[j:] (right after itself, `throws A,
+// A`, or elsewhere: a call that passes `args[0], eval(args[1]),` gains an
+// `args[2],` like its first argument).
 func repeats(a, b []string) bool {
 	n := len(b) - len(a)
 	if n <= 0 {
 		return false
 	}
-	for j := n; j <= len(a); j++ {
-		if slices.Equal(b[:j], a[:j]) && slices.Equal(b[j:j+n], a[j-n:j]) && slices.Equal(b[j+n:], a[j:]) {
-			return true
+	for j := 0; j <= len(a); j++ {
+		if !slices.Equal(b[:j], a[:j]) {
+			break
+		}
+		if !slices.Equal(b[j+n:], a[j:]) {
+			continue
+		}
+		run := b[j : j+n]
+		for i := 0; i+n <= len(a); i++ {
+			if slices.Equal(a[i:i+n], run) {
+				return true
+			}
 		}
 	}
 	return false

@@ -37,3 +37,23 @@ func TestLocalityRepeatsBeforeAlso(t *testing.T) {
 		t.Errorf("the repeat is not paired first: %v", v.Fails)
 	}
 }
+
+// The copied run may come from anywhere in the line; a line that gains
+// words it does not hold is no repeat.
+func TestRepeats(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"throws A, T;", "throws A, A, T;", true},
+		{"f(args[0], eval(args[1]),)", "f(args[0], eval(args[1]), args[2], eval(args[3]),)", false},
+		{"f(args[#], eval(args[#]),)", "f(args[#], eval(args[#]), args[#], eval(args[#]),)", true},
+		{"f(args[#], eval(args[#]), eval(args[#]),)", "f(args[#], eval(args[#]), args[#], eval(args[#]),)", true},
+		{"f(a, b)", "f(a, c, b)", false},
+		{"f(a, b)", "f(a, b)", false},
+	} {
+		if got := repeats(tokens(tc.a), tokens(tc.b)); got != tc.want {
+			t.Errorf("repeats(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
