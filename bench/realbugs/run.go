@@ -78,6 +78,9 @@ type Result struct {
 	FixedFindings  int      `json:"fixed_findings"`
 	FixedKnown     int      `json:"fixed_known"`
 	FixedKnownBugs []string `json:"fixed_known_bugs,omitempty"`
+	// FirstAlarm describes the first finding on the fixed release that no
+	// known bug explains, when there is one.
+	FirstAlarm string `json:"first_alarm,omitempty"`
 	// Error says why the bug could not be run.
 	Error string `json:"error,omitempty"`
 }
@@ -99,6 +102,13 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 	if opt.Workers <= 0 {
 		opt.Workers = 1
 	}
+	// The packs' transpilers run in directories of their own: a relative
+	// root would name another place there.
+	root, err := filepath.Abs(opt.Root)
+	if err != nil {
+		return nil, err
+	}
+	opt.Root = root
 	bugs, err := LoadAll(filepath.Join(opt.Root, "bench", "realbugs", "bugs"))
 	if err != nil {
 		return nil, err
@@ -148,6 +158,7 @@ type runner struct {
 type fixedRun struct {
 	cases, findings, known int
 	knownBugs              []string
+	alarm                  string // the first false alarm, for the log
 }
 
 func (r *runner) logf(format string, args ...any) {
@@ -221,7 +232,7 @@ func (r *runner) bug(ctx context.Context, b *Bug) (Result, error) {
 		fr = r.classify(b, rep)
 		r.fixed[key] = fr
 	}
-	row.FixedCases, row.FixedFindings, row.FixedKnown, row.FixedKnownBugs = fr.cases, fr.findings, fr.known, fr.knownBugs
+	row.FixedCases, row.FixedFindings, row.FixedKnown, row.FixedKnownBugs, row.FirstAlarm = fr.cases, fr.findings, fr.known, fr.knownBugs, fr.alarm
 	return row, nil
 }
 
@@ -354,6 +365,9 @@ func (r *runner) classify(b *Bug, rep *result.Report) fixedRun {
 		}
 		ok, seen := explained[f.Case]
 		explained[f.Case] = k != nil && (ok || !seen)
+		if k == nil && fr.alarm == "" {
+			fr.alarm = fmt.Sprintf("test case %d, %s under %s: %s %s: %s", f.Case, f.Relation, f.Flags, f.Kind, f.Checker, f.Message)
+		}
 	}
 	for _, ok := range explained {
 		fr.findings++
@@ -400,6 +414,9 @@ func (r Result) fixedVerdict() string {
 	s := fmt.Sprintf("%d false alarms in %d test cases on %s", r.FixedFindings-r.FixedKnown, r.FixedCases, r.Fixed)
 	if r.FixedKnown > 0 {
 		s += fmt.Sprintf(", and %d test cases with findings of known bugs of %s: %s", r.FixedKnown, r.Fixed, strings.Join(r.FixedKnownBugs, "; "))
+	}
+	if r.FirstAlarm != "" {
+		s += "; the first false alarm: " + r.FirstAlarm
 	}
 	return s
 }
