@@ -1,6 +1,7 @@
 package bundle
 
 import (
+	"github.com/mcpt-tool/mcpt/matrix"
 	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/transpiler/spec"
 )
@@ -40,6 +41,12 @@ type Recipe struct {
 	// campaign did; 0 (recipes of earlier versions) means the defaults.
 	BaseRuns    int `json:"base_runs,omitempty"`
 	ConfirmRuns int `json:"confirm_runs,omitempty"`
+	// Flags is the campaign's matrix of flags (as --flags restricted it):
+	// the arguments of the combination a finding records.
+	Flags matrix.Matrix `json:"flags,omitempty"`
+	// Release is the transpiler's release when the campaign ran, as its
+	// version command printed it.
+	Release string `json:"release,omitempty"`
 }
 
 // Inputs are the recipe's files: Files, or in a recipe of an earlier

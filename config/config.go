@@ -36,6 +36,9 @@ type Config struct {
 	// default.
 	ConfirmRuns int
 	Signature   Signature
+	// Flags is the matrix of the transpiler's flags: each seed runs under
+	// each combination of one value per dimension.
+	Flags Flags
 }
 
 // Signature says what the transpiler's output makes of the program's names,
@@ -106,6 +109,7 @@ type fileYAML struct {
 	BaseRuns   *Int            `yaml:"base_runs"`
 	Confirm    *Int            `yaml:"confirm_runs"`
 	Signature  *signatureYAML  `yaml:"signature"`
+	Flags      *flagsYAML      `yaml:"flags"`
 }
 
 type signatureYAML struct {
@@ -209,6 +213,12 @@ func ParseAll(path string, data []byte) (*Config, ErrorList) {
 	}
 	if y.Signature != nil {
 		c.signature(y.Signature, &errs)
+	}
+	if y.Flags != nil {
+		c.flags(y.Flags, &errs)
+		if y.Transpiler != nil {
+			c.flagsReach(y.Transpiler, &errs)
+		}
 	}
 	// A value that did not decode has no more to say.
 	return c, append(decodeErrs, errs.Without(decodeErrs)...)

@@ -12,7 +12,8 @@ import (
 	"github.com/mcpt-tool/mcpt/tree"
 )
 
-// baseEntry caches the translation of one seed.
+// baseEntry caches the translation of one seed under one combination of
+// flags (a pair).
 type baseEntry struct {
 	once  sync.Once
 	res   *transpiler.Result
@@ -24,15 +25,16 @@ type baseEntry struct {
 	err      error
 }
 
-// admit transpiles the base of every seed, in parallel, before any test
-// case: the plan covers the seeds whose base was accepted, so that it does
-// not depend on the order in which workers finish. Every shard admits every
-// seed (the plan is global) but reports only its own. Cancelling ctx stops
-// admission; the base runs in flight go on under runCtx.
+// admit transpiles the base of every seed under every combination of
+// flags (every pair), in parallel, before any test case: the plan covers
+// the pairs whose base was accepted, so that it does not depend on the
+// order in which workers finish. Every shard admits every pair (the plan
+// is global) but reports only its own. Cancelling ctx stops admission;
+// the base runs in flight go on under runCtx.
 func (r *runner) admit(ctx, runCtx context.Context, workers int) error {
 	var g errgroup.Group
 	g.SetLimit(workers)
-	for i := range r.seeds {
+	for i := range r.pairs {
 		g.Go(func() error {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -44,7 +46,7 @@ func (r *runner) admit(ctx, runCtx context.Context, workers int) error {
 	if err := g.Wait(); err != nil {
 		return err
 	}
-	for i := range r.seeds {
+	for i := range r.pairs {
 		b := r.bases[i]
 		if b.skip == "" {
 			r.admitted = append(r.admitted, i)
@@ -53,7 +55,7 @@ func (r *runner) admit(ctx, runCtx context.Context, workers int) error {
 		if b.skip != SkipCrashed || !r.opt.Shard.owns(i) {
 			continue
 		}
-		seed := r.seeds[i]
+		seed := r.pairSeed(i)
 		f := r.tester.BaseFinding(fmt.Sprintf("s%04d-base", i), &Base{Seed: seed, Result: b.res, Skip: b.skip})
 		if err := r.bundle(f, seed, nil, b.res, nil); err != nil {
 			return err
@@ -63,12 +65,12 @@ func (r *runner) admit(ctx, runCtx context.Context, workers int) error {
 	return nil
 }
 
-// base transpiles a seed once (BaseRuns times, to detect nondeterminism)
-// and caches the outcome.
-func (r *runner) base(ctx context.Context, si int) (*baseEntry, error) {
-	b := r.bases[si]
+// base transpiles the seed of a pair under its flags once (BaseRuns
+// times, to detect nondeterminism) and caches the outcome.
+func (r *runner) base(ctx context.Context, p int) (*baseEntry, error) {
+	b := r.bases[p]
 	b.once.Do(func() {
-		out, err := r.tester.Base(ctx, r.seeds[si])
+		out, err := r.tester.Base(ctx, r.pairSeed(p))
 		b.runs.Add(int32(out.Runs))
 		b.rechecks.Add(int32(out.Rechecks))
 		b.res, b.files, b.skip, b.err = out.Result, out.Files, out.Skip, err

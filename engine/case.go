@@ -43,6 +43,19 @@ type Tester struct {
 	// Config and Faults are recorded in findings, for their reproduction.
 	Config string
 	Faults []string
+	// Release is the transpiler's release, which the relations see
+	// (relation.Input); "" when it is not known.
+	Release string
+}
+
+// Input is the seed as the relations see it: its name, its text, the
+// transpiler's release and the seed's combination of flags.
+func (t *Tester) Input(seed Seed) relation.Input {
+	in := relation.Input{Name: path.Base(seed.Name), Src: seed.Src, Release: t.Release}
+	if len(seed.Flags) > 0 {
+		in.Flags = seed.Flags.Map()
+	}
+	return in
 }
 
 // Base is the outcome of a seed's base runs.
@@ -92,10 +105,10 @@ const (
 	SkipFollowUpNondeterministic = "follow-up nondeterministic"
 )
 
-// Base transpiles seed BaseRuns times.
+// Base transpiles seed BaseRuns times, under its flags.
 func (t *Tester) Base(ctx context.Context, seed Seed) (*Base, error) {
 	b := &Base{Seed: seed}
-	req := transpiler.Request{Name: path.Base(seed.Name), Src: seed.Src, Role: transpiler.Base}
+	req := transpiler.Request{Name: path.Base(seed.Name), Src: seed.Src, Role: transpiler.Base, Flags: seed.Flags.Args()}
 	for i := range max(1, t.BaseRuns) {
 		res, err := t.runOnce(ctx, req)
 		b.Runs++
@@ -163,7 +176,7 @@ func (t *Tester) BaseFinding(id string, b *Base) *result.Finding {
 		return nil
 	}
 	f := &result.Finding{
-		ID: id, Relation: "-", SeedFile: b.Seed.Name,
+		ID: id, Relation: "-", SeedFile: b.Seed.Name, Flags: b.Seed.Flags.String(),
 		Case: -1, Mode: string(t.mode()), Config: t.Config, Faults: t.Faults,
 	}
 	runFinding(f, b.Result, transpiler.Base)
@@ -226,7 +239,7 @@ type Outcome struct {
 func (t *Tester) Run(ctx context.Context, tc Test) (*Outcome, error) {
 	seed, rel := tc.Base.Seed, tc.Relation
 	out := &Outcome{}
-	in := relation.Input{Name: path.Base(seed.Name), Src: seed.Src}
+	in := t.Input(seed)
 	// The relation's templates stop with the campaign (ctx), and its
 	// mutation when the campaign's time runs out while it runs.
 	mctx, cancel := context.WithCancel(ctx)
@@ -255,7 +268,7 @@ func (t *Tester) Run(ctx context.Context, tc Test) (*Outcome, error) {
 	}
 	out.FollowUp = fu
 	ctx = WithCase(ctx, CaseInfo{Index: tc.Index, Relation: rel.Name})
-	req := transpiler.Request{Name: in.Name, Src: fu.Src, Role: transpiler.FollowUp}
+	req := transpiler.Request{Name: in.Name, Src: fu.Src, Role: transpiler.FollowUp, Flags: seed.Flags.Args()}
 	if out.Result, err = t.transpile(ctx, req, out, &out.Runs); err != nil {
 		return nil, fmt.Errorf("transpiling the follow-up of %s: %w", seed.Name, err)
 	}
@@ -323,7 +336,7 @@ func (t *Tester) repeats(ctx context.Context, b *Base, followUp transpiler.Reque
 		case !oracle:
 			continue
 		}
-		base, err := t.transpile(ctx, transpiler.Request{Name: followUp.Name, Src: b.Seed.Src, Role: transpiler.Base}, out, &out.Rechecks)
+		base, err := t.transpile(ctx, transpiler.Request{Name: followUp.Name, Src: b.Seed.Src, Role: transpiler.Base, Flags: followUp.Flags}, out, &out.Rechecks)
 		if err != nil {
 			return false, fmt.Errorf("transpiling %s again: %w", b.Seed.Name, err)
 		}
@@ -360,6 +373,7 @@ func (t *Tester) proto(tc Test) result.Finding {
 		ID:       fmt.Sprintf("c%06d-%s", tc.Index, tc.Relation.Name),
 		Relation: tc.Relation.Name,
 		SeedFile: tc.Base.Seed.Name,
+		Flags:    tc.Base.Seed.Flags.String(),
 		Spot:     result.Spot{Index: sp.Index, Line: sp.Line, Col: sp.Col, Desc: sp.Desc},
 		Case:     tc.Index,
 		CaseSeed: tc.CaseSeed,
@@ -378,10 +392,17 @@ func (b *Base) names() []string {
 	return b.Result.Files.Names()
 }
 
-// SpotAt returns the spot with the given index of rel on the seed; the
-// relation stops looking for spots when ctx is done.
+// SpotAt returns the spot with the given index of rel on the seed, under
+// no release; the relation stops looking for spots when ctx is done.
 func SpotAt(ctx context.Context, rel *relation.Relation, seed Seed, index int) (relation.Spot, error) {
-	spots, err := rel.Spots(ctx, relation.Input{Name: path.Base(seed.Name), Src: seed.Src})
+	return (&Tester{}).SpotAt(ctx, rel, seed, index)
+}
+
+// SpotAt returns the spot with the given index of rel on the seed, as t
+// runs it (under t's release and the seed's flags); the relation stops
+// looking for spots when ctx is done.
+func (t *Tester) SpotAt(ctx context.Context, rel *relation.Relation, seed Seed, index int) (relation.Spot, error) {
+	spots, err := rel.Spots(ctx, t.Input(seed))
 	if err != nil {
 		return relation.Spot{}, fmt.Errorf("relation %s on %s: %w", rel.Name, seed.Name, err)
 	}

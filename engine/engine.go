@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcpt-tool/mcpt/bundle"
+	"github.com/mcpt-tool/mcpt/matrix"
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/result"
@@ -33,14 +34,19 @@ const (
 	Fuzz Mode = "fuzz"
 )
 
-// Seed is a seed input.
+// Seed is a seed input, and the combination of flags it is transpiled
+// under: none for a campaign's seeds, which run under each combination of
+// Options.Flags.
 type Seed struct {
-	Name string // as the user knows it (a path)
-	Src  []byte
+	Name  string // as the user knows it (a path)
+	Src   []byte
+	Flags matrix.Combination
 }
 
-// Shard selects the seeds a process works on: seed k belongs to shard
-// k mod Count. The zero value means unsharded.
+// Shard selects the seeds a process works on: the seeds under each
+// combination of flags are numbered seed-major (seed k under combination
+// j of n is pair k·n+j; without flags, pair k is seed k), and pair p
+// belongs to shard p mod Count. The zero value means unsharded.
 type Shard struct{ Index, Count int }
 
 func (s Shard) String() string {
@@ -50,7 +56,7 @@ func (s Shard) String() string {
 	return fmt.Sprintf("%d/%d", s.Index, s.Count)
 }
 
-func (s Shard) owns(seed int) bool { return s.Count <= 1 || seed%s.Count == s.Index }
+func (s Shard) owns(pair int) bool { return s.Count <= 1 || pair%s.Count == s.Index }
 
 // Options configure a campaign.
 type Options struct {
@@ -69,6 +75,12 @@ type Options struct {
 	// failure is a finding (see Tester.Run); 0 means DefaultConfirmRuns.
 	ConfirmRuns int
 	Normalize   oracle.Normalizer
+	// Flags is the matrix of the transpiler's flags: each seed runs under
+	// each of its combinations (none: one combination, no flag).
+	Flags matrix.Matrix
+	// Release is the transpiler's release, which relations see; "" when
+	// it is not known.
+	Release string
 	// Style is what the transpiler's output makes of the program's names,
 	// for the findings' signatures.
 	Style result.Style
@@ -169,22 +181,38 @@ func (c *Campaign) Run(ctx context.Context) (*result.Report, error) {
 	if opt.Feedback && (opt.Shard.Count > 1 || opt.Resume) {
 		return nil, errors.New("feedback cannot be combined with sharding or resuming: the seed pool grows with the results of every seed")
 	}
-	r := &runner{c: c, opt: opt, seeds: slices.Clone(c.Seeds), tester: &Tester{
+	if err := opt.Flags.Check(); err != nil {
+		return nil, err
+	}
+	r := &runner{c: c, opt: opt, seeds: slices.Clone(c.Seeds), combos: opt.Flags.Combinations(), tester: &Tester{
 		Transpiler: c.Transpiler, Normalize: opt.Normalize, Mode: opt.Mode, BaseRuns: opt.BaseRuns,
 		ConfirmRuns: opt.ConfirmRuns, NoRecheck: opt.NoRecheck, Config: opt.Config, Faults: opt.Faults, Style: opt.Style,
+		Release: opt.Release,
 	}}
-	for range c.Seeds {
-		r.bases = append(r.bases, &baseEntry{})
+	for si := range c.Seeds {
+		for ci := range r.combos {
+			r.pairs = append(r.pairs, pair{seed: si, combo: ci})
+			r.bases = append(r.bases, &baseEntry{})
+		}
 	}
 	return r.run(ctx, workers)
 }
+
+// pair is a seed under a combination of flags: what a base is the
+// transpilation of, and what the plan picks test cases from.
+type pair struct{ seed, combo int }
 
 type runner struct {
 	c     *Campaign
 	opt   Options
 	seeds []Seed // the campaign's seeds, then follow-ups added by feedback
-	bases []*baseEntry
-	jr    *journal
+	// combos are the combinations of the flags; pairs the seeds under
+	// each, seed-major, then follow-ups added by feedback under the
+	// combination they passed under; bases the base of each pair.
+	combos []matrix.Combination
+	pairs  []pair
+	bases  []*baseEntry
+	jr     *journal
 	// resumed is where a resumed campaign's journal ends: its cases are
 	// all the cases of the shard up to resumed.last.
 	resumed resumePoint
@@ -193,14 +221,14 @@ type runner struct {
 	// journalDigest sums up the cases of a resumed journal, to compare
 	// them with the plan.
 	journalDigest planDigest
-	// known maps "seed NAME" to the seed's index and "relation NAME" to 0,
-	// to check journaled cases.
+	// known maps "seed NAME" to the seed's index, "flags COMBINATION" to
+	// the combination's and "relation NAME" to 0, to check journaled cases.
 	known map[string]int
-	// admitted lists the seeds whose base was accepted (deterministically),
-	// in seed order; only they are planned.
+	// admitted lists the pairs whose base was accepted
+	// (deterministically), in pair order; only they are planned.
 	admitted []int
 	// spotsOf returns the spots of a relation (by index) in an admitted
-	// seed (by index into admitted), cached.
+	// pair (by index into admitted), cached.
 	spotsOf func(admitted, rel int) ([]relation.Spot, error)
 	// tester runs the bases and the test cases.
 	tester *Tester

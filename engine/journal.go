@@ -107,6 +107,13 @@ func (c *Campaign) fingerprint(opt Options) map[string]string {
 	for _, s := range c.Seeds {
 		fp["seed "+s.Name] = ContentHash(s.Src)
 	}
+	// A campaign without flags or release fingerprints as before them.
+	if len(opt.Flags) > 0 {
+		fp["flags"] = opt.Flags.Fingerprint()
+	}
+	if opt.Release != "" {
+		fp["release"] = opt.Release
+	}
 	for k, v := range opt.Fingerprint {
 		fp[k] = v
 	}

@@ -6,13 +6,15 @@ import (
 	"github.com/mcpt-tool/mcpt/relation"
 )
 
-// Case is one planned test case: a seed, a relation and a spot, with the
-// seed of its own random choices. The plan is a pure function of the
-// campaign seed, the seeds and the relations, so any number of workers or
-// shards sees the same cases with the same indices.
+// Case is one planned test case: a seed under a combination of flags, a
+// relation and a spot, with the seed of its own random choices. The plan
+// is a pure function of the campaign seed, the seeds, the combinations
+// and the relations, so any number of workers or shards sees the same
+// cases with the same indices.
 type Case struct {
 	Index    int
 	Seed     int // index into the campaign's seeds
+	Pair     int // the seed under its combination of flags (see Shard)
 	Relation int // index into the campaign's relations
 	Spot     relation.Spot
 	CaseSeed uint64

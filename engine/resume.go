@@ -9,16 +9,17 @@ import (
 
 // checkJournalPlan compares the cases of a resumed journal with the plan:
 // a digest of every case of the shard up to the journal's last, by index,
-// seed, relation and spot, must be the journal's.
+// seed, combination of flags, relation and spot, must be the journal's.
 func (r *runner) checkJournalPlan(pl *planner) error {
 	var d planDigest
 	err := pl.run(func(cs Case) bool {
-		si := r.admitted[cs.Seed]
+		p := r.admitted[cs.Seed]
 		if cs.Index > r.resumed.last {
 			return false
 		}
-		if r.opt.Shard.owns(si) {
-			d.add(cs.Index, r.seeds[si].Name, r.c.Relations[cs.Relation].Name, cs.Spot.Index)
+		if r.opt.Shard.owns(p) {
+			seed := r.pairSeed(p)
+			d.add(cs.Index, seed.Name, seed.Flags.String(), r.c.Relations[cs.Relation].Name, cs.Spot.Index)
 		}
 		return true
 	})
@@ -39,16 +40,19 @@ type planDigest struct {
 	hash uint64
 }
 
-func (d *planDigest) add(index int, seed, relation string, spot int) {
+func (d *planDigest) add(index int, seed, flags, relation string, spot int) {
 	h := fnv.New64a()
+	if flags != "" {
+		seed += "\x00flags " + flags
+	}
 	fmt.Fprintf(h, "%d\x00%s\x00%s\x00%d", index, seed, relation, spot)
 	d.n++
 	d.hash = d.hash*1099511628211 ^ h.Sum64()
 }
 
 // checkCase validates a journaled case against the campaign: an index the
-// budget allows, a seed of the shard, a known relation, a status that
-// agrees with the findings.
+// budget allows, a seed and combination of flags of the shard, a known
+// relation, a status that agrees with the findings.
 func (r *runner) checkCase(cr *CaseResult) error {
 	if cr.Index < 0 || (r.opt.MaxCases > 0 && cr.Index >= r.opt.MaxCases) {
 		return fmt.Errorf("index out of range (max_cases %d)", r.opt.MaxCases)
@@ -61,13 +65,22 @@ func (r *runner) checkCase(cr *CaseResult) error {
 		for _, rel := range r.c.Relations {
 			r.known["relation "+rel.Name] = 0
 		}
+		for i, c := range r.combos {
+			r.known["flags "+c.String()] = i
+		}
 	}
 	si, ok := r.known["seed "+cr.Seed]
 	if !ok {
 		return fmt.Errorf("unknown seed %q", cr.Seed)
 	}
-	if !r.opt.Shard.owns(si) {
-		return fmt.Errorf("seed %q is not of shard %s", cr.Seed, r.opt.Shard)
+	ci, ok := r.known["flags "+cr.Flags]
+	if !ok {
+		return fmt.Errorf("unknown combination of flags %q", cr.Flags)
+	}
+	// Journaled pairs are of the campaign's seeds (no feedback on
+	// resume), numbered seed-major.
+	if p := si*len(r.combos) + ci; !r.opt.Shard.owns(p) {
+		return fmt.Errorf("seed %s is not of shard %s", pairName(Seed{Name: cr.Seed, Flags: r.combos[ci]}), r.opt.Shard)
 	}
 	if _, ok := r.known["relation "+cr.Relation]; !ok {
 		return fmt.Errorf("unknown relation %q", cr.Relation)
@@ -79,10 +92,10 @@ func (r *runner) checkCase(cr *CaseResult) error {
 		return fmt.Errorf("status %q with %d findings", cr.Status, len(cr.Findings))
 	}
 	for _, f := range cr.Findings {
-		if f.Case != cr.Index || f.SeedFile != cr.Seed || f.Relation != cr.Relation {
+		if f.Case != cr.Index || f.SeedFile != cr.Seed || f.Flags != cr.Flags || f.Relation != cr.Relation {
 			return fmt.Errorf("finding %s is not of this case", f.ID)
 		}
 	}
-	r.journalDigest.add(cr.Index, cr.Seed, cr.Relation, cr.Spot.Index)
+	r.journalDigest.add(cr.Index, cr.Seed, cr.Flags, cr.Relation, cr.Spot.Index)
 	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -84,14 +83,14 @@ func (r *runner) runContext(ctx context.Context) (context.Context, context.Cance
 func (r *runner) plan(ctx context.Context) (*planner, error) {
 	spotCache := map[[2]int][]relation.Spot{}
 	spots := func(ai, ri int) ([]relation.Spot, error) {
-		si := r.admitted[ai]
-		k := [2]int{si, ri}
+		p := r.admitted[ai]
+		k := [2]int{p, ri}
 		if s, ok := spotCache[k]; ok {
 			return s, nil
 		}
-		s, err := r.c.Relations[ri].Spots(ctx, relation.Input{Name: path.Base(r.seeds[si].Name), Src: r.seeds[si].Src})
+		s, err := r.c.Relations[ri].Spots(ctx, r.tester.Input(r.pairSeed(p)))
 		if err != nil {
-			return nil, fmt.Errorf("relation %s on %s: %w", r.c.Relations[ri].Name, r.seeds[si].Name, err)
+			return nil, fmt.Errorf("relation %s on %s: %w", r.c.Relations[ri].Name, r.pairName(p), err)
 		}
 		spotCache[k] = s
 		return s, nil
@@ -199,11 +198,12 @@ func (p *pass) dispatch(ctx context.Context, pl *planner, cases chan<- dispatche
 	r := p.r
 	seq := 0
 	return pl.run(func(cs Case) bool {
-		cs.Seed = r.admitted[cs.Seed]
+		cs.Pair = r.admitted[cs.Seed]
+		cs.Seed = r.pairs[cs.Pair].seed
 		if r.opt.MaxCases > 0 && cs.Index >= r.opt.MaxCases {
 			return false
 		}
-		if !r.opt.Shard.owns(cs.Seed) || cs.Index <= r.resumed.last {
+		if !r.opt.Shard.owns(cs.Pair) || cs.Index <= r.resumed.last {
 			return true
 		}
 		if !p.deadline.IsZero() && time.Now().After(p.deadline) {

@@ -22,7 +22,7 @@ type tally struct {
 	rechecks, nondeterministic int
 	timing                     result.Timing
 	byRelation                 map[string]result.RelationStats
-	perCase                    map[[2]string]int // index into summaries, by seed and relation
+	perCase                    map[[3]string]int // index into summaries, by seed, flags and relation
 	summaries                  []result.CaseSummary
 	findings                   []result.Finding
 }
@@ -30,7 +30,7 @@ type tally struct {
 func (t *tally) add(cr *CaseResult) {
 	if t.byRelation == nil {
 		t.byRelation = map[string]result.RelationStats{}
-		t.perCase = map[[2]string]int{}
+		t.perCase = map[[3]string]int{}
 	}
 	t.cases++
 	t.runs += cr.Runs
@@ -47,12 +47,12 @@ func (t *tally) add(cr *CaseResult) {
 	st.Add(cr.Checks)
 	t.byRelation[cr.Relation] = st
 	t.findings = append(t.findings, cr.Findings...)
-	k := [2]string{cr.Seed, cr.Relation}
+	k := [3]string{cr.Seed, cr.Flags, cr.Relation}
 	i, ok := t.perCase[k]
 	if !ok {
 		i = len(t.summaries)
 		t.perCase[k] = i
-		t.summaries = append(t.summaries, result.CaseSummary{Seed: cr.Seed, Relation: cr.Relation})
+		t.summaries = append(t.summaries, result.CaseSummary{Seed: cr.Seed, Flags: cr.Flags, Relation: cr.Relation})
 	}
 	t.summaries[i].TestCases++
 	t.summaries[i].Findings += len(cr.Findings)
@@ -64,15 +64,19 @@ func (t *tally) add(cr *CaseResult) {
 var ErrNothingChecked = errors.New("the campaign checked nothing")
 
 // nothingChecked returns ErrNothingChecked, saying why, when every seed of
-// the shard was skipped.
+// the shard was skipped (under every combination of flags).
 func nothingChecked(rep *result.Report) error {
 	s := rep.Seeds
 	skipped := len(s.Rejected) + len(s.Nondeterministic) + len(s.Crashed)
 	if rep.TestCases > 0 || s.Total == 0 || skipped < s.Total {
 		return nil
 	}
-	return fmt.Errorf("%w: all %d seeds were skipped (%d rejected by the transpiler, %d nondeterministic, %d crashed or timed out in the base run)",
-		ErrNothingChecked, s.Total, len(s.Rejected), len(s.Nondeterministic), len(s.Crashed))
+	what := "seeds"
+	if len(rep.Flags) > 1 {
+		what = "seeds under a combination of flags"
+	}
+	return fmt.Errorf("%w: all %d %s were skipped (%d rejected by the transpiler, %d nondeterministic, %d crashed or timed out in the base run)",
+		ErrNothingChecked, s.Total, what, len(s.Rejected), len(s.Nondeterministic), len(s.Crashed))
 }
 
 // noSpot returns ErrNothingChecked, saying so per relation, when no
@@ -83,8 +87,8 @@ func (r *runner) noSpot() error {
 		return nil
 	}
 	admitted := 0
-	for ai, si := range r.admitted {
-		if !r.opt.Shard.owns(si) {
+	for ai, p := range r.admitted {
+		if !r.opt.Shard.owns(p) {
 			continue
 		}
 		admitted++
@@ -98,7 +102,11 @@ func (r *runner) noSpot() error {
 		return nil
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%v: no relation has a spot in the %d %s admitted", ErrNothingChecked, admitted, plural(admitted, "seed", "seeds"))
+	what := plural(admitted, "seed", "seeds")
+	if len(r.combos) > 1 {
+		what += plural(admitted, " under a combination of flags", " under combinations of flags")
+	}
+	fmt.Fprintf(&b, "%v: no relation has a spot in the %d %s admitted", ErrNothingChecked, admitted, what)
 	for _, rel := range r.c.Relations {
 		fmt.Fprintf(&b, "\n  relation %s: no spot in any seed", rel.Name)
 	}
@@ -137,12 +145,18 @@ func (r *runner) report() *result.Report {
 		TestCases: t.cases, TranspilerRuns: t.runs, Timing: t.timing, Cases: t.summaries,
 		RecheckRuns: t.rechecks, NondeterministicCases: t.nondeterministic,
 		Campaign: campaignID(r.c.fingerprint(r.opt)), MaxCases: r.opt.MaxCases,
+		Release: r.opt.Release,
+	}
+	if len(r.opt.Flags) > 0 {
+		for _, c := range r.combos {
+			rep.Flags = append(rep.Flags, c.String())
+		}
 	}
 	for _, rel := range r.c.Relations {
 		rep.ByRelation[rel.Name] = t.byRelation[rel.Name]
 	}
 	skipped := map[string][]string{}
-	for i := range r.seeds {
+	for i := range r.pairs {
 		if !r.opt.Shard.owns(i) {
 			continue
 		}
@@ -151,7 +165,7 @@ func (r *runner) report() *result.Report {
 		rep.TranspilerRuns += int(b.runs.Load())
 		rep.RecheckRuns += int(b.rechecks.Load())
 		if b.skip != "" {
-			skipped[b.skip] = append(skipped[b.skip], r.seeds[i].Name)
+			skipped[b.skip] = append(skipped[b.skip], r.pairName(i))
 		}
 	}
 	rep.Findings = append(slices.Clone(r.baseFindings), t.findings...)

@@ -13,6 +13,7 @@ import (
 type CaseResult struct {
 	Index    int               `json:"case"`
 	Seed     string            `json:"seed"`
+	Flags    string            `json:"flags,omitempty"` // the combination of flags, as Finding.Flags
 	Relation string            `json:"relation"`
 	Spot     result.Spot       `json:"spot"`
 	Status   result.CaseStatus `json:"status"`
@@ -27,18 +28,20 @@ type CaseResult struct {
 	TranspileNS int64                 `json:"transpile_ns"`
 	CheckNS     int64                 `json:"check_ns"`
 
-	// The follow-up and its output, kept for feedback only.
+	// The follow-up and its output, and the pair it was made from, kept
+	// for feedback only.
 	followUp    []byte
 	followFiles tree.Tree
+	pair        int
 }
 
 // runCase runs one planned test case and makes its record: the findings,
 // each with its bundle, and the status. Its relation's templates stop at
 // deadline, when set (the campaign's time runs out).
 func (r *runner) runCase(ctx context.Context, cs Case, deadline time.Time) (*CaseResult, error) {
-	seed := r.seeds[cs.Seed]
+	seed := r.pairSeed(cs.Pair)
 	rel := r.c.Relations[cs.Relation]
-	b := r.bases[cs.Seed] // admitted: its base was accepted
+	b := r.bases[cs.Pair] // admitted: its base was accepted
 	out, err := r.tester.Run(ctx, Test{
 		Index: cs.Index, Relation: rel, Spot: cs.Spot, CaseSeed: cs.CaseSeed,
 		Base:     &Base{Seed: seed, Result: b.res, Files: b.files},
@@ -48,7 +51,7 @@ func (r *runner) runCase(ctx context.Context, cs Case, deadline time.Time) (*Cas
 		return nil, err
 	}
 	cr := &CaseResult{
-		Index: cs.Index, Seed: seed.Name, Relation: rel.Name,
+		Index: cs.Index, Seed: seed.Name, Flags: seed.Flags.String(), Relation: rel.Name, pair: cs.Pair,
 		Spot:     result.Spot{Index: cs.Spot.Index, Line: cs.Spot.Line, Col: cs.Spot.Col, Desc: cs.Spot.Desc},
 		Findings: out.Findings, Checks: out.Checks, Skip: out.Skip, Runs: out.Runs, Rechecks: out.Rechecks,
 		MutationNS: out.MutationNS, TranspileNS: out.TranspileNS, CheckNS: out.CheckNS,

@@ -116,6 +116,8 @@ func Reports(names []string, reps []*result.Report) (*result.Report, error) {
 	for i, r := range reps {
 		if i == 0 {
 			m.Tool, m.Mode, m.Seed, m.Config, m.Campaign, m.MaxCases = r.Tool, r.Mode, r.Seed, r.Config, r.Campaign, r.MaxCases
+			// The same for every shard: of the campaign's fingerprint.
+			m.Release, m.Flags = r.Release, r.Flags
 		} else if r.Mode != m.Mode || r.Seed != m.Seed {
 			return nil, fmt.Errorf("%s is a %s run with seed %d, %s a %s run with seed %d: not shards of one campaign",
 				names[i], r.Mode, r.Seed, names[0], m.Mode, m.Seed)
@@ -173,7 +175,10 @@ func Reports(names []string, reps []*result.Report) (*result.Report, error) {
 		if c := strings.Compare(a.Seed, b.Seed); c != 0 {
 			return c
 		}
-		return strings.Compare(a.Relation, b.Relation)
+		if c := strings.Compare(a.Relation, b.Relation); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Flags, b.Flags)
 	})
 	m.Sort()
 	m.Groups = signature.Group(m.Findings)

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/mcpt-tool/mcpt/engine"
+	"github.com/mcpt-tool/mcpt/matrix"
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/result"
@@ -36,6 +37,11 @@ type Target struct {
 	Finding   result.Finding
 	// Base is the base input of the finding, named path.Base(Finding.SeedFile).
 	Base []byte
+	// Flags are the finding's combination of flags, with their
+	// arguments; Release the transpiler's release, which the relation
+	// sees.
+	Flags   matrix.Combination
+	Release string
 }
 
 // Options tune a reduction.
@@ -125,7 +131,7 @@ func Reduce(ctx context.Context, tg Target, opt Options) (*Result, error) {
 	// so that the budget goes to reduction.
 	r.tester = &engine.Tester{
 		Transpiler: budgeted{r}, Normalize: tg.Normalize, Style: tg.Style, Mode: engine.Mode(tg.Finding.Mode),
-		NoRecheck: true, Config: tg.Finding.Config, Faults: tg.Finding.Faults,
+		NoRecheck: true, Config: tg.Finding.Config, Faults: tg.Finding.Faults, Release: tg.Release,
 	}
 	logf := opt.Logf
 	if logf == nil {
@@ -303,7 +309,8 @@ func stop(err error) error {
 
 func (r *reducer) judgeRuns(src []byte) (*outcome, error) {
 	orig := &r.tg.Finding
-	base, err := r.tester.Base(r.ctx, engine.Seed{Name: orig.SeedFile, Src: src})
+	seed := engine.Seed{Name: orig.SeedFile, Src: src, Flags: r.tg.Flags}
+	base, err := r.tester.Base(r.ctx, seed)
 	if err != nil {
 		return nil, stop(err)
 	}
@@ -313,8 +320,7 @@ func (r *reducer) judgeRuns(src []byte) (*outcome, error) {
 	if base.Skip != "" {
 		return &outcome{why: "the base run " + base.Result.Status.String()}, nil
 	}
-	in := relation.Input{Name: r.name, Src: src}
-	spots, err := r.tg.Relation.Spots(r.ctx, in)
+	spots, err := r.tg.Relation.Spots(r.ctx, r.tester.Input(seed))
 	if r.ctx.Err() != nil {
 		return nil, r.ctx.Err()
 	}

@@ -19,10 +19,19 @@ import (
 	"github.com/mcpt-tool/mcpt/tree"
 )
 
-// Input is a program given to a mutation operator.
+// Input is a program given to a mutation operator, with what the
+// transpiler runs it under: its release and the test case's flags, which
+// a relation may predict by (tsc writes class fields otherwise before
+// 4.0, or under useDefineForClassFields=false).
 type Input struct {
 	Name string // file name, such as "traffic.cll"
 	Src  []byte
+	// Release is the transpiler's release as its version command prints
+	// it (5.9.3, v1.36.12); "" when the campaign does not know it.
+	Release string
+	// Flags is the test case's combination of flags: dimension → value
+	// name (target → es2022); nil when the campaign has no flags.
+	Flags map[string]string
 }
 
 // Spot is a place in an input where the mutation operator can be applied.
@@ -77,6 +86,10 @@ type Relation struct {
 	// told from one without: nil for a relation that cannot tell (one on
 	// line regexps).
 	Holds func(ctx context.Context, in Input) (string, error)
+	// Supports, when set, is what the relation's pack says it holds for:
+	// the releases of the transpiler and the values of its flags. A
+	// campaign outside them stops before any test case.
+	Supports *Supports
 }
 
 // Summary is the first line of Doc.

@@ -15,6 +15,7 @@ type Event struct {
 	Event    string            `json:"event"`
 	Case     int               `json:"case"`
 	Seed     string            `json:"seed,omitempty"`
+	Flags    string            `json:"flags,omitempty"` // the combination of flags, as result.Finding.Flags
 	Relation string            `json:"relation,omitempty"`
 	Spot     *result.Spot      `json:"spot,omitempty"`
 	Status   result.CaseStatus `json:"status,omitempty"`
@@ -64,16 +65,17 @@ func (ew *EventWriter) Write(e Event) error {
 	return nil
 }
 
-// Case writes the event of one test case.
-func (ew *EventWriter) Case(n int, seed, relation string, spot result.Spot, status result.CaseStatus, reason string) error {
-	return ew.Write(Event{Event: "case", Case: n, Seed: seed, Relation: relation, Spot: &spot, Status: status, Reason: reason})
+// Case writes the event of one test case, run on seed under the
+// combination of flags flags ("" without flags).
+func (ew *EventWriter) Case(n int, seed, flags, relation string, spot result.Spot, status result.CaseStatus, reason string) error {
+	return ew.Write(Event{Event: "case", Case: n, Seed: seed, Flags: flags, Relation: relation, Spot: &spot, Status: status, Reason: reason})
 }
 
 // Finding writes the event of one finding.
 func (ew *EventWriter) Finding(f *result.Finding) error {
 	spot := f.Spot
 	return ew.Write(Event{
-		Event: "finding", Case: f.Case, Seed: f.SeedFile, Relation: f.Relation, Spot: &spot,
+		Event: "finding", Case: f.Case, Seed: f.SeedFile, Flags: f.Flags, Relation: f.Relation, Spot: &spot,
 		ID: f.ID, Kind: f.Kind, Checker: f.Checker, File: f.File, Message: f.Message,
 		Signature: f.Signature, Bundle: f.Bundle,
 	})

@@ -16,12 +16,20 @@ func TestEventLines(t *testing.T) {
 	var buf bytes.Buffer
 	ew := NewEventWriter(&buf)
 	spot := result.Spot{Index: 1, Line: 4, Col: 15, Desc: "in states, between Red and Green"}
-	if err := ew.Case(3, "traffic.cll", "augment-enumeration", spot, result.CasePass, ""); err != nil {
+	if err := ew.Case(3, "traffic.cll", "", "augment-enumeration", spot, result.CasePass, ""); err != nil {
 		t.Fatal(err)
 	}
 	want := `{"event":"case","case":3,"seed":"traffic.cll","relation":"augment-enumeration","spot":{"index":1,"line":4,"col":15,"desc":"in states, between Red and Green"},"status":"pass"}` + "\n"
 	if got := buf.String(); got != want {
 		t.Errorf("case event\n got %s\nwant %s", got, want)
+	}
+	// Under a combination of flags, the event says which.
+	buf.Reset()
+	if err := ew.Case(4, "traffic.cll", "fault=none", "augment-enumeration", spot, result.CasePass, ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := buf.String(); !strings.Contains(got, `"seed":"traffic.cll","flags":"fault=none","relation"`) {
+		t.Errorf("case event under flags: %s", got)
 	}
 
 	buf.Reset()
@@ -64,7 +72,7 @@ func TestEventWriterConcurrentAndFlushed(t *testing.T) {
 				if n%7 == 0 {
 					status = result.CaseFinding
 				}
-				if err := ew.Case(n, "seed.cll", "add-timer", result.Spot{Index: i}, status, ""); err != nil {
+				if err := ew.Case(n, "seed.cll", "", "add-timer", result.Spot{Index: i}, status, ""); err != nil {
 					t.Error(err)
 				}
 				if status == result.CaseFinding {
@@ -120,7 +128,7 @@ func (c *checkFlushed) Flush() error { return c.w.Flush() }
 
 func TestEventWriterReportsWriteErrors(t *testing.T) {
 	ew := NewEventWriter(failingWriter{})
-	if err := ew.Case(1, "s", "r", result.Spot{}, result.CaseSkip, "budget"); err == nil {
+	if err := ew.Case(1, "s", "", "r", result.Spot{}, result.CaseSkip, "budget"); err == nil {
 		t.Error("a failed write was not reported")
 	}
 }

@@ -66,6 +66,9 @@ type htmlPage struct {
 	Skipped    int
 	Groups     []groupView
 	Unreported bool // findings with no group: an old or hand-made report
+	// CombinationCount is how many combinations of flags each seed ran
+	// under (0 without flags).
+	CombinationCount int
 
 	pages map[string]bool // the findings that get a page (pageSet)
 }
@@ -100,10 +103,10 @@ type groupView struct {
 }
 
 type otherView struct {
-	ID, Seed, Spot string
-	Href           string       // the finding's bundle directory, relative to the report
-	Page           string       // the finding's page, relative to the report; "" when it has none
-	Reduced        *reducedView // its reduced bundle, if mcpt reduce made one
+	ID, Seed, Flags, Spot string
+	Href                  string       // the finding's bundle directory, relative to the report
+	Page                  string       // the finding's page, relative to the report; "" when it has none
+	Reduced               *reducedView // its reduced bundle, if mcpt reduce made one
 }
 
 // reducedView is the bundle mcpt reduce wrote beside a finding's own.
@@ -186,6 +189,7 @@ func newPageHeader(r *result.Report) *htmlPage {
 			fmtDuration(time.Duration(t.MutationNS)), fmtDuration(time.Duration(t.TranspileNS)), fmtDuration(time.Duration(t.CheckNS)))
 	}
 	p.Skipped = len(r.Seeds.Rejected) + len(r.Seeds.Nondeterministic) + len(r.Seeds.Crashed)
+	p.CombinationCount = len(r.Flags)
 	return p
 }
 
@@ -305,7 +309,7 @@ func newOtherView(out *bundle.Reader, id string, f *result.Finding, bud *budget,
 	if f == nil {
 		return o, nil
 	}
-	o.Seed, o.Spot = f.SeedFile, spotText(f.Spot)
+	o.Seed, o.Flags, o.Spot = f.SeedFile, f.Flags, spotText(f.Spot)
 	if fa := facts[bundleRel(f)]; fa != nil && !fa.reduced {
 		o.Href = bundleRel(f) + "/"
 		return o, nil

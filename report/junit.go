@@ -95,7 +95,18 @@ func writeJUnit(outDir string, r *result.Report, facts factSet) error {
 	})
 }
 
-type seedRelation struct{ seed, relation string }
+// seedRelation is a seed under a combination of flags (none without
+// flags) and a relation: a test case of the JUnit file.
+type seedRelation struct{ seed, flags, relation string }
+
+// name is the test case's name: the seed, with its combination of flags
+// in parentheses when it has one.
+func (k seedRelation) name() string {
+	if k.flags != "" {
+		return k.seed + " (" + k.flags + ")"
+	}
+	return k.seed
+}
 
 func newJUnit(out *bundle.Reader, r *result.Report, facts factSet) (*junitSuites, error) {
 	cases, found := casesOf(r)
@@ -106,7 +117,7 @@ func newJUnit(out *bundle.Reader, r *result.Report, facts factSet) (*junitSuites
 	props := junitProperties(r)
 	bud := newBudget()
 	keys := slices.SortedFunc(maps.Keys(cases), func(a, b seedRelation) int {
-		return cmp.Or(strings.Compare(a.relation, b.relation), strings.Compare(a.seed, b.seed))
+		return cmp.Or(strings.Compare(a.relation, b.relation), strings.Compare(a.seed, b.seed), strings.Compare(a.flags, b.flags))
 	})
 	for _, rel := range relationNames(r, cases) {
 		s := junitSuite{Name: rel, Properties: props}
@@ -141,9 +152,9 @@ func newJUnit(out *bundle.Reader, r *result.Report, facts factSet) (*junitSuites
 func casesOf(r *result.Report) (map[seedRelation]result.CaseSummary, map[seedRelation][]*result.Finding) {
 	cases := map[seedRelation]result.CaseSummary{}
 	for _, c := range r.Cases {
-		k := seedRelation{c.Seed, c.Relation}
+		k := seedRelation{c.Seed, c.Flags, c.Relation}
 		old := cases[k]
-		old.Seed, old.Relation = c.Seed, c.Relation
+		old.Seed, old.Flags, old.Relation = c.Seed, c.Flags, c.Relation
 		old.TestCases += c.TestCases
 		old.Findings += c.Findings
 		cases[k] = old
@@ -151,10 +162,10 @@ func casesOf(r *result.Report) (map[seedRelation]result.CaseSummary, map[seedRel
 	found := map[seedRelation][]*result.Finding{}
 	for i := range r.Findings {
 		f := &r.Findings[i]
-		k := seedRelation{f.SeedFile, f.Relation}
+		k := seedRelation{f.SeedFile, f.Flags, f.Relation}
 		found[k] = append(found[k], f)
 		if _, ok := cases[k]; !ok {
-			cases[k] = result.CaseSummary{Seed: f.SeedFile, Relation: f.Relation}
+			cases[k] = result.CaseSummary{Seed: f.SeedFile, Flags: f.Flags, Relation: f.Relation}
 		}
 	}
 	return cases, found
@@ -181,14 +192,20 @@ func junitProperties(r *result.Report) []junitProperty {
 	if r.Shard != "" {
 		props = append(props, junitProperty{"shard", r.Shard})
 	}
+	if r.Release != "" {
+		props = append(props, junitProperty{"release", r.Release})
+	}
+	if len(r.Flags) > 0 {
+		props = append(props, junitProperty{"flags", strings.Join(r.Flags, "; ")})
+	}
 	return props
 }
 
 // newJUnitCase is the test case of seed and relation k, counted by c, with
 // its findings fs: it fails when there are findings and is skipped when
-// the relation had no test case on the seed.
+// the relation had no test case on the seed (under its flags).
 func newJUnitCase(out *bundle.Reader, r *result.Report, k seedRelation, c result.CaseSummary, fs []*result.Finding, bud *budget, facts factSet) (junitCase, error) {
-	tc := junitCase{Name: k.seed, Classname: "mcpt." + k.relation}
+	tc := junitCase{Name: k.name(), Classname: "mcpt." + k.relation}
 	switch {
 	case len(fs) > 0:
 		fail, err := junitFailureOf(out, fs, bud, facts)

@@ -59,6 +59,9 @@ type Finding struct {
 	Kind     Kind   `json:"kind"`
 	Relation string `json:"relation"`
 	SeedFile string `json:"seed_file"`
+	// Flags is the combination of flags the test case ran under
+	// (target=es2022,module=esnext); "" for a campaign without flags.
+	Flags    string `json:"flags,omitempty"`
 	Spot     Spot   `json:"spot"`
 	Case     int    `json:"case"`      // index of the test case in the campaign plan
 	CaseSeed uint64 `json:"case_seed"` // seed of the test case's random choices (fresh names, picks)
@@ -185,6 +188,9 @@ type Timing struct {
 }
 
 // SeedStats counts what happened to the seeds of a campaign.
+//
+// With flags, each counts a seed under a combination: a seed rejected
+// under one is listed as "NAME (COMBINATION)".
 type SeedStats struct {
 	Total            int      `json:"total"`
 	Rejected         []string `json:"rejected,omitempty"`         // seeds the transpiler refused (skipped)
@@ -192,10 +198,11 @@ type SeedStats struct {
 	Crashed          []string `json:"crashed,omitempty"`          // seeds whose base run crashed or timed out
 }
 
-// CaseSummary counts the test cases run on one seed under one relation, and
-// the findings among them.
+// CaseSummary counts the test cases run on one seed, under one
+// combination of flags, under one relation, and the findings among them.
 type CaseSummary struct {
-	Seed      string `json:"seed"` // the seed file name, as in Finding.SeedFile
+	Seed      string `json:"seed"`            // the seed file name, as in Finding.SeedFile
+	Flags     string `json:"flags,omitempty"` // the combination of flags, as in Finding.Flags
 	Relation  string `json:"relation"`
 	TestCases int    `json:"test_cases"`
 	Findings  int    `json:"findings"`
@@ -216,8 +223,11 @@ type Group struct {
 	// another's by the example's file at most, how its findings depart
 	// from the prediction (see signature.Differs); for rejected
 	// follow-ups, always, their diagnostic.
-	Differs  string   `json:"differs,omitempty"`
-	Count    int      `json:"count"`
+	Differs string `json:"differs,omitempty"`
+	Count   int    `json:"count"`
+	// Flags are the combinations of flags its findings ran under, in
+	// the order of their first finding; none without flags.
+	Flags    []string `json:"flags,omitempty"`
 	Example  string   `json:"example"`  // ID of the smallest finding of the group
 	Findings []string `json:"findings"` // IDs, in case order
 }
@@ -232,7 +242,13 @@ type Report struct {
 	// Campaign identifies the campaign (a hash of what decides its
 	// results, the shard left out): the same for every shard of one
 	// campaign, so that merge refuses shards of different ones.
-	Campaign       string                   `json:"campaign,omitempty"`
+	Campaign string `json:"campaign,omitempty"`
+	// Release is the transpiler's release, as its version command
+	// printed it; "" when the configuration gives none.
+	Release string `json:"release,omitempty"`
+	// Flags are the combinations of flags the campaign runs each seed
+	// under (target=es2022,module=esnext), none without flags.
+	Flags          []string                 `json:"flags,omitempty"`
 	TestCases      int                      `json:"test_cases"`
 	TranspilerRuns int                      `json:"transpiler_runs"`
 	Seeds          SeedStats                `json:"seeds"`

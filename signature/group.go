@@ -2,6 +2,7 @@ package signature
 
 import (
 	"cmp"
+	"slices"
 	"strings"
 
 	"github.com/mcpt-tool/mcpt/result"
@@ -9,7 +10,9 @@ import (
 
 // Group groups findings by signature; groups are ordered by the
 // first finding of each. The example of a group is its finding with the
-// smallest input (then the earliest).
+// smallest input (then the earliest). The combination of flags is no part
+// of a signature: the same failure under two combinations is one group,
+// which lists the combinations its findings ran under.
 func Group(fs []result.Finding) []result.Group {
 	idx := map[string]int{}
 	var groups []result.Group
@@ -25,6 +28,9 @@ func Group(fs []result.Finding) []result.Group {
 		g := &groups[i]
 		g.Count++
 		g.Findings = append(g.Findings, f.ID)
+		if f.Flags != "" && !slices.Contains(g.Flags, f.Flags) {
+			g.Flags = append(g.Flags, f.Flags)
+		}
 		if w := weight(f); w < size[g.Example] {
 			size[f.ID] = w
 			g.Example = f.ID

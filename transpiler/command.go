@@ -33,9 +33,12 @@ const (
 	PlaceholderInputName = "{inputname}" // base name of the input file
 	PlaceholderOutDir    = "{outdir}"    // absolute path of a fresh, empty output directory
 	PlaceholderWorkDir   = "{workdir}"   // absolute path of the run's private directory
+	// PlaceholderFlags, an argument of its own, stands for the arguments
+	// of the run's flags (Request.Flags): none, one or several.
+	PlaceholderFlags = spec.PlaceholderFlags
 )
 
-var knownPlaceholders = []string{PlaceholderInput, PlaceholderInputName, PlaceholderOutDir, PlaceholderWorkDir}
+var knownPlaceholders = []string{PlaceholderInput, PlaceholderInputName, PlaceholderOutDir, PlaceholderWorkDir, PlaceholderFlags}
 
 // placeholderRx matches anything that looks like a placeholder, known or not,
 // so that a misspelt one is reported instead of reaching the transpiler.
@@ -187,6 +190,9 @@ func checkArgv(c Command) error {
 				return fmt.Errorf("argument %d %q: unknown placeholder %s (known: %s)",
 					i+1, a, p, strings.Join(knownPlaceholders, ", "))
 			}
+			if p == PlaceholderFlags && a != p {
+				return fmt.Errorf("argument %d %q: %s stands for several arguments: write it as an argument of its own", i+1, a, p)
+			}
 		}
 	}
 	for _, kv := range c.Env {
@@ -333,18 +339,23 @@ func checkInputName(name string) error {
 // String renders the command line template.
 func (c *command) String() string { return strings.Join(c.Argv, " ") }
 
-// args substitutes the placeholders of the argument template.
-func (c *command) args(input, outdir, workdir string) []string {
+// args substitutes the placeholders of the argument template: {flags}
+// by the run's flags, the others in place.
+func (c *command) args(input, outdir, workdir string, flags []string) []string {
 	r := strings.NewReplacer(
 		PlaceholderInput, input,
 		PlaceholderInputName, filepath.Base(input),
 		PlaceholderOutDir, outdir,
 		PlaceholderWorkDir, workdir,
 	)
-	args := make([]string, len(c.Argv))
-	args[0] = c.Argv[0]
-	for i, a := range c.Argv[1:] {
-		args[i+1] = r.Replace(a)
+	args := make([]string, 0, len(c.Argv)+len(flags))
+	args = append(args, c.Argv[0])
+	for _, a := range c.Argv[1:] {
+		if a == PlaceholderFlags {
+			args = append(args, flags...)
+			continue
+		}
+		args = append(args, r.Replace(a))
 	}
 	return args
 }

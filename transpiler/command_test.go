@@ -128,6 +128,26 @@ func evalSymlinks(t *testing.T, p string) string {
 	return r
 }
 
+// The flags of a run take the place of {flags}, an argument of its own:
+// none, one or several arguments, kept literally.
+func TestCommandFlags(t *testing.T) {
+	tr := fakeCommand(t, Command{}, "copy", "{input}", "{outdir}", "{flags}", "--last")
+	for _, flags := range [][]string{nil, {"--strict"}, {"--target", "es 2022", "{input}", "$HOME"}} {
+		res, err := tr.Transpile(context.Background(), Request{Name: "a.cll", Src: []byte("x"), Flags: flags})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantStatus(t, res, Accepted)
+		var args []string
+		if err := json.Unmarshal(res.Files["meta/args.json"], &args); err != nil {
+			t.Fatal(err)
+		}
+		if len(args) != 4+len(flags) || !slices.Equal(args[3:3+len(flags)], flags) || args[len(args)-1] != "--last" {
+			t.Errorf("flags %q: arguments %q", flags, args)
+		}
+	}
+}
+
 func TestCommandRole(t *testing.T) {
 	tr := fakeCommand(t, Command{}, "copy", "{input}", "{outdir}")
 	for _, role := range []Role{Base, FollowUp} {
@@ -540,6 +560,7 @@ func TestNewCommandErrors(t *testing.T) {
 		{"dir is a file", Command{Process: spec.Process{Argv: []string{"true"}, Dir: plain}}, "not a directory"},
 		{"missing temp dir", Command{Process: spec.Process{Argv: []string{"true"}}, TempDir: filepath.Join(dir, "notmp")}, "notmp"},
 		{"unknown placeholder", Command{Process: spec.Process{Argv: []string{"true", "--in={inptu}"}}}, "unknown placeholder {inptu}"},
+		{"flags in an argument", Command{Process: spec.Process{Argv: []string{"true", "--opts={flags}"}}}, "{flags} stands for several arguments: write it as an argument of its own"},
 		{"placeholder in program", Command{Process: spec.Process{Argv: []string{"{workdir}/tool"}}}, "cannot contain placeholders"},
 		{"bad env", Command{Process: spec.Process{Argv: []string{"true"}, Env: []string{"NOEQUALS"}}}, `"NOEQUALS"`},
 		{"negative timeout", Command{Process: spec.Process{Argv: []string{"true"}, Timeout: -time.Second}}, "negative timeout"},
@@ -562,7 +583,7 @@ func TestNewCommandErrors(t *testing.T) {
 	for _, c := range []Command{
 		{Process: spec.Process{Argv: []string{"true"}}},
 		{Process: spec.Process{Argv: []string{"./tool"}, Dir: dir}},
-		{Process: spec.Process{Argv: []string{script, "{input}", "{outdir}", "{inputname}", "{workdir}", "{not a placeholder}", "{}"}}},
+		{Process: spec.Process{Argv: []string{script, "{input}", "{outdir}", "{inputname}", "{workdir}", "{flags}", "{not a placeholder}", "{}"}}},
 	} {
 		if _, err := NewCommand(c); err != nil {
 			t.Errorf("NewCommand(%q): %v", c.Argv, err)

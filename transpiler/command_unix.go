@@ -54,7 +54,7 @@ func (c *command) Transpile(ctx context.Context, req Request) (res *Result, err 
 	defer cancel()
 	stderr, stdout := newTail(c.MaxStderrBytes), newTail(c.MaxStderrBytes)
 	var killed atomic.Bool
-	cmd := c.process(runCtx, req.Role, in, out, work, &killed)
+	cmd := c.process(runCtx, req, in, out, work, &killed)
 	pipe, err := c.stderrPipe(cmd, stderr, stdout)
 	if err != nil {
 		return nil, fmt.Errorf("transpiler run %s: %w", name, err)
@@ -91,11 +91,11 @@ func (c *command) Transpile(ctx context.Context, req Request) (res *Result, err 
 
 // process is the command of one run, in its own process group, killed
 // with its group when runCtx ends (which sets killed).
-func (c *command) process(runCtx context.Context, role Role, in, out, work string, killed *atomic.Bool) *exec.Cmd {
+func (c *command) process(runCtx context.Context, req Request, in, out, work string, killed *atomic.Bool) *exec.Cmd {
 	cmd := exec.CommandContext(runCtx, c.path)
-	cmd.Args = c.args(in, out, work)
+	cmd.Args = c.args(in, out, work, req.Flags)
 	cmd.Dir = c.Dir
-	cmd.Env = c.env(role)
+	cmd.Env = c.env(req.Role)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	setParentDeath(cmd.SysProcAttr)
 	cmd.Cancel = func() error {

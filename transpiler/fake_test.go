@@ -120,6 +120,12 @@ func fake(args []string) int {
 	case "sleep":
 		time.Sleep(time.Hour)
 		return 97
+	case "print": // print STDOUT [STDERR]: writes them, then exits 0
+		fmt.Print(args[0])
+		if len(args) > 1 {
+			fmt.Fprint(os.Stderr, args[1])
+		}
+		return 0
 	case "worker": // a persistent worker; see fakeWorker
 		return fakeWorker()
 	case "parent": // parent PIDFILE: run "hang PIDFILE" as a transpiler, as mcpt would
@@ -150,7 +156,8 @@ func noise(n int) string {
 // answers another request, REJECT answers exit code 1, EXIT7 exit code 7,
 // TWICE answers exit code 7 twice;
 // anything else is copied to OUTDIR/main.c, with the worker's pid, the
-// number of requests it served and the role in OUTDIR/meta.
+// number of requests it served and the role in OUTDIR/meta, and the
+// request's arguments in OUTDIR/args.json.
 func fakeWorker() int {
 	in := bufio.NewScanner(os.Stdin)
 	served := 0
@@ -198,6 +205,11 @@ func fakeWorker() int {
 			}
 			out := req.Arguments[1]
 			if err := os.WriteFile(filepath.Join(out, "main.c"), src, 0o644); err != nil {
+				respond(2, err.Error())
+				continue
+			}
+			args, _ := json.Marshal(req.Arguments)
+			if err := os.WriteFile(filepath.Join(out, "args.json"), args, 0o644); err != nil {
 				respond(2, err.Error())
 				continue
 			}

@@ -10,7 +10,9 @@ import (
 	"io/fs"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
+	"unicode/utf16"
 
 	"github.com/mcpt-tool/mcpt/transpiler/spec"
 	"github.com/mcpt-tool/mcpt/tree"
@@ -18,7 +20,9 @@ import (
 
 // An http transpiler is a service: each run POSTs the input to its URL,
 // with the headers Mcpt-Input-Name (the input's file name) and Mcpt-Role
-// (base or follow-up), and reads the answer. Status 200 is an accepted run,
+// (base or follow-up), and Mcpt-Flags (the arguments of the run's flags
+// as a JSON array of strings, ASCII only) when it has flags, and reads
+// the answer. Status 200 is an accepted run,
 // whose body is the output tree as JSON, {"files": {"PATH": "TEXT", …}};
 // status 422 is a rejected input, any other status a crash, the body kept
 // as the run's standard error in both cases. A run that passes the timeout
@@ -65,6 +69,9 @@ func (t *httpTranspiler) Transpile(ctx context.Context, req Request) (*Result, e
 	hr.Header.Set("Content-Type", "application/octet-stream")
 	hr.Header.Set("Mcpt-Input-Name", req.Name)
 	hr.Header.Set("Mcpt-Role", req.Role.String())
+	if len(req.Flags) > 0 {
+		hr.Header.Set("Mcpt-Flags", asciiJSON(req.Flags))
+	}
 	res := &Result{ExitCode: -1}
 	defer func() { res.Duration = time.Since(start) }()
 	resp, err := t.client.Do(hr)
@@ -144,4 +151,21 @@ func bodyTail(b []byte) []byte {
 		b = b[len(b)-DefaultMaxStderrBytes:]
 	}
 	return b
+}
+
+// asciiJSON is the JSON array of args with every character outside
+// printable ASCII escaped, fit for a header.
+func asciiJSON(args []string) string {
+	b, _ := json.Marshal(args) // strings: cannot fail
+	var out strings.Builder
+	for _, r := range string(b) {
+		if r >= 0x20 && r < 0x7f {
+			out.WriteRune(r)
+			continue
+		}
+		for _, u := range utf16.Encode([]rune{r}) {
+			fmt.Fprintf(&out, `\u%04x`, u)
+		}
+	}
+	return out.String()
 }

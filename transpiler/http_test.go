@@ -34,7 +34,11 @@ func service(t *testing.T) *httptest.Server {
 		case strings.Contains(in, "hang"):
 			<-r.Context().Done()
 		default:
-			json.NewEncoder(w).Encode(HTTPResponse{Files: map[string]string{name + ".out": strings.ToUpper(in), "role.txt": role}})
+			files := map[string]string{name + ".out": strings.ToUpper(in), "role.txt": role}
+			if f, ok := r.Header["Mcpt-Flags"]; ok {
+				files["flags.txt"] = strings.Join(f, "\n")
+			}
+			json.NewEncoder(w).Encode(HTTPResponse{Files: files})
 		}
 	}))
 	t.Cleanup(srv.Close)
@@ -58,6 +62,19 @@ func TestHTTPTranspiler(t *testing.T) {
 	res := run("hello", FollowUp)
 	if res.Status != Accepted || string(res.Files["a.cll.out"]) != "HELLO" || string(res.Files["role.txt"]) != "follow-up" {
 		t.Errorf("accepted run: %v %q", res.Status, res.Files)
+	}
+	if _, ok := res.Files["flags.txt"]; ok {
+		t.Errorf("a run without flags sent Mcpt-Flags: %q", res.Files["flags.txt"])
+	}
+	// The flags go as a JSON array, ASCII only.
+	res, err = tr.Transpile(context.Background(), Request{Name: "a.cll", Src: []byte("x"), Flags: []string{"--target", "es2022", "--name=caf\u00e9 \"q\"\n"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var flags []string
+	if raw := string(res.Files["flags.txt"]); json.Unmarshal([]byte(raw), &flags) != nil || strings.ContainsFunc(raw, func(r rune) bool { return r > 0x7e }) ||
+		len(flags) != 3 || flags[2] != "--name=caf\u00e9 \"q\"\n" {
+		t.Errorf("Mcpt-Flags %q read as %q", raw, flags)
 	}
 	for _, c := range []struct {
 		src    string

@@ -65,10 +65,30 @@ func openBuiltin(s spec.Spec, builtins BuiltinSet) (Transpiler, error) {
 		return nil, fmt.Errorf("builtin transpiler %s: %w", s.Builtin, err)
 	}
 	if s.Timeout > 0 {
+		fc, checks := tr.(FlagChecker)
 		tr = WithTimeout(tr, s.Timeout)
+		if checks {
+			tr = flagChecking{tr, fc}
+		}
 	}
 	return tr, nil
 }
+
+// FlagChecker is a transpiler that tells, before any run, whether it takes
+// the flags of a combination (Request.Flags): a builtin, which reads them
+// itself. A campaign asks it about each of its combinations at start.
+type FlagChecker interface {
+	CheckFlags(flags []string) error
+}
+
+// flagChecking is a transpiler wrapped (WithTimeout) that still tells
+// which flags it takes.
+type flagChecking struct {
+	Transpiler
+	check FlagChecker
+}
+
+func (f flagChecking) CheckFlags(flags []string) error { return f.check.CheckFlags(flags) }
 
 func openCommand(s spec.Spec, _ BuiltinSet) (Transpiler, error) {
 	return NewCommand(Command{Process: s.Process})

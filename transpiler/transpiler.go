@@ -36,6 +36,11 @@ type Request struct {
 	Name string
 	Src  []byte
 	Role Role
+	// Flags are the arguments of the test case's combination of flags
+	// (a campaign's flags matrix): a command's and a worker's command
+	// line take them where {flags} stands, a builtin reads them itself,
+	// an http transpiler gets them in a header.
+	Flags []string
 }
 
 // Status is how a transpiler run ended.

@@ -4,9 +4,11 @@ package transpiler
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -83,6 +85,26 @@ func TestWorkerServesRequests(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantGone(t, "closed worker", first.pid)
+}
+
+// The flags of a run take the place of {flags} in its request's
+// arguments: none, one or several.
+func TestWorkerFlags(t *testing.T) {
+	p := fakeWorkerPool(t, Worker{Arguments: []string{"{input}", "{outdir}", "{role}", "{flags}", "--last"}})
+	for _, flags := range [][]string{nil, {"--target"}, {"--target", "es 2022", "{input}"}} {
+		res, err := p.Transpile(context.Background(), Request{Name: "a.cll", Src: []byte("x"), Role: FollowUp, Flags: flags})
+		if err != nil {
+			t.Fatal(err)
+		}
+		metaOf(t, res)
+		var args []string
+		if err := json.Unmarshal(res.Files["args.json"], &args); err != nil {
+			t.Fatal(err)
+		}
+		if len(args) != 4+len(flags) || !slices.Equal(args[3:3+len(flags)], flags) || args[2] != "follow-up" || args[len(args)-1] != "--last" {
+			t.Errorf("flags %q: request arguments %q", flags, args)
+		}
+	}
 }
 
 func TestWorkerRecycled(t *testing.T) {

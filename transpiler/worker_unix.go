@@ -195,7 +195,7 @@ func staleResponse(line []byte, id int64) bool {
 // workRequest is the request line of run number id: the command's
 // arguments without the program, and the input with its digest.
 func (c *command) workRequest(req Request, in, out, work string, id int64) ([]byte, error) {
-	args := c.args(in, out, work)[1:]
+	args := c.args(in, out, work, req.Flags)[1:]
 	for i, a := range args {
 		args[i] = strings.ReplaceAll(a, PlaceholderRole, req.Role.String())
 	}

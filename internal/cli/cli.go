@@ -182,6 +182,11 @@ func exitCode(err error) int {
 		fmt.Fprintln(stderr, ce.Err.Error())
 		return exitUsage
 	}
+	var ue *setup.UsageError
+	if errors.As(err, &ue) {
+		fmt.Fprintln(stderr, "mcpt: "+ue.Err.Error())
+		return exitUsage
+	}
 	fmt.Fprintln(stderr, "mcpt: "+err.Error())
 	return exitBroken
 }

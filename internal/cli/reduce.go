@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/mcpt-tool/mcpt/bundle"
+	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/internal/printable"
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/progress"
@@ -47,8 +48,23 @@ func (c *reduceCmd) Run(tools *setup.Tools) error {
 	}
 	ctx, stop := interruptible()
 	defer stop()
+	seed, err := s.Seed(engine.Seed{Name: f.SeedFile, Src: bd.Base}, f.Flags, nil)
+	if err != nil {
+		return err
+	}
+	if c.Config == "" {
+		// The release of the transpiler that runs, from the recipe's
+		// version command; a configuration's was read when it loaded.
+		if err := s.ReadRelease(ctx); err != nil {
+			if ctx.Err() != nil {
+				return errInterrupted
+			}
+			return err
+		}
+	}
 	res, err := reduce.Reduce(ctx, reduce.Target{
 		Transpiler: s.Transpiler, Relation: rel, Normalize: s.Normalize, Style: s.Style(), Finding: f, Base: bd.Base,
+		Flags: seed.Flags, Release: s.Release,
 	}, opt)
 	steps.Done()
 	var nr *reduce.NotReproducedError

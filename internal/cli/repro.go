@@ -2,6 +2,8 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/aymanbagabas/go-udiff"
 
+	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/internal/printable"
 	"github.com/mcpt-tool/mcpt/internal/setup"
@@ -22,17 +25,19 @@ import (
 const exitDiffers = 5
 
 type reproCmd struct {
-	Bundle string `arg:"" help:"Finding bundle directory (OUT/findings/ID)."`
-	Config string `short:"c" help:"Configuration of yours to run the test case with (default: what the bundle records)."`
-	Trust  bool   `help:"Run the transpiler command the bundle records, though it is not the command of a configuration of yours."`
+	Bundle string   `arg:"" help:"Finding bundle directory (OUT/findings/ID)."`
+	Config string   `short:"c" help:"Configuration of yours to run the test case with (default: what the bundle records)."`
+	Trust  bool     `help:"Run the transpiler command the bundle records, though it is not the command of a configuration of yours."`
+	Flags  []string `placeholder:"DIMENSION=VALUE" help:"Run the test case with this value of a flag instead of the one the finding records (repeatable, or joined by commas)."`
 }
 
 // Run runs a finding's test case again, with the one runner campaigns use:
 // the follow-up is derived again from the bundle's base input with the
 // recorded relation, spot and case seed, both inputs are transpiled and the
-// checkers run (for a base that crashed, the base alone). It says whether
-// the finding is reproduced (the same signature: exit 1), fails
-// differently (exit 5) or passes now (exit 0).
+// checkers run (for a base that crashed, the base alone), under the
+// combination of flags the finding records (--flags changes values of
+// it). It says whether the finding is reproduced (the same signature:
+// exit 1), fails differently (exit 5) or passes now (exit 0).
 func (c *reproCmd) Run(tools *setup.Tools) error {
 	bd, s, err := loadFinding(tools, c.Bundle, c.Config, c.Trust)
 	if err != nil {
@@ -45,17 +50,30 @@ func (c *reproCmd) Run(tools *setup.Tools) error {
 	if r := bd.Recipe; r != nil && c.Config == "" && len(r.Transpiler.Runs()) > 0 {
 		fmt.Fprintf(out, "transpiler: %s (in %s), as the bundle records it\n", quoteArgs(r.Transpiler.Runs()), r.Transpiler.Dir)
 	}
+	seed, err := s.Seed(engine.Seed{Name: f.SeedFile, Src: bd.Base}, f.Flags, c.Flags)
+	if err != nil {
+		return err
+	}
+	// The first interrupt stops the transpiler runs, the version command
+	// and the relation's templates.
+	ctx, stop := interruptible()
+	defer stop()
+	if err := releaseNow(ctx, out, s, bd, c.Config != ""); err != nil {
+		return err
+	}
+	if fl := seed.Flags.String(); fl != "" || f.Flags != "" {
+		note := ""
+		if fl != f.Flags {
+			note = fmt.Sprintf(" (the finding's: %s)", cmp.Or(f.Flags, "none"))
+		}
+		fmt.Fprintf(out, "flags: %s%s\n", cmp.Or(fl, "none"), note)
+	}
 	// The campaign's base runs and re-runs of a failure, as its
 	// configuration sets them: the finding is judged as it was found.
 	t := &engine.Tester{
 		Transpiler: s.Transpiler, Normalize: s.Normalize, Mode: engine.Mode(f.Mode), Style: s.Style(),
-		BaseRuns: s.Config.BaseRuns, ConfirmRuns: s.Config.ConfirmRuns,
+		BaseRuns: s.Config.BaseRuns, ConfirmRuns: s.Config.ConfirmRuns, Release: s.Release,
 	}
-	seed := engine.Seed{Name: f.SeedFile, Src: bd.Base}
-	// The first interrupt stops the transpiler runs and the relation's
-	// templates.
-	ctx, stop := interruptible()
-	defer stop()
 	base, err := t.Base(ctx, seed)
 	if ctx.Err() != nil {
 		return errInterrupted
@@ -79,7 +97,7 @@ func (c *reproCmd) Run(tools *setup.Tools) error {
 			}
 			return &exitError{code: exitDiffers}
 		}
-		spot, err := engine.SpotAt(ctx, rel, seed, f.Spot.Index)
+		spot, err := t.SpotAt(ctx, rel, seed, f.Spot.Index)
 		if ctx.Err() != nil {
 			return errInterrupted
 		}
@@ -100,6 +118,35 @@ func (c *reproCmd) Run(tools *setup.Tools) error {
 		got = res.Findings
 	}
 	return verdict(out, &f, got)
+}
+
+// releaseNow reads the release of the transpiler the test case runs with
+// again, from a recipe's version command (a configuration's was read when
+// it loaded), and says when it is not the release the campaign recorded:
+// the relations predict for the release that runs.
+func releaseNow(ctx context.Context, out io.Writer, s *setup.Setup, bd *bundle.Bundle, ownConfig bool) error {
+	recorded := ""
+	if bd.Recipe != nil {
+		recorded = bd.Recipe.Release
+	}
+	if !ownConfig {
+		if err := s.ReadRelease(ctx); err != nil {
+			if ctx.Err() != nil {
+				return errInterrupted
+			}
+			return err
+		}
+	}
+	switch {
+	case s.Release == "" && recorded == "":
+	case s.Release == recorded:
+		fmt.Fprintf(out, "release: %s\n", s.Release)
+	case recorded == "":
+		fmt.Fprintf(out, "release: %s (the campaign recorded none)\n", s.Release)
+	default:
+		fmt.Fprintf(out, "release: %s (the campaign's: %s)\n", cmp.Or(s.Release, "unknown"), recorded)
+	}
+	return nil
 }
 
 // followUpChanged says so when the follow-up derived again is not the one

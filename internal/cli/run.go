@@ -38,6 +38,7 @@ type campaignFlags struct {
 	Workers  int           `help:"Parallel workers (default: the number of CPUs)."`
 	Mode     string        `enum:"mcp,fuzz" default:"mcp" help:"mcp checks the relations; fuzz only runs the transpiler (the paper's ablation)."`
 	Fault    []string      `help:"Demo fault of the builtin transpiler to switch on (repeatable); replaces the configured ones."`
+	Flags    []string      `placeholder:"DIMENSION=VALUE" help:"Keep only this value of a dimension of the configuration's flags (repeatable, or joined by commas; a dimension named twice keeps both values)."`
 }
 
 type runCmd struct {
@@ -81,7 +82,7 @@ func (c *runCmd) Run(tools *setup.Tools) error {
 	if err != nil {
 		return err
 	}
-	s, err := loadSetup(tools, c.Config, c.Fault)
+	s, err := loadSetup(tools, c.Config, c.Fault, setup.Options{Flags: c.Flags})
 	if err != nil {
 		return err
 	}
@@ -269,13 +270,17 @@ func (f *campaignFlags) options(s *setup.Setup) engine.Options {
 	return opt
 }
 
-func loadSetup(tools *setup.Tools, cfg string, faults []string) (*setup.Setup, error) {
+// loadSetup loads the configuration cfg with the tools, the faults and
+// the rest of opt.
+func loadSetup(tools *setup.Tools, cfg string, faults []string, opt setup.Options) (*setup.Setup, error) {
 	if err := configExists(cfg); err != nil {
 		return nil, err
 	}
-	return setup.Load(cfg, setup.Options{Faults: faults, Tools: tools, Warn: func(w string) {
+	opt.Faults, opt.Tools = faults, tools
+	opt.Warn = func(w string) {
 		fmt.Fprintf(os.Stderr, "mcpt: warning: %s\n", w)
-	}})
+	}
+	return setup.Load(cfg, opt)
 }
 
 // interrupts turns SIGINT, SIGTERM and SIGHUP into the stages of a stop.
@@ -358,6 +363,9 @@ func interruptible() (context.Context, func()) {
 
 func findingLine(f *result.Finding) string {
 	where := fmt.Sprintf("%s:%d (%s)", f.SeedFile, f.Spot.Line, f.Spot.Desc)
+	if f.Flags != "" {
+		where += " under " + f.Flags
+	}
 	what := string(f.Kind)
 	if f.Kind == result.Oracle {
 		what = fmt.Sprintf("%s %s", f.Checker, f.File)
@@ -385,6 +393,9 @@ func printSummary(w io.Writer, r *result.Report, out, mcpt string) {
 		fmt.Fprintf(w, " (shard %s)", r.Shard)
 	}
 	fmt.Fprintln(w)
+	if r.Release != "" || len(r.Flags) > 0 {
+		fmt.Fprintln(w, transpilerLine(r))
+	}
 	// The groups first: they are what a reader of a campaign needs.
 	byID := map[string]*result.Finding{}
 	for i := range r.Findings {
@@ -393,6 +404,9 @@ func printSummary(w io.Writer, r *result.Report, out, mcpt string) {
 	for _, g := range r.Groups {
 		ex := byID[g.Example]
 		fmt.Fprintf(w, "group %dx %s\n", g.Count, g.Title)
+		if len(r.Flags) > 1 && len(g.Flags) > 0 {
+			fmt.Fprintf(w, "  under %s\n", underText(g.Flags, len(r.Flags)))
+		}
 		if ex != nil && ex.Bundle != "" {
 			fmt.Fprintf(w, "  e.g. %s\n", engine.ReproCommand(mcpt, out, ex))
 		}
@@ -428,6 +442,41 @@ func printSummary(w io.Writer, r *result.Report, out, mcpt string) {
 		fmt.Fprintf(w, "  %-32s %6d test cases, %s%s\n", n, r.ByRelation[n].TestCases, found, checkedText(r.ByRelation[n]))
 	}
 	fmt.Fprintf(w, "report: %s\n", filepath.Join(out, "report.json"))
+}
+
+// transpilerLine says what the transpiler was: its release and the
+// combinations of flags each seed ran under.
+func transpilerLine(r *result.Report) string {
+	var parts []string
+	if r.Release != "" {
+		parts = append(parts, "release "+r.Release)
+	}
+	switch n := len(r.Flags); {
+	case n == 1:
+		parts = append(parts, "flags "+r.Flags[0])
+	case n > 1 && n <= 4:
+		parts = append(parts, fmt.Sprintf("%d combinations of flags: %s", n, strings.Join(r.Flags, "; ")))
+	case n > 4:
+		parts = append(parts, fmt.Sprintf("%d combinations of flags: %s … %s", n, r.Flags[0], r.Flags[n-1]))
+	}
+	return "transpiler: " + strings.Join(parts, ", ")
+}
+
+// underText lists the combinations a group was found under, of all the
+// campaign's.
+func underText(flags []string, all int) string {
+	if len(flags) == all {
+		return fmt.Sprintf("every combination of flags (%d)", all)
+	}
+	shown := flags
+	if len(shown) > 3 {
+		shown = shown[:3]
+	}
+	s := strings.Join(shown, "; ")
+	if len(flags) > len(shown) {
+		s += fmt.Sprintf("; and %d more", len(flags)-len(shown))
+	}
+	return fmt.Sprintf("%d of %d combinations of flags: %s", len(flags), all, s)
 }
 
 // checkedText says how many of a relation's test cases were checked and,

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -14,8 +13,10 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/internal/printable"
 	"github.com/mcpt-tool/mcpt/internal/setup"
+	"github.com/mcpt-tool/mcpt/matrix"
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/transpiler"
@@ -23,8 +24,9 @@ import (
 )
 
 type validateCmd struct {
-	Config string `short:"c" default:"mcpt.yaml" help:"Configuration file."`
-	NoRun  bool   `name:"no-run" help:"Do not run the transpiler: check the relations' spots and mutations only."`
+	Config string   `short:"c" default:"mcpt.yaml" help:"Configuration file."`
+	NoRun  bool     `name:"no-run" help:"Do not run the transpiler (nor its version command): check the relations' spots and mutations only."`
+	Flags  []string `placeholder:"DIMENSION=VALUE" help:"Keep only this value of a dimension of the configuration's flags (repeatable); the relations are tried under the first combination left."`
 }
 
 // Run loads everything and tries each relation on each seed: find the
@@ -38,12 +40,14 @@ type validateCmd struct {
 // transpiler said: a relation that inserts text the transpiler rejects
 // makes no test case, only findings.
 func (c *validateCmd) Run(tools *setup.Tools) error {
-	s, err := loadSetup(tools, c.Config, nil)
+	s, err := loadSetup(tools, c.Config, nil, setup.Options{Flags: c.Flags, NoRelease: c.NoRun})
 	if err != nil {
 		return err
 	}
 	ctx, stop := interruptible()
 	defer stop()
+	flags := underFlags(s)
+	tester := &engine.Tester{Release: s.Release}
 	var problems []string
 	var trials []*trial
 	for _, r := range s.Relations {
@@ -52,7 +56,8 @@ func (c *validateCmd) Run(tools *setup.Tools) error {
 		// where it finds no spot: what it misses, not what the seeds lack.
 		var blind []string
 		for _, sd := range s.Seeds {
-			in := relation.Input{Name: path.Base(sd.Name), Src: sd.Src}
+			sd.Flags = flags
+			in := tester.Input(sd)
 			spots, err := r.Spots(ctx, in)
 			if ctx.Err() != nil {
 				return errInterrupted
@@ -106,7 +111,7 @@ func (c *validateCmd) Run(tools *setup.Tools) error {
 		}
 	}
 	if !c.NoRun {
-		problems = append(problems, runProbes(s.Transpiler, probes)...)
+		problems = append(problems, runProbes(s.Transpiler, flags.Args(), probes)...)
 	}
 	if len(problems) > 0 {
 		return usageErr("%s", strings.Join(problems, "\n"))
@@ -229,13 +234,13 @@ type probe struct {
 // time, and describes those it did not accept, in the probes' order. A
 // follow-up whose base is not accepted either is the seed's problem, which
 // a campaign skips: it is reported as such.
-func runProbes(t transpiler.Transpiler, probes []*probe) []string {
+func runProbes(t transpiler.Transpiler, flags []string, probes []*probe) []string {
 	ctx := context.Background()
 	var g errgroup.Group
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for _, p := range probes {
 		g.Go(func() error {
-			p.res, p.err = t.Transpile(ctx, transpiler.Request{Name: p.in.Name, Src: p.followup, Role: transpiler.FollowUp})
+			p.res, p.err = t.Transpile(ctx, transpiler.Request{Name: p.in.Name, Src: p.followup, Role: transpiler.FollowUp, Flags: flags})
 			return nil
 		})
 	}
@@ -253,7 +258,7 @@ func runProbes(t transpiler.Transpiler, probes []*probe) []string {
 		}
 		ok, seen := baseOK[p.seed]
 		if !seen {
-			res, err := t.Transpile(ctx, transpiler.Request{Name: p.in.Name, Src: p.in.Src, Role: transpiler.Base})
+			res, err := t.Transpile(ctx, transpiler.Request{Name: p.in.Name, Src: p.in.Src, Role: transpiler.Base, Flags: flags})
 			ok = err == nil && res.Status == transpiler.Accepted
 			baseOK[p.seed] = ok
 		}
@@ -285,20 +290,22 @@ func verbOf(s transpiler.Status) string {
 }
 
 type spotsCmd struct {
-	Config   string `short:"c" default:"mcpt.yaml" help:"Configuration file."`
-	Relation string `arg:"" help:"Relation name."`
-	File     string `arg:"" help:"Input file."`
-	Seed     uint64 `default:"1" help:"Seed of the fresh names and picks."`
-	Diff     bool   `default:"true" negatable:"" help:"Show each follow-up as a diff from the input."`
-	Check    bool   `default:"true" negatable:"" help:"Run the configured transpiler on the file first and warn when it does not accept it: such a seed makes no test case."`
-	Shapes   bool   `help:"Show what the derived checks of each spot see: the new declaration's shape and its sibling (analogy), its neighbours and, running the transpiler on the follow-up, the place of every line that names them (order)."`
+	Config   string   `short:"c" default:"mcpt.yaml" help:"Configuration file."`
+	Flags    []string `placeholder:"DIMENSION=VALUE" help:"Keep only this value of a dimension of the configuration's flags (repeatable); the spots are those of the first combination left."`
+	Relation string   `arg:"" help:"Relation name."`
+	File     string   `arg:"" help:"Input file."`
+	Seed     uint64   `default:"1" help:"Seed of the fresh names and picks."`
+	Diff     bool     `default:"true" negatable:"" help:"Show each follow-up as a diff from the input."`
+	Check    bool     `default:"true" negatable:"" help:"Run the configured transpiler on the file first and warn when it does not accept it: such a seed makes no test case."`
+	Shapes   bool     `help:"Show what the derived checks of each spot see: the new declaration's shape and its sibling (analogy), its neighbours and, running the transpiler on the follow-up, the place of every line that names them (order)."`
 }
 
 func (c *spotsCmd) Run(tools *setup.Tools) error {
-	s, err := loadSetup(tools, c.Config, nil)
+	s, err := loadSetup(tools, c.Config, nil, setup.Options{Flags: c.Flags})
 	if err != nil {
 		return err
 	}
+	flags := underFlags(s)
 	rel, err := s.FindRelation(c.Relation)
 	if err != nil {
 		return usageErr("%v", err)
@@ -309,7 +316,7 @@ func (c *spotsCmd) Run(tools *setup.Tools) error {
 	}
 	ctx, stop := interruptible()
 	defer stop()
-	in := relation.Input{Name: filepath.Base(c.File), Src: src}
+	in := (&engine.Tester{Release: s.Release}).Input(engine.Seed{Name: filepath.Base(c.File), Src: src, Flags: flags})
 	spots, err := rel.Spots(ctx, in)
 	if ctx.Err() != nil {
 		return errInterrupted
@@ -318,7 +325,7 @@ func (c *spotsCmd) Run(tools *setup.Tools) error {
 		return usageErr("%s does not parse as relation %s expects: %v", c.File, rel.Name, err)
 	}
 	if c.Check {
-		warnUnaccepted(s.Transpiler, c.File, in)
+		warnUnaccepted(s.Transpiler, c.File, in, flags.Args())
 	}
 	fmt.Printf("%s: %d spots for %s\n", c.File, len(spots), rel.Name)
 	for _, sp := range spots {
@@ -342,7 +349,7 @@ func (c *spotsCmd) Run(tools *setup.Tools) error {
 			fmt.Printf("  %s = %s\n", k, fu.Bindings[k])
 		}
 		if c.Shapes {
-			showShapes(s.Transpiler, in, fu)
+			showShapes(s.Transpiler, in, fu, flags.Args())
 		}
 	}
 	return nil
@@ -351,7 +358,7 @@ func (c *spotsCmd) Run(tools *setup.Tools) error {
 // showShapes prints what the derived checks of a follow-up see: the shape
 // and sibling of analogy, the neighbours of order and the places of the
 // lines of o′ that name them.
-func showShapes(t transpiler.Transpiler, in relation.Input, fu *relation.FollowUp) {
+func showShapes(t transpiler.Transpiler, in relation.Input, fu *relation.FollowUp, flags []string) {
 	var o2 tree.Tree
 	transpiled := false
 	for _, chk := range fu.Checks {
@@ -366,7 +373,7 @@ func showShapes(t transpiler.Transpiler, in relation.Input, fu *relation.FollowU
 			fmt.Printf("  %s: %s between %s and %s\n", c.Name, c.New, orNone(c.Prev), orNone(c.Next))
 			if !transpiled {
 				transpiled = true
-				res, err := t.Transpile(context.Background(), transpiler.Request{Name: in.Name, Src: fu.Src, Role: transpiler.FollowUp})
+				res, err := t.Transpile(context.Background(), transpiler.Request{Name: in.Name, Src: fu.Src, Role: transpiler.FollowUp, Flags: flags})
 				switch {
 				case err != nil:
 					fmt.Printf("    (no places: cannot run the transpiler: %v)\n", err)
@@ -400,10 +407,32 @@ func orNone(n oracle.Name) string {
 	return n.String()
 }
 
+// underFlags is the combination of flags validate and spots try the
+// relations under: the first of the configuration's (as --flags keeps
+// them), said on standard output with the release when there are some.
+func underFlags(s *setup.Setup) matrix.Combination {
+	all := s.Combinations()
+	var parts []string
+	if s.Release != "" {
+		parts = append(parts, "release "+s.Release)
+	}
+	if f := all[0].String(); f != "" {
+		what := "flags " + f
+		if len(all) > 1 {
+			what += fmt.Sprintf(" (the first of %d combinations; --flags picks others)", len(all))
+		}
+		parts = append(parts, what)
+	}
+	if len(parts) > 0 {
+		fmt.Printf("transpiler: %s\n", strings.Join(parts, ", "))
+	}
+	return all[0]
+}
+
 // warnUnaccepted runs the transpiler on in, as a campaign's base run, and
 // warns on stderr when it does not accept it.
-func warnUnaccepted(t transpiler.Transpiler, file string, in relation.Input) {
-	res, err := t.Transpile(context.Background(), transpiler.Request{Name: in.Name, Src: in.Src, Role: transpiler.Base})
+func warnUnaccepted(t transpiler.Transpiler, file string, in relation.Input, flags []string) {
+	res, err := t.Transpile(context.Background(), transpiler.Request{Name: in.Name, Src: in.Src, Role: transpiler.Base, Flags: flags})
 	switch {
 	case err != nil:
 		fmt.Fprintf(os.Stderr, "mcpt: warning: cannot run the transpiler on %s: %v\n", file, err)
@@ -428,7 +457,7 @@ type relationsCmd struct {
 }
 
 func (c *relationsCmd) Run(tools *setup.Tools) error {
-	s, err := loadSetup(tools, c.Config, nil)
+	s, err := loadSetup(tools, c.Config, nil, setup.Options{NoRelease: true})
 	if err != nil {
 		return err
 	}

@@ -45,7 +45,7 @@ func (e events) caseDone(cr *engine.CaseResult) {
 	if e.w == nil {
 		return
 	}
-	e.w.Case(cr.Index, cr.Seed, cr.Relation, cr.Spot, cr.Status, cr.Skip)
+	e.w.Case(cr.Index, cr.Seed, cr.Flags, cr.Relation, cr.Spot, cr.Status, cr.Skip)
 	for i := range cr.Findings {
 		e.w.Finding(&cr.Findings[i])
 	}

@@ -27,7 +27,7 @@ func (s *Setup) Recipe(seed uint64, faults []string) (*bundle.Recipe, error) {
 	}
 	r := &bundle.Recipe{
 		Config: cfg.File, Seed: seed, Signature: result.Style(cfg.Signature), Transpiler: sp,
-		BaseRuns: cfg.BaseRuns, ConfirmRuns: cfg.ConfirmRuns,
+		BaseRuns: cfg.BaseRuns, ConfirmRuns: cfg.ConfirmRuns, Flags: s.Flags, Release: s.Release,
 	}
 	for _, g := range cfg.Relations.Go {
 		r.GoRelations = append(r.GoRelations, g.Value)
@@ -44,13 +44,18 @@ func (s *Setup) Recipe(seed uint64, faults []string) (*bundle.Recipe, error) {
 
 // FromRecipe makes the setup a recipe describes, with the given seed
 // files, its Go relations and builtin transpiler taken from t. The
-// relations compile from the files the recipe records, in memory.
+// relations compile from the files the recipe records, in memory. The
+// version command is not run (ReadRelease): the recipe's release is the
+// campaign's.
 func (t *Tools) FromRecipe(r *bundle.Recipe, seedFiles []string) (*Setup, error) {
+	if err := r.Flags.Check(); err != nil {
+		return nil, cfgErr(fmt.Errorf("the recipe's flags: %v", err))
+	}
 	cfg := &config.Config{
 		File: r.Config, Transpiler: config.Transpiler{Spec: r.Transpiler}, Signature: config.Signature(r.Signature),
-		BaseRuns: r.BaseRuns, ConfirmRuns: r.ConfirmRuns,
+		BaseRuns: r.BaseRuns, ConfirmRuns: r.ConfirmRuns, Flags: config.Flags{Matrix: r.Flags},
 	}
-	s := &Setup{Config: cfg}
+	s := &Setup{Config: cfg, Flags: r.Flags, Release: r.Release}
 	var err error
 	// Faults of the recipe are the campaign's; nil keeps the builtin's own.
 	if s.Transpiler, err = t.Transpiler(cfg, nil); err != nil {
@@ -58,6 +63,10 @@ func (t *Tools) FromRecipe(r *bundle.Recipe, seedFiles []string) (*Setup, error)
 	}
 	if s.Relations, err = recipeRelations(r, t); err != nil {
 		return nil, cfgErr(err)
+	}
+	if err := s.takeFlags(nil); err != nil {
+		s.Close()
+		return nil, err
 	}
 	if s.Seeds, err = ReadSeeds(seedFiles); err != nil {
 		return nil, cfgErr(err)

@@ -4,6 +4,7 @@
 package setup
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +18,7 @@ import (
 	"github.com/mcpt-tool/mcpt/grammar"
 	"github.com/mcpt-tool/mcpt/internal/inputfile"
 	"github.com/mcpt-tool/mcpt/internal/suggest"
+	"github.com/mcpt-tool/mcpt/matrix"
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/relation/yamlrel"
@@ -90,6 +92,12 @@ type Setup struct {
 	Relations     []*relation.Relation
 	Seeds         []engine.Seed
 	Normalize     oracle.Normalizer
+	// Flags are the configuration's flags, restricted to the values
+	// Options.Flags names.
+	Flags matrix.Matrix
+	// Release is the transpiler's release as its version command prints
+	// it; "" when it has none or it was not run (ReadRelease).
+	Release string
 }
 
 // Style is what the configuration says of the transpiler's names, for
@@ -126,6 +134,13 @@ type Options struct {
 	// Warn, when set, is given each warning of reading the relation
 	// files (yamlrel.Options.Warn).
 	Warn func(warning string)
+	// Flags, when set, keep of each flag dimension they name the values
+	// they name (--flags DIMENSION=VALUE, or several joined by commas).
+	Flags []string
+	// NoRelease leaves the transpiler's version command unrun: the
+	// release is not known, and the releases the relation packs support
+	// are not checked.
+	NoRelease bool
 }
 
 // Load reads the configuration at path and everything it names, each file
@@ -169,6 +184,20 @@ func Load(path string, opt Options) (*Setup, error) {
 	for _, r := range cfg.Normalize {
 		re := regexp.MustCompile(r.Match) // config.Parse checked it
 		s.Normalize = append(s.Normalize, oracle.Rule{Files: r.Files, Match: re, Replace: r.Replace})
+	}
+	if err := s.takeFlags(opt.Flags); err != nil {
+		s.Close()
+		return nil, err
+	}
+	if !opt.NoRelease {
+		if err := s.ReadRelease(context.Background()); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
+	if err := s.CheckSupports(!opt.NoRelease); err != nil {
+		s.Close()
+		return nil, err
 	}
 	return s, nil
 }
@@ -417,7 +446,7 @@ func (s *Setup) EngineOptions() engine.Options {
 	opt := engine.Options{
 		Mode: engine.MCP, Seed: 1, MaxTime: b.MaxTime, MaxCases: b.MaxCases,
 		MaxMR: b.MaxMR, MaxSpots: b.MaxSpots, BaseRuns: s.Config.BaseRuns, ConfirmRuns: s.Config.ConfirmRuns,
-		Normalize: s.Normalize, Config: s.Config.File, Style: s.Style(),
+		Normalize: s.Normalize, Config: s.Config.File, Style: s.Style(), Flags: s.Flags, Release: s.Release,
 	}
 	if opt.MaxTime == 0 && opt.MaxCases == 0 {
 		opt.MaxTime = time.Minute

@@ -191,6 +191,25 @@ func (mu *Mutation) renderAll(ts []*tmpl) ([]string, error) {
 	return out, nil
 }
 
+// Release is the transpiler's release the test case runs under
+// (.release), "" when the campaign does not know it.
+func (mu *Mutation) Release() string {
+	v, _ := mu.data["release"].(string)
+	return v
+}
+
+// Flags is the test case's combination of flags (.flags): dimension →
+// value name, with "" for a dimension the pack lists and the campaign
+// does not set.
+func (mu *Mutation) Flags() map[string]string {
+	m, _ := mu.data["flags"].(map[string]any)
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k], _ = v.(string)
+	}
+	return out
+}
+
 // Fresh are the fresh names the mutation drew: its fresh names, then the
 // names of its fresh lists.
 func (mu *Mutation) Fresh() []string {

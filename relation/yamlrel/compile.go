@@ -51,6 +51,9 @@ type defs struct {
 	// are evaluated at their spots.
 	spotted []*rel
 	sources map[string]yamlpos.Pos // where each definition was made, for duplicate errors
+	// supports is what the pack says it holds for (supports:), nil when
+	// it says nothing.
+	supports *relation.Supports
 
 	cacheMu sync.Mutex
 	cache   map[string]*model
@@ -349,6 +352,7 @@ func (d *defs) add(f *fileYAML) error {
 		errs.AddError(d.addKind(name, f.Kinds[name]))
 	}
 	errs.AddError(d.addTables(f.Tables))
+	errs.AddError(d.addSupports(f.Supports))
 	// Regions named by kinds are checked once every file is loaded.
 	for _, name := range sortedKeys(f.Kinds) {
 		k := f.Kinds[name]

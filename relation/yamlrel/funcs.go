@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpt-tool/mcpt/internal/namecase"
 	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/release"
 	"github.com/mcpt-tool/mcpt/tree"
 )
 
@@ -133,6 +134,9 @@ var funcList = []Func{
 		return replaceAll(rx, repl, s)
 	}},
 	{"repeat", "S N", "S repeated N times (alignment)", repeat},
+	// Releases.
+	{"atleast", "V MIN", "whether the release V (`.release`) is MIN or newer, versions compared as semantic versions are (`{{if atleast .release \"4.4\"}}`); an unknown release (\"\") is an error", atLeast},
+	{"inrange", "V RANGE", "whether the release V is in RANGE, comparisons that all hold, alternatives separated by `||` (`{{if inrange .release \">=4.0 <5.0\"}}`); an unknown release is an error", inRange},
 	// Files.
 	{"holding", "RE .out", "the first file of the base output (in name order) with a line matching RE, \"\" when none (see *Files found in the output*)", holding},
 	{"dir", "PATH", "the directory of a path", path.Dir},
@@ -597,4 +601,31 @@ func cachedRE(re string) (*regexp.Regexp, error) {
 	reCache.m[re] = rx
 	reCache.Unlock()
 	return rx, nil
+}
+
+// errNoRelease is the error of a comparison with an unknown release.
+var errNoRelease = errors.New("the release of the transpiler is not known: the configuration gives no transpiler.version")
+
+// atLeast tells whether the release v is min or newer.
+func atLeast(v, min string) (bool, error) {
+	if v == "" {
+		return false, errNoRelease
+	}
+	return release.AtLeast(v, min)
+}
+
+// inRange tells whether the release v is in the range rng.
+func inRange(v, rng string) (bool, error) {
+	if v == "" {
+		return false, errNoRelease
+	}
+	r, err := release.ParseRange(rng)
+	if err != nil {
+		return false, err
+	}
+	ver, err := release.Parse(v)
+	if err != nil {
+		return false, err
+	}
+	return r.Contains(ver), nil
 }

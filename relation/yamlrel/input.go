@@ -25,7 +25,7 @@ type model struct {
 	tree      *syntax.Tree // the input's syntax tree, when a tree region needed it
 
 	// found memoises each relation's spots in this input (per input name,
-	// which spots.when may look at): the engine mutates the same seed at
+	// release and flags, which spots.only may look at): the engine mutates the same seed at
 	// one spot after another, and finding the spots is the costly part.
 	foundMu sync.Mutex
 	found   map[foundKey]foundSpots
@@ -35,8 +35,9 @@ type model struct {
 }
 
 type foundKey struct {
-	r    *rel
-	name string
+	r       *rel
+	name    string
+	setting string // the release and flags (settingKey), which spots.only may look at
 }
 
 type foundSpots struct {

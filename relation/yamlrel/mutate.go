@@ -24,7 +24,7 @@ func (r *rel) mutate(ctx context.Context, in relation.Input, sp relation.Spot, r
 // followUp is mutate before the context's error is told apart.
 func (r *rel) followUp(ctx context.Context, in relation.Input, sp relation.Spot, rng *rand.Rand) (*relation.FollowUp, error) {
 	m := r.d.parse(ctx, in.Src)
-	ss, err := r.find(ctx, m, in.Name)
+	ss, err := r.find(ctx, m, in)
 	if err != nil {
 		return nil, err
 	}
@@ -83,6 +83,7 @@ func (r *rel) followUp(ctx context.Context, in relation.Input, sp relation.Spot,
 func (r *rel) bind(ctx context.Context, m *model, s *spot, in relation.Input, rng *rand.Rand) (map[string]any, error) {
 	data := s.data()
 	data["input"] = inputData(in.Name, m.src)
+	r.d.settingData(data, in)
 	if err := evalLets(ctx, r.d.lets, data); err != nil {
 		return nil, err
 	}

@@ -112,6 +112,8 @@ func (d *defs) compileRel(ry relYAML, checks []checkT) (*relation.Relation, erro
 		Spots:  r.spots,
 		Mutate: r.mutate,
 		Source: r.pos.String(),
+		// Every relation of a load shares the pack's word.
+		Supports: d.supports,
 	}
 	if len(r.nodeTypes()) > 0 {
 		rr.Holds = r.holds

@@ -195,6 +195,7 @@ func (d *defs) globalShape() *shape {
 	d.givenInError(tables, "table")
 	s.set("tables", tables)
 	s.set("input", mapOf("key of .input", "name", "stem", "text"))
+	s.set("release", nil).set("flags", d.flagsShape())
 	return s
 }
 
@@ -448,7 +449,7 @@ func missing(s *shape, path, k string) string {
 	if hint := suggest.DidYouMean(k, known); hint != "" {
 		return msg + hint
 	}
-	if len(known) > 0 && len(known) <= 12 {
+	if len(known) > 0 && len(known) <= 16 {
 		return msg + " (there are: " + strings.Join(known, ", ") + ")"
 	}
 	return msg

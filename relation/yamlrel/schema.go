@@ -23,6 +23,7 @@ type fileYAML struct {
 	Regions   map[string]regionYAML                  `yaml:"regions"`
 	Kinds     map[string]kindYAML                    `yaml:"kinds"`
 	Tables    map[string][]map[string]yamlpos.String `yaml:"tables"`
+	Supports  *supportsYAML                          `yaml:"supports"`
 	Relations []relYAML                              `yaml:"relations"`
 }
 

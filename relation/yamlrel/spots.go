@@ -27,7 +27,7 @@ type spot struct {
 
 func (r *rel) spots(ctx context.Context, in relation.Input) ([]relation.Spot, error) {
 	m := r.d.parse(ctx, in.Src)
-	ss, err := r.find(ctx, m, in.Name)
+	ss, err := r.find(ctx, m, in)
 	if err != nil {
 		return nil, err
 	}
@@ -52,15 +52,15 @@ func (r *rel) applicable(m *model) bool {
 // find returns the spots of the relation in the input that m models. The
 // spots are shared between callers and never changed: each call of a spot's
 // data builds a fresh map.
-func (r *rel) find(ctx context.Context, m *model, name string) ([]*spot, error) {
-	k := foundKey{r, name}
+func (r *rel) find(ctx context.Context, m *model, in relation.Input) ([]*spot, error) {
+	k := foundKey{r, in.Name, settingKey(in)}
 	m.foundMu.Lock()
 	f, ok := m.found[k]
 	m.foundMu.Unlock()
 	if ok {
 		return f.spots, f.err
 	}
-	ss, err := r.findAll(ctx, m, name)
+	ss, err := r.findAll(ctx, m, in)
 	if ctx.Err() != nil {
 		return nil, ctx.Err() // maybe cut short: not the spots of the input
 	}
@@ -73,9 +73,9 @@ func (r *rel) find(ctx context.Context, m *model, name string) ([]*spot, error) 
 	return ss, err
 }
 
-func (r *rel) findAll(ctx context.Context, m *model, name string) ([]*spot, error) {
+func (r *rel) findAll(ctx context.Context, m *model, in relation.Input) ([]*spot, error) {
 	if m.err != nil {
-		return nil, named(m.err, name)
+		return nil, named(m.err, in.Name)
 	}
 	if !r.applicable(m) {
 		return nil, nil
@@ -86,7 +86,7 @@ func (r *rel) findAll(ctx context.Context, m *model, name string) ([]*spot, erro
 		if err != nil {
 			return
 		}
-		ok, kerr := r.keep(ctx, s, name, m.src)
+		ok, kerr := r.keep(ctx, s, in, m.src)
 		if kerr != nil {
 			err = fmt.Errorf("relation %s: spots.only: %v", r.name, kerr)
 		}
@@ -312,12 +312,13 @@ func (r *rel) addScope(region map[string]any, inst *regionInst, b int) {
 }
 
 // keep reports whether a spot passes the relation's spots.when condition.
-func (r *rel) keep(ctx context.Context, s *spot, name, src string) (bool, error) {
+func (r *rel) keep(ctx context.Context, s *spot, in relation.Input, src string) (bool, error) {
 	if r.when == nil && len(r.except) == 0 {
 		return true, nil
 	}
 	data := s.data()
-	data["input"] = inputData(name, src)
+	data["input"] = inputData(in.Name, src)
+	r.d.settingData(data, in)
 	if err := evalLets(ctx, r.d.lets, data); err != nil {
 		return false, err
 	}

@@ -60,7 +60,11 @@ func New(options map[string]string, faults []string) (transpiler.Transpiler, err
 	transpile := func(_ context.Context, req transpiler.Request) (tree.Tree, error) {
 		var active []string
 		if req.Role == transpiler.FollowUp || inBase {
-			active = faults
+			more, err := flagFaults(req.Flags)
+			if err != nil {
+				return nil, err // CheckFlags refused them at start
+			}
+			active = slices.Concat(faults, more)
 		}
 		files, err := cll.Transpile(req.Name, req.Src, active...)
 		var list token.ErrorList
@@ -72,7 +76,47 @@ func New(options map[string]string, faults []string) (transpiler.Transpiler, err
 		}
 		return tree.Tree(files), nil
 	}
-	return transpiler.InProcess(Name, transpile, IsRejection), nil
+	return checked{transpiler.InProcess(Name, transpile, IsRejection)}, nil
+}
+
+// checked is cllc with the flags it takes: those of the cllc command that
+// switch faults on, --fault NAME or --fault=NAME, repeatable. They are
+// active in the runs the configured faults are.
+type checked struct{ transpiler.Transpiler }
+
+// CheckFlags implements transpiler.FlagChecker.
+func (checked) CheckFlags(flags []string) error {
+	_, err := flagFaults(flags)
+	return err
+}
+
+// flagFaults are the faults that flags switch on.
+func flagFaults(flags []string) ([]string, error) {
+	var out []string
+	for i := 0; i < len(flags); i++ {
+		f := flags[i]
+		name, ok := strings.CutPrefix(f, "--fault=")
+		switch {
+		case ok:
+		case f == "--fault" && i+1 < len(flags):
+			i++
+			name = flags[i]
+		case f == "--fault":
+			return nil, errors.New("flag --fault: needs the name of a fault")
+		default:
+			return nil, fmt.Errorf("unknown flag %q (cllc takes --fault NAME)", f)
+		}
+		if !slices.ContainsFunc(cll.Faults(), func(k cll.Fault) bool { return k.Name == name }) {
+			var known []string
+			for _, k := range cll.Faults() {
+				known = append(known, k.Name)
+			}
+			sort.Strings(known)
+			return nil, fmt.Errorf("flag --fault: %w", &transpiler.UnknownFaultError{Name: name, Known: known})
+		}
+		out = append(out, name)
+	}
+	return out, nil
 }
 
 // IsRejection reports whether err is a positioned front-end error of CLL:

@@ -5,6 +5,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpt-tool/mcpt/cll"
 	"github.com/mcpt-tool/mcpt/transpiler"
@@ -127,6 +128,42 @@ func TestConfigurationErrors(t *testing.T) {
 		_, err := open(tc.options, tc.faults)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "cllc") {
 			t.Errorf("Builtin(%v, %v): %v, want an error containing %q", tc.options, tc.faults, err, tc.want)
+		}
+	}
+}
+
+// The flags of a run switch faults on as the cllc command's --fault does,
+// in the runs the configured faults are active in; the builtin refuses, at
+// start, flags it does not take.
+func TestFlags(t *testing.T) {
+	clean := run(t, builtin(t, nil), transpiler.Base, traffic).Files[typesH]
+	for _, timeout := range []time.Duration{0, time.Minute} {
+		tr, err := transpiler.Open(spec.Spec{Kind: spec.Builtin, Builtin: cllc.Name, Options: map[string]string{"faults-in": "follow-up"}, Process: spec.Process{Timeout: timeout}}, cllc.Builtins())
+		if err != nil {
+			t.Fatal(err)
+		}
+		fc, ok := tr.(transpiler.FlagChecker)
+		if !ok {
+			t.Fatalf("timeout %v: cllc does not check flags", timeout)
+		}
+		for _, flags := range [][]string{{"--fault", "reverse-enums"}, {"--fault=reverse-enums"}} {
+			if err := fc.CheckFlags(flags); err != nil {
+				t.Errorf("%q: %v", flags, err)
+			}
+			for role, want := range map[transpiler.Role]bool{transpiler.Base: false, transpiler.FollowUp: true} {
+				res, err := tr.Transpile(t.Context(), transpiler.Request{Name: "traffic.cll", Src: []byte(traffic), Role: role, Flags: flags})
+				if err != nil || res.Status != transpiler.Accepted {
+					t.Fatalf("%q: %v %v", flags, res, err)
+				}
+				if faulty := !bytes.Equal(res.Files[typesH], clean); faulty != want {
+					t.Errorf("%q, %s run: fault active %v", flags, role, faulty)
+				}
+			}
+		}
+		for flags, want := range map[string]string{"--fault": "needs the name", "--fault=nope": `unknown fault "nope"`, "-O2": `unknown flag "-O2"`} {
+			if err := fc.CheckFlags(strings.Fields(flags)); err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: %v, want %q", flags, err, want)
+			}
 		}
 	}
 }

@@ -46,7 +46,15 @@ type Spec struct {
 	WorkerRequests int      `json:"worker_requests,omitempty" yaml:"worker_requests" for:"worker"`
 	// URL is where an http transpiler takes its POSTs.
 	URL string `json:"url,omitempty" yaml:"url" selects:"http"`
+	// Version is the command line that prints the transpiler's release
+	// (tsc --version), run once at start; nil: the release is not known.
+	Version []string `json:"version,omitempty" yaml:"version" for:"command worker"`
 }
+
+// PlaceholderFlags is the argument of a command line (a command's, a
+// worker request's) that stands for the arguments of the test case's
+// combination of flags: none, one or several.
+const PlaceholderFlags = "{flags}"
 
 // Process describes a process that transpiles: a command started per run,
 // or a worker. Accept and Reject keep nil (the default) apart from empty
@@ -110,6 +118,9 @@ func (s Spec) Check(given func(key string) bool) []Problem {
 	}
 	if given("worker_requests") && s.WorkerRequests <= 0 {
 		ps = append(ps, Problem{"worker_requests", -1, fmt.Sprintf("worker_requests: must be positive, found %d", s.WorkerRequests)})
+	}
+	if given("version") && (len(s.Version) == 0 || s.Version[0] == "") {
+		ps = append(ps, Problem{"version", -1, "version: want the command line that prints the release ([tsc, --version])"})
 	}
 	if given("timeout") && s.Timeout <= 0 {
 		ps = append(ps, Problem{"timeout", -1, fmt.Sprintf("timeout: must be positive, found %s", s.Timeout)})
