@@ -616,7 +616,9 @@ func (e Edit) Apply(src []byte) []byte {
 // out as its siblings are: on a line of its own with their indentation or
 // inline, with the separator between members (a separator ending text is
 // taken as that one, a `,` or `;` ending it replaced by the list's), and
-// after it where the list has trailing separators.
+// after it where the list has trailing separators; where `;` is a
+// terminator some members go without, a text that ends with `}` gets
+// none.
 // Text of several lines is indented line by line.
 func (s Spot) Insert(text string) Edit {
 	l, lay := s.List, s.List.Layout
@@ -631,6 +633,12 @@ func (s Spot) Insert(text string) Edit {
 		text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\n", lay.EOL+lay.Indent)
 	}
 	sepAfter := lay.Sep != "" && (s.After != nil || lay.Trailing || lay.Optional)
+	if lay.Optional && lay.Sep == ";" && strings.HasSuffix(text, "}") {
+		// a member that ends with a body (a method, a static block) is
+		// one that goes without the terminator: `;` after it would be
+		// an empty member of its own
+		sepAfter = false
+	}
 	if sepAfter {
 		text += lay.Sep
 	}

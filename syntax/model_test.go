@@ -324,3 +324,44 @@ func TestInsertAfterTrailingComment(t *testing.T) {
 		t.Errorf("after b: %q", got)
 	}
 }
+
+// TestInsertBodyWithoutTerminator: in a list where `;` ends the members
+// that need it (a TypeScript class body: fields, not methods), a member
+// whose text ends with a body takes none, while a field does.
+func TestInsertBodyWithoutTerminator(t *testing.T) {
+	src := []byte("class C {\n  a;\n  m() {}\n}\n")
+	body := &Node{Kind: "class_body", Named: true, Start: 8, End: 24, Children: []*Node{
+		{Kind: "{", Start: 8, End: 9},
+		{Kind: "field", Named: true, Start: 12, End: 13, Children: []*Node{{Kind: "property_identifier", Named: true, Field: "name", Start: 12, End: 13}}},
+		{Kind: ";", Start: 13, End: 14},
+		{Kind: "method", Named: true, Start: 17, End: 23, Children: []*Node{
+			{Kind: "property_identifier", Named: true, Field: "name", Start: 17, End: 18},
+			{Kind: "formal_parameters", Named: true, Start: 18, End: 20},
+			{Kind: "statement_block", Named: true, Start: 21, End: 23},
+		}},
+		{Kind: "}", Start: 24, End: 25},
+	}}
+	body.End = 25
+	root := &Node{Kind: "program", Named: true, Start: 0, End: len(src), Children: []*Node{
+		{Kind: "class", Named: true, Start: 0, End: 25, Children: []*Node{{Kind: "class", Start: 0, End: 5}, body}},
+	}}
+	LinkParents(root)
+	ls := Lists(&Tree{Src: src, Root: root}, ListSpec{Lists: []string{"class_body"}})
+	if len(ls) != 1 || len(ls[0].Members) != 2 {
+		t.Fatalf("lists %v", ls)
+	}
+	spots := ls[0].Spots()
+	for _, c := range []struct {
+		gap        int
+		text, want string
+	}{
+		{2, "s() {}", "class C {\n  a;\n  m() {}\n  s() {}\n}\n"},
+		{1, "static { x(); }", "class C {\n  a;\n  static { x(); }\n  m() {}\n}\n"},
+		{2, "x = 1;", "class C {\n  a;\n  m() {}\n  x = 1;\n}\n"},
+		{1, "x = 1", "class C {\n  a;\n  x = 1;\n  m() {}\n}\n"},
+	} {
+		if got := string(spots[c.gap].Insert(c.text).Apply(src)); got != c.want {
+			t.Errorf("insert %q at %s:\n%q\nwant\n%q", c.text, spots[c.gap].Desc, got, c.want)
+		}
+	}
+}
