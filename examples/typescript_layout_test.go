@@ -150,6 +150,7 @@ var tsRelationLists = map[string]string{
 	"add-enum-member": "enum_body", "add-enum-member-explicit": "enum_body",
 	"add-interface-member": "interface_body", "add-optional-interface-member": "interface_body", "add-optional-member": "interface_body",
 	"add-class-property": "class_body", "add-constant": "program", "add-parameter-property": "class_body",
+	"add-enum-member-special": "enum_body", "add-export": "program", "add-reexport": "program", "add-static-block": "class_body",
 }
 
 // tsBlindPairs counts the relation-seed pairs where the seed has a list
