@@ -38,11 +38,11 @@ func ExampleLoad() {
 		fmt.Printf("%dx %s\n", g.Count, g.Title)
 	}
 	// Output:
-	// 100 test cases: 15 test cases with findings (30 failed checkers)
-	// 8x augment-enumeration: enumerator-and-count *_types.h (e.g. traffic_light_types.h)
-	// 8x augment-enumeration: name-table *_types.c (e.g. traffic_light_types.c)
-	// 7x add-enumeration: type-block *_types.h (e.g. traffic_light_types.h)
-	// 7x add-enumeration: name-table-and-function *_types.c (e.g. traffic_light_types.c)
+	// 100 test cases: 10 test cases with findings (20 failed checkers)
+	// 6x augment-enumeration: enumerator-and-count *_types.h (e.g. traffic_light_types.h)
+	// 6x augment-enumeration: name-table *_types.c (e.g. traffic_light_types.c)
+	// 4x add-enumeration: type-block *_types.h (e.g. traffic_light_types.h)
+	// 4x add-enumeration: name-table-and-function *_types.c (e.g. traffic_light_types.c)
 }
 
 // A relation written in Go joins a campaign through Relations: the

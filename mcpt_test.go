@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpt-tool/mcpt"
 	"github.com/mcpt-tool/mcpt/examples/cll/gorel"
+	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/transpiler/cllc"
 )
 
@@ -52,5 +53,46 @@ func TestLoadOptions(t *testing.T) {
 	}
 	if rep.TestCases != 7 || len(rep.Findings) != 0 {
 		t.Errorf("%d test cases, %d findings; want 7 and none", rep.TestCases, len(rep.Findings))
+	}
+}
+
+// TestLoadFlags: a campaign loaded from Go has the configuration's flags
+// and runs each seed under each combination; a Go relation that says what
+// it supports stops Load when a configured value is not among them.
+func TestLoadFlags(t *testing.T) {
+	traffic, err := filepath.Abs("examples/cll/traffic.cll")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel := *gorel.AddCommand()
+	rel.Supports = &relation.Supports{Source: "gorel", Flags: map[string][]string{"fault": {"none", "reversed"}}}
+	cfg := filepath.Join(t.TempDir(), "mcpt.yaml")
+	write := func(values string) {
+		yaml := "transpiler: {builtin: cllc}\nseeds: {files: ['" + traffic + "']}\nrelations: {go: [add-actuator-command-go]}\nbudget: {max_cases: 12}\n" +
+			"flags: {fault: {" + values + "}}\n"
+		if err := os.WriteFile(cfg, []byte(yaml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opts := []mcpt.Option{mcpt.Relations(&rel), mcpt.Builtin(cllc.Name, cllc.New)}
+	write("none: [], reversed: [--fault, reverse-enums], sorted: [--fault, sorted-resets]")
+	if _, err := mcpt.Load(cfg, opts...); err == nil || !strings.Contains(err.Error(), "mcpt.yaml:5:63: flags: fault=sorted is not supported by the pack, which knows fault none, reversed (gorel)") {
+		t.Errorf("a value the relation does not support: %v", err)
+	}
+	write("none: [], reversed: [--fault, reverse-enums]")
+	c, err := mcpt.Load(cfg, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if n := c.Options.Flags.Size(); n != 2 {
+		t.Fatalf("%d combinations", n)
+	}
+	rep, err := c.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.TestCases != 12 || len(rep.Flags) != 2 || rep.Seeds.Total != 2 {
+		t.Errorf("%d test cases, flags %q, %d seeds", rep.TestCases, rep.Flags, rep.Seeds.Total)
 	}
 }

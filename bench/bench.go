@@ -22,6 +22,7 @@ import (
 
 	"github.com/mcpt-tool/mcpt/config"
 	"github.com/mcpt-tool/mcpt/engine"
+	"github.com/mcpt-tool/mcpt/grammar"
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/transpiler"
 	"github.com/mcpt-tool/mcpt/transpiler/cllc"
@@ -113,7 +114,7 @@ type env struct {
 	inproc  *setup.Setup
 	exec    transpiler.Transpiler
 	cllc    string
-	grammar string
+	grammar *grammar.Grammar // cll.grammar
 }
 
 // Run performs every measurement and returns the results. It returns an
@@ -196,25 +197,28 @@ func load(ctx context.Context, opt Options) (*env, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	cfg, err := config.Load(filepath.Join(opt.Examples, "mcpt-exec.yaml"))
+	// The external cllc's configuration as mcpt run reads it, its
+	// command pointed at the executable: its transpiler alone.
+	execSetup, err := setup.Load(filepath.Join(opt.Examples, "mcpt-exec.yaml"), setup.Options{
+		Skip: setup.SkipRelations | setup.SkipSeeds, NoRelease: true,
+		Edit: func(cfg *config.Config) error {
+			if cfg.Transpiler.Kind != spec.Command {
+				return fmt.Errorf("bench: %s: want a transpiler command", cfg.File)
+			}
+			cfg.Transpiler.Argv[0] = cllc
+			return nil
+		},
+	})
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
-	if cfg.Transpiler.Kind != spec.Command {
-		cleanup()
-		return nil, nil, fmt.Errorf("bench: %s: want a transpiler command", cfg.File)
-	}
-	cfg.Transpiler.Argv[0] = cllc
-	ext, err := setup.Transpiler(cfg, nil)
+	g, err := setup.ReadGrammar(filepath.Join(opt.Examples, "cll.grammar"))
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
-	return &env{
-		opt: opt, inproc: inproc, exec: ext, cllc: cllc,
-		grammar: filepath.Join(opt.Examples, "cll.grammar"),
-	}, cleanup, nil
+	return &env{opt: opt, inproc: inproc, exec: execSetup.Transpiler, cllc: cllc, grammar: g}, cleanup, nil
 }
 
 // ModulePath is the path of the mcpt module, as its go.mod declares it.

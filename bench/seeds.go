@@ -12,10 +12,7 @@ import (
 // the in-process cllc (as `mcpt seeds --accept -c mcpt.yaml` does), with
 // one worker and with Workers, interleaved, and keeps the medians.
 func (e *env) seedGeneration(ctx context.Context, res *Results) error {
-	g, err := grammar.ParseFile(e.grammar)
-	if err != nil {
-		return err
-	}
+	g := e.grammar
 	t := e.inproc.Transpiler
 	accept := func(src []byte) bool {
 		r, err := t.Transpile(ctx, transpiler.Request{Name: "seed.cll", Src: src, Role: transpiler.Base})

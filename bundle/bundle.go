@@ -125,10 +125,20 @@ func Remove(dir string) error {
 	}
 	defer root.Close()
 	listed, err := readManifest(root)
+	temp := strings.HasPrefix(filepath.Base(dir), TempPrefix)
 	if errors.Is(err, fs.ErrNotExist) {
-		if strings.HasPrefix(filepath.Base(dir), TempPrefix) {
+		if temp {
 			removeIfEmpty(dir)
 		}
+		return nil
+	}
+	if err != nil && temp && onlyManifest(dir) {
+		// The manifest is written first: cut short (a kill between making
+		// it and writing it, a full disk), it is all the bundle holds.
+		if err := root.Remove(ManifestFile); err != nil {
+			return err
+		}
+		removeIfEmpty(dir)
 		return nil
 	}
 	if err != nil {
@@ -155,6 +165,13 @@ func Remove(dir string) error {
 	}
 	removeIfEmpty(dir)
 	return nil
+}
+
+// onlyManifest tells whether the directory dir holds its manifest and
+// nothing else.
+func onlyManifest(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	return err == nil && len(entries) == 1 && entries[0].Name() == ManifestFile && entries[0].Type().IsRegular()
 }
 
 // removeIfEmpty removes the directory dir if it is empty.
@@ -595,6 +612,15 @@ func (r *Reader) LoadReport(name string) (*result.Report, error) {
 		return nil, fmt.Errorf("%s: %w", r.display(name), err)
 	}
 	return rep, nil
+}
+
+// OpenRegular opens the regular file at the slash-separated path name,
+// checked as every path is (no symbolic link, no special file), for a
+// reader that bounds what it reads itself (a journal, read a line at a
+// time).
+func (r *Reader) OpenRegular(name string) (*os.File, error) {
+	f, _, err := r.openFile(name)
+	return f, err
 }
 
 // openFile opens the regular file at the slash-separated path name,

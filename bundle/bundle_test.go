@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/mcpt-tool/mcpt/result"
@@ -152,5 +153,46 @@ func TestRemove(t *testing.T) {
 	}
 	if _, err := os.Stat(outside); err != nil {
 		t.Errorf("Remove left the bundle: %v", err)
+	}
+}
+
+// TestRemoveTornManifest: a half-written bundle whose manifest a kill
+// left empty or cut in its first line holds nothing else (the manifest
+// is written first): Remove takes it away. Beside other files, the
+// manifest is not one mcpt left half-written, and nothing is removed.
+func TestRemoveTornManifest(t *testing.T) {
+	findings := t.TempDir()
+	for _, content := range []string{"", manifestHead[:8]} {
+		tmp := filepath.Join(findings, TempPrefix+"c000001-r-42")
+		if err := os.MkdirAll(tmp, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(tmp, ManifestFile), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := RemoveTemps(findings); err != nil {
+			t.Fatalf("manifest %q: %v", content, err)
+		}
+		if _, err := os.Stat(tmp); !os.IsNotExist(err) {
+			t.Errorf("manifest %q: the half-written bundle stays: %v", content, err)
+		}
+	}
+	other := filepath.Join(findings, TempPrefix+"c000002-r-43")
+	os.MkdirAll(other, 0o755)
+	os.WriteFile(filepath.Join(other, ManifestFile), nil, 0o644)
+	os.WriteFile(filepath.Join(other, "notes.txt"), []byte("mine"), 0o644)
+	if err := RemoveTemps(findings); err == nil || !strings.Contains(err.Error(), "not a manifest mcpt wrote") {
+		t.Errorf("a damaged manifest beside other files: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(other, "notes.txt")); err != nil {
+		t.Errorf("a file mcpt did not write was removed: %v", err)
+	}
+	// Not a temporary directory: a bundle in place, whose manifest is
+	// damaged, is refused as before.
+	placed := filepath.Join(t.TempDir(), "c000003-r")
+	os.MkdirAll(placed, 0o755)
+	os.WriteFile(filepath.Join(placed, ManifestFile), nil, 0o644)
+	if err := Remove(placed); err == nil {
+		t.Error("a bundle with an empty manifest was removed")
 	}
 }

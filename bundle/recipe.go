@@ -2,6 +2,7 @@ package bundle
 
 import (
 	"github.com/mcpt-tool/mcpt/matrix"
+	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/transpiler/spec"
 )
@@ -31,7 +32,7 @@ type Recipe struct {
 	// earlier versions of mcpt record them; Inputs reads either.
 	RelationFiles map[string]string `json:"relation_files,omitempty"`
 	GoRelations   []string          `json:"go_relations,omitempty"`
-	Normalize     []Rule            `json:"normalize,omitempty"`
+	Normalize     oracle.Normalizer `json:"normalize,omitempty"`
 	// Signature is what the transpiler's output makes of names, for the
 	// signature of a reproduction.
 	Signature result.Style `json:"signature,omitzero"`
@@ -61,10 +62,3 @@ func (r *Recipe) Inputs() map[string]string {
 // Transpiler is the transpiler of a recipe, a builtin, or a command, a
 // worker or a service that the recipient runs only when they say so.
 type Transpiler = spec.Spec
-
-// Rule is a normalisation rule of a recipe.
-type Rule struct {
-	Files   []string `json:"files,omitempty"`
-	Match   string   `json:"match"`
-	Replace *string  `json:"replace,omitempty"`
-}

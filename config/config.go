@@ -17,7 +17,16 @@ import (
 	"github.com/mcpt-tool/mcpt/internal/inputfile"
 	"github.com/mcpt-tool/mcpt/internal/namecase"
 	"github.com/mcpt-tool/mcpt/internal/yamlpos"
+	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/transpiler/spec"
+)
+
+// The most base_runs and confirm_runs a configuration (or a bundle's
+// recipe) may ask for: each is a run of the transpiler per base or per
+// failing test case.
+const (
+	MaxBaseRuns    = 10
+	MaxConfirmRuns = 20
 )
 
 // Config is a decoded and validated mcpt.yaml. Paths in it are resolved
@@ -29,13 +38,21 @@ type Config struct {
 	Seeds      Seeds
 	Relations  Relations
 	Budget     Budget
-	Normalize  []Rule
-	BaseRuns   int // how many times each base is transpiled to detect nondeterminism (1 = no check)
+	// Normalize are the normalisation rules applied to every output file
+	// before the checks.
+	Normalize oracle.Normalizer
+	BaseRuns  int // how many times each base is transpiled to detect nondeterminism (1 = no check)
 	// ConfirmRuns is how many times a failing run is run again, each
 	// repeating the failure, before it is a finding; 0 is the engine's
 	// default.
 	ConfirmRuns int
-	Signature   Signature
+	// BundlesPerGroup is how many findings of each signature group get a
+	// bundle and the full confirmation; 0 is the engine's default.
+	BundlesPerGroup int
+	// CountUnconfirmed is confirm_counted: false: a finding counted in its
+	// group is not run again.
+	CountUnconfirmed bool
+	Signature        Signature
 	// Flags is the matrix of the transpiler's flags: each seed runs under
 	// each combination of one value per dimension.
 	Flags Flags
@@ -59,6 +76,8 @@ type Signature struct {
 type Transpiler struct {
 	spec.Spec
 	Pos Pos
+	// VersionPos is where the version command was given.
+	VersionPos Pos
 }
 
 // Seeds names seed files, or a grammar to generate them from.
@@ -89,27 +108,23 @@ type Budget struct {
 	MaxCases int
 	MaxMR    int
 	MaxSpots int
-}
-
-// Rule is a normalisation rule applied to every output file before checks:
-// lines matching Match are dropped, or rewritten to Replace.
-type Rule struct {
-	Files   []string // glob patterns of files it applies to; empty = all
-	Match   string
-	Replace *string
-	Pos     Pos
+	// Exhaustive plans without the weights that move a campaign to new
+	// groups.
+	Exhaustive bool
 }
 
 type fileYAML struct {
-	Transpiler *transpilerYAML `yaml:"transpiler"`
-	Seeds      *seedsYAML      `yaml:"seeds"`
-	Relations  *relationsYAML  `yaml:"relations"`
-	Budget     *budgetYAML     `yaml:"budget"`
-	Normalize  []ruleYAML      `yaml:"normalize"`
-	BaseRuns   *Int            `yaml:"base_runs"`
-	Confirm    *Int            `yaml:"confirm_runs"`
-	Signature  *signatureYAML  `yaml:"signature"`
-	Flags      *flagsYAML      `yaml:"flags"`
+	Transpiler     *transpilerYAML `yaml:"transpiler"`
+	Seeds          *seedsYAML      `yaml:"seeds"`
+	Relations      *relationsYAML  `yaml:"relations"`
+	Budget         *budgetYAML     `yaml:"budget"`
+	Normalize      []ruleYAML      `yaml:"normalize"`
+	BaseRuns       *Int            `yaml:"base_runs"`
+	Confirm        *Int            `yaml:"confirm_runs"`
+	Bundles        *Int            `yaml:"bundles_per_group"`
+	ConfirmCounted *bool           `yaml:"confirm_counted"`
+	Signature      *signatureYAML  `yaml:"signature"`
+	Flags          *flagsYAML      `yaml:"flags"`
 }
 
 type signatureYAML struct {
@@ -136,6 +151,9 @@ type budgetYAML struct {
 	MaxCases *Int    `yaml:"max_cases"`
 	MaxMR    *Int    `yaml:"max_mr"`
 	MaxSpots *Int    `yaml:"max_spots"`
+	// Exhaustive is a plain bool: a value of another kind is a decoding
+	// error at its place.
+	Exhaustive bool `yaml:"exhaustive"`
 }
 
 type ruleYAML struct {
@@ -198,18 +216,28 @@ func ParseAll(path string, data []byte) (*Config, ErrorList) {
 	}
 	c.normalize(y.Normalize, &errs)
 	if y.BaseRuns != nil {
-		if n := y.BaseRuns.Value; n < 1 || n > 10 {
-			errs.Add(y.BaseRuns.At("base_runs must be between 1 and 10, found %d", n))
+		if n := y.BaseRuns.Value; n < 1 || n > MaxBaseRuns {
+			errs.Add(y.BaseRuns.At("base_runs must be between 1 and %d, found %d", MaxBaseRuns, n))
 		} else {
 			c.BaseRuns = int(n)
 		}
 	}
 	if y.Confirm != nil {
-		if n := y.Confirm.Value; n < 1 || n > 20 {
-			errs.Add(y.Confirm.At("confirm_runs must be between 1 and 20, found %d", n))
+		if n := y.Confirm.Value; n < 1 || n > MaxConfirmRuns {
+			errs.Add(y.Confirm.At("confirm_runs must be between 1 and %d, found %d", MaxConfirmRuns, n))
 		} else {
 			c.ConfirmRuns = int(n)
 		}
+	}
+	if y.Bundles != nil {
+		if n := y.Bundles.Value; n < 1 || n > MaxBundlesPerGroup {
+			errs.Add(y.Bundles.At("bundles_per_group must be between 1 and %d, found %d", MaxBundlesPerGroup, n))
+		} else {
+			c.BundlesPerGroup = int(n)
+		}
+	}
+	if y.ConfirmCounted != nil {
+		c.CountUnconfirmed = !*y.ConfirmCounted
 	}
 	if y.Signature != nil {
 		c.signature(y.Signature, &errs)
@@ -256,7 +284,12 @@ func (c *Config) relations(r *relationsYAML, errs *ErrorList) {
 	}
 }
 
+// MaxBundlesPerGroup bounds bundles_per_group (and --bundles-per-group):
+// more is a bundle for every finding of any campaign one would run.
+const MaxBundlesPerGroup = 1000000
+
 func (c *Config) budget(b *budgetYAML, errs *ErrorList) {
+	c.Budget.Exhaustive = b.Exhaustive
 	if b.MaxTime != nil {
 		d, err := time.ParseDuration(b.MaxTime.Value)
 		switch {
@@ -290,15 +323,17 @@ func (c *Config) budget(b *budgetYAML, errs *ErrorList) {
 
 func (c *Config) normalize(rules []ruleYAML, errs *ErrorList) {
 	for _, r := range rules {
-		rule := Rule{Match: r.Match.Value, Pos: r.Match.Pos}
+		var rule oracle.Rule
 		if r.Match.Value == "" {
 			pos := r.Match.Pos
 			if pos.Line == 0 {
 				pos = Pos{File: c.File, Line: 1, Col: 1}
 			}
 			errs.Add(Errorf(pos, "normalize: a rule needs match"))
-		} else if _, err := regexp.Compile(r.Match.Value); err != nil {
+		} else if re, err := regexp.Compile(r.Match.Value); err != nil {
 			errs.Add(r.Match.At("bad pattern: %v", err))
+		} else {
+			rule.Match = re
 		}
 		if r.Replace != nil {
 			v := r.Replace.Value
@@ -310,7 +345,9 @@ func (c *Config) normalize(rules []ruleYAML, errs *ErrorList) {
 			}
 			rule.Files = append(rule.Files, f.Value)
 		}
-		c.Normalize = append(c.Normalize, rule)
+		if rule.Match != nil { // else an error is reported
+			c.Normalize = append(c.Normalize, rule)
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package config
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/goccy/go-yaml/ast"
 
@@ -162,6 +163,12 @@ func (c *Config) flagsReach(t *transpilerYAML, errs *ErrorList) {
 	pos := tr.Pos
 	if t.keys.Has(key) {
 		pos = t.keys.At(key)
+	}
+	for i, a := range args {
+		if strings.Contains(a, spec.PlaceholderFlags) {
+			errs.Add(Errorf(t.keys.Item(key, i), "transpiler: %s stands for several arguments: write it as an argument of its own, not within %q", spec.PlaceholderFlags, a))
+			return
+		}
 	}
 	errs.Add(Errorf(pos, "transpiler: %s has no %s argument: every combination of the flags would run the same command", key, spec.PlaceholderFlags))
 }

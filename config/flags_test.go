@@ -57,6 +57,7 @@ flags:
 		"transpiler: {command: [t, '{input}']}\nflags: {target: {es5: [--target, es5]}}":                    "mcpt.yaml:1:23: transpiler: command has no {flags} argument",
 		"transpiler: {worker: [w], arguments: ['{input}']}\nflags: {t: {a: [x]}}":                           "mcpt.yaml:1:38: transpiler: arguments has no {flags} argument",
 		"transpiler: {worker: [w]}\nflags: {t: {a: [x]}}":                                                   "transpiler: arguments has no {flags} argument",
+		"transpiler: {command: [t, '--x={flags}']}\nflags: {t: {a: [x]}}":                                   `mcpt.yaml:1:27: transpiler: {flags} stands for several arguments: write it as an argument of its own, not within "--x={flags}"`,
 		"transpiler: {command: [t, '{flags}']}\nflags: {2x: {a: [x]}}":                                      `mcpt.yaml:2:9: flags: flag dimension "2x" is not an identifier`,
 		"transpiler: {command: [t, '{flags}']}\nflags: {t: {'a=b': [x]}}":                                   `mcpt.yaml:2:13: flags: t: flag value "a=b"`,
 		"transpiler: {command: [t, '{flags}']}\nflags: {t: {}}":                                             "mcpt.yaml:2:9: flags: t has no value",

@@ -108,6 +108,9 @@ func (c *Config) transpiler(t *transpilerYAML, errs *ErrorList) {
 	for _, p := range tr.Check(t.keys.Has) {
 		errs.Add(Errorf(t.keys.Item(p.Key, p.Item), "%s", p.Msg))
 	}
+	if t.keys.Has("version") {
+		tr.VersionPos = t.keys.At("version")
+	}
 	tr.Dir = c.Dir
 	if t.keys.Has("dir") {
 		tr.Dir = c.rel(t.Dir)

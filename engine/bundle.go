@@ -14,8 +14,17 @@ func (r *runner) bundle(f *result.Finding, seed Seed, followup []byte, base, fre
 	if r.opt.OutDir == "" {
 		return nil
 	}
+	return WriteBundle(r.opt.OutDir, r.opt.Invocation, r.opt.Recipe, f, seed, followup, base, fres)
+}
+
+// WriteBundle writes the bundle of finding f, as a campaign does, into
+// the output directory outDir (OUT/findings/<id>, atomically) and sets
+// f.Bundle: the recipe, the seed and the follow-up, the outputs of the
+// base and follow-up runs (either may be nil), and the command that
+// reproduces it, for mcpt started as invocation ("" is "mcpt").
+func WriteBundle(outDir, invocation string, recipe *bundle.Recipe, f *result.Finding, seed Seed, followup []byte, base, fres *transpiler.Result) error {
 	f.Bundle = bundle.Path(f.ID)
-	b := &bundle.Bundle{Finding: *f, Recipe: r.opt.Recipe, Base: seed.Src, FollowUp: followup, Repro: ReproCommand(r.opt.Invocation, r.opt.OutDir, f)}
+	b := &bundle.Bundle{Finding: *f, Recipe: recipe, Base: seed.Src, FollowUp: followup, Repro: ReproCommand(invocation, outDir, f)}
 	if base != nil {
 		b.BaseOut = base.Files
 	}
@@ -24,7 +33,7 @@ func (r *runner) bundle(f *result.Finding, seed Seed, followup []byte, base, fre
 	}
 	// The bundle appears whole or not at all, which is what kill -9 needs;
 	// the journal, synced for every finding, is the durable record.
-	return bundle.Write(filepath.Join(r.opt.OutDir, filepath.FromSlash(f.Bundle)), b)
+	return bundle.Write(filepath.Join(outDir, filepath.FromSlash(f.Bundle)), b)
 }
 
 // ReproCommand is the one command that reproduces a finding.

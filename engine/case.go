@@ -219,13 +219,22 @@ type Outcome struct {
 	// compared (an accepted follow-up, in MCP mode); nil otherwise.
 	Checks []result.CheckOutcome
 	// Skip is SkipFollowUpNondeterministic when a failure did not repeat;
-	// there are no findings then.
-	Skip string
+	// there are no findings then, and Flaky holds the signatures the
+	// first run's findings had.
+	Skip  string
+	Flaky []string
 	// Runs counts the transpiler runs of the test case, Rechecks those of
 	// the second look at a failure (kept apart, so that both modes make the
 	// same Runs).
 	Runs, Rechecks                   int
 	MutationNS, TranspileNS, CheckNS int64
+
+	// What the re-runs compare with: the follow-up's request and its
+	// first output, normalised; and how many times the follow-up and the
+	// base were run again so far.
+	req                 transpiler.Request
+	first               tree.Tree
+	followUps, baseRuns int
 }
 
 // Run runs a test case: it derives the follow-up, transpiles it and, in
@@ -237,6 +246,21 @@ type Outcome struct {
 // and the outcome is skipped. Run returns an error when the relation fails
 // or the transpiler cannot be run.
 func (t *Tester) Run(ctx context.Context, tc Test) (*Outcome, error) {
+	out, err := t.RunOnce(ctx, tc)
+	if err != nil {
+		return nil, err
+	}
+	n := t.confirmRuns()
+	if err := t.Confirm(ctx, tc.Base, out, n, n); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// RunOnce is Run without the re-runs: the follow-up is derived,
+// transpiled once and checked, and its findings are not confirmed yet
+// (see Confirm).
+func (t *Tester) RunOnce(ctx context.Context, tc Test) (*Outcome, error) {
 	seed, rel := tc.Base.Seed, tc.Relation
 	out := &Outcome{}
 	in := t.Input(seed)
@@ -268,8 +292,8 @@ func (t *Tester) Run(ctx context.Context, tc Test) (*Outcome, error) {
 	}
 	out.FollowUp = fu
 	ctx = WithCase(ctx, CaseInfo{Index: tc.Index, Relation: rel.Name})
-	req := transpiler.Request{Name: in.Name, Src: fu.Src, Role: transpiler.FollowUp, Flags: seed.Flags.Args()}
-	if out.Result, err = t.transpile(ctx, req, out, &out.Runs); err != nil {
+	out.req = transpiler.Request{Name: in.Name, Src: fu.Src, Role: transpiler.FollowUp, Flags: seed.Flags.Args()}
+	if out.Result, err = t.transpile(ctx, out.req, out, &out.Runs); err != nil {
 		return nil, fmt.Errorf("transpiling the follow-up of %s: %w", seed.Name, err)
 	}
 	t0 = time.Now()
@@ -284,17 +308,35 @@ func (t *Tester) Run(ctx context.Context, tc Test) (*Outcome, error) {
 		if len(out.Findings) > 1 {
 			out.Findings[i].ID = fmt.Sprintf("%s-%d", out.Findings[i].ID, i+1)
 		}
-	}
-	if len(out.Findings) > 0 {
-		same, err := t.repeats(ctx, tc.Base, req, out)
-		if err != nil {
-			return nil, err
-		}
-		if !same {
-			out.Findings, out.Checks, out.Skip = nil, nil, SkipFollowUpNondeterministic
-		}
+		out.Findings[i].FollowUpBytes = len(fu.Src)
 	}
 	return out, nil
+}
+
+// Confirm takes a second look at the failure of an outcome of RunOnce:
+// it runs the follow-up again until it was run again followUps times in
+// all, and for an oracle finding the base until baseRuns times, unless
+// NoRecheck (an outcome without findings has nothing to confirm). When a
+// run does not give what the first run gave, the findings are dropped and
+// the outcome is skipped as the transpiler's nondeterminism (its Flaky
+// holds their signatures). Confirm may be called again with higher counts:
+// the runs made already are not made again.
+func (t *Tester) Confirm(ctx context.Context, b *Base, out *Outcome, followUps, baseRuns int) error {
+	if len(out.Findings) == 0 || t.NoRecheck {
+		return nil
+	}
+	same, err := t.repeats(ctx, b, out, followUps, baseRuns)
+	if err != nil {
+		return err
+	}
+	if !same {
+		out.Flaky = out.Flaky[:0]
+		for _, f := range out.Findings {
+			out.Flaky = append(out.Flaky, f.Signature)
+		}
+		out.Findings, out.Checks, out.Skip = nil, nil, SkipFollowUpNondeterministic
+	}
+	return nil
 }
 
 // MutationError says that a relation failed to derive a follow-up.
@@ -311,32 +353,37 @@ func (e *MutationError) Error() string {
 
 func (e *MutationError) Unwrap() error { return e.Err }
 
-// repeats runs the follow-up again, confirmRuns times, and for an oracle
-// finding the base with it, and tells whether every run gave what it
-// gave the first time: the same output, or the same failure. It stops at
-// the first run that does not.
-func (t *Tester) repeats(ctx context.Context, b *Base, followUp transpiler.Request, out *Outcome) (bool, error) {
-	oracle := out.Findings[0].Kind == result.Oracle
-	var first tree.Tree
-	if out.Result.Status == transpiler.Accepted {
-		first = t.Normalize.Apply(out.Result.Files)
+// repeats runs the follow-up again until it was run again followUps
+// times, and for an oracle finding the base until baseRuns times, the
+// two in turn, and tells whether every run gave what it gave the first
+// time: the same output, or the same failure. It stops at the first run
+// that does not.
+func (t *Tester) repeats(ctx context.Context, b *Base, out *Outcome, followUps, baseRuns int) (bool, error) {
+	if out.Findings[0].Kind != result.Oracle {
+		baseRuns = 0
 	}
-	for range t.confirmRuns() {
-		again, err := t.transpile(ctx, followUp, out, &out.Rechecks)
-		if err != nil {
-			return false, fmt.Errorf("transpiling the follow-up of %s again: %w", b.Seed.Name, err)
-		}
-		switch {
-		case again.Status != out.Result.Status:
-			return false, nil
-		case again.Status == transpiler.Accepted && !sameTree(t.Normalize.Apply(again.Files), first):
-			return false, nil
-		case again.Status != transpiler.Accepted && !sameFailure(again, out.Result):
-			return false, nil
-		case !oracle:
+	if out.first == nil && out.Result.Status == transpiler.Accepted {
+		out.first = t.Normalize.Apply(out.Result.Files)
+	}
+	for out.followUps < followUps || out.baseRuns < baseRuns {
+		if out.followUps < followUps && (out.followUps <= out.baseRuns || out.baseRuns >= baseRuns) {
+			out.followUps++
+			again, err := t.transpile(ctx, out.req, out, &out.Rechecks)
+			if err != nil {
+				return false, fmt.Errorf("transpiling the follow-up of %s again: %w", b.Seed.Name, err)
+			}
+			switch {
+			case again.Status != out.Result.Status:
+				return false, nil
+			case again.Status == transpiler.Accepted && !sameTree(t.Normalize.Apply(again.Files), out.first):
+				return false, nil
+			case again.Status != transpiler.Accepted && !sameFailure(again, out.Result):
+				return false, nil
+			}
 			continue
 		}
-		base, err := t.transpile(ctx, transpiler.Request{Name: followUp.Name, Src: b.Seed.Src, Role: transpiler.Base, Flags: followUp.Flags}, out, &out.Rechecks)
+		out.baseRuns++
+		base, err := t.transpile(ctx, transpiler.Request{Name: out.req.Name, Src: b.Seed.Src, Role: transpiler.Base, Flags: out.req.Flags}, out, &out.Rechecks)
 		if err != nil {
 			return false, fmt.Errorf("transpiling %s again: %w", b.Seed.Name, err)
 		}
@@ -374,7 +421,7 @@ func (t *Tester) proto(tc Test) result.Finding {
 		Relation: tc.Relation.Name,
 		SeedFile: tc.Base.Seed.Name,
 		Flags:    tc.Base.Seed.Flags.String(),
-		Spot:     result.Spot{Index: sp.Index, Line: sp.Line, Col: sp.Col, Desc: sp.Desc},
+		Spot:     result.Spot{Index: sp.Index, Line: sp.Line, Col: sp.Col, Desc: sp.Desc, Kind: sp.Kind},
 		Case:     tc.Index,
 		CaseSeed: tc.CaseSeed,
 		Mode:     string(t.mode()),
@@ -485,7 +532,7 @@ func followUpFindings(ctx context.Context, proto result.Finding, fu *relation.Fo
 			// File names are the transpiler's: recorded escaped (control
 			// characters, bytes that are not UTF-8), as they are printed.
 			f.Checker, f.File, f.Message = printable.Line(fl.Checker), printable.Line(fl.File), printable.Text(fl.Message)
-			f.Expected, f.Actual, f.Diff = fl.Expected, fl.Actual, fl.Diff
+			f.Expected, f.Actual, f.Diff, f.Compared = fl.Expected, fl.Actual, fl.Diff, fl.Compared
 			f.Bindings, f.Fresh = fu.Bindings, fu.Fresh
 			fs = append(fs, f)
 		}

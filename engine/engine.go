@@ -72,9 +72,28 @@ type Options struct {
 	// differ mark the seed nondeterministic. 0 means 1.
 	BaseRuns int
 	// ConfirmRuns is how many times a failing run is run again before its
-	// failure is a finding (see Tester.Run); 0 means DefaultConfirmRuns.
+	// failure is a finding (see Tester.Run), while its group has fewer
+	// than BundlesPerGroup findings; a later finding of the group is run
+	// again once. 0 means DefaultConfirmRuns.
 	ConfirmRuns int
-	Normalize   oracle.Normalizer
+	// BundlesPerGroup is how many findings of a signature group, the
+	// first in plan order (of the shard), are confirmed ConfirmRuns times
+	// and get a bundle; the later ones are counted in the group, without
+	// evidence (result.Finding.Counted), but for the one with the
+	// smallest follow-up (result.Finding.Candidate). 0 means
+	// DefaultBundlesPerGroup.
+	BundlesPerGroup int
+	// CountUnconfirmed counts a later finding of a group (see
+	// BundlesPerGroup) as its first run gave it, without the one re-run of
+	// its follow-up that would confirm it: a campaign where most test
+	// cases fail the same way then makes one transpiler run per test case.
+	// The group's first findings are confirmed in full all the same.
+	CountUnconfirmed bool
+	// Exhaustive plans the campaign without weights: by default, a
+	// (seed, relation, spot kind) whose test cases keep landing in the
+	// groups it found already is picked less (see weights.go).
+	Exhaustive bool
+	Normalize  oracle.Normalizer
 	// Flags is the matrix of the transpiler's flags: each seed runs under
 	// each of its combinations (none: one combination, no flag).
 	Flags matrix.Matrix
@@ -195,6 +214,10 @@ func (c *Campaign) Run(ctx context.Context) (*result.Report, error) {
 			r.bases = append(r.bases, &baseEntry{})
 		}
 	}
+	r.book = newGroupBook(bundlesPerGroup(opt))
+	if !opt.Exhaustive {
+		r.weights = newWeightBook(c.Relations)
+	}
 	return r.run(ctx, workers)
 }
 
@@ -232,8 +255,20 @@ type runner struct {
 	spotsOf func(admitted, rel int) ([]relation.Spot, error)
 	// tester runs the bases and the test cases.
 	tester *Tester
+	// book decides which findings are kept (see groupBook).
+	book *groupBook
+	// weights are the weights of the plan (see weights.go); nil under
+	// Exhaustive.
+	weights *weightBook
+	// planStop, once the campaign's cases run, is closed when it stops
+	// dispatching them (an interrupt, an error), so that the plan waits
+	// for no result any more.
+	planStop <-chan struct{}
 	// baseFindings are the crashes and timeouts of base runs.
 	baseFindings []result.Finding
+	// skips are the seeds' errors met by relations, of the pairs of
+	// the shard.
+	skips seedSkips
 
 	// Feedback: follow-ups that passed in the current round, by case index.
 	fbMu    sync.Mutex

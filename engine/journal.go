@@ -45,8 +45,9 @@ type journal struct {
 
 const (
 	journalName = "journal.jsonl"
-	// journalVersion 3 added the records' checksums.
-	journalVersion = 3
+	// journalVersion 3 added the records' checksums, 4 the findings
+	// counted in their group (without evidence) and the candidates.
+	journalVersion = 4
 )
 
 // JournalName is the file name of the journal in the output directory.
@@ -87,8 +88,11 @@ func (c *Campaign) fingerprint(opt Options) map[string]string {
 		"max_time": opt.MaxTime.String(), "max_cases": itoa(opt.MaxCases),
 		"max_mr": itoa(opt.MaxMR), "max_spots": itoa(opt.MaxSpots),
 		"shard": opt.Shard.String(), "base_runs": itoa(opt.BaseRuns),
-		"feedback":     strconv.FormatBool(opt.Feedback),
-		"confirm_runs": itoa(confirmRuns(opt)),
+		"feedback":          strconv.FormatBool(opt.Feedback),
+		"confirm_runs":      itoa(confirmRuns(opt)),
+		"bundles_per_group": itoa(bundlesPerGroup(opt)),
+		"confirm_counted":   strconv.FormatBool(!opt.CountUnconfirmed),
+		"exhaustive":        strconv.FormatBool(opt.Exhaustive),
 	}
 	var rules []string
 	for _, r := range opt.Normalize {
@@ -292,10 +296,12 @@ func removeBundleTemps(dir string) error {
 // visit.
 type journalReader struct {
 	name  string
-	want  map[string]string
+	want  map[string]string // nil: any campaign's (see JournalReport)
 	check func(*CaseResult) error
 	visit func(*CaseResult)
 	chain []byte
+	// fingerprint is the header's.
+	fingerprint map[string]string
 }
 
 // errNoHeader is a journal without a whole header line: a kill came
@@ -311,7 +317,7 @@ func (jr *journalReader) read(r io.Reader) (int64, resumePoint, error) {
 	br := bufio.NewReader(r)
 	var valid int64
 	for n := 1; ; n++ {
-		line, err := br.ReadBytes('\n')
+		line, err := readLine(br, maxRecord)
 		if err == io.EOF {
 			if n == 1 {
 				return 0, rp, errNoHeader
@@ -319,7 +325,7 @@ func (jr *journalReader) read(r io.Reader) (int64, resumePoint, error) {
 			return valid, rp, nil // a torn last line, if any, is dropped
 		}
 		if err != nil {
-			return 0, rp, err
+			return 0, rp, fmt.Errorf("%s:%d: %w", jr.name, n, err)
 		}
 		if n == 1 {
 			err = jr.header(line)
@@ -333,17 +339,44 @@ func (jr *journalReader) read(r io.Reader) (int64, resumePoint, error) {
 	}
 }
 
+// maxRecord bounds a line of a journal: a record holds at most a few
+// output files, each far smaller.
+const maxRecord = 256 << 20
+
+// readLine reads a line as bufio.Reader.ReadBytes does, refusing one
+// longer than limit before it has read more.
+func readLine(br *bufio.Reader, limit int) ([]byte, error) {
+	var line []byte
+	for {
+		frag, err := br.ReadSlice('\n')
+		if len(line)+len(frag) > limit {
+			return nil, fmt.Errorf("a line longer than %d MiB: not a journal mcpt wrote", limit>>20)
+		}
+		line = append(line, frag...)
+		if err != bufio.ErrBufferFull {
+			return line, err
+		}
+	}
+}
+
 func (jr *journalReader) header(line []byte) error {
 	jr.chain = headerSum(bytes.TrimSuffix(line, []byte("\n")))
 	var h header
 	if json.Unmarshal(line, &h) != nil || h.Journal == 0 {
 		return errors.New("not an mcpt journal")
 	}
+	if h.Journal < 3 {
+		return fmt.Errorf("a journal of an earlier mcpt (version %d, without the checksums of version 3), which this one does not resume: finish the campaign with the mcpt that began it, or start afresh", h.Journal)
+	}
 	if h.Journal < journalVersion {
-		return fmt.Errorf("a journal of an earlier mcpt (version %d, without the checksums of version %d), which this one does not resume: finish the campaign with the mcpt that began it, or start afresh", h.Journal, journalVersion)
+		return fmt.Errorf("a journal of an earlier mcpt (version %d, which bundled every finding; this one writes version %d), which this one does not resume: finish the campaign with the mcpt that began it, or start afresh", h.Journal, journalVersion)
 	}
 	if h.Journal != journalVersion {
 		return fmt.Errorf("a journal of another version of mcpt (%d, this one writes %d)", h.Journal, journalVersion)
+	}
+	jr.fingerprint = h.Fingerprint
+	if jr.want == nil {
+		return nil
 	}
 	if d := fingerprintDiff(h.Fingerprint, jr.want); d != "" {
 		return fmt.Errorf("the journal belongs to another campaign: %s%s", d, shardHint(h.Fingerprint, jr.want))

@@ -65,3 +65,14 @@ func shardHint(was, now map[string]string) string {
 	}
 	return fmt.Sprintf(" (--shard %s resumes it, or --resume without --shard)", s)
 }
+
+// JournalFingerprint returns the fingerprint in the header of a journal,
+// its first line: what decided the campaign's results, among them the
+// content hash of each seed ("seed NAME", see ContentHash).
+func JournalFingerprint(line []byte) (map[string]string, error) {
+	var h header
+	if json.Unmarshal(line, &h) != nil || h.Journal == 0 {
+		return nil, fmt.Errorf("not an mcpt journal")
+	}
+	return h.Fingerprint, nil
+}

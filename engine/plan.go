@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"iter"
 	"math/rand/v2"
 
 	"github.com/mcpt-tool/mcpt/relation"
@@ -58,6 +59,16 @@ type planner struct {
 	// endRound, when set, is called after each pass over the seeds and
 	// returns how many seeds it appended to the pool.
 	endRound func() (int, error)
+	// weigh, when set, is called before each visit of a seed, with the
+	// index of the visit's first case and of the last case of the seed's
+	// previous visit (-1 for none); the weights it returns may give a case
+	// of the visit to another relation or spot of the seed (see
+	// seedWeights). Without it, the plan does not depend on results.
+	weigh func(seed, first, prevLast int) (*seedWeights, error)
+	// last is the index of the last case of each seed's latest visit.
+	last map[int]int
+	// err is the error that stopped cases().
+	err error
 }
 
 func newPlanner(campaignSeed uint64, nseeds, nrel, maxMR, maxSpots int, spots func(seed, rel int) ([]relation.Spot, error)) *planner {
@@ -70,8 +81,13 @@ func newPlanner(campaignSeed uint64, nseeds, nrel, maxMR, maxSpots int, spots fu
 	}
 	return &planner{
 		rng: rng, order: rng.Perm(nseeds), nrel: nrel, maxMR: maxMR, maxSpots: maxSpots,
-		spots: spots, rels: map[int]*picker{}, spotPick: map[[2]int]*picker{},
+		spots: spots, rels: map[int]*picker{}, spotPick: map[[2]int]*picker{}, last: map[int]int{},
 	}
+}
+
+// cases is run as an iterator; the error that stopped it is p.err.
+func (p *planner) cases() iter.Seq[Case] {
+	return func(yield func(Case) bool) { p.err = p.run(yield) }
 }
 
 // run calls emit for every case in plan order until emit returns false, or
@@ -81,6 +97,17 @@ func (p *planner) run(emit func(Case) bool) error {
 	for {
 		emitted := 0
 		for _, si := range p.order {
+			var w *seedWeights
+			if p.weigh != nil {
+				prev, ok := p.last[si]
+				if !ok {
+					prev = -1
+				}
+				var err error
+				if w, err = p.weigh(si, index, prev); err != nil {
+					return err
+				}
+			}
 			rp := p.rels[si]
 			if rp == nil {
 				rp = &picker{n: p.nrel}
@@ -102,6 +129,10 @@ func (p *planner) run(emit func(Case) bool) error {
 				}
 				for range min(p.maxSpots, len(spots)) {
 					c := Case{Index: index, Seed: si, Relation: ri, Spot: spots[sp.next(p.rng)], CaseSeed: p.rng.Uint64()}
+					if w != nil {
+						c.Relation, c.Spot = w.redirect(c.Index, c.Relation, c.Spot)
+					}
+					p.last[si] = index
 					index++
 					emitted++
 					if !emit(c) {

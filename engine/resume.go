@@ -10,21 +10,28 @@ import (
 // checkJournalPlan compares the cases of a resumed journal with the plan:
 // a digest of every case of the shard up to the journal's last, by index,
 // seed, combination of flags, relation and spot, must be the journal's.
-func (r *runner) checkJournalPlan(pl *planner) error {
+// It takes the plan's cases from src up to the journal's last (whose
+// results the weights of the plan see as it goes), so that src goes on
+// from the first case after it.
+func (r *runner) checkJournalPlan(src *caseSource) error {
 	var d planDigest
-	err := pl.run(func(cs Case) bool {
-		p := r.admitted[cs.Seed]
-		if cs.Index > r.resumed.last {
-			return false
+	for {
+		cs, ok := src.take()
+		if !ok {
+			if src.pl.err != nil {
+				return src.pl.err
+			}
+			break
 		}
+		if cs.Index > r.resumed.last {
+			src.putBack(cs)
+			break
+		}
+		p := r.admitted[cs.Seed]
 		if r.opt.Shard.owns(p) {
 			seed := r.pairSeed(p)
 			d.add(cs.Index, seed.Name, seed.Flags.String(), r.c.Relations[cs.Relation].Name, cs.Spot.Index)
 		}
-		return true
-	})
-	if err != nil {
-		return err
 	}
 	if d != r.journalDigest {
 		return fmt.Errorf("%w: the journal's %d cases are not those of this campaign's plan up to case %d (%d): a record was changed, or the transpiler accepted other seeds this time",
@@ -79,21 +86,23 @@ func (r *runner) checkCase(cr *CaseResult) error {
 	}
 	// Journaled pairs are of the campaign's seeds (no feedback on
 	// resume), numbered seed-major.
-	if p := si*len(r.combos) + ci; !r.opt.Shard.owns(p) {
+	p := si*len(r.combos) + ci
+	if !r.opt.Shard.owns(p) {
 		return fmt.Errorf("seed %s is not of shard %s", pairName(Seed{Name: cr.Seed, Flags: r.combos[ci]}), r.opt.Shard)
 	}
+	cr.pair = p
 	if _, ok := r.known["relation "+cr.Relation]; !ok {
 		return fmt.Errorf("unknown relation %q", cr.Relation)
 	}
-	switch {
-	case cr.Status == result.CasePass && len(cr.Findings) == 0, cr.Status == result.CaseSkip && len(cr.Findings) == 0:
-	case cr.Status == result.CaseFinding && len(cr.Findings) > 0:
-	default:
-		return fmt.Errorf("status %q with %d findings", cr.Status, len(cr.Findings))
+	if err := checkOwnCase(cr); err != nil {
+		return err
+	}
+	if len(cr.Flaky) > 0 && cr.Status != result.CaseSkip {
+		return fmt.Errorf("status %q with flaky signatures", cr.Status)
 	}
 	for _, f := range cr.Findings {
-		if f.Case != cr.Index || f.SeedFile != cr.Seed || f.Flags != cr.Flags || f.Relation != cr.Relation {
-			return fmt.Errorf("finding %s is not of this case", f.ID)
+		if f.Counted && f.Candidate {
+			return fmt.Errorf("finding %s is counted and a candidate", f.ID)
 		}
 	}
 	r.journalDigest.add(cr.Index, cr.Seed, cr.Flags, cr.Relation, cr.Spot.Index)

@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpt-tool/mcpt/internal/printable"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/result"
 )
@@ -18,7 +21,7 @@ func (r *runner) run(ctx context.Context, workers int) (*result.Report, error) {
 	start := time.Now()
 	r.resumed = resumePoint{last: -1}
 	if r.opt.OutDir != "" {
-		jr, rp, err := openJournal(r.opt.OutDir, r.c.fingerprint(r.opt), r.opt.Resume, r.checkCase, r.finished)
+		jr, rp, err := openJournal(r.opt.OutDir, r.c.fingerprint(r.opt), r.opt.Resume, r.checkCase, r.replayed)
 		if err != nil {
 			return nil, err
 		}
@@ -79,8 +82,9 @@ func (r *runner) runContext(ctx context.Context) (context.Context, context.Cance
 
 // plan makes the planner of the admitted seeds, checks a resumed
 // journal against it, and hooks feedback to the end of each pass over the
-// pool.
-func (r *runner) plan(ctx context.Context) (*planner, error) {
+// pool, and the weights to each visit of a seed. It returns the plan's
+// cases from the first after the journal's.
+func (r *runner) plan(ctx context.Context) (*caseSource, error) {
 	spotCache := map[[2]int][]relation.Spot{}
 	spots := func(ai, ri int) ([]relation.Spot, error) {
 		p := r.admitted[ai]
@@ -89,25 +93,66 @@ func (r *runner) plan(ctx context.Context) (*planner, error) {
 			return s, nil
 		}
 		s, err := r.c.Relations[ri].Spots(ctx, r.tester.Input(r.pairSeed(p)))
-		if err != nil {
+		if err != nil && ctx.Err() != nil {
 			return nil, fmt.Errorf("relation %s on %s: %w", r.c.Relations[ri].Name, r.pairName(p), err)
+		}
+		if err != nil {
+			// The seed's error for this relation (its parser rejects the
+			// seed, a template fails on it): the relation skips the seed,
+			// the campaign goes on. The planner meets it in plan order in
+			// every shard; the shard that owns the seed reports it.
+			if r.opt.Shard.owns(p) {
+				seed := r.pairSeed(p)
+				r.skips.add(seed.Name, seed.Flags.String(), r.c.Relations[ri].Name, 0, err.Error())
+			}
+			s = nil
 		}
 		spotCache[k] = s
 		return s, nil
 	}
 	r.spotsOf = spots
 	pl := newPlanner(r.opt.Seed, len(r.admitted), len(r.c.Relations), r.opt.MaxMR, r.opt.MaxSpots, spots)
-	if r.resumed.last >= 0 {
-		check := newPlanner(r.opt.Seed, len(r.admitted), len(r.c.Relations), r.opt.MaxMR, r.opt.MaxSpots, spots)
-		if err := r.checkJournalPlan(check); err != nil {
-			return nil, err
-		}
-	}
 	if r.opt.Feedback {
 		pl.endRound = r.growPool
 	}
-	return pl, nil
+	pl.weigh = r.weighing(func() <-chan struct{} { return r.planStop })
+	src := newCaseSource(pl)
+	if r.resumed.last >= 0 {
+		if err := r.checkJournalPlan(src); err != nil {
+			src.stop()
+			return nil, err
+		}
+	}
+	return src, nil
 }
+
+// caseSource hands out the cases of a plan one at a time; a case taken
+// back is handed out again first.
+type caseSource struct {
+	pl   *planner
+	next func() (Case, bool)
+	stop func()
+	back *Case
+}
+
+func newCaseSource(pl *planner) *caseSource {
+	next, stop := iter.Pull(pl.cases())
+	return &caseSource{pl: pl, next: next, stop: stop}
+}
+
+// take returns the next case of the plan; false at its end (or its
+// error, src.pl.err).
+func (src *caseSource) take() (Case, bool) {
+	if src.back != nil {
+		c := *src.back
+		src.back = nil
+		return c, true
+	}
+	return src.next()
+}
+
+// putBack makes c the next case take returns.
+func (src *caseSource) putBack(c Case) { src.back = &c }
 
 type dispatched struct {
 	seq int
@@ -115,8 +160,8 @@ type dispatched struct {
 }
 
 type sequenced struct {
-	seq int
-	cr  *CaseResult // nil when the case broke the campaign
+	seq, index int
+	cr         *CaseResult // nil when the case broke the campaign
 }
 
 // pass is the run of the plan after admission: one goroutine walks the
@@ -139,7 +184,22 @@ type pass struct {
 	fatalOnce sync.Once
 	abort     chan struct{} // closed on a fatal error: dispatch no more
 	abortOnce sync.Once
+
+	// slots holds a token for each transpiler job under way, a test case
+	// or the confirmation of a kept finding: as many as workers.
+	slots chan struct{}
+	// window holds a token for each case dispatched and not finished
+	// yet, so that the cases waiting for one in front of them to be
+	// confirmed stay few.
+	window chan struct{}
+	// journaling is off after a gap: the cases after it run again on
+	// resume.
+	journaling bool
 }
+
+// windowSize bounds the cases dispatched and not finished yet: enough to
+// keep the workers busy while a case in front is confirmed.
+func windowSize(workers int) int { return 64 + 8*workers }
 
 // elapsed is the campaign time used, over every session of the campaign:
 // a time budget goes on from what earlier sessions used.
@@ -168,12 +228,25 @@ func (p *pass) spotsCut(ctx context.Context, err error) {
 	p.cutShort(fmt.Errorf("looking for spots: %w: %w", ErrTimeUp, err))
 }
 
-func (p *pass) run(ctx, runCtx, spotCtx context.Context, pl *planner, workers int) (*result.Report, error) {
+func (p *pass) run(ctx, runCtx, spotCtx context.Context, src *caseSource, workers int) (*result.Report, error) {
 	cases := make(chan dispatched)
 	results := make(chan sequenced, workers)
+	p.slots = make(chan struct{}, workers)
+	p.window = make(chan struct{}, windowSize(workers))
+	planStop, ran := make(chan struct{}), make(chan struct{})
+	defer close(ran)
+	p.r.planStop = planStop
+	go func() {
+		select {
+		case <-ctx.Done():
+		case <-p.abort:
+		case <-ran:
+		}
+		close(planStop)
+	}()
 	go func() {
 		defer close(cases)
-		p.planErr = p.dispatch(ctx, pl, cases)
+		p.planErr = p.dispatch(ctx, src, cases)
 		if p.planErr != nil && spotCtx.Err() != nil {
 			p.spotsCut(ctx, p.planErr)
 			p.planErr = nil
@@ -188,16 +261,17 @@ func (p *pass) run(ctx, runCtx, spotCtx context.Context, pl *planner, workers in
 		}()
 	}
 	go func() { wg.Wait(); close(results) }()
-	p.collect(results)
+	p.collect(runCtx, results)
 	return p.finish()
 }
 
 // dispatch sends the cases of the plan that this session runs, until the
 // budget is spent, ctx is cancelled or a case broke the campaign.
-func (p *pass) dispatch(ctx context.Context, pl *planner, cases chan<- dispatched) error {
+func (p *pass) dispatch(ctx context.Context, src *caseSource, cases chan<- dispatched) error {
+	defer src.stop()
 	r := p.r
 	seq := 0
-	return pl.run(func(cs Case) bool {
+	send := func(cs Case) bool {
 		cs.Pair = r.admitted[cs.Seed]
 		cs.Seed = r.pairs[cs.Pair].seed
 		if r.opt.MaxCases > 0 && cs.Index >= r.opt.MaxCases {
@@ -208,6 +282,14 @@ func (p *pass) dispatch(ctx context.Context, pl *planner, cases chan<- dispatche
 		}
 		if !p.deadline.IsZero() && time.Now().After(p.deadline) {
 			p.stopped = "time"
+			return false
+		}
+		select {
+		case p.window <- struct{}{}:
+		case <-ctx.Done():
+			p.stopped = "interrupted"
+			return false
+		case <-p.abort:
 			return false
 		}
 		if r.opt.Feedback {
@@ -221,11 +303,20 @@ func (p *pass) dispatch(ctx context.Context, pl *planner, cases chan<- dispatche
 			p.stopped = "interrupted"
 		case <-p.abort:
 		}
+		<-p.window
 		if r.opt.Feedback {
 			r.fbRound.Done() // not sent after all
 		}
 		return false
-	})
+	}
+	for {
+		cs, ok := src.take()
+		if !ok || !send(cs) {
+			break
+		}
+	}
+	src.stop()
+	return src.pl.err
 }
 
 // work runs the cases it receives. A case whose run was cancelled, or
@@ -233,23 +324,38 @@ func (p *pass) dispatch(ctx context.Context, pl *planner, cases chan<- dispatche
 func (p *pass) work(runCtx context.Context, cases <-chan dispatched, results chan<- sequenced) {
 	r := p.r
 	for d := range cases {
+		p.slots <- struct{}{}
 		cr, err := r.runCase(runCtx, d.c, p.deadline)
+		<-p.slots
 		switch {
-		case errors.Is(err, ErrTimeUp):
-			p.cutShort(err) // not run to the end, for want of time
-			cr = nil
-		case err != nil && (runCtx.Err() != nil || errors.Is(err, ErrStopped)):
-			p.halted.Store(true) // not run to the end: run again on resume
-			cr = nil
-		case err != nil:
-			p.fail(err)
+		case err == nil:
+		case !errors.Is(err, ErrTimeUp) && runCtx.Err() == nil && !errors.Is(err, ErrStopped) && errors.As(err, new(*MutationError)):
+			// The relation failed on this seed: the case is skipped with
+			// the relation's message, and keeps its place in the plan.
+			cr = r.skippedCase(d.c, err)
+		default:
+			p.broke(runCtx, err)
 			cr = nil
 		}
 		if r.opt.Feedback {
 			r.keepForFeedback(cr)
 			r.fbRound.Done()
 		}
-		results <- sequenced{d.seq, cr}
+		results <- sequenced{d.seq, d.c.Index, cr}
+	}
+}
+
+// broke records why a test case did not run to its end: the time ran out
+// in its relation's templates, the campaign was stopped (it runs again on
+// resume), or err broke the campaign.
+func (p *pass) broke(runCtx context.Context, err error) {
+	switch {
+	case errors.Is(err, ErrTimeUp):
+		p.cutShort(err) // not run to the end, for want of time
+	case runCtx.Err() != nil || errors.Is(err, ErrStopped):
+		p.halted.Store(true) // not run to the end: run again on resume
+	default:
+		p.fail(err)
 	}
 }
 
@@ -257,42 +363,139 @@ func (p *pass) work(runCtx context.Context, cases <-chan dispatched, results cha
 // plan order, so that the journal holds every case of the plan up to its
 // last one, and what a user sees does not depend on scheduling. Nothing
 // more of a case is kept once it is added up.
-func (p *pass) collect(results <-chan sequenced) {
-	journaling := p.r.jr != nil
-	finish := func(cr *CaseResult) {
-		if journaling {
-			if err := p.r.jr.append(cr, p.elapsed()); err != nil {
-				p.fail(err)
-				journaling = false
-			}
-		}
-		p.r.finished(cr)
+//
+// It works in two stages. As the results come in plan order, it decides
+// which findings are kept (groupBook.decide) and starts the confirmation
+// and the bundles of the kept ones beside the workers; then, still in
+// plan order, it finishes each case once that is done: the counted
+// findings are stripped or made the group's candidate, and the case is
+// journaled and added up.
+func (p *pass) collect(runCtx context.Context, results <-chan sequenced) {
+	p.journaling = p.r.jr != nil
+	stop := make(chan struct{}) // the decisions wait no more
+	var stopOnce sync.Once
+	stopWaiting := func() {
+		stopOnce.Do(func() { close(stop); p.r.book.wake() })
 	}
-	pending := map[int]*CaseResult{}
+	go func() {
+		select {
+		case <-p.abort:
+		case <-runCtx.Done():
+		case <-stop:
+		}
+		stopWaiting()
+	}()
+	defer stopWaiting()
+	var queue []sequenced // decided, in plan order; cr nil for a gap
+	finishReady := func(wait bool) {
+		for len(queue) > 0 {
+			q := queue[0]
+			if q.cr != nil && q.cr.work != nil && q.cr.work.done != nil {
+				if !wait && !closed(q.cr.work.done) {
+					return
+				}
+				<-q.cr.work.done
+			}
+			queue = queue[1:]
+			p.finishCase(runCtx, q.cr)
+			p.r.markFinished(q.index)
+			<-p.window
+		}
+	}
+	pending := map[int]sequenced{}
 	next := 0
-	for sr := range results {
-		pending[sr.seq] = sr.cr
-		for {
-			cr, ok := pending[next]
+	for results != nil || len(queue) > 0 {
+		var headDone <-chan struct{}
+		if len(queue) > 0 && queue[0].cr != nil && queue[0].cr.work != nil {
+			headDone = queue[0].cr.work.done
+		}
+		select {
+		case sr, ok := <-results:
 			if !ok {
+				results = nil
 				break
 			}
-			delete(pending, next)
-			next++
-			if cr == nil {
-				journaling = false // a gap: the cases after it run again on resume
-				continue
+			pending[sr.seq] = sr
+			for {
+				sr, ok := pending[next]
+				if !ok {
+					break
+				}
+				delete(pending, next)
+				next++
+				sr.cr = p.decide(runCtx, sr.cr, stop)
+				queue = append(queue, sr)
 			}
-			finish(cr)
+		case <-headDone:
 		}
+		finishReady(results == nil)
 	}
 	// After an error, later cases may be missing; keep what finished.
-	journaling = false
+	p.journaling = false
 	for _, seq := range sortedInts(pending) {
-		if cr := pending[seq]; cr != nil {
-			finish(cr)
+		if sr := pending[seq]; sr.cr != nil {
+			sr.cr = p.decide(runCtx, sr.cr, stop)
+			queue = append(queue, sr)
 		}
 	}
+	finishReady(true)
+}
+
+// decide decides which findings of a case are kept, and starts their
+// confirmation and bundles; it returns the case, or nil for a gap.
+func (p *pass) decide(runCtx context.Context, cr *CaseResult, stop <-chan struct{}) *CaseResult {
+	if cr == nil || cr.work == nil {
+		return cr
+	}
+	r := p.r
+	w := cr.work
+	w.keep, w.cut = r.book.decide(cr.Findings, stop)
+	if !slices.Contains(w.keep, true) {
+		return cr
+	}
+	w.done = make(chan struct{})
+	fs := cr.Findings // complete drops them when the confirmation fails
+	go func() {
+		defer close(w.done)
+		p.slots <- struct{}{}
+		w.err = r.complete(runCtx, cr)
+		<-p.slots
+		r.book.settle(fs, w.keep, w.err == nil && cr.Skip == "")
+	}()
+	return cr
+}
+
+// finishCase ends a case in plan order: its counted findings are
+// stripped, or made their group's candidate; it is journaled, added up
+// and handed to OnCase. A gap (nil), or a case whose confirmation broke,
+// stops the journal: the cases after it run again on resume.
+func (p *pass) finishCase(runCtx context.Context, cr *CaseResult) {
+	r := p.r
+	if cr != nil && cr.work != nil && cr.work.err != nil {
+		p.broke(runCtx, cr.work.err)
+		cr = nil
+	}
+	if cr == nil {
+		p.journaling = false
+		return
+	}
+	if cr.work != nil && cr.work.cut {
+		// Decided without waiting for the confirmations it depended on:
+		// not what a run to the end decides, so not journaled.
+		p.journaling = false
+	}
+	if err := r.counted(cr); err != nil {
+		p.fail(err)
+		p.journaling = false
+	}
+	cr.work = nil
+	if p.journaling {
+		if err := r.jr.append(cr, p.elapsed()); err != nil {
+			p.fail(err)
+			p.journaling = false
+		}
+	}
+	r.finished(cr)
 }
 
 // finish makes the report once every case is collected, and the error
@@ -317,11 +520,17 @@ func (p *pass) finish() (*result.Report, error) {
 	if fatal == nil && rep.TestCases == 0 && rep.Stopped == "time" && p.timeUp != nil {
 		fatal = fmt.Errorf("no test case within the time budget: %w", p.timeUp)
 	}
-	if fatal == nil && rep.TestCases == 0 && rep.Stopped == "budget" {
+	// A shard whose seeds the relations all skipped is complete, as any
+	// that skipped seeds: the merge says whether a test case ran at all.
+	if fatal == nil && rep.TestCases == 0 && rep.Stopped == "budget" && len(rep.Seeds.Skipped) > 0 && p.r.opt.Shard.Count <= 1 {
+		fatal = noSeedLeft(rep.Seeds.Skipped)
+	}
+	if fatal == nil && rep.TestCases == 0 && rep.Stopped == "budget" && len(rep.Seeds.Skipped) == 0 {
 		fatal = p.r.noSpot()
 	}
 	if fatal != nil {
 		rep.Stopped = "error"
+		rep.Error = printable.Text(fatal.Error())
 		return rep, &Error{Err: fatal, Report: rep}
 	}
 	return rep, nil

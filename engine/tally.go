@@ -24,10 +24,47 @@ type tally struct {
 	byRelation                 map[string]result.RelationStats
 	perCase                    map[[3]string]int // index into summaries, by seed, flags and relation
 	summaries                  []result.CaseSummary
-	findings                   []result.Finding
+	// findings are all the findings, in plan order; the counted ones
+	// without their evidence.
+	findings []result.Finding
+	// groups is what the candidates need of each group, by signature.
+	groups map[string]*tallyGroup
+	// flaky counts, by signature, the cases whose re-runs disagreed.
+	flaky map[string]int
 }
 
-func (t *tally) add(cr *CaseResult) {
+// tallyGroup is what the tally keeps of a group of findings.
+type tallyGroup struct {
+	// smallest is the size of the smallest follow-up of the group's
+	// findings that have their evidence (kept, and the candidate); -1
+	// before the first.
+	smallest int
+	// candidate is the index in findings of the group's candidate; -1
+	// for none.
+	candidate int
+}
+
+func (t *tally) group(sig string) *tallyGroup {
+	if t.groups == nil {
+		t.groups = map[string]*tallyGroup{}
+	}
+	g := t.groups[sig]
+	if g == nil {
+		g = &tallyGroup{smallest: -1, candidate: -1}
+		t.groups[sig] = g
+	}
+	return g
+}
+
+// smaller tells whether a follow-up of size n is smaller than every one
+// of the group's findings with evidence.
+func (g *tallyGroup) smaller(n int) bool { return g.smallest < 0 || n < g.smallest }
+
+// add adds up a finished case, whose counted findings are stripped and
+// whose candidate, if it has one, is marked (see runner.counted), and
+// returns the IDs of the candidates it replaces: counted from now on,
+// their bundles are to go.
+func (t *tally) add(cr *CaseResult) (replaced []string) {
 	if t.byRelation == nil {
 		t.byRelation = map[string]result.RelationStats{}
 		t.perCase = map[[3]string]int{}
@@ -46,7 +83,26 @@ func (t *tally) add(cr *CaseResult) {
 	st.Findings += len(cr.Findings)
 	st.Add(cr.Checks)
 	t.byRelation[cr.Relation] = st
-	t.findings = append(t.findings, cr.Findings...)
+	for _, f := range cr.Findings {
+		g := t.group(f.Signature)
+		switch {
+		case f.Candidate:
+			if g.candidate >= 0 {
+				replaced = append(replaced, t.findings[g.candidate].ID)
+				t.findings[g.candidate].Strip()
+			}
+			g.candidate, g.smallest = len(t.findings), f.FollowUpBytes
+		case !f.Counted && g.smaller(f.FollowUpBytes):
+			g.smallest = f.FollowUpBytes
+		}
+		t.findings = append(t.findings, f)
+	}
+	for _, sig := range cr.Flaky {
+		if t.flaky == nil {
+			t.flaky = map[string]int{}
+		}
+		t.flaky[sig]++
+	}
 	k := [3]string{cr.Seed, cr.Flags, cr.Relation}
 	i, ok := t.perCase[k]
 	if !ok {
@@ -56,6 +112,7 @@ func (t *tally) add(cr *CaseResult) {
 	}
 	t.summaries[i].TestCases++
 	t.summaries[i].Findings += len(cr.Findings)
+	return replaced
 }
 
 // ErrNothingChecked is the error of a campaign that could not check
@@ -128,12 +185,61 @@ func plural(n int, one, many string) string {
 }
 
 // finished adds up a finished case, of this session or of the journal
-// being resumed, and hands it to OnCase.
+// being resumed, and hands it to OnCase. The bundles of the candidates
+// it replaces are removed, on resume too (a kill may have come between
+// the journal and the removal); one that cannot be removed stays, and
+// nothing refers to it.
 func (r *runner) finished(cr *CaseResult) {
-	r.tally.add(cr)
+	if cr.Skip == SkipRelationFailed {
+		// No test case: the seed's error for the relation.
+		r.skips.add(cr.Seed, cr.Flags, cr.Relation, 1, cr.Error)
+	} else {
+		for _, id := range r.tally.add(cr) {
+			_ = r.removeBundle(id)
+		}
+	}
+	r.noteOutcome(cr)
 	if r.opt.OnCase != nil {
 		r.opt.OnCase(cr)
 	}
+}
+
+// replayed adds up a case of the journal being resumed.
+func (r *runner) replayed(cr *CaseResult) {
+	r.book.replay(cr)
+	r.finished(cr)
+}
+
+// counted ends the findings of a case that were not kept: each is
+// stripped of its evidence, or, when its follow-up is smaller than every
+// one of its group with evidence, becomes the group's candidate, with a
+// bundle.
+func (r *runner) counted(cr *CaseResult) error {
+	w := cr.work
+	if w == nil {
+		return nil
+	}
+	smallest := map[string]int{}
+	for i := range cr.Findings {
+		f := &cr.Findings[i]
+		if w.keep[i] {
+			continue
+		}
+		min, ok := smallest[f.Signature]
+		if !ok {
+			min = r.tally.group(f.Signature).smallest
+		}
+		if min >= 0 && f.FollowUpBytes >= min {
+			f.Strip()
+			continue
+		}
+		smallest[f.Signature] = f.FollowUpBytes
+		f.Candidate = true
+		if err := r.bundle(f, w.seed, w.out.FollowUp.Src, w.base.res, w.out.Result); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // report makes the report of the cases added up and of the seeds' bases.
@@ -145,7 +251,8 @@ func (r *runner) report() *result.Report {
 		TestCases: t.cases, TranspilerRuns: t.runs, Timing: t.timing, Cases: t.summaries,
 		RecheckRuns: t.rechecks, NondeterministicCases: t.nondeterministic,
 		Campaign: campaignID(r.c.fingerprint(r.opt)), MaxCases: r.opt.MaxCases,
-		Release: r.opt.Release,
+		BundlesPerGroup: bundlesPerGroup(r.opt),
+		Release:         r.opt.Release,
 	}
 	if len(r.opt.Flags) > 0 {
 		for _, c := range r.combos {
@@ -179,7 +286,10 @@ func (r *runner) report() *result.Report {
 	rep.Seeds.Rejected = skipped[SkipRejected]
 	rep.Seeds.Nondeterministic = skipped[SkipNondeterministic]
 	rep.Seeds.Crashed = skipped[SkipCrashed]
+	rep.Seeds.Skipped = r.skips.list()
 	rep.Sort()
 	rep.Groups = signature.Group(rep.Findings)
+	signature.MarkFlaky(rep.Groups, t.flaky)
+	rep.OrderGroupFlags()
 	return rep
 }

@@ -18,7 +18,13 @@ type CaseResult struct {
 	Spot     result.Spot       `json:"spot"`
 	Status   result.CaseStatus `json:"status"`
 	Skip     string            `json:"skip,omitempty"`
-	Findings []result.Finding  `json:"findings,omitempty"`
+	// Error is the relation's error of a case skipped for it
+	// (SkipRelationFailed): where in the seed, and what failed.
+	Error    string           `json:"error,omitempty"`
+	Findings []result.Finding `json:"findings,omitempty"`
+	// Flaky holds, for a case skipped because a re-run disagreed, the
+	// signatures its first run's findings had.
+	Flaky []string `json:"flaky,omitempty"`
 	// Checks is what each checker concluded, when the outputs were
 	// compared.
 	Checks      []result.CheckOutcome `json:"checks,omitempty"`
@@ -28,38 +34,53 @@ type CaseResult struct {
 	TranspileNS int64                 `json:"transpile_ns"`
 	CheckNS     int64                 `json:"check_ns"`
 
-	// The follow-up and its output, and the pair it was made from, kept
-	// for feedback only.
+	// The follow-up and its output, kept for feedback only, and the pair
+	// the case was made from (for feedback, and the weights).
 	followUp    []byte
 	followFiles tree.Tree
 	pair        int
+	// work is what the collector needs of a case with findings.
+	work *caseWork
+}
+
+// skipped makes cr the record of a case whose failure did not repeat.
+func (cr *CaseResult) skipped(out *Outcome) {
+	cr.Findings, cr.Checks, cr.Skip, cr.Flaky = nil, nil, out.Skip, out.Flaky
+	cr.Status = result.CaseSkip
 }
 
 // runCase runs one planned test case and makes its record: the findings,
-// each with its bundle, and the status. Its relation's templates stop at
-// deadline, when set (the campaign's time runs out).
+// confirmed by one re-run of the follow-up (the collector decides which
+// of them are confirmed further and bundled, see groupBook), and the
+// status. Its relation's templates stop at deadline, when set (the
+// campaign's time runs out).
 func (r *runner) runCase(ctx context.Context, cs Case, deadline time.Time) (*CaseResult, error) {
 	seed := r.pairSeed(cs.Pair)
 	rel := r.c.Relations[cs.Relation]
 	b := r.bases[cs.Pair] // admitted: its base was accepted
-	out, err := r.tester.Run(ctx, Test{
+	base := &Base{Seed: seed, Result: b.res, Files: b.files}
+	out, err := r.tester.RunOnce(ctx, Test{
 		Index: cs.Index, Relation: rel, Spot: cs.Spot, CaseSeed: cs.CaseSeed,
-		Base:     &Base{Seed: seed, Result: b.res, Files: b.files},
-		Deadline: deadline,
+		Base: base, Deadline: deadline,
 	})
 	if err != nil {
 		return nil, err
 	}
-	cr := &CaseResult{
-		Index: cs.Index, Seed: seed.Name, Flags: seed.Flags.String(), Relation: rel.Name, pair: cs.Pair,
-		Spot:     result.Spot{Index: cs.Spot.Index, Line: cs.Spot.Line, Col: cs.Spot.Col, Desc: cs.Spot.Desc},
-		Findings: out.Findings, Checks: out.Checks, Skip: out.Skip, Runs: out.Runs, Rechecks: out.Rechecks,
-		MutationNS: out.MutationNS, TranspileNS: out.TranspileNS, CheckNS: out.CheckNS,
-	}
-	for i := range cr.Findings {
-		if err := r.bundle(&cr.Findings[i], seed, out.FollowUp.Src, b.res, out.Result); err != nil {
+	if !r.opt.CountUnconfirmed {
+		// Every finding is run again once; the collector has the kept ones
+		// run again in full (see runner.complete).
+		if err := r.tester.Confirm(ctx, base, out, 1, 0); err != nil {
 			return nil, err
 		}
+	}
+	cr := &CaseResult{
+		Index: cs.Index, Seed: seed.Name, Flags: seed.Flags.String(), Relation: rel.Name, pair: cs.Pair,
+		Spot:     result.Spot{Index: cs.Spot.Index, Line: cs.Spot.Line, Col: cs.Spot.Col, Desc: cs.Spot.Desc, Kind: cs.Spot.Kind},
+		Findings: out.Findings, Checks: out.Checks, Skip: out.Skip, Flaky: out.Flaky, Runs: out.Runs, Rechecks: out.Rechecks,
+		MutationNS: out.MutationNS, TranspileNS: out.TranspileNS, CheckNS: out.CheckNS,
+	}
+	if len(cr.Findings) > 0 {
+		cr.work = &caseWork{out: out, seed: seed, base: b}
 	}
 	switch {
 	case len(cr.Findings) > 0:

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/internal/testtier"
 	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/relation/protorel"
 	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/syntax"
 )
@@ -42,6 +43,32 @@ var corpusPacks = []struct {
 		"add-field": {"table"}, "add-string-field": {"table"},
 	}},
 	{"typescript", "typescript", ".ts", "", nil},
+	{"protobuf/go", "protobuf", ".proto", "protobuf/proto.grammar", protobufConstructs},
+	{"protobuf/c", "protobuf", ".proto", "protobuf/proto.grammar", protobufConstructs},
+}
+
+// protobufConstructs are the node kinds of proto.grammar that make a
+// place for each relation of the Protocol Buffers configurations.
+var protobufConstructs = map[string][]string{
+	"add-enum-value": {"enum_value"}, "c-add-enum-value": {"enum_value"}, "descriptor-enum-value": {"enum_value"},
+	"add-field": {"mbody"}, "add-map-field": {"mbody"}, "add-optional-field": {"mbody"}, "descriptor-field": {"mbody"},
+	"add-oneof-field": {"oneof"}, "descriptor-oneof-field": {"oneof"},
+	"add-message": {"message"}, "descriptor-message": {"message"},
+	"add-nested-message": {"message"}, "descriptor-nested-message": {"message"},
+	"add-rpc": {"rpc"}, "descriptor-rpc": {"rpc"},
+	"add-named-field": {"mbody"}, "add-group-field": {"mbody"},
+	"add-enum": {"file"}, "add-nested-enum": {"mbody"},
+	"add-option-field": {"mbody"}, "add-default-field": {"mbody"}, "add-enum-field": {"mbody"}, "add-remote-field": {"mbody"},
+	"add-option-oneof-field": {"oneof"}, "add-option-enum-value": {"enum_value"}, "add-deprecated-message": {"file"},
+	"go-option-field": {"mbody"}, "go-default-field": {"mbody"}, "go-enum-field": {"mbody"}, "go-remote-field": {"mbody"},
+	"go-option-oneof-field": {"oneof"}, "go-option-enum-value": {"enum_value"}, "go-deprecated-message": {"file"},
+}
+
+// corpusWorkers are the workers of a corpus campaign: MCPT_CORPUS_WORKERS,
+// or the engine's default.
+func corpusWorkers() int {
+	n, _ := strconv.Atoi(os.Getenv("MCPT_CORPUS_WORKERS"))
+	return max(n, 0)
 }
 
 // corpusRow is one line of the table of issue 23.
@@ -64,11 +91,16 @@ type corpusRow struct {
 // cases per campaign (default 60, enough to run every pack on the corpus
 // in the suite, TypeScript's tsc kept warm as a worker): set it higher to
 // measure.
-// MCPT_CORPUS_VERBOSE=1 logs every finding with its diff or diagnostic.
+// MCPT_CORPUS_VERBOSE=1 logs every finding with its diff or diagnostic;
+// MCPT_CORPUS_PACKS=thrift,protobuf/go runs those packs only.
 func TestCorpusTable(t *testing.T) {
 	testtier.Long(t, "campaigns of every pack on the real-world corpus")
 	var rows []corpusRow
+	only := os.Getenv("MCPT_CORPUS_PACKS")
 	for _, cp := range corpusPacks {
+		if only != "" && !slices.Contains(strings.Split(only, ","), cp.dir) {
+			continue
+		}
 		for _, cfg := range []string{"mcpt.yaml", "derived.yaml"} {
 			t.Run(cp.dir+"/"+cfg, func(t *testing.T) {
 				switch cp.dir {
@@ -78,9 +110,19 @@ func TestCorpusTable(t *testing.T) {
 					testtier.Tools(t, "apt-get install thrift-compiler", "thrift")
 				case "flatbuffers":
 					testtier.Tools(t, "apt-get install flatbuffers-compiler", "flatc")
+				case "protobuf/go", "protobuf/c":
+					needProtobuf(t)
 				}
+				// the corpus files that include or import others find them
+				// beside them
+				abs, err := filepath.Abs(filepath.Join("../testdata/corpus", cp.corpus))
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Setenv("FBS_PATH", abs)
+				t.Setenv("PROTO_PATH", abs)
 				seeds, _ := filepath.Glob(filepath.Join("../testdata/corpus", cp.corpus, "*"+cp.ext))
-				s, err := setup.Load(filepath.Join(cp.dir, cfg), setup.Options{SeedFiles: seeds})
+				s, err := setup.Load(filepath.Join(cp.dir, cfg), setup.Options{SeedFiles: seeds, Tools: &setup.Tools{CheckerKinds: protorel.Kinds}})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -98,6 +140,7 @@ func TestCorpusTable(t *testing.T) {
 				c := &engine.Campaign{Transpiler: tr, Relations: s.Relations, Seeds: s.Seeds, Options: engine.Options{
 					Mode: engine.MCP, Seed: 1, MaxCases: cases, MaxSpots: 4,
 					BaseRuns: s.Config.BaseRuns, Normalize: s.Normalize, Release: s.Release, Flags: s.Flags,
+					Workers: corpusWorkers(),
 				}}
 				rep, err := c.Run(context.Background())
 				if err != nil {

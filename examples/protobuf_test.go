@@ -197,6 +197,9 @@ message M {
 			if c.last && f == nil {
 				t.Error("faulty/gen-go.sh: no failure where the new value follows the dropped entry")
 			}
+			if f != nil && (f[0].Compared == nil || f[0].Compared.Kind != "enum-lines" || len(f[0].Compared.Differences) == 0) {
+				t.Errorf("faulty/gen-go.sh: the failure does not say what the check compared: %+v", f[0].Compared)
+			}
 			if !c.last && f != nil {
 				t.Errorf("faulty/gen-go.sh: %s, where the fault is the same in o and o′", f[0].Message)
 			}

@@ -37,7 +37,9 @@ import (
 // generators write of their own (an enumerator UNKNOWN beside "unknown
 // result", a struct called using beside C++'s `using`, a field b beside
 // C++'s `swap(a.f, b.f)`: no sibling and no neighbour of the derived
-// checks).
+// checks), and structs with a list default (OneOfEach's i16_list = [1,2,3]:
+// Python writes __init__'s signature over several lines; the exact
+// add-field and add-string-field leave them out).
 func TestThriftCorpusCases(t *testing.T) {
 	p := packNamed(t, "thrift")
 	needCompiler(t, p)
@@ -54,6 +56,9 @@ func TestThriftCorpusCases(t *testing.T) {
 				noSpots(t, s, "add-field", filepath.Join(corpus, "Recursive.thrift"), "a struct that a reference field holds", "of RecList,", "of CoRec2,")
 				noSpots(t, s, "add-field", seeds[1], "a struct with fields without ids", "of TupleProtocolTestStruct,")
 				noSpots(t, s, "add-string-field", seeds[1], "a struct with fields without ids", "of TupleProtocolTestStruct,")
+				for _, name := range []string{"add-field", "add-string-field"} {
+					noSpots(t, s, name, seeds[1], "a struct with list defaults (Python's __init__ over several lines)", "of OneOfEach,")
+				}
 			}
 			noSpots(t, s, "add-string-field", filepath.Join(corpus, "NameConflictTest.thrift"), "Nested, whose copies are noexcept and which a service uses", "of Nested,")
 			noSpots(t, s, "add-string-field", seeds[1], "a struct that holds a union", "of StructWithAUnion,")

@@ -47,6 +47,11 @@ type Config struct {
 	Style     result.Style // of the findings' signatures
 	// BaseRuns, MaxMR and MaxSpots are passed to every campaign.
 	BaseRuns, MaxMR, MaxSpots int
+	// Weights weighs the picks of each campaign by its results (see
+	// engine.Options.Exhaustive): the MCP session then picks otherwise
+	// than its fuzz twin, whose findings are others. Without it, as the
+	// paper's protocol needs, both pick the same test cases.
+	Weights bool
 	// ConfigFile is the configuration, recorded in the findings.
 	ConfigFile string
 
@@ -468,7 +473,8 @@ func (cfg *Config) campaign(ctx context.Context, k int, mode string, cmd transpi
 		},
 		// Every follow-up run activates another fault: a second run is
 		// another transpiler. The confirmation step takes its place.
-		NoRecheck: true,
+		NoRecheck:  true,
+		Exhaustive: !cfg.Weights,
 	}}
 	rep, err := camp.Run(ctx)
 	if err != nil {

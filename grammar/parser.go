@@ -30,6 +30,7 @@ func NewParser(g *Grammar) *Parser {
 	}
 	p.start = c.instance(g.start, nil)
 	p.insts = c.order
+	analyse(p.insts)
 	return p
 }
 
@@ -65,6 +66,7 @@ type pnode struct {
 	nodeKind string     // pName: the kind of names
 	field    string     // pName: "new", "ref" or "take"; "" for a value
 	what     string     // what a failure expected, for pText and pClass
+	id       int        // pRep: its key in the memo, after the rule instances'
 }
 
 // pinst is a rule instantiated for parsing with abstract arguments: each
@@ -74,6 +76,24 @@ type pinst struct {
 	name  string
 	token bool // a token rule: no white space is skipped inside it, and its node is a leaf
 	body  *pnode
+	// What analyse found, for the recogniser to leave out a call that
+	// cannot match (matcher.pruned): every alternative starts with a skip
+	// (lead); past that skip, read where no further white space is, a
+	// match may be empty (nullable), starts with a byte of first, and a
+	// failure expects whats.
+	lead     bool
+	nullable bool
+	first    byteSet
+	whats    []string
+}
+
+// byteSet is a set of bytes.
+type byteSet [4]uint64
+
+func (s *byteSet) add(b byte)      { s[b>>6] |= 1 << (b & 63) }
+func (s *byteSet) has(b byte) bool { return s[b>>6]&(1<<(b&63)) != 0 }
+func (s *byteSet) addAll(o byteSet) {
+	s[0], s[1], s[2], s[3] = s[0]|o[0], s[1]|o[1], s[2]|o[2], s[3]|o[3]
 }
 
 // absVal is an abstract value: a constant of the grammar, or unknown.
@@ -494,4 +514,7 @@ func quoteByte(c byte) string {
 	return string(rune(c))
 }
 
-var _ syntax.Parser = (*Parser)(nil)
+var (
+	_ syntax.ContextParser  = (*Parser)(nil)
+	_ syntax.FragmentParser = (*Parser)(nil)
+)

@@ -6,10 +6,10 @@
 package matrix
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mcpt-tool/mcpt/internal/suggest"
@@ -292,12 +292,29 @@ func (m Matrix) Combination(pairs []Pair) (Combination, error) {
 	return c, nil
 }
 
-// Fingerprint is m in one line, for a journal's fingerprint: every
-// dimension, value and argument, in order.
+// Fingerprint is m in one line, for a journal's fingerprint and for
+// people: every dimension, value and argument, in order
+// (`target: es2017 ["--target" "es2017"], es2022 ["--target" "es2022"]`).
 func (m Matrix) Fingerprint() string {
-	b, err := json.Marshal(m)
-	if err != nil {
-		panic("matrix: " + err.Error()) // strings only: cannot happen
+	var b strings.Builder
+	for i, d := range m {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(d.Name + ":")
+		for j, v := range d.Values {
+			if j > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString(" " + v.Name + " [")
+			for k, a := range v.Args {
+				if k > 0 {
+					b.WriteString(" ")
+				}
+				b.WriteString(strconv.Quote(a))
+			}
+			b.WriteString("]")
+		}
 	}
-	return string(b)
+	return b.String()
 }

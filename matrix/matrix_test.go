@@ -153,4 +153,8 @@ func TestFingerprint(t *testing.T) {
 	if a != ts.Fingerprint() {
 		t.Error("the fingerprint changes")
 	}
+	want := `target: es2017 ["--target" "es2017"], es2022 ["--target" "es2022"], esnext ["--target" "esnext"]; classFields: define ["--useDefineForClassFields" "true"], assign []`
+	if a != want {
+		t.Errorf("fingerprint\n%s\nwant\n%s", a, want)
+	}
 }

@@ -4,8 +4,10 @@
 package merge
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -13,6 +15,8 @@ import (
 	"strings"
 
 	"github.com/mcpt-tool/mcpt/bundle"
+	"github.com/mcpt-tool/mcpt/engine"
+	"github.com/mcpt-tool/mcpt/outdir"
 	"github.com/mcpt-tool/mcpt/report"
 	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/signature"
@@ -66,9 +70,21 @@ func Shards(dirs []string, out string, opt Options) (*result.Report, error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, err
 	}
+	// The bundles the merged report keeps: those of findings counted
+	// once the shards' groups are one are left where they are.
+	keep := map[string]bool{}
+	for _, f := range m.Findings {
+		keep[f.ID] = f.Bundle != ""
+	}
 	placed := map[string]string{}
 	for i, r := range reps {
-		if err := placeBundles(dirs[i], out, opt, r.Findings, placed); err != nil {
+		var fs []result.Finding
+		for _, f := range r.Findings {
+			if keep[f.ID] {
+				fs = append(fs, f)
+			}
+		}
+		if err := placeBundles(dirs[i], out, opt, fs, placed); err != nil {
 			return nil, err
 		}
 	}
@@ -90,14 +106,21 @@ func Shards(dirs []string, out string, opt Options) (*result.Report, error) {
 // partial, lists it in m.Incomplete.
 func incomplete(m *result.Report, dirs []string, reps []*result.Report, partial bool) error {
 	for i, r := range reps {
-		if r.Stopped != "interrupted" && r.Stopped != "error" {
+		if r.Stopped != "interrupted" && r.Stopped != "error" && r.Stopped != engine.StoppedKilled {
 			continue
 		}
-		what := map[string]string{"interrupted": "was interrupted (exit 4)", "error": "broke (exit 3)"}[r.Stopped]
+		what := map[string]string{
+			"interrupted": "was interrupted (exit 4)", "error": "broke (exit 3)",
+			engine.StoppedKilled: "was killed before it wrote its report (its journal holds its test cases)",
+		}[r.Stopped]
+		as := "as it is"
+		if r.Stopped == engine.StoppedKilled {
+			as = "as its journal has it"
+		}
 		if !partial {
 			return fmt.Errorf("%s (shard %s) %s after %d test cases and was not resumed: "+
-				"complete it with mcpt run --resume %s, then merge again; merge --partial merges it as it is, in an incomplete report: %w",
-				dirs[i], r.Shard, what, r.TestCases, dirs[i], ErrIncomplete)
+				"complete it with %s, then merge again; merge --partial merges it %s, in an incomplete report: %w",
+				dirs[i], r.Shard, what, r.TestCases, resumeCommand(dirs[i], r), as, ErrIncomplete)
 		}
 		m.Incomplete = append(m.Incomplete, result.IncompleteShard{Shard: r.Shard, Dir: dirs[i], Stopped: r.Stopped, TestCases: r.TestCases})
 	}
@@ -107,15 +130,34 @@ func incomplete(m *result.Report, dirs []string, reps []*result.Report, partial 
 	return nil
 }
 
+// resumeCommand is the command that completes the campaign of the output
+// directory dir, whose report is r: for a campaign killed before it
+// wrote its report, whose configuration no file of dir names, with -c to
+// fill in.
+func resumeCommand(dir string, r *result.Report) string {
+	if r.Config != "" {
+		return "mcpt run -c " + r.Config + " --resume " + dir
+	}
+	if r.Stopped == engine.StoppedKilled {
+		return "mcpt run -c CONFIG --resume " + dir + " (CONFIG: the campaign's configuration)"
+	}
+	return "mcpt run --resume " + dir
+}
+
 // Reports merges reports of shards of one campaign. They must agree on the
 // mode and seed; a finding that two shards both report is kept once.
 func Reports(names []string, reps []*result.Report) (*result.Report, error) {
 	m := &result.Report{ByRelation: map[string]result.RelationStats{}, Findings: []result.Finding{}}
 	seen := map[string]string{}
 	shards := map[string]string{}
+	flaky := map[string]int{}
 	for i, r := range reps {
+		for _, g := range r.Groups {
+			flaky[g.Signature] += g.Flaky
+		}
 		if i == 0 {
 			m.Tool, m.Mode, m.Seed, m.Config, m.Campaign, m.MaxCases = r.Tool, r.Mode, r.Seed, r.Config, r.Campaign, r.MaxCases
+			m.BundlesPerGroup = r.BundlesPerGroup
 			// The same for every shard: of the campaign's fingerprint.
 			m.Release, m.Flags = r.Release, r.Flags
 		} else if r.Mode != m.Mode || r.Seed != m.Seed {
@@ -140,6 +182,7 @@ func Reports(names []string, reps []*result.Report) (*result.Report, error) {
 		m.Seeds.Rejected = append(m.Seeds.Rejected, r.Seeds.Rejected...)
 		m.Seeds.Nondeterministic = append(m.Seeds.Nondeterministic, r.Seeds.Nondeterministic...)
 		m.Seeds.Crashed = append(m.Seeds.Crashed, r.Seeds.Crashed...)
+		m.Seeds.Skipped = append(m.Seeds.Skipped, r.Seeds.Skipped...)
 		for name, st := range r.ByRelation {
 			acc := m.ByRelation[name]
 			acc.Merge(st)
@@ -171,6 +214,7 @@ func Reports(names []string, reps []*result.Report) (*result.Report, error) {
 		slices.Sort(*l)
 		*l = slices.Compact(*l)
 	}
+	m.Seeds.Skipped = result.SortSkips(m.Seeds.Skipped)
 	slices.SortStableFunc(m.Cases, func(a, b result.CaseSummary) int {
 		if c := strings.Compare(a.Seed, b.Seed); c != 0 {
 			return c
@@ -181,8 +225,63 @@ func Reports(names []string, reps []*result.Report) (*result.Report, error) {
 		return strings.Compare(a.Flags, b.Flags)
 	})
 	m.Sort()
+	if m.BundlesPerGroup > 0 {
+		regroup(m.Findings, m.BundlesPerGroup)
+	}
 	m.Groups = signature.Group(m.Findings)
+	signature.MarkFlaky(m.Groups, flaky)
+	m.OrderGroupFlags()
 	return m, nil
+}
+
+// regroup makes the findings of shards, in case order, those of one
+// campaign: each shard bundled the first k findings of each group among
+// its own, the merged report keeps the bundles of the first k of the
+// whole group, and counts the others; the group's candidate is its
+// finding with the smallest follow-up (the earliest of equals) when that
+// is not one of the k. That candidate had its evidence in its shard, as
+// the first k had: a shard keeps every finding that is smaller than all
+// its earlier ones of the group. So the merged report has the bundles
+// and counts an unsharded run would have.
+func regroup(fs []result.Finding, k int) {
+	bySig := map[string][]int{}
+	var order []string
+	for i := range fs {
+		if fs[i].Case < 0 {
+			continue // a base run's finding: not grouped by case
+		}
+		sig := fs[i].Signature
+		if bySig[sig] == nil {
+			order = append(order, sig)
+		}
+		bySig[sig] = append(bySig[sig], i)
+	}
+	for _, sig := range order {
+		idx := bySig[sig]
+		smallest := -1
+		for n, i := range idx {
+			f := &fs[i]
+			if f.Counted {
+				continue
+			}
+			if n < k {
+				f.Candidate = false
+			}
+			if smallest < 0 || f.FollowUpBytes < fs[smallest].FollowUpBytes {
+				smallest = i
+			}
+		}
+		for n, i := range idx {
+			f := &fs[i]
+			switch {
+			case n < k || f.Counted:
+			case i == smallest:
+				f.Candidate = true
+			default:
+				f.Strip()
+			}
+		}
+	}
 }
 
 // complete checks that sharded reports are all the shards of their
@@ -218,14 +317,32 @@ func complete(names []string, reps []*result.Report) error {
 }
 
 // loadReport reads the report.json of the output directory dir, refusing
-// a link (see bundle.Reader).
+// a link (see bundle.Reader). A directory without one, whose campaign was
+// killed before it wrote its report, gives the report of its journal
+// (see engine.JournalReport), whose Stopped is engine.StoppedKilled; one
+// whose campaign still runs (it holds the lock) is refused.
 func loadReport(dir string) (*result.Report, error) {
 	rd, err := bundle.Open(dir)
 	if err != nil {
 		return nil, err
 	}
 	defer rd.Close()
-	return rd.LoadReport(report.ReportJSON)
+	rep, err := rd.LoadReport(report.ReportJSON)
+	if !errors.Is(err, fs.ErrNotExist) {
+		return rep, err
+	}
+	f, jerr := rd.OpenRegular(engine.JournalName)
+	if errors.Is(jerr, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s holds neither %s nor %s: no campaign ran there", dir, report.ReportJSON, engine.JournalName)
+	}
+	if jerr != nil {
+		return nil, jerr
+	}
+	defer f.Close()
+	if holder, busy := outdir.Holder(dir); busy {
+		return nil, fmt.Errorf("%s has no %s yet: its campaign still runs (%s holds it); merge once it has ended", dir, report.ReportJSON, holder)
+	}
+	return engine.JournalReport(bufio.NewReaderSize(f, 256<<10), filepath.Join(dir, engine.JournalName))
 }
 
 // placeBundles places the bundles of findings from the output directory

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/tree"
 )
 
@@ -46,6 +47,10 @@ type Analogy struct {
 	// Skip, when set, leaves the lines of o it matches out: they are no
 	// sibling's (a serialized descriptor written as string literals).
 	Skip *regexp.Regexp
+	// Reflow finds a line of the sibling's, renamed, that a formatter
+	// wrapped in o′ (the longer new name took it past the line width):
+	// a run of up to eight lines of o′ holds it, white space aside.
+	Reflow bool
 	// Shape is the new declaration's shape, by which the sibling was
 	// chosen (for display: mcpt spots --shapes).
 	Shape string
@@ -103,6 +108,7 @@ func (c *Analogy) decide(o, o2 tree.Tree, loose bool) (Verdict, bool) {
 		f     string
 		want  []*pattern
 		count map[string]int
+		at    map[string][]int // the sibling's lines in o, by pattern key
 	}
 	var files []fileLines
 	held := map[string]bool{} // the sibling's forms on those lines
@@ -124,9 +130,9 @@ func (c *Analogy) decide(o, o2 tree.Tree, loose bool) (Verdict, bool) {
 		if !slices.Contains(seenForm, true) {
 			seenForm = everywhere
 		}
-		want, count := c.siblingLines(f, text, starts, scs, kin, seenForm, mask, held)
+		want, count, at := c.siblingLines(f, text, starts, scs, kin, seenForm, mask, held)
 		if len(want) > 0 {
-			files = append(files, fileLines{f, want, count})
+			files = append(files, fileLines{f, want, count, at})
 		}
 	}
 	if loose && (len(files) == 0 || !alikeIn(c.Renames[0], held)) {
@@ -134,6 +140,9 @@ func (c *Analogy) decide(o, o2 tree.Tree, loose bool) (Verdict, bool) {
 	}
 	for _, fl := range files {
 		have := countMatches(fl.want, view(o2[fl.f]), mask)
+		if c.Reflow {
+			wrappedMatches(fl.want, fl.count, have, view(o2[fl.f]), mask)
+		}
 		var missing []string
 		for k, p := range fl.want {
 			for range fl.count[p.key] - have[k] {
@@ -146,6 +155,7 @@ func (c *Analogy) decide(o, o2 tree.Tree, loose bool) (Verdict, bool) {
 				Message:  fmt.Sprintf("%s in o′ lacks %d lines that %s has and %s must have too: %s", fl.f, len(missing), c.Renames[0].From, c.Renames[0].To, strings.TrimSpace(missing[0])),
 				Expected: strings.Join(missing, "\n"),
 				Actual:   c.linesOf(string(o2[fl.f])),
+				Compared: c.compared(fl.f, view(o[fl.f]), view(o2[fl.f]), fl.want, fl.at, mask),
 			})
 		}
 	}
@@ -153,6 +163,65 @@ func (c *Analogy) decide(o, o2 tree.Tree, loose bool) (Verdict, bool) {
 		v.Undecided = append(v.Undecided, fmt.Sprintf("the sibling %s has no line in o", c.Renames[0].From))
 	}
 	return v, true
+}
+
+// wrappedMatches adds to have the lines of want that text holds wrapped:
+// for each pattern still short of its count, the runs of two to eight
+// lines that match it once white space is taken out of both, each run
+// counted for one pattern at most.
+func wrappedMatches(want []*pattern, count map[string]int, have []int, text string, mask func(string) string) {
+	var short []int
+	for k, p := range want {
+		if have[k] < count[p.key] {
+			short = append(short, k)
+		}
+	}
+	if len(short) == 0 {
+		return
+	}
+	lines, _ := SplitLines(text)
+	squeeze := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if r == ' ' || r == '\t' {
+				return -1
+			}
+			return r
+		}, s)
+	}
+	bare := make([]*pattern, len(want))
+	for _, k := range short {
+		p := want[k]
+		q := &pattern{key: p.key}
+		for _, l := range p.lits {
+			q.lits = append(q.lits, squeeze(l))
+		}
+		for _, as := range p.alts {
+			var qa []string
+			for _, a := range as {
+				qa = append(qa, squeeze(a))
+			}
+			q.alts = append(q.alts, qa)
+		}
+		bare[k] = q
+	}
+	for i := range lines {
+		joined := squeeze(mask(lines[i]))
+		for j := i + 1; j < len(lines) && j < i+8; j++ {
+			joined += squeeze(mask(lines[j]))
+			m := strings.TrimRight(joined, punctuation)
+			hit := false
+			for _, k := range short {
+				if have[k] < count[want[k].key] && bare[k].match(m) {
+					have[k]++
+					hit = true
+					break
+				}
+			}
+			if hit {
+				break
+			}
+		}
+	}
 }
 
 // alikeIn reports whether the sibling's name and the new one are split
@@ -188,9 +257,10 @@ func alikeIn(r Rename, held map[string]bool) bool {
 // once, and how many times each occurs (by pattern key). A line whose
 // every mention of the sibling is ambiguous is left out. The texts of the
 // sibling's occurrences on the lines returned are added to held.
-func (c *Analogy) siblingLines(f, text string, starts []int, scs []*scanner, kin []scanner, seenForm []bool, mask func(string) string, held map[string]bool) ([]*pattern, map[string]int) {
+func (c *Analogy) siblingLines(f, text string, starts []int, scs []*scanner, kin []scanner, seenForm []bool, mask func(string) string, held map[string]bool) ([]*pattern, map[string]int, map[string][]int) {
 	var want []*pattern
 	count := map[string]int{}
+	at := map[string][]int{}
 	var lines map[string]bool // the lines of the file, masked, once needed
 	has := func(l string) bool {
 		if lines == nil {
@@ -201,9 +271,19 @@ func (c *Analogy) siblingLines(f, text string, starts []int, scs []*scanner, kin
 		}
 		return lines[strings.TrimRight(mask(l), punctuation)]
 	}
+	var words map[string]bool // the identifiers of the file, once needed
+	hasWord := func(w string) bool {
+		if words == nil {
+			words = map[string]bool{}
+			for _, x := range strings.FieldsFunc(text, func(r rune) bool { return r >= 0x80 || !isWordByte(byte(r)) }) {
+				words[x] = true
+			}
+		}
+		return words[w]
+	}
 	for _, i := range scs[0].lines(text, starts) {
 		line := lineAt(text, starts, i)
-		occ := scs[0].find(line)
+		occ := c.ownWords(line, scs[0].find(line), has, hasWord)
 		if len(occ) == 0 || commentLine(f, line) || c.Skip != nil && c.Skip.MatchString(line) || mentionsAny(line, kin) || !slices.ContainsFunc(occ, func(s span) bool { return c.seen(line[s.beg:s.end], seenForm) }) {
 			continue
 		}
@@ -218,8 +298,78 @@ func (c *Analogy) siblingLines(f, text string, starts []int, scs []*scanner, kin
 			want = append(want, p)
 		}
 		count[p.key]++
+		at[p.key] = append(at[p.key], i)
 	}
-	return want, count
+	return want, count, at
+}
+
+// compared is the evidence of a failure on file f: each line of the
+// sibling in o (text) facing the new member's line in o′ (text2) that
+// matches it renamed, or the line looked for; then the new member's lines
+// of o′ that no line of the sibling accounts for.
+func (c *Analogy) compared(f, text, text2 string, want []*pattern, at map[string][]int, mask func(string) string) *result.Compared {
+	from, to := c.Renames[0].From, c.Renames[0].To
+	numbers := " (its numbers, written #, and the punctuation that ends it aside)"
+	if c.KeepNumbers {
+		numbers = " (the punctuation that ends it aside)"
+	}
+	list := ""
+	if len(c.Renames) > 1 {
+		var rs []string
+		for _, r := range c.Renames[1:] {
+			rs = append(rs, r.From.String()+" → "+r.To.String())
+		}
+		list = " (and " + strings.Join(rs, ", ") + ")"
+	}
+	cmp := &result.Compared{Kind: result.CmpAnalogy, Expects: fmt.Sprintf(
+		"The sibling %s is a declaration of the same shape as %s: every line of %s in o that is the sibling's, with %s in its place%s, form for form%s, is in %s of o′ as many times as o has the sibling's line.",
+		from, to, f, to, list, numbers, f)}
+	starts := lineStarts(text)
+	lines2, _ := SplitLines(text2)
+	masked := make([]string, len(lines2))
+	for j, l := range lines2 {
+		masked[j] = strings.TrimRight(mask(l), punctuation)
+	}
+	used := make([]bool, len(lines2))
+	for _, p := range want {
+		var matches []int
+		for j, m := range masked {
+			if p.match(m) {
+				matches = append(matches, j)
+			}
+		}
+		for k, i := range at[p.key] {
+			l := result.CmpLine{O: result.Ref(i+1, lineAt(text, starts, i))}
+			if k < len(matches) {
+				j := matches[k]
+				used[j] = true
+				l.O2, l.Role = result.Ref(j+1, lines2[j]), result.RoleFound
+				l.Why = "the sibling's line, renamed"
+			} else {
+				l.Want, l.Role = p.display(), result.RoleMissing
+				l.Why = fmt.Sprintf("the sibling's line, renamed: o′ has it %s", times(len(matches), len(at[p.key])))
+			}
+			cmp.Add(l)
+		}
+	}
+	for j, l := range lines2 {
+		if !used[j] && mentions(l, []Name{to}) && !commentLine(f, l) {
+			cmp.Add(result.CmpLine{O2: result.Ref(j+1, l), Role: result.RoleExtra,
+				Why: fmt.Sprintf("names %s, and no line of the sibling accounts for it (no failure by itself)", to)})
+		}
+	}
+	return cmp
+}
+
+// times says how many times o′ has a line of which o has n.
+func times(have, n int) string {
+	switch {
+	case have == 0:
+		return "nowhere"
+	case have == 1:
+		return fmt.Sprintf("once, o has the sibling's %d times", n)
+	}
+	return fmt.Sprintf("%d times, o has the sibling's %d times", have, n)
 }
 
 // countMatches counts, for each pattern, the lines of text that it
@@ -298,6 +448,23 @@ func (p *pattern) String() string {
 		b.WriteString(l)
 		if i < len(p.alts) {
 			b.WriteString(p.alts[i][0])
+		}
+	}
+	return b.String()
+}
+
+// display shows the pattern with every alternative at each name, as
+// {a|b} where there are more than one.
+func (p *pattern) display() string {
+	var b strings.Builder
+	for i, l := range p.lits {
+		b.WriteString(l)
+		if i < len(p.alts) {
+			if len(p.alts[i]) == 1 {
+				b.WriteString(p.alts[i][0])
+			} else {
+				b.WriteString("{" + strings.Join(p.alts[i], "|") + "}")
+			}
 		}
 	}
 	return b.String()
@@ -413,6 +580,66 @@ func (c *Analogy) ambiguous(line string, occ []span, has func(string) bool) bool
 		}
 	}
 	return !within || !c.kindLine(line, occ, inner, has)
+}
+
+// ownWords keeps the occurrences of the sibling in line that are its own:
+// a whole identifier, or a part of a longer one (RED in P_STATE_RED, Red
+// in raiseRed, speed in v_speed) when the line with another declaration
+// of the sibling's kind (Kin) in its place is in o too (has), or, the rest
+// of the line being another (a variable of another type), that identifier
+// with the other declaration in its place is in o's file (hasWord): the
+// generator writes such an identifier for each of them. ERROR in the
+// generator's own INTERNAL_ERROR is no occurrence of an enumerator ERROR:
+// no INTERNAL_OK is written anywhere. (Whether o′ has the identifier made with the new name
+// does not count: a generator that forgets it is what the check finds.)
+// Without kin, every occurrence is kept.
+func (c *Analogy) ownWords(line string, occ []span, has, hasWord func(string) bool) []span {
+	var kin []Name
+	for _, k := range c.Kin {
+		if !sameName(k, c.Renames[0].From) {
+			kin = append(kin, k)
+		}
+	}
+	if len(kin) == 0 {
+		return occ
+	}
+	var out []span
+	for _, s := range occ {
+		pre, suf, whole := affixes(line, s)
+		if whole {
+			out = append(out, s)
+			continue
+		}
+		for _, k := range kin {
+			if s.form >= len(k.Forms) || k.Forms[s.form] == "" {
+				continue
+			}
+			// The whole line with kin in its place, or, where the rest of
+			// the line differs between kin (a variable's type), the
+			// identifier alone anywhere in the file.
+			if has(line[:s.beg]+k.Forms[s.form]+line[s.end:]) || hasWord(pre+k.Forms[s.form]+suf) {
+				out = append(out, s)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// isWordByte tells whether b is a byte of an identifier.
+func isWordByte(b byte) bool { return isAlnum(b) || b == '_' }
+
+// affixes are what the identifier holding the occurrence s of a name in
+// line has before and after it, and whether it is the whole identifier.
+func affixes(line string, s span) (pre, suf string, whole bool) {
+	i, j := s.beg, s.end
+	for i > 0 && isWordByte(line[i-1]) {
+		i--
+	}
+	for j < len(line) && isWordByte(line[j]) {
+		j++
+	}
+	return line[i:s.beg], line[s.end:j], i == s.beg && j == s.end
 }
 
 // kindLine reports whether the other names inside the sibling's

@@ -701,3 +701,176 @@ func TestAnalogyLoose(t *testing.T) {
 		t.Errorf("want a failure with email as the sibling, got %+v", v)
 	}
 }
+
+// TestLocalityReflow: a formatter that wraps a list grown past its line
+// width lays its old words out anew, with the new declaration's among
+// them; the same hunk with an old word dropped, changed or moved is a
+// failure.
+func TestLocalityReflow(t *testing.T) {
+	o := tree.Tree{"m.ts": []byte("function base() {\n  return { books: [], label: \"\" };\n}\n")}
+	wrapped := tree.Tree{"m.ts": []byte("function base() {\n  return {\n    books: [],\n    zqnew: 0,\n    label: \"\",\n  };\n}\n")}
+	l := &Locality{Fresh: []Name{nm("zqnew")}, Hunks: true, Reflow: true}
+	if v := l.Decide(o, wrapped); len(v.Fails) != 0 {
+		t.Errorf("wrapped: false alarm %+v", v.Fails)
+	}
+	l.Reflow = false
+	if v := l.Decide(o, wrapped); len(v.Fails) != 1 {
+		t.Errorf("wrapped, without reflow: want a failure, got %+v", v.Fails)
+	}
+	l.Reflow = true
+	for name, bad := range map[string]string{
+		"dropped": "function base() {\n  return {\n    books: [],\n    zqnew: 0,\n  };\n}\n",
+		"changed": "function base() {\n  return {\n    books: [],\n    zqnew: 0,\n    title: \"\",\n  };\n}\n",
+		"moved":   "function base() {\n  return {\n    label: \"\",\n    zqnew: 0,\n    books: [],\n  };\n}\n",
+	} {
+		if v := l.Decide(o, tree.Tree{"m.ts": []byte(bad)}); len(v.Fails) != 1 {
+			t.Errorf("%s: want a failure, got %+v", name, v.Fails)
+		}
+	}
+}
+
+// TestLocalityHelpers: a helper function the generator writes once a file
+// needs it, whose first line a helpers pattern matches, is explained; one
+// that matches no pattern is not, nor a change of an old line beside it.
+func TestLocalityHelpers(t *testing.T) {
+	o := tree.Tree{"m.ts": []byte("export interface M {\n  a: string;\n}\n")}
+	fu := "export interface M {\n  a: string;\n  zqnew: number;\n}\n\nfunction longToNumber(x: Long): number {\n  return x.toNumber();\n}\n"
+	// without hunks: lines next to the new ones are not the new
+	// declaration's by that alone
+	l := &Locality{Fresh: []Name{nm("zqnew")}, Helpers: []*regexp.Regexp{regexp.MustCompile(`^function [a-z]\w*\(`)}}
+	if v := l.Decide(o, tree.Tree{"m.ts": []byte(fu)}); len(v.Fails) != 0 {
+		t.Errorf("helper: false alarm %+v", v.Fails)
+	}
+	other := strings.Replace(fu, "function longToNumber", "export function LongToNumber", 1)
+	if v := l.Decide(o, tree.Tree{"m.ts": []byte(other)}); len(v.Fails) != 1 {
+		t.Errorf("no helper: want a failure, got %+v", v.Fails)
+	}
+	changed := strings.Replace(fu, "  a: string;", "  a: number;", 1)
+	if v := l.Decide(o, tree.Tree{"m.ts": []byte(changed)}); len(v.Fails) != 1 {
+		t.Errorf("an old line changed: want a failure, got %+v", v.Fails)
+	}
+}
+
+// TestAnalogyGeneratorWords: an enumerator ERROR occurs at an underscore
+// boundary in the generator's own INTERNAL_ERROR (Thrift's service code),
+// which no other enumerator has a line like: that line is not the
+// sibling's, and the new enumerator is due no INTERNAL_ZQNEW. Its prefixed
+// name E_ERROR, which its kin E_OK has too, stays its own.
+func TestAnalogyGeneratorWords(t *testing.T) {
+	up := func(s string) Name { return Name{Forms: []string{s, strings.ToLower(s), s}} }
+	errName, ok := up("ERROR"), up("OK")
+	c := &Analogy{
+		Renames: []Rename{{From: errName, To: up("ZQNEW")}},
+		Others:  []Name{errName, ok},
+		Kin:     []Name{ok},
+	}
+	const base = "enum E { E_OK = 0, E_ERROR = 1 };\n" +
+		"  E_OK = 0,\n  E_ERROR = 1,\n" +
+		"  ::apache::thrift::TApplicationException x(::apache::thrift::TApplicationException::INTERNAL_ERROR, \"Internal error\");\n"
+	o := tree.Tree{"s.cpp": []byte(base)}
+	good := tree.Tree{"s.cpp": []byte(base + "  E_ZQNEW = 2,\n")}
+	if v := c.Decide(o, good); len(v.Fails) != 0 || len(v.Undecided) != 0 {
+		t.Errorf("false alarm on INTERNAL_ERROR: %+v", v)
+	}
+	if v := c.Decide(o, o); len(v.Fails) != 1 || !strings.Contains(v.Fails[0].Message, "E_ZQNEW = #") {
+		t.Errorf("want the missing E_ZQNEW line, got %+v", v)
+	}
+	// Without kin nothing tells the generator's words from the sibling's.
+	c.Kin = nil
+	if v := c.Decide(o, good); len(v.Fails) != 1 {
+		t.Errorf("without kin: want INTERNAL_ZQNEW missing, got %+v", v)
+	}
+}
+
+// TestOrderNamesakeLines: a oneof member short_code whose Pascal form is
+// also the name of a nested message ShortCode. protoc-gen-go names the
+// member's wrapper PhoneNumber_ShortCode_ and the message
+// PhoneNumber_ShortCode, further down: the message's line is no line of
+// the member, and a new member's wrapper after short_code's is in order.
+func TestOrderNamesakeLines(t *testing.T) {
+	member := Name{Forms: []string{"short_code", "shortCode", "ShortCode"}}
+	nested := Name{Forms: []string{"ShortCode", "short_code", "SHORT_CODE"}}
+	zq := Name{Forms: []string{"zqnew", "zqnew", "Zqnew"}}
+	c := &Order{New: zq, Prev: member, Others: []Name{member, nested, zq}}
+	base := "type PhoneNumber_E164Number struct {\n}\ntype PhoneNumber_ShortCode_ struct {\n}\ntype PhoneNumber_ShortCode struct {\n}\n"
+	o := tree.Tree{"x.pb.go": []byte(base)}
+	good := strings.Replace(base, "type PhoneNumber_ShortCode struct", "type PhoneNumber_Zqnew struct {\n}\ntype PhoneNumber_ShortCode struct", 1)
+	if v := c.Decide(o, tree.Tree{"x.pb.go": []byte(good)}); len(v.Fails) != 0 {
+		t.Errorf("false alarm: %+v", v.Fails)
+	}
+}
+
+// TestOrderGeneratorWords: the neighbour Optional (a nested message)
+// occurs in protoc-c's own PROTOBUF_C_LABEL_OPTIONAL, above the new
+// message's offsetof line in its block: that is no line of the neighbour,
+// for o′ has no PROTOBUF_C_LABEL_ZQNEW; Onnx__TypeProto__Optional is one,
+// beside Onnx__TypeProto__Zqnew.
+func TestOrderGeneratorWords(t *testing.T) {
+	up := func(s string) Name { return Name{Forms: []string{s, strings.ToLower(s), strings.ToUpper(s)}} }
+	c := &Order{New: up("Zqnew"), Prev: up("Map"), Next: up("Optional"), Others: []Name{up("Map"), up("Optional"), up("Zqnew")}}
+	fields := func(m string) string {
+		return "  {\n    PROTOBUF_C_LABEL_OPTIONAL,\n    offsetof(Onnx__TypeProto__" + m + ", key_type),\n  },\n" +
+			"  {\n    PROTOBUF_C_LABEL_OPTIONAL,\n    offsetof(Onnx__TypeProto__" + m + ", value_type),\n  },\n"
+	}
+	optional := "  {\n    offsetof(Onnx__TypeProto__Optional, elem_type),\n  },\n"
+	o := tree.Tree{"x.pb-c.c": []byte(fields("Map") + optional)}
+	if v := c.Decide(o, tree.Tree{"x.pb-c.c": []byte(fields("Map") + fields("Zqnew") + optional)}); len(v.Fails) != 0 {
+		t.Errorf("false alarm: %+v", v.Fails)
+	}
+	// With Optional's lines as many as the others', its place decides.
+	o = tree.Tree{"x.pb-c.c": []byte(fields("Map") + fields("Optional"))}
+	if v := c.Decide(o, tree.Tree{"x.pb-c.c": []byte(fields("Map") + fields("Optional") + fields("Zqnew"))}); len(v.Fails) == 0 {
+		t.Errorf("Zqnew after Optional: want a failure, got %+v", v)
+	}
+}
+
+// TestLocalityReflowBlock: a block inserted before a neighbour whose line
+// the formatter then wraps: the block taken out, the wrapped lines hold
+// the old line's words; a word of the neighbour changed is a failure.
+func TestLocalityReflowBlock(t *testing.T) {
+	o := tree.Tree{"m.ts": []byte("function f() {\n  return {\n    tags: isArray(o.tags) ? o.tags.map(String) : [],\n  };\n}\n")}
+	fu := "function f() {\n  return {\n    zqnew: isObject(o.zqnew)\n      ? reduce(\n        (acc: number) => {\n          return acc;\n        },\n      )\n      : {},\n    tags: isArray(o.tags)\n      ? o.tags.map(String)\n      : [],\n  };\n}\n"
+	l := &Locality{Fresh: []Name{nm("zqnew")}, Reflow: true}
+	if v := l.Decide(o, tree.Tree{"m.ts": []byte(fu)}); len(v.Fails) != 0 {
+		t.Errorf("a block and a wrapped neighbour: false alarm %+v", v.Fails)
+	}
+	bad := strings.Replace(fu, "o.tags.map(String)", "o.tags.map(Number)", 1)
+	if v := l.Decide(o, tree.Tree{"m.ts": []byte(bad)}); len(v.Fails) != 1 {
+		t.Errorf("the neighbour changed: want a failure, got %+v", v.Fails)
+	}
+}
+
+// TestLocalityReflowWrapped: the old line wrapped with the new block last,
+// and a new block elsewhere like the old code around it, which a line diff
+// pairs with the old lines: the wrapped line is found wherever o′ holds it.
+func TestLocalityReflowWrapped(t *testing.T) {
+	o := tree.Tree{"m.ts": []byte("  fromJSON(o: any): M {\n    return { id: isSet(o.id) ? String(o.id) : \"\" };\n  },\n")}
+	fu := "  fromJSON(o: any): M {\n    return {\n      id: isSet(o.id) ? String(o.id) : \"\",\n      zqnew: isObject(o.zqnew)\n        ? reduce(o.zqnew)\n        : {},\n    };\n  },\n  fromJSON(o: any): M_ZqnewEntry {\n    return { key: isSet(o.key) ? Number(o.key) : 0 };\n  },\n"
+	l := &Locality{Fresh: []Name{{Forms: []string{"zqnew", "Zqnew"}}}, Hunks: true, Reflow: true}
+	if v := l.Decide(o, tree.Tree{"m.ts": []byte(fu)}); len(v.Fails) != 0 {
+		t.Errorf("wrapped, the block last: false alarm %+v", v.Fails)
+	}
+	bad := strings.Replace(fu, "      id: isSet(o.id) ? String(o.id) : \"\",\n", "      id: isSet(o.id) ? Number(o.id) : \"\",\n", 1)
+	if v := l.Decide(o, tree.Tree{"m.ts": []byte(bad)}); len(v.Fails) != 1 {
+		t.Errorf("the wrapped line changed: want a failure, got %+v", v.Fails)
+	}
+}
+
+// TestAnalogyReflow: the new member's line, which its longer name took
+// past the formatter's line width, wrapped over three lines of o′.
+func TestAnalogyReflow(t *testing.T) {
+	o := tree.Tree{"m.ts": []byte("export interface M {\n  code: bigint;\n}\nfunction f() {\n  message.code = (object.code !== undefined) ? BigInt(object.code) : undefined;\n}\n")}
+	fu := "export interface M {\n  code: bigint;\n  zqnewname: bigint;\n}\nfunction f() {\n  message.code = (object.code !== undefined) ? BigInt(object.code) : undefined;\n  message.zqnewname = (object.zqnewname !== undefined)\n    ? BigInt(object.zqnewname)\n    : undefined;\n}\n"
+	c := &Analogy{Renames: []Rename{{From: nm("code"), To: nm("zqnewname")}}}
+	if v := c.Decide(o, tree.Tree{"m.ts": []byte(fu)}); len(v.Fails) != 1 {
+		t.Errorf("without reflow: want a failure, got %+v", v)
+	}
+	c.Reflow = true
+	if v := c.Decide(o, tree.Tree{"m.ts": []byte(fu)}); len(v.Fails) != 0 {
+		t.Errorf("wrapped: false alarm %+v", v.Fails)
+	}
+	bad := strings.Replace(fu, "    ? BigInt(object.zqnewname)\n", "    ? Number(object.zqnewname)\n", 1)
+	if v := c.Decide(o, tree.Tree{"m.ts": []byte(bad)}); len(v.Fails) != 1 {
+		t.Errorf("wrapped and changed: want a failure, got %+v", v)
+	}
+}

@@ -7,6 +7,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/aymanbagabas/go-udiff"
+
+	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/tree"
 )
 
@@ -62,6 +65,21 @@ type Locality struct {
 	// one matches may change only into an added line it matches whose
 	// words hold the old line's in order.
 	Grows []*regexp.Regexp
+	// Reflow lets a formatter lay out anew the lines around the new
+	// declaration's (a list that grew past the line width, wrapped; a
+	// union joined on one line): a run of old lines that the line diff
+	// replaces by a run of new ones is explained when the old words, in
+	// order, are among the new ones, and the new lines that do not mention
+	// the new declaration have no word the old ones lack. A run of lines
+	// the line diff only inserts, one of which mentions the new
+	// declaration, is the new declaration's block.
+	Reflow bool
+	// Helpers are patterns of the first line of a block the generator
+	// writes whole once the file needs it, naming no declaration (a helper
+	// function for a type the file uses for the first time): a run of
+	// added lines that the line diff inserts, from a line one matches to
+	// the next blank line or the end of the run, is explained.
+	Helpers []*regexp.Regexp
 }
 
 // Check runs the locality check.
@@ -97,10 +115,14 @@ func (l *Locality) Decide(o, o2 tree.Tree) Verdict {
 		b, inB := o2[f]
 		switch {
 		case !inB:
-			fail(f, "%s is in o but missing from o′", f)
+			fail(f, "%s is in o but missing from o′", f).Compared = &result.Compared{Kind: result.CmpLocality,
+				Expects: f + " is in o, so it is in o′ too: a declaration inserted into the input removes no output file."}
 		case !inA:
 			if !mentions(f, l.Fresh) && !mentions(string(b), l.Fresh) {
-				fail(f, "%s appeared in o′ but mentions no new name", f).Actual = string(b)
+				x := fail(f, "%s appeared in o′ but mentions no new name", f)
+				x.Actual = string(b)
+				x.Compared = &result.Compared{Kind: result.CmpLocality,
+					Expects: "A file that appears in o′ is the new declaration's: it mentions a fresh name (" + l.freshNames() + ") in its path or its content."}
 			}
 		case bytes.Equal(a, b):
 		default:
@@ -125,18 +147,22 @@ func (l *Locality) Decide(o, o2 tree.Tree) Verdict {
 			if len(c.removed)+len(c.added) > 0 {
 				x := fail(f, "%s in o′: %s", f, unexplained(c.added, c.removed))
 				x.Expected, x.Actual, x.Diff = strings.Join(c.removed, "\n"), strings.Join(c.added, "\n"), DiffOutputs(f, string(a), string(b))
+				x.Compared = l.unexplainedCompared(f, &c)
 			}
 			if len(c.step) > 0 {
 				x := fail(f, "%s in o′: a number changed by another amount than %+d: %s", f, l.By, strings.TrimSpace(c.step[0]))
 				x.Actual, x.Diff = strings.Join(c.step, "\n"), DiffOutputs(f, string(a), string(b))
+				x.Compared = l.changedCompared(f, &c, c.step, sameNumbers, fmt.Sprintf("changed only in its numbers, but not each by %+d", l.By))
 			}
 			if l.Numbers != Any && numbers > l.Numbers && len(c.numbers) > 0 {
 				x := fail(f, "%s in o′: %d lines changed only in their numbers, the relation allows %d", f, numbers, l.Numbers)
 				x.Actual, x.Diff = strings.Join(c.numbers, "\n"), DiffOutputs(f, string(a), string(b))
+				x.Compared = l.changedCompared(f, &c, c.numbers, sameNumbers, fmt.Sprintf("changed only in its numbers: %d such lines in o′, the relation allows %d", numbers, l.Numbers))
 			}
 			if l.Punctuation != Any && punct > l.Punctuation && len(c.punct) > 0 {
 				x := fail(f, "%s in o′: %d lines changed only in punctuation, the relation allows %d", f, punct, l.Punctuation)
 				x.Actual, x.Diff = strings.Join(c.punct, "\n"), DiffOutputs(f, string(a), string(b))
+				x.Compared = l.changedCompared(f, &c, c.punct, sameWords, fmt.Sprintf("changed only in its punctuation: %d such lines in o′, the relation allows %d", punct, l.Punctuation))
 			}
 		}
 	}
@@ -179,19 +205,26 @@ type changes struct {
 	numbers, punct, added, removed []string
 	step                           []string // renumbered by another amount than By
 	alsoAdded                      int      // added lines an also pattern matches whole
+	// The lines compared (masked or not), as they are in the files, and
+	// how many lines o and o′ share before them: where a failure's lines
+	// are (see placer).
+	la, lb, rawA, rawB []string
+	pre                int
 }
 
 func (l *Locality) classify(ab, bb []byte) changes {
 	var c changes
-	a, b := trimCommon(ab, bb)
+	a, b, pre := trimCommonAt(ab, bb)
 	la, _ := SplitLines(a)
 	lb, _ := SplitLines(b)
+	c.rawA, c.rawB, c.pre = la, lb, pre
 	if l.Numbers == Any && l.By == 0 {
 		// Any renumbering allowed: lines are compared with their numbers
 		// masked, so that a shifted sequence (slots 12, 14, … becoming
 		// 14, 16, …) is no added and removed line.
 		la, lb = l.maskAll(la), l.maskAll(lb)
 	}
+	c.la, c.lb = la, lb
 	d := l.diffLines(la, lb)
 	used := l.pair(&c, d)
 	l.claimAround(lb, d)
@@ -206,7 +239,194 @@ func (l *Locality) classify(ab, bb []byte) changes {
 			c.added = append(c.added, x)
 		}
 	}
+	if (l.Reflow || len(l.Helpers) > 0) && len(c.added)+len(c.removed) > 0 {
+		l.explainHunks(la, lb, &c)
+	}
+	if l.Reflow && len(c.removed) > 0 {
+		l.explainWrapped(la, lb, &c)
+	}
 	return c
+}
+
+// explainWrapped takes out of c the old lines that o′ holds wrapped
+// around the new declaration's block, wherever the line diff placed them:
+// a run of lines of o′ not in o (as multisets) whose words are the old
+// line's once a run holding every line of it that mentions a fresh name
+// is taken out.
+func (l *Locality) explainWrapped(la, lb []string, c *changes) {
+	excess := map[string]int{}
+	for _, x := range lb {
+		excess[x]++
+	}
+	for _, x := range la {
+		excess[x]--
+	}
+	fresh := make([]bool, len(lb))
+	ws := make([][]string, len(lb))
+	for i, x := range lb {
+		fresh[i] = mentions(x, l.Fresh)
+		ws[i] = words(x)
+	}
+	const most = 64 // lines a wrapped line and a block take
+	wrapped := func(r []string) bool {
+		for i := range lb {
+			// pre: lines i… whose words begin r's; mid: a block with
+			// every line that names the new declaration; post: the rest
+			// of r's words
+			k := 0
+			for p := i; p < len(lb) && p < i+most; p++ {
+				if fresh[p] {
+					// the block after every old word, or before the rest
+					if k > 0 && (k == len(r) || l.wrappedAfter(r[k:], p, fresh, ws, excess, lb, most)) {
+						return true
+					}
+					break
+				}
+				if excess[lb[p]] <= 0 || !hasPrefix(r[k:], ws[p]) {
+					break
+				}
+				k += len(ws[p])
+			}
+		}
+		return false
+	}
+	var keep []string
+	for _, r := range c.removed {
+		if !wrapped(words(r)) {
+			keep = append(keep, r)
+		}
+	}
+	c.removed = keep
+}
+
+// wrappedAfter tells whether, from line p on (a line that names the new
+// declaration), a block of lines ends and the lines after it hold rest,
+// each a line not in o.
+func (l *Locality) wrappedAfter(rest []string, p int, fresh []bool, ws [][]string, excess map[string]int, lb []string, most int) bool {
+	for q := p; q < len(lb) && q < p+most; q++ {
+		// the block is p…q; the lines after it must hold rest exactly,
+		// and none of them name the new declaration
+		k := 0
+		for t := q + 1; t < len(lb) && t < q+1+most; t++ {
+			if fresh[t] || excess[lb[t]] <= 0 || !hasPrefix(rest[k:], ws[t]) {
+				break
+			}
+			k += len(ws[t])
+			if k == len(rest) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasPrefix tells whether a begins with b.
+func hasPrefix(a, b []string) bool {
+	return len(b) <= len(a) && slices.Equal(a[:len(b)], b)
+}
+
+// explainHunks takes out of c the lines that Reflow and Helpers explain,
+// by the hunks of the line diff from la to lb.
+func (l *Locality) explainHunks(la, lb []string, c *changes) {
+	a, b := strings.Join(la, "\n")+"\n", strings.Join(lb, "\n")+"\n"
+	u, err := udiff.ToUnifiedDiff("o", "o′", a, udiff.Lines(a, b), 0)
+	if err != nil {
+		return
+	}
+	drop := func(list *[]string, lines []string) {
+		for _, x := range lines {
+			if i := slices.Index(*list, x); i >= 0 {
+				*list = slices.Delete(*list, i, i+1)
+			}
+		}
+	}
+	for _, h := range u.Hunks {
+		var del, ins []string
+		for _, ln := range h.Lines {
+			x := strings.TrimSuffix(ln.Content, "\n")
+			switch ln.Kind {
+			case udiff.Delete:
+				del = append(del, x)
+			case udiff.Insert:
+				ins = append(ins, x)
+			}
+		}
+		if len(l.Helpers) > 0 && len(del) == 0 {
+			helper := false
+			for i := 0; i < len(ins); i++ {
+				if !matchesAny(l.Helpers, ins[i]) {
+					continue
+				}
+				j := i
+				for j < len(ins) && strings.TrimSpace(ins[j]) != "" {
+					j++
+				}
+				drop(&c.added, ins[i:j])
+				helper, i = true, j
+			}
+			if helper {
+				// the braces and blank lines of the hunk: a diff may
+				// align the helper's closing brace with the one before
+				drop(&c.added, slices.DeleteFunc(slices.Clone(ins), func(x string) bool { return !structural(x) }))
+			}
+		}
+		switch {
+		case !l.Reflow:
+		case len(del) == 0 && slices.ContainsFunc(ins, func(x string) bool { return mentions(x, l.Fresh) }):
+			// lines inserted with the new declaration's: its block,
+			// however the multisets paired identical lines
+			drop(&c.added, ins)
+		case len(del) > 0 && len(ins) > 0 && l.reflowed(del, ins):
+			drop(&c.removed, del)
+			drop(&c.added, ins)
+		}
+	}
+}
+
+// reflowed tells whether the new lines ins are the old lines del laid out
+// anew, with the new declaration's lines among them: the old words, in
+// order, are among the new ones, and the new lines that do not mention a
+// fresh name have no word but old ones, in order; or the new
+// declaration's block, a run of lines from its first line that mentions a
+// fresh name to its last, taken out, the lines left have the old words,
+// in order (a block inserted before a neighbour that the formatter then
+// wrapped).
+func (l *Locality) reflowed(del, ins []string) bool {
+	var old, all, kept []string
+	for _, x := range del {
+		old = append(old, words(x)...)
+	}
+	first, last := -1, -1
+	for i, x := range ins {
+		w := words(x)
+		all = append(all, w...)
+		if !mentions(x, l.Fresh) {
+			kept = append(kept, w...)
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+		last = i
+	}
+	if subsequence(old, all) && subsequence(kept, old) {
+		return true
+	}
+	if first < 0 {
+		return false
+	}
+	for i := 0; i <= first; i++ {
+		for j := last; j < len(ins); j++ {
+			var rest []string
+			for _, x := range slices.Concat(ins[:i], ins[j+1:]) {
+				rest = append(rest, words(x)...)
+			}
+			if slices.Equal(rest, old) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // lineDiff is what differs between the lines of o and o′, as multisets.
@@ -295,6 +515,16 @@ func (l *Locality) pair(c *changes, d *lineDiff) []bool {
 // repeats.
 func (l *Locality) claimAround(lb []string, d *lineDiff) {
 	isName := slices.Clone(d.isFresh)
+	// The lines o′ has more of than o: with Hunks, a walk goes on past
+	// one whose count an earlier walk took (a comment line that a copied
+	// message repeats, claimed next to another of its lines), for the
+	// multiset diff does not say which of the equal lines is the new one.
+	more := map[string]bool{}
+	if l.Hunks {
+		for _, x := range d.added {
+			more[x] = true
+		}
+	}
 	for _, step := range []int{1, -1} {
 		for i := range lb {
 			if !isName[i] {
@@ -305,7 +535,7 @@ func (l *Locality) claimAround(lb []string, d *lineDiff) {
 				if d.left[x] > 0 && (l.Hunks || structural(x)) {
 					d.left[x]--
 					d.isFresh[k] = true
-				} else if !structural(x) && !d.isFresh[k] {
+				} else if !structural(x) && !d.isFresh[k] && !more[x] {
 					break
 				}
 			}
@@ -508,6 +738,13 @@ func numbersOf(s string) []int {
 // trimCommon drops the lines that a and b share at their start and end,
 // which the comparison would only match again, and returns the rest.
 func trimCommon(a, b []byte) (string, string) {
+	ta, tb, _ := trimCommonAt(a, b)
+	return ta, tb
+}
+
+// trimCommonAt is trimCommon that also returns how many lines it dropped
+// at the start.
+func trimCommonAt(a, b []byte) (string, string, int) {
 	p := 0
 	for p+64 <= len(a) && p+64 <= len(b) && bytes.Equal(a[p:p+64], b[p:p+64]) {
 		p += 64
@@ -516,6 +753,7 @@ func trimCommon(a, b []byte) (string, string) {
 		p++
 	}
 	p = bytes.LastIndexByte(a[:p], '\n') + 1
+	pre := bytes.Count(a[:p], []byte{'\n'})
 	a, b = a[p:], b[p:]
 	s := 0
 	for s+64 <= len(a) && s+64 <= len(b) && bytes.Equal(a[len(a)-s-64:len(a)-s], b[len(b)-s-64:len(b)-s]) {
@@ -528,7 +766,7 @@ func trimCommon(a, b []byte) (string, string) {
 	for s > 0 && !((s == len(a) || a[len(a)-1-s] == '\n') && (s == len(b) || b[len(b)-1-s] == '\n')) {
 		s--
 	}
-	return string(a[:len(a)-s]), string(b[:len(b)-s])
+	return string(a[:len(a)-s]), string(b[:len(b)-s]), pre
 }
 
 func (l *Locality) also(line string) bool { return matchesAny(l.Also, line) }

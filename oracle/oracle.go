@@ -14,6 +14,7 @@ import (
 
 	"github.com/aymanbagabas/go-udiff"
 
+	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/tree"
 )
 
@@ -25,6 +26,10 @@ type Failure struct {
 	Expected string // the predicted content of File in o′ (difference checks)
 	Actual   string // the actual content of File in o′
 	Diff     string // unified diff from Expected to Actual
+	// Compared is what a derived or semantic checker compared, for the
+	// page of the finding: its Expected and Actual are then no prediction
+	// of the file and the file. Exact checks leave it nil.
+	Compared *result.Compared
 }
 
 // Equivalence checks that every file of o and o′ is byte-identical, except

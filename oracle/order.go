@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/tree"
 )
 
@@ -82,14 +83,25 @@ func (c *Order) Decide(o, o2 tree.Tree) Verdict {
 		if !c.concerns(f, o, o2) {
 			continue
 		}
-		d, bad := c.checkFile(f, view(o2[f]), scs, amb)
+		text := view(o2[f])
+		d, mis := c.checkFile(f, text, scs, amb)
 		decided = decided || d
-		if len(bad) > 0 {
+		if len(mis) > 0 {
+			starts := lineStarts(text)
+			bad := make([]string, len(mis))
+			for k, m := range mis {
+				var ls []string
+				for _, i := range m.lines {
+					ls = append(ls, fmt.Sprintf("line %d: %s", i+1, strings.TrimSpace(lineAt(text, starts, i))))
+				}
+				bad[k] = strings.Join(ls, "\n")
+			}
 			v.Fails = append(v.Fails, Failure{
 				Checker: name, File: f,
 				Message:  fmt.Sprintf("%s in o′: %s is not between %s and %s: %s", f, c.New, orNone(c.Prev), orNone(c.Next), strings.ReplaceAll(bad[0], "\n", ", ")),
 				Expected: stripLineNumbers(bad, true),
 				Actual:   stripLineNumbers(bad, false),
+				Compared: c.compared(f, text, starts, mis),
 			})
 		}
 	}
@@ -97,6 +109,59 @@ func (c *Order) Decide(o, o2 tree.Tree) Verdict {
 		v.Undecided = append(v.Undecided, fmt.Sprintf("no place lists %s with %s or %s", c.New, orNone(c.Prev), orNone(c.Next)))
 	}
 	return v
+}
+
+// misplaced is what the check found out of order in a file of o′: a line
+// that lists the new name and a neighbour in the wrong order (one line),
+// or the new declaration's line and a neighbour's on the wrong sides of
+// each other (two lines, in file order; nb is the neighbour's, 0 previous
+// or 2 next), at a place (its shape) or in a block.
+type misplaced struct {
+	lines []int
+	nb    int
+	new   int    // of two lines, the new declaration's
+	place string // the place's shape; "" in a block, or on one line
+}
+
+// compared is the evidence of the failure on file f of o′ (text): the
+// order expected, and the lines out of it.
+func (c *Order) compared(f, text string, starts []int, mis []misplaced) *result.Compared {
+	cmp := &result.Compared{Kind: result.CmpOrder, Order: []string{orNone(c.Prev), c.New.String(), orNone(c.Next)}}
+	var sides, lines []string
+	if !c.Prev.Empty() {
+		sides = append(sides, "after "+c.Prev.String())
+		lines = append(lines, "after "+c.Prev.String()+"'s")
+	}
+	if !c.Next.Empty() {
+		sides = append(sides, "before "+c.Next.String())
+		lines = append(lines, "before "+c.Next.String()+"'s")
+	}
+	cmp.Expects = fmt.Sprintf("The relation puts %s %s: wherever %s lists them, at one place (lines of the same shape, the names masked) or in one block, the line of %s is %s; on a line that lists them, %s stands between its neighbours.",
+		c.New, strings.Join(sides, " and "), f, c.New, strings.Join(lines, " and "), c.New)
+	ref := func(i int) *result.LineRef { return result.Ref(i+1, lineAt(text, starts, i)) }
+	for _, m := range mis {
+		if len(m.lines) == 1 {
+			cmp.Add(result.CmpLine{O2: ref(m.lines[0]), Role: result.RoleOutOfOrder,
+				Why: fmt.Sprintf("lists %s and a neighbour out of the input's order", c.New)})
+			continue
+		}
+		nb, rel := c.Prev, "after"
+		if m.nb == 2 {
+			nb, rel = c.Next, "before"
+		}
+		where := "in its block"
+		if m.place != "" {
+			where = "at the place `" + strings.TrimSpace(m.place) + "`"
+		}
+		for _, i := range m.lines {
+			why := fmt.Sprintf("%s's line: %s, it must be %s %s's", c.New, where, rel, nb)
+			if i != m.new {
+				why = fmt.Sprintf("%s's line: the relation puts %s %s it", nb, c.New, map[int]string{0: "after", 2: "before"}[m.nb])
+			}
+			cmp.Add(result.CmpLine{O2: ref(i), Role: result.RoleOutOfOrder, Why: why})
+		}
+	}
+	return cmp
 }
 
 // concerns reports whether the check looks at file f: one of Files (if
@@ -111,7 +176,7 @@ func (c *Order) concerns(f string, o, o2 tree.Tree) bool {
 // that lists them on lines of their own (amb: the neighbours' forms that
 // decide no line of two names). It returns whether some place decided the
 // check, and the places out of order.
-func (c *Order) checkFile(file, text string, scs [3]*scanner, amb [3][]bool) (decided bool, bad []string) {
+func (c *Order) checkFile(file, text string, scs [3]*scanner, amb [3][]bool) (decided bool, bad []misplaced) {
 	starts := lineStarts(text)
 	var cand []int
 	for t := range 3 {
@@ -130,7 +195,11 @@ func (c *Order) checkFile(file, text string, scs [3]*scanner, amb [3][]bool) (de
 		var occ [3][]span
 		n := 0
 		for t := range 3 {
-			if occ[t] = scs[t].find(line); len(occ[t]) > 0 {
+			occ[t] = scs[t].find(line)
+			if t != 1 {
+				occ[t] = c.ownWords(line, occ[t], text)
+			}
+			if len(occ[t]) > 0 {
 				n++
 			}
 		}
@@ -139,16 +208,26 @@ func (c *Order) checkFile(file, text string, scs [3]*scanner, amb [3][]bool) (de
 			if len(occ[1]) > 0 && c.checked(placeKey(line, occ[1])) {
 				decided = true
 				if !inLineOrder(line, unambiguous(occ, amb)) {
-					bad = append(bad, fmt.Sprintf("line %d: %s", i+1, strings.TrimSpace(line)))
+					bad = append(bad, misplaced{lines: []int{i}})
 				}
 			}
 		case n == 1:
+			// A neighbour named only in a form that another declaration
+			// has too is not told apart from it: protoc-gen-go's oneof
+			// wrapper PhoneNumber_ShortCode_ of the member short_code
+			// beside the nested message PhoneNumber_ShortCode.
+			if u := unambiguous(occ, amb); len(occ[1]) == 0 && len(u[0]) == 0 && len(u[2]) == 0 {
+				continue
+			}
 			order = c.addPlace(places, order, line, occ, i, &alone)
 		}
 	}
 	for _, k := range order {
-		dec, msgs := checkPlace(places[k], text, starts, [3]bool{c.PrevShared, false, c.NextShared})
-		bad = append(bad, msgs...)
+		dec, mis := checkPlace(places[k], [3]bool{c.PrevShared, false, c.NextShared})
+		for _, m := range mis {
+			m.place = k
+			bad = append(bad, m)
+		}
 		for _, nb := range []int{0, 2} {
 			if dec[nb] {
 				decided = true
@@ -158,10 +237,10 @@ func (c *Order) checkFile(file, text string, scs [3]*scanner, amb [3][]bool) (de
 				if t.tag != 1 {
 					continue
 				}
-				d, msg := inBlock(text, starts, t.line, alone[1], alone[nb], nb)
+				d, mis := inBlock(text, starts, t.line, alone[1], alone[nb], nb)
 				decided = decided || d
-				if msg != "" {
-					bad = append(bad, msg)
+				if mis != nil {
+					bad = append(bad, *mis)
 				}
 			}
 		}
@@ -169,12 +248,28 @@ func (c *Order) checkFile(file, text string, scs [3]*scanner, amb [3][]bool) (de
 	return decided, bad
 }
 
+// ownWords keeps the occurrences of a neighbour in line that are its
+// own: a whole identifier, or a part of a longer one whose form with the
+// new name is in the file of o′ (text): Onnx__TypeProto__Map beside
+// Onnx__TypeProto__Zqnew, but not the neighbour Optional in protoc-c's
+// own PROTOBUF_C_LABEL_OPTIONAL.
+func (c *Order) ownWords(line string, occ []span, text string) []span {
+	var out []span
+	for _, s := range occ {
+		pre, suf, whole := affixes(line, s)
+		if whole || s.form < len(c.New.Forms) && c.New.Forms[s.form] != "" && strings.Contains(text, pre+c.New.Forms[s.form]+suf) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // inBlock checks new line i against the one line of neighbour nb (0
 // previous, 2 next) among those of its block: the lines of i's
 // indentation around it, up to a less indented line. It reports whether
 // the block decided (it names the new declaration and the neighbour once
 // each), and the pair out of order.
-func inBlock(text string, starts []int, i int, newLines, nbLines []int, nb int) (bool, string) {
+func inBlock(text string, starts []int, i int, newLines, nbLines []int, nb int) (bool, *misplaced) {
 	indent := func(k int) (int, bool) {
 		l := lineAt(text, starts, k)
 		t := strings.TrimLeft(l, " \t")
@@ -198,26 +293,25 @@ func inBlock(text string, starts []int, i int, newLines, nbLines []int, nb int) 
 	}
 	for _, k := range newLines {
 		if k != i && inside(k) {
-			return false, "" // the new name twice in the block
+			return false, nil // the new name twice in the block
 		}
 	}
 	p := -1
 	for _, k := range nbLines {
 		if inside(k) {
 			if p >= 0 {
-				return false, "" // named twice in the block
+				return false, nil // named twice in the block
 			}
 			p = k
 		}
 	}
 	if p < 0 {
-		return false, ""
+		return false, nil
 	}
 	if nb == 0 && p < i || nb == 2 && p > i {
-		return true, ""
+		return true, nil
 	}
-	a, b := min(p, i), max(p, i)
-	return true, fmt.Sprintf("line %d: %s\nline %d: %s", a+1, strings.TrimSpace(lineAt(text, starts, a)), b+1, strings.TrimSpace(lineAt(text, starts, b)))
+	return true, &misplaced{lines: []int{min(p, i), max(p, i)}, nb: nb, new: i}
 }
 
 // addPlace records line i, which names one of the three, at its place
@@ -342,7 +436,7 @@ func placeKey(line string, occ []span) string {
 // name with those that mention each neighbour, when their numbers agree
 // and the neighbour is not shared, and reports which neighbours decided
 // and the pairs out of order.
-func checkPlace(ts []tagged, text string, starts []int, shared [3]bool) ([3]bool, []string) {
+func checkPlace(ts []tagged, shared [3]bool) ([3]bool, []misplaced) {
 	var by [3][]int
 	var decided [3]bool
 	for _, t := range ts {
@@ -351,7 +445,7 @@ func checkPlace(ts []tagged, text string, starts []int, shared [3]bool) ([3]bool
 	if len(by[1]) == 0 {
 		return decided, nil
 	}
-	var bad []string
+	var bad []misplaced
 	for _, nb := range []int{0, 2} {
 		if shared[nb] || len(by[nb]) != len(by[1]) {
 			continue
@@ -360,7 +454,7 @@ func checkPlace(ts []tagged, text string, starts []int, shared [3]bool) ([3]bool
 		for i, n := range by[1] {
 			p := by[nb][i]
 			if nb == 0 && p > n || nb == 2 && p < n {
-				bad = append(bad, fmt.Sprintf("line %d: %s\nline %d: %s", min(p, n)+1, strings.TrimSpace(lineAt(text, starts, min(p, n))), max(p, n)+1, strings.TrimSpace(lineAt(text, starts, max(p, n)))))
+				bad = append(bad, misplaced{lines: []int{min(p, n), max(p, n)}, nb: nb, new: n})
 			}
 		}
 	}

@@ -52,3 +52,30 @@ func lock(dir string) (*Dir, error) {
 	}
 	return &Dir{Path: dir, lock: f, NoLock: noLock}, nil
 }
+
+// Holder tells whether another process holds the lock of dir, and who
+// ("mcpt (pid N)"): a campaign that still runs there. It takes the lock
+// for no longer than it looks, and makes no lock file.
+func Holder(dir string) (string, bool) {
+	p := filepath.Join(dir, LockName)
+	f, err := os.OpenFile(p, os.O_RDONLY|unix.O_NOFOLLOW, 0)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return "", false
+	}
+	if err := flock(int(f.Fd()), unix.LOCK_SH|unix.LOCK_NB); !errors.Is(err, unix.EWOULDBLOCK) {
+		if err == nil {
+			_ = flock(int(f.Fd()), unix.LOCK_UN)
+		}
+		return "", false
+	}
+	b := make([]byte, 32)
+	n, _ := f.Read(b)
+	if pid, err := strconv.Atoi(strings.TrimSpace(string(b[:n]))); err == nil {
+		return fmt.Sprintf("mcpt (pid %d)", pid), true
+	}
+	return "another process", true
+}

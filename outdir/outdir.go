@@ -104,7 +104,9 @@ func inspect(dir string) (State, int, error) {
 	if err != nil {
 		return 0, 0, err
 	}
-	if len(entries) == 0 {
+	if len(entries) == 0 || len(entries) == 1 && entries[0].Name() == LockName && entries[0].Type().IsRegular() {
+		// Only the lock: a campaign that stopped before it marked the
+		// directory (a kill, a full disk) and wrote nothing else.
 		return Empty, 0, nil
 	}
 	if m, err := os.Lstat(filepath.Join(dir, MarkerName)); err == nil && m.Mode().IsRegular() {
@@ -245,10 +247,7 @@ func (d *Dir) prepare(l Layout, force bool) error {
 	case err != nil:
 		return err
 	case st == Foreign:
-		// Only the lock file, just made: the directory was empty.
-		if entries, err := os.ReadDir(d.Path); err != nil || len(entries) != 1 || entries[0].Name() != LockName {
-			return foreign(d.Path)
-		}
+		return foreign(d.Path)
 	case st == Output:
 		if err := checkLayout(d.Path, l); err != nil {
 			return err
@@ -298,6 +297,28 @@ func Open(dir string, l Layout) (*Dir, error) {
 		return nil, err
 	}
 	return d, nil
+}
+
+// Unstarted tells whether dir holds nothing of a campaign: it is empty,
+// holds only the lock (a campaign stopped before it marked the directory),
+// or is an output that holds no file of the layout but empty ones (a
+// campaign stopped before it wrote its journal). Such a directory is where
+// a campaign resumed starts from the beginning.
+func Unstarted(dir string, l Layout) (bool, error) {
+	st, err := Inspect(dir, l)
+	switch {
+	case err != nil:
+		return false, err
+	case st == Empty:
+		return true, nil
+	case st != Output:
+		return false, nil
+	}
+	if err := checkLayout(dir, l); err != nil {
+		return false, err
+	}
+	has, err := holdsCampaign(dir, l)
+	return !has && err == nil, err
 }
 
 // holdsCampaign tells whether dir holds any file of the layout. An empty

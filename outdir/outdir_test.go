@@ -240,3 +240,50 @@ func TestLock(t *testing.T) {
 	}
 	d.Close()
 }
+
+// TestOnlyTheLock: a directory that holds only the lock file (a campaign
+// stopped before it marked the directory) is empty to Create, with or
+// without force, and holds nothing of a campaign (Unstarted); a marked
+// output with only empty files of the layout holds nothing either.
+func TestOnlyTheLock(t *testing.T) {
+	for _, force := range []bool{false, true} {
+		dir := t.TempDir()
+		write(t, dir, LockName)
+		if st, err := Inspect(dir, layout); err != nil || st != Empty {
+			t.Fatalf("Inspect: %v %v", st, err)
+		}
+		if none, err := Unstarted(dir, layout); err != nil || !none {
+			t.Errorf("Unstarted: %v %v", none, err)
+		}
+		d, err := Create(dir, layout, force)
+		if err != nil {
+			t.Fatalf("Create (force %v): %v", force, err)
+		}
+		d.Close()
+		if none, err := Unstarted(dir, layout); err != nil || !none {
+			t.Errorf("Unstarted after the marker: %v %v", none, err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "journal.jsonl"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if none, err := Unstarted(dir, layout); err != nil || !none {
+			t.Errorf("Unstarted with an empty journal: %v %v", none, err)
+		}
+		write(t, dir, "journal.jsonl")
+		if none, err := Unstarted(dir, layout); err != nil || none {
+			t.Errorf("Unstarted with a journal: %v %v", none, err)
+		}
+	}
+	// The lock and a file of the user's: not an output.
+	dir := t.TempDir()
+	write(t, dir, LockName, "notes.txt")
+	if st, _ := Inspect(dir, layout); st != Foreign {
+		t.Errorf("the lock and notes.txt: %v", st)
+	}
+	if none, _ := Unstarted(dir, layout); none {
+		t.Error("a directory of the user's is unstarted")
+	}
+	if none, _ := Unstarted(filepath.Join(dir, "missing"), layout); none {
+		t.Error("a missing directory is unstarted")
+	}
+}

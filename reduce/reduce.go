@@ -148,6 +148,11 @@ func Reduce(ctx context.Context, tg Target, opt Options) (*Result, error) {
 		}
 		return nil, err
 	}
+	if !first.kept && first.relErr != nil {
+		// No follow-up at all: the relation's error, not the finding's
+		// absence.
+		return nil, fmt.Errorf("finding %s cannot be judged on its base: %w", tg.Finding.ID, first.relErr)
+	}
 	if !first.kept {
 		return nil, &NotReproducedError{Finding: tg.Finding.ID, Why: first.why}
 	}
@@ -226,6 +231,9 @@ type reducer struct {
 type outcome struct {
 	kept bool
 	why  string // why it was not kept (for the original)
+	// relErr is the relation's error when it failed at every spot, and
+	// so derived no follow-up.
+	relErr error
 	// The test case that gave the finding again.
 	finding  result.Finding
 	followUp []byte
@@ -334,9 +342,14 @@ func (r *reducer) judgeRuns(src []byte) (*outcome, error) {
 	}
 	var got []string
 	near := false // a finding of the same checker and file, with another signature
+	failed := 0   // spots at which the relation derived no follow-up
+	var firstErr error
 	for _, i := range spotOrder(spots, orig.Spot) {
 		out, err := r.tester.Run(r.ctx, engine.Test{Index: orig.Case, Base: base, Relation: r.tg.Relation, Spot: spots[i], CaseSeed: orig.CaseSeed})
 		if me := (*engine.MutationError)(nil); errors.As(err, &me) {
+			if failed++; firstErr == nil {
+				firstErr = err
+			}
 			continue
 		}
 		if err != nil {
@@ -351,12 +364,22 @@ func (r *reducer) judgeRuns(src []byte) (*outcome, error) {
 			near = near || f.Kind == orig.Kind && f.Checker == orig.Checker && f.FileKey == orig.FileKey
 		}
 	}
+	if failed == len(spots) {
+		err := fmt.Errorf("relation %s failed at every one of the %d spots of the base, the first: %w", orig.Relation, len(spots), firstErr)
+		return &outcome{why: err.Error(), relErr: err}, nil
+	}
 	why := fmt.Sprintf("no spot of %d fails with signature %s", len(spots), orig.Signature)
-	if len(got) > 0 {
+	switch {
+	case len(got) > 0:
 		slices.Sort(got)
 		why += "; other signatures: " + strings.Join(slices.Compact(got), ", ")
-	} else {
+	case failed > 0:
+		why += fmt.Sprintf("; the relation holds at the %d other spots", len(spots)-failed)
+	default:
 		why += "; the relation holds at every spot"
+	}
+	if failed > 0 {
+		why += fmt.Sprintf("; it failed at %d, the first: %v", failed, firstErr)
 	}
 	if near {
 		why += " (the same checker fails on the same file: was the finding made by another version of mcpt?)"

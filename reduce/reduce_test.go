@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"path"
 	"path/filepath"
 	"strings"
@@ -294,5 +295,51 @@ func TestReduceBaseCrash(t *testing.T) {
 	}
 	if res.LinesBefore != 50 || res.LinesAfter != 1 {
 		t.Errorf("lines %d → %d", res.LinesBefore, res.LinesAfter)
+	}
+}
+
+// TestReduceRelationFails: a relation whose template fails at every spot
+// of the base derives no follow-up: an error of the relation, not "the
+// relation holds at every spot"; failing at some spots only, the reason
+// counts them apart from those where it holds.
+func TestReduceRelationFails(t *testing.T) {
+	s := load(t, []string{"reverse-enums"})
+	seeds := generatedSeeds(t)[:20]
+	fs, src := campaign(t, s, seeds, 100)
+	if len(fs) == 0 {
+		t.Fatal("no finding")
+	}
+	f := fs[0]
+	rel := *relationOf(t, s, f.Relation)
+	mutate := rel.Mutate
+	every := rel
+	every.Mutate = func(context.Context, relation.Input, relation.Spot, *rand.Rand) (*relation.FollowUp, error) {
+		return nil, errors.New(`rel.yaml:9:40: atoi: "0x1g" is not an integer`)
+	}
+	_, err := reduce.Reduce(context.Background(), reduce.Target{
+		Transpiler: s.Transpiler, Relation: &every, Normalize: s.Normalize, Finding: f, Base: src[f.SeedFile],
+	}, reduce.Options{})
+	var nr *reduce.NotReproducedError
+	var me *engine.MutationError
+	if err == nil || errors.As(err, &nr) || !errors.As(err, &me) {
+		t.Fatalf("err = %v, want the relation's error", err)
+	}
+	if want := "failed at every one of the "; !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), `atoi: "0x1g" is not an integer`) {
+		t.Errorf("err = %v", err)
+	}
+
+	clean := load(t, nil)
+	some := *relationOf(t, clean, f.Relation)
+	some.Mutate = func(ctx context.Context, in relation.Input, sp relation.Spot, rng *rand.Rand) (*relation.FollowUp, error) {
+		if sp.Index == 0 {
+			return nil, errors.New("rel.yaml:9:40: no")
+		}
+		return mutate(ctx, in, sp, rng)
+	}
+	_, err = reduce.Reduce(context.Background(), reduce.Target{
+		Transpiler: clean.Transpiler, Relation: &some, Normalize: clean.Normalize, Finding: f, Base: src[f.SeedFile],
+	}, reduce.Options{})
+	if !errors.As(err, &nr) || !strings.Contains(nr.Why, " other spots; it failed at 1, the first: ") || strings.Contains(nr.Why, "holds at every spot") {
+		t.Errorf("err = %v, want a NotReproducedError counting the spot that failed", err)
 	}
 }

@@ -23,6 +23,13 @@ type Decider interface {
 	Decide(o, o2 tree.Tree) oracle.Verdict
 }
 
+// ContextDecider is a Decider whose check runs programs (a checker that
+// loads or type-checks the output): it stops when ctx is done. Outcomes
+// calls DecideContext rather than Decide or CheckContext.
+type ContextDecider interface {
+	DecideContext(ctx context.Context, o, o2 tree.Tree) oracle.Verdict
+}
+
 // ContextChecker is a Checker whose check runs user code (templates, say):
 // it stops when ctx is done. Outcomes calls CheckContext rather than Check.
 type ContextChecker interface {
@@ -43,7 +50,10 @@ func (f *FollowUp) Outcomes(ctx context.Context, o, o2 tree.Tree) []Outcome {
 	outs := make([]Outcome, len(f.Checks))
 	for i, c := range f.Checks {
 		out := &outs[i]
-		if d, ok := c.(Decider); ok {
+		if d, ok := c.(ContextDecider); ok {
+			v := d.DecideContext(ctx, o, o2)
+			out.Fails, out.Undecided = v.Fails, len(v.Fails) == 0 && len(v.Undecided) > 0
+		} else if d, ok := c.(Decider); ok {
 			v := d.Decide(o, o2)
 			out.Fails, out.Undecided = v.Fails, len(v.Fails) == 0 && len(v.Undecided) > 0
 		} else if cc, ok := c.(ContextChecker); ok {

@@ -40,6 +40,10 @@ type Spot struct {
 	Line  int    // 1-based line of the spot in the input
 	Col   int    // 1-based column
 	Desc  string // for people: "after timer Delay", "between Red and Green"
+	// Kind names the kind of place the spot is in (the kind of list, the
+	// region), "" when the relation does not tell its spots apart; a
+	// campaign weighs its picks by seed, relation and spot kind.
+	Kind string
 }
 
 // FollowUp is the result of a mutation: the follow-up input and the bindings

@@ -23,6 +23,30 @@ type Supports struct {
 	// Flags are, per dimension, the value names it knows; a dimension it
 	// does not list it does not know. Nil: any flags.
 	Flags map[string][]string
+	// ValueReleases are, per dimension and value, the releases that take
+	// the value, for a value that some releases of the range lack (an
+	// option added or removed by a release); a value without an entry is
+	// taken by every release the pack supports.
+	ValueReleases map[string]map[string]release.Range
+}
+
+// TakesValue tells whether the release v (as a version command printed
+// it) takes the value value of the flag dimension dim, as the pack says;
+// an error when the pack names releases for the value and v is unknown
+// ("") or no version.
+func (s *Supports) TakesValue(dim, value, v string) (bool, error) {
+	r, ok := s.ValueReleases[dim][value]
+	if !ok || r.IsZero() {
+		return true, nil
+	}
+	if v == "" {
+		return false, fmt.Errorf("the pack supports %s=%s for releases %s only, and the release of the transpiler is not known: give transpiler.version, the command that prints it", dim, value, r)
+	}
+	ver, err := release.Parse(v)
+	if err != nil {
+		return false, err
+	}
+	return r.Contains(ver), nil
 }
 
 // CheckRelease says why the pack does not hold for the release v (as a

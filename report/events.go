@@ -28,6 +28,10 @@ type Event struct {
 	Message   string      `json:"message,omitempty"`
 	Signature string      `json:"signature,omitempty"`
 	Bundle    string      `json:"bundle,omitempty"`
+	// Counted and Candidate are the finding's (result.Finding): counted
+	// in its group without a bundle, or the group's candidate.
+	Counted   bool `json:"counted,omitempty"`
+	Candidate bool `json:"candidate,omitempty"`
 }
 
 // EventWriter writes events as JSON Lines. It is safe for concurrent use;
@@ -77,6 +81,6 @@ func (ew *EventWriter) Finding(f *result.Finding) error {
 	return ew.Write(Event{
 		Event: "finding", Case: f.Case, Seed: f.SeedFile, Flags: f.Flags, Relation: f.Relation, Spot: &spot,
 		ID: f.ID, Kind: f.Kind, Checker: f.Checker, File: f.File, Message: f.Message,
-		Signature: f.Signature, Bundle: f.Bundle,
+		Signature: f.Signature, Bundle: f.Bundle, Counted: f.Counted, Candidate: f.Candidate,
 	})
 }

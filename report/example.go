@@ -36,13 +36,17 @@ func newExample(out *bundle.Reader, f0 *result.Finding, bud *budget, full bool) 
 		return ex, err
 	}
 	ex.Input, ex.InNote = inputChange(in, &f)
+	ex.Compared = newComparedView(f.Compared, f.File)
+	if ex.Compared != nil {
+		ex.Compared.Full = full
+	}
 	ev := evidence{input: in.base}
 	if f.File != "" {
 		out, err := readOutputs(b, &f)
 		if err != nil {
 			return ex, err
 		}
-		ex.Output, ex.OutNote = outputChange(out, &f)
+		ex.Output, ex.OutNote = outputChange(out, &f, ex.Compared)
 		ev.o, ev.okO, ev.side = out.base, out.okBase, ex.Output
 		if full {
 			ex.OutO, ex.OutO2 = fullText(out.base, out.okBase), fullText(out.follow, out.okFollow)
@@ -124,8 +128,10 @@ func inputChange(in pair, f *result.Finding) (lines []uline, note string) {
 }
 
 // outputChange shows the outputs o and o′ of finding f's failing file side
-// by side, against the prediction, with a note on what is missing.
-func outputChange(out pair, f *result.Finding) (*sideBySide, string) {
+// by side, against the prediction, with a note on what is missing. A
+// derived or semantic check (cmp is set) made no prediction of the file:
+// the view marks none, and flags the lines the checker pointed at.
+func outputChange(out pair, f *result.Finding, cmp *comparedView) (*sideBySide, string) {
 	if !out.okBase && !out.okFollow {
 		return nil, f.File + " is in neither output."
 	}
@@ -134,6 +140,10 @@ func outputChange(out pair, f *result.Finding) (*sideBySide, string) {
 		note = f.File + " is not in o."
 	} else if !out.okFollow {
 		note = f.File + " is not in o′."
+	}
+	if cmp != nil {
+		inO, inO2 := cmp.marks()
+		return buildDerivedSideBySide(out.base, out.follow, inO, inO2), note
 	}
 	side := buildSideBySide(out.base, out.follow, f.Expected, f.Expected != "")
 	if f.Expected == "" {

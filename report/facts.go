@@ -54,6 +54,9 @@ func readFacts(outDir string, r *result.Report) factSet {
 	set := make(factSet, len(r.Findings))
 	byDir := map[string][]string{}
 	for i := range r.Findings {
+		if r.Findings[i].Counted {
+			continue // no bundle
+		}
 		rel := bundleRel(&r.Findings[i])
 		_, seen := set[rel]
 		if dir, name := path.Split(rel); dir != "" && path.Join(dir, name) == rel && !seen {
@@ -75,6 +78,9 @@ func readFacts(outDir string, r *result.Report) factSet {
 	}
 	var rels []string
 	for i := range r.Findings {
+		if r.Findings[i].Counted {
+			continue
+		}
 		if rel := bundleRel(&r.Findings[i]); set[rel] == nil {
 			rels = append(rels, rel)
 		}

@@ -28,10 +28,11 @@ const (
 
 // pageSet chooses the findings that get a page: every group's example,
 // then the first findings of each group, group after group.
-func pageSet(groups []result.Group) map[string]bool {
+func pageSet(groups []result.Group, byID map[string]*result.Finding) map[string]bool {
 	set := map[string]bool{}
+	counted := func(id string) bool { f := byID[id]; return f != nil && f.Counted }
 	for _, g := range groups {
-		if pageable(g.Example) {
+		if pageable(g.Example) && !counted(g.Example) {
 			set[g.Example] = true
 		}
 	}
@@ -42,7 +43,7 @@ func pageSet(groups []result.Group) map[string]bool {
 			if n >= maxPagesPerGroup || others >= maxPages {
 				break
 			}
-			if id == g.Example || set[id] || !pageable(id) {
+			if id == g.Example || set[id] || !pageable(id) || counted(id) {
 				continue
 			}
 			set[id] = true

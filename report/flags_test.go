@@ -45,6 +45,7 @@ func TestFlagsInReports(t *testing.T) {
 	html := read(ReportHTML)
 	for _, want := range []string{
 		"transpiler release <code>5.9.3</code> · 3 combinations of flags",
+		"</b><span>seeds under a combination of flags",
 		"target=es2017<br>target=es2022<br>target=esnext<br>",
 		// The reverse-enums group: its two findings under two combinations.
 		`under 2 combinations of flags: <span class="mono">target=es2017; target=es2022</span>`,

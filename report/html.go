@@ -24,6 +24,7 @@ var templateFiles embed.FS
 // style and the views of a finding's evidence.
 var htmlTemplates = template.Must(template.New("").Funcs(template.FuncMap{
 	"plural": plural,
+	"join":   strings.Join,
 }).ParseFS(templateFiles, "*.tmpl"))
 
 // WriteHTML writes outDir/report.html for r: a summary of the campaign and,
@@ -100,10 +101,27 @@ type groupView struct {
 	Others   []otherView
 	Missing  bool // the example is not among the findings
 	Headline string
+	// Counted are the first of the group's counted findings (without a
+	// bundle), CountedMore how many more report.json lists.
+	Counted     []countedView
+	CountedMore int
+	// ReproCase is the command that makes a counted finding again, with N
+	// for its test case.
+	ReproCase string
 }
+
+// countedView is the line of a finding counted in its group.
+type countedView struct {
+	Case       int
+	Seed, Spot string
+}
+
+// maxCountedShown bounds the counted findings a group's card lists.
+const maxCountedShown = 100
 
 type otherView struct {
 	ID, Seed, Flags, Spot string
+	Candidate             bool         // the group's candidate for reduction
 	Href                  string       // the finding's bundle directory, relative to the report
 	Page                  string       // the finding's page, relative to the report; "" when it has none
 	Reduced               *reducedView // its reduced bundle, if mcpt reduce made one
@@ -130,6 +148,9 @@ type exampleView struct {
 	InNote   string
 	Patch    []uline // the bundle's diff.txt
 	Stderr   string
+	// Compared is what a derived or semantic checker compared; nil for
+	// an exact check (and for findings of earlier versions of mcpt).
+	Compared *comparedView
 
 	// Full is set on a finding's own page, which shows besides the
 	// inputs and the failing file of o and o′ in full.
@@ -150,17 +171,22 @@ func newPage(out *bundle.Reader, r *result.Report, facts factSet) (*htmlPage, er
 	byID := map[string]*result.Finding{}
 	for i := range r.Findings {
 		byID[r.Findings[i].ID] = &r.Findings[i]
+		if r.Findings[i].Counted {
+			continue // no bundle
+		}
 		if err := facts.check(out, &r.Findings[i]); err != nil {
 			return nil, err
 		}
 	}
 	t := tallyTables(r)
 	bud := newBudget()
-	p.pages = pageSet(groups)
+	p.pages = pageSet(groups, byID)
+	reproCase := fmt.Sprintf("mcpt repro --case N -c %s %s", cmp.Or(r.Config, "CONFIG"), out.Dir())
 	for i, g := range groups {
 		t.relation(g.Relation).Groups++
 		t.kind(g.Kind).Groups++
 		gv, err := newGroupView(out, i+1, g, byID, bud, p.pages, facts)
+		gv.ReproCase = reproCase
 		if err != nil {
 			return nil, err
 		}
@@ -188,7 +214,7 @@ func newPageHeader(r *result.Report) *htmlPage {
 		p.Phases = fmt.Sprintf("mutation %s · transpilation %s · checking %s",
 			fmtDuration(time.Duration(t.MutationNS)), fmtDuration(time.Duration(t.TranspileNS)), fmtDuration(time.Duration(t.CheckNS)))
 	}
-	p.Skipped = len(r.Seeds.Rejected) + len(r.Seeds.Nondeterministic) + len(r.Seeds.Crashed)
+	p.Skipped = len(r.Seeds.Rejected) + len(r.Seeds.Nondeterministic) + len(r.Seeds.Crashed) + len(r.Seeds.Skipped)
 	p.CombinationCount = len(r.Flags)
 	return p
 }
@@ -277,6 +303,14 @@ func newGroupView(out *bundle.Reader, n int, g result.Group, byID map[string]*re
 		if id == g.Example {
 			continue
 		}
+		if f := byID[id]; f != nil && f.Counted {
+			if len(gv.Counted) == maxCountedShown {
+				gv.CountedMore++
+				continue
+			}
+			gv.Counted = append(gv.Counted, countedView{Case: f.Case, Seed: f.SeedFile, Spot: spotText(f.Spot)})
+			continue
+		}
 		o, err := newOtherView(out, id, byID[id], bud, facts)
 		if err != nil {
 			return gv, err
@@ -309,7 +343,7 @@ func newOtherView(out *bundle.Reader, id string, f *result.Finding, bud *budget,
 	if f == nil {
 		return o, nil
 	}
-	o.Seed, o.Flags, o.Spot = f.SeedFile, f.Flags, spotText(f.Spot)
+	o.Seed, o.Flags, o.Spot, o.Candidate = f.SeedFile, f.Flags, spotText(f.Spot), f.Candidate
 	if fa := facts[bundleRel(f)]; fa != nil && !fa.reduced {
 		o.Href = bundleRel(f) + "/"
 		return o, nil

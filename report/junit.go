@@ -278,7 +278,11 @@ func junitFailureOf(out *bundle.Reader, fs []*result.Finding, bud *budget, facts
 			fmt.Fprintf(&b, "  exit code %d\n", f.ExitCode)
 		}
 		diff := f.Diff
-		if diff == "" && f.Expected != "" && f.Expected != f.Actual {
+		if c := f.Compared; c != nil {
+			// A derived or semantic check: what it compared, not its
+			// Expected and Actual as a prediction and a file.
+			writeCompared(&b, c)
+		} else if diff == "" && f.Expected != "" && f.Expected != f.Actual {
 			diff = udiff.Unified("expected/"+f.File, "actual/"+f.File, f.Expected, f.Actual)
 		}
 		for _, text := range []string{diff, f.Stderr} {
@@ -295,6 +299,9 @@ func junitFailureOf(out *bundle.Reader, fs []*result.Finding, bud *budget, facts
 // what is left of the budget, and the command that reproduces it: from
 // the facts read ahead, the bundle opened only for evidence still shown.
 func junitEvidence(out *bundle.Reader, f0 *result.Finding, bud *budget, facts factSet) (result.Finding, string, error) {
+	if f0.Counted {
+		return *f0, fmt.Sprintf("counted in its group without a bundle: mcpt repro --case %d makes it again", f0.Case), nil
+	}
 	fa := facts[bundleRel(f0)]
 	if fa != nil && bud.left <= 0 {
 		return (&bundleFiles{bud: bud}).cut(*f0), fa.repro, fa.reproErr
@@ -310,4 +317,37 @@ func junitEvidence(out *bundle.Reader, f0 *result.Finding, bud *budget, facts fa
 	}
 	repro, err := bd.repro()
 	return f, repro, err
+}
+
+// writeCompared writes what a checker compared, a line each: what it
+// expects, the order, the lines with their numbers in o and o′ and what
+// the check made of them, and a semantic checker's differences.
+func writeCompared(b *strings.Builder, c *result.Compared) {
+	fmt.Fprintf(b, "  expects: %s\n", c.Expects)
+	if len(c.Order) > 0 {
+		fmt.Fprintf(b, "  order: %s\n", strings.Join(c.Order, " → "))
+	}
+	for _, l := range c.Lines {
+		var where []string
+		if l.O != nil {
+			where = append(where, fmt.Sprintf("o:%d %s", l.O.N, strings.TrimSpace(l.O.Text)))
+		}
+		switch {
+		case l.O2 != nil:
+			where = append(where, fmt.Sprintf("o′:%d %s", l.O2.N, strings.TrimSpace(l.O2.Text)))
+		case l.Want != "":
+			where = append(where, "o′: looked for "+strings.TrimSpace(l.Want))
+		}
+		fmt.Fprintf(b, "  %s: %s", l.Role, strings.Join(where, " | "))
+		if l.Why != "" {
+			fmt.Fprintf(b, " (%s)", l.Why)
+		}
+		b.WriteString("\n")
+	}
+	if c.More > 0 {
+		fmt.Fprintf(b, "  … and %d more lines\n", c.More)
+	}
+	for _, d := range c.Differences {
+		fmt.Fprintf(b, "  difference: %s\n", d)
+	}
 }

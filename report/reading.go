@@ -93,6 +93,14 @@ func readCheck(f *result.Finding, ev evidence) reading {
 	}
 	disagree := "A checker compares o′ with o, so the failure is a disagreement between the two outputs: o′ may be wrong, or o may be wrong already and the change only brought it to light."
 	switch {
+	case f.Compared != nil:
+		// A derived or semantic check: its Expected is no prediction of
+		// the file, and it says what it compared.
+		expects := f.Compared.Expects
+		if expects == "" {
+			expects = who + " derives from o what " + file + " in o′ must hold."
+		}
+		return reading{Expects: expects, Found: f.Message, Means: disagree}
 	case f.Expected != "" && ev.okO && f.Expected == ev.o:
 		found := "It changed."
 		if s := ev.side; s != nil {
@@ -184,6 +192,9 @@ func reversedInBase(file, o, input string) string {
 type nameIndex struct {
 	order []string       // names, in order of first mention
 	forms map[string]int // a form of a name → its index in order
+	// longest is the length of the longest form, parts the most parts of
+	// words (see last) a form spans: bounds of where last looks.
+	longest, parts int
 }
 
 // inputNames indexes the identifiers of input of two characters or more.
@@ -197,8 +208,11 @@ func inputNames(input string) nameIndex {
 		seen[w] = true
 		for _, form := range namecase.DefaultForms {
 			fn, _ := namecase.Form(form)
-			if _, taken := ix.forms[fn(w)]; !taken {
-				ix.forms[fn(w)] = len(ix.order)
+			f := fn(w)
+			if _, taken := ix.forms[f]; !taken {
+				ix.forms[f] = len(ix.order)
+				ix.longest = max(ix.longest, len(f))
+				ix.parts = max(ix.parts, strings.Count(f, "_")+1)
 			}
 		}
 		ix.order = append(ix.order, w)
@@ -209,13 +223,30 @@ func inputNames(input string) nameIndex {
 // last finds the rightmost mention of a name of the index in line: a
 // word, or a part of a word between underscores (the GREEN of
 // LIGHT_STATE_GREEN), the longest one ending there.
+//
+// A mention starts where a part of a word starts (after a byte that is
+// not of a word, or after an underscore) and spans as many parts as its
+// form has at most: for each end, only the starts of the last ix.parts
+// parts before it, and within ix.longest bytes, can begin a form, so that
+// the time is linear in the length of the line (it was cubic: a line of
+// 60 KB of parts took minutes).
 func (ix nameIndex) last(line string) (start, end, name int, ok bool) {
+	var starts []int // where the parts of words start, in order
+	for s := 0; s < len(line); s++ {
+		if line[s] != '_' && (s == 0 || !isWordByte(line[s-1]) || line[s-1] == '_') {
+			starts = append(starts, s)
+		}
+	}
+	k := len(starts) // starts[:k] begin before e
 	for e := len(line); e > 0; e-- {
+		for k > 0 && starts[k-1] >= e {
+			k--
+		}
 		if !isWordByte(line[e-1]) || line[e-1] == '_' || e < len(line) && isWordByte(line[e]) && line[e] != '_' {
 			continue
 		}
-		for s := 0; s < e; s++ {
-			if line[s] == '_' || s > 0 && isWordByte(line[s-1]) && line[s-1] != '_' {
+		for _, s := range starts[max(0, k-ix.parts):k] { // the longest first
+			if e-s > ix.longest {
 				continue
 			}
 			if n, found := ix.forms[line[s:e]]; found {

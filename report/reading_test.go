@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -91,7 +92,7 @@ func TestReadFinding(t *testing.T) {
 
 // TestPageSet gives every group's example a page, then the first findings
 // of each group up to maxPagesPerGroup, and no page to an ID that is no
-// safe file name.
+// safe file name, nor to a finding counted without a bundle.
 func TestPageSet(t *testing.T) {
 	var big []string
 	for i := range 3 * maxPagesPerGroup {
@@ -99,16 +100,65 @@ func TestPageSet(t *testing.T) {
 	}
 	groups := []result.Group{
 		{Example: big[len(big)-1], Findings: big},
-		{Example: "../evil", Findings: []string{"../evil", "ok-1"}},
+		{Example: "../evil", Findings: []string{"../evil", "ok-1", "counted-2"}},
 	}
-	set := pageSet(groups)
+	set := pageSet(groups, map[string]*result.Finding{"counted-2": {ID: "counted-2", Counted: true}})
 	if !set[big[len(big)-1]] || !set[big[0]] || !set[big[maxPagesPerGroup-2]] || set[big[maxPagesPerGroup-1]] {
 		t.Errorf("big group: example %v, first %v, 24th %v, 25th %v", set[big[len(big)-1]], set[big[0]], set[big[maxPagesPerGroup-2]], set[big[maxPagesPerGroup-1]])
 	}
-	if set["../evil"] || !set["ok-1"] {
-		t.Errorf("unsafe ID %v, ok-1 %v", set["../evil"], set["ok-1"])
+	if set["../evil"] || !set["ok-1"] || set["counted-2"] {
+		t.Errorf("unsafe ID %v, ok-1 %v, counted-2 %v", set["../evil"], set["ok-1"], set["counted-2"])
 	}
 	if n := len(set); n != maxPagesPerGroup+1 {
 		t.Errorf("%d pages, want %d", n, maxPagesPerGroup+1)
+	}
+}
+
+// naiveLast is nameIndex.last as it was: every start before every end.
+func naiveLast(ix nameIndex, line string) (start, end, name int, ok bool) {
+	for e := len(line); e > 0; e-- {
+		if !isWordByte(line[e-1]) || line[e-1] == '_' || e < len(line) && isWordByte(line[e]) && line[e] != '_' {
+			continue
+		}
+		for s := 0; s < e; s++ {
+			if line[s] == '_' || s > 0 && isWordByte(line[s-1]) && line[s-1] != '_' {
+				continue
+			}
+			if n, found := ix.forms[line[s:e]]; found {
+				return s, e, n, true
+			}
+		}
+	}
+	return 0, 0, 0, false
+}
+
+// TestLastAsEveryStart: last, which looks only at the starts a form can
+// begin at, finds what looking at every start found, on lines made of the
+// names' forms, their parts, underscores and punctuation.
+func TestLastAsEveryStart(t *testing.T) {
+	ix := inputNames(trafficInput + "  timer Light_State_X, a__b, B2\n")
+	pieces := []string{"TRAFFIC", "LIGHT", "STATE", "RED", "red", "Green", "yellow", "_", "__", " ", ",", "(", "x", "Light", "a", "b", "B2", "enable_camera", "ENABLE", "CAMERA", "9"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		line := b.String()
+		s1, e1, n1, ok1 := ix.last(line)
+		s2, e2, n2, ok2 := naiveLast(ix, line)
+		if s1 != s2 || e1 != e2 || n1 != n2 || ok1 != ok2 {
+			t.Fatalf("%q: last %d %d %d %v, every start %d %d %d %v", line, s1, e1, n1, ok1, s2, e2, n2, ok2)
+		}
+	}
+}
+
+// BenchmarkReversedInBaseLongLine: an output line of 60 KB of parts of
+// words (x_x_…), the base of a finding the report reads; before, this
+// took minutes.
+func BenchmarkReversedInBaseLongLine(b *testing.B) {
+	o := "typedef enum {\n" + strings.Repeat("x_", 30000) + "RED\n} t;\n"
+	for b.Loop() {
+		reversedInBase("t.h", o, trafficInput)
 	}
 }

@@ -207,12 +207,21 @@ func (b *bundleFiles) finding(f result.Finding) (result.Finding, error) {
 	fill(&f.Actual, bf.Actual)
 	fill(&f.Diff, bf.Diff)
 	fill(&f.Stderr, bf.Stderr)
+	if f.Compared == nil {
+		f.Compared = bf.Compared
+	}
 	return b.cut(f), nil
 }
 
 // cut cuts the evidence of f to what the report shows.
 func (b *bundleFiles) cut(f result.Finding) result.Finding {
-	for _, t := range []*string{&f.Expected, &f.Actual, &f.Diff, &f.Stderr} {
+	ts := []*string{&f.Expected, &f.Actual, &f.Diff, &f.Stderr}
+	if f.Compared != nil {
+		c := *f.Compared
+		f.Compared = &c
+		ts = append(ts, &c.Expected, &c.Found)
+	}
+	for _, t := range ts {
 		*t = b.bud.shown(*t, int64(len(*t)))
 	}
 	return f

@@ -695,3 +695,28 @@ func TestPagesDirLink(t *testing.T) {
 		t.Errorf("wrote %d files through the link", len(entries))
 	}
 }
+
+// TestHTMLSeedsSkipped: the seeds a relation skipped are listed with
+// their relations and messages, escaped.
+func TestHTMLSeedsSkipped(t *testing.T) {
+	dir := t.TempDir()
+	r := &result.Report{Tool: "mcpt", Mode: "mcp", TestCases: 10, ByRelation: map[string]result.RelationStats{"add-timer": {TestCases: 10}},
+		Seeds: result.SeedStats{Total: 3, Skipped: []result.SeedSkip{
+			{Seed: "a.cll", Relations: []string{"add-timer", "add-state"}, Message: "a.cll:1:1: expected end of file, found <\"\\ufeff\">"},
+			{Seed: "b.cll", Relations: []string{"add-timer"}, Cases: 4, Message: "spot 2 at b.cll:3:1: rel.yaml:9:40: atoi"},
+		}}}
+	if err := WriteHTML(dir, r); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, ReportHTML))
+	for _, want := range []string{
+		`<summary>by a relation that failed on them</summary>`,
+		`a.cll (add-timer, add-state): a.cll:1:1: expected end of file, found &lt;&#34;\ufeff&#34;&gt;<br>`,
+		`b.cll (add-timer; 4 test cases): spot 2 at b.cll:3:1: rel.yaml:9:40: atoi<br>`,
+		`<td class="num">2</td>`,
+	} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("report.html lacks %s", want)
+		}
+	}
+}

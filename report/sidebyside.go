@@ -13,6 +13,7 @@ const (
 	clsAdded      = "add"   // in o′, not in o, as predicted
 	clsUnexpected = "unexp" // in o′ but not in the prediction
 	clsMissing    = "miss"  // in the prediction but not in o′
+	clsMoved      = "moved" // in o and in o′, at another place
 )
 
 // row is one row of a side-by-side view of o and o′. A row with Gap > 0
@@ -23,6 +24,9 @@ type row struct {
 	L, R           string
 	LClass, RClass string
 	Mark           string // "unexpected" or "missing", for the gutter
+	// LFlag and RFlag mark the lines a derived checker pointed at (see
+	// comparedView); Mark then says what it made of them.
+	LFlag, RFlag bool
 }
 
 // sideBySide is the view of one output file in o and o′, with the
@@ -33,8 +37,13 @@ type sideBySide struct {
 	Unexpected int // lines of o′ that were not predicted
 	Added      int // lines of o′ not in o, as predicted
 	Removed    int // lines of o not in o′
+	Moved      int // lines of o that o′ has at another place (with moves)
 	Truncated  int // rows left out past the limit
 	Predicted  bool
+	// Derived is set for the view of a derived check's outputs: no
+	// prediction, moved lines told from removed ones, and the lines the
+	// checker pointed at flagged.
+	Derived bool
 }
 
 // Limits of a side-by-side view, so that a report with a huge output file
@@ -69,6 +78,85 @@ func buildSideBySide(base, actual, predicted string, hasPrediction bool) *sideBy
 		v.Rows = v.Rows[:maxRows]
 	}
 	return v
+}
+
+// buildDerivedSideBySide lines up base (o) and actual (o′) for a check
+// that predicted no file: nothing is marked against a prediction; a line
+// that the line diff pairs as removed (or added) but that the other side
+// has too, as often, is marked moved, not removed; and the lines the
+// checker pointed at (markO in o, markO2 in o′, by number) are flagged
+// with what it made of them.
+func buildDerivedSideBySide(base, actual string, markO, markO2 map[int]string) *sideBySide {
+	v := &sideBySide{Derived: true}
+	al := &aligner{v: v, o: lines(base), a: lines(actual)}
+	al.unexpected, al.missingAt = markPrediction(v, al.a, "", false)
+	var diffs []lcs.Diff
+	if base != actual {
+		diffs = lcs.DiffLines(al.o, al.a)
+	}
+	for _, d := range diffs {
+		al.equalUpTo(d.Start)
+		al.changed(d)
+	}
+	al.equalUpTo(len(al.o))
+	rows := al.rows
+	markMoves(v, rows, al.o, al.a)
+	for k := range rows {
+		r := &rows[k]
+		if m, ok := markO[r.LNo]; ok && r.LNo > 0 {
+			r.LFlag, r.Mark = true, m
+		}
+		if m, ok := markO2[r.RNo]; ok && r.RNo > 0 {
+			r.RFlag, r.Mark = true, m
+		}
+	}
+	v.Rows = collapse(rows)
+	if len(v.Rows) > maxRows {
+		v.Truncated = len(v.Rows) - maxRows
+		v.Rows = v.Rows[:maxRows]
+	}
+	return v
+}
+
+// markMoves reclassifies the removed lines of o that o′ still has (as
+// many times as o has them, once the lines the diff kept are counted)
+// and the added lines of o′ that o has, as moved.
+func markMoves(v *sideBySide, rows []row, o, a []string) {
+	inO, inA := map[string]int{}, map[string]int{}
+	for _, l := range o {
+		inO[l]++
+	}
+	for _, l := range a {
+		inA[l]++
+	}
+	// What each side has beyond the lines the diff kept on both.
+	spareA, spareO := map[string]int{}, map[string]int{}
+	for l, n := range inA {
+		spareA[l] = n
+	}
+	for l, n := range inO {
+		spareO[l] = n
+	}
+	for _, r := range rows {
+		if r.LNo > 0 && r.LClass == "" {
+			spareA[r.L]--
+			spareO[r.L]--
+		}
+	}
+	for k := range rows {
+		r := &rows[k]
+		if r.LClass == clsRemoved && spareA[r.L] > 0 {
+			spareA[r.L]--
+			r.LClass = clsMoved
+			v.Removed--
+			v.Moved++
+		}
+		if r.RClass == clsAdded && spareO[r.R] > 0 {
+			spareO[r.R]--
+			r.RClass = clsMoved
+			v.Added--
+		}
+	}
 }
 
 // markPrediction compares, when compare is set, the prediction with the
@@ -162,7 +250,7 @@ func (al *aligner) changed(d lcs.Diff) {
 func collapse(rows []row) []row {
 	keep := make([]bool, len(rows))
 	for k, r := range rows {
-		if r.LClass == "" && r.RClass == "" {
+		if r.LClass == "" && r.RClass == "" && !r.LFlag && !r.RFlag {
 			continue
 		}
 		for m := max(0, k-contextRows); m <= min(len(rows)-1, k+contextRows); m++ {

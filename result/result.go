@@ -7,6 +7,7 @@ package result
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Kind is the kind of a finding.
@@ -51,6 +53,8 @@ type Spot struct {
 	Line  int    `json:"line"`  // 1-based line of the spot in the seed
 	Col   int    `json:"col"`   // 1-based column
 	Desc  string `json:"desc"`  // a human description ("between Red and Green")
+	// Kind is the kind of place of the spot (relation.Spot.Kind).
+	Kind string `json:"kind,omitempty"`
 }
 
 // Finding is one failed test case: a relation broken by a transpiler run.
@@ -79,6 +83,10 @@ type Finding struct {
 	Expected string `json:"expected,omitempty"` // the predicted follow-up content of File
 	Actual   string `json:"actual,omitempty"`   // the actual follow-up content of File
 	Diff     string `json:"diff,omitempty"`     // unified diff from Expected to Actual
+	// Compared is what a derived or semantic checker compared (see
+	// Compared); nil for an exact check, whose Expected is the predicted
+	// content of File.
+	Compared *Compared `json:"compared,omitempty"`
 
 	ExitCode int    `json:"exit_code,omitempty"`
 	Signal   string `json:"signal,omitempty"`
@@ -98,7 +106,38 @@ type Finding struct {
 	Fresh     []string          `json:"fresh,omitempty"`    // the keys of Bindings that hold fresh names
 	Signature string            `json:"signature"`          // deduplication key
 	Bundle    string            `json:"bundle,omitempty"`   // bundle directory, relative to the output directory
+
+	// FollowUpBytes is the size of the follow-up input.
+	FollowUpBytes int `json:"followup_bytes,omitempty"`
+	// Counted marks a finding that is only counted in its group: the
+	// group had its bundles already (bundles_per_group), so the finding
+	// has none, and its evidence (Expected, Actual, Diff, Stderr,
+	// Bindings) is left out; its case and case seed re-create it (mcpt
+	// repro --case).
+	Counted bool `json:"counted,omitempty"`
+	// Candidate marks the finding of its group with the smallest
+	// follow-up, when it came after the group had its bundles: it keeps
+	// its evidence and a bundle of its own, for mcpt reduce.
+	Candidate bool `json:"candidate,omitempty"`
 }
+
+// Strip leaves out what a counted finding does not keep (see Counted)
+// and marks it counted.
+func (f *Finding) Strip() {
+	f.Expected, f.Actual, f.Diff, f.Stderr = "", "", "", ""
+	f.Bindings, f.Fresh = nil, nil
+	f.Bundle, f.Candidate, f.Counted = "", false, true
+	if len(f.Message) > maxCountedMessage {
+		cut := maxCountedMessage
+		for cut > 0 && !utf8.RuneStart(f.Message[cut]) {
+			cut--
+		}
+		f.Message = f.Message[:cut] + "…"
+	}
+}
+
+// maxCountedMessage bounds the message a counted finding keeps.
+const maxCountedMessage = 240
 
 // RelationStats counts the work done for one relation.
 type RelationStats struct {
@@ -196,6 +235,60 @@ type SeedStats struct {
 	Rejected         []string `json:"rejected,omitempty"`         // seeds the transpiler refused (skipped)
 	Nondeterministic []string `json:"nondeterministic,omitempty"` // seeds whose base output changed between runs
 	Crashed          []string `json:"crashed,omitempty"`          // seeds whose base run crashed or timed out
+	// Skipped lists the seeds that a relation could not work on, with
+	// why: the other relations, and the other seeds of that relation,
+	// went on.
+	Skipped []SeedSkip `json:"skipped,omitempty"`
+}
+
+// SeedSkip is a seed that relations could not work on, for one reason:
+// finding the spots failed (a seed the relation's parser rejects), or
+// deriving a follow-up did (a template that fails on this seed). The
+// seed is skipped for those relations only; the campaign goes on.
+type SeedSkip struct {
+	Seed      string   `json:"seed"`
+	Flags     string   `json:"flags,omitempty"` // the combination of flags, as Finding.Flags
+	Relations []string `json:"relations"`
+	// Cases counts the test cases of the plan that were skipped, their
+	// follow-up not derived; 0 when the spots could not be found, so that
+	// no test case of the seed was planned for the relations.
+	Cases int `json:"cases,omitempty"`
+	// Message says what failed, with its file:line:col: in the seed, and
+	// in the relation's file for a template.
+	Message string `json:"message"`
+}
+
+// Name is the seed's name, with its combination of flags in parentheses
+// when it has one.
+func (s *SeedSkip) Name() string {
+	if s.Flags != "" {
+		return s.Seed + " (" + s.Flags + ")"
+	}
+	return s.Seed
+}
+
+// SortSkips sorts skips by seed, combination of flags, then message, and
+// makes one entry of those of a seed with the same message (the relations
+// of one parser that rejects the seed).
+func SortSkips(skips []SeedSkip) []SeedSkip {
+	slices.SortStableFunc(skips, func(a, b SeedSkip) int {
+		return cmp.Or(strings.Compare(a.Seed, b.Seed), strings.Compare(a.Flags, b.Flags), strings.Compare(a.Message, b.Message))
+	})
+	var out []SeedSkip
+	for _, s := range skips {
+		if n := len(out); n > 0 && out[n-1].Seed == s.Seed && out[n-1].Flags == s.Flags && out[n-1].Message == s.Message {
+			out[n-1].Relations = append(out[n-1].Relations, s.Relations...)
+			out[n-1].Cases += s.Cases
+			continue
+		}
+		s.Relations = slices.Clone(s.Relations)
+		out = append(out, s)
+	}
+	for i := range out {
+		slices.Sort(out[i].Relations)
+		out[i].Relations = slices.Compact(out[i].Relations)
+	}
+	return out
 }
 
 // CaseSummary counts the test cases run on one seed, under one
@@ -226,10 +319,22 @@ type Group struct {
 	Differs string `json:"differs,omitempty"`
 	Count   int    `json:"count"`
 	// Flags are the combinations of flags its findings ran under, in
-	// the order of their first finding; none without flags.
+	// the order of the campaign's combinations; none without flags.
 	Flags    []string `json:"flags,omitempty"`
 	Example  string   `json:"example"`  // ID of the smallest finding of the group
 	Findings []string `json:"findings"` // IDs, in case order
+	// Counted is how many of the findings are counted only, without a
+	// bundle or evidence (see Finding.Counted).
+	Counted int `json:"counted,omitempty"`
+	// Candidate is the ID of the finding with the smallest follow-up
+	// among those that came after the group had its bundles, when it is
+	// smaller than every bundled one (see Finding.Candidate).
+	Candidate string `json:"candidate,omitempty"`
+	// Flaky counts the test cases whose first run failed with the
+	// group's signature but whose re-runs did not all fail the same way
+	// (counted in nondeterministic_cases, not as findings): a group with
+	// flaky cases may owe its findings to a nondeterministic transpiler.
+	Flaky int `json:"flaky,omitempty"`
 }
 
 // Report is the outcome of a campaign (or of merged shards).
@@ -272,10 +377,17 @@ type Report struct {
 	WorkerRestarts       int    `json:"worker_restarts,omitempty"`
 	WorkerStaleResponses int    `json:"worker_stale_responses,omitempty"`
 	Timing               Timing `json:"timing"`
-	Stopped              string `json:"stopped,omitempty"` // why the campaign ended: "budget", "time", "interrupted"
+	Stopped              string `json:"stopped,omitempty"` // why the campaign ended: "budget", "time", "interrupted", "error"
+	// Error is what stopped the campaign when Stopped is "error".
+	Error string `json:"error,omitempty"`
 	// MaxCases is the campaign's budget of test cases (0: none), over all
 	// its shards.
 	MaxCases int `json:"max_cases,omitempty"`
+	// BundlesPerGroup is how many findings of each group, the first in
+	// plan order, have a bundle (the campaign's bundles_per_group): the
+	// others are counted (Finding.Counted), but for a group's candidate.
+	// 0 (a report of an earlier mcpt): every finding has one.
+	BundlesPerGroup int `json:"bundles_per_group,omitempty"`
 	// Incomplete lists the shards of a merged report that did not run to
 	// their end (merge --partial): what the report lacks.
 	Incomplete []IncompleteShard `json:"incomplete,omitempty"`
@@ -304,6 +416,24 @@ func (r *Report) Sort() {
 		}
 		return 0
 	})
+}
+
+// OrderGroupFlags puts the combinations of flags each group lists in the
+// order of the campaign's (r.Flags), those it does not know last.
+func (r *Report) OrderGroupFlags() {
+	pos := map[string]int{}
+	for i, f := range r.Flags {
+		pos[f] = i
+	}
+	at := func(f string) int {
+		if i, ok := pos[f]; ok {
+			return i
+		}
+		return len(pos)
+	}
+	for i := range r.Groups {
+		slices.SortStableFunc(r.Groups[i].Flags, func(a, b string) int { return at(a) - at(b) })
+	}
 }
 
 // Load reads a report.json.

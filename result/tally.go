@@ -9,7 +9,10 @@ import (
 // in them the failed checkers and the failed runs. One test case can fail
 // several checkers, so findings outnumber failing test cases.
 type Tally struct {
-	Cases      int // test cases with at least one finding
+	Cases int // test cases with at least one finding
+	// Bases counts the findings of base runs (crashes and timeouts of a
+	// seed before any mutation): no test case, one per seed.
+	Bases      int
 	Checkers   int // failed consistency checkers (oracle findings)
 	Crashes    int
 	Timeouts   int
@@ -26,7 +29,9 @@ func TallyOf(fs []Finding) Tally {
 	seen := map[caseKey]bool{}
 	for i := range fs {
 		f := &fs[i]
-		if k := (caseKey{f.Case, f.CaseSeed}); !seen[k] {
+		if f.Case < 0 && f.Role == RoleBase {
+			t.Bases++
+		} else if k := (caseKey{f.Case, f.CaseSeed}); !seen[k] {
 			seen[k] = true
 			t.Cases++
 		}
@@ -75,9 +80,19 @@ func (t Tally) String() string {
 	if t.Findings() == 0 {
 		return "no findings"
 	}
-	cases := fmt.Sprintf("%d test cases", t.Cases)
+	cases := fmt.Sprintf("%d test cases with findings", t.Cases)
 	if t.Cases == 1 {
-		cases = "1 test case"
+		cases = "1 test case with findings"
 	}
-	return fmt.Sprintf("%s with findings (%s)", cases, t.What())
+	bases := fmt.Sprintf("%d seeds whose base run failed", t.Bases)
+	if t.Bases == 1 {
+		bases = "1 seed whose base run failed"
+	}
+	switch {
+	case t.Bases == 0:
+		return fmt.Sprintf("%s (%s)", cases, t.What())
+	case t.Cases == 0:
+		return fmt.Sprintf("%s (%s)", bases, t.What())
+	}
+	return fmt.Sprintf("%s and %s (%s)", cases, bases, t.What())
 }

@@ -10,31 +10,48 @@ import (
 
 // Group groups findings by signature; groups are ordered by the
 // first finding of each. The example of a group is its finding with the
-// smallest input (then the earliest). The combination of flags is no part
-// of a signature: the same failure under two combinations is one group,
-// which lists the combinations its findings ran under.
+// smallest input (then the earliest) among those that kept their
+// evidence: a counted finding (result.Finding.Counted) is an example only
+// in a group of counted findings alone. The combination of flags is no
+// part of a signature: the same failure under two combinations is one
+// group, which lists the combinations its findings ran under.
 func Group(fs []result.Finding) []result.Group {
 	idx := map[string]int{}
 	var groups []result.Group
 	size := map[string]int{}
-	for _, f := range fs {
-		i, ok := idx[f.Signature]
+	better := func(f result.Finding, g *result.Group, ex *result.Finding) bool {
+		if ex.Counted != f.Counted {
+			return ex.Counted
+		}
+		return weight(f) < size[g.Example]
+	}
+	examples := map[int]*result.Finding{}
+	for i, f := range fs {
+		gi, ok := idx[f.Signature]
 		if !ok {
-			i = len(groups)
-			idx[f.Signature] = i
+			gi = len(groups)
+			idx[f.Signature] = gi
 			groups = append(groups, result.Group{Signature: f.Signature, Kind: f.Kind, Relation: f.Relation, Checker: f.Checker, File: f.File, Example: f.ID})
 			size[f.ID] = weight(f)
+			examples[gi] = &fs[i]
 		}
-		g := &groups[i]
+		g := &groups[gi]
 		g.Count++
 		g.Findings = append(g.Findings, f.ID)
+		if f.Counted {
+			g.Counted++
+		}
+		if f.Candidate {
+			g.Candidate = f.ID
+		}
 		if f.Flags != "" && !slices.Contains(g.Flags, f.Flags) {
 			g.Flags = append(g.Flags, f.Flags)
 		}
-		if w := weight(f); w < size[g.Example] {
-			size[f.ID] = w
+		if ex := examples[gi]; ex != &fs[i] && better(f, g, ex) {
+			size[f.ID] = weight(f)
 			g.Example = f.ID
 			g.File = f.File
+			examples[gi] = &fs[i]
 		}
 	}
 	byID := map[string]*result.Finding{}
@@ -43,6 +60,15 @@ func Group(fs []result.Finding) []result.Group {
 	}
 	titled(groups, byID)
 	return groups
+}
+
+// MarkFlaky sets the Flaky count of each group from the test cases whose
+// first run failed with its signature but whose re-runs disagreed, by
+// signature.
+func MarkFlaky(groups []result.Group, flaky map[string]int) {
+	for i := range groups {
+		groups[i].Flaky = flaky[groups[i].Signature]
+	}
 }
 
 // titled gives each group its title. Two groups whose titles would differ

@@ -1,9 +1,11 @@
 package syntax
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // ListSpec says which nodes of a tree are lists of declarations and which
@@ -282,7 +284,7 @@ func (l *List) fill(children []*Node, spec ListSpec) *List {
 			pending = append(pending, c)
 		}
 	}
-	l.Layout = learnLayout(t.Src, l, spec.Sep)
+	l.Layout = learnLayout(t, l, spec.Sep)
 	return l
 }
 
@@ -307,14 +309,14 @@ func innerTrailing(n *Node, off int) *Node {
 // ends (at off) and nothing but white space follows it there: a comment
 // that ends the line of a member belongs to that member.
 func endsLine(src []byte, off int, c *Node) bool {
-	if strings.Contains(string(src[off:c.Start]), "\n") {
+	if bytes.IndexByte(src[off:c.Start], '\n') >= 0 {
 		return false
 	}
-	rest := string(src[c.End:])
-	if i := strings.IndexByte(rest, '\n'); i >= 0 {
+	rest := src[c.End:]
+	if i := bytes.IndexByte(rest, '\n'); i >= 0 {
 		rest = rest[:i]
 	}
-	return strings.TrimSpace(rest) == ""
+	return len(bytes.TrimSpace(rest)) == 0
 }
 
 // attachLeading attaches the comments and annotations before d that no
@@ -322,8 +324,7 @@ func endsLine(src []byte, off int, c *Node) bool {
 func (d *Decl) attachLeading(src []byte, pending []*Node) {
 	start := d.Node.Start
 	for i := len(pending) - 1; i >= 0; i-- {
-		gap := string(src[pending[i].End:start])
-		if strings.Count(gap, "\n") > 1 {
+		if bytes.Count(src[pending[i].End:start], []byte("\n")) > 1 {
 			break
 		}
 		start = pending[i].Start
@@ -395,12 +396,13 @@ func listName(src []byte, n, open *Node) string {
 	return n.Kind
 }
 
-// learnLayout learns how the file writes the list l.
-func learnLayout(src []byte, l *List, defSep string) Layout {
-	lay := Layout{EOL: "\n"}
-	if crlf := strings.Count(string(src), "\r\n"); crlf > 0 && crlf*2 >= strings.Count(string(src), "\n") {
-		lay.EOL = "\r\n"
-	}
+// learnLayout learns how the file of t writes the list l. What it reads
+// of the file as a whole (its line ending, its indentation unit) is read
+// once per tree, and the rest from the list alone: the lists of a file
+// are learnt in time linear in the file.
+func learnLayout(t *Tree, l *List, defSep string) Layout {
+	src, file := t.Src, t.facts()
+	lay := Layout{EOL: file.eol}
 	seps := map[string]int{}
 	indents := map[string]int{}
 	for i, d := range l.Members {
@@ -412,7 +414,7 @@ func learnLayout(src []byte, l *List, defSep string) Layout {
 		if ind, ok := lineIndent(src, d.Start); ok {
 			indents[ind]++
 		}
-		if i > 0 && lineOf(src, d.Start) != lineOf(src, nodeEnd(src, l.Members[i-1].Node)) {
+		if i > 0 && !sameLine(src, d.Start, nodeEnd(src, l.Members[i-1].Node)) {
 			lay.OnePerLine = true
 		}
 	}
@@ -428,11 +430,11 @@ func learnLayout(src []byte, l *List, defSep string) Layout {
 	}
 	if k := len(l.Members); k > 0 {
 		lay.Trailing = l.Members[k-1].Sep != nil
-		if k == 1 && l.Open != nil && lineOf(src, l.Open.End) != lineOf(src, l.Members[0].Start) {
+		if k == 1 && l.Open != nil && !sameLine(src, l.Open.End, l.Members[0].Start) {
 			lay.OnePerLine = true
 		}
 	} else if l.Open != nil && l.Close != nil {
-		lay.OnePerLine = lineOf(src, l.Open.End) != lineOf(src, l.Close.Start)
+		lay.OnePerLine = !sameLine(src, l.Open.End, l.Close.Start)
 	}
 	if l.Open == nil && len(l.Members) <= 1 {
 		// a module: one declaration per line; but a list without brackets
@@ -447,13 +449,13 @@ func learnLayout(src []byte, l *List, defSep string) Layout {
 	}
 	lay.Unit = strings.TrimPrefix(lay.Indent, outer)
 	if lay.Unit == "" || len(lay.Indent) == 0 && l.Open != nil {
-		lay.Unit = fileUnit(src)
+		lay.Unit = file.unit
 		if l.Open != nil && lay.Indent == "" {
 			lay.Indent = outer + lay.Unit
 		}
 	}
 	if l.Open == nil {
-		lay.Unit = fileUnit(src) // a module, or a list without brackets
+		lay.Unit = file.unit // a module, or a list without brackets
 	}
 	return lay
 }
@@ -505,24 +507,62 @@ func lineIndentAt(src []byte, off int) string {
 	return string(src[i:j])
 }
 
-func lineOf(src []byte, off int) int { return strings.Count(string(src[:off]), "\n") }
+// sameLine reports whether offsets a and b of src are on one line.
+func sameLine(src []byte, a, b int) bool {
+	return bytes.IndexByte(src[min(a, b):max(a, b)], '\n') < 0
+}
 
 // fileUnit is the indentation unit of the file: the leading white space of
 // its first indented line (a tab, or spaces), else two spaces.
 func fileUnit(src []byte) string {
-	for _, line := range strings.Split(string(src), "\n") {
-		line = strings.TrimRight(line, "\r")
-		t := strings.TrimLeft(line, " \t")
-		if t == "" || len(t) == len(line) {
+	for len(src) > 0 {
+		line := src
+		if i := bytes.IndexByte(src, '\n'); i >= 0 {
+			line, src = src[:i], src[i+1:]
+		} else {
+			src = nil
+		}
+		line = bytes.TrimRight(line, "\r")
+		t := bytes.TrimLeft(line, " \t")
+		if len(t) == 0 || len(t) == len(line) {
 			continue
 		}
 		ind := line[:len(line)-len(t)]
 		if ind[0] == '\t' {
 			return "\t"
 		}
-		return ind
+		return string(ind)
 	}
 	return "  "
+}
+
+// textFacts is what the layouts of a file's lists share: its line ending
+// ("\r\n" when at least half its lines end so) and its indentation unit.
+type textFacts struct {
+	eol, unit string
+}
+
+var factsMu sync.Mutex
+
+// facts returns what the layouts of t's lists read of its whole source,
+// found on first use.
+func (t *Tree) facts() *textFacts {
+	factsMu.Lock()
+	defer factsMu.Unlock()
+	if t.text == nil {
+		f := &textFacts{eol: "\n", unit: fileUnit(t.Src)}
+		if crlf := bytes.Count(t.Src, []byte("\r\n")); crlf > 0 && crlf*2 >= bytes.Count(t.Src, []byte("\n")) {
+			f.eol = "\r\n"
+		}
+		t.text = f
+	}
+	return t.text
+}
+
+// Sub returns the tree of the subtree at n: t's source, with n as its
+// root, which shares what t has read of the source as a whole.
+func (t *Tree) Sub(n *Node) *Tree {
+	return &Tree{Name: t.Name, Lang: t.Lang, Src: t.Src, Root: n, text: t.facts()}
 }
 
 // Spot is an insertion point in a list: before its first member (Index

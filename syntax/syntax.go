@@ -8,6 +8,7 @@
 package syntax
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"sync"
@@ -40,6 +41,8 @@ type Tree struct {
 	Lang string
 	Src  []byte
 	Root *Node
+
+	text *textFacts // what the lists' layouts read of Src as a whole (see facts)
 }
 
 // Parser turns a seed into a syntax tree. A Parser must be safe for
@@ -50,6 +53,28 @@ type Parser interface {
 	// Parse returns the tree of src, or an error with a position
 	// (name:line:col) when src does not parse.
 	Parse(name string, src []byte) (*Tree, error)
+}
+
+// A ContextParser can stop parsing when a context is done: a parse of a
+// large seed, or with a grammar that reads it in many ways, may take long
+// enough for a user to interrupt it.
+type ContextParser interface {
+	Parser
+	// ParseContext is Parse that returns ctx's error when ctx is done
+	// before it ends.
+	ParseContext(ctx context.Context, name string, src []byte) (*Tree, error)
+}
+
+// ParseContext parses src with p: under ctx when p is a ContextParser,
+// else after checking ctx once.
+func ParseContext(ctx context.Context, p Parser, name string, src []byte) (*Tree, error) {
+	if cp, ok := p.(ContextParser); ok {
+		return cp.ParseContext(ctx, name, src)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return p.Parse(name, src)
 }
 
 // A FragmentParser can also read a fragment of a program as one node of a

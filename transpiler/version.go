@@ -21,10 +21,12 @@ const maxVersionOutput = 64 << 10
 // transpiler's directory and environment and within its timeout, and
 // returns the first version number it prints on standard output or
 // standard error (release.Find). ok is false when s has no version
-// command. A command that cannot start, fails, times out or prints no
+// command, or is neither a command nor a worker. A command that cannot start, fails, times out or prints no
 // version number is an error that says which and shows what it printed.
 func Release(ctx context.Context, s spec.Spec) (v release.Version, ok bool, err error) {
-	if len(s.Version) == 0 {
+	// A version command is a setting of a command or a worker only: run
+	// with theirs, under the same trust (a bundle's builtin runs without).
+	if len(s.Version) == 0 || s.Kind != spec.Command && s.Kind != spec.Worker {
 		return release.Version{}, false, nil
 	}
 	show := strings.Join(s.Version, " ")

@@ -39,8 +39,8 @@ func TestRelease(t *testing.T) {
 		{version("print", "no number here\n"), `printed no version number such as 5.9.3 or v1.26.0: "no number here"`},
 		{version("print", ""), "printed nothing"},
 		{version("exit", "3"), `exit status 3: "exiting with 3"`},
-		{spec.Spec{Version: []string{"mcpt-no-such-tsc", "--version"}}, `"mcpt-no-such-tsc": not found in $PATH`},
-		{spec.Spec{Version: []string{self, "sleep"}, Process: spec.Process{Env: env, Timeout: 100 * time.Millisecond}}, "did not finish within 100ms"},
+		{spec.Spec{Kind: spec.Worker, Version: []string{"mcpt-no-such-tsc", "--version"}}, `"mcpt-no-such-tsc": not found in $PATH`},
+		{spec.Spec{Kind: spec.Command, Version: []string{self, "sleep"}, Process: spec.Process{Env: env, Timeout: 100 * time.Millisecond}}, "did not finish within 100ms"},
 	} {
 		_, ok, err := Release(context.Background(), c.s)
 		if !ok || err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "transpiler version command") {
@@ -49,5 +49,14 @@ func TestRelease(t *testing.T) {
 	}
 	if _, ok, err := Release(context.Background(), spec.Spec{Kind: spec.Command}); ok || err != nil {
 		t.Errorf("no version command: %v %v", ok, err)
+	}
+	// A builtin or a service runs no command, a version command neither
+	// (a bundle's builtin runs without --trust).
+	for _, k := range []spec.Kind{spec.Builtin, spec.HTTP} {
+		s := version("print", "Version 5.9.3\n")
+		s.Kind = k
+		if _, ok, err := Release(context.Background(), s); ok || err != nil {
+			t.Errorf("%s: %v %v", k, ok, err)
+		}
 	}
 }

@@ -67,6 +67,13 @@ type Bug struct {
 	// Reach says which relations and checkers can see the bug, or why none
 	// can.
 	Reach string `yaml:"reach"`
+	// Ignore lists regular expressions (RE2); an output line that one of
+	// them matches is left out of both trees before they are compared. It
+	// is for what a release writes about itself (a version stamp in a
+	// header), never for the lines the bug changes.
+	Ignore []string `yaml:"ignore"`
+
+	ignore []*regexp.Regexp
 }
 
 // DiffFile is the name of the verified difference in a bug's directory.
@@ -159,6 +166,15 @@ func (b *Bug) check() error {
 	}
 	if len(b.Input) == 0 {
 		errs = append(errs, errors.New("input is missing"))
+	}
+	b.ignore = nil
+	for _, e := range b.Ignore {
+		re, err := regexp.Compile(e)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("ignore %q: %w", e, err))
+			continue
+		}
+		b.ignore = append(b.ignore, re)
 	}
 	for _, in := range b.Input {
 		if !filepath.IsLocal(in) {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcpt-tool/mcpt/internal/testtier"
+	"github.com/mcpt-tool/mcpt/result"
 )
 
 // TestBugs: every bug of the benchmark is described completely, and its
@@ -50,6 +51,7 @@ input: [../x.ts, missing.ts]
 symptom: s
 pack: p
 reach: r
+ignore: ['^// v', '(']
 `
 	if err := os.WriteFile(filepath.Join(dir, "bug.yaml"), []byte(bad), 0o644); err != nil {
 		t.Fatal(err)
@@ -61,7 +63,7 @@ reach: r
 	for _, want := range []string{
 		"is not owner/repo#number", "the same release", "not a version of its own",
 		"a further package needs a version", "want npm:NAME or go:PATH", "does not name {outdir}",
-		"../x.ts is not inside", "missing.ts is not a file",
+		"../x.ts is not inside", "missing.ts is not a file", `ignore "("`,
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("the error does not say %q:\n%v", want, err)
@@ -94,6 +96,50 @@ func TestParsePackage(t *testing.T) {
 		if _, err := ParsePackage(s); err == nil {
 			t.Errorf("ParsePackage(%q): no error", s)
 		}
+	}
+}
+
+// TestIgnore: the lines an ignore expression matches leave both trees
+// before the comparison, and no other line does.
+func TestIgnore(t *testing.T) {
+	dir := t.TempDir()
+	yaml := `tracker: a/b#1
+title: t
+transpiler: x
+packages: [npm:x]
+buggy: 1.0.0
+fixed: 1.0.1
+run: [x, '{outdir}']
+input: [in.txt]
+symptom: s
+pack: p
+reach: r
+ignore: ['^// x v[0-9.]+$']
+`
+	for name, data := range map[string]string{"bug.yaml": yaml, "in.txt": "i\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixed := map[string][]byte{"a.go": []byte("// x v1.0.1\nconst A = 40\n// x v1.0.1 and more\n")}
+	buggy := map[string][]byte{"a.go": []byte("// x v1.0.0\nconst A = 18\n// x v1.0.0 and more\n")}
+	for _, tree := range []map[string][]byte{fixed, buggy} {
+		for n, data := range tree {
+			tree[n] = b.dropIgnored(data)
+		}
+	}
+	d := Diff(fixed, buggy)
+	for _, want := range []string{"-const A = 40", "+const A = 18", "-// x v1.0.1 and more", "+// x v1.0.0 and more"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("the diff lacks %q:\n%s", want, d)
+		}
+	}
+	if strings.Contains(d, "// x v1.0.1\n") || strings.Contains(d, "// x v1.0.0\n") {
+		t.Errorf("an ignored line is in the diff:\n%s", d)
 	}
 }
 
@@ -157,5 +203,49 @@ func TestVerify(t *testing.T) {
 				t.Errorf("the outputs of %s and %s differ otherwise than %s records:\n%s", b.Buggy, b.Fixed, DiffFile, got)
 			}
 		})
+	}
+}
+
+// TestKnown: the list of known bugs reads, each entry complete, and a
+// finding is explained only by an entry of its transpiler, release range,
+// relation, flags and message.
+func TestKnown(t *testing.T) {
+	ks, err := LoadKnown(KnownFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ks) == 0 {
+		t.Fatal("no known bug")
+	}
+	f := &result.Finding{Kind: result.Oracle, Relation: "add-export", Message: "export default = undefined, predicted object", Flags: ""}
+	if k := Explain(ks, "swc", "1.3.95", f); k == nil || k.Tracker != "swc-project/swc#8204" {
+		t.Errorf("swc 1.3.95: %v, want swc#8204", k)
+	}
+	for _, c := range []struct{ tr, rel string }{{"swc", "1.3.96"}, {"esbuild", "1.3.95"}, {"swc", "not a release"}} {
+		if k := Explain(ks, c.tr, c.rel, f); k != nil {
+			t.Errorf("%s %s: explained by %s", c.tr, c.rel, k.Name())
+		}
+	}
+	g := *f
+	g.Relation = "add-class-member"
+	if k := Explain(ks, "swc", "1.3.95", &g); k != nil {
+		t.Errorf("another relation explained by %s", k.Name())
+	}
+	g = *f
+	g.Kind = result.RejectedFollowUp
+	if k := Explain(ks, "swc", "1.3.95", &g); k != nil {
+		t.Errorf("a rejected follow-up explained by %s", k.Name())
+	}
+
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "known.yaml")
+	if err := os.WriteFile(bad, []byte("- {transpiler: x, what: w, relations: [r], message: '(', releases: '>>1', tracker: nope}\n- {what: v}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = LoadKnown(bad)
+	for _, want := range []string{"entry 1 (w): releases", "entry 1 (w): error parsing regexp", `tracker "nope"`, "entry 2 (v): transpiler, what, relations and message are required"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("the error does not say %q: %v", want, err)
+		}
 	}
 }

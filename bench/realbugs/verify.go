@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -22,6 +23,9 @@ var RunTimeout = 5 * time.Minute
 // bins first on PATH (and their node_modules on NODE_PATH) and returns the output tree: file names (slash
 // separated, relative to the output directory) and contents.
 func (b *Bug) Outputs(ctx context.Context, bins []string) (map[string][]byte, error) {
+	if len(b.ignore) != len(b.Ignore) {
+		return nil, fmt.Errorf("%s: the ignore expressions are not compiled (a bug is read with Load)", b.ID)
+	}
 	work, err := os.MkdirTemp("", "mcpt-realbug-")
 	if err != nil {
 		return nil, err
@@ -76,7 +80,7 @@ func (b *Bug) Outputs(ctx context.Context, bins []string) (map[string][]byte, er
 		}
 		rel, _ := filepath.Rel(out, p)
 		data, err := os.ReadFile(p)
-		tree[filepath.ToSlash(rel)] = data
+		tree[filepath.ToSlash(rel)] = b.dropIgnored(data)
 		return err
 	})
 	return tree, err
@@ -154,4 +158,21 @@ func (c *Cache) Verify(ctx context.Context, b *Bug) (string, error) {
 		}
 	}
 	return Diff(trees[0], trees[1]), nil
+}
+
+// dropIgnored leaves out the lines of data that one of the bug's ignore
+// expressions matches.
+func (b *Bug) dropIgnored(data []byte) []byte {
+	if len(b.ignore) == 0 {
+		return data
+	}
+	var out []byte
+	for line := range bytes.Lines(data) {
+		text := bytes.TrimRight(line, "\r\n")
+		if slices.ContainsFunc(b.ignore, func(re *regexp.Regexp) bool { return re.Match(text) }) {
+			continue
+		}
+		out = append(out, line...)
+	}
+	return out
 }

@@ -119,16 +119,33 @@ func loadIndexedJob(t *testing.T) *indexedJob {
 	if n, execs := strings.Count(args, "mcpt run"), strings.Count(args, "exec mcpt run"); n == 0 || n != execs {
 		t.Errorf("%d of %d runs of mcpt are not exec'd: a shell between would keep SIGTERM from mcpt", n-execs, n)
 	}
-	retried := s.BackoffLimit > 0
-	for _, r := range s.PodFailurePolicy.Rules {
-		if r.Action == "FailJob" && r.OnExitCodes != nil {
-			if in := slices.Contains(r.OnExitCodes.Values, exitInterrupted); in == (r.OnExitCodes.Operator == "In") {
-				retried = false
+	// An interrupted shard (4), an aborted one (130: a second signal, as
+	// docs/clusters.md says) and a killed one (137) are run again and
+	// resume; a usage error (2) fails the Job.
+	failsJob := func(code int) bool {
+		for _, r := range s.PodFailurePolicy.Rules {
+			if r.Action == "FailJob" && r.OnExitCodes != nil {
+				if in := slices.Contains(r.OnExitCodes.Values, code); in == (r.OnExitCodes.Operator == "In") {
+					return true
+				}
 			}
 		}
+		return false
 	}
-	if !retried {
-		t.Errorf("an interrupted shard (exit %d) is not run again", exitInterrupted)
+	for _, code := range []int{exitInterrupted, 130, 137} {
+		if s.BackoffLimit == 0 || failsJob(code) {
+			t.Errorf("a shard that exits %d is not run again", code)
+		}
+	}
+	if !failsJob(2) {
+		t.Error("a usage error (exit 2) does not fail the Job")
+	}
+	// Findings and seeds a relation skipped are a complete shard's result:
+	// a pod that exits 1 or 6 would fail the Job.
+	for _, flag := range []string{"--findings-exit-code 0", "--skipped-exit-code 0"} {
+		if n, with := strings.Count(args, "mcpt run"), strings.Count(args, flag); n != with {
+			t.Errorf("%d of %d runs of mcpt lack %s", n-with, n, flag)
+		}
 	}
 	return &job
 }

@@ -317,4 +317,32 @@ func TestSlurm(t *testing.T) {
 		t.Errorf("merged: %d test cases, %d findings; unsharded: %d test cases, %d findings", a.TestCases, len(got), b.TestCases, len(wantIDs))
 	}
 	t.Logf("merged = unsharded: %d test cases, %d transpiler runs, %d findings", b.TestCases, b.TranspilerRuns, len(wantIDs))
+
+	// An array given as a list: each task refuses its shard (Slurm does
+	// not tell a task its place in the list), so that no shard directory
+	// exists, and the merge job's out/shard-* reaches mcpt as it is: merge
+	// says that nothing matched it (before: "stat out/shard-*/report.json:
+	// no such file or directory").
+	list := filepath.Join(work, "list")
+	os.MkdirAll(list, 0o755)
+	os.Link(filepath.Join(work, "mcpt.yaml"), filepath.Join(list, "mcpt.yaml"))
+	lj := s.run(t, "sbatch", append([]string{"--parsable", "--chdir=" + list, "--array=1,3,5", "--cpus-per-task=1", array}, campaign...)...)
+	st = s.wait(t, lj)
+	t.Logf("list array %s: %v", lj, st)
+	for _, l := range st {
+		if !strings.Contains(l, " FAILED ") || !strings.Contains(l, "ExitCode=2:0") {
+			t.Errorf("a task of a list array: %s, want FAILED with exit 2", l)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(list, "mcpt-"+lj+"_3.log")); !strings.Contains(string(b), "an array given as a list") {
+		t.Errorf("task 3 of the list array does not say why:\n%s", b)
+	}
+	m3 := s.run(t, "sbatch", "--parsable", "--chdir="+list, "--dependency=afterany:"+lj, merge)
+	st = s.wait(t, m3)
+	if len(st) != 1 || !strings.Contains(st[0], "FAILED") || !strings.Contains(st[0], "ExitCode=2:0") {
+		t.Errorf("the merge of a list array: %v, want FAILED with exit 2", st)
+	}
+	if b, _ := os.ReadFile(filepath.Join(list, "mcpt-merge-"+m3+".log")); !strings.Contains(string(b), "out/shard-*: no such directory: no directory matched the pattern") {
+		t.Errorf("the merge of a list array does not say that no shard matched:\n%s", b)
+	}
 }

@@ -10,8 +10,10 @@ import (
 	"path/filepath"
 	"runtime/pprof"
 	"strings"
+	"time"
 
 	"github.com/mcpt-tool/mcpt/bench"
+	"github.com/mcpt-tool/mcpt/bench/realbugs"
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/result"
 )
@@ -38,9 +40,18 @@ type benchCmd struct {
 	TSExamples     string `name:"ts-examples" placeholder:"DIR" help:"The TypeScript example directory of --workers-compare (default: typescript beside the CLL example)."`
 	Pack           string `placeholder:"CONFIG" help:"Measure only this pack (a configuration whose transpiler is a command): test cases per second of its campaigns with 1 and 2 workers against a bare loop that runs the command on the same inputs with as many workers, interleaved --repeat times (default 3; e.g. examples/protobuf/go/mcpt.yaml)."`
 	PackCases      int    `name:"pack-cases" help:"Test cases per campaign of --pack (default 300; 10 with --quick)."`
+
+	RealBugs      bool          `name:"realbugs" help:"Run only the benchmark of real bugs (bench/realbugs): for each bug, its pack against the buggy and the fixed release, each installed by version into a cache (npm, go install), and print whether the bug was found and the findings on the fixed release."`
+	Bug           []string      `name:"bug" placeholder:"ID" help:"The bugs of --realbugs to run (repeatable; default all)."`
+	RealBugsCases int           `name:"realbugs-cases" help:"Test cases per campaign of --realbugs, one campaign per release (default 300)."`
+	RealBugsTime  time.Duration `name:"realbugs-time" help:"Time per campaign of --realbugs (default 10m)."`
+	RealBugsRoot  string        `name:"realbugs-root" placeholder:"CHECKOUT" help:"The checkout of mcpt that holds bench/realbugs and the packs (default: the working directory or the module root)."`
 }
 
 func (c *benchCmd) Run(tools *setup.Tools) error {
+	if c.RealBugs {
+		return c.realBugs(tools)
+	}
 	if c.Pack != "" {
 		ctx, stop := interruptible()
 		defer stop()
@@ -169,4 +180,41 @@ func (c *benchCmd) memory(ctx context.Context, examples string) error {
 		return err
 	}
 	return writeJSON(c.JSON, res)
+}
+
+// realBugs runs the benchmark of real bugs.
+func (c *benchCmd) realBugs(tools *setup.Tools) error {
+	root := c.RealBugsRoot
+	if root == "" {
+		root = "."
+		if _, err := os.Stat(filepath.Join(root, "bench", "realbugs", "bugs")); err != nil {
+			if root, err = bench.ModuleRoot("."); err != nil {
+				return usageErr("%v", realbugs.ErrNoRoot)
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(root, "bench", "realbugs", "bugs")); err != nil {
+		return usageErr("%v", realbugs.ErrNoRoot)
+	}
+	dir, err := realbugs.DefaultCacheDir()
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	ctx, stop := interruptible()
+	defer stop()
+	logf := func(format string, args ...any) { fmt.Fprintf(os.Stderr, "realbugs: "+format+"\n", args...) }
+	rows, err := realbugs.Run(ctx, realbugs.Options{
+		Root: root, IDs: c.Bug, MaxCases: c.RealBugsCases, MaxTime: c.RealBugsTime, Seed: 1, Workers: 1,
+		Tools: tools, Cache: &realbugs.Cache{Dir: dir, Log: logf}, Log: os.Stderr,
+	})
+	if err != nil && len(rows) == 0 {
+		return err
+	}
+	if werr := realbugs.WriteTable(os.Stdout, rows); werr != nil {
+		return werr
+	}
+	if jerr := writeJSON(c.JSON, rows); jerr != nil {
+		return jerr
+	}
+	return err
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -38,8 +39,12 @@ func loadFinding(tools *setup.Tools, dir, config string, trust bool) (*bundle.Bu
 			if bd.Recipe.Transpiler.Kind == spec.HTTP {
 				return nil, nil, usageErr("the bundle's transpiler is the service %s: mcpt sends inputs to a service from a bundle only with --trust, or pass -c with a configuration of yours", quoteArgs(cmd))
 			}
-			return nil, nil, usageErr("the bundle's transpiler is the command %s (in %s): mcpt runs a command from a bundle only with --trust, or pass -c with a configuration of yours",
-				quoteArgs(cmd), quoteArg(bd.Recipe.Transpiler.Dir))
+			also := ""
+			if v := bd.Recipe.Transpiler.Version; len(v) > 0 {
+				also = ", with the version command " + quoteArgs(v)
+			}
+			return nil, nil, usageErr("the bundle's transpiler is the command %s (in %s%s): mcpt runs a command from a bundle only with --trust, or pass -c with a configuration of yours",
+				quoteArgs(cmd), quoteArg(bd.Recipe.Transpiler.Dir), also)
 		}
 		recipe := *bd.Recipe
 		if d := recipe.Transpiler.Dir; len(recipe.Transpiler.Runs()) > 0 && recipe.Transpiler.Kind != spec.HTTP && !isDir(d) {
@@ -49,7 +54,14 @@ func loadFinding(tools *setup.Tools, dir, config string, trust bool) (*bundle.Bu
 				return nil, nil, err
 			}
 		}
-		s, err = tools.FromRecipe(&recipe, seedFiles)
+		if s, err = tools.FromRecipe(&recipe, seedFiles); err != nil {
+			// What the recipe says is the bundle's: named by its file.
+			var ce *setup.ConfigError
+			if errors.As(err, &ce) {
+				err = ce.Err
+			}
+			return nil, nil, usageErr("%s: %v", filepath.Join(dir, bundle.RecipeFile), err)
+		}
 	default:
 		recorded := ""
 		if f.Config != "" {

@@ -4,10 +4,10 @@
 //
 // Exit codes: 0 no finding, 1 findings, 2 usage, configuration or input
 // error, 3 the campaign itself broke (a transpiler that cannot be started, a
-// full disk, a relation that fails at run time) or checked nothing, 4
-// interrupted (SIGINT, SIGTERM, SIGHUP): incomplete, run again with
-// --resume, 5 (repro) the test case fails with another signature,
-// 130 interrupted twice (aborted).
+// full disk) or checked nothing, 4 interrupted (SIGINT, SIGTERM, SIGHUP):
+// incomplete, run again with --resume, 5 (repro) the test case fails with
+// another signature, 6 complete, but a relation failed on a seed and
+// skipped it, 130 interrupted twice (aborted).
 package cli
 
 import (
@@ -31,7 +31,9 @@ const (
 	exitBroken   = 3
 	// exitInterrupted: the campaign stopped early; --resume completes it.
 	exitInterrupted = 4
-	exitAborted     = 130
+	// exitSkipped: complete, but relations skipped seeds they failed on.
+	exitSkipped = 6
+	exitAborted = 130
 )
 
 // exitError carries an exit code.
@@ -114,7 +116,7 @@ func Run(args []string, tools *setup.Tools) int {
 		kong.Description("Metamorphic testing of transpilers by mutation consistency of programs.\n\n"+
 			"Exit status: 0 no finding, 1 findings, 2 usage, configuration or input error, "+
 			"3 the campaign broke or checked nothing, 4 interrupted (incomplete: run again with --resume; merge --partial of an interrupted shard), "+
-			"5 (repro) the finding fails with another signature, 130 interrupted twice (aborted)."),
+			"5 (repro) the finding fails with another signature, 6 complete, but a relation failed on a seed and skipped it, 130 interrupted twice (aborted)."),
 		kong.UsageOnError(),
 		kong.Exit(func(code int) { panic(exitPanic(code)) }),
 	)

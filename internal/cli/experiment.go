@@ -5,17 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/mcpt-tool/mcpt/config"
-	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/experiment"
 	"github.com/mcpt-tool/mcpt/internal/setup"
-	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/progress"
-	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/transpiler"
 	"github.com/mcpt-tool/mcpt/transpiler/spec"
 )
@@ -36,6 +32,7 @@ type experimentCmd struct {
 	RunTimeout   time.Duration `name:"run-timeout" help:"Per-run timeout of the transpiler (default: the configuration's)."`
 	SideBySide   bool          `name:"side-by-side" help:"Run the MCP and the fuzz campaign of a session at the same time, so that both see the same machine load."`
 	Triage       bool          `default:"true" negatable:"" help:"Run the seeds with each undetected fault forced, to tell the faults the relations missed from those that change nothing."`
+	Weights      bool          `help:"Weigh each campaign's picks by its results, as mcpt run does by default; the MCP and fuzz twins then pick different test cases (the paper's protocol has them pick the same)."`
 	Quiet        bool          `short:"q" help:"Show neither progress nor a line per step, only the results."`
 }
 
@@ -79,29 +76,28 @@ func (c *experimentCmd) check() error {
 }
 
 // load reads the configuration and what it names into the experiment's
-// configuration, with the flags.
+// configuration, with the flags: through setup.Load, as mcpt run reads
+// them (each file once), but for the transpiler, whose program the
+// experiment replaces by an instrumented build.
 func (c *experimentCmd) load(tools *setup.Tools) (experiment.Config, error) {
 	var ec experiment.Config
-	cfg, err := config.Load(c.Config)
-	if err != nil {
-		return ec, &setup.ConfigError{Err: err}
-	}
-	tc := cfg.Transpiler
-	if tc.Kind != spec.Command {
+	s, err := setup.Load(c.Config, setup.Options{
+		Tools: tools, Skip: setup.SkipTranspiler, NoRelease: true,
+		Edit: func(cfg *config.Config) error {
+			if cfg.Transpiler.Kind != spec.Command {
+				return errNotCommand
+			}
+			return nil
+		},
+	})
+	if errors.Is(err, errNotCommand) {
 		return ec, usageErr("%s: the experiment needs a transpiler run as an external command (transpiler.command), such as examples/cll/mcpt-exec.yaml", c.Config)
 	}
-	rels, err := tools.Relations(cfg)
 	if err != nil {
-		return ec, &setup.ConfigError{Err: err}
+		return ec, err
 	}
-	seeds, err := experimentSeeds(cfg)
-	if err != nil {
-		return ec, &setup.ConfigError{Err: err}
-	}
-	norm, err := normalizer(cfg)
-	if err != nil {
-		return ec, &setup.ConfigError{Err: err}
-	}
+	cfg := s.Config
+	tc := cfg.Transpiler
 	module := c.Module
 	if module == "" && c.Instrumented == "" {
 		if module, err = moduleOf(cfg.Dir); err != nil {
@@ -113,24 +109,17 @@ func (c *experimentCmd) load(tools *setup.Tools) (experiment.Config, error) {
 	}
 	return experiment.Config{
 		Command:   transpiler.Command{Process: tc.Process},
-		Relations: rels, Seeds: seeds, Normalize: norm, Style: result.Style(cfg.Signature),
+		Relations: s.Relations, Seeds: s.Seeds, Normalize: s.Normalize, Style: s.Style(),
 		BaseRuns: cfg.BaseRuns, MaxMR: cfg.Budget.MaxMR, MaxSpots: cfg.Budget.MaxSpots, ConfigFile: cfg.File,
 		Module: module, Packages: c.Packages, Main: c.Main, Instrumented: c.Instrumented, Sample: c.Sample,
 		Sessions: c.Sessions, Seed: c.Seed, Budget: c.Budget, MaxCases: c.MaxCases, Workers: c.Workers,
-		SideBySide: c.SideBySide, Triage: c.Triage, Out: c.Out,
+		SideBySide: c.SideBySide, Triage: c.Triage, Out: c.Out, Weights: c.Weights,
 	}, nil
 }
 
-// experimentSeeds reads the configured seed files and generates the
-// configured seeds.
-func experimentSeeds(cfg *config.Config) ([]engine.Seed, error) {
-	seeds, err := setup.ReadSeeds(cfg.Seeds.Files)
-	if err != nil || cfg.Seeds.Grammar == "" {
-		return seeds, err
-	}
-	gen, err := setup.GenerateSeeds(cfg.Seeds)
-	return append(seeds, gen...), err
-}
+// errNotCommand stops the loading of a configuration whose transpiler the
+// experiment cannot instrument.
+var errNotCommand = errors.New("not a transpiler command")
 
 // print shows the experiment's table without its details, the score of
 // the relations and the files written.
@@ -154,19 +143,6 @@ type stepLog struct{ steps *progress.Steps }
 func (l stepLog) Write(p []byte) (int, error) {
 	l.steps.Done()
 	return os.Stderr.Write(p)
-}
-
-// normalizer compiles the configured normalisation rules.
-func normalizer(cfg *config.Config) (oracle.Normalizer, error) {
-	var n oracle.Normalizer
-	for _, r := range cfg.Normalize {
-		re, err := regexp.Compile(r.Match)
-		if err != nil {
-			return nil, config.Errorf(r.Pos, "bad pattern: %v", err)
-		}
-		n = append(n, oracle.Rule{Files: r.Files, Match: re, Replace: r.Replace})
-	}
-	return n, nil
 }
 
 // moduleOf finds the Go module holding dir: the nearest directory upwards

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"os"
 	"path/filepath"
@@ -48,17 +49,21 @@ type mergeCmd struct {
 	Force        bool     `help:"Replace an earlier mcpt output in -o, removing only the files mcpt wrote there."`
 	Partial      bool     `help:"Merge shards that were interrupted and not resumed, into a report marked incomplete (exit status 4); without it such a shard is refused."`
 	FindingsExit int      `name:"findings-exit-code" default:"1" help:"Exit status of a complete merge with findings (0 suits batch jobs, where findings are no failure)."`
+	SkippedExit  int      `name:"skipped-exit-code" default:"6" help:"Exit status of a complete merge without findings whose shards skipped a seed for a relation that failed on it (0: no failure)."`
 	Standalone   bool     `help:"Put the shards' bundles into -o (hard links on one file system, else copies), so that it holds all it shows; without it the merged report refers to the bundles of shards beside -o (below its parent) in place."`
 }
 
 func (c *mergeCmd) Run(tools *setup.Tools) error {
 	wholeReportGC()
-	if c.FindingsExit < 0 || c.FindingsExit > 125 {
-		return usageErr("--findings-exit-code %d: want 0…125", c.FindingsExit)
+	if err := checkExitCodes(c.FindingsExit, c.SkippedExit); err != nil {
+		return err
 	}
 	for _, d := range c.Dirs {
+		// A shard killed before it wrote its report has its journal.
 		if _, err := os.Stat(filepath.Join(d, report.ReportJSON)); err != nil {
-			return usageErr("%v", err)
+			if _, jerr := os.Stat(filepath.Join(d, engine.JournalName)); jerr != nil {
+				return usageErr("%v", noShardErr(d, err))
+			}
 		}
 	}
 	for _, d := range c.Dirs {
@@ -80,10 +85,8 @@ func (c *mergeCmd) Run(tools *setup.Tools) error {
 	switch {
 	case len(m.Incomplete) > 0:
 		return &exitError{code: exitInterrupted, err: fmt.Errorf("the merged report is incomplete: %s", incompleteNote(m))}
-	case len(m.Findings) > 0:
-		return &exitError{code: c.FindingsExit}
 	}
-	return nil
+	return exitOf(m, c.FindingsExit, c.SkippedExit)
 }
 
 // incompleteNote says what a merged report lacks.
@@ -93,8 +96,15 @@ func incompleteNote(m *result.Report) string {
 		parts = append(parts, fmt.Sprintf("shard %s %s after %d test cases (%s)", s.Shard, s.Stopped, s.TestCases, s.Dir))
 	}
 	note := strings.Join(parts, "; ")
-	if m.MaxCases > 0 && m.TestCases < m.MaxCases {
-		note += fmt.Sprintf("; %d of the campaign's %d test cases ran, %d are missing", m.TestCases, m.MaxCases, m.MaxCases-m.TestCases)
+	done, ran := m.TestCases, "ran"
+	for _, sk := range m.Seeds.Skipped {
+		if sk.Cases > 0 {
+			done += sk.Cases // cases of the plan skipped for a seed's error
+			ran = "ran or were skipped"
+		}
+	}
+	if m.MaxCases > 0 && done < m.MaxCases {
+		note += fmt.Sprintf("; %d of the campaign's %d test cases %s, %d are missing", done, m.MaxCases, ran, m.MaxCases-done)
 	}
 	return note + "; resume the shards with mcpt run --resume DIR and merge again"
 }
@@ -110,4 +120,17 @@ func sameDir(a, b string) (bool, error) {
 		return false, err
 	}
 	return os.SameFile(ia, ib), nil
+}
+
+// noShardErr says what a directory to merge that holds no report is.
+func noShardErr(dir string, err error) error {
+	if strings.ContainsAny(dir, "*?[") {
+		if _, serr := os.Stat(dir); serr != nil {
+			return fmt.Errorf("%s: no such directory: no directory matched the pattern, which the shell left as it was (were the shards written elsewhere, or not at all?)", dir)
+		}
+	}
+	if fi, serr := os.Stat(dir); serr == nil && fi.IsDir() {
+		return fmt.Errorf("%s holds neither %s nor %s: no campaign ran there", dir, report.ReportJSON, engine.JournalName)
+	}
+	return err
 }

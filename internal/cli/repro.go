@@ -25,7 +25,8 @@ import (
 const exitDiffers = 5
 
 type reproCmd struct {
-	Bundle string   `arg:"" help:"Finding bundle directory (OUT/findings/ID)."`
+	Bundle string   `arg:"" help:"Finding bundle directory (OUT/findings/ID); with --case, the campaign's output directory (OUT)."`
+	Case   int      `default:"-1" placeholder:"N" help:"Make the finding of test case N of the campaign in OUT again, counted in its group without a bundle, and write its bundle into OUT/findings (needs -c, the campaign's configuration, for its seeds)."`
 	Config string   `short:"c" help:"Configuration of yours to run the test case with (default: what the bundle records)."`
 	Trust  bool     `help:"Run the transpiler command the bundle records, though it is not the command of a configuration of yours."`
 	Flags  []string `placeholder:"DIMENSION=VALUE" help:"Run the test case with this value of a flag instead of the one the finding records (repeatable, or joined by commas)."`
@@ -39,6 +40,9 @@ type reproCmd struct {
 // it). It says whether the finding is reproduced (the same signature:
 // exit 1), fails differently (exit 5) or passes now (exit 0).
 func (c *reproCmd) Run(tools *setup.Tools) error {
+	if c.Case >= 0 {
+		return c.runCase(tools)
+	}
 	bd, s, err := loadFinding(tools, c.Bundle, c.Config, c.Trust)
 	if err != nil {
 		return err
@@ -49,6 +53,9 @@ func (c *reproCmd) Run(tools *setup.Tools) error {
 	out := printable.Writer{W: os.Stdout}
 	if r := bd.Recipe; r != nil && c.Config == "" && len(r.Transpiler.Runs()) > 0 {
 		fmt.Fprintf(out, "transpiler: %s (in %s), as the bundle records it\n", quoteArgs(r.Transpiler.Runs()), r.Transpiler.Dir)
+		if v := r.Transpiler.Version; len(v) > 0 {
+			fmt.Fprintf(out, "version command: %s\n", quoteArgs(v))
+		}
 	}
 	seed, err := s.Seed(engine.Seed{Name: f.SeedFile, Src: bd.Base}, f.Flags, c.Flags)
 	if err != nil {

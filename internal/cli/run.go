@@ -13,13 +13,17 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
+	"github.com/alecthomas/kong"
+
 	"github.com/mcpt-tool/mcpt/bundle"
+	"github.com/mcpt-tool/mcpt/config"
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/internal/printable"
 	"github.com/mcpt-tool/mcpt/internal/setup"
@@ -29,41 +33,80 @@ import (
 )
 
 type campaignFlags struct {
-	Config   string        `short:"c" default:"mcpt.yaml" help:"Configuration file."`
-	Seed     uint64        `help:"Seed of every random choice; the same seed gives the same picks and findings." default:"1"`
-	MaxTime  time.Duration `name:"max-time" help:"Time budget (overrides the configuration; with no budget at all a campaign runs for one minute)."`
-	MaxCases int           `name:"max-cases" help:"Number of test cases (overrides the configuration)."`
-	MaxMR    int           `name:"max-mr" help:"Relations picked per seed (0: all)."`
-	MaxSpots int           `name:"max-spots" help:"Spots picked per relation (default 4)."`
-	Workers  int           `help:"Parallel workers (default: the number of CPUs)."`
-	Mode     string        `enum:"mcp,fuzz" default:"mcp" help:"mcp checks the relations; fuzz only runs the transpiler (the paper's ablation)."`
-	Fault    []string      `help:"Demo fault of the builtin transpiler to switch on (repeatable); replaces the configured ones."`
-	Flags    []string      `placeholder:"DIMENSION=VALUE" help:"Keep only this value of a dimension of the configuration's flags (repeatable, or joined by commas; a dimension named twice keeps both values)."`
+	Config     string        `short:"c" default:"mcpt.yaml" help:"Configuration file."`
+	Seed       uint64        `help:"Seed of every random choice; the same seed gives the same picks and findings." default:"1"`
+	MaxTime    time.Duration `name:"max-time" help:"Time budget (overrides the configuration; with no budget at all a campaign runs for one minute)."`
+	MaxCases   int           `name:"max-cases" help:"Number of test cases (overrides the configuration)."`
+	MaxMR      int           `name:"max-mr" help:"Relations picked per seed (0: all)."`
+	MaxSpots   int           `name:"max-spots" help:"Spots picked per relation (default 4)."`
+	Workers    int           `help:"Parallel workers (default: the number of CPUs)."`
+	Mode       string        `enum:"mcp,fuzz" default:"mcp" help:"mcp checks the relations; fuzz only runs the transpiler (the paper's ablation)."`
+	Fault      []string      `help:"Demo fault of the builtin transpiler to switch on (repeatable); replaces the configured ones."`
+	Flags      []string      `placeholder:"DIMENSION=VALUE" help:"Keep only this value of a dimension of the configuration's flags (repeatable, or joined by commas; a dimension named twice keeps both values)."`
+	Bundles    int           `name:"bundles-per-group" placeholder:"K" help:"Findings of each signature group that get a bundle and the full confirmation, the first in plan order; later ones are counted (0: the configuration's bundles_per_group, by default 3)."`
+	Exhaustive bool          `help:"Plan without weights: by default a (seed, relation, spot kind) whose test cases keep landing in the groups it found already is picked less, so that time goes to new groups."`
 }
 
 type runCmd struct {
 	campaignFlags
 	Out          string        `short:"o" placeholder:"DIR" help:"Output directory: report.json, findings/, journal (default mcpt-out). It must be new, empty, or an earlier mcpt output (see --force)."`
-	Resume       string        `help:"Continue the campaign in this output directory (in place of -o), after an interrupt (exit status 4), a kill or a full disk." placeholder:"OUTDIR"`
+	Resume       resumeDir     `help:"Continue the campaign in this output directory (in place of -o), after an interrupt (exit status 4), a kill or a full disk." placeholder:"OUTDIR"`
 	Force        bool          `help:"Start afresh over an earlier campaign in the output directory, removing only the files mcpt wrote there."`
 	Grace        time.Duration `default:"10s" help:"After an interrupt (Ctrl-C, SIGTERM, SIGHUP), how long the test cases in flight may go on before their transpiler runs are stopped."`
 	FindingsExit int           `name:"findings-exit-code" default:"1" help:"Exit status of a complete campaign with findings (0 suits batch jobs, where findings are no failure)."`
+	SkippedExit  int           `name:"skipped-exit-code" default:"6" help:"Exit status of a complete campaign that skipped a seed for a relation that failed on it, and found nothing (0 suits batch jobs, which read the skipped seeds from the report)."`
 	Shard        string        `placeholder:"I/N" help:"Run shard I of N (counted from 0), or none: the whole campaign. Default: the journal's with --resume, else from the engine's environment (Slurm array, Kubernetes Indexed Job with MCPT_SHARD_COUNT, GitLab, CircleCI, Buildkite; see docs/clusters.md)."`
 	Events       string        `help:"Write JSON Lines events (one per test case and per finding) to this file."`
 	Verbose      bool          `short:"v" help:"Print a line per finding as it is found, before the summary and its groups."`
 	Quiet        bool          `short:"q" help:"Show no progress."`
 	Feedback     bool          `help:"Add follow-ups that passed to the seed pool, so that later test cases carry several mutations."`
+
+	// unstarted is set when --resume names a directory that holds nothing
+	// of the campaign yet (see outdir.Unstarted).
+	unstarted bool
 }
+
+// resumeDir is the value of --resume: the output directory of the
+// campaign to continue. Earlier releases had a bare --resume beside -o
+// DIR; that form gets a message that says so, not the parser's.
+type resumeDir string
+
+func (r *resumeDir) Decode(ctx *kong.DecodeContext) error {
+	t := ctx.Scan.Pop()
+	v, ok := t.Value.(string)
+	if !t.IsValue() || !ok || v == "" {
+		return errors.New("it takes the output directory of the campaign to continue now: --resume DIR, in place of -o DIR (-o DIR --resume is the form of earlier releases)")
+	}
+	*r = resumeDir(v)
+	return nil
+}
+
+// emptyShard says why shard holds no seed of a campaign of seeds seeds
+// under combos combinations of flags.
+func emptyShard(shard engine.Shard, seeds, combos int) string {
+	pairs := seeds * combos
+	what, whose := fmt.Sprintf("%d seed%s", seeds, plural(seeds)), fmt.Sprintf("seed k is shard k mod %d's", shard.Count)
+	if combos > 1 {
+		what += fmt.Sprintf(" under %d combinations of flags, %d in all,", combos, pairs)
+		whose = fmt.Sprintf("seed k under combination j is shard (k·%d + j) mod %d's", combos, shard.Count)
+	}
+	return fmt.Sprintf("shard %s holds no seed: the campaign has %s and %s, so shards %d to %d of %d run nothing (every shard has seeds with at most %d shard%s)",
+		shard, what, whose, pairs, shard.Count-1, shard.Count, pairs, plural(pairs))
+}
+
+// resuming tells whether the run continues a campaign: --resume of a
+// directory that holds some of it.
+func (c *runCmd) resuming() bool { return c.Resume != "" && !c.unstarted }
 
 // outDir is the output directory of the run: --resume's, or -o's.
 func (c *runCmd) outDir() (string, error) {
 	switch {
 	case c.Resume != "" && c.Force:
 		return "", usageErr("--force starts afresh and --resume continues: not both")
-	case c.Resume != "" && c.Out != "" && filepath.Clean(c.Out) != filepath.Clean(c.Resume):
+	case c.Resume != "" && c.Out != "" && filepath.Clean(c.Out) != filepath.Clean(string(c.Resume)):
 		return "", usageErr("--resume %s continues the campaign in %s: it cannot write to -o %s", c.Resume, c.Resume, c.Out)
 	case c.Resume != "":
-		return c.Resume, nil
+		return string(c.Resume), nil
 	case c.Out != "":
 		return c.Out, nil
 	}
@@ -75,8 +118,16 @@ func (c *runCmd) Run(tools *setup.Tools) error {
 	if err != nil {
 		return err
 	}
-	if c.FindingsExit < 0 || c.FindingsExit > 125 {
-		return usageErr("--findings-exit-code %d: want 0…125", c.FindingsExit)
+	if err := checkExitCodes(c.FindingsExit, c.SkippedExit); err != nil {
+		return err
+	}
+	if c.Resume != "" {
+		if none, err := outdir.Unstarted(out, outLayout); err == nil && none {
+			// A kill or a full disk before the journal was written: the
+			// campaign did nothing, and starts from the beginning.
+			fmt.Fprintf(os.Stderr, "mcpt: %s holds nothing of the campaign yet (it stopped before writing its journal): starting it from the beginning\n", out)
+			c.unstarted = true
+		}
 	}
 	shard, err := c.shard(out)
 	if err != nil {
@@ -87,8 +138,14 @@ func (c *runCmd) Run(tools *setup.Tools) error {
 		return err
 	}
 	defer s.Close()
+	if pairs := len(s.Seeds) * s.Flags.Size(); shard.Count > 1 && shard.Index >= pairs {
+		// Not an error: the shard's report, empty, completes the set that
+		// merge takes.
+		fmt.Fprintf(os.Stderr, "mcpt: warning: %s\n", emptyShard(shard, len(s.Seeds), s.Flags.Size()))
+	}
+
 	opt := c.options(s)
-	opt.OutDir, opt.Resume, opt.Shard = out, c.Resume != "", shard
+	opt.OutDir, opt.Resume, opt.Shard = out, c.resuming(), shard
 	opt.Feedback = c.Feedback
 	opt.Invocation = tools.Invocation
 	opt.Faults = c.Fault
@@ -134,6 +191,13 @@ func (c *runCmd) Run(tools *setup.Tools) error {
 	camp := &engine.Campaign{Transpiler: s.Transpiler, Relations: s.Relations, Seeds: s.Seeds, Options: opt}
 	rep, runErr := camp.Run(sig.ctx)
 	prog.done()
+	// From here on a stop signal ends the writing of the report (see
+	// finish), watched before the campaign's watcher lets go of them.
+	late := make(chan os.Signal, 1)
+	signal.Notify(late, stopSignals...)
+	defer signal.Stop(late)
+	stoppedBefore := sig.ctx.Err() != nil
+	sig.stop()
 	if sig.aborted.Load() {
 		return &exitError{code: exitAborted, err: fmt.Errorf("aborted: the test cases finished are kept in %s; run again with --resume %s", filepath.Join(out, engine.JournalName), out)}
 	}
@@ -143,14 +207,14 @@ func (c *runCmd) Run(tools *setup.Tools) error {
 		}
 		return runErr
 	}
-	return c.finish(out, tools.Invocation, rep, runErr)
+	return c.finish(out, tools.Invocation, rep, runErr, late, stoppedBefore)
 }
 
 // shard is the campaign's shard: --shard's; with --resume and no --shard,
 // the journal's (a task run again by its engine, whatever its environment
 // says now); else the environment's.
 func (c *runCmd) shard(out string) (engine.Shard, error) {
-	if c.Resume != "" && c.Shard == "" {
+	if c.resuming() && c.Shard == "" {
 		// A journal that cannot be read is the resume's to refuse.
 		s, _ := engine.JournalShard(out)
 		return s, nil
@@ -167,7 +231,7 @@ func (c *runCmd) shard(out string) (engine.Shard, error) {
 func (c *runCmd) lockOut(out string) (*outdir.Dir, error) {
 	var dir *outdir.Dir
 	var err error
-	if c.Resume != "" {
+	if c.resuming() {
 		dir, err = outdir.Open(out, outLayout)
 		if err == nil {
 			if _, err = os.Stat(filepath.Join(out, engine.JournalName)); err != nil {
@@ -194,11 +258,26 @@ func warnNoLock(dir *outdir.Dir) {
 
 // finish writes the report and decides the exit status. A campaign that
 // broke reports its own error first, the first write that failed if it was
-// one, and how to go on.
-func (c *runCmd) finish(out, mcpt string, rep *result.Report, runErr error) error {
-	werr := writeReport(out, rep)
+// one, and how to go on. A stop signal (from sig) while report.html is
+// written ends mcpt there (see writeFinalReport); stoppedBefore says that
+// the campaign was stopped by one already.
+func (c *runCmd) finish(out, mcpt string, rep *result.Report, runErr error, sig <-chan os.Signal, stoppedBefore bool) error {
+	werr := writeFinalReport(out, rep, sig)
+	var stop *reportStopped
+	if errors.As(werr, &stop) {
+		printSummary(os.Stdout, rep, out, mcpt)
+		code, again := exitInterrupted, fmt.Sprintf("; %s writes them, and --resume %s ends the campaign as it would have", reportCommand(mcpt, out), out)
+		if stoppedBefore {
+			code = exitAborted // a second signal
+		}
+		return &exitError{code: code, err: fmt.Errorf("%v while writing the report: stopped; %s is written, report.html and junit.xml are not%s",
+			stop.sig, filepath.Join(out, report.ReportJSON), again)}
+	}
 	if werr == nil {
 		printSummary(os.Stdout, rep, out, mcpt)
+		if !c.Quiet {
+			printPace(os.Stdout, rep)
+		}
 	}
 	resume := fmt.Sprintf("the test cases finished until then are kept in %s: run again with --resume %s",
 		filepath.Join(out, engine.JournalName), out)
@@ -211,15 +290,95 @@ func (c *runCmd) finish(out, mcpt string, rep *result.Report, runErr error) erro
 		if isWriteFailure(runErr) {
 			msg += "\nmcpt: once there is room, " + resume
 		}
-		return &exitError{code: exitBroken, err: errors.New(msg)}
+		code := exitBroken
+		if errors.Is(runErr, engine.ErrNoSeedLeft) {
+			code = exitUsage // the seeds' errors, and nothing else
+		}
+		return &exitError{code: code, err: errors.New(msg)}
 	case werr != nil:
 		return &exitError{code: exitBroken, err: fmt.Errorf("writing the report: %w\nmcpt: once there is room, %s", werr, resume)}
 	case rep.Stopped == "interrupted":
 		return &exitError{code: exitInterrupted, err: fmt.Errorf("interrupted: the campaign is incomplete; %s to complete it", resume)}
-	case len(rep.Findings) > 0:
-		return &exitError{code: c.FindingsExit}
+	}
+	return exitOf(rep, c.FindingsExit, c.SkippedExit)
+}
+
+// checkExitCodes refuses exit statuses a process cannot give or that mean
+// something else.
+func checkExitCodes(findings, skipped int) error {
+	if findings < 0 || findings > 125 {
+		return usageErr("--findings-exit-code %d: want 0…125", findings)
+	}
+	if skipped < 0 || skipped > 125 {
+		return usageErr("--skipped-exit-code %d: want 0…125", skipped)
 	}
 	return nil
+}
+
+// exitOf is the exit status of a complete campaign (or merge): findings
+// first, then seeds skipped for a relation that failed on them.
+func exitOf(rep *result.Report, findings, skipped int) error {
+	switch {
+	case len(rep.Findings) > 0 && findings != 0:
+		return &exitError{code: findings}
+	case len(rep.Seeds.Skipped) > 0 && skipped != 0:
+		return &exitError{code: skipped, err: errors.New(skippedNote(rep.Seeds.Skipped))}
+	}
+	return nil
+}
+
+// skippedNote says that seeds were skipped, after the summary that lists
+// them.
+func skippedNote(skips []result.SeedSkip) string {
+	rels := map[string]bool{}
+	for _, sk := range skips {
+		for _, r := range sk.Relations {
+			rels[r] = true
+		}
+	}
+	them := "them"
+	if len(skips) == 1 {
+		them = "it"
+	}
+	return fmt.Sprintf("%d seed%s skipped by %d relation%s that failed on %s (above, and in report.json's seeds.skipped); the rest of the campaign ran",
+		len(skips), plural(len(skips)), len(rels), plural(len(rels)), them)
+}
+
+// reportStopped is the error of a report whose writing a stop signal
+// ended.
+type reportStopped struct{ sig os.Signal }
+
+func (e *reportStopped) Error() string { return fmt.Sprintf("%v while writing the report", e.sig) }
+
+// writeHTMLReport writes report.html, the finding pages and junit.xml;
+// tests replace it.
+var writeHTMLReport = report.Write
+
+// writeFinalReport writes report.json, then report.html, the finding pages
+// and junit.xml, which take longer (a page per group, every bundle read):
+// a stop signal from sig meanwhile returns a *reportStopped at once (the
+// files are written beside and renamed: none is left half-written).
+func writeFinalReport(out string, rep *result.Report, sig <-chan os.Signal) error {
+	if err := rep.Save(filepath.Join(out, report.ReportJSON)); err != nil {
+		return err
+	}
+	done := make(chan error, 1)
+	write := writeHTMLReport // read here: a test replaces it once this returns
+	go func() { done <- write(out, rep) }()
+	select {
+	case err := <-done:
+		return err
+	case s := <-sig:
+		return &reportStopped{sig: s}
+	}
+}
+
+// reportCommand is the command that writes the report of out again.
+func reportCommand(mcpt, out string) string {
+	if mcpt == "" {
+		mcpt = "mcpt"
+	}
+	return mcpt + " report " + out
 }
 
 // isWriteFailure tells whether err is a failed file operation (a full disk,
@@ -249,6 +408,8 @@ func (f *campaignFlags) Validate() error {
 		return fmt.Errorf("--max-time must not be negative, found %v", f.MaxTime)
 	case f.MaxMR < 0 || f.MaxSpots < 0:
 		return errors.New("--max-mr and --max-spots must not be negative")
+	case f.Bundles < 0 || f.Bundles > config.MaxBundlesPerGroup:
+		return fmt.Errorf("--bundles-per-group must be between 1 and %d (0: the configuration's), found %d", config.MaxBundlesPerGroup, f.Bundles)
 	}
 	return nil
 }
@@ -267,6 +428,10 @@ func (f *campaignFlags) options(s *setup.Setup) engine.Options {
 	if f.MaxSpots > 0 {
 		opt.MaxSpots = f.MaxSpots
 	}
+	if f.Bundles > 0 {
+		opt.BundlesPerGroup = f.Bundles
+	}
+	opt.Exhaustive = opt.Exhaustive || f.Exhaustive
 	return opt
 }
 
@@ -280,7 +445,13 @@ func loadSetup(tools *setup.Tools, cfg string, faults []string, opt setup.Option
 	opt.Warn = func(w string) {
 		fmt.Fprintf(os.Stderr, "mcpt: warning: %s\n", w)
 	}
-	return setup.Load(cfg, opt)
+	s, err := setup.Load(cfg, opt)
+	if err == nil {
+		for _, n := range s.Notes {
+			fmt.Fprintf(os.Stderr, "mcpt: note: %s\n", n)
+		}
+	}
+	return s, err
 }
 
 // interrupts turns SIGINT, SIGTERM and SIGHUP into the stages of a stop.
@@ -336,7 +507,8 @@ func catchInterrupts(grace time.Duration) *interrupts {
 		halt()
 		time.AfterFunc(abortBound, func() { os.Exit(exitAborted) })
 	}()
-	in.stop = func() { signal.Stop(ch); close(done); cancel() }
+	var once sync.Once
+	in.stop = func() { once.Do(func() { signal.Stop(ch); close(done); cancel() }) }
 	return in
 }
 
@@ -385,7 +557,7 @@ func findingLine(f *result.Finding) string {
 
 func printSummary(w io.Writer, r *result.Report, out, mcpt string) {
 	w = printable.Writer{W: w}
-	fmt.Fprintf(w, "mode %s, seed %d: %d test cases, %d transpiler runs; %s", r.Mode, r.Seed, r.TestCases, r.TranspilerRuns, result.TallyOf(r.Findings))
+	fmt.Fprintf(w, "mode %s, seed %d: %d test case%s, %d transpiler run%s; %s", r.Mode, r.Seed, r.TestCases, plural(r.TestCases), r.TranspilerRuns, plural(r.TranspilerRuns), result.TallyOf(r.Findings))
 	if len(r.Groups) > 0 {
 		fmt.Fprintf(w, " in %d group%s", len(r.Groups), map[bool]string{true: "s"}[len(r.Groups) > 1])
 	}
@@ -401,6 +573,7 @@ func printSummary(w io.Writer, r *result.Report, out, mcpt string) {
 	for i := range r.Findings {
 		byID[r.Findings[i].ID] = &r.Findings[i]
 	}
+	counted := false
 	for _, g := range r.Groups {
 		ex := byID[g.Example]
 		fmt.Fprintf(w, "group %dx %s\n", g.Count, g.Title)
@@ -410,6 +583,29 @@ func printSummary(w io.Writer, r *result.Report, out, mcpt string) {
 		if ex != nil && ex.Bundle != "" {
 			fmt.Fprintf(w, "  e.g. %s\n", engine.ReproCommand(mcpt, out, ex))
 		}
+		if g.Counted > 0 {
+			var cases []string
+			for _, id := range g.Findings {
+				if f := byID[id]; f != nil && f.Counted {
+					if len(cases) == 3 {
+						cases = append(cases, "…")
+						break
+					}
+					cases = append(cases, strconv.Itoa(f.Case))
+				}
+			}
+			fmt.Fprintf(w, "  %d of them counted, without a bundle (test %s %s)\n", g.Counted, map[bool]string{true: "case", false: "cases"}[g.Counted == 1], strings.Join(cases, ", "))
+			counted = true
+		}
+		if c := byID[g.Candidate]; c != nil && c.Bundle != "" {
+			fmt.Fprintf(w, "  the smallest follow-up, to reduce: %s\n", filepath.Join(out, filepath.FromSlash(c.Bundle)))
+		}
+		if g.Flaky > 0 {
+			fmt.Fprintf(w, "  flaky: %d test %s failed this way once, but not on every re-run\n", g.Flaky, map[bool]string{true: "case", false: "cases"}[g.Flaky == 1])
+		}
+	}
+	if counted {
+		fmt.Fprintf(w, "a finding counted without a bundle is made again, with its bundle, by %s, N its test case\n", reproCaseCommand(mcpt, r.Config, out))
 	}
 	if n := len(r.Seeds.Rejected) + len(r.Seeds.Nondeterministic) + len(r.Seeds.Crashed); n > 0 {
 		fmt.Fprintf(w, "seeds skipped: %d rejected, %d nondeterministic, %d crashed the base run\n",
@@ -418,6 +614,7 @@ func printSummary(w io.Writer, r *result.Report, out, mcpt string) {
 			fmt.Fprintf(w, "  nondeterministic: %s\n", s)
 		}
 	}
+	printSkips(w, r.Seeds.Skipped)
 	if r.NondeterministicCases > 0 {
 		fmt.Fprintf(w, "test cases skipped: %d failed, but not the same way when run again (a nondeterministic transpiler), not counted as findings\n", r.NondeterministicCases)
 	}
@@ -442,6 +639,46 @@ func printSummary(w io.Writer, r *result.Report, out, mcpt string) {
 		fmt.Fprintf(w, "  %-32s %6d test cases, %s%s\n", n, r.ByRelation[n].TestCases, found, checkedText(r.ByRelation[n]))
 	}
 	fmt.Fprintf(w, "report: %s\n", filepath.Join(out, "report.json"))
+}
+
+// reproCaseCommand is the command that makes a finding of the campaign of
+// configuration cfg in the output directory out again, from its test
+// case N.
+func reproCaseCommand(mcpt, cfg, out string) string {
+	if mcpt == "" {
+		mcpt = "mcpt"
+	}
+	if cfg == "" {
+		cfg = "CONFIG"
+	}
+	return fmt.Sprintf("%s repro --case N -c %s %s", mcpt, quoteArg(cfg), quoteArg(out))
+}
+
+// printPace says how fast the campaign went: test cases per second, and
+// new groups per minute with the test case of the last new one. It holds
+// the time of day's doing, so it is for people only: not in report.json,
+// and left out with -q, as runs compared line by line are.
+func printPace(w io.Writer, r *result.Report) {
+	wall := time.Duration(r.Timing.WallNS)
+	if wall <= 0 || r.TestCases == 0 {
+		return
+	}
+	fmt.Fprintf(w, "pace: %.0f test cases per second", float64(r.TestCases)/wall.Seconds())
+	if len(r.Groups) > 0 {
+		last := -1
+		byID := map[string]int{}
+		for _, f := range r.Findings {
+			byID[f.ID] = f.Case
+		}
+		for _, g := range r.Groups {
+			if len(g.Findings) > 0 {
+				last = max(last, byID[g.Findings[0]])
+			}
+		}
+		fmt.Fprintf(w, ", %.1f new groups per minute (%d in %s; the last new one at test case %d)",
+			float64(len(r.Groups))/wall.Minutes(), len(r.Groups), wall.Round(100*time.Millisecond), last)
+	}
+	fmt.Fprintln(w)
 }
 
 // transpilerLine says what the transpiler was: its release and the
@@ -496,4 +733,32 @@ func checkedText(st result.RelationStats) string {
 		s += ", undecided: " + strings.Join(und, ", ")
 	}
 	return s
+}
+
+// maxSkipsShown is how many seeds skipped by a relation the summary names;
+// report.json has them all.
+const maxSkipsShown = 10
+
+// printSkips names the seeds that relations skipped, each with its
+// relations and message.
+func printSkips(w io.Writer, skips []result.SeedSkip) {
+	if len(skips) == 0 {
+		return
+	}
+	cases := 0
+	for _, sk := range skips {
+		cases += sk.Cases
+	}
+	fmt.Fprintf(w, "seeds skipped by a relation that failed on them: %d", len(skips))
+	if cases > 0 {
+		fmt.Fprintf(w, " (%d test case%s of the plan not run)", cases, plural(cases))
+	}
+	fmt.Fprintln(w)
+	for i, sk := range skips {
+		if i == maxSkipsShown {
+			fmt.Fprintf(w, "  … and %d more in report.json (seeds.skipped)\n", len(skips)-i)
+			break
+		}
+		fmt.Fprintf(w, "  %s, %s: %s\n", sk.Name(), strings.Join(sk.Relations, ", "), sk.Message)
+	}
 }

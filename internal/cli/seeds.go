@@ -47,7 +47,7 @@ func (c *seedsCmd) Run(tools *setup.Tools) error {
 	if err != nil {
 		return err
 	}
-	g, err := grammar.ParseFile(c.Grammar)
+	g, err := setup.ReadGrammar(c.Grammar)
 	if err != nil {
 		return &setup.ConfigError{Err: err}
 	}
@@ -63,15 +63,14 @@ func (c *seedsCmd) Run(tools *setup.Tools) error {
 		if err := configExists(c.Config); err != nil {
 			return err
 		}
-		cfg, err := config.Load(c.Config)
+		// The configuration as mcpt run reads it, for its transpiler
+		// alone.
+		s, err := setup.Load(c.Config, setup.Options{Tools: tools, Skip: setup.SkipRelations | setup.SkipSeeds, NoRelease: true})
 		if err != nil {
-			return &setup.ConfigError{Err: err}
+			return err
 		}
-		t, err := tools.Transpiler(cfg, nil)
-		if err != nil {
-			return &setup.ConfigError{Err: err}
-		}
-		opt.Accept = acceptor(t, ext)
+		defer s.Close()
+		opt.Accept = acceptor(s.Transpiler, ext)
 	}
 	start := time.Now()
 	done := func() {}

@@ -45,8 +45,15 @@ func TestShardFromEnvironment(t *testing.T) {
 		{"3", "", "error: bad --shard"},
 		{"-1/2", "", "error: bad --shard"},
 		// CI systems.
-		{"", "CI_NODE_INDEX=1 CI_NODE_TOTAL=3", "0/3"},
-		{"", "CI_NODE_INDEX=3 CI_NODE_TOTAL=3", "2/3"},
+		{"", "CI_NODE_INDEX=1 CI_NODE_TOTAL=3 CI_JOB_NAME=mcpt_1/3", "0/3"},
+		{"", "CI_NODE_INDEX=3 CI_NODE_TOTAL=3 CI_JOB_NAME=mcpt_3/3", "2/3"},
+		// GitLab's parallel: matrix: sets the same variables: its jobs are
+		// named NAME: [VALUES], and are no shards.
+		{"", "CI_NODE_INDEX=2 CI_NODE_TOTAL=2 CI_JOB_NAME=mcpt:_[8]", `error: CI_NODE_INDEX=2 and CI_NODE_TOTAL=2 are set, but the job is not one of GitLab's parallel: 2 (CI_JOB_NAME "mcpt: [8]" does not end in " 2/2")`},
+		{"", "CI_NODE_INDEX=2 CI_NODE_TOTAL=2 CI_JOB_NAME=mcpt_1/2", `error: (CI_JOB_NAME "mcpt 1/2" does not end in " 2/2")`},
+		{"", "CI_NODE_INDEX=2 CI_NODE_TOTAL=2", "error: CI_NODE_INDEX=2 and CI_NODE_TOTAL=2 are set, but the job is not one of GitLab's parallel: 2 (CI_JOB_NAME is not set)"},
+		{"none", "CI_NODE_INDEX=2 CI_NODE_TOTAL=2 CI_JOB_NAME=mcpt:_[8]", ""},
+		{"", "CI_NODE_INDEX=1 CI_NODE_TOTAL=1 CI_JOB_NAME=mcpt:_[8]", ""},
 		{"", "CI_NODE_INDEX=0 CI_NODE_TOTAL=3", "error: CI_NODE_INDEX=0, CI_NODE_TOTAL=3 (the index counted from 1)"},
 		{"", "CI_NODE_TOTAL=1", ""},
 		{"", "CI_NODE_INDEX=2", "error: CI_NODE_INDEX=2 is set but not CI_NODE_TOTAL"},
@@ -56,13 +63,13 @@ func TestShardFromEnvironment(t *testing.T) {
 		{"", "BUILDKITE_PARALLEL_JOB=0 BUILDKITE_PARALLEL_JOB_COUNT=2", "0/2"},
 		{"", "BUILDKITE_PARALLEL_JOB=0", "error: BUILDKITE_PARALLEL_JOB=0 is set but not BUILDKITE_PARALLEL_JOB_COUNT"},
 		// Two engines at once: which one is meant is not guessed.
-		{"", "CIRCLE_NODE_INDEX=1 CIRCLE_NODE_TOTAL=2 CI_NODE_INDEX=1 CI_NODE_TOTAL=2", "error: both CI_NODE_INDEX and CIRCLE_NODE_INDEX give a shard"},
-		{"", "CIRCLE_NODE_INDEX=0 CIRCLE_NODE_TOTAL=1 CI_NODE_INDEX=1 CI_NODE_TOTAL=2", "0/2"},
+		{"", "CIRCLE_NODE_INDEX=1 CIRCLE_NODE_TOTAL=2 CI_NODE_INDEX=1 CI_NODE_TOTAL=2 CI_JOB_NAME=mcpt_1/2", "error: both CI_NODE_INDEX and CIRCLE_NODE_INDEX give a shard"},
+		{"", "CIRCLE_NODE_INDEX=0 CIRCLE_NODE_TOTAL=1 CI_NODE_INDEX=1 CI_NODE_TOTAL=2 CI_JOB_NAME=mcpt_1/2", "0/2"},
 	} {
 		env := map[string]string{}
 		for _, kv := range strings.Fields(tc.env) {
 			k, v, _ := strings.Cut(kv, "=")
-			env[k] = v
+			env[k] = strings.ReplaceAll(v, "_", " ") // a space in a value is written _
 		}
 		s, err := shardFrom(tc.flag, func(k string) string { return env[k] })
 		got := s.String()

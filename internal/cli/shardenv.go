@@ -18,16 +18,39 @@ type shardVar struct {
 	engine       string
 	index, count string
 	base         int // the index of the first task
+	// check, when set, refuses a shard that the variables give but the
+	// engine did not mean as one.
+	check func(getenv func(string) string, index, count string) error
 }
 
 // shardVars are the engines read for a shard, besides Slurm (slurmShard).
 // Kubernetes gives only the index of an Indexed Job: its count is mcpt's
 // own variable, set in the pod's env.
 var shardVars = []shardVar{
-	{"a Kubernetes Indexed Job", "JOB_COMPLETION_INDEX", "MCPT_SHARD_COUNT", 0},
-	{"GitLab CI (parallel)", "CI_NODE_INDEX", "CI_NODE_TOTAL", 1},
-	{"CircleCI (parallelism)", "CIRCLE_NODE_INDEX", "CIRCLE_NODE_TOTAL", 0},
-	{"Buildkite (parallelism)", "BUILDKITE_PARALLEL_JOB", "BUILDKITE_PARALLEL_JOB_COUNT", 0},
+	{"a Kubernetes Indexed Job", "JOB_COMPLETION_INDEX", "MCPT_SHARD_COUNT", 0, nil},
+	{"GitLab CI (parallel)", "CI_NODE_INDEX", "CI_NODE_TOTAL", 1, gitlabParallel},
+	{"CircleCI (parallelism)", "CIRCLE_NODE_INDEX", "CIRCLE_NODE_TOTAL", 0, nil},
+	{"Buildkite (parallelism)", "BUILDKITE_PARALLEL_JOB", "BUILDKITE_PARALLEL_JOB_COUNT", 0, nil},
+}
+
+// gitlabParallel refuses GitLab's CI_NODE_INDEX and CI_NODE_TOTAL in a job
+// that is not one of `parallel: N`. GitLab sets them in the jobs of
+// `parallel: matrix:` as well, where each job is usually a campaign of its
+// own (a sweep of seeds); it names the jobs of `parallel: N` "NAME I/N"
+// and those of a matrix "NAME: [VALUES]". mcpt takes the shard only when
+// the job's name says `parallel: N`, and otherwise asks.
+func gitlabParallel(getenv func(string) string, index, count string) error {
+	name := getenv("CI_JOB_NAME")
+	if strings.HasSuffix(name, " "+index+"/"+count) {
+		return nil
+	}
+	what := fmt.Sprintf("CI_JOB_NAME %q does not end in \" %s/%s\"", name, index, count)
+	if name == "" {
+		what = "CI_JOB_NAME is not set"
+	}
+	return fmt.Errorf("CI_NODE_INDEX=%s and CI_NODE_TOTAL=%s are set, but the job is not one of GitLab's parallel: %s (%s): GitLab sets them for parallel: matrix: too, "+
+		"whose jobs are not shards of one campaign: give --shard none for a matrix (each job a campaign of its own), or --shard I/N (counted from 0)",
+		index, count, count, what)
 }
 
 // errShardHelp ends every refusal of a shard from the environment.
@@ -108,6 +131,11 @@ func (v shardVar) read(getenv func(string) string) (engine.Shard, error) {
 	if err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
 		return engine.Shard{}, fmt.Errorf("bad shard from %s: %s=%s, %s=%s (the index counted from %d): %s",
 			v.engine, v.index, is, v.count, ns, v.base, errShardHelp)
+	}
+	if v.check != nil && n > 1 {
+		if err := v.check(getenv, strings.TrimSpace(is), strings.TrimSpace(ns)); err != nil {
+			return engine.Shard{}, err
+		}
 	}
 	return engine.Shard{Index: i, Count: n}, nil
 }

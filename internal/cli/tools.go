@@ -291,13 +291,13 @@ func verbOf(s transpiler.Status) string {
 
 type spotsCmd struct {
 	Config   string   `short:"c" default:"mcpt.yaml" help:"Configuration file."`
-	Flags    []string `placeholder:"DIMENSION=VALUE" help:"Keep only this value of a dimension of the configuration's flags (repeatable); the spots are those of the first combination left."`
 	Relation string   `arg:"" help:"Relation name."`
 	File     string   `arg:"" help:"Input file."`
 	Seed     uint64   `default:"1" help:"Seed of the fresh names and picks."`
 	Diff     bool     `default:"true" negatable:"" help:"Show each follow-up as a diff from the input."`
 	Check    bool     `default:"true" negatable:"" help:"Run the configured transpiler on the file first and warn when it does not accept it: such a seed makes no test case."`
 	Shapes   bool     `help:"Show what the derived checks of each spot see: the new declaration's shape and its sibling (analogy), its neighbours and, running the transpiler on the follow-up, the place of every line that names them (order)."`
+	Flags    []string `placeholder:"DIMENSION=VALUE" help:"Keep only this value of a dimension of the configuration's flags (repeatable); the spots are those of the first combination left."`
 }
 
 func (c *spotsCmd) Run(tools *setup.Tools) error {

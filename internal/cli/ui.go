@@ -5,14 +5,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/progress"
 	"github.com/mcpt-tool/mcpt/report"
-	"github.com/mcpt-tool/mcpt/result"
 )
 
 // ui prints finding lines on stdout and progress on stderr; progress is a
@@ -45,6 +43,12 @@ func (e events) caseDone(cr *engine.CaseResult) {
 	if e.w == nil {
 		return
 	}
+	if cr.Error != "" {
+		// A case the relation could not derive: its message with it.
+		spot := cr.Spot
+		e.w.Write(report.Event{Event: "case", Case: cr.Index, Seed: cr.Seed, Flags: cr.Flags, Relation: cr.Relation, Spot: &spot, Status: cr.Status, Reason: cr.Skip, Message: cr.Error})
+		return
+	}
 	e.w.Case(cr.Index, cr.Seed, cr.Flags, cr.Relation, cr.Spot, cr.Status, cr.Skip)
 	for i := range cr.Findings {
 		e.w.Finding(&cr.Findings[i])
@@ -61,12 +65,4 @@ func openEvents(path string) (events, func(), error) {
 	}
 	bw := bufio.NewWriter(f)
 	return events{w: report.NewEventWriter(bw)}, func() { bw.Flush(); f.Close() }, nil
-}
-
-// writeReport writes report.json, report.html and junit.xml.
-func writeReport(out string, r *result.Report) error {
-	if err := r.Save(filepath.Join(out, report.ReportJSON)); err != nil {
-		return err
-	}
-	return report.Write(out, r)
 }

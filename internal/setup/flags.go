@@ -58,7 +58,10 @@ func (s *Setup) ReadRelease(ctx context.Context) error {
 	}
 	v, ok, err := transpiler.Release(ctx, sp)
 	if err != nil {
-		if pos := s.Config.Transpiler.Pos; pos.File != "" {
+		if ctx.Err() != nil {
+			return err
+		}
+		if pos := s.Config.Transpiler.VersionPos; pos.File != "" {
 			return cfgErr(config.Errorf(pos, "%v", err))
 		}
 		return cfgErr(err)
@@ -100,16 +103,63 @@ func (s *Setup) CheckSupports(release bool) error {
 			}
 		}
 	}
+	if len(lines) == 0 && release {
+		lines = s.leaveOutValues()
+	}
 	if len(lines) == 0 {
 		return nil
 	}
 	return cfgErr(fmt.Errorf("%s", strings.Join(lines, "\n")))
 }
 
+// leaveOutValues leaves out of s.Flags the values that a pack supports
+// for some releases only (supports: {flags: {D: [{V: RANGE}]}}) and that
+// the transpiler's release is not one of: the combinations holding them
+// would run an option the release does not have. Each value left out is
+// a note; a dimension left without a value, or a release that is not
+// known where a value needs one, is an error line (returned).
+func (s *Setup) leaveOutValues() []string {
+	var lines []string
+	out := make(matrix.Matrix, len(s.Flags))
+	for i, d := range s.Flags {
+		out[i] = matrix.Dimension{Name: d.Name}
+		var gone []string
+		for _, v := range d.Values {
+			keep := true
+			for _, sup := range Packs(s.Relations) {
+				ok, err := sup.TakesValue(d.Name, v.Name, s.Release)
+				if err != nil {
+					lines = append(lines, config.Errorf(s.Config.FlagPos(d.Name, v.Name), "flags: %v (%s)", err, sup.Source).Error())
+				}
+				if !ok {
+					keep = false
+					if err == nil {
+						gone = append(gone, fmt.Sprintf("%s=%s (the pack supports it for releases %s, %s)", d.Name, v.Name, sup.ValueReleases[d.Name][v.Name], sup.Source))
+					}
+					break
+				}
+			}
+			if keep {
+				out[i].Values = append(out[i].Values, v)
+			}
+		}
+		if len(out[i].Values) == 0 && len(d.Values) > 0 && len(lines) == 0 {
+			lines = append(lines, config.Errorf(s.Config.FlagPos(d.Name, d.Values[0].Name), "flags: release %s of the transpiler takes no value of %s the configuration gives: %s", s.Release, d.Name, strings.Join(gone, "; ")).Error())
+		}
+		for _, g := range gone {
+			s.Notes = append(s.Notes, fmt.Sprintf("release %s: left out %s", s.Release, g))
+		}
+	}
+	if len(lines) == 0 {
+		s.Flags = out
+	}
+	return lines
+}
+
 // versionShown says which command printed the release, for a message.
 func (s *Setup) versionShown() string {
 	if v := s.Config.Transpiler.Version; len(v) > 0 && s.Release != "" {
-		return fmt.Sprintf(" (%s printed %s)", strings.Join(v, " "), s.Release)
+		return fmt.Sprintf(" (printed by %s)", strings.Join(v, " "))
 	}
 	return ""
 }
@@ -153,7 +203,15 @@ func (s *Setup) Seed(seed engine.Seed, recorded string, pairs []string) (engine.
 	}
 	c, err := s.Config.Flags.Matrix.Combination(keep)
 	if err != nil {
-		return seed, &UsageError{fmt.Errorf("the combination of flags %q: %v", joinPairs(keep), err)}
+		// Say whose word was wrong: the command line's, else the finding's.
+		if len(pairs) > 0 {
+			if ps, perr := matrix.ParsePairs(pairs...); perr == nil {
+				if _, rerr := s.Config.Flags.Matrix.Restrict(ps); rerr != nil {
+					return seed, &UsageError{fmt.Errorf("--flags %v", rerr)}
+				}
+			}
+		}
+		return seed, &UsageError{fmt.Errorf("the combination of flags %q: %v (--flags gives a value)", joinPairs(keep), err)}
 	}
 	seed.Flags = c
 	return seed, nil

@@ -3,11 +3,9 @@ package setup
 import (
 	"fmt"
 	"io/fs"
-	"regexp"
 
 	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/config"
-	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/relation/yamlrel"
 	"github.com/mcpt-tool/mcpt/result"
@@ -28,12 +26,10 @@ func (s *Setup) Recipe(seed uint64, faults []string) (*bundle.Recipe, error) {
 	r := &bundle.Recipe{
 		Config: cfg.File, Seed: seed, Signature: result.Style(cfg.Signature), Transpiler: sp,
 		BaseRuns: cfg.BaseRuns, ConfirmRuns: cfg.ConfirmRuns, Flags: s.Flags, Release: s.Release,
+		Normalize: s.Normalize,
 	}
 	for _, g := range cfg.Relations.Go {
 		r.GoRelations = append(r.GoRelations, g.Value)
-	}
-	for _, n := range cfg.Normalize {
-		r.Normalize = append(r.Normalize, bundle.Rule{Files: n.Files, Match: n.Match, Replace: n.Replace})
 	}
 	if s.Files != nil {
 		r.Files = s.Files.Subset(func(name string) bool { return !s.seedFiles[name] }).Strings()
@@ -48,11 +44,22 @@ func (s *Setup) Recipe(seed uint64, faults []string) (*bundle.Recipe, error) {
 // version command is not run (ReadRelease): the recipe's release is the
 // campaign's.
 func (t *Tools) FromRecipe(r *bundle.Recipe, seedFiles []string) (*Setup, error) {
+	// 0 is a recipe of an earlier version: the defaults.
+	if r.BaseRuns < 0 || r.BaseRuns > config.MaxBaseRuns {
+		return nil, cfgErr(fmt.Errorf("base_runs %d: want 1 to %d (or none)", r.BaseRuns, config.MaxBaseRuns))
+	}
+	if r.ConfirmRuns < 0 || r.ConfirmRuns > config.MaxConfirmRuns {
+		return nil, cfgErr(fmt.Errorf("confirm_runs %d: want 1 to %d (or none)", r.ConfirmRuns, config.MaxConfirmRuns))
+	}
 	if err := r.Flags.Check(); err != nil {
 		return nil, cfgErr(fmt.Errorf("the recipe's flags: %v", err))
 	}
+	// The patterns compiled as the recipe was read (bundle.Load).
+	if err := r.Normalize.Check(); err != nil {
+		return nil, cfgErr(err)
+	}
 	cfg := &config.Config{
-		File: r.Config, Transpiler: config.Transpiler{Spec: r.Transpiler}, Signature: config.Signature(r.Signature),
+		File: r.Config, Normalize: r.Normalize, Transpiler: config.Transpiler{Spec: r.Transpiler}, Signature: config.Signature(r.Signature),
 		BaseRuns: r.BaseRuns, ConfirmRuns: r.ConfirmRuns, Flags: config.Flags{Matrix: r.Flags},
 	}
 	s := &Setup{Config: cfg, Flags: r.Flags, Release: r.Release}
@@ -71,13 +78,7 @@ func (t *Tools) FromRecipe(r *bundle.Recipe, seedFiles []string) (*Setup, error)
 	if s.Seeds, err = ReadSeeds(seedFiles); err != nil {
 		return nil, cfgErr(err)
 	}
-	for _, n := range r.Normalize {
-		re, err := regexp.Compile(n.Match)
-		if err != nil {
-			return nil, cfgErr(fmt.Errorf("normalisation rule %q: %v", n.Match, err))
-		}
-		s.Normalize = append(s.Normalize, oracle.Rule{Files: n.Files, Match: re, Replace: n.Replace})
-	}
+	s.Normalize = r.Normalize
 	return s, nil
 }
 

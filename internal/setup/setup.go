@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"regexp"
 	"time"
 	"unicode/utf8"
 
@@ -98,6 +97,10 @@ type Setup struct {
 	// Release is the transpiler's release as its version command prints
 	// it; "" when it has none or it was not run (ReadRelease).
 	Release string
+	// Notes say what Load changed of the campaign that the user should
+	// know: the flag values left out because the release does not take
+	// them (CheckSupports).
+	Notes []string
 }
 
 // Style is what the configuration says of the transpiler's names, for
@@ -141,7 +144,25 @@ type Options struct {
 	// release is not known, and the releases the relation packs support
 	// are not checked.
 	NoRelease bool
+	// Skip leaves parts of the campaign unloaded, for the commands that
+	// need only some of what the configuration names.
+	Skip Parts
 }
+
+// Parts are parts of a campaign that Load may leave out (Options.Skip).
+type Parts uint8
+
+const (
+	// SkipTranspiler leaves the transpiler unmade: mcpt experiment runs
+	// an instrumented build of it instead, and the program the
+	// configuration names need not be installed. Setup.Transpiler is nil.
+	SkipTranspiler Parts = 1 << iota
+	// SkipRelations leaves the relation files unread (mcpt seeds
+	// --accept needs the transpiler alone).
+	SkipRelations
+	// SkipSeeds leaves the seeds and the grammar unread.
+	SkipSeeds
+)
 
 // Load reads the configuration at path and everything it names, each file
 // once, into s.Files, and builds the campaign from what it read. Seeds
@@ -165,26 +186,27 @@ func Load(path string, opt Options) (*Setup, error) {
 		}
 	}
 	s := &Setup{Config: cfg}
-	if len(errs) == 0 {
+	if len(errs) == 0 && opt.Skip&SkipTranspiler == 0 {
 		s.Transpiler, err = opt.Tools.Transpiler(cfg, opt.Faults)
 		errs.AddError(err)
 	}
-	s.Relations, err = opt.Tools.relations(cfg, rd, opt.Warn)
-	errs.AddError(err)
+	if opt.Skip&SkipRelations == 0 {
+		s.Relations, err = opt.Tools.relations(cfg, rd, opt.Warn)
+		errs.AddError(err)
+	}
 	if err := errs.Err(); err != nil {
 		if s.Transpiler != nil {
 			s.Close()
 		}
 		return nil, cfgErr(err)
 	}
-	if err := s.loadSeeds(rd, opt.SeedFiles); err != nil {
+	if opt.Skip&SkipSeeds != 0 {
+		s.Files = rd.Files()
+	} else if err := s.loadSeeds(rd, opt.SeedFiles); err != nil {
 		s.Close()
 		return nil, cfgErr(err)
 	}
-	for _, r := range cfg.Normalize {
-		re := regexp.MustCompile(r.Match) // config.Parse checked it
-		s.Normalize = append(s.Normalize, oracle.Rule{Files: r.Files, Match: re, Replace: r.Replace})
-	}
+	s.Normalize = cfg.Normalize
 	if err := s.takeFlags(opt.Flags); err != nil {
 		s.Close()
 		return nil, err
@@ -407,14 +429,14 @@ func invalidUTF8(b []byte) (line, col int) {
 	return line, col
 }
 
-// GenerateSeeds makes the seeds a configuration asks for under
-// seeds.grammar, named GRAMMAR/seed-0001.EXT and so on.
-func GenerateSeeds(s config.Seeds) ([]engine.Seed, error) {
-	src, err := inputfile.Read(s.Grammar)
+// ReadGrammar reads the grammar file at path as Load reads a
+// configuration's grammar, and parses it: mcpt seeds -g and the bench.
+func ReadGrammar(path string) (*grammar.Grammar, error) {
+	src, err := snapshot.NewReader().Read(path)
 	if err != nil {
 		return nil, err
 	}
-	return generateSeeds(s, src)
+	return grammar.Parse(path, src)
 }
 
 // generateSeeds is GenerateSeeds from the grammar's source src.
@@ -446,6 +468,7 @@ func (s *Setup) EngineOptions() engine.Options {
 	opt := engine.Options{
 		Mode: engine.MCP, Seed: 1, MaxTime: b.MaxTime, MaxCases: b.MaxCases,
 		MaxMR: b.MaxMR, MaxSpots: b.MaxSpots, BaseRuns: s.Config.BaseRuns, ConfirmRuns: s.Config.ConfirmRuns,
+		BundlesPerGroup: s.Config.BundlesPerGroup, CountUnconfirmed: s.Config.CountUnconfirmed, Exhaustive: b.Exhaustive,
 		Normalize: s.Normalize, Config: s.Config.File, Style: s.Style(), Flags: s.Flags, Release: s.Release,
 	}
 	if opt.MaxTime == 0 && opt.MaxCases == 0 {

@@ -11,7 +11,9 @@
 //
 // scripts/test sets both. A third, MCPT_TEST_REALBUGS=1, verifies the
 // benchmark of real bugs (bench/realbugs): it installs every buggy and
-// fixed release the benchmark names, from npm and the Go module proxy.
+// fixed release the benchmark names, from npm and the Go module proxy; it
+// also runs the Protocol Buffers pack's Go configurations on the releases
+// they support (examples, TestProtobufGoReleases).
 package testtier
 
 import (
@@ -25,7 +27,8 @@ const (
 	ToolsVar = "MCPT_TEST_TOOLS"
 	LongVar  = "MCPT_TEST_LONG"
 	// RealBugsVar asks for the verification of every bug of
-	// bench/realbugs against its releases.
+	// bench/realbugs against its releases, and for the tests of packs
+	// on releases installed the same way.
 	RealBugsVar = "MCPT_TEST_REALBUGS"
 )
 

@@ -22,18 +22,15 @@ type scalarSource struct {
 // newScalarSource finds the scalar of the token tk in the file being
 // decoded; nil when it cannot.
 func newScalarSource(ctx context.Context, tk *token.Token) *scalarSource {
-	data, _ := ctx.Value(dataKey{}).([]byte)
-	if data == nil || tk == nil || tk.Position == nil {
+	text, _ := ctx.Value(dataKey{}).(*fileText)
+	if text == nil || tk == nil || tk.Position == nil {
 		return nil
 	}
+	data := text.data
 	line, col := tk.Position.Line, tk.Position.Column
-	off := 0
-	for l := 1; l < line; l++ {
-		i := bytes.IndexByte(data[off:], '\n')
-		if i < 0 {
-			return nil
-		}
-		off += i + 1
+	off := text.lineStart(line)
+	if off < 0 {
+		return nil
 	}
 	for c := 1; c < col && off < len(data) && data[off] != '\n'; c++ { // columns count characters
 		_, n := utf8.DecodeRune(data[off:])

@@ -16,6 +16,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
@@ -191,16 +193,19 @@ func DecodeAllWarn(file string, data []byte, v any, warns *ErrorList) (errs Erro
 			}
 		}
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data), yaml.AllowDuplicateMapKey())
+	dec := newFileDecoder(data)
 	ctx := context.WithValue(context.WithValue(context.Background(), fileKey{}, file), collectorKey{}, &errs)
-	ctx = context.WithValue(ctx, dataKey{}, data)
+	ctx = context.WithValue(ctx, dataKey{}, &fileText{data: data})
 	ctx = context.WithValue(ctx, warnKey{}, warns)
+	ctx = context.WithValue(ctx, decoderKey{}, dec)
+	dec.mu.Lock()
+	defer dec.mu.Unlock()
 	var err error
 	if renamed != nil {
 		// The keys are renamed in that tree, not in data.
-		err = dec.DecodeFromNodeContext(ctx, renamed, v)
+		err = dec.dec.DecodeFromNodeContext(ctx, renamed, v)
 	} else {
-		err = dec.DecodeContext(ctx, v)
+		err = dec.dec.DecodeContext(ctx, v)
 	}
 	if err != nil {
 		errs.Add(decodeError(file, err))
@@ -215,16 +220,36 @@ func DecodeAllWarn(file string, data []byte, v any, warns *ErrorList) (errs Erro
 type Deferred struct {
 	Node  ast.Node // nil: no value
 	file  string
-	data  []byte
+	text  *fileText
 	warns *ErrorList
+	dec   *fileDecoder
+}
+
+// fileDecoder is the decoder of one file, shared by the values deferred
+// while decoding it: it has read the file and its anchors once, which the
+// aliases of every deferred value may name. A file of many checks (10,000
+// relations) is then read once, not once per check.
+type fileDecoder struct {
+	mu  sync.Mutex
+	dec *yaml.Decoder
+}
+
+// decodersMade counts the file decoders made, for the test that a file is
+// read once however many values it defers.
+var decodersMade atomic.Int64
+
+func newFileDecoder(data []byte) *fileDecoder {
+	decodersMade.Add(1)
+	return &fileDecoder{dec: yaml.NewDecoder(bytes.NewReader(data), yaml.AllowDuplicateMapKey())}
 }
 
 // Defer keeps the node n, met while DecodeAllWarn decodes a file.
 func Defer(ctx context.Context, n ast.Node) Deferred {
 	file, _ := ctx.Value(fileKey{}).(string)
-	data, _ := ctx.Value(dataKey{}).([]byte)
+	text, _ := ctx.Value(dataKey{}).(*fileText)
 	warns, _ := ctx.Value(warnKey{}).(*ErrorList)
-	return Deferred{Node: n, file: file, data: data, warns: warns}
+	dec, _ := ctx.Value(decoderKey{}).(*fileDecoder)
+	return Deferred{Node: n, file: file, text: text, warns: warns, dec: dec}
 }
 
 // Decode decodes the value into v as DecodeAllWarn decodes a file: every
@@ -236,13 +261,21 @@ func (d Deferred) Decode(v any) (errs ErrorList, ok bool) {
 	}
 	kc := keyCheck{file: d.file, errs: &errs, warns: d.warns}
 	kc.check(d.Node, reflect.TypeOf(v))
-	// The decoder reads the file again for its anchors, which the value's
-	// aliases may name.
-	dec := yaml.NewDecoder(bytes.NewReader(d.data), yaml.AllowDuplicateMapKey())
+	// The file's decoder has read the file and its anchors, which the
+	// value's aliases may name. A decoder busy with another value (this
+	// value is decoded inside it, or at the same time) is not shared: a
+	// decoder of its own reads the file again.
+	dec := d.dec
+	if dec == nil || !dec.mu.TryLock() {
+		dec = newFileDecoder(d.text.bytes())
+		dec.mu.Lock()
+	}
+	defer dec.mu.Unlock()
 	ctx := context.WithValue(context.WithValue(context.Background(), fileKey{}, d.file), collectorKey{}, &errs)
-	ctx = context.WithValue(ctx, dataKey{}, d.data)
+	ctx = context.WithValue(ctx, dataKey{}, d.text)
 	ctx = context.WithValue(ctx, warnKey{}, d.warns)
-	if err := dec.DecodeFromNodeContext(ctx, d.Node, v); err != nil {
+	ctx = context.WithValue(ctx, decoderKey{}, d.dec)
+	if err := dec.dec.DecodeFromNodeContext(ctx, d.Node, v); err != nil {
 		errs.Add(decodeError(d.file, err))
 		return errs, false
 	}
@@ -536,8 +569,44 @@ func describe(n ast.Node) string {
 
 type fileKey struct{}
 
-// dataKey keys the text of the file being decoded in the context.
+// decoderKey keys the file's shared decoder (a *fileDecoder) in the
+// context.
+type decoderKey struct{}
+
+// dataKey keys the text of the file being decoded (a *fileText) in the
+// context.
 type dataKey struct{}
+
+// fileText is the text of a file being decoded, with the offsets of its
+// lines, found once: every scalar of the file looks its line up.
+type fileText struct {
+	data   []byte
+	once   sync.Once
+	starts []int // the offset of each line
+}
+
+func (t *fileText) bytes() []byte {
+	if t == nil {
+		return nil
+	}
+	return t.data
+}
+
+// lineStart is the offset of the 1-based line, or -1 past the last line.
+func (t *fileText) lineStart(line int) int {
+	t.once.Do(func() {
+		t.starts = append(t.starts, 0)
+		for i, b := range t.data {
+			if b == '\n' {
+				t.starts = append(t.starts, i+1)
+			}
+		}
+	})
+	if line < 1 || line > len(t.starts) {
+		return -1
+	}
+	return t.starts[line-1]
+}
 
 // String is a YAML scalar that remembers where it was written.
 type String struct {

@@ -10,6 +10,7 @@ import (
 	"google.golang.org/protobuf/types/descriptorpb"
 
 	"github.com/mcpt-tool/mcpt/oracle"
+	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/tree"
 )
 
@@ -46,8 +47,11 @@ func (c *EnumLines) Check(o, o2 tree.Tree) []oracle.Failure {
 	if name == "" {
 		name = "enum-lines"
 	}
+	expects := fmt.Sprintf("The Go of %s in o′, its lines in a canonical form, is o's with the constant and the map entries of %s added after those of the value before it, as o′'s descriptor orders the enum.", c.File, c.Value)
 	fail := func(in, msg string) []oracle.Failure {
-		return []oracle.Failure{{Checker: name, File: c.File, Message: fmt.Sprintf("%s in %s: %s", c.File, in, msg)}}
+		m := fmt.Sprintf("%s in %s: %s", c.File, in, msg)
+		return []oracle.Failure{{Checker: name, File: c.File, Message: m,
+			Compared: &result.Compared{Kind: "enum-lines", Expects: expects, Differences: []string{m}}}}
 	}
 	a, ok1 := o[c.File]
 	b, ok2 := o2[c.File]
@@ -89,6 +93,8 @@ func (c *EnumLines) Check(o, o2 tree.Tree) []oracle.Failure {
 		Expected: exp,
 		Actual:   act,
 		Diff:     oracle.Diff(c.File, exp, act),
+		Compared: &result.Compared{Kind: "enum-lines", Expects: expects, Expected: exp, Found: act,
+			Differences: []string{fmt.Sprintf("the lines of enum %s differ from the prediction", e.GetName())}},
 	}}
 }
 
@@ -114,15 +120,24 @@ func flatEnums(fd *descriptorpb.FileDescriptorProto) []*descriptorpb.EnumDescrip
 }
 
 // canonLines splits src into lines, the serialized descriptor as one line
-// and every run of blanks after the indentation as one blank.
+// and every run of blanks after the indentation as one blank; deprecation
+// comments, whole lines or after a declaration, are left out (the check
+// protobuf-go-deprecated reads them).
 func canonLines(src string) []string {
-	if m := rawDescRE.FindStringIndex(src); m != nil {
+	if m, _, _ := descSpan(src); m != nil {
 		src = src[:m[0]] + "const file_rawDesc = …\n\n" + src[m[1]:]
 	}
-	lines := strings.Split(src, "\n")
-	for k, l := range lines {
+	var lines []string
+	for _, l := range strings.Split(src, "\n") {
 		rest := strings.TrimLeft(l, "\t")
-		lines[k] = l[:len(l)-len(rest)] + strings.Join(strings.Fields(rest), " ")
+		indent := l[:len(l)-len(rest)]
+		if strings.HasPrefix(rest, "// Deprecated: ") {
+			continue
+		}
+		if i := strings.Index(rest, " // Deprecated: "); i >= 0 {
+			rest = rest[:i]
+		}
+		lines = append(lines, indent+strings.Join(strings.Fields(rest), " "))
 	}
 	return lines
 }
@@ -179,11 +194,13 @@ func predictEnumLines(lines []string, e *descriptorpb.EnumDescriptorProto, i, j,
 	}
 
 	// T_name: the number to the name, a comment for a duplicate number.
+	// The maps are in a var block (google.golang.org/protobuf) or each a
+	// var of its own (github.com/golang/protobuf's own generator).
 	entry := num + `: ` + strconv.Quote(v.GetName()) + ","
 	if dup {
 		entry = "// Duplicate value: " + entry
 	}
-	start, end, err = block(lines, at, "\t"+typ+"_name = map[int32]string{", "\t}")
+	start, end, in, err := mapBlock(lines, at, typ+"_name = map[int32]string{")
 	if err != nil {
 		return nil, err
 	}
@@ -192,30 +209,44 @@ func predictEnumLines(lines []string, e *descriptorpb.EnumDescriptorProto, i, j,
 			if w.GetNumber() != v.GetNumber() {
 				continue
 			}
-			was := "\t\t" + num + `: ` + strconv.Quote(w.GetName()) + ","
+			was := in + num + `: ` + strconv.Quote(w.GetName()) + ","
 			k := slices.Index(lines[start:end], was)
 			if k < 0 {
 				return nil, fmt.Errorf("%s_name has no line %q", typ, strings.TrimSpace(was))
 			}
-			lines[start+k] = "\t\t// Duplicate value: " + strings.TrimSpace(was)
+			lines[start+k] = in + "// Duplicate value: " + strings.TrimSpace(was)
 			break
 		}
 	}
-	lines, err = insertAfter(lines, start, end, regexp.MustCompile(`^\t\t(// Duplicate value: )?-?\d+: `+regexp.QuoteMeta(strconv.Quote(prev))+`,$`), prev, "\t\t"+entry)
+	lines, err = insertAfter(lines, start, end, regexp.MustCompile(`^`+in+`(// Duplicate value: )?-?\d+: `+regexp.QuoteMeta(strconv.Quote(prev))+`,$`), prev, in+entry)
 	if err != nil {
 		return nil, fmt.Errorf("%s_name: %v", typ, err)
 	}
 
 	// T_value: the name to the number.
-	start, end, err = block(lines, at, "\t"+typ+"_value = map[string]int32{", "\t}")
+	start, end, in, err = mapBlock(lines, at, typ+"_value = map[string]int32{")
 	if err != nil {
 		return nil, err
 	}
-	lines, err = insertAfter(lines, start, end, regexp.MustCompile(`^\t\t`+regexp.QuoteMeta(strconv.Quote(prev))+`: -?\d+,$`), prev, "\t\t"+strconv.Quote(v.GetName())+": "+num+",")
+	lines, err = insertAfter(lines, start, end, regexp.MustCompile(`^`+in+regexp.QuoteMeta(strconv.Quote(prev))+`: -?\d+,$`), prev, in+strconv.Quote(v.GetName())+": "+num+",")
 	if err != nil {
 		return nil, fmt.Errorf("%s_value: %v", typ, err)
 	}
 	return lines, nil
+}
+
+// mapBlock finds the map literal decl after line from, in a var block
+// (`\tdecl` … `\t}`) or as a var of its own (`var decl` … `}`), and
+// returns its lines and the indentation of its entries.
+func mapBlock(lines []string, from int, decl string) (int, int, string, error) {
+	s, e, err := block(lines, from, "\t"+decl, "\t}")
+	if err == nil {
+		return s, e, "\t\t", nil
+	}
+	if s, e, err2 := block(lines, from, "var "+decl, "}"); err2 == nil {
+		return s, e, "\t", nil
+	}
+	return 0, 0, "", err
 }
 
 // block finds the first line open at or after from and the first line

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"text/template"
 	"text/template/parse"
 
 	"github.com/goccy/go-yaml/ast"
@@ -62,11 +61,11 @@ func valueTemplate(src string) (path string, keys []parse.Node, ok bool) {
 	if !strings.Contains(src, "{{") {
 		return "", nil, false
 	}
-	t, err := template.New("").Funcs(funcs).Parse(src)
-	if err != nil || len(t.Tree.Root.Nodes) != 1 {
+	trees, err := parseTrees("", src)
+	if err != nil || len(trees[""].Root.Nodes) != 1 {
 		return "", nil, false
 	}
-	a, isAction := t.Tree.Root.Nodes[0].(*parse.ActionNode)
+	a, isAction := trees[""].Root.Nodes[0].(*parse.ActionNode)
 	if !isAction || len(a.Pipe.Decl) > 0 || len(a.Pipe.Cmds) != 1 {
 		return "", nil, false
 	}

@@ -11,7 +11,7 @@ import (
 var analogyKind = CheckerKind{
 	Name: "analogy",
 	Doc: "The lines o′ adds are those of a sibling declaration of the same shape in o, renamed (derived).\n" +
-		"forms, files: as locality; sibling: the sibling (template), derived from the input when absent; keep_numbers: numbers are part of the shape; skip: lines of o left out (pattern).",
+		"forms, files: as locality; sibling: the sibling (template), derived from the input when absent; keep_numbers: numbers are part of the shape; skip: lines of o left out (pattern); reflow: a line of the sibling's found wrapped over lines of o′.",
 	New: newAnalogy,
 }
 
@@ -22,7 +22,8 @@ type analogyYAML struct {
 	Sibling     *String  `yaml:"sibling"`
 	KeepNumbers bool     `yaml:"keep_numbers"`
 	// Skip leaves lines of o out (a serialized descriptor's string lines).
-	Skip *String `yaml:"skip"`
+	Skip   *String `yaml:"skip"`
+	Reflow bool    `yaml:"reflow"`
 }
 
 type analogyT struct {
@@ -30,6 +31,7 @@ type analogyT struct {
 	sibling     *tmpl // the sibling, when not derived
 	keepNumbers bool
 	skip        *regexp.Regexp // lines of o left out
+	reflow      bool
 }
 
 func newAnalogy(spec *Spec) (Check, error) {
@@ -41,7 +43,7 @@ func newAnalogy(spec *Spec) (Check, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &analogyT{derived: d, keepNumbers: a.KeepNumbers}
+	c := &analogyT{derived: d, keepNumbers: a.KeepNumbers, reflow: a.Reflow}
 	if c.sibling, err = optTmpl(a.Sibling); err != nil {
 		return nil, err
 	}
@@ -58,7 +60,7 @@ func (c *analogyT) Checker(mu *Mutation) (relation.Checker, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &oracle.Analogy{Name: c.name, Others: c.others(mu), Files: files, KeepNumbers: c.keepNumbers, Skip: c.skip}
+	a := &oracle.Analogy{Name: c.name, Others: c.others(mu), Files: files, KeepNumbers: c.keepNumbers, Skip: c.skip, Reflow: c.reflow}
 	nd := mu.inserted()
 	sib, loose := nd.sibling(mu, c.keepNumbers, c.alike)
 	if nd.first != "" {

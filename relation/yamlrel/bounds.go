@@ -5,12 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mcpt-tool/mcpt/relation/numlit"
 	"iter"
 	"reflect"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"text/template"
 	"text/template/parse"
 )
@@ -60,37 +62,100 @@ func (e *evaluation) step() {
 	}
 }
 
-// instance is a template parsed with the functions of its own evaluation
-// state. Each runs one evaluation at a time; a tmpl keeps a pool of them
-// for the workers that evaluate it at once.
-type instance struct {
-	t  *template.Template
-	ev *evaluation
+// evaluator evaluates templates, one at a time: a template holding the
+// template functions, and the bounded range and step of its own
+// evaluation state, that the templates it evaluates are associated with,
+// so that they share its functions (a template of its own would copy
+// them). Evaluators are pooled: each worker that evaluates at once takes
+// one.
+type evaluator struct {
+	roots map[numlit.Form]*template.Template // one for each form of numbers (numbers:)
+	fm    template.FuncMap
+	ev    *evaluation
+	tmpls map[*instances]*template.Template
 }
 
-// newInstance parses src with the template functions and the bounded
-// range and template call of a new evaluation state.
-func newInstance(p *instances) (*instance, error) {
+var evaluators sync.Pool
+
+// maxAssociated is how many templates an evaluator keeps associated
+// before it is dropped for a new one: the relations loaded are many
+// fewer, but a process that loads relations again and again (tests, a
+// library user) must not keep the templates of every load.
+const maxAssociated = 1 << 16
+
+// evaluatorsMade counts the evaluators made, for the test that templates
+// share them.
+var evaluatorsMade atomic.Int64
+
+func newEvaluator() *evaluator {
+	evaluatorsMade.Add(1)
 	ev := &evaluation{}
 	fm := template.FuncMap{
 		rangeFunc[0]: ev.rangeOver(false),
 		rangeFunc[1]: ev.rangeOver(true),
 		stepFunc:     func(v ...any) any { ev.step(); return last(v) },
 	}
-	t, err := template.New(p.name).Funcs(funcs).Funcs(fm).Option("missingkey=error").Parse(p.src)
-	if err != nil {
-		return nil, err
+	return &evaluator{
+		roots: map[numlit.Form]*template.Template{},
+		fm:    fm,
+		ev:    ev,
+		tmpls: map[*instances]*template.Template{},
 	}
-	for _, x := range t.Templates() {
-		if x.Tree != nil {
-			bound(x.Tree, x.Tree.Root)
-			if p.groupRefs {
-				expandRefs(x.Tree, x.Tree.Root)
+}
+
+// newTemplate is a template named name with the template functions, those
+// that read numbers in the form f, and the evaluator's own.
+func (e *evaluator) newTemplate(name string, f numlit.Form) *template.Template {
+	return template.New(name).Funcs(funcs).Funcs(formFuncs(f)).Funcs(e.fm).Option("missingkey=error")
+}
+
+// template is p's template in e, associated on first use.
+func (e *evaluator) template(p *instances) (*template.Template, error) {
+	if t := e.tmpls[p]; t != nil {
+		return t, nil
+	}
+	var t *template.Template
+	var err error
+	if len(p.trees) == 1 {
+		root := e.roots[p.form]
+		if root == nil {
+			root = e.newTemplate("", p.form)
+			e.roots[p.form] = root
+		}
+		t, err = root.AddParseTree(p.id, p.trees[p.name])
+	} else {
+		// A template that defines others has a namespace of its own:
+		// the names it defines may be those another template defines.
+		t = e.newTemplate(p.name, p.form)
+		for _, name := range sortedKeys(p.trees) {
+			if _, err = t.AddParseTree(name, p.trees[name]); err != nil {
+				break
 			}
 		}
 	}
-	return &instance{t: t, ev: ev}, nil
+	if err != nil {
+		return nil, err
+	}
+	e.tmpls[p] = t
+	return t, nil
 }
+
+// prepare parses the template once for every evaluator and rewrites its
+// trees: every range iteration and template call counts a step, and a
+// substitute's with has its group references expanded. Evaluators share
+// the trees, which evaluation only reads.
+func (p *instances) prepare() {
+	p.trees, p.err = parseTrees(p.name, p.src)
+	for _, tr := range p.trees {
+		bound(tr, tr.Root)
+		if p.groupRefs {
+			expandRefs(tr, tr.Root)
+		}
+	}
+	p.id = fmt.Sprintf("%s#%d", p.name, instancesMade.Add(1))
+}
+
+var instancesMade atomic.Int64
 
 func last(v []any) any {
 	if len(v) == 0 {
@@ -105,6 +170,20 @@ func last(v []any) any {
 var rangeFunc = [2]string{"_range1", "_range2"}
 
 const stepFunc = "_step"
+
+// parseFuncs are the names a template may call, for the parser, which
+// only checks that a function of the name exists: the template functions,
+// text/template's own and those the rewriting of bound adds.
+var parseFuncs = func() map[string]any {
+	m := map[string]any{}
+	for name, fn := range funcs {
+		m[name] = fn
+	}
+	for _, name := range append(goBuiltins, rangeFunc[0], rangeFunc[1], stepFunc) {
+		m[name] = func() {}
+	}
+	return m
+}()
 
 // bound rewrites a parse tree so that every range iteration and template
 // call counts a step of the evaluation.
@@ -258,11 +337,19 @@ func (w *boundedWriter) Write(p []byte) (int, error) {
 	return w.Builder.Write(p)
 }
 
-// instances is a pool of the instances of one template.
+// instances is how one template is evaluated: its trees, rewritten for
+// the limits, and its name in the evaluators.
 type instances struct {
 	name, src string
-	groupRefs bool // a substitute's with: its text may refer to groups (groups.go)
-	pool      sync.Pool
+	form      numlit.Form // how the functions read numbers (numbers:)
+	groupRefs bool        // a substitute's with: its text may refer to groups (groups.go)
+	once      sync.Once
+	trees     map[string]*parse.Tree
+	err       error
+	id        string // its name among the templates of an evaluator
+	// evaluations counts the template's evaluations, for the tests of
+	// what is evaluated once.
+	evaluations atomic.Int64
 }
 
 // execute evaluates the template on data within the limits, until ctx is
@@ -271,18 +358,27 @@ func (p *instances) execute(ctx context.Context, data any) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
-	in, _ := p.pool.Get().(*instance)
-	if in == nil {
-		var err error
-		if in, err = newInstance(p); err != nil {
-			return "", err
-		}
+	p.once.Do(p.prepare)
+	if p.err != nil {
+		return "", p.err
 	}
-	in.ev.steps, in.ev.ctx = 0, ctx
+	p.evaluations.Add(1)
+	e, _ := evaluators.Get().(*evaluator)
+	if e == nil {
+		e = newEvaluator()
+	}
+	t, err := e.template(p)
+	if err != nil {
+		evaluators.Put(e)
+		return "", err
+	}
+	e.ev.steps, e.ev.ctx = 0, ctx
 	var w boundedWriter
-	err := in.t.Execute(&w, data)
-	in.ev.ctx = nil
-	p.pool.Put(in)
+	err = t.Execute(&w, data)
+	e.ev.ctx = nil
+	if len(e.tmpls) < maxAssociated {
+		evaluators.Put(e)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return "", ctx.Err()

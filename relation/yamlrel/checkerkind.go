@@ -161,12 +161,26 @@ type Mutation struct {
 	member    *syntax.Node
 	memberSrc []byte
 	noMember  bool
+	// followUp is the follow-up input.
+	followUp []byte
 }
+
+// FollowUp is the follow-up input, for a check that reads it (one that
+// type-checks what the output declares against it).
+func (mu *Mutation) FollowUp() []byte { return mu.followUp }
 
 // Render renders a template of the check with the follow-up's bindings.
 func (mu *Mutation) Render(t *Template) (string, error) { return mu.render(t.t) }
 
 func (mu *Mutation) render(t *tmpl) (string, error) { return t.render(mu.ctx, mu.data) }
+
+// context is the context the mutation is evaluated under.
+func (mu *Mutation) context() context.Context {
+	if mu.ctx == nil {
+		return context.Background()
+	}
+	return mu.ctx
+}
 
 // renderOpt renders a template that may be absent ("").
 func (mu *Mutation) renderOpt(t *tmpl) (string, error) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/tree"
 )
 
@@ -66,10 +67,29 @@ func (c *confined) Check(_, o2 tree.Tree) []oracle.Failure {
 		}
 		if n, form := c.mention(o2[f]); form != "" {
 			out = append(out, oracle.Failure{Checker: c.name, File: f,
-				Message: fmt.Sprintf("%s mentions the fresh name %s (as %s), which only %s may mention", f, n, form, strings.Join(c.files, ", "))})
+				Message:  fmt.Sprintf("%s mentions the fresh name %s (as %s), which only %s may mention", f, n, form, strings.Join(c.files, ", ")),
+				Compared: c.compared(o2[f])})
 		}
 	}
 	return out
+}
+
+// compared is the evidence of a failure on a file of o′ (text): its lines
+// that mention a fresh name.
+func (c *confined) compared(text []byte) *result.Compared {
+	var fresh []string
+	for _, n := range c.fresh {
+		fresh = append(fresh, n.String())
+	}
+	cmp := &result.Compared{Kind: result.CmpConfined,
+		Expects: fmt.Sprintf("The fresh names (%s), in any of their forms, appear in no file of o′ but %s.", strings.Join(fresh, ", "), strings.Join(c.files, ", "))}
+	lines, _ := oracle.SplitLines(string(text))
+	for i, l := range lines {
+		if n, form := c.mention([]byte(l)); form != "" {
+			cmp.Add(result.CmpLine{O2: result.Ref(i+1, l), Role: result.RoleMention, Why: fmt.Sprintf("mentions %s as %s", n, form)})
+		}
+	}
+	return cmp
 }
 
 // mention finds the first fresh name the text holds, and its form there.

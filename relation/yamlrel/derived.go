@@ -428,7 +428,7 @@ func (mu *Mutation) insertedMember() (src []byte, n *syntax.Node) {
 // the spot's region that starts in the inserted text (remembered as the
 // inserted member), or nil.
 func (mu *Mutation) memberIn(src string, off int) *syntax.Node {
-	t, err := mu.r.d.parser.Parse("follow-up", []byte(src))
+	t, err := syntax.ParseContext(mu.context(), mu.r.d.parser, "follow-up", []byte(src))
 	if err != nil {
 		return nil
 	}

@@ -13,7 +13,7 @@ func TestListFuncs(t *testing.T) {
 	items := []map[string]any{
 		{"name": "A", "value": ""}, {"name": "B", "value": "5"}, {"name": "C", "value": ""}, {"name": "D", "value": "0x10"},
 	}
-	vals, err := numbering("value", 0, items)
+	vals, err := reader{}.numbering("value", 0, items)
 	if err != nil || !slices.Equal(vals, []int{0, 5, 6, 16}) {
 		t.Errorf("numbering %v %v", vals, err)
 	}
@@ -26,10 +26,10 @@ func TestListFuncs(t *testing.T) {
 	if !slices.Equal(names, []string{"B", "D"}) {
 		t.Errorf("select %v", names)
 	}
-	if m, _ := extreme([]string{"3", "", "12", "-4"}, nil, func(a, b int) bool { return a > b }); m != 12 {
+	if m, _ := (reader{}).extreme([]string{"3", "", "12", "-4"}, nil, func(a, b int) bool { return a > b }); m != 12 {
 		t.Errorf("maxint %d", m)
 	}
-	if _, err := extreme([]string{}, nil, func(a, b int) bool { return a > b }); err == nil {
+	if _, err := (reader{}).extreme([]string{}, nil, func(a, b int) bool { return a > b }); err == nil {
 		t.Error("maxint of nothing without a default")
 	}
 	if got := alt([]string{"a.b", "c"}); got != `(?:a\.b|c)` {

@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"text/template"
@@ -62,15 +61,16 @@ var funcList = []Func{
 	{"pascal", "S", "Pascal case: `max_speed` → `MaxSpeed`", namecase.Pascal},
 	{"lowerfirst", "S", "the first letter in lower case", namecase.LowerFirst},
 	{"upperfirst", "S", "the first letter in upper case", upperFirst},
-	// Numbers.
-	{"atoi", "S", "an integer from a string (decimal or `0x…`)", atoi},
-	{"add", "A B", "A + B (integers, or strings holding one: `{{add .K 1}}` with K a let)", arith(func(a, b int) (int, error) { return a + b, nil })},
-	{"sub", "A B", "A − B", arith(func(a, b int) (int, error) { return a - b, nil })},
-	{"mul", "A B", "A × B", arith(func(a, b int) (int, error) { return a * b, nil })},
-	{"div", "A B", "A / B, rounded toward zero; B = 0 is an error", arith(func(a, b int) (int, error) { return divmod(a, b, false) })},
-	{"mod", "A B", "the remainder of A / B", arith(func(a, b int) (int, error) { return divmod(a, b, true) })},
-	{"maxint", "LIST [DEFAULT]", "the largest of numbers or numeric strings, empty strings skipped; an empty list is an error without DEFAULT", func(xs any, def ...int) (int, error) { return extreme(xs, def, func(a, b int) bool { return a > b }) }},
-	{"minint", "LIST [DEFAULT]", "the smallest, as `maxint`", func(xs any, def ...int) (int, error) { return extreme(xs, def, func(a, b int) bool { return a < b }) }},
+	// Numbers: a number in a string is read in the form numbers: names.
+	{"atoi", "S", "an integer from a string: one literal of the seed's language as `numbers:` names it (decimal, `0x…`, octal, …), or a number a template wrote", numFunc("atoi")},
+	{"numbers", "S [MAX]", "the integer literals of S in order (not digits in names, strings or comments; a minus sign with its literal); `max` ending a range (`to max`, form protobuf) reads as MAX, and is left out without it", numFunc("numbers")},
+	{"add", "A B", "A + B (integers, or strings holding one: `{{add .K 1}}` with K a let)", numFunc("add")},
+	{"sub", "A B", "A − B", numFunc("sub")},
+	{"mul", "A B", "A × B", numFunc("mul")},
+	{"div", "A B", "A / B, rounded toward zero; B = 0 is an error", numFunc("div")},
+	{"mod", "A B", "the remainder of A / B", numFunc("mod")},
+	{"maxint", "LIST [DEFAULT]", "the largest of numbers or numeric strings, empty strings skipped; an empty list is an error without DEFAULT", numFunc("maxint")},
+	{"minint", "LIST [DEFAULT]", "the smallest, as `maxint`", numFunc("minint")},
 	// Lists.
 	{"list", "X…", "a list of the values", func(xs ...any) []any { return xs }},
 	{"strings", "S…", "a list of strings", func(xs ...string) []string { return xs }},
@@ -90,26 +90,21 @@ var funcList = []Func{
 		}
 		return xs[len(xs)-1]
 	})},
-	{"has", "LIST X", "whether the list holds X", has},
-	{"indexof", "LIST X", "the position of X in the list, -1 when absent (`{{indexof .region.names.field .prev.field}}`)", indexOf},
+	{"has", "LIST X", "whether the list holds X (a number, in a list of numbers)", numFunc("has")},
+	{"indexof", "LIST X", "the position of X in the list, -1 when absent (`{{indexof .region.names.field .prev.field}}`)", numFunc("indexof")},
 	{"sortstrings", "LIST", "a sorted copy", onStrings(func(xs []string) []string {
 		ys := slices.Clone(xs)
 		slices.Sort(ys)
 		return ys
 	})},
-	{"sortints", "LIST", "a copy sorted as numbers (`{{sortints (pluck \"id\" .region.items)}}`)", func(xs any) ([]int, error) {
-		ns, err := ints(xs)
-		ns = slices.Clone(ns)
-		slices.Sort(ns)
-		return ns, err
-	}},
+	{"sortints", "LIST", "a copy sorted as numbers (`{{sortints (pluck \"id\" .region.items)}}`)", numFunc("sortints")},
 	// Items.
 	{"pluck", "KEY ITEMS", "the KEY of each item, as strings", pluck},
 	{"select", "KEY RE ITEMS", "the items whose KEY matches RE", onItems(func(key, re string, xs []map[string]any) ([]map[string]any, error) { return filter(key, re, xs, true) })},
 	{"reject", "KEY RE ITEMS", "the items whose KEY does not match RE", onItems(func(key, re string, xs []map[string]any) ([]map[string]any, error) { return filter(key, re, xs, false) })},
 	{"until", "KEY RE ITEMS", "the leading items, up to the first whose KEY matches RE", onItems(until)},
-	{"numbering", "KEY START ITEMS", "C-style enumerator values: an item's KEY if set, else the previous value plus one, the first START", onItems(numbering)},
-	{"sortby", "KEY ITEMS", "the items sorted by KEY, as numbers when every value is one, else as strings; ties keep their order (`{{last (pluck \"name\" (sortby \"id\" .region.items))}}`, the field of the largest id)", sortBy},
+	{"numbering", "KEY START ITEMS", "C-style enumerator values: an item's KEY if set, else the previous value plus one, the first START", numFunc("numbering")},
+	{"sortby", "KEY ITEMS", "the items sorted by KEY, as numbers when every value is one, else as strings; ties keep their order (`{{last (pluck \"name\" (sortby \"id\" .region.items))}}`, the field of the largest id)", numFunc("sortby")},
 	// Text and patterns.
 	{"quote", "S", "S as a Go string literal, in double quotes", func(s string) (string, error) { return checked("quote", fmt.Sprintf("%q", s)) }},
 	{"re", "S", "S quoted for a regular expression", regexp.QuoteMeta},
@@ -133,7 +128,7 @@ var funcList = []Func{
 		}
 		return replaceAll(rx, repl, s)
 	}},
-	{"repeat", "S N", "S repeated N times (alignment)", repeat},
+	{"repeat", "S N", "S repeated N times (alignment)", numFunc("repeat")},
 	// Releases.
 	{"atleast", "V MIN", "whether the release V (`.release`) is MIN or newer, versions compared as semantic versions are (`{{if atleast .release \"4.4\"}}`); an unknown release (\"\") is an error", atLeast},
 	{"inrange", "V RANGE", "whether the release V is in RANGE, comparisons that all hold, alternatives separated by `||` (`{{if inrange .release \">=4.0 <5.0\"}}`); an unknown release is an error", inRange},
@@ -176,87 +171,6 @@ func funcTable() string {
 	return b.String()
 }
 
-// atoi reads an integer (decimal, or 0x hexadecimal) from a string or an int.
-func atoi(v any) (int, error) {
-	switch x := v.(type) {
-	case int:
-		return x, nil
-	case string:
-		s := strings.TrimSpace(x)
-		n, err := strconv.ParseInt(s, 0, 64)
-		if err != nil {
-			return 0, fmt.Errorf("atoi: %q is not an integer", s)
-		}
-		return int(n), nil
-	}
-	return 0, fmt.Errorf("atoi: %v (%T) is not an integer", v, v)
-}
-
-// ints reads a list of integers; empty strings are skipped.
-func ints(xs any) ([]int, error) {
-	var out []int
-	add := func(v any) error {
-		if s, ok := v.(string); ok && strings.TrimSpace(s) == "" {
-			return nil
-		}
-		n, err := atoi(v)
-		if err != nil {
-			return err
-		}
-		out = append(out, n)
-		return nil
-	}
-	switch l := xs.(type) {
-	case []int:
-		return l, nil
-	case []string:
-		for _, s := range l {
-			if err := add(s); err != nil {
-				return nil, err
-			}
-		}
-	case []any:
-		for _, v := range l {
-			if err := add(v); err != nil {
-				return nil, err
-			}
-		}
-	default:
-		return nil, fmt.Errorf("%T is not a list of numbers", xs)
-	}
-	return out, nil
-}
-
-func extreme(xs any, def []int, better func(a, b int) bool) (int, error) {
-	ns, err := ints(xs)
-	if err != nil {
-		return 0, err
-	}
-	if len(ns) == 0 {
-		if len(def) == 1 {
-			return def[0], nil
-		}
-		return 0, errors.New("empty list and no default")
-	}
-	best := ns[0]
-	for _, n := range ns[1:] {
-		if better(n, best) {
-			best = n
-		}
-	}
-	return best, nil
-}
-
-func divmod(a, b int, mod bool) (int, error) {
-	if b == 0 {
-		return 0, errors.New("division by zero")
-	}
-	if mod {
-		return a % b, nil
-	}
-	return a / b, nil
-}
-
 // pluck returns the value of key in each item, as strings.
 func pluck(key string, v any) ([]string, error) {
 	xs, err := items(v)
@@ -269,9 +183,18 @@ func pluck(key string, v any) ([]string, error) {
 		if !ok {
 			return nil, fmt.Errorf("pluck: an item has no %q", key)
 		}
-		out = append(out, fmt.Sprint(v))
+		out = append(out, text(v))
 	}
 	return out, nil
+}
+
+// text is v as a string: itself when it is one (most item values), else
+// as fmt.Sprint prints it.
+func text(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return fmt.Sprint(v)
 }
 
 // filter keeps the items whose key matches re (keep) or does not (!keep).
@@ -286,7 +209,7 @@ func filter(key, re string, xs []map[string]any, keep bool) ([]map[string]any, e
 		if !ok {
 			return nil, fmt.Errorf("an item has no %q", key)
 		}
-		if rx.MatchString(fmt.Sprint(v)) == keep {
+		if rx.MatchString(text(v)) == keep {
 			out = append(out, it)
 		}
 	}
@@ -305,114 +228,11 @@ func until(key, re string, xs []map[string]any) ([]map[string]any, error) {
 		if !ok {
 			return nil, fmt.Errorf("until: an item has no %q", key)
 		}
-		if rx.MatchString(fmt.Sprint(v)) {
+		if rx.MatchString(text(v)) {
 			return xs[:i], nil
 		}
 	}
 	return xs, nil
-}
-
-// numbering numbers items the way C-like enumerations do: an item with a
-// value under key has that value, any other item the value of the one
-// before it plus one, the first such item start.
-func numbering(key string, start int, xs []map[string]any) ([]int, error) {
-	out := make([]int, len(xs))
-	next := start
-	for i, it := range xs {
-		v, ok := it[key]
-		if !ok {
-			return nil, fmt.Errorf("numbering: an item has no %q", key)
-		}
-		if s := strings.TrimSpace(fmt.Sprint(v)); s != "" {
-			n, err := atoi(s)
-			if err != nil {
-				return nil, err
-			}
-			next = n
-		}
-		out[i] = next
-		next++
-	}
-	return out, nil
-}
-
-// sortBy returns the items sorted by the value of key: numerically when
-// every value is an integer (field ids), else as strings; equal values keep
-// their order.
-func sortBy(key string, v any) ([]map[string]any, error) {
-	xs, err := items(v)
-	if err != nil {
-		return nil, err
-	}
-	vals, err := pluck(key, xs)
-	if err != nil {
-		return nil, err
-	}
-	nums, numErr := ints(vals)
-	numeric := numErr == nil && len(nums) == len(vals)
-	idx := make([]int, len(xs))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortStableFunc(idx, func(a, b int) int {
-		if numeric {
-			return nums[a] - nums[b]
-		}
-		return strings.Compare(vals[a], vals[b])
-	})
-	out := make([]map[string]any, len(xs))
-	for i, k := range idx {
-		out[i] = xs[k]
-	}
-	return out, nil
-}
-
-// indexOf returns the position of x in a list (of strings or numbers), or
-// -1.
-func indexOf(xs any, x any) (int, error) {
-	switch l := xs.(type) {
-	case []string:
-		return slices.Index(l, fmt.Sprint(x)), nil
-	case []int:
-		n, err := atoi(x)
-		if err != nil {
-			return -1, nil
-		}
-		return slices.Index(l, n), nil
-	case []any:
-		for i, v := range l {
-			if fmt.Sprint(v) == fmt.Sprint(x) {
-				return i, nil
-			}
-		}
-		return -1, nil
-	}
-	if ss, err := strs(xs); err == nil {
-		return slices.Index(ss, fmt.Sprint(x)), nil
-	}
-	return -1, fmt.Errorf("indexof: %T is not a list", xs)
-}
-
-func has(xs any, x any) (bool, error) {
-	switch l := xs.(type) {
-	case []string:
-		s, ok := x.(string)
-		return ok && slices.Contains(l, s), nil
-	case []int:
-		n, err := atoi(x)
-		return err == nil && slices.Contains(l, n), nil
-	case []any:
-		for _, v := range l {
-			if fmt.Sprint(v) == fmt.Sprint(x) {
-				return true, nil
-			}
-		}
-		return false, nil
-	}
-	if ss, err := strs(xs); err == nil {
-		return slices.Contains(ss, fmt.Sprint(x)), nil
-	}
-	return false, fmt.Errorf("has: %T is not a list", xs)
 }
 
 // concat joins lists: of strings, or of numbers, items and other values
@@ -531,19 +351,6 @@ func replaceAll(rx *regexp.Regexp, repl, s string) (string, error) {
 	return checked("resub", rx.ReplaceAllString(s, repl))
 }
 
-// repeat is strings.Repeat within maxBytes.
-func repeat(s string, n any) (string, error) {
-	k, err := number(n)
-	if err != nil {
-		return "", err
-	}
-	k = max(k, 0)
-	if len(s) > 0 && k > maxBytes/len(s) {
-		return "", fmt.Errorf("repeat: %d times %d bytes is over the %d MiB a template value may take", k, len(s), maxBytes>>20)
-	}
-	return strings.Repeat(s, k), nil
-}
-
 // split is strings.Split within maxItems.
 func split(s, sep string) ([]string, error) {
 	n := len(s) + 1
@@ -573,14 +380,25 @@ func join(sep string, v any) (string, error) {
 
 // reCache holds the patterns that templates and checkers compile, so that
 // each is compiled once and not for every test case. Patterns rendered from
-// fresh names differ from case to case, so the cache is bounded: when it is
-// full it starts afresh.
+// fresh names differ from case to case, so the cache is bounded, by the
+// patterns and by their bytes (a compiled pattern takes up to 50 times
+// its text): when it is full it starts afresh.
 var reCache struct {
 	sync.Mutex
-	m map[string]*regexp.Regexp
+	m     map[string]*regexp.Regexp
+	bytes int
 }
 
-const reCacheSize = 4096
+const (
+	reCacheSize  = 4096
+	reCacheBytes = 4 << 20
+	// maxPattern bounds the text of a pattern a template or a checker
+	// compiles: compiling one takes some 240 bytes a byte of its text (a
+	// pattern of 5 MB, the text of an input, took 1.5 GB), and matching
+	// it, in the worst case, time proportional to its length times the
+	// text's. An alternation of 5,000 names takes 50 KB.
+	maxPattern = 64 << 10
+)
 
 // cachedRE compiles a pattern, or returns it compiled already.
 func cachedRE(re string) (*regexp.Regexp, error) {
@@ -590,15 +408,22 @@ func cachedRE(re string) (*regexp.Regexp, error) {
 	if ok {
 		return rx, nil
 	}
+	if len(re) > maxPattern {
+		return nil, fmt.Errorf("a pattern of %d bytes, over the %d KiB a pattern may take", len(re), maxPattern>>10)
+	}
 	rx, err := regexp.Compile(re)
 	if err != nil {
 		return nil, fmt.Errorf("bad pattern %q: %v", re, err)
 	}
+	if len(re) > reCacheBytes/16 {
+		return rx, nil // (not kept: it would crowd out the others)
+	}
 	reCache.Lock()
-	if reCache.m == nil || len(reCache.m) >= reCacheSize {
-		reCache.m = make(map[string]*regexp.Regexp)
+	if reCache.m == nil || len(reCache.m) >= reCacheSize || reCache.bytes+len(re) > reCacheBytes {
+		reCache.m, reCache.bytes = make(map[string]*regexp.Regexp), 0
 	}
 	reCache.m[re] = rx
+	reCache.bytes += len(re)
 	reCache.Unlock()
 	return rx, nil
 }

@@ -13,7 +13,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"text/template"
 	"text/template/parse"
 
 	"github.com/goccy/go-yaml/ast"
@@ -33,11 +32,11 @@ func (w *withYAML) UnmarshalYAML(ctx context.Context, n ast.Node) error {
 	if !strings.Contains(w.Value, "$") {
 		return nil
 	}
-	t, err := template.New("").Funcs(funcs).Parse(w.Value)
+	trees, err := parseTrees("", w.Value)
 	if err != nil {
 		return nil // the template's error is reported when it compiles
 	}
-	eachText(t.Tree.Root, func(x *parse.TextNode) {
+	eachText(trees[""].Root, func(x *parse.TextNode) {
 		for _, m := range groupRefRE.FindAllSubmatchIndex(x.Text, -1) {
 			ref := string(x.Text[m[0]:m[1]])
 			yamlpos.Warn(ctx, w.PosAt(int(x.Pos)+m[0]), yamlpos.Deprecated(ref, refSpelling(ref, groupKey(x.Text, m))))

@@ -32,6 +32,10 @@ type model struct {
 	// derived memoises, per derived check, the names the input declares
 	// (under foundMu).
 	derived map[*derived]*derivedMemo
+	// global is what every spot's data holds of the declarations: made
+	// once (globals).
+	globalOnce sync.Once
+	global     *globalMaps
 }
 
 type foundKey struct {
@@ -53,6 +57,10 @@ type regionInst struct {
 	// in list.Members of each item.
 	list   *syntax.List
 	member []int
+	// scope is what its boundary spots see of its declarations, made
+	// once (scopeOf).
+	scopeOnce sync.Once
+	scope     *scope
 }
 
 // decl is one declaration: a line that a kind's pattern matches.
@@ -170,7 +178,7 @@ func (d *defs) build(ctx context.Context, src []byte) *model {
 			i = inst.to
 		}
 	}
-	d.buildTree(m)
+	d.buildTree(ctx, m)
 	d.finish(ctx, m)
 	return m
 }
@@ -328,6 +336,7 @@ func (d *defs) finish(ctx context.Context, m *model) {
 // (a field's copy is noexcept when the fields of the struct it names are).
 func (d *defs) itemLets(ctx context.Context, m *model) error {
 	tables := d.tableData()
+	var b letBudget
 	for round := 0; ; round++ {
 		more := false
 		var set []func()
@@ -348,6 +357,9 @@ func (d *defs) itemLets(ctx context.Context, m *model) error {
 					data[key] = v
 				}
 				s, err := l.tmpl.render(ctx, data)
+				if err == nil {
+					err = b.take(l, len(s))
+				}
 				if err != nil {
 					return fmt.Errorf("kind %s, line %d: let %s: %v", kn, dc.line+1, l.name, err)
 				}

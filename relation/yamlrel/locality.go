@@ -11,7 +11,7 @@ import (
 var localityKind = CheckerKind{
 	Name: "locality",
 	Doc: "Every line that differs between o and o′ mentions a fresh name, in one of its forms (derived).\n" +
-		"forms: the name forms looked for; except, files: files left out, files looked at (templates); numbers, punctuation: lines allowed to differ otherwise (a count, or any); hunks, by, also, grows, renamed: see Derived checkers.",
+		"forms: the name forms looked for; except, files: files left out, files looked at (templates); numbers, punctuation: lines allowed to differ otherwise (a count, or any); hunks, by, also, grows, renamed, reflow, helpers: see Derived checkers.",
 	New: newLocality,
 }
 
@@ -26,6 +26,8 @@ type localityYAML struct {
 	Also        []String `yaml:"also"`
 	Grows       []String `yaml:"grows"`
 	Renamed     bool     `yaml:"renamed"`
+	Reflow      bool     `yaml:"reflow"`
+	Helpers     []String `yaml:"helpers"`
 	// Files restricts the check to these files (names or patterns).
 	Files []String `yaml:"files"`
 }
@@ -39,6 +41,8 @@ type localityT struct {
 	by          int
 	also        []*regexp.Regexp // more lines that may change
 	grows       []*regexp.Regexp // lines that may only gain words
+	reflow      bool
+	helpers     []*regexp.Regexp // first lines of blocks the generator adds whole
 	only        []*tmpl          // the files looked at
 }
 
@@ -51,7 +55,7 @@ func newLocality(spec *Spec) (Check, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &localityT{derived: d, hunks: l.Hunks, renamed: l.Renamed}
+	c := &localityT{derived: d, hunks: l.Hunks, renamed: l.Renamed, reflow: l.Reflow}
 	if c.numbers, err = allowance(l.Numbers); err != nil {
 		return nil, err
 	}
@@ -62,6 +66,9 @@ func newLocality(spec *Spec) (Check, error) {
 		return nil, err
 	}
 	if c.grows, err = compileREs(l.Grows); err != nil {
+		return nil, err
+	}
+	if c.helpers, err = compileREs(l.Helpers); err != nil {
 		return nil, err
 	}
 	if c.only, err = mkTmpls(l.Files); err != nil {
@@ -120,5 +127,5 @@ func (c *localityT) Checker(mu *Mutation) (relation.Checker, error) {
 	for _, n := range mu.Fresh() {
 		fresh = append(fresh, c.name1(n))
 	}
-	return &oracle.Locality{Name: c.name, Fresh: fresh, Except: files, Numbers: c.numbers, Punctuation: c.punctuation, Hunks: c.hunks, By: c.by, Also: c.also, Grows: c.grows, Renamed: c.renamed, Files: only}, nil
+	return &oracle.Locality{Name: c.name, Fresh: fresh, Except: files, Numbers: c.numbers, Punctuation: c.punctuation, Hunks: c.hunks, By: c.by, Also: c.also, Grows: c.grows, Renamed: c.renamed, Reflow: c.reflow, Helpers: c.helpers, Files: only}, nil
 }

@@ -3,6 +3,7 @@ package yamlrel
 import (
 	"context"
 	"fmt"
+	"github.com/mcpt-tool/mcpt/internal/yamlpos"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -54,7 +55,7 @@ func (r *rel) followUp(ctx context.Context, in relation.Input, sp relation.Spot,
 		return nil, err
 	}
 	fu := &relation.FollowUp{Src: []byte(src), Bindings: flatten(data), Fresh: r.freshKeys}
-	mu := &Mutation{ctx: ctx, r: r, m: m, s: s, ins: ins, data: data, pre: pre, preLen: preLen, raw: ins}
+	mu := &Mutation{ctx: ctx, r: r, m: m, s: s, ins: ins, data: data, pre: pre, preLen: preLen, raw: ins, followUp: fu.Src}
 	if s.tree.List != nil {
 		mu.ins = memberText(ins, s.tree.List.Layout.Sep) // as the kinds of a tree region see members
 	}
@@ -84,16 +85,17 @@ func (r *rel) bind(ctx context.Context, m *model, s *spot, in relation.Input, rn
 	data := s.data()
 	data["input"] = inputData(in.Name, m.src)
 	r.d.settingData(data, in)
-	if err := evalLets(ctx, r.d.lets, data); err != nil {
+	var b letBudget
+	if err := evalLets(ctx, r.d.lets, data, &b); err != nil {
 		return nil, err
 	}
-	if err := evalLets(ctx, s.lets, data); err != nil {
+	if err := evalLets(ctx, s.lets, data, &b); err != nil {
 		return nil, err
 	}
 	if err := r.bindFresh(data, in.Src, rng); err != nil {
 		return nil, err
 	}
-	if err := evalLets(ctx, r.early, data); err != nil {
+	if err := evalLets(ctx, r.early, data, &b); err != nil {
 		return nil, err
 	}
 	for _, c := range r.choose {
@@ -101,7 +103,7 @@ func (r *rel) bind(ctx context.Context, m *model, s *spot, in relation.Input, rn
 			return nil, err
 		}
 	}
-	if err := evalLets(ctx, r.late, data); err != nil {
+	if err := evalLets(ctx, r.late, data, &b); err != nil {
 		return nil, err
 	}
 	return data, nil
@@ -182,13 +184,35 @@ func (r *rel) draw(ctx context.Context, c choice, m *model, data map[string]any,
 	return nil
 }
 
-func evalLets(ctx context.Context, ls []let, data map[string]any) error {
+// evalLets evaluates the lets into data, within the budget b of the
+// evaluation they are part of.
+func evalLets(ctx context.Context, ls []let, data map[string]any, b *letBudget) error {
 	for _, l := range ls {
 		s, err := l.tmpl.render(ctx, data)
+		if err == nil {
+			err = b.take(l, len(s))
+		}
 		if err != nil {
 			return fmt.Errorf("let %s: %v", l.name, err)
 		}
 		data[l.name] = s
+	}
+	return nil
+}
+
+// maxLetBytes bounds what the lets of one evaluation take in all: those
+// of a spot or a test case (the definitions', the spot's and the
+// relation's), or the attributes of the declarations of an input. Each
+// value may take maxBytes; a thousand of them would take gigabytes.
+const maxLetBytes = 64 << 20
+
+// letBudget counts the bytes the lets of one evaluation take.
+type letBudget struct{ used int }
+
+// take counts n more bytes for let l, or says that they are too many.
+func (b *letBudget) take(l let, n int) error {
+	if b.used += n; b.used > maxLetBytes {
+		return yamlpos.Errorf(l.tmpl.pos, "the lets of one evaluation take over %d MiB in all (a spot's or a test case's, or the attributes of an input's declarations)", maxLetBytes>>20)
 	}
 	return nil
 }
@@ -240,7 +264,9 @@ func flatten(data map[string]any) map[string]string {
 			out[prefix] = fmt.Sprint(x)
 		}
 	}
-	ctx := map[string]bool{"first": true, "last": true, "next": true, "count": true, "decls": true, "tables": true}
+	// The release and the flags are the test case's, which a finding
+	// records apart: no names the mutation drew.
+	ctx := map[string]bool{"first": true, "last": true, "next": true, "count": true, "decls": true, "tables": true, "release": true, "flags": true}
 	for k, v := range data {
 		if !ctx[k] {
 			walk(k, v)

@@ -18,6 +18,13 @@ type rel struct {
 	lists      []listSpot
 	when       *tmpl   // spots.when: the condition a spot must meet
 	except     []*tmpl // spots.except: what the relation leaves out
+	// perList tells, for when (index 0) and each except (1…), whether it
+	// reads nothing of a boundary spot but its region instance: it is
+	// evaluated once for all the spots of an instance.
+	perList []bool
+	// spotLets tells whether a definitions' let reads a spot: the lets
+	// are then evaluated at every spot, as a condition could be.
+	spotLets   bool
 	fresh      []string
 	freshLists []freshList
 	freshKeys  []string // the bindings that hold fresh names: fresh, then fresh lists
@@ -174,6 +181,17 @@ func (r *rel) compileSpots(ry relYAML) error {
 			return err
 		}
 		r.except = append(r.except, t)
+	}
+	spotLets := map[string]bool{}
+	for _, l := range r.d.lets {
+		if readsSpot(l.tmpl, spotLets) {
+			spotLets[l.name] = true
+		}
+	}
+	r.spotLets = len(spotLets) > 0
+	r.perList = []bool{r.when != nil && !readsSpot(r.when, spotLets)}
+	for _, t := range r.except {
+		r.perList = append(r.perList, !readsSpot(t, spotLets))
 	}
 	return nil
 }

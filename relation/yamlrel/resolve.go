@@ -351,6 +351,10 @@ func (r *rel) resolveRelation(s *shape) error {
 	bindLets(s, r.late, &errs, done)
 	h := &held{visiting: map[uintptr]bool{}}
 	h.collect(reflect.ValueOf(r))
+	// The pass that finds every template gives each the number form.
+	for _, t := range h.tmpls {
+		t.run.form = r.d.numbers
+	}
 	o, o2 := mapOf("value read from o"), mapOf("value read from o′")
 	for _, rd := range h.reads {
 		if rd.o2 {
@@ -466,15 +470,12 @@ type resolver struct {
 // is bound where it is evaluated.
 func resolveTemplate(t *tmpl, root *shape, errs *yamlpos.ErrorList) {
 	rv := &resolver{t: t, root: root, errs: errs}
-	for _, x := range t.t.Templates() {
-		if x.Tree == nil {
-			continue
-		}
+	for _, name := range sortedKeys(t.trees) {
 		dot := root
-		if x.Name() != t.t.Name() {
+		if t.trees[name] != t.tree {
 			dot = nil // a defined template: its dot is what it is called with
 		}
-		rv.node(x.Tree.Root, dot)
+		rv.node(t.trees[name].Root, dot)
 	}
 }
 
@@ -601,8 +602,12 @@ func (d *defs) resolveDefs() error {
 			s.keys[c] = nil
 		}
 		for _, l := range k.lets {
+			l.tmpl.run.form = d.numbers
 			resolveTemplate(l.tmpl, s, &errs)
 		}
+	}
+	for _, l := range d.lets {
+		l.tmpl.run.form = d.numbers
 	}
 	var spots *shape
 	for _, r := range d.spotted {

@@ -18,6 +18,7 @@ type fileYAML struct {
 	Syntax    *yamlpos.String                        `yaml:"syntax"`
 	Fresh     *yamlpos.String                        `yaml:"fresh_pattern" was:"fresh"`
 	Skip      *yamlpos.String                        `yaml:"skip"`
+	Numbers   *yamlpos.String                        `yaml:"numbers"`
 	Captures  map[string]yamlpos.String              `yaml:"captures"`
 	Let       []map[string]yamlpos.String            `yaml:"let"`
 	Regions   map[string]regionYAML                  `yaml:"regions"`

@@ -3,6 +3,7 @@ package yamlrel
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mcpt-tool/mcpt/relation"
@@ -19,10 +20,13 @@ type spot struct {
 	offset int // where the insertion goes in the input
 	end    int // for a spot of a tree region: the inserted text replaces offset to end
 	text   func(ins string) string
-	inst   *regionInst           // the region instance of a spot of a tree region
-	tree   syntax.Spot           // and its spot in the list
-	data   func() map[string]any // the spot's template data, built on demand
-	lets   []let
+	inst   *regionInst // the region instance of a spot of a tree region
+	tree   syntax.Spot // and its spot in the list
+	// group is the region instance of a boundary spot: its spots share
+	// the spots conditions that read nothing of a spot (rel.perList).
+	group *regionInst
+	data  func() map[string]any // the spot's template data, built on demand
+	lets  []let
 }
 
 func (r *rel) spots(ctx context.Context, in relation.Input) ([]relation.Spot, error) {
@@ -82,11 +86,12 @@ func (r *rel) findAll(ctx context.Context, m *model, in relation.Input) ([]*spot
 	}
 	var out []*spot
 	var err error
+	shared := map[condKey]bool{}
 	add := func(s *spot) {
 		if err != nil {
 			return
 		}
-		ok, kerr := r.keep(ctx, s, in, m.src)
+		ok, kerr := r.keep(ctx, s, in, m.src, shared)
 		if kerr != nil {
 			err = fmt.Errorf("relation %s: spots.only: %v", r.name, kerr)
 		}
@@ -94,9 +99,7 @@ func (r *rel) findAll(ctx context.Context, m *model, in relation.Input) ([]*spot
 			return
 		}
 		s.Index = len(out)
-		line := 1 + strings.Count(m.src[:s.offset], "\n")
-		col := s.offset - strings.LastIndexByte(m.src[:s.offset], '\n')
-		s.Line, s.Col = line, col
+		s.Line, s.Col = position(m, s.offset)
 		out = append(out, s)
 	}
 	if r.boundaries != nil {
@@ -135,8 +138,8 @@ func (r *rel) boundarySpots(m *model, inst *regionInst, add func(*spot)) {
 		if b == n && n > 0 {
 			desc += " (end of " + r.boundaries.name + ")"
 		}
-		s := &spot{offset: off, data: func() map[string]any { return r.boundaryData(m, inst, b) }}
-		s.Desc = desc
+		s := &spot{offset: off, group: inst, data: func() map[string]any { return r.boundaryData(m, inst, b) }}
+		s.Desc, s.Kind = desc, r.boundaries.name
 		s.text = func(ins string) string { return ins + "\n" }
 		add(s)
 	}
@@ -147,13 +150,16 @@ func (r *rel) boundarySpots(m *model, inst *regionInst, add func(*spot)) {
 func (r *rel) listSpots(m *model, ls listSpot, dc *decl, add func(*spot)) {
 	n := len(dc.names)
 	var tl *syntax.List // the list in the syntax tree, for a declaration of a tree region
+	var tspots []syntax.Spot
 	if dc.member != nil {
 		if tl = treeList(dc, strings.TrimSpace(ls.join)); tl == nil {
 			return
 		}
+		tspots = tl.Spots()
 	}
 	for g := 0; g <= n; g++ {
 		s := &spot{lets: ls.lets}
+		s.Kind = ls.kind.name
 		before, after := "", ""
 		if g > 0 {
 			before = dc.names[g-1]
@@ -166,7 +172,7 @@ func (r *rel) listSpots(m *model, ls listSpot, dc *decl, add func(*spot)) {
 		switch {
 		case tl != nil:
 			// the layout is the list's: on its line, or an element a line
-			sp := tl.Spots()[g]
+			sp := tspots[g]
 			e := sp.Insert("")
 			s.offset, s.end, s.tree = e.Start, e.End, sp
 			s.text = func(ins string) string { return sp.Insert(ins).Text }
@@ -216,33 +222,49 @@ func lineEnd(m *model, i int) int {
 }
 
 // globalData is the template data every spot of an input shares: captures,
-// first/last/count of each kind.
+// first/last/count of each kind. The maps it holds are the model's, made
+// once: a spot's data is made in time independent of the input's size.
 func (r *rel) globalData(m *model) map[string]any {
-	data := map[string]any{}
+	g := m.globals(r.d)
+	data := make(map[string]any, len(r.d.capOrder)+5)
 	for _, name := range r.d.capOrder {
 		data[name] = m.captures[name]
 	}
-	first, last, count := map[string]any{}, map[string]any{}, map[string]any{}
-	for _, kn := range r.d.kindList {
-		ds := m.decls[kn]
-		first[kn], last[kn], count[kn] = "", "", 0
-		if len(ds) > 0 {
-			first[kn] = ds[0].firstKey()
-			last[kn] = ds[len(ds)-1].key()
-		}
-		n := 0
-		for _, dc := range ds {
-			if dc.kind.list != "" && !dc.kind.named {
-				n += len(dc.names)
-			} else {
-				n++
-			}
-		}
-		count[kn] = n
-	}
-	data["first"], data["last"], data["count"] = first, last, count
+	data["first"], data["last"], data["count"] = g.first, g.last, g.count
 	data["decls"], data["tables"] = m.declItems, r.d.tableData()
 	return data
+}
+
+// globalMaps are the first, last and count of each kind in a model.
+type globalMaps struct {
+	first, last, count map[string]any
+}
+
+// globals returns the first, last and count of each kind, made on first
+// use.
+func (m *model) globals(d *defs) *globalMaps {
+	m.globalOnce.Do(func() {
+		g := &globalMaps{first: map[string]any{}, last: map[string]any{}, count: map[string]any{}}
+		for _, kn := range d.kindList {
+			ds := m.decls[kn]
+			g.first[kn], g.last[kn], g.count[kn] = "", "", 0
+			if len(ds) > 0 {
+				g.first[kn] = ds[0].firstKey()
+				g.last[kn] = ds[len(ds)-1].key()
+			}
+			n := 0
+			for _, dc := range ds {
+				if dc.kind.list != "" && !dc.kind.named {
+					n += len(dc.names)
+				} else {
+					n++
+				}
+			}
+			g.count[kn] = n
+		}
+		m.global = g
+	})
+	return m.global
 }
 
 func (d *decl) firstKey() string {
@@ -259,87 +281,142 @@ func (d *decl) firstKey() string {
 // kind above it (prev) and below it (next).
 func (r *rel) boundaryData(m *model, inst *regionInst, b int) map[string]any {
 	data := r.globalData(m)
-	prev, next := map[string]any{}, map[string]any{}
+	sc := inst.scopeOf(r.d)
+	prev, next := make(map[string]any, len(r.d.kindList)), make(map[string]any, len(r.d.kindList))
 	for _, kn := range r.d.kindList {
 		prev[kn], next[kn] = "", ""
-	}
-	for i := 0; i < b; i++ {
-		it := inst.items[i]
-		prev[it.kind.name] = it.key()
-	}
-	for i := len(inst.items) - 1; i >= b; i-- {
-		it := inst.items[i]
-		next[it.kind.name] = it.firstKey()
+		at := sc.at[kn]
+		j, _ := slices.BinarySearch(at, b) // the first of the kind at or after b
+		if j > 0 {
+			prev[kn] = inst.items[at[j-1]].key()
+		}
+		if j < len(at) {
+			next[kn] = inst.items[at[j]].firstKey()
+		}
 	}
 	data["prev"], data["next"] = prev, next
-	region := map[string]any{}
+	region := make(map[string]any, len(inst.groups)+len(scopeKeys))
 	for k, v := range inst.groups {
 		region[k] = v
 	}
-	r.addScope(region, inst, b)
+	region["items"] = sc.items
+	region["index"] = b
+	region["before"] = sc.items[:b:b]
+	region["after"] = sc.items[b:]
+	region["names"], region["first"], region["last"], region["count"] = sc.names, sc.first, sc.last, sc.count
+	region["line"] = inst.from + 1
 	data["region"] = region
 	return data
 }
 
-// addScope adds to the .region map of a boundary spot the declarations of
-// its region instance: all of them, those before and after the spot, and
-// per kind their names, first, last and count.
-func (r *rel) addScope(region map[string]any, inst *regionInst, b int) {
-	items := make([]map[string]any, len(inst.items))
-	for i, dc := range inst.items {
-		items[i] = dc.item
-	}
-	names, first, last, count := map[string]any{}, map[string]any{}, map[string]any{}, map[string]any{}
-	for _, kn := range r.d.kindList {
-		names[kn], first[kn], last[kn], count[kn] = []string{}, "", "", 0
-	}
-	for _, dc := range inst.items {
-		kn := dc.kind.name
-		ns := append(names[kn].([]string), dc.key())
-		names[kn] = ns
-		if len(ns) == 1 {
-			first[kn] = dc.firstKey()
-		}
-		last[kn] = dc.key()
-		count[kn] = len(ns)
-	}
-	region["items"] = items
-	region["index"] = b
-	region["before"] = items[:b:b]
-	region["after"] = items[b:]
-	region["names"], region["first"], region["last"], region["count"] = names, first, last, count
-	region["line"] = inst.from + 1
+// scope is what the boundary spots of a region instance see of its
+// declarations (.region): all of them, and per kind their names, first,
+// last and count; and where the declarations of each kind are among them.
+type scope struct {
+	items                     []map[string]any
+	names, first, last, count map[string]any
+	at                        map[string][]int
 }
 
-// keep reports whether a spot passes the relation's spots.when condition.
-func (r *rel) keep(ctx context.Context, s *spot, in relation.Input, src string) (bool, error) {
+// scopeOf returns the scope of the instance, made on first use: the
+// spots of an instance share it.
+func (inst *regionInst) scopeOf(d *defs) *scope {
+	inst.scopeOnce.Do(func() {
+		sc := &scope{items: make([]map[string]any, len(inst.items)),
+			names: map[string]any{}, first: map[string]any{}, last: map[string]any{}, count: map[string]any{}, at: map[string][]int{}}
+		for i, dc := range inst.items {
+			sc.items[i] = dc.item
+		}
+		for _, kn := range d.kindList {
+			sc.names[kn], sc.first[kn], sc.last[kn], sc.count[kn] = []string{}, "", "", 0
+		}
+		for i, dc := range inst.items {
+			kn := dc.kind.name
+			ns := append(sc.names[kn].([]string), dc.key())
+			sc.names[kn] = ns
+			if len(ns) == 1 {
+				sc.first[kn] = dc.firstKey()
+			}
+			sc.last[kn] = dc.key()
+			sc.count[kn] = len(ns)
+			sc.at[kn] = append(sc.at[kn], i)
+		}
+		inst.scope = sc
+	})
+	return inst.scope
+}
+
+// position is the line and column (1-based, counting bytes) of offset off
+// of the model's input.
+func position(m *model, off int) (line, col int) {
+	i := lineIndex(m, off)
+	start := m.offsets[i]
+	if nl := strings.LastIndexByte(m.src[start:off], '\n'); nl >= 0 {
+		// (the end of an input whose last line ends with a newline)
+		return i + 2, off - (start + nl)
+	}
+	return i + 1, off - start + 1
+}
+
+// condKey names a spots condition (0 when, 1… the excepts) of the spots
+// of a region instance.
+type condKey struct {
+	group *regionInst
+	cond  int
+}
+
+// keep reports whether a spot passes the relation's spots.when condition
+// and none of its excepts. A condition that reads nothing of a boundary
+// spot but its region instance is evaluated once for the instance: its
+// value is in shared.
+func (r *rel) keep(ctx context.Context, s *spot, in relation.Input, src string, shared map[condKey]bool) (bool, error) {
 	if r.when == nil && len(r.except) == 0 {
 		return true, nil
 	}
-	data := s.data()
-	data["input"] = inputData(in.Name, src)
-	r.d.settingData(data, in)
-	if err := evalLets(ctx, r.d.lets, data); err != nil {
-		return false, err
+	var data map[string]any
+	bind := func() error {
+		data = s.data()
+		data["input"] = inputData(in.Name, src)
+		r.d.settingData(data, in)
+		var b letBudget
+		if err := evalLets(ctx, r.d.lets, data, &b); err != nil {
+			return err
+		}
+		return evalLets(ctx, s.lets, data, &b)
 	}
-	if err := evalLets(ctx, s.lets, data); err != nil {
-		return false, err
+	if s.group == nil || r.spotLets {
+		// (the lets, and what they say of this spot, at every spot)
+		if err := bind(); err != nil {
+			return false, err
+		}
 	}
-	for _, e := range r.except {
-		x, err := e.render(ctx, data)
+	eval := func(i int, t *tmpl) (bool, error) {
+		k := condKey{s.group, i}
+		if v, ok := shared[k]; ok && s.group != nil && r.perList[i] {
+			return v, nil
+		}
+		if data == nil {
+			if err := bind(); err != nil {
+				return false, err
+			}
+		}
+		x, err := t.render(ctx, data)
 		if err != nil {
 			return false, err
 		}
-		if truthy(x) {
-			return false, nil
+		if s.group != nil && r.perList[i] {
+			shared[k] = truthy(x)
+		}
+		return truthy(x), nil
+	}
+	for i, e := range r.except {
+		x, err := eval(i+1, e)
+		if err != nil || x {
+			return false, err
 		}
 	}
 	if r.when == nil {
 		return true, nil
 	}
-	w, err := r.when.render(ctx, data)
-	if err != nil {
-		return false, err
-	}
-	return truthy(w), nil
+	return eval(0, r.when)
 }

@@ -28,6 +28,9 @@ type supportsYAML struct {
 type supportedFlag struct {
 	dim    yamlpos.String
 	values []yamlpos.String
+	// releases holds, for a value written {NAME: RANGE}, its range, at
+	// the index of the value.
+	releases map[int]yamlpos.String
 }
 
 var supportsKeys = []string{"release", "flags"}
@@ -74,8 +77,27 @@ func (s *supportsYAML) UnmarshalYAML(ctx context.Context, n ast.Node) error {
 					return errAt(ctx, fit.Value(), fmt.Sprintf("supports: flags: %s: want the list of the value names the pack knows ([es2017, es2022])", f.dim.Value))
 				}
 				for _, v := range seq.Values {
-					var name yamlpos.String
-					if err := name.UnmarshalYAML(ctx, v); err != nil {
+					var name, releases yamlpos.String
+					if vm, ok := v.(ast.MapNode); ok {
+						// {NAME: RANGE}: a value that only some releases take
+						it := vm.MapRange()
+						if !it.Next() {
+							return errAt(ctx, v, fmt.Sprintf("supports: flags: %s: a value with its releases is {NAME: RANGE} ({define: '>=1.3'})", f.dim.Value))
+						}
+						if err := name.UnmarshalYAML(ctx, it.Key()); err != nil {
+							return err
+						}
+						if err := releases.UnmarshalYAML(ctx, it.Value()); err != nil {
+							return err
+						}
+						if it.Next() {
+							return errAt(ctx, it.Key(), fmt.Sprintf("supports: flags: %s: a value with its releases is {NAME: RANGE}, one value a mapping", f.dim.Value))
+						}
+						if f.releases == nil {
+							f.releases = map[int]yamlpos.String{}
+						}
+						f.releases[len(f.values)] = releases
+					} else if err := name.UnmarshalYAML(ctx, v); err != nil {
 						return err
 					}
 					f.values = append(f.values, name)
@@ -119,12 +141,32 @@ func (d *defs) addSupports(y *supportsYAML) error {
 				continue
 			}
 			values := []string{}
-			for _, v := range f.values {
+			for i, v := range f.values {
 				if err := matrix.CheckValue(v.Value); err != nil {
 					errs.Add(v.At("supports: %s: %v", f.dim.Value, err))
 					continue
 				}
+				if slices.Contains(values, v.Value) {
+					errs.Add(v.At("supports: %s: value %s given twice", f.dim.Value, v.Value))
+					continue
+				}
 				values = append(values, v.Value)
+				rs, ok := f.releases[i]
+				if !ok {
+					continue
+				}
+				r, err := release.ParseRange(rs.Value)
+				if err != nil {
+					errs.Add(rs.At("supports: %s: %s: %v", f.dim.Value, v.Value, err))
+					continue
+				}
+				if s.ValueReleases == nil {
+					s.ValueReleases = map[string]map[string]release.Range{}
+				}
+				if s.ValueReleases[f.dim.Value] == nil {
+					s.ValueReleases[f.dim.Value] = map[string]release.Range{}
+				}
+				s.ValueReleases[f.dim.Value][v.Value] = r
 			}
 			s.Flags[f.dim.Value] = values
 		}

@@ -137,6 +137,9 @@ relations:
 		{defsYAML, strings.Replace(plain, "relations:", "supports: {flags: {target: ['a,b']}}\nrelations:", 1), `supports: target: flag value "a,b"`},
 		{defsYAML, strings.Replace(strings.Replace(plain, "relations:", "supports: {flags: {target: [es5]}}\nrelations:", 1), "{{.N}}'", "{{.N}} {{.flags.targte}}'", 1),
 			`no flag the pack supports (supports.flags) targte in .flags, did you mean "target"?`},
+		{defsYAML, strings.Replace(plain, "relations:", "supports: {flags: {target: [es5, {es2022: '~4'}]}}\nrelations:", 1), `rel.yaml:2:43: supports: target: es2022: range "~4": "~4" is not a version`},
+		{defsYAML, strings.Replace(plain, "relations:", "supports: {flags: {target: [{es5: '>=1', es6: '>=2'}]}}\nrelations:", 1), "rel.yaml:2:42: supports: flags: target: a value with its releases is {NAME: RANGE}, one value a mapping"},
+		{defsYAML, strings.Replace(plain, "relations:", "supports: {flags: {target: [es5, {es5: '>=2'}]}}\nrelations:", 1), "rel.yaml:2:35: supports: target: value es5 given twice"},
 	} {
 		_, err := loadSetting(t, map[string]string{"defs.yaml": c.defs, "rel.yaml": c.rel})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -146,5 +149,34 @@ relations:
 	// Without supports.flags, .flags may hold any dimension.
 	if _, err := loadSetting(t, map[string]string{"defs.yaml": defsYAML, "rel.yaml": strings.Replace(plain, "{{.N}}'", "{{.N}} {{.flags.anything}} {{.release}}'", 1)}); err != nil {
 		t.Errorf("a pack that lists no flags: %v", err)
+	}
+}
+
+// TestSupportsValueReleases: a value written {NAME: RANGE} is a value the
+// pack knows, taken by the releases of its range only.
+func TestSupportsValueReleases(t *testing.T) {
+	rel := strings.Replace(settingRel, "flags: {fault: [none, reversed], target: [a, b]}", "flags: {fault: [none, reversed], target: [a, {b: '>=1.5'}, {c: '<1.3 || >=1.7'}]}", 1)
+	rels, err := loadSetting(t, map[string]string{"defs.yaml": defsYAML, "rel.yaml": rel})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sup := rels[0].Supports
+	if strings.Join(sup.Flags["target"], " ") != "a b c" {
+		t.Fatalf("target values %v", sup.Flags["target"])
+	}
+	for _, c := range []struct {
+		value, release string
+		takes          bool
+	}{{"a", "1.2", true}, {"b", "1.4.9", false}, {"b", "1.5.0", true}, {"c", "1.2.7", true}, {"c", "1.5", false}, {"c", "v1.7.1", true}, {"none", "1.0", true}} {
+		ok, err := sup.TakesValue("target", c.value, c.release)
+		if err != nil || ok != c.takes {
+			t.Errorf("target=%s on %s: %v, %v; want %v", c.value, c.release, ok, err, c.takes)
+		}
+	}
+	if _, err := sup.TakesValue("target", "b", ""); err == nil || !strings.Contains(err.Error(), "the pack supports target=b for releases >=1.5 only, and the release of the transpiler is not known") {
+		t.Errorf("an unknown release: %v", err)
+	}
+	if ok, err := sup.TakesValue("target", "a", ""); !ok || err != nil {
+		t.Errorf("a value every release takes, on an unknown release: %v, %v", ok, err)
 	}
 }

@@ -188,7 +188,7 @@ func (d *defs) checkTreeRegions() error {
 
 // buildTree parses the input and adds the instances of the tree regions
 // and their declarations to m.
-func (d *defs) buildTree(m *model) {
+func (d *defs) buildTree(ctx context.Context, m *model) {
 	if d.parser == nil {
 		return
 	}
@@ -200,7 +200,7 @@ func (d *defs) buildTree(m *model) {
 		}
 		if t == nil {
 			var err error
-			if t, err = d.parser.Parse("input", []byte(m.src)); err != nil {
+			if t, err = syntax.ParseContext(ctx, d.parser, "input", []byte(m.src)); err != nil {
 				m.err = err
 				return
 			}
@@ -328,7 +328,7 @@ func lineIndex(m *model, off int) int {
 // that a kind of the region takes (by node type) and matches (its pattern
 // on the member's text, white space collapsed).
 func (d *defs) treeItems(m *model, rname string, inst *regionInst) {
-	src := []byte(m.src)
+	src := inst.list.Tree.Src
 	lists, decls := d.declTypes()
 	for mi, mem := range inst.list.Members {
 		text := collapse(withoutComments(src, mem))
@@ -416,15 +416,16 @@ func (dc *decl) lineText(m *model) string {
 // member, between two, after the last; the inserted text takes its layout
 // from the list (syntax.Spot.Insert).
 func (r *rel) treeSpots(m *model, inst *regionInst, add func(*spot)) {
+	b := 0 // the items before the spot (the spots come in order)
 	for _, sp := range inst.list.Spots() {
-		b := 0 // the items before the spot
 		for b < len(inst.member) && inst.member[b] < sp.Index {
 			b++
 		}
 		e := sp.Insert("")
-		s := &spot{offset: e.Start, end: e.End, inst: inst, tree: sp}
-		s.Desc = sp.Desc
+		s := &spot{offset: e.Start, end: e.End, inst: inst, tree: sp, group: inst}
+		s.Desc, s.Kind = sp.Desc, r.boundaries.name
 		s.text = func(ins string) string { return sp.Insert(ins).Text }
+		b := b // (each spot's own)
 		s.data = func() map[string]any { return r.boundaryData(m, inst, b) }
 		add(s)
 	}
@@ -558,13 +559,13 @@ func (r *rel) holds(ctx context.Context, in relation.Input) (string, error) {
 // the elements as its members, in order (the values of `enumeration Color
 // { Red, Green }`). sep is the separator of a list of one element.
 func treeList(dc *decl, sep string) *syntax.List {
-	src := dc.member.List.Tree.Src
+	t := dc.member.List.Tree
 	var list *syntax.List
 	syntax.Walk(dc.member.Node, func(n *syntax.Node) bool {
 		if list != nil || len(n.Children) == 0 {
 			return false
 		}
-		ls := syntax.Lists(&syntax.Tree{Src: src, Root: n}, syntax.ListSpec{Lists: []string{n.Kind}, Sep: sep})
+		ls := syntax.Lists(t.Sub(n), syntax.ListSpec{Lists: []string{n.Kind}, Sep: sep})
 		if len(ls) > 0 && ls[0].Node == n && len(ls[0].Members) == len(dc.names) {
 			same := true
 			for i, m := range ls[0].Members {

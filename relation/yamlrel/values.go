@@ -16,9 +16,6 @@ import (
 // items takes a list built by list or concat whose elements are items.
 // docs/relations.md tabulates them.
 
-// number reads an integer from an int or a string holding one.
-func number(v any) (int, error) { return atoi(v) }
-
 // strs reads a list of strings from any list: numbers are written in
 // decimal, an item stands for its name.
 func strs(v any) ([]string, error) {
@@ -90,21 +87,6 @@ func items(v any) ([]map[string]any, error) {
 		return out, nil
 	}
 	return nil, fmt.Errorf("%T is not a list of items", v)
-}
-
-// arith lifts an integer operation to numbers given as ints or strings.
-func arith(op func(a, b int) (int, error)) func(a, b any) (int, error) {
-	return func(a, b any) (int, error) {
-		x, err := number(a)
-		if err != nil {
-			return 0, err
-		}
-		y, err := number(b)
-		if err != nil {
-			return 0, err
-		}
-		return op(x, y)
-	}
 }
 
 // onStrings lifts a function of a list of strings to any list.

@@ -4,7 +4,9 @@
 package tsgrammar
 
 import (
+	"context"
 	"fmt"
+	"sync/atomic"
 	"unsafe"
 
 	ts "github.com/tree-sitter/go-tree-sitter"
@@ -30,12 +32,24 @@ func (p *Parser) Lang() string { return p.name }
 // Parse implements syntax.Parser. A tree-sitter parser is not safe for
 // concurrent use, so each call makes its own.
 func (p *Parser) Parse(name string, src []byte) (*syntax.Tree, error) {
+	return p.ParseContext(context.Background(), name, src)
+}
+
+// ParseContext implements syntax.ContextParser: the parse stops when ctx
+// is done.
+func (p *Parser) ParseContext(ctx context.Context, name string, src []byte) (*syntax.Tree, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	tp := ts.NewParser()
 	defer tp.Close()
 	if err := tp.SetLanguage(p.lang); err != nil {
 		return nil, fmt.Errorf("%s: %v", p.name, err)
 	}
-	t := tp.Parse(src, nil)
+	t := parseCtx(ctx, tp, src)
+	if t == nil && ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	if t == nil {
 		return nil, &syntax.Error{Name: name, Line: 1, Col: 1, Msg: p.name + ": the parser gave no tree"}
 	}
@@ -49,6 +63,31 @@ func (p *Parser) Parse(name string, src []byte) (*syntax.Tree, error) {
 	r := convert(c)
 	syntax.LinkParents(r)
 	return &syntax.Tree{Name: name, Lang: p.name, Src: src, Root: r}, nil
+}
+
+var _ syntax.ContextParser = (*Parser)(nil)
+
+// interruptSize is the size from which a parse can be interrupted: one of
+// less takes a few milliseconds, and the binding keeps a few bytes for
+// every parse given a callback.
+const interruptSize = 256 << 10
+
+// parseCtx parses src, until ctx is done: tree-sitter asks a callback,
+// every few hundred steps, whether to go on.
+func parseCtx(ctx context.Context, tp *ts.Parser, src []byte) *ts.Tree {
+	read := func(i int, _ ts.Point) []byte {
+		if i < len(src) {
+			return src[i:]
+		}
+		return nil
+	}
+	if ctx.Done() == nil || len(src) < interruptSize {
+		return tp.ParseWithOptions(read, nil, nil)
+	}
+	var done atomic.Bool
+	stop := context.AfterFunc(ctx, func() { done.Store(true) })
+	defer stop()
+	return tp.ParseWithOptions(read, nil, &ts.ParseOptions{ProgressCallback: func(ts.ParseState) bool { return done.Load() }})
 }
 
 // convert copies the node under the cursor and everything below it.

@@ -9,7 +9,7 @@ set -e
 for f in "$2"/*.pb.go; do
   awk '
     /_name = map\[int32\]string\{$/ { inmap = 1; print; next }
-    inmap && /^\t}$/ { inmap = 0; held = ""; print; next }
+    inmap && /^\t?}$/ { inmap = 0; held = ""; print; next }
     inmap { if (held != "") print held; held = $0; next }
     { print }
   ' "$f" > "$f.tmp" && mv "$f.tmp" "$f"

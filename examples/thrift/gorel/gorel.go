@@ -120,7 +120,7 @@ func spots(_ context.Context, in relation.Input) ([]relation.Spot, error) {
 	out := make([]relation.Spot, len(gs))
 	for i, g := range gs {
 		line, col := syntax.Position(in.Src, g.spot.Insert("").Start)
-		out[i] = relation.Spot{Index: i, Line: line, Col: col, Desc: g.spot.Desc}
+		out[i] = relation.Spot{Index: i, Line: line, Col: col, Desc: g.spot.Desc, Kind: "service"} // the YAML relation's region
 	}
 	return out, nil
 }

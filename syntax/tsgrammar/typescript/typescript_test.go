@@ -1,7 +1,9 @@
 package typescript_test
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -63,5 +65,41 @@ func TestSyntaxErrorPositioned(t *testing.T) {
 	}
 	if !strings.HasPrefix(err.Error(), "bad.ts:") {
 		t.Errorf("error %q does not start with the file name", err)
+	}
+}
+
+// lateCtx is a context that is done, but whose Err says so only after
+// its first call: the parse starts, and then finds it done.
+type lateCtx struct {
+	context.Context
+	calls int
+}
+
+func (c *lateCtx) Err() error {
+	c.calls++
+	if c.calls == 1 {
+		return nil
+	}
+	return context.Canceled
+}
+
+// TestParseContext: a parse stops when its context is done, whether before
+// it starts or while it reads (a seed of megabytes takes seconds).
+func TestParseContext(t *testing.T) {
+	cp, ok := typescript.Parser.(syntax.ContextParser)
+	if !ok {
+		t.Fatal("the TypeScript parser takes no context")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := cp.ParseContext(ctx, "a.ts", []byte("export enum A { B }\n")); !errors.Is(err, context.Canceled) {
+		t.Errorf("a parse under a cancelled context: %v", err)
+	}
+	var b strings.Builder
+	for i := 0; b.Len() < 8<<20; i++ {
+		fmt.Fprintf(&b, "export interface I%d {\n  a: number;\n  b?: string;\n}\n", i)
+	}
+	if _, err := cp.ParseContext(&lateCtx{Context: ctx}, "big.ts", []byte(b.String())); !errors.Is(err, context.Canceled) {
+		t.Errorf("a parse whose context is done while it reads: %v", err)
 	}
 }

@@ -1,0 +1,445 @@
+package realbugs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/mcpt-tool/mcpt/config"
+	"github.com/mcpt-tool/mcpt/engine"
+	"github.com/mcpt-tool/mcpt/internal/setup"
+	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/transpiler/spec"
+)
+
+// Defaults of the zero fields of Options.
+const (
+	DefaultMaxCases = 300
+	DefaultMaxTime  = 10 * time.Minute
+)
+
+// Options configure a run of the benchmark.
+type Options struct {
+	// Root is the checkout: the bugs are in Root/bench/realbugs/bugs, and
+	// a bug's pack is a path under Root.
+	Root string
+	// IDs are the bugs to run, all when empty.
+	IDs []string
+	// MaxCases and MaxTime are the budget of each campaign (one per
+	// release); Seed and Workers those of every campaign (default 1, 1).
+	MaxCases int
+	MaxTime  time.Duration
+	Seed     uint64
+	Workers  int
+	// Tools are what the packs' configurations may name beyond the
+	// builtins (Go checker kinds).
+	Tools *setup.Tools
+	Cache *Cache
+	// Log, when set, receives a line per step.
+	Log io.Writer
+}
+
+// Result is one bug's row of the benchmark.
+type Result struct {
+	ID         string `json:"id"`
+	Tracker    string `json:"tracker"`
+	Transpiler string `json:"transpiler"`
+	Buggy      string `json:"buggy"`
+	Fixed      string `json:"fixed"`
+	Pack       string `json:"pack"`
+	// Found says whether the campaign on the buggy release made a finding
+	// whose test case passes on the fixed release; CasesToFirst counts
+	// the test cases of that campaign, in plan order, up to and with the
+	// first such finding, and Relation and Checker name it.
+	Found        bool   `json:"found"`
+	CasesToFirst int    `json:"cases_to_first,omitempty"`
+	Relation     string `json:"relation,omitempty"`
+	Checker      string `json:"checker,omitempty"`
+	// BuggyCases are the test cases the campaign on the buggy release ran
+	// (it stops at the first finding the fixed release does not have);
+	// BuggyShared those of its findings whose test case fails on the fixed
+	// release too: false alarms of the pack, or a bug both releases have.
+	BuggyCases  int `json:"buggy_cases"`
+	BuggyShared int `json:"buggy_shared"`
+	// FixedCases and FixedFindings are the test cases of the campaign on
+	// the fixed release, run to the budget, and those with findings.
+	// FixedKnown of these have findings that known bugs of the fixed
+	// release explain, all of them (known.yaml; FixedKnownBugs names
+	// them); the others are false alarms of the pack.
+	FixedCases     int      `json:"fixed_cases"`
+	FixedFindings  int      `json:"fixed_findings"`
+	FixedKnown     int      `json:"fixed_known"`
+	FixedKnownBugs []string `json:"fixed_known_bugs,omitempty"`
+	// Error says why the bug could not be run.
+	Error string `json:"error,omitempty"`
+}
+
+// Run runs the benchmark: for each bug, its pack's campaign against the
+// buggy release until a finding whose test case the fixed release passes
+// (or the budget), and against the fixed release to the budget. The
+// bugs' minimal inputs take no part: the packs run on their own seeds.
+func Run(ctx context.Context, opt Options) ([]Result, error) {
+	if opt.MaxCases <= 0 {
+		opt.MaxCases = DefaultMaxCases
+	}
+	if opt.MaxTime <= 0 {
+		opt.MaxTime = DefaultMaxTime
+	}
+	if opt.Seed == 0 {
+		opt.Seed = 1
+	}
+	if opt.Workers <= 0 {
+		opt.Workers = 1
+	}
+	bugs, err := LoadAll(filepath.Join(opt.Root, "bench", "realbugs", "bugs"))
+	if err != nil {
+		return nil, err
+	}
+	if len(opt.IDs) > 0 {
+		var pick []*Bug
+		for _, id := range opt.IDs {
+			i := slices.IndexFunc(bugs, func(b *Bug) bool { return b.ID == id })
+			if i < 0 {
+				return nil, fmt.Errorf("no bug %s under bench/realbugs/bugs", id)
+			}
+			pick = append(pick, bugs[i])
+		}
+		bugs = pick
+	}
+	known, err := LoadKnown(filepath.Join(opt.Root, "bench", "realbugs", KnownFile))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	r := &runner{opt: opt, known: known, fixed: map[string]fixedRun{}}
+	var rows []Result
+	for _, b := range bugs {
+		if ctx.Err() != nil {
+			return rows, ctx.Err()
+		}
+		row, err := r.bug(ctx, b)
+		if err != nil {
+			if ctx.Err() != nil {
+				return rows, ctx.Err()
+			}
+			row.Error = err.Error()
+		}
+		r.logf("%s: %s", b.ID, row.verdict())
+		rows = append(rows, row)
+	}
+	return rows, nil
+}
+
+type runner struct {
+	opt   Options
+	known []*Known
+	// fixed holds the campaigns on fixed releases, by pack and release:
+	// bugs fixed by the same release share one.
+	fixed map[string]fixedRun
+}
+
+type fixedRun struct {
+	cases, findings, known int
+	knownBugs              []string
+}
+
+func (r *runner) logf(format string, args ...any) {
+	if r.opt.Log != nil {
+		fmt.Fprintf(r.opt.Log, "realbugs: "+format+"\n", args...)
+	}
+}
+
+// bug runs the benchmark of one bug.
+func (r *runner) bug(ctx context.Context, b *Bug) (Result, error) {
+	row := Result{ID: b.ID, Tracker: b.Tracker, Transpiler: b.Transpiler, Buggy: b.Buggy, Fixed: b.Fixed, Pack: b.Pack}
+	pack := filepath.Join(r.opt.Root, filepath.FromSlash(b.Pack))
+	if _, err := os.Stat(pack); err != nil {
+		return row, fmt.Errorf("no pack %s for %s yet", b.Pack, b.Transpiler)
+	}
+	buggyBins, err := r.opt.Cache.InstallRelease(ctx, b, b.Buggy)
+	if err != nil {
+		return row, err
+	}
+	fixedBins, err := r.opt.Cache.InstallRelease(ctx, b, b.Fixed)
+	if err != nil {
+		return row, err
+	}
+	fixed, err := r.load(pack, fixedBins)
+	if err != nil {
+		return row, fmt.Errorf("%s with %s %s: %w", b.Pack, b.Transpiler, b.Fixed, err)
+	}
+	defer fixed.Close()
+	buggy, err := r.load(pack, buggyBins)
+	if err != nil {
+		return row, fmt.Errorf("%s with %s %s: %w", b.Pack, b.Transpiler, b.Buggy, err)
+	}
+	defer buggy.Close()
+
+	r.logf("%s: %s %s, to the first finding that %s does not have", b.ID, b.Transpiler, b.Buggy, b.Fixed)
+	cf := &confirmer{s: fixed, bases: map[string]*engine.Base{}}
+	var confirmErr error
+	rep, err := r.campaign(ctx, buggy, func(ctx context.Context, cr *engine.CaseResult) bool {
+		if !hasOracleFinding(cr) {
+			return false
+		}
+		passes, err := cf.passes(ctx, cr)
+		if err != nil {
+			confirmErr = err
+			return true
+		}
+		if !passes {
+			row.BuggyShared++
+			return false
+		}
+		f := firstOracle(cr)
+		row.Found, row.CasesToFirst, row.Relation, row.Checker = true, cr.Index+1, f.Relation, f.Checker
+		return true
+	})
+	if err != nil {
+		return row, fmt.Errorf("%s %s: %w", b.Transpiler, b.Buggy, err)
+	}
+	if confirmErr != nil {
+		return row, fmt.Errorf("running a finding of %s on %s: %w", b.Buggy, b.Fixed, confirmErr)
+	}
+	row.BuggyCases = rep.TestCases
+
+	key := b.Pack + "\x00" + strings.Join(b.Packages, " ") + "\x00" + b.Fixed
+	fr, ok := r.fixed[key]
+	if !ok {
+		r.logf("%s: %s %s, to the budget", b.ID, b.Transpiler, b.Fixed)
+		rep, err := r.campaign(ctx, fixed, nil)
+		if err != nil {
+			return row, fmt.Errorf("%s %s: %w", b.Transpiler, b.Fixed, err)
+		}
+		fr = r.classify(b, rep)
+		r.fixed[key] = fr
+	}
+	row.FixedCases, row.FixedFindings, row.FixedKnown, row.FixedKnownBugs = fr.cases, fr.findings, fr.known, fr.knownBugs
+	return row, nil
+}
+
+// load reads the pack's configuration with its transpiler taken from
+// bins: a command or worker program named like one of theirs runs from
+// there, and every program the transpiler starts finds theirs first on
+// PATH (a plugin of protoc), as node finds their packages on NODE_PATH.
+func (r *runner) load(pack string, bins []string) (*setup.Setup, error) {
+	edit := func(cfg *config.Config) error {
+		sp := &cfg.Transpiler.Spec
+		if sp.Kind != spec.Command && sp.Kind != spec.Worker {
+			return fmt.Errorf("the benchmark runs a pack whose transpiler is a command or a worker, not %s", sp.Kind)
+		}
+		if len(sp.Argv) > 0 {
+			if p, err := lookPath(filepath.Base(sp.Argv[0]), strings.Join(bins, string(os.PathListSeparator))); err == nil {
+				sp.Argv[0] = p
+			}
+		}
+		path := os.Getenv("PATH")
+		if v, ok := envValue(sp.Env, "PATH"); ok {
+			path = v
+		}
+		sp.Env = setEnv(sp.Env, "PATH", strings.Join(append(slices.Clone(bins), path), string(os.PathListSeparator)))
+		sp.Env = setEnv(sp.Env, "NODE_PATH", nodePath(bins))
+		return nil
+	}
+	return setup.Load(pack, setup.Options{Tools: r.opt.Tools, Edit: edit})
+}
+
+// campaign runs the pack's campaign in memory; when stop, called with
+// each test case that has findings, says so, the campaign stops after it.
+func (r *runner) campaign(ctx context.Context, s *setup.Setup, stop func(context.Context, *engine.CaseResult) bool) (*result.Report, error) {
+	opt := s.EngineOptions()
+	opt.Seed, opt.Workers, opt.MaxCases, opt.MaxTime, opt.OutDir = r.opt.Seed, r.opt.Workers, r.opt.MaxCases, r.opt.MaxTime, ""
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if stop != nil {
+		opt.OnCase = func(cr *engine.CaseResult) {
+			if len(cr.Findings) > 0 && cctx.Err() == nil && stop(ctx, cr) {
+				cancel()
+			}
+		}
+	}
+	c := &engine.Campaign{Transpiler: s.Transpiler, Relations: s.Relations, Seeds: s.Seeds, Options: opt}
+	rep, err := c.Run(cctx)
+	if err != nil {
+		return nil, err
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	return rep, nil
+}
+
+// confirmer runs test cases of the buggy release's campaign on the fixed
+// release.
+type confirmer struct {
+	s     *setup.Setup
+	bases map[string]*engine.Base
+}
+
+// passes tells whether the test case of cr passes on the fixed release:
+// its base accepted and its follow-up's checks all hold.
+func (c *confirmer) passes(ctx context.Context, cr *engine.CaseResult) (bool, error) {
+	i := slices.IndexFunc(c.s.Seeds, func(s engine.Seed) bool { return s.Name == cr.Seed })
+	rel := c.s.Relation(cr.Relation)
+	if i < 0 || rel == nil {
+		return false, fmt.Errorf("the fixed release's campaign has no seed %s or relation %s", cr.Seed, cr.Relation)
+	}
+	// The test case runs under the combination of flags it ran under.
+	seed, err := c.s.Seed(c.s.Seeds[i], cr.Flags, nil)
+	if err != nil {
+		return false, err
+	}
+	opt := c.s.EngineOptions()
+	t := &engine.Tester{
+		Transpiler: c.s.Transpiler, Normalize: c.s.Normalize, BaseRuns: opt.BaseRuns,
+		ConfirmRuns: opt.ConfirmRuns, Style: opt.Style, Release: c.s.Release,
+	}
+	key := seed.Name + "\x00" + cr.Flags
+	base, ok := c.bases[key]
+	if !ok {
+		if base, err = t.Base(ctx, seed); err != nil {
+			return false, err
+		}
+		c.bases[key] = base
+	}
+	if base.Skip != "" {
+		return false, nil // the fixed release does not take the seed: no comparison
+	}
+	spot, err := t.SpotAt(ctx, rel, seed, cr.Spot.Index)
+	if err != nil {
+		return false, err
+	}
+	out, err := t.Run(ctx, engine.Test{Index: cr.Index, Base: base, Relation: rel, Spot: spot, CaseSeed: firstOracle(cr).CaseSeed})
+	if err != nil {
+		return false, err
+	}
+	return len(out.Findings) == 0 && out.Skip == "", nil
+}
+
+func hasOracleFinding(cr *engine.CaseResult) bool { return firstOracle(cr) != nil }
+
+// firstOracle is the first finding of cr that a checker made, nil when
+// none did (a crash or a rejected follow-up is not a silent bug's).
+func firstOracle(cr *engine.CaseResult) *result.Finding {
+	for i := range cr.Findings {
+		if cr.Findings[i].Kind == result.Oracle {
+			return &cr.Findings[i]
+		}
+	}
+	return nil
+}
+
+// classify counts the test cases of the fixed release's campaign that
+// have findings, and those whose findings known bugs of the fixed release
+// all explain.
+func (r *runner) classify(b *Bug, rep *result.Report) fixedRun {
+	fr := fixedRun{cases: rep.TestCases}
+	explained := map[int]bool{} // by case: every finding so far explained
+	var names []string
+	for i := range rep.Findings {
+		f := &rep.Findings[i]
+		k := Explain(r.known, b.Transpiler, b.Fixed, f)
+		if k != nil && !slices.Contains(names, k.Name()) {
+			names = append(names, k.Name())
+		}
+		ok, seen := explained[f.Case]
+		explained[f.Case] = k != nil && (ok || !seen)
+	}
+	for _, ok := range explained {
+		fr.findings++
+		if ok {
+			fr.known++
+		}
+	}
+	slices.Sort(names)
+	fr.knownBugs = names
+	return fr
+}
+
+// envValue returns the value of key in env (KEY=value entries).
+func envValue(env spec.Env, key string) (string, bool) {
+	for _, e := range env {
+		if k, v, ok := strings.Cut(e, "="); ok && k == key {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// setEnv returns env with key set to value, in the order of the keys.
+func setEnv(env spec.Env, key, value string) spec.Env {
+	out := slices.DeleteFunc(slices.Clone(env), func(e string) bool { k, _, _ := strings.Cut(e, "="); return k == key })
+	out = append(out, key+"="+value)
+	slices.Sort(out)
+	return out
+}
+
+func (r Result) verdict() string {
+	switch {
+	case r.Error != "":
+		return "not run: " + r.Error
+	case r.Found:
+		return fmt.Sprintf("found after %d test cases (%s: %s); %s", r.CasesToFirst, r.Relation, r.Checker, r.fixedVerdict())
+	default:
+		return fmt.Sprintf("not found in %d test cases; %s", r.BuggyCases, r.fixedVerdict())
+	}
+}
+
+// fixedVerdict says what the campaign on the fixed release found.
+func (r Result) fixedVerdict() string {
+	s := fmt.Sprintf("%d false alarms in %d test cases on %s", r.FixedFindings-r.FixedKnown, r.FixedCases, r.Fixed)
+	if r.FixedKnown > 0 {
+		s += fmt.Sprintf(", and %d test cases with findings of known bugs of %s: %s", r.FixedKnown, r.Fixed, strings.Join(r.FixedKnownBugs, "; "))
+	}
+	return s
+}
+
+// WriteTable writes the rows as a table, then how many bugs were found and
+// how many fixed releases had findings.
+func WriteTable(w io.Writer, rows []Result) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "bug\ttracker\tbuggy → fixed\tfound on buggy\tfalse alarms on fixed\tknown bugs of fixed\tby")
+	found, clean, ran := 0, 0, 0
+	for _, r := range rows {
+		releases := r.Buggy + " → " + r.Fixed
+		if r.Error != "" {
+			fmt.Fprintf(tw, "%s\t%s\t%s\tnot run\t\t\t%s\n", r.ID, r.Tracker, releases, r.Error)
+			continue
+		}
+		ran++
+		f := fmt.Sprintf("no (%d test cases)", r.BuggyCases)
+		by := ""
+		if r.Found {
+			found++
+			f = fmt.Sprintf("yes, after %d test cases", r.CasesToFirst)
+			by = r.Relation + ": " + r.Checker
+		}
+		if r.FixedFindings == r.FixedKnown {
+			clean++
+		}
+		kb := "-"
+		if r.FixedKnown > 0 {
+			kb = fmt.Sprintf("%d test cases: %s", r.FixedKnown, strings.Join(r.FixedKnownBugs, "; "))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d of %d test cases\t%s\t%s\n", r.ID, r.Tracker, releases, f, r.FixedFindings-r.FixedKnown, r.FixedCases, kb, by)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	pct := 0
+	if len(rows) > 0 {
+		pct = 100 * found / len(rows)
+	}
+	_, err := fmt.Fprintf(w, "found %d of %d bugs (%d %%); %d of %d fixed releases run without a false alarm\n", found, len(rows), pct, clean, ran)
+	return err
+}
+
+// ErrNoRoot says that the checkout holding the benchmark was not found.
+var ErrNoRoot = errors.New("no bench/realbugs/bugs under the working directory or the module root (run in a checkout of mcpt, or give --realbugs-root)")

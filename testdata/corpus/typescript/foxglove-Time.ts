@@ -1,0 +1,4 @@
+export type Time = {
+  sec: number;
+  nsec: number;
+};
