@@ -690,9 +690,11 @@ func (s Spot) Insert(text string) Edit {
 			// what follows the comment starts a line of its own
 			ws = lay.EOL + lineIndentAt(src, b.Start)
 		}
-		if b.Sep == nil && lay.Sep != "" && !lay.Optional {
-			// the last member gains the separator it had no need of
-			e := nodeEnd(src, b.Node)
+		e := nodeEnd(src, b.Node)
+		if b.Sep == nil && lay.Sep != "" && (!lay.Optional || !lay.OnePerLine && src[e-1] != '}') {
+			// the last member gains the separator it had no need of (on
+			// one line, a terminator too: `{ a: T; b: U }`, but after a
+			// body)
 			return Edit{Start: e, End: b.End, Text: lay.Sep + string(src[e:b.End]) + ws + text}
 		}
 		return Edit{Start: b.End, End: b.End, Text: ws + text}
