@@ -151,6 +151,7 @@ var tsRelationLists = map[string]string{
 	"add-interface-member": "interface_body", "add-optional-interface-member": "interface_body", "add-optional-member": "interface_body",
 	"add-class-property": "class_body", "add-constant": "program", "add-parameter-property": "class_body",
 	"add-enum-member-special": "enum_body", "add-export": "program", "add-reexport": "program", "add-static-block": "class_body",
+	"add-class-method": "class_body", "add-type-member": "object_type",
 }
 
 // tsBlindPairs counts the relation-seed pairs where the seed has a list
