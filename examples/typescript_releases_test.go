@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"maps"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -95,7 +96,7 @@ func TestTypeScriptReleases(t *testing.T) {
 					rejected++
 				case result.Oracle:
 					oracle++
-					t.Errorf("tsc %s under %s: %s %s on %s: %s", v, f.Flags, f.Relation, f.Checker, filepath.Base(f.SeedFile), f.Message)
+					t.Errorf("tsc %s under %s: %s %s on %s: %s\n%s", v, f.Flags, f.Relation, f.Checker, filepath.Base(f.SeedFile), f.Message, f.Diff)
 				default:
 					t.Errorf("tsc %s under %s: %s of %s on %s: %s", v, f.Flags, f.Kind, f.Relation, filepath.Base(f.SeedFile), f.Message)
 				}
@@ -154,6 +155,9 @@ func tsReleaseCampaign(t *testing.T, pkg string, seeds []string, perCombination 
 	// so that the budget spreads over the pairs: a combination's test
 	// cases are as many visits of its seeds.
 	opt.Seed, opt.Workers, opt.MaxCases, opt.MaxMR, opt.MaxSpots, opt.MaxTime, opt.OutDir = 1, 2, combos*perCombination, 1, 1, 0, ""
+	// Every finding keeps its evidence (none is only counted in its
+	// group), for the diffs that tell a known bug's findings.
+	opt.BundlesPerGroup = math.MaxInt32
 	c := &engine.Campaign{Transpiler: s.Transpiler, Relations: s.Relations, Seeds: s.Seeds, Options: opt}
 	rep, err := c.Run(context.Background())
 	if err != nil {
