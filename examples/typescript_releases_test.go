@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -167,4 +168,63 @@ func tsReleaseCampaign(t *testing.T, pkg string, seeds []string, perCombination 
 		rep.Release = s.Release
 	}
 	return rep, combos
+}
+
+// TestTypeScriptReleaseSupport: releases.yaml on a release out of the
+// pack's range, or with a flag value the release does not have, stops at
+// start with one line naming the pack's supports; a release that lacks
+// some values runs the others. The worker loads a stand-in TypeScript
+// package that only tells its release.
+func TestTypeScriptReleaseSupport(t *testing.T) {
+	needTsc(t)
+	fake := func(v string) string {
+		dir := t.TempDir()
+		pkg := filepath.Join(dir, "node_modules", "typescript")
+		if err := os.MkdirAll(pkg, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for name, text := range map[string]string{
+			"package.json": `{"name": "typescript", "version": "` + v + `"}`,
+			"index.js":     `exports.version = "` + v + `";`,
+		} {
+			if err := os.WriteFile(filepath.Join(pkg, name), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return dir
+	}
+	load := func(v string, flags ...string) (*setup.Setup, error) {
+		t.Setenv(realbugs.TypeScriptVar, fake(v))
+		return setup.Load(filepath.Join(tsDir, "releases.yaml"), setup.Options{Flags: flags})
+	}
+	for _, c := range []struct {
+		release string
+		flags   []string
+		want    string
+	}{
+		{"6.0.0", nil, "release 6.0.0 of the transpiler is not supported by the pack, which supports >=3.5.0 <6"},
+		{"3.4.5", nil, "release 3.4.5 of the transpiler is not supported"},
+		{"3.5.3", []string{"target=es2022"}, "release 3.5.3 of the transpiler takes no value of target the configuration gives: target=es2022 (the pack supports it for releases >=4.6.0"},
+		{"4.6.4", []string{"module=nodenext"}, "takes no value of module the configuration gives: module=nodenext"},
+	} {
+		s, err := load(c.release, c.flags...)
+		if err == nil {
+			s.Close()
+			t.Errorf("%s %v: loaded", c.release, c.flags)
+			continue
+		}
+		if msg := err.Error(); !strings.Contains(msg, c.want) || strings.Contains(msg, "\n") {
+			t.Errorf("%s %v: %q, want one line with %q", c.release, c.flags, msg, c.want)
+		}
+	}
+	// 3.6: ES2017 and ESNext, CommonJS and ESNext, useDefineForClassFields
+	// not given, strict on and off
+	s, err := load("3.6.4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if n := s.EngineOptions().Flags.Size(); n != 8 || s.Release != "3.6.4" {
+		t.Errorf("release %s: %d combinations, want 8 on 3.6.4", s.Release, n)
+	}
 }
