@@ -132,7 +132,9 @@ func TestTypeScriptLayouts(t *testing.T) {
 	derived, _ := filepath.Glob(filepath.Join(tsDir, "derived", "*.yaml"))
 	rels := loadRelationSets(t, files, derived)
 	seeds, _ := filepath.Glob(filepath.Join(tsDir, "*.ts"))
-	if len(seeds) < 6 || len(rels) < 8 {
+	more, _ := filepath.Glob(filepath.Join(tsDir, "more", "*.ts"))
+	seeds = append(seeds, more...)
+	if len(seeds) < 7 || len(rels) < 8 {
 		t.Fatalf("%d seeds, %d relations: the pack is not where it was", len(seeds), len(rels))
 	}
 	checkLayouts(t, parseTS, rels, seeds, []layout{{"one-line lists", oneLine}, {"brace on the next line", braceOnNextLine}, {"tabs", tabs}, {"comments and decorators", commented}, {"CRLF", crlf}})

@@ -58,9 +58,9 @@ func TestTypeScriptReleases(t *testing.T) {
 	}
 	cache := &realbugs.Cache{Dir: dir, Log: t.Logf}
 	var seeds []string
-	globs := []string{"typescript/*.ts", "../testdata/corpus/typescript/*.ts"}
+	globs := []string{"typescript/*.ts", "typescript/more/*.ts", "../testdata/corpus/typescript/*.ts"}
 	if !*tsCorpus {
-		globs = globs[:1]
+		globs = globs[:2]
 	}
 	for _, g := range globs {
 		m, err := filepath.Glob(g)
