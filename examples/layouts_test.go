@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/relation/protorel"
 	"github.com/mcpt-tool/mcpt/relation/yamlrel"
 	"github.com/mcpt-tool/mcpt/syntax"
 )
@@ -40,7 +41,8 @@ func loadRelationSets(t *testing.T, sets ...[]string) []*relation.Relation {
 	t.Helper()
 	var rels []*relation.Relation
 	for _, set := range sets {
-		rs, err := yamlrel.LoadFiles(set...)
+		// the kinds written in Go that the packs use, as cmd/mcpt has them
+		rs, err := yamlrel.LoadFilesWith(yamlrel.Options{CheckerKinds: protorel.Kinds}, set...)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -119,6 +119,26 @@ func TestProtobufGeneratedHeader(t *testing.T) {
 	t.Fatal("no relation add-message")
 }
 
+// TestProtobufCommentedOutField: a comment line that reads like a doc
+// comment going on in code (a field commented out) is a comment: the
+// message's last spot is after its last field, none is inside the comment.
+func TestProtobufCommentedOutField(t *testing.T) {
+	rels := loadRelationSets(t, []string{filepath.Join("protobuf", "derived", "add-field.yaml")})
+	src := []byte("syntax = \"proto2\";\n\nmessage M {\n  optional string name = 2;\n  // do not use.\n  // repeated Type parameters = 3;\n}\n")
+	for _, r := range rels {
+		if r.Name != "add-field" {
+			continue
+		}
+		got := spotDescs(t, r, "c.proto", src)
+		want := []string{"mbody of M, before name", "mbody of M, after name"}
+		if !slices.Equal(got, want) {
+			t.Errorf("add-field spots: %q, want %q", got, want)
+		}
+		return
+	}
+	t.Fatal("no relation add-field")
+}
+
 // TestProtobufGoFaultExact (tools tier): the shipped Go fault
 // (faulty/gen-go.sh drops the last entry of every enum's name map, the
 // descriptor stays intact) is caught by go/mcpt.yaml's exact relation

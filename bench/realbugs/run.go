@@ -282,6 +282,9 @@ func typescriptDir(bins []string) string {
 func (r *runner) campaign(ctx context.Context, s *setup.Setup, stop func(context.Context, *engine.CaseResult) bool) (*result.Report, error) {
 	opt := s.EngineOptions()
 	opt.Seed, opt.Workers, opt.MaxCases, opt.MaxTime, opt.OutDir = r.opt.Seed, r.opt.Workers, r.opt.MaxCases, r.opt.MaxTime, ""
+	// Every finding keeps its evidence (a counted one drops its diff, which
+	// a known bug's pattern reads): the budget bounds them.
+	opt.BundlesPerGroup = max(r.opt.MaxCases, 1)
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if stop != nil {

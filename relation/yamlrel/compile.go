@@ -166,6 +166,11 @@ func LoadWith(o Options, fsys fs.FS, names ...string) ([]*relation.Relation, err
 
 // LoadFiles is Load for relation files on disk, named by path.
 func LoadFiles(paths ...string) ([]*relation.Relation, error) {
+	return LoadFilesWith(Options{}, paths...)
+}
+
+// LoadFilesWith is LoadFiles with options.
+func LoadFilesWith(o Options, paths ...string) ([]*relation.Relation, error) {
 	r := snapshot.NewReader()
 	names := make([]string, len(paths))
 	for i, p := range paths {
@@ -175,7 +180,7 @@ func LoadFiles(paths ...string) ([]*relation.Relation, error) {
 		}
 		names[i] = name
 	}
-	return Load(r.FS(), names...)
+	return LoadWith(o, r.FS(), names...)
 }
 
 // compile compiles the relations of every file read, once the
