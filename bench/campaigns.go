@@ -30,6 +30,8 @@ type sample struct {
 	cases int           // test cases (0 for a bare loop)
 	runs  int           // transpiler runs
 	check int64         // the engine's CheckNS
+	// sem is what the semantic checkers did in the run.
+	sem workerCounts
 }
 
 // job is a kind of timed run.
@@ -264,6 +266,9 @@ func runStats(name string, ss []sample) RunStats {
 	r.WallMinS, r.WallMaxS = percentile(walls, 0), percentile(walls, 1)
 	r.RunsPerS = float64(r.Runs) / r.WallS
 	r.CasesPerS = float64(r.TestCases) / r.WallS
+	// The last run's: the first may prepare what the others reuse.
+	last := ss[len(ss)-1].sem
+	r.SemanticProcesses, r.GoProbeChecks, r.GoProbeBuilt = last.processes, last.goChecks, last.goBuilt
 	if r.TestCases > 0 {
 		r.AllocKBPerCase = float64(ss[0].alloc) / float64(r.TestCases) / 1024
 	}
@@ -288,18 +293,18 @@ func (e *env) runCampaign(ctx context.Context, c *engine.Campaign) (sample, erro
 		defer os.RemoveAll(dir)
 		c.Options.OutDir = dir
 	}
-	a0 := allocated()
+	a0, sem0 := allocated(), semanticCounts()
 	t0, c0 := time.Now(), cpuTime()
 	rep, err := c.Run(ctx)
 	wall, cpu := time.Since(t0), cpuTime()-c0
-	alloc := allocated() - a0
+	alloc, sem := allocated()-a0, semanticCounts().sub(sem0)
 	if err != nil {
 		return sample{}, err
 	}
 	if len(rep.Findings) > 0 {
 		e.opt.logf("warning: %s campaign found %d findings (the example expects none)", rep.Mode, len(rep.Findings))
 	}
-	return sample{wall: wall, cpu: cpu, alloc: alloc, cases: rep.TestCases, runs: rep.TranspilerRuns, check: rep.Timing.CheckNS}, nil
+	return sample{wall: wall, cpu: cpu, alloc: alloc, cases: rep.TestCases, runs: rep.TranspilerRuns, check: rep.Timing.CheckNS, sem: sem}, nil
 }
 
 // allocated is the number of bytes the process has allocated so far.

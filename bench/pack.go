@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"sync/atomic"
 	"text/tabwriter"
 	"time"
 
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/internal/setup"
+	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/transpiler"
 	"github.com/mcpt-tool/mcpt/transpiler/spec"
 )
@@ -45,7 +47,7 @@ type PackResults struct {
 	Date    string  `json:"date"`
 	Machine Machine `json:"machine"`
 	Config  string  `json:"config"`
-	Command string  `json:"command"`
+	Command string  `json:"command,omitempty"`
 	Repeat  int     `json:"repeat"`
 	Seed    uint64  `json:"seed"`
 	// TestCases and Runs are those of one campaign (every campaign makes
@@ -57,13 +59,24 @@ type PackResults struct {
 	// second; BareRunsPerS1W and BareRunsPerS2W the bare loops' runs per
 	// second; Utilisation1W and Utilisation2W the campaign's runs per
 	// second over the loop's, median over the rounds.
-	CasesPerS1W    float64    `json:"test_cases_per_s_1w"`
-	CasesPerS2W    float64    `json:"test_cases_per_s_2w"`
-	BareRunsPerS1W float64    `json:"bare_runs_per_s_1w"`
-	BareRunsPerS2W float64    `json:"bare_runs_per_s_2w"`
-	Utilisation1W  float64    `json:"utilisation_1w"`
-	Utilisation2W  float64    `json:"utilisation_2w"`
-	RunStats       []RunStats `json:"runs"`
+	CasesPerS1W    float64 `json:"test_cases_per_s_1w"`
+	CasesPerS2W    float64 `json:"test_cases_per_s_2w"`
+	BareRunsPerS1W float64 `json:"bare_runs_per_s_1w"`
+	BareRunsPerS2W float64 `json:"bare_runs_per_s_2w"`
+	Utilisation1W  float64 `json:"utilisation_1w"`
+	Utilisation2W  float64 `json:"utilisation_2w"`
+	// SemanticChecks counts the checks of the pack's relations whose kind
+	// is semantic (js-shape, dts-probe, go-probe); when there are some,
+	// CasesPerSWithout1W and 2W are the test cases per second of the
+	// same campaigns with those checks left out, and SemanticRatio1W and
+	// 2W the campaign's test cases per second over those without, median
+	// over the rounds.
+	SemanticChecks     int        `json:"semantic_checks"`
+	CasesPerSWithout1W float64    `json:"test_cases_per_s_without_semantic_1w,omitempty"`
+	CasesPerSWithout2W float64    `json:"test_cases_per_s_without_semantic_2w,omitempty"`
+	SemanticRatio1W    float64    `json:"semantic_over_without_1w,omitempty"`
+	SemanticRatio2W    float64    `json:"semantic_over_without_2w,omitempty"`
+	RunStats           []RunStats `json:"runs"`
 }
 
 // Pack measures a pack: an untimed MCP campaign records its transpiler
@@ -87,20 +100,37 @@ func Pack(ctx context.Context, opt PackOptions) (*PackResults, error) {
 		return nil, err
 	}
 	defer s.Close()
+	// The same pack with its semantic checks left out, when it has some.
+	var left atomic.Int64
+	bare, err := setup.Load(opt.Config, setup.Options{Tools: withoutSemantic(opt.Tools, &left)})
+	if err != nil {
+		return nil, err
+	}
+	defer bare.Close()
 	tr := s.Config.Transpiler
-	if tr.Kind != spec.Command {
-		return nil, fmt.Errorf("bench: %s: the pack's transpiler must be a command, not %s", opt.Config, tr.Kind)
+	// The bare loop runs a command; a pack with another transpiler is
+	// measured only with and without its semantic checks.
+	command := tr.Kind == spec.Command
+	if !command && left.Load() == 0 {
+		return nil, fmt.Errorf("bench: %s: the pack's transpiler must be a command, not %s, or its relations have semantic checks", opt.Config, tr.Kind)
 	}
 	e := &env{opt: Options{Log: opt.Log, Repeat: opt.Repeat}}
 	stall0, t0 := cpuStall(), time.Now()
 	res := &PackResults{
 		Date: time.Now().UTC().Format(time.RFC3339), Machine: thisMachine(),
-		Config: opt.Config, Command: fmt.Sprint(tr.Argv), Repeat: opt.Repeat, Seed: 1,
+		Config: opt.Config, Repeat: opt.Repeat, Seed: 1,
 	}
-	campaign := func(t transpiler.Transpiler, workers int) *engine.Campaign {
+	if command {
+		res.Command = fmt.Sprint(tr.Argv)
+	}
+	campaign := func(t transpiler.Transpiler, workers int, rels ...[]*relation.Relation) *engine.Campaign {
 		b := s.Config.Budget
+		relations := s.Relations
+		if len(rels) > 0 {
+			relations = rels[0]
+		}
 		return &engine.Campaign{
-			Transpiler: t, Relations: s.Relations, Seeds: s.Seeds,
+			Transpiler: t, Relations: relations, Seeds: s.Seeds,
 			Options: engine.Options{
 				Mode: engine.MCP, Seed: 1, MaxCases: opt.Cases, MaxMR: b.MaxMR, MaxSpots: b.MaxSpots,
 				Workers: workers, BaseRuns: s.Config.BaseRuns, Normalize: s.Normalize, Style: s.Style(), Config: s.Config.File,
@@ -115,15 +145,25 @@ func Pack(ctx context.Context, opt PackOptions) (*PackResults, error) {
 	res.TestCases, res.Runs, res.Findings = rep.TestCases, rep.TranspilerRuns, len(rep.Findings)
 	e.opt.logf("pack %s: %d test cases, %d transpiler runs, %d findings", opt.Config, rep.TestCases, rep.TranspilerRuns, len(rep.Findings))
 	var comps []comparison
+	name := func(what string, w int) string { return fmt.Sprintf("%s, %d worker%s", what, w, plural(w)) }
 	for _, w := range []int{1, 2} {
-		camp := &job{name: fmt.Sprintf("MCP, %d worker%s", w, plural(w)), run: func(ctx context.Context) (sample, error) {
+		camp := &job{name: name("MCP", w), run: func(ctx context.Context) (sample, error) {
 			return e.runCampaign(ctx, campaign(s.Transpiler, w))
 		}}
-		loop := &job{name: fmt.Sprintf("bare loop, %d worker%s", w, plural(w)), run: func(ctx context.Context) (sample, error) {
-			return bareLoop(ctx, tr.Process, rec.reqs, w)
-		}}
-		comps = append(comps, comparison{fmt.Sprintf("utilisation_%dw", w), camp, loop, utilisation, opt.Repeat})
+		if command {
+			loop := &job{name: name("bare loop", w), run: func(ctx context.Context) (sample, error) {
+				return bareLoop(ctx, tr.Process, rec.reqs, w)
+			}}
+			comps = append(comps, comparison{fmt.Sprintf("utilisation_%dw", w), camp, loop, utilisation, opt.Repeat})
+		}
+		if left.Load() > 0 {
+			without := &job{name: name("MCP without semantic checks", w), run: func(ctx context.Context) (sample, error) {
+				return e.runCampaign(ctx, campaign(s.Transpiler, w, bare.Relations))
+			}}
+			comps = append(comps, comparison{fmt.Sprintf("semantic_%dw", w), camp, without, throughput, opt.Repeat})
+		}
 	}
+	res.SemanticChecks = int(left.Load())
 	t, err := e.timeRounds(ctx, comps, opt.Repeat)
 	if err != nil {
 		return nil, err
@@ -131,9 +171,24 @@ func Pack(ctx context.Context, opt PackOptions) (*PackResults, error) {
 	var rs Results
 	rs.addRunStats(comps, t.samples)
 	res.RunStats = rs.Runs
-	res.CasesPerS1W, res.BareRunsPerS1W = rs.Runs[0].CasesPerS, rs.Runs[1].RunsPerS
-	res.CasesPerS2W, res.BareRunsPerS2W = rs.Runs[2].CasesPerS, rs.Runs[3].RunsPerS
-	res.Utilisation1W, res.Utilisation2W = median(t.values["utilisation_1w"]), median(t.values["utilisation_2w"])
+	stat := func(name string) RunStats {
+		for _, r := range rs.Runs {
+			if r.Name == name {
+				return r
+			}
+		}
+		return RunStats{}
+	}
+	res.CasesPerS1W, res.CasesPerS2W = stat(name("MCP", 1)).CasesPerS, stat(name("MCP", 2)).CasesPerS
+	res.BareRunsPerS1W, res.BareRunsPerS2W = stat(name("bare loop", 1)).RunsPerS, stat(name("bare loop", 2)).RunsPerS
+	res.CasesPerSWithout1W = stat(name("MCP without semantic checks", 1)).CasesPerS
+	res.CasesPerSWithout2W = stat(name("MCP without semantic checks", 2)).CasesPerS
+	if left.Load() > 0 {
+		res.SemanticRatio1W, res.SemanticRatio2W = median(t.values["semantic_1w"]), median(t.values["semantic_2w"])
+	}
+	if command {
+		res.Utilisation1W, res.Utilisation2W = median(t.values["utilisation_1w"]), median(t.values["utilisation_2w"])
+	}
 	res.Machine.LoadAfter = loadAverage()
 	if stall1 := cpuStall(); stall0 >= 0 && stall1 >= stall0 {
 		res.Machine.CPUPressure = 100 * float64(stall1-stall0) / float64(time.Since(t0).Microseconds())
@@ -145,15 +200,51 @@ func Pack(ctx context.Context, opt PackOptions) (*PackResults, error) {
 func (r *PackResults) WriteTable(out io.Writer) error {
 	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "%s: %d test cases, %d transpiler runs, %d findings; %d rounds, medians\n", r.Config, r.TestCases, r.Runs, r.Findings, r.Repeat)
-	fmt.Fprintf(tw, "workers\tMCP test cases/s\tMCP runs/s\tbare loop runs/s\tMCP runs/s over bare\n")
+	stat := func(prefix string, w int) RunStats {
+		for _, s := range r.RunStats {
+			if s.Name == fmt.Sprintf("%s, %d worker%s", prefix, w, plural(w)) {
+				return s
+			}
+		}
+		return RunStats{}
+	}
+	bare := r.BareRunsPerS1W > 0
+	if bare {
+		fmt.Fprintf(tw, "workers\tMCP test cases/s\tMCP runs/s\tbare loop runs/s\tMCP runs/s over bare\n")
+	}
 	for i, w := range []int{1, 2} {
-		c, l := r.RunStats[2*i], r.RunStats[2*i+1]
+		if !bare {
+			break
+		}
+		c, l := stat("MCP", w), stat("bare loop", w)
 		util := []float64{r.Utilisation1W, r.Utilisation2W}[i]
 		fmt.Fprintf(tw, "%d\t%.1f\t%.1f\t%.1f\t%.2f\n", w, c.CasesPerS, c.RunsPerS, l.RunsPerS, util)
+	}
+	if r.SemanticChecks > 0 {
+		if bare {
+			fmt.Fprintln(tw)
+		}
+		fmt.Fprintf(tw, "workers\ttest cases/s with semantic checks\twithout\twith over without\tprocesses started (node, go)\tgo-probe checks built\n")
+		for i, w := range []int{1, 2} {
+			c, wo := stat("MCP", w), stat("MCP without semantic checks", w)
+			ratio := []float64{r.SemanticRatio1W, r.SemanticRatio2W}[i]
+			built := "-"
+			if c.GoProbeChecks > 0 {
+				built = fmt.Sprintf("%d of %d", c.GoProbeBuilt, c.GoProbeChecks)
+			}
+			fmt.Fprintf(tw, "%d\t%.1f\t%.1f\t%.2f\t%d\t%s\n", w, c.CasesPerS, wo.CasesPerS, ratio, c.SemanticProcesses, built)
+		}
+	} else {
+		fmt.Fprintf(tw, "no semantic checks (js-shape, dts-probe, go-probe) in the pack's relations\n")
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(out, "bare loop: %s per input\n%s\n", r.Command, r.Machine)
+	if bare {
+		if _, err := fmt.Fprintf(out, "bare loop: %s per input\n", r.Command); err != nil {
+			return err
+		}
+	}
+	_, err := fmt.Fprintf(out, "%s\n", r.Machine)
 	return err
 }

@@ -113,6 +113,13 @@ type RunStats struct {
 	AllocKBPerCase float64 `json:"alloc_kb_per_case,omitempty"`
 	CasesPerS      float64 `json:"test_cases_per_s"`
 	RunsPerS       float64 `json:"transpiler_runs_per_s"`
+	// SemanticProcesses are the node and go processes the semantic
+	// checkers started in the job's last run, GoProbeChecks its go-probe
+	// checks and GoProbeBuilt those that built the probe (the others read
+	// the Go without building).
+	SemanticProcesses int64 `json:"semantic_processes,omitempty"`
+	GoProbeChecks     int64 `json:"go_probe_checks,omitempty"`
+	GoProbeBuilt      int64 `json:"go_probe_built,omitempty"`
 }
 
 func (r *Results) hasRun(name string) bool {

@@ -56,6 +56,12 @@ type Config struct {
 	// Flags is the matrix of the transpiler's flags: each seed runs under
 	// each combination of one value per dimension.
 	Flags Flags
+	// Syntax is the parser of the seeds of a campaign without relation
+	// files: a grammar file's path (resolved), or a linked parser's name;
+	// "" to take it from the seeds' extension. SyntaxPos is where it was
+	// given.
+	Syntax    string
+	SyntaxPos Pos
 }
 
 // Signature says what the transpiler's output makes of the program's names,
@@ -82,7 +88,10 @@ type Transpiler struct {
 
 // Seeds names seed files, or a grammar to generate them from.
 type Seeds struct {
-	Files     []string // resolved, sorted, de-duplicated paths
+	Files []string // resolved, sorted, de-duplicated paths
+	// Patterns are the patterns of files as given, resolved against the
+	// configuration's directory.
+	Patterns  []string
 	Grammar   string
 	Count     int
 	Seed      uint64
@@ -125,6 +134,7 @@ type fileYAML struct {
 	ConfirmCounted *bool           `yaml:"confirm_counted"`
 	Signature      *signatureYAML  `yaml:"signature"`
 	Flags          *flagsYAML      `yaml:"flags"`
+	Syntax         *String         `yaml:"syntax"`
 }
 
 type signatureYAML struct {
@@ -206,10 +216,11 @@ func ParseAll(path string, data []byte) (*Config, ErrorList) {
 	} else {
 		c.seeds(y.Seeds, &errs)
 	}
-	if y.Relations == nil {
-		errs.Add(Errorf(top, "missing relations section"))
-	} else {
+	if y.Relations != nil {
 		c.relations(y.Relations, &errs)
+	}
+	if y.Syntax != nil {
+		c.syntax(y.Syntax, &errs)
 	}
 	if y.Budget != nil {
 		c.budget(y.Budget, &errs)
@@ -255,7 +266,7 @@ func ParseAll(path string, data []byte) (*Config, ErrorList) {
 func (c *Config) signature(y *signatureYAML, errs *ErrorList) {
 	for _, f := range y.Forms {
 		if _, ok := namecase.Form(f.Value); !ok {
-			errs.Add(f.At("signature: unknown name form %q (want one of %s)", f.Value, strings.Join(namecase.Forms, ", ")))
+			errs.Add(f.At("signature: unknown name form %q (want one of %s)", f.Value, strings.Join(namecase.Names(), ", ")))
 			continue
 		}
 		c.Signature.Forms = append(c.Signature.Forms, f.Value)
@@ -279,8 +290,33 @@ func (c *Config) relations(r *relationsYAML, errs *ErrorList) {
 	c.Relations.Files = dedupe(c.Relations.Files)
 	c.Relations.Go = r.Go
 	c.Relations.Only = r.Only
-	if len(r.Files) == 0 && len(r.Go) == 0 {
-		errs.Add(Errorf(c.Relations.Pos, "relations: no relation files and no Go relations"))
+}
+
+// ZeroConfig reports whether the campaign has no relation file and no Go
+// relation: its relations are inferred from the seeds and the
+// transpiler's outputs (docs/zeroconfig.md).
+func (c *Config) ZeroConfig() bool { return len(c.Relations.Files) == 0 && len(c.Relations.Go) == 0 }
+
+// syntax reads the parser of the seeds of a zero-config campaign: a
+// grammar file (a path ending in .grammar, relative to the configuration)
+// or the name of a parser linked into mcpt.
+func (c *Config) syntax(s *String, errs *ErrorList) {
+	c.SyntaxPos = s.Pos
+	switch {
+	case s.Value == "":
+		errs.Add(s.At("syntax: give a grammar file (LANGUAGE.grammar) or the name of a parser (typescript)"))
+	case strings.HasSuffix(s.Value, ".grammar"):
+		c.Syntax = c.rel(s.Value)
+		if fi, err := os.Stat(c.Syntax); err != nil {
+			errs.Add(s.At("syntax %q: %v", s.Value, err))
+		} else if !fi.Mode().IsRegular() {
+			errs.Add(s.At("syntax %q: not a regular file", s.Value))
+		}
+	default:
+		c.Syntax = s.Value
+	}
+	if len(c.Relations.Files) > 0 || len(c.Relations.Go) > 0 {
+		errs.Add(s.At("syntax: is for a campaign without relation files, whose relations mcpt infers; relation files name their parser themselves (syntax: in them)"))
 	}
 }
 
@@ -376,6 +412,7 @@ func (c *Config) seeds(s *seedsYAML, errs *ErrorList) {
 		m, err := c.glob(f)
 		errs.Add(err)
 		c.Seeds.Files = append(c.Seeds.Files, m...)
+		c.Seeds.Patterns = append(c.Seeds.Patterns, c.rel(f.Value))
 	}
 	c.Seeds.Files = dedupe(c.Seeds.Files)
 	if s.Grammar != nil {

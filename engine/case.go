@@ -523,7 +523,12 @@ func followUpFindings(ctx context.Context, proto result.Finding, fu *relation.Fo
 		checks = make([]result.CheckOutcome, 0, len(outs))
 		var fails []oracle.Failure
 		for _, oc := range outs {
-			checks = append(checks, result.CheckOutcome{Checker: printable.Line(oc.Checker), Failed: len(oc.Fails) > 0, Undecided: oc.Undecided})
+			co := result.CheckOutcome{Checker: printable.Line(oc.Checker), Failed: len(oc.Fails) > 0, Undecided: oc.Undecided}
+			if oc.Undecided {
+				// On one line first, then escaped, then bounded again.
+				co.Why = result.Reason(printable.Line(result.Reason(oc.Why)))
+			}
+			checks = append(checks, co)
 			fails = append(fails, oc.Fails...)
 		}
 		for _, fl := range fails {

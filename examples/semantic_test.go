@@ -154,3 +154,70 @@ func TestSemanticProtobuf(t *testing.T) {
 		})
 	}
 }
+
+// TestSemanticDerivedProtobuf (tools tier): protobuf/go/derived.semantic.yaml,
+// the derived relations with go-probe's, gives no finding on protoc-gen-go
+// v1.36.12 and finds the three faults of the pack's faulty generators, as
+// go/mcpt.yaml does: the enum name map without its last entry by its
+// derived relations (checker "": any of them), the two faults that write
+// every sibling alike wrongly (which derived.yaml alone misses) by
+// go-probe.
+func TestSemanticDerivedProtobuf(t *testing.T) {
+	needProtobuf(t)
+	path := filepath.Join("protobuf", "go", "derived.semantic.yaml")
+	rep := semanticCampaign(t, path, nil, nil, semanticCases, 4)
+	if len(rep.Findings) > 0 {
+		t.Errorf("%d findings on the correct protoc-gen-go:\n%s", len(rep.Findings), describe(rep, 5))
+	}
+	for _, f := range []struct {
+		semanticFault
+		argv []string
+	}{
+		{semanticFault{"derived.semantic.yaml", "enum-name-map", "add-enum-value", "", 40, 4}, []string{"../faulty/gen-go.sh", "{input}", "{outdir}"}},
+		{semanticFault{"derived.semantic.yaml", "deprecated-getters", "probe-field", "go-probe", 40, 4}, []string{"../semantic/faulty-gen-go.sh", "deprecated-getters", "{input}", "{outdir}"}},
+		{semanticFault{"derived.semantic.yaml", "default-base32", "probe-message", "go-probe", 40, 4}, []string{"../semantic/faulty-gen-go.sh", "default-base32", "{input}", "{outdir}"}},
+	} {
+		t.Run(f.fault, func(t *testing.T) {
+			rep := semanticCampaign(t, path, func(tc *config.Transpiler) { tc.Argv = f.argv }, []string{f.relation}, f.cases, f.spots)
+			if f.checker != "" {
+				checkFault(t, rep, f.semanticFault)
+				return
+			}
+			// Any of the relation's derived checkers (locality, analogy).
+			if len(rep.Findings) == 0 {
+				t.Errorf("%s: not caught by %s", f.fault, f.relation)
+			}
+			for _, fd := range rep.Findings {
+				if fd.Relation != f.relation || fd.Kind != result.Oracle || fd.Checker == "go-probe" {
+					t.Errorf("%s: a finding of %s %s %s", f.fault, fd.Relation, fd.Kind, fd.Checker)
+				}
+			}
+		})
+	}
+}
+
+// TestSemanticDerivedTypeScript (tools tier): typescript/derived.semantic.yaml,
+// the derived relations with the semantic ones, gives no finding on tsc
+// 5.9, and each fault of faulty-tsc.js that shows with ES modules (the
+// derived relations alone find none of them) is caught by its checker.
+func TestSemanticDerivedTypeScript(t *testing.T) {
+	needTsc(t)
+	path := filepath.Join(tsDir, "derived.semantic.yaml")
+	rep := semanticCampaign(t, path, nil, nil, semanticCases, 4)
+	if len(rep.Findings) > 0 {
+		t.Errorf("%d findings on the correct tsc:\n%s", len(rep.Findings), describe(rep, 5))
+	}
+	for _, f := range []semanticFault{
+		{"derived.semantic.yaml", "declare-fields", "class-member-semantic", "js-shape", 60, 50},
+		{"derived.semantic.yaml", "static-after-blocks", "class-member-semantic", "js-shape", 120, 50},
+		{"derived.semantic.yaml", "drop-optional-methods", "interface-member-semantic", "dts-probe", 40, 50},
+		{"derived.semantic.yaml", "lose-undefined", "interface-member-semantic", "dts-probe", 60, 50},
+	} {
+		t.Run(f.fault, func(t *testing.T) {
+			rep := semanticCampaign(t, path, func(tc *config.Transpiler) {
+				tc.Argv = []string{"node", "semantic/faulty-tsc.js", "--fault=" + f.fault}
+			}, []string{f.relation}, f.cases, f.spots)
+			checkFault(t, rep, f)
+		})
+	}
+}

@@ -321,12 +321,20 @@ func maskNumbers(s string) string {
 			continue
 		}
 		b.WriteByte('#')
+		if s[i] == '0' && i+2 < len(s) && (s[i+1] == 'x' || s[i+1] == 'X') && isHex(s[i+2]) && (i == 0 || !isAlnum(s[i-1])) {
+			// a hexadecimal literal is one number (0x0f, 0x1f)
+			for i += 2; i+1 < len(s) && isHex(s[i+1]); i++ {
+			}
+			continue
+		}
 		for i+1 < len(s) && isDigit(s[i+1]) {
 			i++
 		}
 	}
 	return b.String()
 }
+
+func isHex(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
 
 // maskSigned is maskNumbers that masks a number's minus sign with it (a
 // negative value against a positive one: `= -1` and `= 2` are both `= #`);

@@ -532,3 +532,45 @@ func (c *Order) ListPlaces(o2 tree.Tree) []Place {
 	}
 	return out
 }
+
+// PlaceOf is the place of line (see Order: its indentation and the word
+// that holds the name, the name masked as @ and numbers as #) at the
+// first occurrence of the name n, and whether the line mentions n.
+func PlaceOf(line string, n Name) (string, bool) {
+	occ := n.find(line, nil)
+	if n.shadowed && len(n.shadows) > 0 {
+		var shadow []span
+		for _, o := range n.shadows {
+			shadow = append(shadow, o.find(line, nil)...)
+		}
+		occ = n.find(line, shadow)
+	}
+	if len(occ) == 0 {
+		return "", false
+	}
+	return placeKey(line, occ), true
+}
+
+// MaskName is line with each occurrence of the name n (as the derived
+// checks find them) replaced by mark.
+func MaskName(line string, n Name, mark string) string {
+	var shadow []span
+	if n.shadowed {
+		for _, o := range n.shadows {
+			shadow = append(shadow, o.find(line, nil)...)
+		}
+	}
+	occ := n.find(line, shadow)
+	if len(occ) == 0 {
+		return line
+	}
+	var b strings.Builder
+	at := 0
+	for _, s := range occ {
+		b.WriteString(line[at:s.beg])
+		b.WriteString(mark)
+		at = s.end
+	}
+	b.WriteString(line[at:])
+	return b.String()
+}

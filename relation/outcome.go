@@ -3,6 +3,7 @@ package relation
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/tree"
@@ -15,6 +16,8 @@ type Outcome struct {
 	Checker   string
 	Fails     []oracle.Failure
 	Undecided bool
+	// Why is the first reason an undecided checker gave, "" otherwise.
+	Why string
 }
 
 // Decider is a Checker that says when it could not decide, as oracle's
@@ -46,21 +49,36 @@ type Named interface {
 // that neither failed nor decided every part of its check is undecided.
 // A ContextChecker stops when ctx is done: its failures are then none of
 // the outputs'.
+//
+// The ContextDeciders of a follow-up, when it has more than one, run at
+// the same time: each waits on a program (node, go) most of its time, and
+// their verdicts do not depend on each other.
 func (f *FollowUp) Outcomes(ctx context.Context, o, o2 tree.Tree) []Outcome {
 	outs := make([]Outcome, len(f.Checks))
+	deciders := 0
+	for _, c := range f.Checks {
+		if _, ok := c.(ContextDecider); ok {
+			deciders++
+		}
+	}
+	var wg sync.WaitGroup
 	for i, c := range f.Checks {
 		out := &outs[i]
-		if d, ok := c.(ContextDecider); ok {
-			v := d.DecideContext(ctx, o, o2)
-			out.Fails, out.Undecided = v.Fails, len(v.Fails) == 0 && len(v.Undecided) > 0
+		if d, ok := c.(ContextDecider); ok && deciders > 1 {
+			wg.Go(func() { out.decided(d.DecideContext(ctx, o, o2)) })
+		} else if ok {
+			out.decided(d.DecideContext(ctx, o, o2))
 		} else if d, ok := c.(Decider); ok {
-			v := d.Decide(o, o2)
-			out.Fails, out.Undecided = v.Fails, len(v.Fails) == 0 && len(v.Undecided) > 0
+			out.decided(d.Decide(o, o2))
 		} else if cc, ok := c.(ContextChecker); ok {
 			out.Fails = cc.CheckContext(ctx, o, o2)
 		} else {
 			out.Fails = c.Check(o, o2)
 		}
+	}
+	wg.Wait()
+	for i, c := range f.Checks {
+		out := &outs[i]
 		switch n, ok := c.(Named); {
 		case ok:
 			out.Checker = n.CheckerName()
@@ -71,4 +89,12 @@ func (f *FollowUp) Outcomes(ctx context.Context, o, o2 tree.Tree) []Outcome {
 		}
 	}
 	return outs
+}
+
+// decided sets the outcome of a verdict.
+func (out *Outcome) decided(v oracle.Verdict) {
+	out.Fails, out.Undecided = v.Fails, len(v.Fails) == 0 && len(v.Undecided) > 0
+	if out.Undecided {
+		out.Why = v.Undecided[0]
+	}
 }

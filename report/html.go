@@ -86,6 +86,14 @@ type relationRow struct {
 type checkerRow struct {
 	Relation, Checker          string
 	Decided, Failed, Undecided int
+	// Why are the reasons of the undecided test cases, most first.
+	Why []whyRow
+}
+
+// whyRow is a reason some test cases were undecided, and their number.
+type whyRow struct {
+	Reason string
+	N      int
 }
 
 type kindRow struct {
@@ -407,7 +415,21 @@ func checkerRows(r *result.Report) []checkerRow {
 		cs := r.ByRelation[rel].Checkers
 		for _, name := range slices.Sorted(maps.Keys(cs)) {
 			c := cs[name]
-			rows = append(rows, checkerRow{Relation: rel, Checker: name, Decided: c.Decided, Failed: c.Failed, Undecided: c.Undecided})
+			row := checkerRow{Relation: rel, Checker: name, Decided: c.Decided, Failed: c.Failed, Undecided: c.Undecided}
+			for _, why := range slices.Sorted(maps.Keys(c.Why)) {
+				row.Why = append(row.Why, whyRow{why, c.Why[why]})
+			}
+			// The others last; then the most frequent first.
+			slices.SortStableFunc(row.Why, func(a, b whyRow) int {
+				if (a.Reason == result.OtherReasons) != (b.Reason == result.OtherReasons) {
+					if a.Reason == result.OtherReasons {
+						return 1
+					}
+					return -1
+				}
+				return b.N - a.N
+			})
+			rows = append(rows, row)
 		}
 	}
 	return rows

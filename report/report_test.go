@@ -720,3 +720,30 @@ func TestHTMLSeedsSkipped(t *testing.T) {
 		}
 	}
 }
+
+// TestHTMLUndecidedReasons: the table by checker gives, under a checker's
+// row, why its undecided test cases were undecided, the most frequent
+// first and the reasons beyond those kept last.
+func TestHTMLUndecidedReasons(t *testing.T) {
+	dir := t.TempDir()
+	why := map[string]int{"node is not available": 2, "o: # is not in o": 5, result.OtherReasons: 9}
+	r := &result.Report{Tool: "mcpt", Mode: "mcp", TestCases: 20, ByRelation: map[string]result.RelationStats{"add-member": {TestCases: 20, Checked: 20,
+		Checkers: map[string]result.CheckerStats{"js-shape": {Decided: 4, Undecided: 16, Why: why}}}}}
+	if err := WriteHTML(dir, r); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, ReportHTML))
+	html := string(b)
+	at := func(s string) int {
+		i := strings.Index(html, s)
+		if i < 0 {
+			t.Fatalf("no %q in the report", s)
+		}
+		return i
+	}
+	row, most, less, other := at(`<td class="mono">js-shape</td>`), at("undecided: o: # is not in o</td><td class=\"num\">5<"),
+		at("undecided: node is not available</td><td class=\"num\">2<"), at("undecided: (other reasons)</td><td class=\"num\">9<")
+	if !(row < most && most < less && less < other) {
+		t.Errorf("the reasons are not under the row, most frequent first, the others last: %d %d %d %d", row, most, less, other)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -158,6 +159,87 @@ type CheckerStats struct {
 	Decided   int `json:"decided"`
 	Failed    int `json:"failed,omitempty"`
 	Undecided int `json:"undecided,omitempty"`
+	// Why counts the undecided test cases by the reason the checker gave
+	// (Reason: its digits written #, so that reasons that differ only in
+	// a line or a count are one), the MaxReasons first in byte order; the
+	// others are counted under OtherReasons.
+	Why map[string]int `json:"undecided_why,omitempty"`
+}
+
+// MaxReasons bounds the reasons a CheckerStats keeps.
+const MaxReasons = 8
+
+// OtherReasons is the key of CheckerStats.Why that counts the reasons
+// beyond the MaxReasons kept.
+const OtherReasons = "(other reasons)"
+
+// Reason is the key under which an undecided check's reason is counted:
+// on one line, runs of digits written #, at most maxReason bytes. A
+// reason is its own Reason.
+func Reason(why string) string {
+	var b strings.Builder
+	digits := false
+	for _, r := range strings.Join(strings.Fields(why), " ") {
+		if r >= '0' && r <= '9' {
+			if !digits {
+				b.WriteByte('#')
+			}
+			digits = true
+			continue
+		}
+		digits = false
+		b.WriteRune(r)
+	}
+	s := b.String()
+	if s == "" {
+		return "(no reason given)"
+	}
+	if len(s) > maxReason {
+		// The ellipsis within the bound: a reason is its own Reason.
+		cut := maxReason - len("…")
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return s
+}
+
+const maxReason = 160
+
+// addWhy counts n undecided test cases for reason. The MaxReasons reasons
+// first in byte order are kept, whatever order they come in (and however
+// the test cases were split among workers or shards): a reason with
+// MaxReasons before it is not among them.
+func (c *CheckerStats) addWhy(reason string, n int) {
+	if c.Why == nil {
+		c.Why = map[string]int{}
+	}
+	if reason == OtherReasons {
+		c.Why[OtherReasons] += n
+		return
+	}
+	if _, ok := c.Why[reason]; ok {
+		c.Why[reason] += n
+		return
+	}
+	c.Why[reason] = n
+	kept := len(c.Why)
+	if _, ok := c.Why[OtherReasons]; ok {
+		kept--
+	}
+	if kept <= MaxReasons {
+		return
+	}
+	// One too many: the last in byte order goes to the others.
+	last := ""
+	for k := range c.Why {
+		if k != OtherReasons && k > last {
+			last = k
+		}
+	}
+	c.Why[OtherReasons] += c.Why[last]
+	delete(c.Why, last)
 }
 
 // CheckOutcome is what one checker concluded on one test case, as the
@@ -166,6 +248,8 @@ type CheckOutcome struct {
 	Checker   string `json:"checker"`
 	Failed    bool   `json:"failed,omitempty"`
 	Undecided bool   `json:"undecided,omitempty"`
+	// Why is the reason of an undecided checker (Reason).
+	Why string `json:"why,omitempty"`
 }
 
 // Add counts the outcomes of the checkers of one checked test case.
@@ -182,6 +266,7 @@ func (s *RelationStats) Add(outs []CheckOutcome) {
 		switch {
 		case o.Undecided:
 			c.Undecided++
+			c.addWhy(Reason(o.Why), 1)
 		case o.Failed:
 			c.Decided++
 			c.Failed++
@@ -205,6 +290,9 @@ func (s *RelationStats) Merge(other RelationStats) {
 		c.Decided += o.Decided
 		c.Failed += o.Failed
 		c.Undecided += o.Undecided
+		for _, why := range slices.Sorted(maps.Keys(o.Why)) {
+			c.addWhy(why, o.Why[why])
+		}
 		s.Checkers[name] = c
 	}
 }

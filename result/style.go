@@ -29,7 +29,7 @@ func (s Style) IsZero() bool { return len(s.Forms) == 0 && len(s.Generic) == 0 }
 func (s Style) Check() error {
 	for _, f := range s.Forms {
 		if _, ok := namecase.Form(f); !ok {
-			return fmt.Errorf("unknown name form %q (want one of %s)", f, strings.Join(namecase.Forms, ", "))
+			return fmt.Errorf("unknown name form %q (want one of %s)", f, strings.Join(namecase.Names(), ", "))
 		}
 	}
 	return nil

@@ -42,6 +42,19 @@ func (r *Reader) Read(p string) ([]byte, error) {
 	return b, nil
 }
 
+// Put makes b the content of the file at p, as if read from there: a
+// file mcpt made (relations it inferred) that the snapshot holds beside
+// those it read. Nothing is written.
+func (r *Reader) Put(p string, b []byte) error {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return err
+	}
+	r.files[abs] = b
+	r.shown[abs] = p
+	return nil
+}
+
 // FS is the disk as an fs.FS that reads through r: a file's name is its
 // absolute path, slash-separated, without the leading slash (FSName).
 // Its DisplayName method names a file as the caller of FSName wrote it.

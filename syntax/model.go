@@ -814,6 +814,10 @@ func (d *Decl) Span() (start, end int) {
 	return bodyStart(src, d.Node), nodeEnd(src, d.Node)
 }
 
+// NameNode is the node that holds the name of the declaration node n (see
+// NameOf), or nil: the one a copy of the declaration renames.
+func NameNode(n *Node) *Node { return nameNode(n) }
+
 // nameNode is the node NameOf takes the name from, or nil.
 func nameNode(n *Node) *Node {
 	if nm := fieldNode(n, "name"); nm != nil {

@@ -38,7 +38,7 @@ type benchCmd struct {
 	CllcCases      int    `name:"cllc-cases" help:"Test cases per cllc campaign of --workers-compare (default 300; 40 with --quick)."`
 	TSCases        int    `name:"ts-cases" help:"Test cases per TypeScript campaign of --workers-compare (default 150; 4 with --quick)."`
 	TSExamples     string `name:"ts-examples" placeholder:"DIR" help:"The TypeScript example directory of --workers-compare (default: typescript beside the CLL example)."`
-	Pack           string `placeholder:"CONFIG" help:"Measure only this pack (a configuration whose transpiler is a command): test cases per second of its campaigns with 1 and 2 workers against a bare loop that runs the command on the same inputs with as many workers, interleaved --repeat times (default 3; e.g. examples/protobuf/go/mcpt.yaml)."`
+	Pack           string `placeholder:"CONFIG" help:"Measure only this pack: test cases per second of its campaigns with 1 and 2 workers against a bare loop that runs its transpiler command on the same inputs with as many workers, and against the same campaigns with the semantic checks of its relations left out (js-shape, dts-probe, go-probe), interleaved --repeat times (default 3; e.g. examples/protobuf/go/mcpt.yaml)."`
 	PackCases      int    `name:"pack-cases" help:"Test cases per campaign of --pack (default 300; 10 with --quick)."`
 
 	RealBugs      bool          `name:"realbugs" help:"Run only the benchmark of real bugs (bench/realbugs): for each bug, its pack against the buggy and the fixed release, each installed by version into a cache (npm, go install), and print whether the bug was found and the findings on the fixed release."`

@@ -61,6 +61,7 @@ var findingsErr = &exitError{code: exitFindings}
 type cli struct {
 	Run        runCmd        `cmd:"" help:"Run a campaign: seeds × relations × spots under a budget."`
 	Validate   validateCmd   `cmd:"" help:"Check a configuration and its relations, and try every relation on the seeds."`
+	Infer      inferCmd      `cmd:"" help:"Infer the relations of a campaign without relation files and write them, with a configuration that runs them."`
 	Spots      spotsCmd      `cmd:"" help:"List a relation's spots on a file and show each follow-up."`
 	Repro      reproCmd      `cmd:"" help:"Reproduce a finding from its bundle directory."`
 	Relations  relationsCmd  `cmd:"" help:"List the relations of a configuration with their one-line docs."`

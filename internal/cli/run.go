@@ -49,6 +49,7 @@ type campaignFlags struct {
 
 type runCmd struct {
 	campaignFlags
+	inlineFlags
 	Out          string        `short:"o" placeholder:"DIR" help:"Output directory: report.json, findings/, journal (default mcpt-out). It must be new, empty, or an earlier mcpt output (see --force)."`
 	Resume       resumeDir     `help:"Continue the campaign in this output directory (in place of -o), after an interrupt (exit status 4), a kill or a full disk." placeholder:"OUTDIR"`
 	Force        bool          `help:"Start afresh over an earlier campaign in the output directory, removing only the files mcpt wrote there."`
@@ -133,7 +134,7 @@ func (c *runCmd) Run(tools *setup.Tools) error {
 	if err != nil {
 		return err
 	}
-	s, err := loadSetup(tools, c.Config, c.Fault, setup.Options{Flags: c.Flags})
+	s, err := loadSetupInline(tools, c.Config, &c.inlineFlags, c.Fault, setup.Options{Flags: c.Flags})
 	if err != nil {
 		return err
 	}
@@ -438,12 +439,17 @@ func (f *campaignFlags) options(s *setup.Setup) engine.Options {
 // loadSetup loads the configuration cfg with the tools, the faults and
 // the rest of opt.
 func loadSetup(tools *setup.Tools, cfg string, faults []string, opt setup.Options) (*setup.Setup, error) {
-	if err := configExists(cfg); err != nil {
-		return nil, err
+	if opt.Inline == nil {
+		if err := configExists(cfg); err != nil {
+			return nil, err
+		}
 	}
 	opt.Faults, opt.Tools = faults, tools
 	opt.Warn = func(w string) {
 		fmt.Fprintf(os.Stderr, "mcpt: warning: %s\n", w)
+	}
+	if opt.Log == nil {
+		opt.Log = func(line string) { fmt.Fprintln(printable.Writer{W: os.Stderr}, "mcpt: "+line) }
 	}
 	s, err := setup.Load(cfg, opt)
 	if err == nil {

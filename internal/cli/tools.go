@@ -24,9 +24,10 @@ import (
 )
 
 type validateCmd struct {
-	Config string   `short:"c" default:"mcpt.yaml" help:"Configuration file."`
-	NoRun  bool     `name:"no-run" help:"Do not run the transpiler (nor its version command): check the relations' spots and mutations only."`
-	Flags  []string `placeholder:"DIMENSION=VALUE" help:"Keep only this value of a dimension of the configuration's flags (repeatable); the relations are tried under the first combination left."`
+	Config string `short:"c" default:"mcpt.yaml" help:"Configuration file."`
+	inlineFlags
+	NoRun bool     `name:"no-run" help:"Do not run the transpiler (nor its version command): check the relations' spots and mutations only."`
+	Flags []string `placeholder:"DIMENSION=VALUE" help:"Keep only this value of a dimension of the configuration's flags (repeatable); the relations are tried under the first combination left."`
 }
 
 // Run loads everything and tries each relation on each seed: find the
@@ -40,7 +41,7 @@ type validateCmd struct {
 // transpiler said: a relation that inserts text the transpiler rejects
 // makes no test case, only findings.
 func (c *validateCmd) Run(tools *setup.Tools) error {
-	s, err := loadSetup(tools, c.Config, nil, setup.Options{Flags: c.Flags, NoRelease: c.NoRun})
+	s, err := loadSetupInline(tools, c.Config, &c.inlineFlags, nil, setup.Options{Flags: c.Flags, NoRelease: c.NoRun})
 	if err != nil {
 		return err
 	}

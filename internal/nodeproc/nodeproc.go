@@ -23,6 +23,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -121,6 +122,14 @@ func (p *Pool) Spawned() int {
 	defer p.mu.Unlock()
 	return p.spawned
 }
+
+// started counts the processes every pool of this process started.
+var started atomic.Int64
+
+// Started tells how many node processes the pools of this process have
+// started, all pools together: a campaign that reuses its workers starts
+// a few, whatever its number of test cases.
+func Started() int64 { return started.Load() }
 
 // nodePath finds node once.
 func (p *Pool) nodePath() (string, error) {

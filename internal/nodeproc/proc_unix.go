@@ -230,6 +230,7 @@ func (p *Pool) start() (*proc, error) {
 	limitData(cmd.Process.Pid, p.cfg.DataBytes)
 	p.mu.Lock()
 	p.spawned++
+	started.Add(1)
 	p.mu.Unlock()
 	go func() {
 		_ = cmd.Wait()

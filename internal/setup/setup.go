@@ -97,6 +97,10 @@ type Setup struct {
 	// Release is the transpiler's release as its version command prints
 	// it; "" when it has none or it was not run (ReadRelease).
 	Release string
+	// Inferred is what a campaign without relation files inferred (its
+	// relations are those of Inferred.Pack); nil for one with relation
+	// files.
+	Inferred *Inferred
 	// Notes say what Load changed of the campaign that the user should
 	// know: the flag values left out because the release does not take
 	// them (CheckSupports).
@@ -144,6 +148,14 @@ type Options struct {
 	// release is not known, and the releases the relation packs support
 	// are not checked.
 	NoRelease bool
+	// Log, when set, is told what inferring the relations of a campaign
+	// without relation files does, a line at a time.
+	Log func(string)
+	// Context, when set, stops inference (which runs the transpiler).
+	Context context.Context
+	// Inline, when set, is the configuration, named path: one made
+	// from the command line, read from no file.
+	Inline []byte
 	// Skip leaves parts of the campaign unloaded, for the commands that
 	// need only some of what the configuration names.
 	Skip Parts
@@ -169,6 +181,11 @@ const (
 // are named by their path in s.Files.
 func Load(path string, opt Options) (*Setup, error) {
 	rd := snapshot.NewReader()
+	if opt.Inline != nil {
+		if err := rd.Put(path, opt.Inline); err != nil {
+			return nil, err
+		}
+	}
 	data, err := rd.Read(path)
 	if err != nil {
 		return nil, cfgErr(fmt.Errorf("cannot read configuration: %w", err))
@@ -190,7 +207,7 @@ func Load(path string, opt Options) (*Setup, error) {
 		s.Transpiler, err = opt.Tools.Transpiler(cfg, opt.Faults)
 		errs.AddError(err)
 	}
-	if opt.Skip&SkipRelations == 0 {
+	if opt.Skip&SkipRelations == 0 && !cfg.ZeroConfig() {
 		s.Relations, err = opt.Tools.relations(cfg, rd, opt.Warn)
 		errs.AddError(err)
 	}
@@ -220,6 +237,20 @@ func Load(path string, opt Options) (*Setup, error) {
 	if err := s.CheckSupports(!opt.NoRelease); err != nil {
 		s.Close()
 		return nil, err
+	}
+	if cfg.ZeroConfig() && opt.Skip&SkipRelations == 0 {
+		if s.Transpiler == nil {
+			s.Close()
+			return nil, cfgErr(errors.New("a campaign without relation files infers them by running the transpiler, which this command does not run: write them first with mcpt infer, and name them under relations"))
+		}
+		ctx := opt.Context
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		if err := s.inferRelations(ctx, rd, opt); err != nil {
+			s.Close()
+			return nil, err
+		}
 	}
 	return s, nil
 }

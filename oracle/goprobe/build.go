@@ -184,6 +184,22 @@ type runtimeModule struct {
 	once sync.Once
 	sum  []byte
 	err  error
+	// exp is the export data of the static readings (exports).
+	expOnce sync.Once
+	exp     *exportData
+}
+
+// runtimeFor is the runtime module of a go command and version, which
+// prepare fetched.
+func runtimeFor(goCmd, version string) *runtimeModule {
+	runtimesMu.Lock()
+	defer runtimesMu.Unlock()
+	r := runtimes[[2]string{goCmd, version}]
+	if r == nil {
+		r = &runtimeModule{}
+		runtimes[[2]string{goCmd, version}] = r
+	}
+	return r
 }
 
 // prepare fetches the runtime at version into the module cache (as the
@@ -192,13 +208,7 @@ type runtimeModule struct {
 // module and build caches without the network. It returns the go.sum of
 // the module.
 func prepare(ctx context.Context, goCmd, version string) ([]byte, error) {
-	runtimesMu.Lock()
-	r := runtimes[[2]string{goCmd, version}]
-	if r == nil {
-		r = &runtimeModule{}
-		runtimes[[2]string{goCmd, version}] = r
-	}
-	runtimesMu.Unlock()
+	r := runtimeFor(goCmd, version)
 	r.once.Do(func() {
 		r.sum, r.err = fetch(ctx, goCmd, version)
 	})
@@ -252,6 +262,15 @@ func writeFiles(dir string, files map[string][]byte) error {
 // false no network (GOPROXY=off: the runtime is in the module cache). Its
 // process group is killed when ctx ends.
 func goCommand(ctx context.Context, goCmd, dir string, online bool, args ...string) ([]byte, error) {
+	out, err := goCmdFor(ctx, goCmd, dir, online, args...).CombinedOutput()
+	if ctx.Err() != nil {
+		return out, ctx.Err()
+	}
+	return out, err
+}
+
+// goCmdFor is the command goCommand runs.
+func goCmdFor(ctx context.Context, goCmd, dir string, online bool, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, goCmd, args...)
 	cmd.Dir = dir
 	env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local", "GOWORK=off", "CGO_ENABLED=0", "GO111MODULE=on")
@@ -261,11 +280,8 @@ func goCommand(ctx context.Context, goCmd, dir string, online bool, args ...stri
 	cmd.Env = env
 	setGroup(cmd)
 	cmd.WaitDelay = 5 * time.Second
-	out, err := cmd.CombinedOutput()
-	if ctx.Err() != nil {
-		return out, ctx.Err()
-	}
-	return out, err
+	started.Add(1)
+	return cmd
 }
 
 // lastLines is the end of an output, at most n lines, on one line.
@@ -318,6 +334,7 @@ func build(ctx context.Context, goCmd string, m *module, sum []byte, version str
 	rctx, cancel2 := context.WithTimeout(ctx, runTimeout)
 	defer cancel2()
 	cmd := exec.CommandContext(rctx, bin)
+	started.Add(1)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOLANG_PROTOBUF_REGISTRATION_CONFLICT=ignore")
 	setGroup(cmd)

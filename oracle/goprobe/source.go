@@ -1,6 +1,7 @@
 package goprobe
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -12,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/mcpt-tool/mcpt/tree"
 )
@@ -55,8 +57,53 @@ var (
 	tagNameRE = regexp.MustCompile(`(?:^|,)name=([^,]+)`)
 )
 
-// readGoFile reads the Go source src of a file named name.
+// readGoFile reads a Go file as parseGoFile does, once for each name and
+// content among the last it read: a check reads o's files, the same for
+// every test case of a seed, three times each.
 func readGoFile(name string, src []byte) (*goFile, error) {
+	h := sha256.New()
+	h.Write([]byte(name))
+	h.Write([]byte{0})
+	h.Write(src)
+	var k [32]byte
+	h.Sum(k[:0])
+	goFilesMu.Lock()
+	g, ok := goFiles.by[k]
+	goFilesMu.Unlock()
+	if ok {
+		return g, nil
+	}
+	g, err := parseGoFile(name, src)
+	if err != nil {
+		return nil, err
+	}
+	goFilesMu.Lock()
+	defer goFilesMu.Unlock()
+	if _, ok := goFiles.by[k]; !ok {
+		if len(goFiles.keys) >= maxGoFiles {
+			delete(goFiles.by, goFiles.keys[0])
+			goFiles.keys = goFiles.keys[1:]
+		}
+		goFiles.keys = append(goFiles.keys, k)
+		goFiles.by[k] = g
+	}
+	return g, nil
+}
+
+// goFiles are the files readGoFile read last, at most maxGoFiles: a
+// goFile is not changed once read.
+var (
+	goFilesMu sync.Mutex
+	goFiles   = struct {
+		keys [][32]byte
+		by   map[[32]byte]*goFile
+	}{by: map[[32]byte]*goFile{}}
+)
+
+const maxGoFiles = 64
+
+// parseGoFile reads the Go source src of a file named name.
+func parseGoFile(name string, src []byte) (*goFile, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, name, src, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {

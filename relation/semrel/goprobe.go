@@ -9,7 +9,7 @@ import (
 // GoProbe is the checker kind go-probe.
 var GoProbe = yamlrel.CheckerKind{
 	Name: "go-probe",
-	Doc: "The Go protoc-gen-go wrote, built with a probe that reads it through protoreflect, has in o′ o's elements plus exactly the added one: number, JSON name, default, the getter's value on an empty message, deprecation and its Deprecated: comments; the getter returns the descriptor's default.\n" +
+	Doc: "The Go protoc-gen-go wrote, read through protoreflect as a built probe reads it (read from its source, built when the reading cannot say), has in o′ o's elements plus exactly the added one: number, JSON name, default, the getter's value on an empty message, deprecation and its Deprecated: comments; the getter returns the descriptor's default.\n" +
 		"file: the .pb.go file (template); element: field, enum-value, message, enum or rpc; name: the element's name as the .proto declares it; number, json, default, deprecated: predictions (templates, \"\" for none); runtime: the version of google.golang.org/protobuf (the file header's when absent); go: the go command.",
 	New: newGoProbe,
 }

@@ -236,6 +236,11 @@ func (mu *Mutation) Fresh() []string {
 			out = append(out, v...)
 		}
 	}
+	if c, ok := mu.data["clone"].(map[string]any); ok {
+		// the fresh names of a copy's inner declarations
+		fresh, _ := c["fresh"].([]string)
+		out = append(out, fresh...)
+	}
 	return out
 }
 

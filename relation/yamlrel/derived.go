@@ -42,7 +42,7 @@ func newDerived(what string, name *String, forms, files []String) (*derived, err
 	for _, f := range forms {
 		fn, ok := namecase.Form(f.Value)
 		if !ok {
-			return nil, f.At("unknown name form %q (want one of %s)", f.Value, strings.Join(namecase.Forms, ", "))
+			return nil, f.At("unknown name form %q (want one of %s)", f.Value, strings.Join(namecase.Names(), ", "))
 		}
 		d.forms = append(d.forms, fn)
 	}
@@ -287,13 +287,16 @@ func shapeOf(line string, names []string, keep bool) string {
 // not alike the new one's: the analogy check takes the first whose lines
 // hold it in forms alike (oracle.Analogy's Loose), when there is no
 // sibling.
-func (nd *newDecl) sibling(mu *Mutation, keep bool, alike func(a, b string) bool) (sib []string, loose [][]string) {
+func (nd *newDecl) sibling(mu *Mutation, keep, last bool, alike func(a, b string) bool) (sib []string, loose [][]string) {
 	// ok reports whether the names may be a sibling's, and whether they
 	// are alike the new ones.
 	ok := func(names []string) (may, like bool) {
 		may, like = true, true
 		for i, n := range names {
 			may = may && mentionedOnce(mu.m.src, n) && !isGeneric(mu.r.d.generic, n)
+			if i < len(nd.names) && !sameEnds(n, nd.names[i]) {
+				may = false // not even loosely: see alike
+			}
 			if i < len(nd.names) && !alike(n, nd.names[i]) {
 				like = false
 				may = may && i == 0 // the names of its list must be alike
@@ -312,19 +315,10 @@ func (nd *newDecl) sibling(mu *Mutation, keep bool, alike func(a, b string) bool
 		return nil, loose
 	}
 	shape := shapeOf(nd.first, nd.names, keep)
-	// The first of a kind is often written otherwise (`out << "a="`, then
-	// `out << ", " << "b="`; `X() : a(), b()`): the sibling is the first
-	// of its kind in o exactly when the new declaration is in o′.
-	at, top := mu.s.Line-1, -1
-	for _, dc := range nd.candidates {
-		if top < 0 || dc.line < top {
-			top = dc.line
-		}
-	}
-	newFirst := top < 0 || at <= top
+	placed := nd.placedAlike(mu, last)
 	for _, dc := range nd.candidates {
 		names := declNames(dc)
-		if len(names) != len(nd.names) || (dc.line == top) != newFirst || shapeOf(dc.lineText(mu.m), names, keep) != shape {
+		if len(names) != len(nd.names) || !placed(dc) || shapeOf(dc.lineText(mu.m), names, keep) != shape {
 			continue
 		}
 		if may, like := ok(names); like && may {
@@ -343,6 +337,9 @@ func (nd *newDecl) sibling(mu *Mutation, keep bool, alike func(a, b string) bool
 // out for the one-word zqpgxlsh), so a sibling of more or fewer words has
 // lines the new declaration rightly lacks, or lacks lines it has.
 func (d *derived) alike(a, b string) bool {
+	if !sameEnds(a, b) {
+		return false
+	}
 	fa, fb := make([]string, len(d.forms)), make([]string, len(d.forms))
 	for i, f := range d.forms {
 		fa[i], fb[i] = strings.ToLower(f(a)), strings.ToLower(f(b))
@@ -442,4 +439,66 @@ func (mu *Mutation) memberIn(src string, off int) *syntax.Node {
 		}
 	}
 	return nil
+}
+
+// placedAlike tells the declarations that stand in their list as the new
+// one does in its: first of its kind exactly when the new one is (and,
+// with last, last exactly when it is). The first of a kind is often
+// written otherwise (`out << "a="`, then `out << ", " << "b="`;
+// `X() : a(), b()`), some generators the last (`MAX = X_LAST`).
+func (nd *newDecl) placedAlike(mu *Mutation, last bool) func(dc *decl) bool {
+	at, top, bottom := mu.s.Line-1, -1, -1
+	// (in a tree region, by the members' places in their list: a spot
+	// after the last member is on its line)
+	pos := func(dc *decl) int { return dc.line }
+	if mu.s.tree.List != nil {
+		at = mu.s.tree.Index
+		pos = func(dc *decl) int {
+			if dc.member != nil {
+				return dc.member.Index
+			}
+			return dc.line
+		}
+	}
+	for _, dc := range nd.candidates {
+		if top < 0 || pos(dc) < top {
+			top = pos(dc)
+		}
+		bottom = max(bottom, pos(dc))
+	}
+	newFirst := top < 0 || at <= top
+	newLast := bottom < 0 || at > bottom
+	// A copy with a number of its own is first by number too, or not:
+	// a generator that writes the list by number writes the first by
+	// number otherwise (thrift's `if` of the lowest field id, then
+	// `else if`). The sibling is first in each order the new one is.
+	numFirst := func(*decl) bool { return false }
+	newNumFirst := false
+	if cl, ok := mu.data["clone"].(map[string]any); ok && mu.r.clone != nil {
+		if n, ok := cl["number"].(int); ok {
+			nums := map[*decl]int64{}
+			low := int64(n)
+			for _, dc := range nd.candidates {
+				if dc.member == nil {
+					continue
+				}
+				if v, ok := mu.r.clone.memberNumber(mu.r.d.numbers, dc.member); ok {
+					nums[dc] = v
+					low = min(low, v)
+				}
+			}
+			newNumFirst = int64(n) == low
+			numFirst = func(dc *decl) bool { v, ok := nums[dc]; return ok && v == low }
+		}
+	}
+	return func(dc *decl) bool {
+		return (pos(dc) == top) == newFirst && numFirst(dc) == newNumFirst && (!last || (pos(dc) == bottom) == newLast)
+	}
+}
+
+// sameEnds reports whether names a and b both start with an underscore or
+// neither, and both end with one or neither: a generator writes such an
+// underscore apart (__SECOND_CHANCE_ISSET_ID of SECOND_CHANCE_).
+func sameEnds(a, b string) bool {
+	return strings.HasPrefix(a, "_") == strings.HasPrefix(b, "_") && strings.HasSuffix(a, "_") == strings.HasSuffix(b, "_")
 }

@@ -61,6 +61,7 @@ var funcList = []Func{
 	{"pascal", "S", "Pascal case: `max_speed` → `MaxSpeed`", namecase.Pascal},
 	{"lowerfirst", "S", "the first letter in lower case", namecase.LowerFirst},
 	{"upperfirst", "S", "the first letter in upper case", upperFirst},
+	{"likecase", "NAME FRESH", "FRESH written as NAME is: as many words, each in NAME's case, with its separators (`likecase \"display_name\" \"zqabcdef\"` → `zqabcdef_cdef`, `HTTPServer` → `ZQABCDEFCdef`); the first word is FRESH, so every form of it holds one of FRESH", namecase.Like},
 	// Numbers: a number in a string is read in the form numbers: names.
 	{"atoi", "S", "an integer from a string: one literal of the seed's language as `numbers:` names it (decimal, `0x…`, octal, …), or a number a template wrote", numFunc("atoi")},
 	{"numbers", "S [MAX]", "the integer literals of S in order (not digits in names, strings or comments; a minus sign with its literal); `max` ending a range (`to max`, form protobuf) reads as MAX, and is left out without it", numFunc("numbers")},

@@ -11,7 +11,7 @@ import (
 var localityKind = CheckerKind{
 	Name: "locality",
 	Doc: "Every line that differs between o and o′ mentions a fresh name, in one of its forms (derived).\n" +
-		"forms: the name forms looked for; except, files: files left out, files looked at (templates); numbers, punctuation: lines allowed to differ otherwise (a count, or any); hunks, by, also, grows, renamed, reflow, helpers: see Derived checkers.",
+		"forms: the name forms looked for; except, files: files left out, files looked at (templates); numbers, punctuation: lines allowed to differ otherwise (a count, or any); hunks, by, also, grows, renamed, reflow, helpers, repeats, renumbered: see Derived checkers.",
 	New: newLocality,
 }
 
@@ -28,6 +28,10 @@ type localityYAML struct {
 	Renamed     bool     `yaml:"renamed"`
 	Reflow      bool     `yaml:"reflow"`
 	Helpers     []String `yaml:"helpers"`
+	// Repeats lets a line gain a copy of a run of its own words.
+	Repeats bool `yaml:"repeats"`
+	// Renumbered lets a file that names nothing new change in numbers.
+	Renumbered bool `yaml:"renumbered"`
 	// Files restricts the check to these files (names or patterns).
 	Files []String `yaml:"files"`
 }
@@ -38,6 +42,8 @@ type localityT struct {
 	punctuation int
 	hunks       bool
 	renamed     bool
+	repeats     bool
+	renumbered  bool
 	by          int
 	also        []*regexp.Regexp // more lines that may change
 	grows       []*regexp.Regexp // lines that may only gain words
@@ -55,7 +61,7 @@ func newLocality(spec *Spec) (Check, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &localityT{derived: d, hunks: l.Hunks, renamed: l.Renamed, reflow: l.Reflow}
+	c := &localityT{derived: d, hunks: l.Hunks, renamed: l.Renamed, reflow: l.Reflow, repeats: l.Repeats, renumbered: l.Renumbered}
 	if c.numbers, err = allowance(l.Numbers); err != nil {
 		return nil, err
 	}
@@ -127,5 +133,5 @@ func (c *localityT) Checker(mu *Mutation) (relation.Checker, error) {
 	for _, n := range mu.Fresh() {
 		fresh = append(fresh, c.name1(n))
 	}
-	return &oracle.Locality{Name: c.name, Fresh: fresh, Except: files, Numbers: c.numbers, Punctuation: c.punctuation, Hunks: c.hunks, By: c.by, Also: c.also, Grows: c.grows, Renamed: c.renamed, Reflow: c.reflow, Helpers: c.helpers, Files: only}, nil
+	return &oracle.Locality{Name: c.name, Fresh: fresh, Except: files, Numbers: c.numbers, Punctuation: c.punctuation, Hunks: c.hunks, By: c.by, Also: c.also, Grows: c.grows, Renamed: c.renamed, Reflow: c.reflow, Helpers: c.helpers, Repeats: c.repeats, Renumbered: c.renumbered, Files: only}, nil
 }

@@ -37,7 +37,7 @@ func (r *rel) followUp(ctx context.Context, in relation.Input, sp relation.Spot,
 	if err != nil {
 		return nil, err
 	}
-	ins, err := r.inserted(ctx, s, data)
+	ins, err := r.inserted(ctx, s, data, in.Src, rng)
 	if err != nil {
 		return nil, err
 	}
@@ -55,6 +55,9 @@ func (r *rel) followUp(ctx context.Context, in relation.Input, sp relation.Spot,
 		return nil, err
 	}
 	fu := &relation.FollowUp{Src: []byte(src), Bindings: flatten(data), Fresh: r.freshKeys}
+	if r.clone != nil && r.clone.inner {
+		fu.Fresh = append(slices.Clone(fu.Fresh), "clone.fresh")
+	}
 	mu := &Mutation{ctx: ctx, r: r, m: m, s: s, ins: ins, data: data, pre: pre, preLen: preLen, raw: ins, followUp: fu.Src}
 	if s.tree.List != nil {
 		mu.ins = memberText(ins, s.tree.List.Layout.Sep) // as the kinds of a tree region see members

@@ -371,7 +371,14 @@ func (r *rel) resolveRelation(s *shape) error {
 	}
 	s.set("out", nil)
 	if r.clone != nil {
-		s.set("clone", mapOf("key of .clone", "of", "text"))
+		c := mapOf("key of .clone", "of", "text")
+		if len(r.clone.numbers) > 0 {
+			c.keys["number"] = nil
+		}
+		if r.clone.inner {
+			c.keys["from"], c.keys["names"], c.keys["fresh"] = listOf(nil), listOf(nil), listOf(nil)
+		}
+		s.set("clone", c)
 	}
 	resolveWiths(h.edits, s, &errs, done)
 	for _, t := range h.tmpls {

@@ -102,7 +102,82 @@ type listSpotYAML struct {
 type cloneYAML struct {
 	Name  yamlpos.String  `yaml:"name"`
 	Value *yamlpos.String `yaml:"value"`
-	pos   yamlpos.Pos     // of the mapping, for what it lacks
+	// Kind, when given, copies the nearest declaration of that kind
+	// instead of the neighbour.
+	Kind *yamlpos.String `yaml:"kind"`
+	// From is nearest (the member nearest the spot) or before (the
+	// nearest before it).
+	From *yamlpos.String `yaml:"from"`
+	// Unless is a pattern of the members not copied.
+	Unless *yamlpos.String `yaml:"unless"`
+	// Inner is fresh (every name declared inside the copy renamed) or
+	// kept.
+	Inner *yamlpos.String `yaml:"inner"`
+	// Numbers are the numbers of the copy taken fresh.
+	Numbers []cloneNumberYAML `yaml:"numbers"`
+	pos     yamlpos.Pos       // of the mapping, for what it lacks
+}
+
+// cloneNumberYAML says where a declaration of a copy has a number taken
+// fresh.
+type cloneNumberYAML struct {
+	Node      yamlpos.String `yaml:"node"`
+	In        yamlpos.String `yaml:"in"`
+	KeepFirst bool           `yaml:"keep_first"`
+	Ascending bool           `yaml:"ascending"`
+	pos       yamlpos.Pos
+}
+
+// decodeCloneNumbers reads the numbers of a clone: a sequence of
+// mappings {node, in, keep_first, ascending}.
+func decodeCloneNumbers(ctx context.Context, n ast.Node) ([]cloneNumberYAML, error) {
+	seq, ok := n.(*ast.SequenceNode)
+	if !ok {
+		return nil, errAt(ctx, n, "numbers is a list: [{node: field, in: field_id}, …]")
+	}
+	var out []cloneNumberYAML
+	keys := []string{"node", "in", "keep_first", "ascending"}
+	for _, v := range seq.Values {
+		m, ok := v.(ast.MapNode)
+		if !ok {
+			return nil, errAt(ctx, v, "a number is a mapping: {node: field, in: field_id}")
+		}
+		c := cloneNumberYAML{pos: yamlpos.PosOf(ctx, v)}
+		seen := map[string]bool{}
+		for it := m.MapRange(); it.Next(); {
+			key := it.Key().String()
+			if seen[key] {
+				return nil, errAt(ctx, it.Key(), key+" given twice")
+			}
+			seen[key] = true
+			var err error
+			switch key {
+			case "node":
+				err = c.Node.UnmarshalYAML(ctx, it.Value())
+			case "in":
+				err = c.In.UnmarshalYAML(ctx, it.Value())
+			case "keep_first", "ascending":
+				var b yamlpos.String
+				if err = b.UnmarshalYAML(ctx, it.Value()); err == nil {
+					if b.Value != "true" && b.Value != "false" {
+						return nil, b.At("%s is true or false, found %q", key, b.Value)
+					}
+					if key == "keep_first" {
+						c.KeepFirst = b.Value == "true"
+					} else {
+						c.Ascending = b.Value == "true"
+					}
+				}
+			default:
+				err = errAt(ctx, it.Key(), fmt.Sprintf("unknown field %q%s", key, suggest.DidYouMean(key, keys)))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, c)
+	}
+	return out, nil
 }
 
 // UnmarshalYAML implements yaml.NodeUnmarshalerContext.
@@ -129,8 +204,22 @@ func (c *cloneYAML) UnmarshalYAML(ctx context.Context, n ast.Node) error {
 		case "value":
 			c.Value = &yamlpos.String{}
 			err = c.Value.UnmarshalYAML(ctx, it.Value())
+		case "kind":
+			c.Kind = &yamlpos.String{}
+			err = c.Kind.UnmarshalYAML(ctx, it.Value())
+		case "inner":
+			c.Inner = &yamlpos.String{}
+			err = c.Inner.UnmarshalYAML(ctx, it.Value())
+		case "from":
+			c.From = &yamlpos.String{}
+			err = c.From.UnmarshalYAML(ctx, it.Value())
+		case "unless":
+			c.Unless = &yamlpos.String{}
+			err = c.Unless.UnmarshalYAML(ctx, it.Value())
+		case "numbers":
+			c.Numbers, err = decodeCloneNumbers(ctx, it.Value())
 		default:
-			err = errAt(ctx, it.Key(), fmt.Sprintf("unknown field %q%s", key, suggest.DidYouMean(key, []string{"name", "value"})))
+			err = errAt(ctx, it.Key(), fmt.Sprintf("unknown field %q%s", key, suggest.DidYouMean(key, []string{"name", "value", "kind", "from", "unless", "inner", "numbers"})))
 		}
 		if err != nil {
 			return err

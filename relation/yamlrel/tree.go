@@ -423,6 +423,9 @@ func (r *rel) treeSpots(m *model, inst *regionInst, add func(*spot)) {
 		}
 		e := sp.Insert("")
 		s := &spot{offset: e.Start, end: e.End, inst: inst, tree: sp, group: inst}
+		if r.clone != nil && r.clone.source(s) == nil {
+			continue // nothing to copy there: no spot
+		}
 		s.Desc, s.Kind = sp.Desc, r.boundaries.name
 		s.text = func(ins string) string { return sp.Insert(ins).Text }
 		b := b // (each spot's own)
@@ -440,60 +443,6 @@ func named(err error, name string) error {
 		return fmt.Errorf("%w", &c)
 	}
 	return err
-}
-
-// cloneT is a compiled clone: the inserted member is a copy of a neighbour.
-type cloneT struct {
-	name, value *tmpl
-}
-
-func (r *rel) compileClone(c *cloneYAML) (*cloneT, error) {
-	if r.boundaries == nil || r.boundaries.tree == nil {
-		return nil, yamlpos.Errorf(c.pos, "relation %s: clone needs spots at the boundaries of a region with list", r.name)
-	}
-	if c.Name.Value == "" {
-		return nil, yamlpos.Errorf(c.pos, "relation %s: clone needs a name (e.g. '{{.n}}')", r.name)
-	}
-	ct := &cloneT{}
-	var err error
-	if ct.name, err = mkTmpl(c.Name); err != nil {
-		return nil, err
-	}
-	if c.Value != nil {
-		if ct.value, err = mkTmpl(*c.Value); err != nil {
-			return nil, err
-		}
-	}
-	return ct, nil
-}
-
-// inserted renders the inserted text: the insert template, or the clone of
-// the spot's neighbour (the member before it, else the one after), which
-// the data then hold as .clone.of (its name) and .clone.text.
-func (r *rel) inserted(ctx context.Context, s *spot, data map[string]any) (string, error) {
-	if r.clone == nil {
-		return r.insert.render(ctx, data)
-	}
-	sib := s.tree.Before
-	if sib == nil {
-		sib = s.tree.After
-	}
-	if sib == nil {
-		return "", fmt.Errorf("relation %s: nothing to clone at %s", r.name, s.Desc)
-	}
-	name, err := r.clone.name.render(ctx, data)
-	if err != nil {
-		return "", err
-	}
-	value := ""
-	if r.clone.value != nil {
-		if value, err = r.clone.value.render(ctx, data); err != nil {
-			return "", err
-		}
-	}
-	text := sib.Clone(strings.TrimSpace(name), strings.TrimSpace(value))
-	data["clone"] = map[string]any{"of": sib.Name, "text": text}
-	return text, nil
 }
 
 // memberText is inserted text as a kind of a tree region sees a member:
@@ -596,7 +545,7 @@ func (k *kind) fieldValues(src []byte, n *syntax.Node, lists, decls map[string]b
 		if decl == nil && c.Named && c.Kind != "comment" && slices.Contains(k.nodes, c.Kind) {
 			decl = c
 		}
-		return decl == nil && (c == n || !lists[c.Kind] && !decls[c.Kind])
+		return decl == nil && (c == n || !lists[c.Kind] && (!decls[c.Kind] || wrapper(c)))
 	})
 	if decl == nil {
 		return nil, nil, false
@@ -623,6 +572,25 @@ func (k *kind) fieldValues(src []byte, n *syntax.Node, lists, decls map[string]b
 		}
 	}
 	return groups, names, true
+}
+
+// wrapper reports whether node n only wraps another: it holds exactly one
+// named child (comments aside) and no leaf, so that the declaration of a
+// kind whose node type n has is not n itself but what it wraps (CLL's
+// declaration around a variable, beside the declaration that holds a
+// timer's name itself).
+func wrapper(n *syntax.Node) bool {
+	named := 0
+	for _, c := range n.Children {
+		switch {
+		case c.Kind == "comment" || syntax.OnlyComments(c):
+		case c.Named && len(c.Children) > 0:
+			named++
+		default:
+			return false
+		}
+	}
+	return named == 1
 }
 
 // declTypes are the list types of the tree regions and the node types of

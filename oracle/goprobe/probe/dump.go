@@ -94,7 +94,7 @@ type Method struct {
 func Dump(sides ...Side) {
 	out := make([]Shape, len(sides))
 	for i, s := range sides {
-		out[i] = shape(s)
+		out[i] = ShapeOf(s.File, newRuntimeGo(s))
 	}
 	enc := json.NewEncoder(os.Stdout)
 	if err := enc.Encode(out); err != nil {
@@ -102,11 +102,58 @@ func Dump(sides ...Side) {
 	}
 }
 
-func shape(s Side) Shape {
-	byName := map[protoreflect.FullName]proto.Message{}
+// GoSide says what the Go of a file gives its messages: the Go type of a
+// message ("" when the file has none for it), and a field's getter on an
+// empty message of that type with what it returns ("", "" when it has
+// none). Dump asks the running program; go-probe asks the Go source, read
+// without building it.
+type GoSide interface {
+	GoType(md protoreflect.MessageDescriptor) string
+	Get(goType string, fd protoreflect.FieldDescriptor) (getter, got string)
+}
+
+// runtimeGo is the GoSide of a linked side: the message types' own
+// descriptors and their getters called through reflection.
+type runtimeGo struct {
+	byName  map[protoreflect.FullName]proto.Message
+	getters map[string]map[string]string
+	insts   map[string]proto.Message
+}
+
+func newRuntimeGo(s Side) *runtimeGo {
+	r := &runtimeGo{byName: map[protoreflect.FullName]proto.Message{}, getters: s.Getters, insts: map[string]proto.Message{}}
 	for _, m := range s.Messages {
-		byName[m.ProtoReflect().Descriptor().FullName()] = m
+		r.byName[m.ProtoReflect().Descriptor().FullName()] = m
 	}
+	for _, m := range r.byName {
+		r.insts[reflect.TypeOf(m).Elem().Name()] = m
+	}
+	return r
+}
+
+func (r *runtimeGo) GoType(md protoreflect.MessageDescriptor) string {
+	if inst := r.byName[md.FullName()]; inst != nil {
+		return reflect.TypeOf(inst).Elem().Name()
+	}
+	return ""
+}
+
+func (r *runtimeGo) Get(goType string, fd protoreflect.FieldDescriptor) (string, string) {
+	inst := r.insts[goType]
+	g := r.getters[goType][string(fd.Name())]
+	if g == "" || inst == nil {
+		return "", ""
+	}
+	if m := reflect.ValueOf(inst).MethodByName(g); m.IsValid() && m.Type().NumIn() == 0 && m.Type().NumOut() == 1 {
+		return g, render(m.Call(nil)[0])
+	}
+	return "", ""
+}
+
+// ShapeOf is the shape of a file: what its descriptor says of every
+// message, field, enum, value, service and method, with what go says of
+// the Go types and getters.
+func ShapeOf(file protoreflect.FileDescriptor, g GoSide) Shape {
 	var sh Shape
 	var messages func(ms protoreflect.MessageDescriptors)
 	enums := func(es protoreflect.EnumDescriptors) {
@@ -124,22 +171,23 @@ func shape(s Side) Shape {
 		for i := 0; i < ms.Len(); i++ {
 			md := ms.Get(i)
 			m := Message{Name: string(md.FullName()), Deprecated: md.Options().(*descriptorpb.MessageOptions).GetDeprecated(), MapEntry: md.IsMapEntry(), Fields: []Field{}}
-			inst := byName[md.FullName()]
-			if inst != nil {
-				m.Go = reflect.TypeOf(inst).Elem().Name()
-			}
+			m.Go = g.GoType(md)
 			for j := 0; j < md.Fields().Len(); j++ {
-				m.Fields = append(m.Fields, field(md.Fields().Get(j), inst, s.Getters[m.Go]))
+				f := field(md.Fields().Get(j))
+				if m.Go != "" {
+					f.Getter, f.Got = g.Get(m.Go, md.Fields().Get(j))
+				}
+				m.Fields = append(m.Fields, f)
 			}
 			sh.Messages = append(sh.Messages, m)
 			enums(md.Enums())
 			messages(md.Messages())
 		}
 	}
-	enums(s.File.Enums())
-	messages(s.File.Messages())
-	for i := 0; i < s.File.Services().Len(); i++ {
-		sd := s.File.Services().Get(i)
+	enums(file.Enums())
+	messages(file.Messages())
+	for i := 0; i < file.Services().Len(); i++ {
+		sd := file.Services().Get(i)
 		sv := Service{Name: string(sd.FullName()), Deprecated: sd.Options().(*descriptorpb.ServiceOptions).GetDeprecated(), Methods: []Method{}}
 		for j := 0; j < sd.Methods().Len(); j++ {
 			md := sd.Methods().Get(j)
@@ -154,7 +202,8 @@ func shape(s Side) Shape {
 	return sh
 }
 
-func field(fd protoreflect.FieldDescriptor, inst proto.Message, getters map[string]string) Field {
+// field is what the descriptor says of a field.
+func field(fd protoreflect.FieldDescriptor) Field {
 	f := Field{
 		Name: string(fd.Name()), Number: int32(fd.Number()), JSON: fd.JSONName(), Kind: fd.Kind().String(),
 		Card: fd.Cardinality().String(), Presence: fd.HasPresence(), Default: descDefault(fd),
@@ -170,12 +219,6 @@ func field(fd protoreflect.FieldDescriptor, inst proto.Message, getters map[stri
 	}
 	if o := fd.ContainingOneof(); o != nil && !o.IsSynthetic() {
 		f.Oneof = string(o.Name())
-	}
-	if g := getters[string(fd.Name())]; g != "" && inst != nil {
-		if m := reflect.ValueOf(inst).MethodByName(g); m.IsValid() && m.Type().NumIn() == 0 && m.Type().NumOut() == 1 {
-			f.Getter = g
-			f.Got = render(m.Call(nil)[0])
-		}
 	}
 	return f
 }

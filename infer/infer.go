@@ -1,0 +1,384 @@
+package infer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+	"testing/fstest"
+
+	"github.com/mcpt-tool/mcpt/oracle"
+	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/relation/numlit"
+	"github.com/mcpt-tool/mcpt/relation/yamlrel"
+	"github.com/mcpt-tool/mcpt/syntax"
+	"github.com/mcpt-tool/mcpt/transpiler"
+)
+
+// Seed is a seed program to infer from.
+type Seed struct {
+	Name string
+	Src  []byte
+}
+
+// Options are what inference needs besides the seeds.
+type Options struct {
+	// Syntax names the parser as the relation files will: a linked
+	// parser's name or a grammar file relative to the relation files.
+	Syntax string
+	// Parser parses the seeds.
+	Parser syntax.Parser
+	// Numbers is how the seeds write integers (numlit's form names).
+	Numbers string
+	// Transpiler runs the transpiler under test, with Flags; Normalize
+	// is applied to its outputs, as the campaign applies it.
+	Transpiler transpiler.Transpiler
+	Flags      []string
+	Normalize  oracle.Normalizer
+	// Workers is how many transpiler runs go at once (at least 1).
+	Workers int
+	// MaxSamples bounds the seeds whose outputs the habits are learned
+	// from (0: 200); they are spread over the seeds.
+	MaxSamples int
+	// Log, when set, is told what inference does, a line at a time.
+	Log func(string)
+}
+
+// Result is an inferred pack with what the inference saw.
+type Result struct {
+	Pack *Pack
+	// Unparsed are the seeds the parser does not read, with the error.
+	Unparsed []error
+	// Runs is how many times the transpiler ran.
+	Runs int
+}
+
+// ErrNoList is the error of seeds whose trees hold no list of two
+// declarations or more: there is nothing to copy.
+var ErrNoList = errors.New("the seeds hold no list of declarations (no node holds two declared names): no relation to make")
+
+// Infer reads the seeds' trees for their lists, runs the transpiler on
+// them for the generator's habits, makes the pack, and tries each relation
+// on the seeds: a relation whose follow-ups the transpiler rejects is left
+// out, and so are the first spots and the middle spots of a kind whose
+// numbers the seeds suggest the language fixes or orders, where the
+// transpiler rejects a follow-up that breaks that (see docs/zeroconfig.md).
+func Infer(ctx context.Context, seeds []Seed, o Options) (*Result, error) {
+	form, ok := numlit.Lookup(o.Numbers)
+	if !ok {
+		form, _ = numlit.Lookup("c")
+	}
+	res := &Result{}
+	var trees []*syntax.Tree
+	var parsed []Seed
+	for _, s := range seeds {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		t, err := o.Parser.Parse(s.Name, s.Src)
+		if err != nil {
+			res.Unparsed = append(res.Unparsed, err)
+			continue
+		}
+		t.Name = s.Name
+		trees = append(trees, t)
+		parsed = append(parsed, s)
+	}
+	if len(trees) == 0 {
+		return res, fmt.Errorf("no seed parses with %s: %w", o.Parser.Lang(), errors.Join(res.Unparsed...))
+	}
+	lists := Structure(trees, form)
+	if len(lists) == 0 {
+		return res, ErrNoList
+	}
+	p := &Pack{Syntax: o.Syntax, Numbers: o.Numbers, Lists: lists, Seeds: len(trees), Left: map[string]string{}, notes: map[string][]string{}}
+	r := &runner{o: o}
+	// The habits, from the outputs of a sample of the seeds.
+	idx := spread(len(trees), cmpOr(o.MaxSamples, 200))
+	outs := r.runAll(ctx, parsed, idx)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var samples []Sample
+	for k, i := range idx {
+		if outs[k] != nil {
+			samples = append(samples, Sample{Tree: trees[i], Output: outs[k]})
+		}
+	}
+	p.Habits = Learn(samples, lists, form)
+	h := p.Habits
+	places, byNum := 0, 0
+	for _, l := range lists {
+		places += len(l.Places)
+		byNum += len(l.NumberPlaces)
+	}
+	o.logf("learned from the outputs of %d seeds: name forms %s; %d generic words, %d table shapes, %d counters, %d places in the input's order, %d by number",
+		len(samples), strings.Join(h.Forms, ", "), len(h.Generic), len(h.Tables), len(h.Counters), places, byNum)
+	if err := r.probe(ctx, p, parsed); err != nil {
+		return nil, err
+	}
+	res.Pack, res.Runs = p, r.runs
+	return res, nil
+}
+
+func cmpOr(a, b int) int {
+	if a > 0 {
+		return a
+	}
+	return b
+}
+
+func (o Options) logf(format string, args ...any) {
+	if o.Log != nil {
+		o.Log(fmt.Sprintf(format, args...))
+	}
+}
+
+// spread picks at most k of n indices, evenly spread, in order.
+func spread(n, k int) []int {
+	if n <= k {
+		out := make([]int, n)
+		for i := range out {
+			out[i] = i
+		}
+		return out
+	}
+	out := make([]int, k)
+	for i := range out {
+		out[i] = i * n / k
+	}
+	return out
+}
+
+type runner struct {
+	o    Options
+	mu   sync.Mutex
+	runs int
+}
+
+// run transpiles one input; the output tree is nil unless it was accepted.
+func (r *runner) run(ctx context.Context, name string, src []byte, role transpiler.Role) (*transpiler.Result, error) {
+	res, err := r.o.Transpiler.Transpile(ctx, transpiler.Request{Name: path.Base(name), Src: src, Role: role, Flags: r.o.Flags})
+	r.mu.Lock()
+	r.runs++
+	r.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	if res.Status == transpiler.Accepted && len(r.o.Normalize) > 0 {
+		res.Files = r.o.Normalize.Apply(res.Files)
+	}
+	return res, nil
+}
+
+// runAll transpiles the seeds at idx, Workers at a time; an output is nil
+// where the run failed or was not accepted.
+func (r *runner) runAll(ctx context.Context, seeds []Seed, idx []int) []map[string][]byte {
+	outs := make([]map[string][]byte, len(idx))
+	sem := make(chan struct{}, max(r.o.Workers, 1))
+	var wg sync.WaitGroup
+	for k, i := range idx {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			res, err := r.run(ctx, seeds[i].Name, seeds[i].Src, transpiler.Base)
+			if err == nil && res.Status == transpiler.Accepted {
+				outs[k] = res.Files
+			}
+		}()
+	}
+	wg.Wait()
+	return outs
+}
+
+// Load compiles the pack's relations as a campaign loads relation files,
+// with the generic words of its habits.
+func (p *Pack) Load(extra ...yamlrel.CheckerKind) ([]*relation.Relation, error) {
+	names, files := p.Files()
+	fsys := fstest.MapFS{}
+	for n, b := range files {
+		fsys[n] = &fstest.MapFile{Data: b}
+	}
+	return yamlrel.LoadWith(yamlrel.Options{Generic: p.Habits.Generic, CheckerKinds: extra}, fsys, names...)
+}
+
+// probes is how many seeds a relation is tried on, at most.
+const probes = 4
+
+// probe tries the relations on the seeds: each on a few seeds, at its
+// first spot and at a middle spot of a list, and each hypothesis on the
+// kinds' numbers (the first of a list fixed, ascending) with a follow-up
+// that breaks it. A relation whose follow-ups the transpiler rejects on
+// two seeds is left out; a hypothesis the transpiler holds to stays (its
+// spots are left out), one it does not hold to is dropped.
+func (r *runner) probe(ctx context.Context, p *Pack, seeds []Seed) error {
+	// Try the hypotheses first, without them.
+	type hyp struct {
+		k          *Kind
+		first, asc bool
+		rel        string
+	}
+	var hyps []*hyp
+	for _, rel := range p.Relations() {
+		k := rel.Kind
+		if k.KeepFirst || k.Ascending {
+			hyps = append(hyps, &hyp{k: k, first: k.KeepFirst, asc: k.Ascending, rel: rel.Name})
+		}
+	}
+	saved := map[*Kind][2]bool{}
+	for _, h := range hyps {
+		saved[h.k] = [2]bool{h.k.KeepFirst, h.k.Ascending}
+		h.k.KeepFirst, h.k.Ascending = false, false
+	}
+	rels, err := p.Load()
+	if err != nil {
+		return fmt.Errorf("the inferred relations do not load (a bug of mcpt): %w", err)
+	}
+	byName := map[string]*relation.Relation{}
+	for _, rl := range rels {
+		byName[rl.Name] = rl
+	}
+	for _, h := range hyps {
+		rl := byName[h.rel]
+		if rl == nil {
+			continue
+		}
+		for _, which := range []string{"first", "middle"} {
+			if which == "first" && !saved[h.k][0] || which == "middle" && !saved[h.k][1] {
+				continue
+			}
+			tried, rejected, err := r.tryAt(ctx, rl, seeds, which)
+			if err != nil {
+				return err
+			}
+			kept := rejected > 0
+			if which == "first" {
+				h.k.KeepFirst = kept
+				for i := range h.k.Numbers {
+					h.k.Numbers[i].KeepFirst = h.k.Numbers[i].KeepFirst && kept
+				}
+			} else {
+				h.k.Ascending = kept
+				for i := range h.k.Numbers {
+					h.k.Numbers[i].Ascending = h.k.Numbers[i].Ascending && kept
+				}
+			}
+			if kept {
+				note := map[string]string{"first": "Left out: the first spot of a list (the first's number is fixed: the transpiler rejected %d of %d follow-ups there).",
+					"middle": "Left out: spots but after the last (numbers ascend: the transpiler rejected %d of %d follow-ups with a number out of order)."}[which]
+				p.notes[h.rel] = append(p.notes[h.rel], fmt.Sprintf(note, rejected, tried))
+			}
+			r.o.logf("%s: %s spot: %d of %d follow-ups rejected", h.rel, which, rejected, tried)
+		}
+	}
+	// Then every relation as it will run.
+	if rels, err = p.Load(); err != nil {
+		return fmt.Errorf("the inferred relations do not load (a bug of mcpt): %w", err)
+	}
+	for _, rl := range rels {
+		tried, rejected, err := r.tryAt(ctx, rl, seeds, "any")
+		if err != nil {
+			return err
+		}
+		r.o.logf("%s: %d of %d follow-ups rejected", rl.Name, rejected, tried)
+		if rejected >= 2 || rejected > 0 && rejected == tried {
+			p.Left[rl.Name] = fmt.Sprintf("the transpiler rejected %d of %d of its follow-ups on the seeds", rejected, tried)
+		}
+	}
+	return nil
+}
+
+// tryAt runs the relation's follow-ups at one spot of each of a few seeds
+// (the first spot of a list, a middle one, or one drawn) and counts those
+// tried and those the transpiler rejected. A seed whose base it does not
+// accept is passed over.
+func (r *runner) tryAt(ctx context.Context, rl *relation.Relation, seeds []Seed, which string) (tried, rejected int, err error) {
+	rng := rand.New(rand.NewPCG(7, uint64(len(rl.Name))))
+	for _, s := range seeds {
+		if tried >= probes {
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			return tried, rejected, err
+		}
+		in := relation.Input{Name: s.Name, Src: s.Src}
+		spots, err := rl.Spots(ctx, in)
+		if err != nil || len(spots) == 0 {
+			continue
+		}
+		sp, ok := pickSpot(spots, which, rng)
+		if !ok {
+			continue
+		}
+		fu, err := rl.Mutate(ctx, in, sp, rng)
+		if err != nil {
+			continue
+		}
+		res, err := r.run(ctx, s.Name, fu.Src, transpiler.FollowUp)
+		if err != nil {
+			return tried, rejected, err
+		}
+		switch res.Status {
+		case transpiler.Rejected:
+			rejected++
+			tried++
+		case transpiler.Accepted:
+			tried++
+		}
+	}
+	return tried, rejected, nil
+}
+
+// pickSpot picks a spot: the first of a list (one described "before …"),
+// one between two members (a middle one: "between … and …"), or any.
+func pickSpot(spots []relation.Spot, which string, rng *rand.Rand) (relation.Spot, bool) {
+	var cand []relation.Spot
+	for _, s := range spots {
+		switch which {
+		case "first":
+			if strings.Contains(s.Desc, ", before ") {
+				cand = append(cand, s)
+			}
+		case "middle":
+			if strings.Contains(s.Desc, ", between ") {
+				cand = append(cand, s)
+			}
+		default:
+			cand = append(cand, s)
+		}
+	}
+	if len(cand) == 0 {
+		return relation.Spot{}, false
+	}
+	return cand[rng.IntN(len(cand))], true
+}
+
+// WriteDir is how Files land on disk: each file's path under dir.
+func WriteDir(dir string, names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = path.Join(dir, n)
+	}
+	return out
+}
+
+var _ fs.FS = fstest.MapFS{}
+
+// Kinds lists the kinds by name, for tests.
+func (p *Pack) Kinds() []string {
+	var out []string
+	for _, l := range p.Lists {
+		for _, k := range l.Kinds {
+			out = append(out, k.Name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}

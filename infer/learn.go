@@ -1,0 +1,1193 @@
+package infer
+
+import (
+	"fmt"
+	"maps"
+	"path"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/mcpt-tool/mcpt/internal/namecase"
+	"github.com/mcpt-tool/mcpt/oracle"
+	"github.com/mcpt-tool/mcpt/relation/numlit"
+	"github.com/mcpt-tool/mcpt/syntax"
+	"github.com/mcpt-tool/mcpt/tree"
+)
+
+// Sample is a seed with its syntax tree and the transpiler's output of
+// it: what infer learns the generator's habits from.
+type Sample struct {
+	Tree   *syntax.Tree
+	Output tree.Tree
+}
+
+// Habits are what the outputs of the seeds say of the generator.
+type Habits struct {
+	// Forms are the name forms in which the outputs write the seeds'
+	// declared names (snake, camel, upperfirst: setDisplay_name, …),
+	// written first.
+	Forms []string
+	// Generic are the declared names that the generator writes of its
+	// own: a word of the output of a seed that declares it in no form and
+	// mentions it nowhere (a field called name, and Python's __name__).
+	Generic []string
+	// Tables are the shapes of the lines the generator writes for the
+	// whole input rather than for one declaration: runs of lines that
+	// differ only in numbers and the content of string literals (tables of
+	// numbers, serialized descriptors), as patterns that match such a
+	// line.
+	Tables []string
+	// Variants are patterns of lines that name nothing of the input and
+	// that the outputs of two seeds at least write with another word at
+	// one place (Java's `private byte __isset_bitfield` and `private
+	// short …`): lines the generator writes for a whole list, which a
+	// declaration more may change.
+	Variants []string
+	// Boilerplate are patterns of lines that name nothing of the input and
+	// that the outputs of the seeds write a different number of times
+	// (none in some): lines the generator writes for a feature of the
+	// input (a separator between two messages, a helper a second required
+	// field brings), which a declaration more may add or take away.
+	Boilerplate []string
+	// Counters are the prefixes of the identifiers the generator numbers
+	// by a counter of its own (_size12, tmp627): a declaration added
+	// before them renumbers them.
+	Counters []string
+	// Samples and Names are how many seeds and declared names the habits
+	// were learned from.
+	Samples, Names int
+}
+
+// formCandidates are the forms looked for in the outputs, in the order of
+// namecase.Forms and then those of mixed case.
+var formCandidates = namecase.Names()
+
+// Learn reads the habits of the generator in the outputs of the samples,
+// whose trees hold the lists; form reads their numbers.
+func Learn(samples []Sample, lists []*List, form numlit.Form) Habits {
+	h := Habits{Samples: len(samples)}
+	words := make([]map[string]bool, len(samples))  // the identifier words of each output
+	inputs := make([]map[string]bool, len(samples)) // the words of each input, lower-cased
+	declared := make([][]string, len(samples))
+	seen := map[string]bool{}
+	formCount := map[string]int{}
+	considered := 0
+	for i, s := range samples {
+		words[i] = outputWords(s.Output)
+		inputs[i] = map[string]bool{}
+		for _, w := range identRE.FindAllString(string(s.Tree.Src), -1) {
+			inputs[i][strings.ToLower(w)] = true
+		}
+		syntax.Walk(s.Tree.Root, func(n *syntax.Node) bool {
+			if isName(n) {
+				declared[i] = append(declared[i], n.Text(s.Tree.Src))
+			}
+			return true
+		})
+		slices.Sort(declared[i])
+		declared[i] = slices.Compact(declared[i])
+		for _, name := range declared[i] {
+			if !seen[name] {
+				seen[name] = true
+				h.Names++
+			}
+			if len(name) < 3 {
+				continue
+			}
+			considered++
+			for _, f := range formCandidates {
+				fn, _ := namecase.Form(f)
+				v := fn(name)
+				if f != "written" && v == name {
+					continue // no evidence: the form is the name as written
+				}
+				if words[i][v] {
+					formCount[f]++
+				}
+			}
+		}
+	}
+	for _, f := range formCandidates {
+		// A form is the generator's when it writes a name so for one
+		// declared name in twenty, or for three names at least.
+		if f == "written" || formCount[f] >= 3 && formCount[f]*20 >= considered {
+			h.Forms = append(h.Forms, f)
+		}
+	}
+	// A declared name is a word of the generator when the output of
+	// another seed, which mentions it nowhere, has it as a word.
+	generic := map[string]bool{}
+	for i := range samples {
+		for _, name := range declared[i] {
+			if generic[name] {
+				continue
+			}
+			for j := range samples {
+				if j == i || inputs[j][strings.ToLower(name)] || inputMentions(inputs[j], name) {
+					continue
+				}
+				if wordIn(words[j], name) {
+					generic[name] = true
+					break
+				}
+			}
+		}
+	}
+	h.Generic = slices.Sorted(mapKeys(generic))
+	h.Tables = tables(samples, declared)
+	h.Counters = counters(samples, declared)
+	h.Variants = variants(samples, declared)
+	h.Boilerplate = boilerplate(samples, declared)
+	learnLists(samples, lists, h.Forms, form)
+	return h
+}
+
+var identRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+
+// outputWords are the identifiers of an output tree and their words (split
+// at underscores and changes of case), in every form they stand.
+func outputWords(out tree.Tree) map[string]bool {
+	ws := map[string]bool{}
+	for _, f := range out.Names() {
+		for _, id := range identRE.FindAllString(string(out[f]), -1) {
+			ws[id] = true
+			for _, w := range splitWords(id) {
+				ws[w] = true
+			}
+		}
+	}
+	return ws
+}
+
+// splitWords splits an identifier at underscores and changes of case, and
+// also yields each run of words joined as written (get_display_name: get,
+// display, name, display_name, get_display).
+func splitWords(id string) []string {
+	var parts []string
+	for _, p := range strings.Split(id, "_") {
+		if p == "" {
+			continue
+		}
+		start := 0
+		r := []rune(p)
+		for i := 1; i < len(r); i++ {
+			if wordStart(r, i) {
+				parts = append(parts, string(r[start:i]))
+				start = i
+			}
+		}
+		parts = append(parts, string(r[start:]))
+	}
+	out := slices.Clone(parts)
+	// runs joined by underscores, as the generator would write a
+	// multi-word name inside a longer one
+	us := strings.Split(strings.Trim(id, "_"), "_")
+	for i := range us {
+		for j := i + 1; j <= len(us); j++ {
+			out = append(out, strings.Join(us[i:j], "_"))
+		}
+	}
+	return out
+}
+
+func wordStart(r []rune, j int) bool {
+	up := func(c rune) bool { return c >= 'A' && c <= 'Z' }
+	low := func(c rune) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
+	if !up(r[j]) {
+		return false
+	}
+	return low(r[j-1]) || up(r[j-1]) && j+1 < len(r) && low(r[j+1])
+}
+
+// inputMentions reports whether an input's words (lower case) hold any
+// word of name: a seed that mentions part of a name may have it in its
+// output by its own right.
+func inputMentions(in map[string]bool, name string) bool {
+	for _, w := range splitWords(name) {
+		if in[strings.ToLower(w)] {
+			return true
+		}
+	}
+	return false
+}
+
+// wordIn reports whether a form of name is a word of an output.
+func wordIn(ws map[string]bool, name string) bool {
+	for _, f := range namecase.Forms {
+		fn, _ := namecase.Form(f)
+		if ws[fn(name)] {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	strLitRE = regexp.MustCompile(`"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'`)
+	numRE    = regexp.MustCompile(`-?\b(?:0[xX][0-9a-fA-F]+|\d+)[uUlL]*\b`)
+	wsRE     = regexp.MustCompile(`\s+`)
+	letterRE = regexp.MustCompile(`[A-Za-z_]`)
+)
+
+// tableShape is a line with the content of its string literals and its
+// numbers masked, white space collapsed; ok is false for a line that has
+// neither (or a word outside its strings): no line of a table.
+func tableShape(line string) (shape string, ok bool) {
+	t := strings.TrimSpace(line)
+	if t == "" {
+		return "", false
+	}
+	hadStr := strLitRE.MatchString(t)
+	t = strLitRE.ReplaceAllStringFunc(t, func(s string) string { return s[:1] + "…" + s[:1] })
+	hadNum := numRE.MatchString(t)
+	t = numRE.ReplaceAllString(t, "#")
+	if !hadStr && !hadNum || letterRE.MatchString(t) {
+		return "", false
+	}
+	// a table's row, not a line of punctuation: it holds a value
+	if strings.Trim(t, "#…\"' ") == t && !strings.ContainsAny(t, "#…") {
+		return "", false
+	}
+	return wsRE.ReplaceAllString(t, " "), true
+}
+
+// blobLen is the length from which a string literal is a serialized blob.
+const blobLen = 200
+
+// blobShape is a line that holds a string literal of blobLen bytes or
+// more (a serialized descriptor: Python's AddSerializedFile(b'…')), with
+// the content of its string literals and its numbers masked, white space
+// collapsed: a line the generator writes for the whole input, which every
+// declaration more changes. ok is false for any other line.
+func blobShape(line string) (shape string, ok bool) {
+	t := strings.TrimSpace(line)
+	long := false
+	t = strLitRE.ReplaceAllStringFunc(t, func(s string) string {
+		long = long || len(s) >= blobLen
+		return s[:1] + "…" + s[:1]
+	})
+	if !long {
+		return "", false
+	}
+	return wsRE.ReplaceAllString(numRE.ReplaceAllString(t, "#"), " "), true
+}
+
+// tables finds the shapes of table lines (and of lines that hold a
+// serialized blob, see blobShape): a shape that four lines in a
+// row have in an output file, in the outputs of two seeds at least (or of
+// the one seed there is).
+func tables(samples []Sample, declared [][]string) []string {
+	seeds := map[string]int{}
+	for i, s := range samples {
+		found := map[string]bool{}
+		for _, f := range s.Output.Names() {
+			prev, run := "", 0
+			for _, line := range strings.Split(string(s.Output[f]), "\n") {
+				if sh, ok := blobShape(line); ok {
+					found[shapePattern(sh)] = true
+					prev, run = "", 0
+					continue
+				}
+				sh, ok := tableShape(line)
+				if !ok {
+					sh, ok = rowShape(line, declared[i])
+				}
+				// (the last row of a table often lacks the + or , that
+				// joins the others: `"…" +` then `"…"`)
+				sh = strings.TrimRight(sh, " +,")
+				switch {
+				case !ok:
+					prev, run = "", 0
+					continue
+				case sh == prev:
+					run++
+				default:
+					prev, run = sh, 1
+				}
+				if run == 4 {
+					found[strings.TrimSuffix(shapePattern(sh), `\s*$`)+`\s*[+,]?\s*$`] = true
+				}
+			}
+		}
+		for sh := range found {
+			seeds[sh]++
+		}
+	}
+	need := min(2, len(samples))
+	var out []string
+	for p, n := range seeds {
+		if n >= need {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
+}
+
+// rowShape is a line that names nothing of the input, with its numbers
+// masked as in a table shape: a row of a table of numbers (`case 3:`),
+// whose rows a declaration more adds to; ok is false for a line without
+// numbers or that names a declaration.
+func rowShape(line string, declared []string) (string, bool) {
+	t := strings.TrimSpace(line)
+	if !numRE.MatchString(t) {
+		return "", false
+	}
+	// (an identifier that names a declaration is the same in every row
+	// of a run, the owner of the table: the pattern takes any)
+	var b strings.Builder
+	for _, tok := range shapeTokens(numRE.ReplaceAllString(t, "#")) {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		if isIdent(tok) && holdsDeclared(tok, declared) {
+			b.WriteString("\x01" + tok)
+		} else {
+			b.WriteString(tok)
+		}
+	}
+	return b.String(), true
+}
+
+// shapePattern is the pattern of the lines of a table shape: its string
+// literals any string, its numbers any number, its white space any, an
+// identifier marked \x01 (a declaration's) any identifier.
+func shapePattern(sh string) string {
+	var b strings.Builder
+	b.WriteString(`^\s*`)
+	for i := 0; i < len(sh); {
+		switch {
+		case sh[i] == 1:
+			j := i + 1
+			for j < len(sh) && sh[j] != ' ' {
+				j++
+			}
+			b.WriteString(`\w+`)
+			i = j
+		case strings.HasPrefix(sh[i:], `"…"`):
+			b.WriteString(`"(\\.|[^"\\])*"`)
+			i += len(`"…"`)
+		case strings.HasPrefix(sh[i:], `'…'`):
+			b.WriteString(`'(\\.|[^'\\])*'`)
+			i += len(`'…'`)
+		case sh[i] == '#':
+			b.WriteString(`-?(0[xX][0-9a-fA-F]+|\d+)[uUlL]*`)
+			i++
+		case sh[i] >= '0' && sh[i] <= '9':
+			// (digits of an identifier: the locality check masks them)
+			for i < len(sh) && sh[i] >= '0' && sh[i] <= '9' {
+				i++
+			}
+			b.WriteString(`\d+`)
+		case sh[i] == ' ':
+			b.WriteString(`\s*`)
+			i++
+		default:
+			b.WriteString(regexp.QuoteMeta(sh[i : i+1]))
+			i++
+		}
+	}
+	b.WriteString(`\s*$`)
+	return b.String()
+}
+
+var counterRE = regexp.MustCompile(`\b([A-Za-z_]*[A-Za-z_])([0-9]+)\b`)
+
+// counters finds the prefixes of numbered temporaries: identifiers PREFIX
+// + digits of which an output file has five numbers or more, none of them
+// a declared name of its seed (field1, field2, … are the input's).
+func counters(samples []Sample, declared [][]string) []string {
+	found := map[string]bool{}
+	for i, s := range samples {
+		folded := map[string]bool{}
+		for _, d := range declared[i] {
+			folded[fold(d)] = true
+		}
+		for _, f := range s.Output.Names() {
+			nums := map[string]map[string]bool{}
+			for _, m := range counterRE.FindAllStringSubmatch(string(s.Output[f]), -1) {
+				if endsDeclared(m[0], folded) {
+					nums[m[1]] = nil // a declared name: the prefix is none
+					continue
+				}
+				if set, ok := nums[m[1]]; ok && set == nil {
+					continue
+				}
+				if nums[m[1]] == nil {
+					nums[m[1]] = map[string]bool{}
+				}
+				nums[m[1]][m[2]] = true
+			}
+			for p, set := range nums {
+				if len(set) >= 5 && len(p) >= 2 {
+					found[p] = true
+				}
+			}
+		}
+	}
+	return slices.Sorted(mapKeys(found))
+}
+
+// endsDeclared reports whether identifier id is, or ends with, a declared
+// name in any case (declared: the names folded, see fold), after an
+// underscore or a change of case: __set_def1 is a setter of the field
+// def1, DEF78 Java's constant of def78, no counter.
+func endsDeclared(id string, declared map[string]bool) bool {
+	for k := 0; k < len(id); k++ {
+		if k > 0 && !(id[k-1] == '_' || id[k] >= 'A' && id[k] <= 'Z' && id[k-1] >= 'a' && id[k-1] <= 'z') {
+			continue
+		}
+		if declared[fold(id[k:])] {
+			return true
+		}
+	}
+	return false
+}
+
+// fold is a name in lower case without underscores: the forms of a name
+// fold alike (field_Int32, FIELD__INT32).
+func fold(s string) string { return strings.ToLower(strings.ReplaceAll(s, "_", "")) }
+
+// placeStats is what the seeds show of one place of a list type: in how
+// many lists its order was evidence of the input's order, of another, of
+// the numbers' order; and the shapes of its lines by the position of the
+// declaration they name (0 first, 1 middle, 2 last).
+type placeStats struct {
+	declOrder, otherOrder, byNumber int
+	// shapes by the position of the declaration named: first, between,
+	// last, alone in its list
+	shapes [4]map[string]bool
+	// per shape: in how many lists of three declarations or more it
+	// names some, how many declarations it names there, and how many
+	// those lists have
+	lists, named, of map[string]int
+}
+
+// learnLists learns, for each list type, at which places the outputs list
+// its declarations in the input's order and at which by their numbers,
+// and which lines its first and last declarations have as such: for each
+// list of two declarations or more, each output file, each place at
+// which a line names one declaration alone, the order in which the place
+// names them and the shapes of their lines. An order the input's differs
+// from by name (or by number) is evidence; one that coincides with it is
+// none.
+func learnLists(samples []Sample, lists []*List, forms []string, form numlit.Form) {
+	types := map[string]*List{}
+	var spec syntax.ListSpec
+	for _, l := range lists {
+		types[l.Type] = l
+		spec.Lists = append(spec.Lists, l.Type)
+	}
+	stats := map[string]map[string]*placeStats{} // list type → place → stats
+	fns := make([]func(string) string, 0, len(forms))
+	for _, f := range forms {
+		if fn, ok := namecase.Form(f); ok {
+			fns = append(fns, fn)
+		}
+	}
+	for _, s := range samples {
+		src := s.Tree.Src
+		var all []string
+		syntax.Walk(s.Tree.Root, func(n *syntax.Node) bool {
+			if isName(n) {
+				all = append(all, n.Text(src))
+			}
+			return true
+		})
+		slices.Sort(all)
+		all = slices.Compact(all)
+		others := make([]oracle.Name, len(all))
+		for i, a := range all {
+			others[i] = formName(a, fns)
+		}
+		for _, l := range syntax.Lists(s.Tree, spec) {
+			lt := types[l.Node.Kind]
+			var names []string
+			var nums []int64
+			numbered, unnumbered := 0, 0
+			for _, m := range l.Members {
+				d, nm := declNode(m.Node)
+				if d == nil || nm == nil || m.Node == directName(l.Node) {
+					continue
+				}
+				names = append(names, nameText(src, nm))
+				v, ok := memberNumber(src, d, lt, form)
+				if ok {
+					numbered++
+				} else {
+					unnumbered++
+				}
+				nums = append(nums, v)
+			}
+			if len(names) < 1 || len(slices.Compact(slices.Sorted(slices.Values(names)))) != len(names) {
+				continue
+			}
+			if numbered > 0 && unnumbered > 0 || numbered == 0 && numberedType(lt) {
+				// some numbered, some not (or none, of a type whose
+				// declarations have numbers): their order says nothing of
+				// the order of those that have
+				continue
+			}
+			if numbered == 0 {
+				nums = nil
+			}
+			if stats[l.Node.Kind] == nil {
+				stats[l.Node.Kind] = map[string]*placeStats{}
+			}
+			learnList(s, names, nums, fns, others, all, stats[l.Node.Kind])
+		}
+	}
+	for _, l := range lists {
+		if st := stats[l.Type][""]; st != nil {
+			// the lines that name the first and the last declaration
+			l.Positional = append(l.Positional, shapesPattern(slices.Collect(maps.Keys(st.shapes[0]))))
+			delete(stats[l.Type], "")
+		}
+		for p, st := range stats[l.Type] {
+			switch {
+			case st.declOrder > 0 && st.otherOrder == 0:
+				l.Places = append(l.Places, p)
+			case st.byNumber > 0 && st.declOrder == 0:
+				l.NumberPlaces = append(l.NumberPlaces, p)
+			}
+			first, last, alone := onlyAt(st, 0), onlyAt(st, 2), onlyAt(st, 3)
+			if len(last) > 0 {
+				l.Last = true
+			}
+			var alts []string
+			for k, only := range [][]string{first, nil, last, alone} {
+				for _, sh := range only {
+					alts = append(alts, sh)
+					// the line the declaration has where it is no
+					// longer first or last: nearly the same (if, then
+					// elif)
+					for j := range st.shapes {
+						if j == k {
+							continue
+						}
+						for o := range st.shapes[j] {
+							if near(sh, o) {
+								alts = append(alts, o)
+							}
+						}
+					}
+				}
+			}
+			// A shape that few declarations of a list have, in the lists
+			// of three or more that have it at all (a fifth of their
+			// declarations, seen in five lists): the line of one the list
+			// chooses (the end of a range of fields in memory), which a
+			// declaration more may move to another.
+			for sh, n := range st.lists {
+				if n >= 5 && st.named[sh]*5 <= st.of[sh] {
+					alts = append(alts, sh)
+				}
+			}
+			if len(alts) > 0 {
+				l.Positional = append(l.Positional, shapesPattern(alts))
+			}
+		}
+		slices.Sort(l.Places)
+		slices.Sort(l.NumberPlaces)
+		slices.Sort(l.Positional)
+		l.Positional = slices.Compact(l.Positional)
+	}
+}
+
+// numberedType reports whether a kind of the list type has numbers.
+func numberedType(l *List) bool {
+	if l == nil {
+		return false
+	}
+	for _, k := range l.Kinds {
+		if len(k.Numbers) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// onlyAt are the shapes a place shows for declarations at position k
+// (first or last) and never for the others.
+func onlyAt(st *placeStats, k int) []string {
+	var out []string
+	for sh := range st.shapes[k] {
+		only := true
+		for j := range 3 {
+			only = only && (j == k || !st.shapes[j][sh])
+		}
+		if only {
+			out = append(out, sh)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// near reports whether two shapes differ in one or two tokens at most,
+// in a run: `if cmd == @:` and `elif cmd == @:`.
+func near(a, b string) bool {
+	ta, tb := shapeTokens(a), shapeTokens(b)
+	i := 0
+	for i < len(ta) && i < len(tb) && ta[i] == tb[i] {
+		i++
+	}
+	j := 0
+	for j < len(ta)-i && j < len(tb)-i && ta[len(ta)-1-j] == tb[len(tb)-1-j] {
+		j++
+	}
+	return len(ta)-i-j <= 2 && len(tb)-i-j <= 2 && i+j > 0
+}
+
+func shapeTokens(s string) []string {
+	var out []string
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t':
+			i++
+		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9':
+			j := i
+			for j < len(s) && (s[j] == '_' || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z' || s[j] >= '0' && s[j] <= '9') {
+				j++
+			}
+			out = append(out, s[i:j])
+			i = j
+		default:
+			out = append(out, s[i:i+1])
+			i++
+		}
+	}
+	return out
+}
+
+// nameText is the text of a declaration's name node (a leaf, or a node
+// holding one).
+func nameText(src []byte, nm *syntax.Node) string {
+	return strings.TrimSpace(nm.Text(src))
+}
+
+// memberNumber is the number a declaration of list type l writes of its
+// own, when its kind has one.
+func memberNumber(src []byte, d *syntax.Node, l *List, form numlit.Form) (int64, bool) {
+	if l == nil {
+		return 0, false
+	}
+	for _, k := range l.Kinds {
+		if k.Node != d.Kind || len(k.Numbers) == 0 {
+			continue
+		}
+		for _, c := range d.Children {
+			if c.Kind == k.Numbers[0].In {
+				lits := form.All(c.Text(src))
+				if len(lits) > 0 && !lits[0].Max {
+					return lits[0].Value, true
+				}
+			}
+		}
+	}
+	return 0, false
+}
+
+// formName is a name in the forms fns.
+func formName(s string, fns []func(string) string) oracle.Name {
+	forms := make([]string, len(fns))
+	for i, f := range fns {
+		forms[i] = f(s)
+	}
+	return oracle.NewName(forms)
+}
+
+// learnList adds what the output of sample s shows of a list whose
+// declarations are names (in the input's order), numbered nums (nil when
+// they are not).
+func learnList(s Sample, names []string, nums []int64, fns []func(string) string, others []oracle.Name, all []string, stats map[string]*placeStats) {
+	ns := make([]oracle.Name, len(names))
+	for i, n := range names {
+		ns[i] = oracle.WithShadows(formName(n, fns), others)
+	}
+	byName := orderOf(len(names), func(i, j int) bool { return names[i] < names[j] })
+	var byNum []int
+	if nums != nil {
+		byNum = orderOf(len(names), func(i, j int) bool { return nums[i] < nums[j] })
+	}
+	stat := func(key string) *placeStats {
+		st := stats[key]
+		if st == nil {
+			st = &placeStats{lists: map[string]int{}, named: map[string]int{}, of: map[string]int{}}
+			for k := range st.shapes {
+				st.shapes[k] = map[string]bool{}
+			}
+			stats[key] = st
+		}
+		return st
+	}
+	byShape := map[[2]string]map[int]bool{} // place and shape → the declarations with such a line
+	for _, f := range s.Output.Names() {
+		seq := map[string]map[int][]int{} // place → declaration → its lines there
+		prevWho, prevKey := -1, ""        // the line before named one declaration
+		for ln, line := range strings.Split(string(s.Output[f]), "\n") {
+			if strings.TrimSpace(line) == "" {
+				continue
+			}
+			who, place := -1, ""
+			var named []int
+			for i, n := range ns {
+				if p, ok := oracle.PlaceOf(line, n); ok {
+					named = append(named, i)
+					if who == -1 {
+						who, place = i, p
+					} else {
+						who = -2 // two of them: no place of one
+					}
+				}
+			}
+			if len(named) == 2 && len(names) >= 3 && named[0] == 0 && named[1] == len(names)-1 {
+				// a line of the first and the last alone: a range
+				masked := oracle.MaskName(oracle.MaskName(line, ns[0], "\x00"), ns[len(ns)-1], "\x00")
+				stat("").shapes[0][lineShape(masked, all)] = true
+			}
+			if who == -1 && prevWho >= 0 {
+				// the line after one that names a declaration, naming
+				// none: its body (a getter's return)
+				stat(prevKey + "\x00next").shapes[position(prevWho, len(names))][lineShape(line, all)] = true
+			}
+			if who < 0 {
+				prevWho = -1
+				continue
+			}
+			key := generalPlace(place, all)
+			prevWho, prevKey = who, key
+			if seq[key] == nil {
+				seq[key] = map[int][]int{}
+			}
+			seq[key][who] = append(seq[key][who], ln)
+			sh := lineShape(oracle.MaskName(line, ns[who], "\x00"), all)
+			stat(key).shapes[position(who, len(names))][sh] = true
+			if byShape[[2]string{key, sh}] == nil {
+				byShape[[2]string{key, sh}] = map[int]bool{}
+			}
+			byShape[[2]string{key, sh}][who] = true
+		}
+		for key, lines := range seq {
+			if len(lines) < 2 {
+				continue
+			}
+			st := stat(key)
+			// As the order check pairs them: the k-th lines of each
+			// declaration at the place, when they have as many.
+			count := -1
+			for _, ls := range lines {
+				if count >= 0 && len(ls) != count {
+					count = -2
+					break
+				}
+				count = len(ls)
+			}
+			if count < 0 {
+				st.otherOrder++ // no pairs: the check would order by blocks
+				continue
+			}
+			for k := range count {
+				order := slices.Sorted(func(yield func(int) bool) {
+					for who := range lines {
+						if !yield(who) {
+							return
+						}
+					}
+				})
+				slices.SortFunc(order, func(a, b int) int { return lines[a][k] - lines[b][k] })
+				inDecl := slices.IsSorted(order)
+				nameDiffers := !slices.Equal(restrict(byName, order), sortedCopy(order))
+				numDiffers := byNum != nil && !slices.Equal(restrict(byNum, order), sortedCopy(order))
+				switch {
+				case inDecl && nameDiffers && (byNum == nil || numDiffers):
+					st.declOrder++
+				case !inDecl:
+					st.otherOrder++
+					if byNum != nil && slices.Equal(order, restrict(byNum, order)) {
+						st.byNumber++
+					}
+				}
+			}
+		}
+	}
+	if len(names) >= 3 {
+		for ks, who := range byShape {
+			st := stat(ks[0])
+			st.lists[ks[1]]++
+			st.named[ks[1]] += len(who)
+			st.of[ks[1]] += len(names)
+		}
+	}
+}
+
+// position is where the i-th of n declarations stands: 0 first, 2 last,
+// 1 between.
+func position(i, n int) int {
+	switch {
+	case n == 1:
+		return 3
+	case i == 0:
+		return 0
+	case i == n-1:
+		return 2
+	}
+	return 1
+}
+
+// lineShape is a line as a shape of lines: the name it was learned for
+// (masked as \x00) and each identifier that holds a name the input
+// declares written \x01, numbers \x02, each run of white space one
+// space (see shapeRegex).
+func lineShape(line string, declared []string) string {
+	t := strings.TrimSpace(line)
+	var b strings.Builder
+	for i := 0; i < len(t); {
+		c := t[i]
+		switch {
+		case c == 0:
+			b.WriteByte(0)
+			i++
+		case c == ' ' || c == '\t':
+			for i < len(t) && (t[i] == ' ' || t[i] == '\t') {
+				i++
+			}
+			b.WriteByte(' ')
+		case c >= '0' && c <= '9':
+			j := i
+			for j < len(t) && (t[j] >= '0' && t[j] <= '9' || t[j] == 'x' || t[j] >= 'a' && t[j] <= 'f' || t[j] >= 'A' && t[j] <= 'F') {
+				j++
+			}
+			b.WriteByte(2)
+			i = j
+		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			j := i
+			for j < len(t) && (t[j] == '_' || t[j] >= 'a' && t[j] <= 'z' || t[j] >= 'A' && t[j] <= 'Z' || t[j] >= '0' && t[j] <= '9') {
+				j++
+			}
+			if holdsDeclared(t[i:j], declared) {
+				b.WriteByte(1)
+			} else {
+				b.WriteString(t[i:j])
+			}
+			i = j
+		default:
+			b.WriteByte(c)
+			i++
+		}
+	}
+	return b.String()
+}
+
+// shapeRegex is the pattern of the lines of a shape: a name or declared
+// identifier any identifier, a number any number, a space any white
+// space.
+func shapeRegex(sh string) string {
+	var b strings.Builder
+	for i := 0; i < len(sh); i++ {
+		switch c := sh[i]; c {
+		case 0, 1:
+			b.WriteString(`\w+`)
+		case 2:
+			b.WriteString(`-?\w+`)
+		case ' ':
+			b.WriteString(`\s+`)
+		case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+			// (digits of an identifier: the locality check masks them)
+			for i+1 < len(sh) && sh[i+1] >= '0' && sh[i+1] <= '9' {
+				i++
+			}
+			b.WriteString(`\d+`)
+		default:
+			b.WriteString(regexp.QuoteMeta(sh[i : i+1]))
+		}
+	}
+	return b.String()
+}
+
+// shapesPattern is the pattern of a line of one of the shapes.
+func shapesPattern(shapes []string) string {
+	var res []string
+	for _, sh := range shapes {
+		res = append(res, shapeRegex(sh))
+	}
+	slices.Sort(res)
+	res = slices.Compact(res)
+	return `^\s*(?:` + strings.Join(res, "|") + `)\s*$`
+}
+
+// orderOf is the indices 0…n-1 sorted by less.
+func orderOf(n int, less func(i, j int) bool) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	sort.SliceStable(out, func(a, b int) bool { return less(out[a], out[b]) })
+	return out
+}
+
+// restrict is the elements of order that are among some, in order's order.
+func restrict(order, some []int) []int {
+	var out []int
+	for _, x := range order {
+		if slices.Contains(some, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func sortedCopy(xs []int) []int {
+	out := slices.Clone(xs)
+	slices.Sort(out)
+	return out
+}
+
+// generalPlace is a place as a pattern of places: each identifier in it
+// that holds a name the input declares any identifier (Book::@ is a place
+// of every struct's fields).
+func generalPlace(place string, declared []string) string {
+	rest := strings.TrimLeft(place, " \t")
+	var b strings.Builder
+	// (the indentation as it is: the order check's places are told
+	// apart by it, the lines of a writer from those of a constructor)
+	b.WriteString(regexp.QuoteMeta(place[:len(place)-len(rest)]))
+	for i := 0; i < len(rest); {
+		c := rest[i]
+		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+			j := i
+			for j < len(rest) && (rest[j] == '_' || rest[j] >= 'a' && rest[j] <= 'z' || rest[j] >= 'A' && rest[j] <= 'Z' || rest[j] >= '0' && rest[j] <= '9') {
+				j++
+			}
+			w := rest[i:j]
+			if holdsDeclared(w, declared) {
+				b.WriteString(`\w+`)
+			} else {
+				b.WriteString(regexp.QuoteMeta(w))
+			}
+			i = j
+			continue
+		}
+		b.WriteString(regexp.QuoteMeta(rest[i : i+1]))
+		i++
+	}
+	return b.String()
+}
+
+// holdsDeclared reports whether identifier w holds a declared name (case
+// aside) as whole words: Book in Book or _Book__isset, not elf in self.
+func holdsDeclared(w string, declared []string) bool {
+	words := splitWords(w)
+	for _, d := range declared {
+		if len(d) < 2 {
+			// a name of one letter: only a whole segment (a_ of a)
+			if d != "" && slices.Contains(strings.Split(w, "_"), d) {
+				return true
+			}
+			continue
+		}
+		for _, x := range words {
+			if strings.EqualFold(x, d) {
+				return true
+			}
+		}
+		if strings.EqualFold(w, d) {
+			return true
+		}
+	}
+	return false
+}
+
+var _ = fmt.Sprint
+
+// variants finds the lines of the outputs that differ from seed to seed in
+// one word only and name nothing of their input (see Habits.Variants):
+// lines of ten tokens at most, the word in the same place, two seeds at
+// least, eight words at most.
+func variants(samples []Sample, declared [][]string) []string {
+	type vstat struct {
+		words map[string]bool
+		seeds map[int]bool
+		pre   []string
+		post  []string
+	}
+	stats := map[string]*vstat{}
+	for i, s := range samples {
+		stem := fold(path.Base(s.Tree.Name))
+		if k := strings.IndexByte(stem, '.'); k > 0 {
+			stem = stem[:k]
+		}
+		stem = strings.NewReplacer("-", "", ".", "").Replace(stem)
+		seen := map[string]bool{}
+		for _, f := range s.Output.Names() {
+			for _, line := range strings.Split(string(s.Output[f]), "\n") {
+				t := strings.TrimSpace(line)
+				if t == "" || seen[t] || strings.ContainsAny(t, "\"'") {
+					continue
+				}
+				seen[t] = true
+				toks := shapeTokens(t)
+				if len(toks) > 10 || len(toks) < 2 {
+					continue
+				}
+				named := false
+				for _, tok := range toks {
+					if isIdent(tok) && holdsDeclared(tok, declared[i]) {
+						named = true
+						break
+					}
+				}
+				if named {
+					continue
+				}
+				for k, tok := range toks {
+					if !isIdent(tok) || stem != "" && strings.Contains(fold(tok), stem) {
+						continue // (a word of the input's file name: Foo_types)
+					}
+					key := strings.Join(toks[:k], "\x00") + "\x01" + strings.Join(toks[k+1:], "\x00")
+					st := stats[key]
+					if st == nil {
+						st = &vstat{words: map[string]bool{}, seeds: map[int]bool{}, pre: toks[:k], post: toks[k+1:]}
+						stats[key] = st
+					}
+					st.words[tok] = true
+					st.seeds[i] = true
+				}
+			}
+		}
+	}
+	var out []string
+	for _, st := range stats {
+		if len(st.words) < 2 || len(st.words) > 8 || len(st.seeds) < 2 {
+			continue
+		}
+		var alts []string
+		for w := range st.words {
+			alts = append(alts, digitsAny(w))
+		}
+		slices.Sort(alts)
+		var b strings.Builder
+		b.WriteString(`^\s*`)
+		for _, t := range st.pre {
+			b.WriteString(digitsAny(t) + `\s*`)
+		}
+		b.WriteString(`(?:` + strings.Join(alts, "|") + `)`)
+		for _, t := range st.post {
+			b.WriteString(`\s*` + digitsAny(t))
+		}
+		b.WriteString(`\s*$`)
+		out = append(out, b.String())
+	}
+	slices.Sort(out)
+	if len(out) > 200 {
+		out = out[:200]
+	}
+	return out
+}
+
+func isIdent(tok string) bool {
+	return tok != "" && (tok[0] == '_' || tok[0] >= 'a' && tok[0] <= 'z' || tok[0] >= 'A' && tok[0] <= 'Z')
+}
+
+// digitsAny quotes a token for a pattern, each run of digits any digits
+// (the locality check masks the numbers of lines, in identifiers too).
+func digitsAny(t string) string {
+	return digitRunRE.ReplaceAllLiteralString(regexp.QuoteMeta(t), `\d+`)
+}
+
+var digitRunRE = regexp.MustCompile(`[0-9]+`)
+
+// boilerplate finds the lines of the outputs that name nothing of their
+// input and that the outputs of the seeds hold a different number of
+// times (see Habits.Boilerplate), the 400 seen in most outputs.
+func boilerplate(samples []Sample, declared [][]string) []string {
+	if len(samples) < 2 {
+		return nil
+	}
+	counts := map[string]map[int]int{} // line → sample → count
+	for i, s := range samples {
+		for _, f := range s.Output.Names() {
+			for _, line := range strings.Split(string(s.Output[f]), "\n") {
+				t := strings.TrimSpace(line)
+				// (a line of letters, or a separator: // ---------)
+				if t == "" || !letterRE.MatchString(t) && len(t) < 8 {
+					continue
+				}
+				c := counts[t]
+				if c == nil {
+					if named(t, declared[i]) {
+						continue
+					}
+					c = map[int]int{}
+					counts[t] = c
+				}
+				c[i]++
+			}
+		}
+	}
+	type cand struct {
+		line  string
+		seeds int
+	}
+	var out []cand
+	for t, c := range counts {
+		lo, hi := len(c) < len(samples), false
+		first := -1
+		for _, n := range c {
+			if first < 0 {
+				first = n
+			} else if n != first {
+				hi = true
+			}
+		}
+		if (lo || hi) && len(c) >= 2 {
+			// (a line that one sample names by chance is no boilerplate)
+			ok := true
+			for i := range samples {
+				if c[i] == 0 && named(t, declared[i]) {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				out = append(out, cand{t, len(c)})
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].seeds != out[j].seeds {
+			return out[i].seeds > out[j].seeds
+		}
+		return out[i].line < out[j].line
+	})
+	if len(out) > 400 {
+		out = out[:400]
+	}
+	var res []string
+	for _, c := range out {
+		res = append(res, `^\s*`+digitsAny(c.line)+`\s*$`)
+	}
+	slices.Sort(res)
+	return slices.Compact(res)
+}
+
+// named reports whether a line holds an identifier that is a declared
+// name, in any case, with or without underscores around it (name_ of
+// name).
+func named(line string, declared []string) bool {
+	for _, tok := range shapeTokens(line) {
+		if !isIdent(tok) {
+			continue
+		}
+		f := fold(tok)
+		for _, d := range declared {
+			if fold(d) == f {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,568 @@
+package yamlrel
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mcpt-tool/mcpt/internal/namecase"
+	"github.com/mcpt-tool/mcpt/internal/suggest"
+	"github.com/mcpt-tool/mcpt/internal/yamlpos"
+	"github.com/mcpt-tool/mcpt/relation/numlit"
+	"github.com/mcpt-tool/mcpt/syntax"
+)
+
+// cloneT is a compiled clone: the inserted member is a copy of a member of
+// the spot's list, the neighbour or the nearest declaration of a kind.
+type cloneT struct {
+	// kind, when set, is the kind of the member copied: the nearest
+	// declaration of it in the spot's list (the one before the spot on a
+	// tie), else the neighbour before the spot (after it, at the first).
+	kind *kind
+	// before copies a member before the spot only: a spot before every
+	// member it could copy has none (a language that wants a declaration
+	// before its uses: the copy's uses are then declared).
+	before bool
+	// unless matches the text of the members not copied (a member that
+	// has a word its list may have once: a key, a constructor).
+	unless      *regexp.Regexp
+	name, value *tmpl
+	// inner gives every name declared inside the copy a fresh name of its
+	// own (and every use of it inside the copy): a whole declaration, with
+	// its members, that clashes with nothing.
+	inner bool
+	// numbers are the numbers the copy takes fresh: the ids a language
+	// wants unique.
+	numbers []cloneNumber
+}
+
+// cloneNumber says where a declaration of the copy has a number it takes
+// fresh: the first number literal of the first node of type in inside a
+// declaration node of type node.
+type cloneNumber struct {
+	node, in string
+	// keepFirst keeps the number of a declaration that is the first of its
+	// list inside the copy (protobuf's first enum value, which is 0).
+	keepFirst bool
+	// ascending takes the copied member's number above every number its
+	// list has there (FlatBuffers' enum values ascend).
+	ascending bool
+}
+
+func (r *rel) compileClone(c *cloneYAML) (*cloneT, error) {
+	if r.boundaries == nil || r.boundaries.tree == nil {
+		return nil, yamlpos.Errorf(c.pos, "relation %s: clone needs spots at the boundaries of a region with list", r.name)
+	}
+	if c.Name.Value == "" {
+		return nil, yamlpos.Errorf(c.pos, "relation %s: clone needs a name (e.g. '{{.n}}')", r.name)
+	}
+	ct := &cloneT{}
+	if c.Kind != nil {
+		k := r.d.kinds[c.Kind.Value]
+		switch {
+		case k == nil && r.d.inError("kind", c.Kind.Value):
+			return nil, errReported
+		case k == nil:
+			return nil, c.Kind.At("relation %s: clone: no kind named %q%s", r.name, c.Kind.Value, suggest.DidYouMean(c.Kind.Value, r.d.kindList))
+		case k.region != r.boundaries.name:
+			return nil, c.Kind.At("relation %s: clone: kind %s is of region %s, not of %s (the spots' region)", r.name, k.name, k.region, r.boundaries.name)
+		}
+		ct.kind = k
+	}
+	if c.From != nil {
+		switch c.From.Value {
+		case "before":
+			ct.before = true
+		case "nearest":
+		default:
+			return nil, c.From.At("relation %s: clone: from is nearest or before, found %q", r.name, c.From.Value)
+		}
+	}
+	if c.Unless != nil {
+		var err error
+		if ct.unless, err = compileRE(*c.Unless); err != nil {
+			return nil, err
+		}
+	}
+	if c.Inner != nil {
+		switch c.Inner.Value {
+		case "fresh":
+			ct.inner = true
+		case "kept":
+		default:
+			return nil, c.Inner.At("relation %s: clone: inner is fresh or kept, found %q", r.name, c.Inner.Value)
+		}
+	}
+	seen := map[string]bool{}
+	for _, n := range c.Numbers {
+		if n.Node.Value == "" || n.In.Value == "" {
+			return nil, yamlpos.Errorf(n.pos, "relation %s: clone: a number needs node (the declarations' node type) and in (the node type that holds the number)", r.name)
+		}
+		if seen[n.Node.Value] {
+			return nil, n.Node.At("relation %s: clone: node %s has a number twice", r.name, n.Node.Value)
+		}
+		seen[n.Node.Value] = true
+		ct.numbers = append(ct.numbers, cloneNumber{node: n.Node.Value, in: n.In.Value, keepFirst: n.KeepFirst, ascending: n.Ascending})
+	}
+	var err error
+	if ct.name, err = mkTmpl(c.Name); err != nil {
+		return nil, err
+	}
+	if c.Value != nil {
+		if ct.value, err = mkTmpl(*c.Value); err != nil {
+			return nil, err
+		}
+	}
+	return ct, nil
+}
+
+// source is the member the clone copies at spot s, nil when the spot's
+// list has none to copy.
+func (ct *cloneT) source(s *spot) *syntax.Decl {
+	sp := s.tree
+	if ct.kind == nil {
+		d := sp.After
+		if sp.Before != nil || ct.before {
+			d = sp.Before
+		}
+		if d != nil && ct.unless != nil && ct.unless.MatchString(collapse(d.Text())) {
+			return nil
+		}
+		return d
+	}
+	var best *syntax.Decl
+	bestDist := 0
+	for i, dc := range s.inst.items {
+		if dc.kind != ct.kind {
+			continue
+		}
+		mi := s.inst.member[i]
+		if ct.before && mi >= sp.Index || ct.unless != nil && ct.unless.MatchString(dc.text) {
+			continue
+		}
+		dist := 2 * (mi - sp.Index) // after the spot: 0, 2, 4, …
+		if mi < sp.Index {
+			dist = 2*(sp.Index-1-mi) - 1 // before it: -1, 1, 3, …
+		}
+		if best == nil || dist < bestDist {
+			best, bestDist = dc.member, dist
+		}
+	}
+	return best
+}
+
+// inserted renders the inserted text: the insert template, or the copy of
+// a member of the spot's list (see cloneT), which the data then hold as
+// .clone.of (its name), .clone.text and, for a copy whose inner names are
+// fresh, .clone.from and .clone.names (the names replaced, and their
+// replacements, in order) and .clone.fresh (the fresh names drawn).
+func (r *rel) inserted(ctx context.Context, s *spot, data map[string]any, src []byte, rng *rand.Rand) (string, error) {
+	if r.clone == nil {
+		return r.insert.render(ctx, data)
+	}
+	sib := r.clone.source(s)
+	if sib == nil {
+		return "", fmt.Errorf("relation %s: nothing to clone at %s", r.name, s.Desc)
+	}
+	// (the name may follow the copied member's: .clone.of)
+	data["clone"] = map[string]any{"of": sib.Name}
+	name, err := r.clone.name.render(ctx, data)
+	if err != nil {
+		return "", err
+	}
+	value := ""
+	if r.clone.value != nil {
+		if value, err = r.clone.value.render(ctx, data); err != nil {
+			return "", err
+		}
+	}
+	name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+	if !r.clone.inner && len(r.clone.numbers) == 0 {
+		text := sib.Clone(name, value)
+		data["clone"] = map[string]any{"of": sib.Name, "text": text}
+		return text, nil
+	}
+	cp, err := r.clone.copy(r.d, s, sib, name, value, src, rng)
+	if err != nil {
+		return "", fmt.Errorf("relation %s: clone: %v", r.name, err)
+	}
+	data["clone"] = map[string]any{"of": sib.Name, "text": cp.text}
+	if cp.number >= 0 {
+		data["clone"].(map[string]any)["number"] = cp.number
+	}
+	if r.clone.inner {
+		data["clone"].(map[string]any)["from"] = cp.from
+		data["clone"].(map[string]any)["names"] = cp.to
+		data["clone"].(map[string]any)["fresh"] = cp.fresh
+	}
+	return cp.text, nil
+}
+
+// cloneCopy is a copy of a member with fresh inner names and numbers.
+type cloneCopy struct {
+	text            string
+	from, to, fresh []string
+	// number is the copy's own fresh number, -1 when it has none.
+	number int
+}
+
+// copy is the text of member sib copied under name: with value in its
+// value field (as syntax.Decl.Clone), with fresh names for the names
+// declared inside it (inner), and with fresh numbers where numbers say.
+// Fresh names are drawn from rng, none the input src has; fresh numbers
+// are the smallest the input writes nowhere, in no range `A to B` of it.
+func (ct *cloneT) copy(d *defs, s *spot, sib *syntax.Decl, name, value string, src []byte, rng *rand.Rand) (*cloneCopy, error) {
+	tsrc := sib.List.Tree.Src
+	n := sib.Node
+	start, _ := sib.Span()
+	type repl struct {
+		s, e int
+		t    string
+	}
+	var rs []repl
+	own := syntax.NameNode(n)
+	if own != nil {
+		rs = append(rs, repl{own.Start, own.End, name})
+	}
+	if value != "" {
+		for _, c := range n.Children {
+			if c.Field == "value" {
+				rs = append(rs, repl{c.Start, c.End, value})
+			}
+		}
+	}
+	cp := &cloneCopy{number: -1}
+	if ct.inner {
+		// the names declared inside, in order, each given a fresh name;
+		// a use of one is a leaf of the same node type and text (a
+		// field's name is no use of a type of that spelling)
+		type key struct{ kind, text string }
+		renamed := map[key]string{}
+		firstKind := map[string]string{} // the kind of the first declaration of a text
+		if own != nil {
+			renamed[key{own.Kind, own.Text(tsrc)}] = name
+		}
+		taken := map[string]bool{}
+		var draws []string
+		syntax.Walk(n, func(c *syntax.Node) bool {
+			if c.Kind == "comment" {
+				return false
+			}
+			if c != own && isNameLeaf(c) {
+				old := c.Text(tsrc)
+				if _, ok := renamed[key{c.Kind, old}]; !ok {
+					f, err := d.fresh.Fresh(rng, src, taken)
+					if err != nil {
+						draws = append(draws, "") // reported below
+						return false
+					}
+					taken[f] = true
+					draws = append(draws, f)
+					renamed[key{c.Kind, old}] = namecase.Like(old, f)
+					if _, ok := firstKind[old]; !ok && c.Parent != nil && holdsNames(c.Parent, c) {
+						// (a declaration with members of its own, a
+						// nested type, is what a use of another node
+						// type may name)
+						firstKind[old] = c.Kind
+					}
+					cp.from = append(cp.from, old)
+					cp.to = append(cp.to, renamed[key{c.Kind, old}])
+				}
+			}
+			return true
+		})
+		if slices.Contains(draws, "") {
+			return nil, fmt.Errorf("no fresh name left for the names inside %s", sib.Name)
+		}
+		cp.fresh = draws
+		// every leaf that writes one of those names (their uses too): of
+		// the same node type, or of another that names no declaration
+		// outside the copy (a grammar that reads a nested enum's name as
+		// one kind and a use of it as another)
+		byText := map[string]string{}
+		for text, kind := range firstKind {
+			byText[text] = renamed[key{kind, text}]
+		}
+		// the names declared where the copy stands: those of the
+		// declarations around it at each level up (not those nested in
+		// other declarations, which a use inside the copy cannot mean)
+		outside := map[string]bool{}
+		for at, p := n, n.Parent; p != nil; at, p = p, p.Parent {
+			for _, c := range p.Children {
+				if c == at {
+					continue
+				}
+				if isNameLeaf(c) {
+					outside[c.Text(tsrc)] = true
+				} else if nm := syntax.NameNode(c); nm != nil && isNameLeaf(nm) {
+					outside[nm.Text(tsrc)] = true
+				}
+			}
+		}
+		syntax.Walk(n, func(c *syntax.Node) bool {
+			if c.Kind == "comment" || c == own {
+				return false
+			}
+			if len(c.Children) == 0 && c.Named && c.End > c.Start {
+				text := c.Text(tsrc)
+				if to, ok := renamed[key{c.Kind, text}]; ok {
+					rs = append(rs, repl{c.Start, c.End, to})
+				} else if to, ok := byText[text]; ok && !isNameLeaf(c) && !outside[text] {
+					rs = append(rs, repl{c.Start, c.End, to})
+				}
+			}
+			return true
+		})
+	}
+	if len(ct.numbers) > 0 {
+		nrs, own, err := ct.freshNumbers(d.numbers, s, sib, src)
+		if err != nil {
+			return nil, err
+		}
+		cp.number = own
+		for _, nr := range nrs {
+			rs = append(rs, repl{nr[0], nr[1], strconv.FormatInt(int64(nr[2]), 10)})
+		}
+	}
+	slices.SortFunc(rs, func(a, b repl) int { return a.s - b.s })
+	var b strings.Builder
+	at := start
+	for _, r := range rs {
+		if r.s < at || r.s < start || r.e > n.End {
+			continue // (overlaps one before it)
+		}
+		b.Write(tsrc[at:r.s])
+		b.WriteString(r.t)
+		at = r.e
+	}
+	b.Write(tsrc[at:n.End])
+	cp.text = b.String()
+	return cp, nil
+}
+
+// isNameLeaf reports whether node c is a declared name: a leaf in the
+// field name or new (tree-sitter's name, the grammar notation's @new).
+func isNameLeaf(c *syntax.Node) bool {
+	return (c.Field == "name" || c.Field == "new") && syntax.OnlyComments(c) && c.End > c.Start
+}
+
+// freshNumbers are the number literals of the copy of sib to replace, as
+// [start, end, value] in the tree's source: in each declaration node of
+// the copy that numbers name (sib's own, and with inner those inside it),
+// the first literal of its number node, replaced by a fresh number.
+func (ct *cloneT) freshNumbers(form numlit.Form, s *spot, sib *syntax.Decl, src []byte) (out [][3]int, own int, err error) {
+	tsrc := sib.List.Tree.Src
+	taken := usedNumbers(form, string(src))
+	next := 1
+	alloc := func(above int) (int, error) {
+		k := max(next, above+1)
+		for ; taken.holds(k); k++ {
+			if k > 1<<30 {
+				return 0, fmt.Errorf("no fresh number left")
+			}
+		}
+		next = k + 1
+		return k, nil
+	}
+	slot := func(dn *syntax.Node, e cloneNumber) (numlit.Literal, bool) {
+		var found *syntax.Node
+		syntax.Walk(dn, func(c *syntax.Node) bool {
+			if found != nil || c.Kind == "comment" {
+				return false
+			}
+			if c != dn && c.Kind == e.in {
+				found = c
+				return false
+			}
+			return c == dn || !ct.isNumbered(c.Kind)
+		})
+		if found == nil {
+			return numlit.Literal{}, false
+		}
+		lits := form.All(found.Text(tsrc))
+		if len(lits) == 0 || lits[0].Max {
+			return numlit.Literal{}, false
+		}
+		l := lits[0]
+		l.Start += found.Start
+		l.End += found.Start
+		return l, true
+	}
+	// the member's own declaration node: the one that holds its name
+	ownNode := sib.Node
+	if nm := syntax.NameNode(sib.Node); nm != nil && nm.Parent != nil {
+		ownNode = nm.Parent
+	}
+	own = -1
+	syntax.Walk(sib.Node, func(c *syntax.Node) bool {
+		if err != nil || c.Kind == "comment" {
+			return false
+		}
+		e, ok := ct.numberOf(c.Kind)
+		if !ok {
+			return true
+		}
+		isTop := c == ownNode
+		if !isTop && !ct.inner {
+			return false
+		}
+		if !isTop && e.keepFirst && firstOfKind(c) {
+			return true
+		}
+		l, ok := slot(c, e)
+		if !ok {
+			return true
+		}
+		above := 0
+		if isTop && e.ascending {
+			above = ct.listMax(form, s, e, slot)
+		}
+		var k int
+		if k, err = alloc(above); err == nil {
+			out = append(out, [3]int{l.Start, l.End, k})
+			if isTop {
+				own = k
+			}
+		}
+		return true
+	})
+	return out, own, err
+}
+
+// memberNumber is the number member m has where the copy takes its own
+// fresh: the number of its declaration node, if numbers name its type.
+func (ct *cloneT) memberNumber(form numlit.Form, m *syntax.Decl) (int64, bool) {
+	src := m.List.Tree.Src
+	var v int64
+	found := false
+	syntax.Walk(m.Node, func(c *syntax.Node) bool {
+		if found || c.Kind == "comment" {
+			return false
+		}
+		e, ok := ct.numberOf(c.Kind)
+		if !ok {
+			return true
+		}
+		syntax.Walk(c, func(x *syntax.Node) bool {
+			if found {
+				return false
+			}
+			if x != c && x.Kind == e.in {
+				if lits := form.All(x.Text(src)); len(lits) > 0 && !lits[0].Max {
+					v, found = lits[0].Value, true
+				}
+				return false
+			}
+			return x == c || !ct.isNumbered(x.Kind)
+		})
+		return false
+	})
+	return v, found
+}
+
+// listMax is the largest number the members of the spot's list have at
+// the number e.
+func (ct *cloneT) listMax(form numlit.Form, s *spot, e cloneNumber, slot func(*syntax.Node, cloneNumber) (numlit.Literal, bool)) int {
+	hi := 0
+	for _, m := range s.tree.List.Members {
+		syntax.Walk(m.Node, func(c *syntax.Node) bool {
+			if c.Kind != e.node {
+				return c == m.Node
+			}
+			if l, ok := slot(c, e); ok && int(l.Value) > hi {
+				hi = int(l.Value)
+			}
+			return false
+		})
+	}
+	return hi
+}
+
+func (ct *cloneT) numberOf(kind string) (cloneNumber, bool) {
+	for _, e := range ct.numbers {
+		if e.node == kind {
+			return e, true
+		}
+	}
+	return cloneNumber{}, false
+}
+
+func (ct *cloneT) isNumbered(kind string) bool {
+	_, ok := ct.numberOf(kind)
+	return ok
+}
+
+// firstOfKind reports whether no sibling before node c has its type.
+func firstOfKind(c *syntax.Node) bool {
+	if c.Parent == nil {
+		return true
+	}
+	for _, x := range c.Parent.Children {
+		if x == c {
+			return true
+		}
+		if x.Kind == c.Kind {
+			return false
+		}
+	}
+	return true
+}
+
+// numberSet is the numbers an input writes, and the ranges it writes
+// (`1000 to max`), which a fresh number stays out of.
+type numberSet struct {
+	nums   map[int64]bool
+	ranges [][2]int64
+}
+
+func (ns numberSet) holds(k int) bool {
+	if ns.nums[int64(k)] {
+		return true
+	}
+	for _, r := range ns.ranges {
+		if int64(k) >= r[0] && int64(k) <= r[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// usedNumbers reads the number literals of text in form, and the ranges
+// of two literals joined by the word to.
+func usedNumbers(form numlit.Form, text string) numberSet {
+	ns := numberSet{nums: map[int64]bool{}}
+	lits := form.All(text)
+	for i, l := range lits {
+		if !l.Max {
+			ns.nums[l.Value] = true
+		}
+		if i+1 < len(lits) && strings.TrimSpace(text[l.End:lits[i+1].Start]) == "to" && !l.Max {
+			hi := lits[i+1].Value
+			if lits[i+1].Max {
+				hi = 1 << 62
+			}
+			ns.ranges = append(ns.ranges, [2]int64{l.Value, hi})
+		}
+	}
+	return ns
+}
+
+// holdsNames reports whether declaration node d declares names besides
+// its own name leaf own.
+func holdsNames(d, own *syntax.Node) bool {
+	found := false
+	syntax.Walk(d, func(c *syntax.Node) bool {
+		if found || c.Kind == "comment" {
+			return false
+		}
+		if c != own && isNameLeaf(c) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
