@@ -76,7 +76,7 @@ func TestTemplatesShareFunctions(t *testing.T) {
 	}
 	// Each relation evaluated its spots condition, lets, insert and check
 	// templates: over a thousand templates, in one goroutine.
-	if made := evaluatorsMade.Load() - before; made > 8 {
+	if made := evaluatorsMade.Load() - before; made > 8 && !raceOn {
 		t.Errorf("%d evaluators made for %d relations' templates: the templates do not share them", made, mutated)
 	}
 }

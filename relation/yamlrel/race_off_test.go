@@ -1,0 +1,5 @@
+//go:build !race
+
+package yamlrel
+
+const raceOn = false
