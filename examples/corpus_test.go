@@ -139,7 +139,7 @@ func TestCorpusTable(t *testing.T) {
 				}
 				c := &engine.Campaign{Transpiler: tr, Relations: s.Relations, Seeds: s.Seeds, Options: engine.Options{
 					Mode: engine.MCP, Seed: 1, MaxCases: cases, MaxSpots: 4,
-					BaseRuns: s.Config.BaseRuns, Normalize: s.Normalize,
+					BaseRuns: s.Config.BaseRuns, Normalize: s.Normalize, Release: s.Release, Flags: s.Flags,
 					Workers: corpusWorkers(),
 				}}
 				rep, err := c.Run(context.Background())

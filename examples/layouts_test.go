@@ -51,10 +51,11 @@ func loadRelationSets(t *testing.T, sets ...[]string) []*relation.Relation {
 	return rels
 }
 
-// spotDescs returns the descriptions of the spots of r on the input.
+// spotDescs returns the descriptions of the spots of r on the input (for
+// tsc's pinned release, which only the TypeScript relations read).
 func spotDescs(t *testing.T, r *relation.Relation, name string, src []byte) []string {
 	t.Helper()
-	ss, err := r.Spots(context.Background(), relation.Input{Name: name, Src: src})
+	ss, err := r.Spots(context.Background(), relation.Input{Name: name, Src: src, Release: tsRelease})
 	if err != nil {
 		t.Fatalf("%s on %s: %v", r.Name, name, err)
 	}

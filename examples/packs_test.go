@@ -92,7 +92,7 @@ func campaign(t testing.TB, s *setup.Setup, tr transpiler.Transpiler, only []str
 	// re-run confirms a finding (confirmation itself is engine's to test).
 	c := &engine.Campaign{Transpiler: tr, Relations: rels, Seeds: s.Seeds, Options: engine.Options{
 		Mode: engine.MCP, Seed: 1, MaxCases: maxCases, MaxSpots: 4,
-		BaseRuns: s.Config.BaseRuns, ConfirmRuns: 1, Normalize: s.Normalize,
+		BaseRuns: s.Config.BaseRuns, ConfirmRuns: 1, Normalize: s.Normalize, Release: s.Release, Flags: s.Flags,
 	}}
 	rep, err := c.Run(context.Background())
 	if err != nil {

@@ -50,6 +50,7 @@ func semanticCampaign(t *testing.T, path string, edit func(*config.Transpiler), 
 	}
 	c := &engine.Campaign{Transpiler: s.Transpiler, Relations: rels, Seeds: s.Seeds, Options: engine.Options{
 		Mode: engine.MCP, Seed: 1, MaxCases: cases, MaxSpots: spots, BaseRuns: s.Config.BaseRuns, ConfirmRuns: 1, Normalize: s.Normalize,
+		Release: s.Release, Flags: s.Flags,
 	}}
 	rep, err := c.Run(context.Background())
 	if err != nil {

@@ -114,7 +114,8 @@ type Anchor struct {
 	// Before places an insertion before the anchor line instead of after it.
 	Before bool
 	// End anchors at the last line of the file (Path is not used): an
-	// insertion after it appends to the file.
+	// insertion after it appends to the file, and makes an empty file
+	// of its lines, each ending with a newline.
 	End bool
 }
 
@@ -231,6 +232,9 @@ func (d *Difference) predict(base string) ([]string, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
+	if len(lines) == 0 && len(out) > 0 {
+		nl = true // lines inserted into an empty file end as lines do
+	}
 	return out, nl, nil
 }
 
@@ -283,6 +287,10 @@ func placeEdit(e *Edit, lines []string) (placed, error) {
 		if at = a.Find(lines); at >= 0 {
 			before = a.Before
 			break
+		}
+		if a.End && len(lines) == 0 && e.Op == Insert {
+			// appending to an empty file: the lines are the file
+			return placed{at: -1, end: -1, pos: 0, e: e}, nil
 		}
 	}
 	if at < 0 {

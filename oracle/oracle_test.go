@@ -29,6 +29,7 @@ void f(void)
 func TestPredict(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
+		base  *string // base when nil
 		edits []Edit
 		want  string
 		err   string
@@ -66,10 +67,31 @@ func TestPredict(t *testing.T) {
 			edits: []Edit{{Op: Delete, Anchors: []Anchor{{Path: exact("int x;")}}}, {Op: Replace, Lines: []string{"q"}, Anchors: []Anchor{{Path: exact("int x;")}}}},
 			err:   "two edits replace or delete line 2",
 		},
+		{
+			name:  "append",
+			edits: []Edit{{Op: Insert, Lines: []string{"z"}, Anchors: []Anchor{{End: true}}}},
+			want:  base + "z\n",
+		},
+		{
+			name:  "append to an empty file",
+			base:  new(""),
+			edits: []Edit{{Op: Insert, Lines: []string{"z", "y"}, Anchors: []Anchor{{End: true}}}},
+			want:  "z\ny\n",
+		},
+		{
+			name:  "nothing to anchor at in an empty file",
+			base:  new(""),
+			edits: []Edit{{Op: Delete, Anchors: []Anchor{{End: true}}}},
+			err:   "no anchor line found in o for a deletion: tried at the end of the file",
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := &Difference{File: "a.h", Edits: tc.edits}
-			got, err := d.Predict(base)
+			b := base
+			if tc.base != nil {
+				b = *tc.base
+			}
+			got, err := d.Predict(b)
 			if tc.err != "" {
 				if err == nil || err.Error() != tc.err {
 					t.Fatalf("error %v, want %q", err, tc.err)

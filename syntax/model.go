@@ -656,7 +656,9 @@ func (e Edit) Apply(src []byte) []byte {
 // out as its siblings are: on a line of its own with their indentation or
 // inline, with the separator between members (a separator ending text is
 // taken as that one, a `,` or `;` ending it replaced by the list's), and
-// after it where the list has trailing separators.
+// after it where the list has trailing separators; where `;` is a
+// terminator some members go without, a text that ends with `}` gets
+// none.
 // Text of several lines is indented line by line.
 func (s Spot) Insert(text string) Edit {
 	l, lay := s.List, s.List.Layout
@@ -671,6 +673,12 @@ func (s Spot) Insert(text string) Edit {
 		text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\n", lay.EOL+lay.Indent)
 	}
 	sepAfter := lay.Sep != "" && (s.After != nil || lay.Trailing || lay.Optional)
+	if lay.Optional && lay.Sep == ";" && strings.HasSuffix(text, "}") {
+		// a member that ends with a body (a method, a static block) is
+		// one that goes without the terminator: `;` after it would be
+		// an empty member of its own
+		sepAfter = false
+	}
 	if sepAfter {
 		text += lay.Sep
 	}
@@ -682,9 +690,11 @@ func (s Spot) Insert(text string) Edit {
 			// what follows the comment starts a line of its own
 			ws = lay.EOL + lineIndentAt(src, b.Start)
 		}
-		if b.Sep == nil && lay.Sep != "" && !lay.Optional {
-			// the last member gains the separator it had no need of
-			e := nodeEnd(src, b.Node)
+		e := nodeEnd(src, b.Node)
+		if b.Sep == nil && lay.Sep != "" && (!lay.Optional || !lay.OnePerLine && src[e-1] != '}') {
+			// the last member gains the separator it had no need of (on
+			// one line, a terminator too: `{ a: T; b: U }`, but after a
+			// body)
 			return Edit{Start: e, End: b.End, Text: lay.Sep + string(src[e:b.End]) + ws + text}
 		}
 		return Edit{Start: b.End, End: b.End, Text: ws + text}

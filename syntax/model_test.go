@@ -324,3 +324,87 @@ func TestInsertAfterTrailingComment(t *testing.T) {
 		t.Errorf("after b: %q", got)
 	}
 }
+
+// TestInsertBodyWithoutTerminator: in a list where `;` ends the members
+// that need it (a TypeScript class body: fields, not methods), a member
+// whose text ends with a body takes none, while a field does.
+func TestInsertBodyWithoutTerminator(t *testing.T) {
+	src := []byte("class C {\n  a;\n  m() {}\n}\n")
+	body := &Node{Kind: "class_body", Named: true, Start: 8, End: 24, Children: []*Node{
+		{Kind: "{", Start: 8, End: 9},
+		{Kind: "field", Named: true, Start: 12, End: 13, Children: []*Node{{Kind: "property_identifier", Named: true, Field: "name", Start: 12, End: 13}}},
+		{Kind: ";", Start: 13, End: 14},
+		{Kind: "method", Named: true, Start: 17, End: 23, Children: []*Node{
+			{Kind: "property_identifier", Named: true, Field: "name", Start: 17, End: 18},
+			{Kind: "formal_parameters", Named: true, Start: 18, End: 20},
+			{Kind: "statement_block", Named: true, Start: 21, End: 23},
+		}},
+		{Kind: "}", Start: 24, End: 25},
+	}}
+	body.End = 25
+	root := &Node{Kind: "program", Named: true, Start: 0, End: len(src), Children: []*Node{
+		{Kind: "class", Named: true, Start: 0, End: 25, Children: []*Node{{Kind: "class", Start: 0, End: 5}, body}},
+	}}
+	LinkParents(root)
+	ls := Lists(&Tree{Src: src, Root: root}, ListSpec{Lists: []string{"class_body"}})
+	if len(ls) != 1 || len(ls[0].Members) != 2 {
+		t.Fatalf("lists %v", ls)
+	}
+	spots := ls[0].Spots()
+	for _, c := range []struct {
+		gap        int
+		text, want string
+	}{
+		{2, "s() {}", "class C {\n  a;\n  m() {}\n  s() {}\n}\n"},
+		{1, "static { x(); }", "class C {\n  a;\n  static { x(); }\n  m() {}\n}\n"},
+		{2, "x = 1;", "class C {\n  a;\n  m() {}\n  x = 1;\n}\n"},
+		{1, "x = 1", "class C {\n  a;\n  x = 1;\n  m() {}\n}\n"},
+	} {
+		if got := string(spots[c.gap].Insert(c.text).Apply(src)); got != c.want {
+			t.Errorf("insert %q at %s:\n%q\nwant\n%q", c.text, spots[c.gap].Desc, got, c.want)
+		}
+	}
+}
+
+// TestInsertInlineTerminator: on one line, the last member of a list
+// whose `;` is a terminator gains one before a new member (`{ a; b }`
+// cannot hold `b x;`), but not after a body.
+func TestInsertInlineTerminator(t *testing.T) {
+	member := func(kind string, start, end int, body bool) *Node {
+		n := &Node{Kind: kind, Named: true, Start: start, End: end, Children: []*Node{{Kind: "property_identifier", Named: true, Field: "name", Start: start, End: start + 1}}}
+		if body {
+			n.Children = append(n.Children, &Node{Kind: "formal_parameters", Named: true, Start: start + 1, End: start + 3}, &Node{Kind: "statement_block", Named: true, Start: start + 4, End: end})
+		}
+		return n
+	}
+	for _, c := range []struct {
+		src        string
+		last       *Node
+		text, want string
+	}{
+		// "class C { a; b }": the field b gains its ;
+		{"class C { a; b }", member("field", 13, 14, false), "x", "class C { a; b; x; }"},
+		// "class C { a; m() {} }": the method does not
+		{"class C { a; m() {} }", member("method", 13, 19, true), "x", "class C { a; m() {} x; }"},
+	} {
+		src := []byte(c.src)
+		body := &Node{Kind: "class_body", Named: true, Start: 8, End: len(src), Children: []*Node{
+			{Kind: "{", Start: 8, End: 9},
+			member("field", 10, 11, false),
+			{Kind: ";", Start: 11, End: 12},
+			c.last,
+			{Kind: "}", Start: len(src) - 1, End: len(src)},
+		}}
+		root := &Node{Kind: "program", Named: true, Start: 0, End: len(src), Children: []*Node{
+			{Kind: "class", Named: true, Start: 0, End: len(src), Children: []*Node{{Kind: "class", Start: 0, End: 5}, body}},
+		}}
+		LinkParents(root)
+		ls := Lists(&Tree{Src: src, Root: root}, ListSpec{Lists: []string{"class_body"}})
+		if len(ls) != 1 || len(ls[0].Members) != 2 || ls[0].Layout.OnePerLine {
+			t.Fatalf("%s: lists %v", c.src, ls)
+		}
+		if got := string(ls[0].Spots()[2].Insert(c.text).Apply(src)); got != c.want {
+			t.Errorf("insert %q at the end of %q: %q, want %q", c.text, c.src, got, c.want)
+		}
+	}
+}

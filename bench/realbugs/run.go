@@ -239,7 +239,8 @@ func (r *runner) bug(ctx context.Context, b *Bug) (Result, error) {
 // load reads the pack's configuration with its transpiler taken from
 // bins: a command or worker program named like one of theirs runs from
 // there, and every program the transpiler starts finds theirs first on
-// PATH (a plugin of protoc), as node finds their packages on NODE_PATH.
+// PATH (a plugin of protoc), as node finds their packages on NODE_PATH;
+// a TypeScript package among them is the one MCPT_TYPESCRIPT names.
 func (r *runner) load(pack string, bins []string) (*setup.Setup, error) {
 	edit := func(cfg *config.Config) error {
 		sp := &cfg.Transpiler.Spec
@@ -257,9 +258,34 @@ func (r *runner) load(pack string, bins []string) (*setup.Setup, error) {
 		}
 		sp.Env = setEnv(sp.Env, "PATH", strings.Join(append(slices.Clone(bins), path), string(os.PathListSeparator)))
 		sp.Env = setEnv(sp.Env, "NODE_PATH", nodePath(bins))
+		if ts := typescriptDir(bins); ts != "" {
+			sp.Env = setEnv(sp.Env, TypeScriptVar, ts)
+		}
 		return nil
 	}
 	return setup.Load(pack, setup.Options{Tools: r.opt.Tools, Edit: edit})
+}
+
+// TypeScriptVar names the TypeScript package a program of the TypeScript
+// pack loads (tsc-worker.js), in place of the one installed beside it.
+const TypeScriptVar = "MCPT_TYPESCRIPT"
+
+// typescriptDir is the TypeScript package installed among bins (the
+// release under test when the bug is tsc's), "" when there is none: node
+// resolves require("typescript") from the requiring file's directory
+// first, so a worker in the pack's directory would load the pack's own
+// release rather than the one NODE_PATH names.
+func typescriptDir(bins []string) string {
+	for _, b := range bins {
+		if filepath.Base(b) != ".bin" || filepath.Base(filepath.Dir(b)) != "node_modules" {
+			continue
+		}
+		dir := filepath.Join(filepath.Dir(b), "typescript")
+		if fi, err := os.Stat(filepath.Join(dir, "package.json")); err == nil && fi.Mode().IsRegular() {
+			return dir
+		}
+	}
+	return ""
 }
 
 // campaign runs the pack's campaign in memory; when stop, called with

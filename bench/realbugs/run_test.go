@@ -142,3 +142,76 @@ reach: augment-enumeration
 		t.Errorf("a root without bugs: no error, rows %+v", rows)
 	}
 }
+
+// TestLoadNamesTypeScript: a pack run on a TypeScript release the
+// benchmark installed gets that release's package in MCPT_TYPESCRIPT, so
+// that the TypeScript pack's tsc-worker.js, which node would otherwise
+// resolve to the release installed beside it, loads the release under
+// test: the configuration reads the installed release with the worker's
+// --version. An installation without TypeScript names none.
+func TestLoadNamesTypeScript(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("no node")
+	}
+	worker, err := os.ReadFile(filepath.Join("..", "..", "examples", "typescript", "tsc-worker.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	examples, err := filepath.Abs(filepath.Join("..", "..", "examples", "cll"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(p, content string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pack := t.TempDir()
+	write(filepath.Join(pack, "tsc-worker.js"), string(worker))
+	// the pack's own release, which node finds first from the worker
+	write(filepath.Join(pack, "node_modules", "typescript", "package.json"), `{"name": "typescript", "version": "5.9.3"}`)
+	write(filepath.Join(pack, "node_modules", "typescript", "index.js"), `exports.version = "5.9.3";`)
+	write(filepath.Join(pack, "mcpt.yaml"), `transpiler:
+  worker: [node, tsc-worker.js]
+  version: [node, tsc-worker.js, --version]
+  arguments: [--outDir, '{outdir}', '{input}']
+  reject: [1, 2]
+seeds:
+  files: ['`+examples+`/traffic.cll']
+relations:
+  files: ['`+examples+`/relations/augment-enumeration.yaml']
+`)
+	installed := t.TempDir()
+	write(filepath.Join(installed, "node_modules", "typescript", "package.json"), `{"name": "typescript", "version": "3.5.3"}`)
+	write(filepath.Join(installed, "node_modules", "typescript", "index.js"), `exports.version = "3.5.3";`)
+	bin := filepath.Join(installed, "node_modules", ".bin")
+	write(filepath.Join(bin, "tsc"), "#!/bin/sh\n")
+	other := t.TempDir() // an installation of something else
+	write(filepath.Join(other, "node_modules", ".bin", "cllc"), "#!/bin/sh\n")
+
+	r := &runner{}
+	for _, c := range []struct {
+		bins []string
+		want string
+	}{
+		{[]string{filepath.Join(other, "node_modules", ".bin"), bin}, "3.5.3"},
+		{[]string{filepath.Join(other, "node_modules", ".bin")}, "5.9.3"},
+	} {
+		s, err := r.load(filepath.Join(pack, "mcpt.yaml"), c.bins)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Close()
+		if s.Release != c.want {
+			t.Errorf("installed %v: the worker loaded TypeScript %q, want %s", c.bins, s.Release, c.want)
+		}
+		v, ok := envValue(s.Config.Transpiler.Spec.Env, TypeScriptVar)
+		if want := filepath.Join(installed, "node_modules", "typescript"); c.want == "3.5.3" && v != want || c.want != "3.5.3" && ok {
+			t.Errorf("installed %v: %s=%q (set: %v)", c.bins, TypeScriptVar, v, ok)
+		}
+	}
+}

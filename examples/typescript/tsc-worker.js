@@ -16,25 +16,62 @@
 // `node tsc-worker.js [flags] -- ARGS` compiles once, as `tsc ARGS` would, and
 // exits with tsc's exit code (the fault demonstration run as a command).
 //
+// The compiler is the TypeScript package installed beside this file (`npm
+// ci`), or the one MCPT_TYPESCRIPT names: the package's directory
+// (…/node_modules/typescript) or a directory holding node_modules/typescript,
+// relative to the working directory. Any release from 3.5 on serves.
+//
 // Flags of the worker itself:
+//   --version            print the compiler's release as `tsc --version`
+//                        does (`Version 5.9.3`) and exit.
 //   --sort-enum-members  a fault, for the pack's fault demonstration: the
 //                        declaration output lists the members of a numeric
-//                        enum by value instead of in declaration order.
+//                        enum by value instead of in declaration order
+//                        (TypeScript 5 and later).
 "use strict";
 
+const fs = require("fs");
 const path = require("path");
 const readline = require("readline");
-const ts = require("typescript");
 
 const argv = process.argv.slice(2);
 const dashes = argv.indexOf("--");
 const flags = dashes < 0 ? argv : argv.slice(0, dashes);
 const sortEnumMembers = flags.includes("--sort-enum-members");
 for (const a of flags) {
-  if (a !== "--sort-enum-members") {
+  if (a !== "--sort-enum-members" && a !== "--version") {
     process.stderr.write(`tsc-worker: unknown flag ${a}\n`);
     process.exit(2);
   }
+}
+
+// loadTypeScript loads the compiler: MCPT_TYPESCRIPT's, else the one npm
+// installed here.
+function loadTypeScript() {
+  const want = process.env.MCPT_TYPESCRIPT;
+  if (!want) return require("typescript");
+  const dir = path.resolve(want);
+  for (const p of [dir, path.join(dir, "node_modules", "typescript")]) {
+    let pkg;
+    try {
+      pkg = JSON.parse(fs.readFileSync(path.join(p, "package.json"), "utf8"));
+    } catch (e) {
+      continue;
+    }
+    if (pkg.name === "typescript") return require(p);
+  }
+  process.stderr.write(`tsc-worker: MCPT_TYPESCRIPT=${want}: neither it nor its node_modules/typescript is the typescript package\n`);
+  process.exit(2);
+}
+
+const ts = loadTypeScript();
+if (flags.includes("--version")) {
+  process.stdout.write(`Version ${ts.version}\n`);
+  process.exit(0);
+}
+if (sortEnumMembers && Number(ts.versionMajorMinor.split(".")[0]) < 5) {
+  process.stderr.write(`tsc-worker: --sort-enum-members needs TypeScript 5 or later, not ${ts.version}\n`);
+  process.exit(2);
 }
 
 // Parsed library files, by file name and parse options, for as long as the
