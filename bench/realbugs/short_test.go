@@ -58,4 +58,3 @@ func TestShortTier(t *testing.T) {
 		t.Log(log.String())
 	}
 }
-
