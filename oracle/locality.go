@@ -619,15 +619,16 @@ func renamed(a, b []string, names []Name) bool {
 	return kept > 0 // a line that was only the old name was replaced, not renamed
 }
 
-// maskAll masks the numbers of lines with 0, which patterns of Also still
-// see as a word character (Level2 becomes Level0); the lines that may
-// only grow keep theirs, which are what they hold.
+// maskAll masks the numbers of lines with 0 (a hexadecimal one with 0x0),
+// which patterns of Also still see as a word character (Level2 becomes
+// Level0) and as a number of its base (a line of 0x.. bytes stays one);
+// the lines that may only grow keep theirs, which are what they hold.
 func (l *Locality) maskAll(ls []string) []string {
 	out := make([]string, len(ls))
 	for i, x := range ls {
 		out[i] = x
 		if !matchesAny(l.Grows, x) {
-			out[i] = strings.ReplaceAll(maskNumbers(x), "#", "0")
+			out[i] = maskNumbersAs(x, "0", "0x0")
 		}
 	}
 	return out

@@ -309,7 +309,11 @@ func lineAt(text string, starts []int, i int) string {
 }
 
 // maskNumbers replaces every run of digits by '#'.
-func maskNumbers(s string) string {
+func maskNumbers(s string) string { return maskNumbersAs(s, "#", "#") }
+
+// maskNumbersAs is maskNumbers with num for a decimal number and hex for
+// a hexadecimal one.
+func maskNumbersAs(s, num, hex string) string {
 	if strings.IndexFunc(s, func(r rune) bool { return r >= '0' && r <= '9' }) < 0 {
 		return s
 	}
@@ -320,13 +324,14 @@ func maskNumbers(s string) string {
 			b.WriteByte(s[i])
 			continue
 		}
-		b.WriteByte('#')
 		if s[i] == '0' && i+2 < len(s) && (s[i+1] == 'x' || s[i+1] == 'X') && isHex(s[i+2]) && (i == 0 || !isAlnum(s[i-1])) {
 			// a hexadecimal literal is one number (0x0f, 0x1f)
+			b.WriteString(hex)
 			for i += 2; i+1 < len(s) && isHex(s[i+1]); i++ {
 			}
 			continue
 		}
+		b.WriteString(num)
 		for i+1 < len(s) && isDigit(s[i+1]) {
 			i++
 		}

@@ -57,3 +57,21 @@ func TestRepeats(t *testing.T) {
 		}
 	}
 }
+
+// A serialized descriptor written as hexadecimal bytes grows by a line:
+// the lines that changed in their bytes alone pair as numbers, and the
+// line left over is still one of bytes for an also pattern of 0x…
+// literals (a hexadecimal literal is masked as 0x0, not 0).
+func TestLocalityHexBytesAlso(t *testing.T) {
+	o := tree.Tree{"a.pb.go": []byte("var d = []byte{\n\t0x1f, 0x8b, 0x08, 0x00,\n\t0x14, 0xc6,\n}\n")}
+	o2 := tree.Tree{"a.pb.go": []byte("var d = []byte{\n\t0x1f, 0x8b, 0x08, 0x01,\n\t0x24, 0xc6, 0x77, 0xa0,\n\t0x4c, 0xb3,\n}\n")}
+	also := regexp.MustCompile(`^\s*(0x[0-9a-f]+,\s*)+$`)
+	l := &Locality{Fresh: []Name{nm("zqabcdef")}, Numbers: Any, Punctuation: Any, Hunks: true, Also: []*regexp.Regexp{also}}
+	if v := l.Decide(o, o2); len(v.Fails) > 0 {
+		t.Errorf("a descriptor's bytes: %v", v.Fails)
+	}
+	l.Also = nil
+	if v := l.Decide(o, o2); len(v.Fails) == 0 {
+		t.Error("without the pattern, the added line of bytes is explained")
+	}
+}
