@@ -37,7 +37,7 @@ func listLayouts(parse func(*testing.T, string, []byte) *syntax.Tree, spec synta
 }
 
 // loadRelationSets loads each set of relation files on its own.
-func loadRelationSets(t *testing.T, sets ...[]string) []*relation.Relation {
+func loadRelationSets(t testing.TB, sets ...[]string) []*relation.Relation {
 	t.Helper()
 	var rels []*relation.Relation
 	for _, set := range sets {

@@ -122,6 +122,7 @@ var funcList = []Func{
 		}
 		return n, nil
 	}},
+	{"tally", "RE S", "how many times each text matches RE in S, a string or a list of strings: a map from the first group that took part in a match (the whole match when none did) to its count, computed once for a seed's text or list (`{{index (tally \"\\\\w+\" .input.text) .region.name}}`, the words that are the region's name, for every spot in the time of one)", tally},
 	{"resub", "RE REPL S", "S with every match of RE replaced by REPL (`${1}` for a group)", func(re, repl, s string) (string, error) {
 		rx, err := cachedRE(re)
 		if err != nil {
@@ -178,6 +179,10 @@ func pluck(key string, v any) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	return remembered("pluck", key, xs, func() ([]string, error) { return pluckItems(key, xs) })
+}
+
+func pluckItems(key string, xs []map[string]any) ([]string, error) {
 	out := make([]string, 0, len(xs))
 	for _, it := range xs {
 		v, ok := it[key]
@@ -200,6 +205,14 @@ func text(v any) string {
 
 // filter keeps the items whose key matches re (keep) or does not (!keep).
 func filter(key, re string, xs []map[string]any, keep bool) ([]map[string]any, error) {
+	fn := "select"
+	if !keep {
+		fn = "reject"
+	}
+	return remembered(fn, key+"\x00"+re, xs, func() ([]map[string]any, error) { return filterItems(key, re, xs, keep) })
+}
+
+func filterItems(key, re string, xs []map[string]any, keep bool) ([]map[string]any, error) {
 	rx, err := cachedRE(re)
 	if err != nil {
 		return nil, err
@@ -223,6 +236,9 @@ func until(key, re string, xs []map[string]any) ([]map[string]any, error) {
 	rx, err := cachedRE(re)
 	if err != nil {
 		return nil, err
+	}
+	if len(xs) >= memoMin {
+		return untilMemo(key, re, xs, rx)
 	}
 	for i, it := range xs {
 		v, ok := it[key]
