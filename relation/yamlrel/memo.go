@@ -44,12 +44,19 @@ type memoEntry struct {
 	val  any
 }
 
-var memo struct {
+// memoTable holds remembered results, the oldest dropped first.
+type memoTable struct {
 	sync.Mutex
 	m    map[memoKey]memoEntry
 	ring []memoKey
 	next int
 }
+
+// memo holds the results on lists and tallies; matches the results of
+// match and count on a seed's text, apart: a pattern made for each spot
+// (with the spot's name in it) is seen once, and would push the others
+// out.
+var memo, matches memoTable
 
 // listKey is the key of fn with arg on list xs, and whether xs is long
 // enough to remember results of.
@@ -67,39 +74,58 @@ func remembered[T, V any](fn, arg string, xs []T, compute func() (V, error)) (V,
 	if !ok {
 		return compute()
 	}
-	if v, found := memoGet(k); found {
+	return rememberedIn(&memo, k, xs, compute)
+}
+
+func rememberedIn[V any](t *memoTable, k memoKey, hold any, compute func() (V, error)) (V, error) {
+	if v, found := t.get(k); found {
 		return v.(V), nil
 	}
 	v, err := compute()
 	if err == nil {
-		memoPut(k, xs, v)
+		t.put(k, hold, v)
 	}
 	return v, err
 }
 
-func memoGet(k memoKey) (any, bool) {
-	memo.Lock()
-	defer memo.Unlock()
-	e, ok := memo.m[k]
+func memoGet(k memoKey) (any, bool)    { return memo.get(k) }
+func memoPut(k memoKey, hold, val any) { memo.put(k, hold, val) }
+
+func (t *memoTable) get(k memoKey) (any, bool) {
+	t.Lock()
+	defer t.Unlock()
+	e, ok := t.m[k]
 	return e.val, ok
 }
 
-// memoPut remembers val under k, holding what k's address is of.
-func memoPut(k memoKey, hold, val any) {
-	memo.Lock()
-	defer memo.Unlock()
-	if memo.m == nil {
-		memo.m = make(map[memoKey]memoEntry, memoMax)
-		memo.ring = make([]memoKey, memoMax)
+// put remembers val under k, holding what k's address is of.
+func (t *memoTable) put(k memoKey, hold, val any) {
+	t.Lock()
+	defer t.Unlock()
+	if t.m == nil {
+		t.m = make(map[memoKey]memoEntry, memoMax)
+		t.ring = make([]memoKey, memoMax)
 	}
-	if _, there := memo.m[k]; !there {
-		if old := memo.ring[memo.next]; old.ptr != nil {
-			delete(memo.m, old)
+	if _, there := t.m[k]; !there {
+		if old := t.ring[t.next]; old.ptr != nil {
+			delete(t.m, old)
 		}
-		memo.ring[memo.next] = k
-		memo.next = (memo.next + 1) % memoMax
+		t.ring[t.next] = k
+		t.next = (t.next + 1) % memoMax
 	}
-	memo.m[k] = memoEntry{hold: hold, val: val}
+	t.m[k] = memoEntry{hold: hold, val: val}
+}
+
+// matchedText is the result of fn (match or count) with re on s,
+// remembered for a long s: a condition with a fixed pattern on the seed's
+// text (`{{if match "\\bto max\\b" .input.text}}`) has the same value
+// at every spot.
+func matchedText[V any](fn, re, s string, compute func() (V, error)) (V, error) {
+	if len(s) < memoMinText {
+		return compute()
+	}
+	k := memoKey{fn: fn, arg: re, ptr: unsafe.Pointer(unsafe.StringData(s)), n: len(s)}
+	return rememberedIn(&matches, k, s, compute)
 }
 
 // firstIndex maps each string of xs to the index of its first
@@ -231,4 +257,52 @@ func untilMemo(key, re string, xs []map[string]any, rx *regexp.Regexp) ([]map[st
 		return nil, fmt.Errorf("until: an item has no %q", key)
 	}
 	return xs[:s-off], nil
+}
+
+// A region's items are seen in parts: the items before and after each
+// spot. The region registers its whole list (wholeList), so that pluck
+// and select on a part take their results from those on the whole,
+// computed once for all the spots.
+
+func wholeKeys[T any](xs []T) (start, end memoKey) {
+	start = memoKey{fn: "whole-start", ptr: unsafe.Pointer(unsafe.SliceData(xs))}
+	end = memoKey{fn: "whole-end", ptr: unsafe.Pointer(unsafe.SliceData(xs[len(xs)-1:]))}
+	return start, end
+}
+
+// wholeList registers xs as a whole whose parts templates see.
+func wholeList(xs []map[string]any) {
+	if len(xs) < memoMin {
+		return
+	}
+	start, end := wholeKeys(xs)
+	memoPut(start, xs, xs)
+	memoPut(end, xs, xs)
+}
+
+// partOf returns the registered whole that xs is the start or the end
+// of, and where xs starts in it.
+func partOf(xs []map[string]any) (whole []map[string]any, off int, ok bool) {
+	if len(xs) == 0 {
+		return nil, 0, false
+	}
+	start, end := wholeKeys(xs)
+	if v, found := memoGet(start); found {
+		if w := v.([]map[string]any); len(w) >= len(xs) {
+			return w, 0, true
+		}
+	}
+	if v, found := memoGet(end); found {
+		if w := v.([]map[string]any); len(w) >= len(xs) {
+			return w, len(w) - len(xs), true
+		}
+	}
+	return nil, 0, false
+}
+
+// selected is select or reject on a whole: the items kept, and for each
+// index of the whole how many were kept before it.
+type selected struct {
+	kept []map[string]any
+	rank []int
 }
