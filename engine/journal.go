@@ -91,7 +91,7 @@ func (c *Campaign) fingerprint(opt Options) map[string]string {
 		"feedback":          strconv.FormatBool(opt.Feedback),
 		"confirm_runs":      itoa(confirmRuns(opt)),
 		"bundles_per_group": itoa(bundlesPerGroup(opt)),
-		"confirm_counted":   strconv.FormatBool(!opt.CountUnconfirmed),
+		"confirm_counted":   confirmCountedString(opt),
 		"exhaustive":        strconv.FormatBool(opt.Exhaustive),
 	}
 	var rules []string

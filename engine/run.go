@@ -449,7 +449,7 @@ func (p *pass) decide(runCtx context.Context, cr *CaseResult, stop <-chan struct
 	}
 	r := p.r
 	w := cr.work
-	w.keep, w.cut = r.book.decide(cr.Findings, stop)
+	w.keep, w.first, w.cut = r.book.decide(cr.Findings, stop)
 	if !slices.Contains(w.keep, true) {
 		return cr
 	}
