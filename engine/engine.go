@@ -261,6 +261,8 @@ type runner struct {
 	spotsOf func(admitted, rel int) ([]relation.Spot, error)
 	// tester runs the bases and the test cases.
 	tester *Tester
+	// shared links the files the campaign's bundles share.
+	shared bundle.Shared
 	// book decides which findings are kept (see groupBook).
 	book *groupBook
 	// weights are the weights of the plan (see weights.go); nil under
