@@ -221,6 +221,7 @@ func (c *Campaign) Run(ctx context.Context) (*result.Report, error) {
 		}
 	}
 	r.book = newGroupBook(bundlesPerGroup(opt))
+	r.baseRechecked = map[string]bool{}
 	if !opt.Exhaustive {
 		r.weights = newWeightBook(c.Relations)
 	}
@@ -265,6 +266,11 @@ type runner struct {
 	shared bundle.Shared
 	// book decides which findings are kept (see groupBook).
 	book *groupBook
+	// baseRechecked holds the seeds (under a combination of flags, see
+	// pairKey) whose base a group's first finding ran again already: the
+	// base is the same for every finding of the seed, so it is run again
+	// with the first that needs it, not with each.
+	baseRechecked map[string]bool
 	// weights are the weights of the plan (see weights.go); nil under
 	// Exhaustive.
 	weights *weightBook

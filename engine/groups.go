@@ -199,6 +199,10 @@ func (b *groupBook) replay(cr *CaseResult) {
 // of its group, with a bundle.
 func kept(f *result.Finding) bool { return !f.Counted && !f.Candidate && f.Case >= 0 }
 
+// pairKey names a seed under a combination of flags, as a journaled
+// case does.
+func pairKey(seed, flags string) string { return seed + "\x00" + flags }
+
 func closed(c <-chan struct{}) bool {
 	select {
 	case <-c:
@@ -226,7 +230,8 @@ type caseWork struct {
 
 // complete confirms a case whose findings include kept ones (the runs
 // its worker made are not made again): in full when one is its group's
-// first, else by one re-run of its follow-up; and writes their bundles.
+// first (its base too, when no case of its seed ran that again before),
+// else by one re-run of its follow-up; and writes their bundles.
 // A case whose confirmation fails becomes a skipped one, as in
 // Tester.Run.
 func (r *runner) complete(ctx context.Context, cr *CaseResult) error {
@@ -235,7 +240,9 @@ func (r *runner) complete(ctx context.Context, cr *CaseResult) error {
 	followUps, bases := 1, 0
 	if w.first {
 		followUps = r.tester.confirmRuns()
-		bases = followUps
+	}
+	if cr.BaseRechecked {
+		bases = r.tester.confirmRuns()
 	}
 	if err := r.tester.Confirm(ctx, b, w.out, followUps, bases); err != nil {
 		return err

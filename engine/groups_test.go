@@ -130,8 +130,9 @@ func TestBundlesPerGroup(t *testing.T) {
 	if rep.BundlesPerGroup != k {
 		t.Errorf("report: bundles_per_group %d", rep.BundlesPerGroup)
 	}
-	// A case with its group's first finding was run again confirm times
-	// with its base; one with another of the first K findings of its
+	// A case with its group's first finding was run again confirm times,
+	// and its base with it when no case of its seed ran that again
+	// before; one with another of the first K findings of its
 	// group, once; one with counted findings only, once when its case
 	// seed picks it (one in DefaultConfirmCounted), and with
 	// ConfirmCounted 1, every one once; with CountUnconfirmed, none.
@@ -139,8 +140,9 @@ func TestBundlesPerGroup(t *testing.T) {
 		role := map[int]int{} // by case: 2 a group's first, 1 kept, 0 counted
 		seen := map[string]bool{}
 		caseSeed := map[int]uint64{}
+		seedOf := map[int]string{}
 		for _, f := range r.Findings {
-			caseSeed[f.Case] = f.CaseSeed
+			caseSeed[f.Case], seedOf[f.Case] = f.CaseSeed, f.SeedFile+" "+f.Flags
 			switch {
 			case !seen[f.Signature]:
 				seen[f.Signature] = true
@@ -149,10 +151,15 @@ func TestBundlesPerGroup(t *testing.T) {
 				role[f.Case] = max(role[f.Case], 1)
 			}
 		}
+		baseRun := map[string]bool{}
 		for _, c := range distinctCases(r) {
 			switch {
 			case role[c] == 2:
-				want += 2 * confirm
+				want += confirm
+				if !baseRun[seedOf[c]] {
+					want += confirm // the seed's base, once
+					baseRun[seedOf[c]] = true
+				}
 				firsts++
 			case role[c] == 1:
 				want++

@@ -453,6 +453,9 @@ func (p *pass) decide(runCtx context.Context, cr *CaseResult, stop <-chan struct
 	if !slices.Contains(w.keep, true) {
 		return cr
 	}
+	if k := pairKey(cr.Seed, cr.Flags); w.first && cr.Findings[0].Kind == result.Oracle && !r.baseRechecked[k] {
+		r.baseRechecked[k], cr.BaseRechecked = true, true
+	}
 	w.done = make(chan struct{})
 	fs := cr.Findings // complete drops them when the confirmation fails
 	go func() {

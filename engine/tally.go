@@ -207,6 +207,9 @@ func (r *runner) finished(cr *CaseResult) {
 // replayed adds up a case of the journal being resumed.
 func (r *runner) replayed(cr *CaseResult) {
 	r.book.replay(cr)
+	if cr.BaseRechecked {
+		r.baseRechecked[pairKey(cr.Seed, cr.Flags)] = true
+	}
 	r.finished(cr)
 }
 

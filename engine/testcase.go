@@ -25,6 +25,10 @@ type CaseResult struct {
 	// Flaky holds, for a case skipped because a re-run disagreed, the
 	// signatures its first run's findings had.
 	Flaky []string `json:"flaky,omitempty"`
+	// BaseRechecked marks the case whose confirmation ran its seed's base
+	// again, the first of the seed's cases (under its flags) with a
+	// group's first finding: the others rely on it.
+	BaseRechecked bool `json:"base_rechecked,omitempty"`
 	// Checks is what each checker concluded, when the outputs were
 	// compared.
 	Checks      []result.CheckOutcome `json:"checks,omitempty"`
