@@ -428,3 +428,31 @@ func TestWeights(t *testing.T) {
 		t.Error("the weighted plan differs between 1 and 2 workers")
 	}
 }
+
+// TestFindingsOnDiskBeforeShown: a case with findings reaches OnCase (what
+// mcpt prints) only once its journal record is in the journal file, the
+// records of cases finished together being synced at once; every case
+// reaches it, in plan order.
+func TestFindingsOnDiskBeforeShown(t *testing.T) {
+	s := load(t, "mcpt.yaml", []string{"reverse-enums"})
+	out := filepath.Join(t.TempDir(), "out")
+	next, withFindings := 0, 0
+	opt := engine.Options{Seed: 3, MaxCases: 300, Workers: 2, OutDir: out, OnCase: func(cr *engine.CaseResult) {
+		if cr.Index != next {
+			t.Errorf("OnCase got case %d, want %d", cr.Index, next)
+		}
+		next = cr.Index + 1
+		if len(cr.Findings) == 0 {
+			return
+		}
+		withFindings++
+		b, err := os.ReadFile(filepath.Join(out, engine.JournalName))
+		if err != nil || !strings.Contains(string(b), fmt.Sprintf(`{"case":%d,`, cr.Index)) {
+			t.Errorf("case %d with findings shown before its journal record is in the file (%v)", cr.Index, err)
+		}
+	}}
+	rep := run(t, s, opt)
+	if withFindings == 0 || next != rep.TestCases {
+		t.Errorf("%d cases with findings shown, %d cases shown of %d: the test shows nothing", withFindings, next, rep.TestCases)
+	}
+}
