@@ -49,12 +49,12 @@ func newAnalogy(spec *Spec) (Check, error) {
 	if err := spec.Decode(&a); err != nil {
 		return nil, err
 	}
-	d, err := newDerived("analogy", spec.name(a.Name), a.Forms, a.Files)
+	d, err := newDerived(spec.unit(), "analogy", spec.name(a.Name), a.Forms, a.Files)
 	if err != nil {
 		return nil, err
 	}
 	c := &analogyT{derived: d, keepNumbers: a.KeepNumbers, last: a.Last, common: a.Common, reflow: a.Reflow}
-	if c.sibling, err = optTmpl(a.Sibling); err != nil {
+	if c.sibling, err = spec.unit().optTemplate(a.Sibling); err != nil {
 		return nil, err
 	}
 	if a.Skip != nil {

@@ -81,6 +81,8 @@ type Spec struct {
 	// decoded is the type the kind decoded the spec into: its yaml tags
 	// are the kind's keys (the grammar of docs/relations.md lists them).
 	decoded reflect.Type
+	// u registers the templates the check makes, for the resolve pass.
+	u *unit
 }
 
 // Decode decodes the spec into v, a pointer to a struct whose yaml tags
@@ -109,30 +111,26 @@ func (s *Spec) Errorf(format string, args ...any) error {
 // Template compiles a text/template of the spec, rendered for each
 // follow-up by Mutation.Render; its errors are at its position.
 func (s *Spec) Template(src String) (*Template, error) {
-	t, err := mkTmpl(src)
+	t, err := s.unit().template(src)
 	if err != nil {
 		return nil, err
 	}
 	return &Template{t: t}, nil
 }
 
+// unit is the unit that registers what the check makes: the load's, or
+// for a Spec made outside a load, one of its own.
+func (s *Spec) unit() *unit {
+	if s.u == nil {
+		s.u = &unit{}
+	}
+	return s.u
+}
+
 // readsOut reports whether a template of the spec reads .out, the base
 // output: the check is then made when it checks, o at hand.
 func (s *Spec) readsOut() bool {
 	return s.node.Node != nil && outRE.MatchString(s.node.Node.String())
-}
-
-// mkTmpls compiles the templates of a list.
-func mkTmpls(srcs []String) ([]*tmpl, error) {
-	var out []*tmpl
-	for _, src := range srcs {
-		t, err := mkTmpl(src)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, t)
-	}
-	return out, nil
 }
 
 // outRE finds .out in a template's action.
@@ -330,7 +328,7 @@ func lookupKind(kinds map[string]CheckerKind, name String) (CheckerKind, error) 
 	return k, nil
 }
 
-func compileCheck(cy checkYAML, kinds map[string]CheckerKind) (checkT, error) {
+func compileCheck(u *unit, cy checkYAML, kinds map[string]CheckerKind) (checkT, error) {
 	var c checkT
 	if cy.extra != nil {
 		return c, cy.extra.At("a check names one checker kind: %s or %s, not both", cy.kind.Value, cy.extra.Value)
@@ -342,27 +340,22 @@ func compileCheck(cy checkYAML, kinds map[string]CheckerKind) (checkT, error) {
 	if err != nil {
 		return c, err
 	}
-	if c.when, err = optTmpl(cy.When); err != nil {
+	if c.when, err = u.optTemplate(cy.When); err != nil {
 		return c, err
 	}
-	spec := &Spec{Kind: cy.kind, node: cy.node, kinds: kinds}
+	// What a check that does not compile made is not resolved: its
+	// error is reported, and its templates would say no more.
+	spec := &Spec{Kind: cy.kind, node: cy.node, kinds: kinds, u: &unit{}}
 	c.late = spec.readsOut()
 	if c.check, err = k.New(spec); err != nil {
 		return c, err
 	}
+	u.add(spec.u)
 	c.name = k.Name
 	if n, ok := c.check.(relation.Named); ok {
 		c.name = n.CheckerName()
 	}
 	return c, nil
-}
-
-// optTmpl compiles a template that may be absent (nil).
-func optTmpl(s *String) (*tmpl, error) {
-	if s == nil {
-		return nil, nil
-	}
-	return mkTmpl(*s)
 }
 
 func (c checkT) instantiate(mu *Mutation) (relation.Checker, error) {
@@ -417,7 +410,7 @@ var goKind = CheckerKind{
 		if k.Name == "go" {
 			return nil, g.Kind.At("go: names a kind other than go")
 		}
-		sub := &Spec{Kind: g.Kind, node: g.Args.d, kinds: spec.kinds}
+		sub := &Spec{Kind: g.Kind, node: g.Args.d, kinds: spec.kinds, u: spec.unit()}
 		if g.Name != nil {
 			sub.Name = g.Name.Value
 		}

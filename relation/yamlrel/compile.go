@@ -8,7 +8,6 @@
 package yamlrel
 
 import (
-	"context"
 	"errors"
 	"io/fs"
 	"path"
@@ -17,8 +16,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
-	"text/template/parse"
 
 	"github.com/mcpt-tool/mcpt/internal/suggest"
 	"github.com/mcpt-tool/mcpt/internal/yamlpos"
@@ -61,6 +58,8 @@ type defs struct {
 	// supports is what the pack says it holds for (supports:), nil when
 	// it says nothing.
 	supports *relation.Supports
+	// unit made the templates of the definitions (their lets).
+	unit unit
 
 	cacheMu sync.Mutex
 	cache   map[string]*model
@@ -203,7 +202,7 @@ func (l *loader) compile() []*relation.Relation {
 		}
 		rels = append(rels, r)
 	}
-	l.errs.AddError(l.d.resolveDefs())
+	l.errs.AddError(l.d.resolveDefs(l.d.spotted))
 	return rels
 }
 
@@ -367,7 +366,7 @@ func (d *defs) add(f *fileYAML) error {
 		d.skip = re
 	}
 	errs.AddError(d.addCaptures(f.Captures))
-	lets, err := compileLets(f.Let)
+	lets, err := compileLets(&d.unit, f.Let)
 	errs.AddError(err)
 	d.lets = append(d.lets, lets...)
 	errs.AddError(d.addRegions(f.Regions))
@@ -490,7 +489,7 @@ func (d *defs) addKind(name string, k kindYAML) error {
 	for _, n := range k.Node {
 		kd.nodes = append(kd.nodes, n.Value)
 	}
-	if kd.lets, err = compileLets(k.Let); err != nil {
+	if kd.lets, err = compileLets(&d.unit, k.Let); err != nil {
 		return err
 	}
 	d.kinds[name] = kd
@@ -543,7 +542,7 @@ func (d *defs) addFieldKind(name string, k kindYAML) error {
 		kd.nodes = append(kd.nodes, n.Value)
 	}
 	var err error
-	if kd.lets, err = compileLets(k.Let); err != nil {
+	if kd.lets, err = compileLets(&d.unit, k.Let); err != nil {
 		return err
 	}
 	d.kinds[name] = kd
@@ -577,7 +576,7 @@ func compileRE(s yamlpos.String) (*regexp.Regexp, error) {
 	return re, nil
 }
 
-func compileLets(ls []map[string]yamlpos.String) ([]let, error) {
+func compileLets(u *unit, ls []map[string]yamlpos.String) ([]let, error) {
 	var out []let
 	var errs yamlpos.ErrorList
 	for _, m := range ls {
@@ -596,7 +595,7 @@ func compileLets(ls []map[string]yamlpos.String) ([]let, error) {
 				errs.Add(v.At("let name %q must be an identifier", name))
 				continue
 			}
-			t, err := mkTmpl(v)
+			t, err := u.template(v)
 			if err != nil {
 				errs.AddError(err)
 				continue
@@ -605,65 +604,6 @@ func compileLets(ls []map[string]yamlpos.String) ([]let, error) {
 		}
 	}
 	return out, errs.Err()
-}
-
-// tmpl is a compiled template with the position it was written at, and
-// the instances that evaluate it within the limits of bounds.go.
-type tmpl struct {
-	tree  *parse.Tree            // as parsed, to analyse
-	trees map[string]*parse.Tree // and the templates it defines, by name (tree among them)
-	pos   yamlpos.Pos
-	src   string
-	str   yamlpos.String // as written, to place an error inside it
-	run   *instances
-}
-
-// parseTemplate parses the template s as text/template does with the
-// template functions, without making a template of it: a template holds a
-// copy of its functions (some 9 KB), which 10,000 relations of 20
-// templates each would take 1.8 GB for. Its name is its position, as
-// text/template's messages give it.
-func parseTemplate(s yamlpos.String) (map[string]*parse.Tree, error) {
-	trees, err := parseTrees(s.Pos.String(), s.Value)
-	if err != nil {
-		return nil, parseError(s, err)
-	}
-	return trees, nil
-}
-
-// parseTrees parses src as the template name, with the template
-// functions.
-func parseTrees(name, src string) (map[string]*parse.Tree, error) {
-	return parse.Parse(name, src, "", "", parseFuncs)
-}
-
-// tmplsMade counts the templates made, for the test that the resolve pass
-// finds every one.
-var tmplsMade atomic.Int64
-
-func mkTmpl(s yamlpos.String) (*tmpl, error) {
-	trees, err := parseTemplate(s)
-	if err != nil {
-		return nil, err
-	}
-	tmplsMade.Add(1)
-	name := s.Pos.String()
-	return &tmpl{tree: trees[name], trees: trees, pos: s.Pos, src: s.Value, str: s, run: &instances{name: name, src: s.Value}}, nil
-}
-
-// render evaluates the template on data, within the limits of one
-// evaluation and until ctx is done; an error carries the position in the
-// relation file of the action that failed, but for ctx's, which is
-// returned as it is.
-func (t *tmpl) render(ctx context.Context, data map[string]any) (string, error) {
-	s, err := t.run.execute(ctx, data)
-	if err != nil {
-		if ctx.Err() != nil {
-			return "", ctx.Err()
-		}
-		return "", t.execError(err)
-	}
-	return s, nil
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -34,7 +34,7 @@ func newConfined(spec *Spec) (Check, error) {
 	if len(c.Files) == 0 {
 		return nil, spec.Errorf("a confined check needs files, those that may mention the fresh names")
 	}
-	d, err := newDerived("confined", spec.name(c.Name), c.Forms, c.Files)
+	d, err := newDerived(spec.unit(), "confined", spec.name(c.Name), c.Forms, c.Files)
 	return &confinedT{d}, err
 }
 

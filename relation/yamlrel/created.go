@@ -34,13 +34,13 @@ func newCreated(spec *Spec) (Check, error) {
 	}
 	c := &createdT{}
 	var err error
-	if c.file, err = mkTmpl(cy.File); err != nil {
+	if c.file, err = spec.unit().template(cy.File); err != nil {
 		return nil, err
 	}
-	if c.content, err = mkTmpl(cy.Content); err != nil {
+	if c.content, err = spec.unit().template(cy.Content); err != nil {
 		return nil, err
 	}
-	c.name, err = optTmpl(spec.name(cy.Name))
+	c.name, err = spec.unit().optTemplate(spec.name(cy.Name))
 	return c, err
 }
 

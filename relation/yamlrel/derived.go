@@ -27,7 +27,7 @@ type derived struct {
 
 // newDerived compiles what a derived check of the kind what has besides
 // its own keys.
-func newDerived(what string, name *String, forms, files []String) (*derived, error) {
+func newDerived(u *unit, what string, name *String, forms, files []String) (*derived, error) {
 	d := &derived{name: what}
 	if name != nil {
 		d.name = name.Value
@@ -47,7 +47,7 @@ func newDerived(what string, name *String, forms, files []String) (*derived, err
 		d.forms = append(d.forms, fn)
 	}
 	var err error
-	d.files, err = mkTmpls(files)
+	d.files, err = u.templates(files)
 	return d, err
 }
 

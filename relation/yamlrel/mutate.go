@@ -81,35 +81,14 @@ func (r *rel) followUp(ctx context.Context, in relation.Input, sp relation.Spot,
 	return fu, nil
 }
 
-// bind computes the template data of a test case: the spot's data, the
-// input, the definitions' and the spot's lets, fresh names, the
-// relation's lets that need no choice, the choices, and the other lets.
+// bind computes the template data of a test case: the steps of
+// bindSteps, in order.
 func (r *rel) bind(ctx context.Context, m *model, s *spot, in relation.Input, rng *rand.Rand) (map[string]any, error) {
-	data := s.data()
-	data["input"] = inputData(in.Name, m.src)
-	r.d.settingData(data, in)
-	var b letBudget
-	if err := evalLets(ctx, r.d.lets, data, &b); err != nil {
+	b := &binding{ctx: ctx, r: r, m: m, s: s, in: in, rng: rng}
+	if err := b.evalSteps(bindSteps); err != nil {
 		return nil, err
 	}
-	if err := evalLets(ctx, s.lets, data, &b); err != nil {
-		return nil, err
-	}
-	if err := r.bindFresh(data, in.Src, rng); err != nil {
-		return nil, err
-	}
-	if err := evalLets(ctx, r.early, data, &b); err != nil {
-		return nil, err
-	}
-	for _, c := range r.choose {
-		if err := r.draw(ctx, c, m, data, rng); err != nil {
-			return nil, err
-		}
-	}
-	if err := evalLets(ctx, r.late, data, &b); err != nil {
-		return nil, err
-	}
-	return data, nil
+	return b.data, nil
 }
 
 // bindFresh draws the fresh names and fresh lists.

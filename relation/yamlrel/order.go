@@ -40,7 +40,7 @@ func newOrder(spec *Spec) (Check, error) {
 	if err := spec.Decode(&o); err != nil {
 		return nil, err
 	}
-	d, err := newDerived("order", spec.name(o.Name), o.Forms, o.Files)
+	d, err := newDerived(spec.unit(), "order", spec.name(o.Name), o.Forms, o.Files)
 	if err != nil {
 		return nil, err
 	}
@@ -62,10 +62,10 @@ func newOrder(spec *Spec) (Check, error) {
 		}
 		return nil, at.At("order: give both before and after, or neither (derived from the spot)")
 	}
-	if c.before, err = optTmpl(o.Before); err != nil {
+	if c.before, err = spec.unit().optTemplate(o.Before); err != nil {
 		return nil, err
 	}
-	if c.after, err = optTmpl(o.After); err != nil {
+	if c.after, err = spec.unit().optTemplate(o.After); err != nil {
 		return nil, err
 	}
 	return c, nil

@@ -12,6 +12,7 @@ import (
 // rel is a compiled YAML relation.
 type rel struct {
 	d          *defs
+	unit       *unit // what compiling it made, for the resolve pass
 	name       string
 	pos        yamlpos.Pos
 	boundaries *region
@@ -61,12 +62,13 @@ type choice struct {
 func (d *defs) compileRelation(ry relYAML) (*relation.Relation, error) {
 	var errs yamlpos.ErrorList
 	var checks []checkT
+	u := &unit{}
 	for _, cy := range ry.Checks {
-		c, err := compileCheck(cy, d.checkers)
+		c, err := compileCheck(u, cy, d.checkers)
 		errs.AddError(err)
 		checks = append(checks, c)
 	}
-	rr, err := d.compileRel(ry, checks)
+	rr, err := d.compileRel(ry, u, checks)
 	if errors.Is(err, errReported) && len(errs) == 0 {
 		return nil, err
 	}
@@ -80,8 +82,8 @@ func (d *defs) compileRelation(ry relYAML) (*relation.Relation, error) {
 }
 
 // compileRel compiles the relation but for its checks, compiled.
-func (d *defs) compileRel(ry relYAML, checks []checkT) (*relation.Relation, error) {
-	r := &rel{d: d, name: ry.Name.Value, pos: ry.Name.Pos, checks: checks}
+func (d *defs) compileRel(ry relYAML, u *unit, checks []checkT) (*relation.Relation, error) {
+	r := &rel{d: d, unit: u, name: ry.Name.Value, pos: ry.Name.Pos, checks: checks}
 	if ry.Name.Value == "" {
 		return nil, ry.Insert.At("relation without a name")
 	}
@@ -103,11 +105,11 @@ func (d *defs) compileRel(ry relYAML, checks []checkT) (*relation.Relation, erro
 	case ry.Insert.Value == "":
 		return nil, ry.Name.At("relation %s: nothing to insert (text or clone)", r.name)
 	default:
-		if r.insert, err = mkTmpl(ry.Insert); err != nil {
+		if r.insert, err = u.template(ry.Insert); err != nil {
 			return nil, err
 		}
 	}
-	if r.declare, err = d.compileDeclare(ry.Declare, ry.Name); err != nil {
+	if r.declare, err = d.compileDeclare(u, ry.Declare, ry.Name); err != nil {
 		return nil, err
 	}
 	if len(ry.Checks) == 0 {
@@ -125,7 +127,7 @@ func (d *defs) compileRel(ry relYAML, checks []checkT) (*relation.Relation, erro
 	if len(r.nodeTypes()) > 0 {
 		rr.Holds = r.holds
 	}
-	if err := r.resolveRelation(r.spotShape(d.globalShape())); err != nil {
+	if err := r.resolveRelation(); err != nil {
 		return nil, err
 	}
 	return rr, nil
@@ -162,21 +164,21 @@ func (r *rel) compileSpots(ry relYAML) error {
 		if ls.Join != nil {
 			join = ls.Join.Value
 		}
-		lets, err := compileLets(ls.Let)
+		lets, err := compileLets(r.unit, ls.Let)
 		if err != nil {
 			return err
 		}
 		r.lists = append(r.lists, listSpot{kind: k, join: join, lets: lets})
 	}
 	if ry.Spots.When != nil {
-		t, err := mkTmpl(*ry.Spots.When)
+		t, err := r.unit.template(*ry.Spots.When)
 		if err != nil {
 			return err
 		}
 		r.when = t
 	}
 	for _, e := range ry.Spots.Except {
-		t, err := mkTmpl(e)
+		t, err := r.unit.template(e)
 		if err != nil {
 			return err
 		}
@@ -233,13 +235,13 @@ func (r *rel) compileBindings(ry relYAML) error {
 		if err := bind(c.Name); err != nil {
 			return err
 		}
-		ch, err := r.d.compileChoice(c)
+		ch, err := r.d.compileChoice(r.unit, c)
 		if err != nil {
 			return err
 		}
 		r.choose = append(r.choose, ch)
 	}
-	lets, err := compileLets(ry.Let)
+	lets, err := compileLets(r.unit, ry.Let)
 	if err != nil {
 		return err
 	}
@@ -249,7 +251,7 @@ func (r *rel) compileBindings(ry relYAML) error {
 
 // compileChoice compiles a choice: from a kind, among a list binding, or
 // one of several templates.
-func (d *defs) compileChoice(c chooseYAML) (choice, error) {
+func (d *defs) compileChoice(u *unit, c chooseYAML) (choice, error) {
 	ch := choice{name: c.Name.Value}
 	n := 0
 	if c.From != nil {
@@ -264,7 +266,7 @@ func (d *defs) compileChoice(c chooseYAML) (choice, error) {
 	}
 	if c.Among != nil {
 		n++
-		among, err := compileAmong(c.Among.String)
+		among, err := compileAmong(u, c.Among.String)
 		if err != nil {
 			return ch, err
 		}
@@ -273,7 +275,7 @@ func (d *defs) compileChoice(c chooseYAML) (choice, error) {
 	if len(c.Options) > 0 {
 		n++
 		for _, o := range c.Options {
-			t, err := mkTmpl(o)
+			t, err := u.template(o)
 			if err != nil {
 				return ch, err
 			}

@@ -9,7 +9,6 @@ package yamlrel
 
 import (
 	"maps"
-	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -172,10 +171,9 @@ func (d *defs) givenInError(s *shape, what string) {
 	}
 }
 
-// globalShape is what every template of a relation sees (globalData),
-// and the input.
-func (d *defs) globalShape() *shape {
-	s := mapOf("binding")
+// globalShape adds to s what every spot of a relation binds
+// (globalData).
+func (d *defs) globalShape(s *shape) *shape {
 	for _, c := range d.capOrder {
 		s.keys[c] = nil
 	}
@@ -194,8 +192,6 @@ func (d *defs) globalShape() *shape {
 	}
 	d.givenInError(tables, "table")
 	s.set("tables", tables)
-	s.set("input", mapOf("key of .input", "name", "stem", "text"))
-	s.set("release", nil).set("flags", d.flagsShape())
 	return s
 }
 
@@ -239,134 +235,31 @@ func (r *rel) spotShape(s *shape) *shape {
 	return s
 }
 
-// held is what resolve finds in a compiled relation: its templates, the
-// names that for_each and read bind, and the lists for_each goes over.
-type held struct {
-	tmpls    []*tmpl
-	each     []*forEach
-	reads    []readT
-	edits    []*editT
-	visiting map[uintptr]bool
-}
-
-var (
-	tmplType    = reflect.TypeFor[*tmpl]()
-	forEachType = reflect.TypeFor[forEach]()
-	readType    = reflect.TypeFor[readT]()
-	editType    = reflect.TypeFor[editT]()
-	// Definitions are resolved on their own; what a relation refers to
-	// of them is no part of it.
-	notHeld = []reflect.Type{reflect.TypeFor[*defs](), reflect.TypeFor[*kind](), reflect.TypeFor[*region](), reflect.TypeFor[*regexp.Regexp]()}
-)
-
-// collect finds what the value v holds, through its structs, pointers,
-// lists, maps and interfaces: the templates of a check kind are found
-// wherever it keeps them.
-func (h *held) collect(v reflect.Value) {
-	if slices.Contains(notHeld, v.Type()) {
-		return
-	}
-	switch v.Kind() {
-	case reflect.Pointer:
-		if v.IsNil() || h.visiting[v.Pointer()] {
-			return
-		}
-		h.visiting[v.Pointer()] = true
-		if v.Type() == tmplType {
-			h.tmpls = append(h.tmpls, (*tmpl)(v.UnsafePointer()))
-			return
-		}
-		h.collect(v.Elem())
-	case reflect.Struct:
-		switch v.Type() {
-		case forEachType:
-			h.each = append(h.each, (*forEach)(v.Addr().UnsafePointer()))
-		case readType:
-			h.reads = append(h.reads, *(*readT)(v.Addr().UnsafePointer()))
-		case editType:
-			h.edits = append(h.edits, (*editT)(v.Addr().UnsafePointer()))
-		}
-		for i := range v.NumField() {
-			h.collect(v.Field(i))
-		}
-	case reflect.Slice, reflect.Array:
-		for i := range v.Len() {
-			h.collect(v.Index(i))
-		}
-	case reflect.Map:
-		for it := v.MapRange(); it.Next(); {
-			h.collect(it.Value())
-		}
-	case reflect.Interface:
-		if !v.IsNil() {
-			h.collect(v.Elem())
-		}
-	}
-}
-
 // resolveRelation checks every template of the relation against what is
-// bound where it is evaluated: s is what the spots bind (spotShape); the
-// lets, fresh names and choices follow in the order a mutation binds them
-// (bind), each template of a let or a choice resolved before it binds its
-// name, which may hide a binding of the spot (a let called prev); the
-// other templates see them all.
-func (r *rel) resolveRelation(s *shape) error {
-	var errs yamlpos.ErrorList
-	done := map[*tmpl]bool{}
-	bindLets(s, r.d.lets, nil, done) // resolved by resolveDefs
-	for _, ls := range r.lists {
-		bindLets(s, ls.lets, &errs, done)
-	}
-	for _, f := range r.fresh {
-		s.keys[f] = nil
-	}
-	for _, fl := range r.freshLists {
-		s.keys[fl.name] = listOf(nil)
-	}
-	bindLets(s, r.early, &errs, done)
-	for _, c := range r.choose {
-		ts := slices.Clone(c.options)
-		if c.among != nil {
-			ts = append(ts, c.among.t)
-		}
-		for _, t := range ts {
-			if t != nil {
-				resolveTemplate(t, s, &errs)
-				done[t] = true
-			}
-		}
-		if c.among != nil && c.among.t == nil {
-			errs.Add(resolvePath(c.among.str, s))
-		}
-		s.keys[c.name] = nil
-		if c.from != nil {
-			inst := mapOf("field of choice "+c.name, "name", "line")
-			inst.keys["names"] = listOf(nil)
-			for _, g := range c.from.groupNames() {
-				inst.keys[g] = nil
-			}
-			s.keys[c.name] = inst
-		}
-	}
-	bindLets(s, r.late, &errs, done)
-	h := &held{visiting: map[uintptr]bool{}}
-	h.collect(reflect.ValueOf(r))
-	// The pass that finds every template gives each the number form.
-	for _, t := range h.tmpls {
+// bound where it is evaluated: the templates of the binding steps (lets,
+// choices) against what the steps before them bind (bindSteps), the other
+// templates, which its unit registered as they were made, against all of
+// it and what the checks bind (for_each, read, .out, .clone).
+func (r *rel) resolveRelation() error {
+	rs := newResolving()
+	s := rs.shapeSteps(r, bindSteps, mapOf("binding"))
+	u := r.unit
+	// The pass that sees every template gives each the number form.
+	for _, t := range u.tmpls {
 		t.run.form = r.d.numbers
 	}
 	o, o2 := mapOf("value read from o"), mapOf("value read from o′")
-	for _, rd := range h.reads {
+	for _, rd := range u.reads {
 		if rd.o2 {
 			o2.keys[rd.name] = nil
 		} else {
 			o.keys[rd.name] = nil
 		}
 	}
-	if len(h.reads) > 0 {
+	if len(u.reads) > 0 {
 		s.set("o", o).set("o2", o2)
 	}
-	for _, f := range h.each {
+	for _, f := range u.each {
 		s.keys[f.as] = nil
 	}
 	s.set("out", nil)
@@ -380,44 +273,22 @@ func (r *rel) resolveRelation(s *shape) error {
 		}
 		s.set("clone", c)
 	}
-	resolveWiths(h.edits, s, &errs, done)
-	for _, t := range h.tmpls {
-		if !done[t] {
-			resolveTemplate(t, s, &errs)
-		}
+	// The with of a substitute edit sees the other templates' bindings
+	// and .match, the groups of its pattern.
+	for _, w := range u.withs {
+		ws := &shape{noun: s.noun, keys: maps.Clone(s.keys)}
+		ws.keys["match"] = matchShape(w.pattern)
+		rs.resolve(w.with, ws)
 	}
-	for _, f := range h.each {
+	for _, t := range u.tmpls {
+		rs.resolve(t, s)
+	}
+	for _, f := range u.each {
 		if f.among.t == nil {
-			errs.Add(resolvePath(f.among.str, s))
+			rs.errs.Add(resolvePath(f.among.str, s))
 		}
 	}
-	return errs.Err()
-}
-
-// resolveWiths resolves the with of each substitute edit: it sees what
-// the relation's other templates see, and .match, the groups of its
-// pattern.
-func resolveWiths(edits []*editT, s *shape, errs *yamlpos.ErrorList, done map[*tmpl]bool) {
-	for _, e := range edits {
-		if e.with != nil && !done[e.with] {
-			ws := &shape{noun: s.noun, keys: maps.Clone(s.keys)}
-			ws.keys["match"] = matchShape(e.pattern)
-			resolveTemplate(e.with, ws, errs)
-			done[e.with] = true
-		}
-	}
-}
-
-// bindLets resolves each let's template (unless errs is nil) before it
-// binds its name in s, and marks it done.
-func bindLets(s *shape, lets []let, errs *yamlpos.ErrorList, done map[*tmpl]bool) {
-	for _, l := range lets {
-		if errs != nil {
-			resolveTemplate(l.tmpl, s, errs)
-		}
-		done[l.tmpl] = true
-		s.keys[l.name] = nil
-	}
+	return rs.errs.Err()
 }
 
 // resolvePath checks a dotted path to a binding (among: E.names).
@@ -597,28 +468,30 @@ func (rv *resolver) fields(s *shape, idents []string, text string, at, lead int)
 
 // resolveDefs checks the templates of the definitions: the lets of each
 // kind against what a declaration's let sees (itemLets), and the lets of
-// the file against what the spots of any of the relations bind.
-func (d *defs) resolveDefs() error {
+// the file against what the spots of any of the relations spotted bind
+// (spotSteps).
+func (d *defs) resolveDefs(spotted []*rel) error {
 	var errs yamlpos.ErrorList
+	for _, t := range d.unit.tmpls {
+		t.run.form = d.numbers
+	}
+	global := d.globalShape(mapOf("binding"))
 	for _, kn := range d.kindList {
 		k := d.kinds[kn]
 		s := d.itemShape(k)
 		s.noun = "binding"
-		s.set("decls", d.globalShape().keys["decls"]).set("tables", d.globalShape().keys["tables"])
+		s.set("decls", global.keys["decls"]).set("tables", global.keys["tables"])
 		for _, c := range d.capOrder {
 			s.keys[c] = nil
 		}
 		for _, l := range k.lets {
-			l.tmpl.run.form = d.numbers
 			resolveTemplate(l.tmpl, s, &errs)
 		}
 	}
-	for _, l := range d.lets {
-		l.tmpl.run.form = d.numbers
-	}
 	var spots *shape
-	for _, r := range d.spotted {
-		s := r.spotShape(d.globalShape())
+	rs := newResolving()
+	for _, r := range spotted {
+		s := rs.shapeSteps(r, spotSteps, mapOf("binding"))
 		if spots == nil {
 			spots = s
 		} else {
@@ -626,7 +499,8 @@ func (d *defs) resolveDefs() error {
 		}
 	}
 	if spots != nil {
-		bindLets(spots, d.lets, &errs, map[*tmpl]bool{})
+		rs.bindLets(spots, d.lets, true)
 	}
+	errs = append(errs, rs.errs...)
 	return errs.Err()
 }

@@ -91,7 +91,7 @@ func (r *rel) findAll(ctx context.Context, m *model, in relation.Input) ([]*spot
 		if err != nil {
 			return
 		}
-		ok, kerr := r.keep(ctx, s, in, m.src, shared)
+		ok, kerr := r.keep(ctx, s, m, in, shared)
 		if kerr != nil {
 			err = fmt.Errorf("relation %s: spots.only: %v", r.name, kerr)
 		}
@@ -369,20 +369,16 @@ type condKey struct {
 // and none of its excepts. A condition that reads nothing of a boundary
 // spot but its region instance is evaluated once for the instance: its
 // value is in shared.
-func (r *rel) keep(ctx context.Context, s *spot, in relation.Input, src string, shared map[condKey]bool) (bool, error) {
+func (r *rel) keep(ctx context.Context, s *spot, m *model, in relation.Input, shared map[condKey]bool) (bool, error) {
 	if r.when == nil && len(r.except) == 0 {
 		return true, nil
 	}
 	var data map[string]any
 	bind := func() error {
-		data = s.data()
-		data["input"] = inputData(in.Name, src)
-		r.d.settingData(data, in)
-		var b letBudget
-		if err := evalLets(ctx, r.d.lets, data, &b); err != nil {
-			return err
-		}
-		return evalLets(ctx, s.lets, data, &b)
+		b := &binding{ctx: ctx, r: r, m: m, s: s, in: in}
+		err := b.evalSteps(conditionSteps)
+		data = b.data
+		return err
 	}
 	if s.group == nil || r.spotLets {
 		// (the lets, and what they say of this spot, at every spot)

@@ -187,11 +187,11 @@ func (d *defs) flagsShape() *shape {
 // settingData adds what a template sees of the transpiler a test case
 // runs: .release, and .flags, dimension → value name, with "" for a
 // dimension the pack knows and the campaign does not set.
-func (d *defs) settingData(data map[string]any, in relation.Input) {
+func settingData(sup *relation.Supports, data map[string]any, in relation.Input) {
 	data["release"] = in.Release
 	flags := map[string]any{}
-	if d.supports != nil {
-		for dim := range d.supports.Flags {
+	if sup != nil {
+		for dim := range sup.Flags {
 			flags[dim] = ""
 		}
 	}
