@@ -32,13 +32,13 @@ type bindStep struct {
 // binding of a step before it (a let called prev).
 var bindSteps = []bindStep{
 	{what: "the spot: .prev, .next, .region, .list, and the input's captures, .first, .last, .count, .decls, .tables",
-		shape: func(r *rel, s *shape, _ *resolving) { r.spotShape(r.d.globalShape(s)) },
+		shape: func(r *rel, s *shape, _ *resolving) { r.spotShape(globalShape(r.d, s)) },
 		eval:  func(b *binding) error { b.data = b.s.data(); return nil }},
 	{what: ".input",
 		shape: func(_ *rel, s *shape, _ *resolving) { s.set("input", mapOf("key of .input", "name", "stem", "text")) },
 		eval:  func(b *binding) error { b.data["input"] = inputData(b.in.Name, b.m.src); return nil }},
 	{what: ".release and .flags",
-		shape: func(r *rel, s *shape, _ *resolving) { s.set("release", nil).set("flags", r.d.flagsShape()) },
+		shape: func(r *rel, s *shape, _ *resolving) { s.set("release", nil).set("flags", flagsShape(r.d.supports)) },
 		eval:  func(b *binding) error { settingData(b.r.d.supports, b.data, b.in); return nil }},
 	{what: "the lets of the definitions (resolved once for every relation: resolveDefs)",
 		shape: func(r *rel, s *shape, rs *resolving) { rs.bindLets(s, r.d.lets, false) },

@@ -202,7 +202,7 @@ func (l *loader) compile() []*relation.Relation {
 		}
 		rels = append(rels, r)
 	}
-	l.errs.AddError(l.d.resolveDefs(l.d.spotted))
+	l.errs.AddError(resolveDefs(l.d, l.d.spotted))
 	return rels
 }
 

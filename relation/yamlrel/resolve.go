@@ -91,7 +91,7 @@ func groupNames(re *regexp.Regexp) []string {
 // regionGroups is the shape of .region's groups, and of an item's .region:
 // the named groups of the region's from line (or, in a tree region, of its
 // header, and outer).
-func (d *defs) regionGroups(name string) *shape {
+func regionGroups(d *defs, name string) *shape {
 	s := mapOf("group of region " + name)
 	reg := d.regions[name]
 	switch {
@@ -112,10 +112,10 @@ func (d *defs) regionGroups(name string) *shape {
 
 // itemShape is what templates see of a declaration of a kind (itemMap,
 // and the kind's lets).
-func (d *defs) itemShape(k *kind) *shape {
+func itemShape(d *defs, k *kind) *shape {
 	s := mapOf("field of a "+k.name+" item", "kind", "name", "line", "text", "index", "leading")
 	s.keys["names"] = nil
-	s.keys["region"] = d.regionGroups(k.region)
+	s.keys["region"] = regionGroups(d, k.region)
 	for _, g := range k.groupNames() {
 		if _, taken := s.keys[g]; !taken {
 			s.keys[g] = nil
@@ -129,7 +129,7 @@ func (d *defs) itemShape(k *kind) *shape {
 
 // itemsOf is the shape of a list of the declarations of the kinds of
 // region rname (all kinds when rname is "").
-func (d *defs) itemsOf(rname string) *shape {
+func itemsOf(d *defs, rname string) *shape {
 	var u *shape
 	for _, kn := range d.kindList {
 		k := d.kinds[kn]
@@ -137,9 +137,9 @@ func (d *defs) itemsOf(rname string) *shape {
 			continue
 		}
 		if u == nil {
-			u = d.itemShape(k)
+			u = itemShape(d, k)
 		} else {
-			u = union(u, d.itemShape(k))
+			u = union(u, itemShape(d, k))
 		}
 	}
 	if u != nil {
@@ -149,19 +149,19 @@ func (d *defs) itemsOf(rname string) *shape {
 }
 
 // byKind is a map with a key per kind, each of shape v.
-func (d *defs) byKind(v func(*kind) *shape) *shape {
+func byKind(d *defs, v func(*kind) *shape) *shape {
 	s := mapOf("kind")
 	for _, kn := range d.kindList {
 		s.keys[kn] = v(d.kinds[kn])
 	}
-	d.givenInError(s, "kind")
+	givenInError(d, s, "kind")
 	return s
 }
 
 // givenInError adds to the map s a key of unknown shape for every
 // definition of what (kind, table) that was given but is in error: its
 // error is reported, and a template naming it would say no more.
-func (d *defs) givenInError(s *shape, what string) {
+func givenInError(d *defs, s *shape, what string) {
 	for key := range d.sources {
 		if name, ok := strings.CutPrefix(key, what+" "); ok {
 			if _, known := s.keys[name]; !known {
@@ -173,13 +173,13 @@ func (d *defs) givenInError(s *shape, what string) {
 
 // globalShape adds to s what every spot of a relation binds
 // (globalData).
-func (d *defs) globalShape(s *shape) *shape {
+func globalShape(d *defs, s *shape) *shape {
 	for _, c := range d.capOrder {
 		s.keys[c] = nil
 	}
 	none := func(*kind) *shape { return nil }
-	s.set("first", d.byKind(none)).set("last", d.byKind(none)).set("count", d.byKind(none))
-	s.set("decls", d.byKind(func(k *kind) *shape { return listOf(d.itemShape(k)) }))
+	s.set("first", byKind(d, none)).set("last", byKind(d, none)).set("count", byKind(d, none))
+	s.set("decls", byKind(d, func(k *kind) *shape { return listOf(itemShape(d, k)) }))
 	tables := mapOf("table")
 	for name, rows := range d.tables {
 		row := mapOf("column of table " + name)
@@ -190,7 +190,7 @@ func (d *defs) globalShape(s *shape) *shape {
 		}
 		tables.keys[name] = listOf(row)
 	}
-	d.givenInError(tables, "table")
+	givenInError(d, tables, "table")
 	s.set("tables", tables)
 	return s
 }
@@ -201,17 +201,17 @@ func (r *rel) spotShape(s *shape) *shape {
 	d := r.d
 	if reg := r.boundaries; reg != nil {
 		none := func(*kind) *shape { return nil }
-		s.set("prev", d.byKind(none)).set("next", d.byKind(none))
-		region := d.regionGroups(reg.name)
+		s.set("prev", byKind(d, none)).set("next", byKind(d, none))
+		region := regionGroups(d, reg.name)
 		if region == nil {
 			region = mapOf("key of .region")
 		}
 		region.noun = "key of .region"
-		items := d.itemsOf(reg.name)
+		items := itemsOf(d, reg.name)
 		region.set("items", items).set("before", items).set("after", items)
 		region.set("index", nil).set("line", nil)
-		region.set("names", d.byKind(func(*kind) *shape { return listOf(nil) }))
-		region.set("first", d.byKind(none)).set("last", d.byKind(none)).set("count", d.byKind(none))
+		region.set("names", byKind(d, func(*kind) *shape { return listOf(nil) }))
+		region.set("first", byKind(d, none)).set("last", byKind(d, none)).set("count", byKind(d, none))
 		s.set("region", region)
 	}
 	var list *shape
@@ -470,15 +470,15 @@ func (rv *resolver) fields(s *shape, idents []string, text string, at, lead int)
 // kind against what a declaration's let sees (itemLets), and the lets of
 // the file against what the spots of any of the relations spotted bind
 // (spotSteps).
-func (d *defs) resolveDefs(spotted []*rel) error {
+func resolveDefs(d *defs, spotted []*rel) error {
 	var errs yamlpos.ErrorList
 	for _, t := range d.unit.tmpls {
 		t.run.form = d.numbers
 	}
-	global := d.globalShape(mapOf("binding"))
+	global := globalShape(d, mapOf("binding"))
 	for _, kn := range d.kindList {
 		k := d.kinds[kn]
-		s := d.itemShape(k)
+		s := itemShape(d, k)
 		s.noun = "binding"
 		s.set("decls", global.keys["decls"]).set("tables", global.keys["tables"])
 		for _, c := range d.capOrder {

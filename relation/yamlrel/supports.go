@@ -177,11 +177,11 @@ func (d *defs) addSupports(y *supportsYAML) error {
 
 // flagsShape is what templates see of .flags: the dimensions the pack
 // knows, when it says which; of a pack that does not, nothing is known.
-func (d *defs) flagsShape() *shape {
-	if d.supports == nil || d.supports.Flags == nil {
+func flagsShape(sup *relation.Supports) *shape {
+	if sup == nil || sup.Flags == nil {
 		return nil
 	}
-	return mapOf("flag the pack supports (supports.flags)", slices.Sorted(maps.Keys(d.supports.Flags))...)
+	return mapOf("flag the pack supports (supports.flags)", slices.Sorted(maps.Keys(sup.Flags))...)
 }
 
 // settingData adds what a template sees of the transpiler a test case
