@@ -9,9 +9,6 @@ package yamlrel
 
 import (
 	"errors"
-	"io/fs"
-	"path"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -19,9 +16,10 @@ import (
 
 	"github.com/mcpt-tool/mcpt/internal/suggest"
 	"github.com/mcpt-tool/mcpt/internal/yamlpos"
+	"github.com/mcpt-tool/mcpt/matrix"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/relation/numlit"
-	"github.com/mcpt-tool/mcpt/snapshot"
+	"github.com/mcpt-tool/mcpt/release"
 	"github.com/mcpt-tool/mcpt/syntax"
 )
 
@@ -105,107 +103,6 @@ func (k *kind) groupNames() []string {
 	return groupNames(k.match)
 }
 
-// Load compiles the relations of the relation files names in fsys, and of
-// every file they include. Names are slash-separated paths in fsys; an
-// include is read relative to the file that names it, and one that leaves
-// fsys is an error. Errors carry file:line:col, the file named as fsys's
-// DisplayName(name string) string method names it, when it has one.
-func Load(fsys fs.FS, names ...string) ([]*relation.Relation, error) {
-	return LoadWith(Options{}, fsys, names...)
-}
-
-// Options are what loading relation files may take besides the files.
-type Options struct {
-	// Generic are the words the transpiler writes of its own (the
-	// configuration's signature.generic): a declaration named so is no
-	// neighbour of order and no sibling of analogy, whose lines cannot be
-	// told from the generator's.
-	Generic []string
-	// CheckerKinds are checker kinds the files may use besides
-	// CheckerKinds (a kind written in Go, such as relation/protorel's).
-	CheckerKinds []CheckerKind
-	// Warn, when set, is given each warning of the loading, as
-	// "file:line:col: message": a key written with its old name (which
-	// loads as the new one), once per key written.
-	Warn func(warning string)
-}
-
-// LoadWith is Load with options.
-func LoadWith(o Options, fsys fs.FS, names ...string) ([]*relation.Relation, error) {
-	l := &loader{d: newDefs(), seen: map[string]bool{}, fsys: fsys}
-	var err error
-	if l.d.checkers, err = checkerKinds(o.CheckerKinds); err != nil {
-		return nil, err
-	}
-	for _, w := range o.Generic {
-		if l.d.generic == nil {
-			l.d.generic = map[string]bool{}
-		}
-		l.d.generic[w] = true
-	}
-	for _, name := range names {
-		display := name
-		if d, ok := fsys.(interface{ DisplayName(string) string }); ok {
-			display = d.DisplayName(name)
-		}
-		l.loadFile(name, display, yamlpos.Pos{})
-	}
-	rels := l.compile()
-	if o.Warn != nil {
-		l.warns.Sort()
-		for _, w := range l.warns {
-			o.Warn(w.Error())
-		}
-	}
-	if err := l.errs.Err(); err != nil {
-		return nil, err
-	}
-	return rels, nil
-}
-
-// LoadFiles is Load for relation files on disk, named by path.
-func LoadFiles(paths ...string) ([]*relation.Relation, error) {
-	return LoadFilesWith(Options{}, paths...)
-}
-
-// LoadFilesWith is LoadFiles with options.
-func LoadFilesWith(o Options, paths ...string) ([]*relation.Relation, error) {
-	r := snapshot.NewReader()
-	names := make([]string, len(paths))
-	for i, p := range paths {
-		name, err := r.FSName(p)
-		if err != nil {
-			return nil, err
-		}
-		names[i] = name
-	}
-	return LoadWith(o, r.FS(), names...)
-}
-
-// compile compiles the relations of every file read, once the
-// definitions of all of them are in, adding the errors to l.errs.
-func (l *loader) compile() []*relation.Relation {
-	if l.d.fresh == nil {
-		fp, _ := relation.ParseFreshPattern(DefaultFresh)
-		l.d.fresh = fp
-	}
-	l.errs.AddError(l.d.checkKinds())
-	var rels []*relation.Relation
-	for _, ry := range l.rels {
-		r, err := l.d.compileRelation(ry.r)
-		if errors.Is(err, errReported) {
-			continue
-		}
-		if err != nil {
-			l.errs.AddError(err)
-			continue
-		}
-		rels = append(rels, r)
-	}
-	l.errs.AddError(resolveDefs(l.d, l.d.spotted))
-	return rels
-}
-
 // checkKinds checks what the kinds of every file read say of regions:
 // each names one, and a kind with node one with list. A kind in error is
 // dropped (see inError).
@@ -257,74 +154,6 @@ const DefaultFresh = "Zq[a-z]{6}"
 func newDefs() *defs {
 	checkers, _ := checkerKinds(nil) // CheckerKinds are sound (TestCheckerKindsDoc)
 	return &defs{captures: map[string]*regexp.Regexp{}, regions: map[string]*region{}, kinds: map[string]*kind{}, sources: map[string]yamlpos.Pos{}, checkers: checkers}
-}
-
-type loader struct {
-	d    *defs
-	seen map[string]bool
-	rels []pendingRel
-	fsys fs.FS
-	// errs are the errors of every file read: one loading reports all;
-	// warns the warnings (old spellings).
-	errs, warns yamlpos.ErrorList
-}
-
-type pendingRel struct {
-	r relYAML
-}
-
-// loadFile reads the relation file name of l.fsys, shown in messages as
-// display, and the files it includes; from is the include that names it.
-// Its errors go to l.errs, and it goes on past every one it can.
-func (l *loader) loadFile(name, display string, from yamlpos.Pos) {
-	if l.seen[name] {
-		return // included twice: definitions are already there
-	}
-	l.seen[name] = true
-	data, err := fs.ReadFile(l.fsys, name)
-	if err != nil {
-		if from.File != "" {
-			l.errs.Add(yamlpos.Errorf(from, "cannot include: %v", err))
-		} else {
-			l.errs.AddError(err)
-		}
-		return
-	}
-	var f fileYAML
-	errs, ok := yamlpos.DecodeAllWarn(display, data, &f, &l.warns)
-	l.errs = append(l.errs, errs...)
-	if !ok {
-		return
-	}
-	for _, inc := range f.Include {
-		iname, idisplay := l.includeName(name, display, inc.Value)
-		if !fs.ValidPath(iname) {
-			l.errs.Add(yamlpos.Errorf(inc.Pos, "cannot include %s: it is not among the relation files", inc.Value))
-			continue
-		}
-		l.loadFile(iname, idisplay, inc.Pos)
-	}
-	l.errs.AddError(l.setSyntax(name, display, f.Syntax))
-	l.errs.AddError(l.d.add(&f))
-	for _, r := range f.Relations {
-		l.rels = append(l.rels, pendingRel{r: r})
-	}
-}
-
-// includeName is the name and the display name of the file that the file
-// name (shown as display) includes as inc. An absolute inc names a file
-// only in a file set of the disk, one with a method PathName(path string)
-// (string, error) that names the file at a path; elsewhere it names none.
-func (l *loader) includeName(name, display, inc string) (string, string) {
-	if filepath.IsAbs(inc) {
-		if d, ok := l.fsys.(interface{ PathName(string) (string, error) }); ok {
-			if n, err := d.PathName(inc); err == nil {
-				return n, inc
-			}
-		}
-		return "", inc
-	}
-	return path.Join(path.Dir(name), filepath.ToSlash(inc)), filepath.Join(filepath.Dir(display), inc)
 }
 
 func (d *defs) define(what, name string, pos yamlpos.Pos) error {
@@ -676,4 +505,155 @@ func checkRegionGroups(from yamlpos.String, re *regexp.Regexp) error {
 		}
 	}
 	return nil
+}
+
+// treeRegion is a region whose instances are lists of the input's syntax
+// tree: the nodes of the list kinds whose header (the text of the
+// declaration that holds the list, up to the list, white space collapsed)
+// matches header and not except, and that lie in no node of the types
+// outside.
+type treeRegion struct {
+	spec           syntax.ListSpec
+	header, except *regexp.Regexp
+	outside        []string
+	labels         map[string]string // list node type -> its name in descriptions
+	pos            yamlpos.Pos
+}
+
+func (d *defs) addTreeRegion(name string, r regionYAML) error {
+	pos := r.List[0].Pos
+	if err := d.define("region", name, pos); err != nil {
+		return err
+	}
+	if r.From.Value != "" || r.To.Value != "" || r.Whole != nil {
+		return r.List[0].At("region %s: a region with list has no from, to or whole", name)
+	}
+	tr := &treeRegion{pos: pos}
+	for _, l := range r.List {
+		tr.spec.Lists = append(tr.spec.Lists, l.Value)
+	}
+	for _, l := range r.Members {
+		tr.spec.Members = append(tr.spec.Members, l.Value)
+	}
+	for _, l := range r.Comments {
+		tr.spec.Comments = append(tr.spec.Comments, l.Value)
+	}
+	for _, l := range r.Annotations {
+		tr.spec.Annotations = append(tr.spec.Annotations, l.Value)
+	}
+	for _, l := range r.Outside {
+		tr.outside = append(tr.outside, l.Value)
+	}
+	if r.Sep != nil {
+		if v := r.Sep.Value; v != "," && v != ";" {
+			return r.Sep.At("region %s: sep is \",\" or \";\", found %q", name, v)
+		}
+		tr.spec.Sep = r.Sep.Value
+	}
+	for typ, l := range r.Labels {
+		if !slices.Contains(tr.spec.Lists, typ) {
+			return l.At("region %s: labels: %s is none of the list types %v", name, typ, tr.spec.Lists)
+		}
+		if tr.labels == nil {
+			tr.labels = map[string]string{}
+		}
+		tr.labels[typ] = l.Value
+	}
+	if r.Runs != nil {
+		if v := r.Runs.Value; v != "true" && v != "false" {
+			return r.Runs.At("region %s: runs is true or false, found %q", name, v)
+		}
+		tr.spec.Runs = r.Runs.Value == "true"
+	}
+	var err error
+	if r.Header != nil {
+		if tr.header, err = compileRE(*r.Header); err != nil {
+			return err
+		}
+		if err := checkRegionGroups(*r.Header, tr.header); err != nil {
+			return err
+		}
+	}
+	if r.Except != nil {
+		if tr.except, err = compileRE(*r.Except); err != nil {
+			return err
+		}
+	}
+	d.regions[name] = &region{name: name, tree: tr}
+	return nil
+}
+
+// checkTreeRegions checks, once every file is loaded, that the tree
+// regions have a parser.
+func (d *defs) checkTreeRegions() error {
+	for _, name := range sortedKeys(d.regions) {
+		if r := d.regions[name]; r.tree != nil && d.parser == nil {
+			return yamlpos.Errorf(r.tree.pos, "region %s: a region with list needs the parser named by syntax: (e.g. syntax: typescript, or syntax: lang.grammar)", name)
+		}
+	}
+	return nil
+}
+
+// addSupports takes what a file says its pack supports; a pack says it
+// once.
+func (d *defs) addSupports(y *supportsYAML) error {
+	if y == nil {
+		return nil
+	}
+	if d.supports != nil {
+		return yamlpos.Errorf(y.pos, "supports given twice (first at %s)", d.supports.Source)
+	}
+	var errs yamlpos.ErrorList
+	s := &relation.Supports{Source: y.pos.String()}
+	if y.Release != nil {
+		r, err := release.ParseRange(y.Release.Value)
+		if err != nil {
+			errs.Add(y.Release.At("supports: release: %v", err))
+		}
+		s.Releases = r
+	}
+	if y.given {
+		s.Flags = map[string][]string{}
+		for _, f := range y.Flags {
+			if err := matrix.CheckDimension(f.dim.Value); err != nil {
+				errs.Add(f.dim.At("supports: %v", err))
+				continue
+			}
+			if _, dup := s.Flags[f.dim.Value]; dup {
+				errs.Add(f.dim.At("supports: flag %s given twice", f.dim.Value))
+				continue
+			}
+			values := []string{}
+			for i, v := range f.values {
+				if err := matrix.CheckValue(v.Value); err != nil {
+					errs.Add(v.At("supports: %s: %v", f.dim.Value, err))
+					continue
+				}
+				if slices.Contains(values, v.Value) {
+					errs.Add(v.At("supports: %s: value %s given twice", f.dim.Value, v.Value))
+					continue
+				}
+				values = append(values, v.Value)
+				rs, ok := f.releases[i]
+				if !ok {
+					continue
+				}
+				r, err := release.ParseRange(rs.Value)
+				if err != nil {
+					errs.Add(rs.At("supports: %s: %s: %v", f.dim.Value, v.Value, err))
+					continue
+				}
+				if s.ValueReleases == nil {
+					s.ValueReleases = map[string]map[string]release.Range{}
+				}
+				if s.ValueReleases[f.dim.Value] == nil {
+					s.ValueReleases[f.dim.Value] = map[string]release.Range{}
+				}
+				s.ValueReleases[f.dim.Value][v.Value] = r
+			}
+			s.Flags[f.dim.Value] = values
+		}
+	}
+	d.supports = s
+	return errs.Err()
 }

@@ -3,7 +3,8 @@ package yamlrel
 import (
 	"context"
 	"fmt"
-	"path"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -36,17 +37,6 @@ type model struct {
 	// once (globals).
 	globalOnce sync.Once
 	global     *globalMaps
-}
-
-type foundKey struct {
-	r       *rel
-	name    string
-	setting string // the release and flags (settingKey), which spots.only may look at
-}
-
-type foundSpots struct {
-	spots []*spot
-	err   error
 }
 
 type regionInst struct {
@@ -263,13 +253,6 @@ func splitList(src string, beg, end int, sep string) ([]string, [][2]int) {
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
-// inputData is .input: the name of the input file, that name without its
-// extension (code generators name output files after it) and the text of
-// the input.
-func inputData(name, src string) map[string]any {
-	return map[string]any{"name": name, "stem": strings.TrimSuffix(name, path.Ext(name)), "text": src}
-}
-
 // itemMap is how templates see one declaration: its kind, name (the name
 // group, else the last name of its list), list of names, 1-based line, the
 // text of its line, its index within its region instance, the named groups
@@ -379,4 +362,22 @@ func (d *defs) itemLets(ctx context.Context, m *model) error {
 			return nil
 		}
 	}
+}
+
+var wsRE = regexp.MustCompile(`\s+`)
+
+func collapse(s string) string { return strings.TrimSpace(wsRE.ReplaceAllString(s, " ")) }
+
+func lineIndex(m *model, off int) int {
+	i, _ := slices.BinarySearch(m.offsets, off+1)
+	return i - 1
+}
+
+// lineText is the text templates see as a declaration's .text: its line,
+// or in a tree region its member's text.
+func (dc *decl) lineText(m *model) string {
+	if dc.text != "" {
+		return dc.text
+	}
+	return m.lines[dc.line]
 }

@@ -3,11 +3,13 @@ package yamlrel
 import (
 	"context"
 	"fmt"
-	"github.com/mcpt-tool/mcpt/internal/yamlpos"
 	"math/rand/v2"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/mcpt-tool/mcpt/internal/yamlpos"
 
 	"github.com/mcpt-tool/mcpt/relation"
 )
@@ -255,4 +257,38 @@ func flatten(data map[string]any) map[string]string {
 		}
 	}
 	return out
+}
+
+// inputData is .input: the name of the input file, that name without its
+// extension (code generators name output files after it) and the text of
+// the input.
+func inputData(name, src string) map[string]any {
+	return map[string]any{"name": name, "stem": strings.TrimSuffix(name, path.Ext(name)), "text": src}
+}
+
+// memberText is inserted text as a kind of a tree region sees a member:
+// without the list's separator at its end, white space collapsed.
+func memberText(ins, sep string) string {
+	t := strings.TrimSpace(ins)
+	if sep != "" {
+		t = strings.TrimSuffix(t, sep)
+	}
+	return collapse(t)
+}
+
+// settingData adds what a template sees of the transpiler a test case
+// runs: .release, and .flags, dimension → value name, with "" for a
+// dimension the pack knows and the campaign does not set.
+func settingData(sup *relation.Supports, data map[string]any, in relation.Input) {
+	data["release"] = in.Release
+	flags := map[string]any{}
+	if sup != nil {
+		for dim := range sup.Flags {
+			flags[dim] = ""
+		}
+	}
+	for dim, v := range in.Flags {
+		flags[dim] = v
+	}
+	data["flags"] = flags
 }

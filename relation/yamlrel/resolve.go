@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcpt-tool/mcpt/internal/suggest"
 	"github.com/mcpt-tool/mcpt/internal/yamlpos"
+	"github.com/mcpt-tool/mcpt/relation"
 )
 
 // shape is what the resolve pass knows of a value a template sees: a map
@@ -503,4 +504,13 @@ func resolveDefs(d *defs, spotted []*rel) error {
 	}
 	errs = append(errs, rs.errs...)
 	return errs.Err()
+}
+
+// flagsShape is what templates see of .flags: the dimensions the pack
+// knows, when it says which; of a pack that does not, nothing is known.
+func flagsShape(sup *relation.Supports) *shape {
+	if sup == nil || sup.Flags == nil {
+		return nil
+	}
+	return mapOf("flag the pack supports (supports.flags)", slices.Sorted(maps.Keys(sup.Flags))...)
 }
