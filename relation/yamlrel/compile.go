@@ -9,6 +9,19 @@ import (
 	"github.com/mcpt-tool/mcpt/relation"
 )
 
+// compiler compiles the relations of a load against its definitions, once
+// every file is read and defined: the resolve pass.
+type compiler struct {
+	d        *defs
+	checkers map[string]CheckerKind
+	// models reads the inputs of the relations (the instantiate pass),
+	// shared by them: an input is modelled once for all.
+	models *models
+	// spotted are the relations whose spots compiled: the lets of the
+	// definitions are evaluated at their spots (resolveDefs).
+	spotted []*rel
+}
+
 // compile compiles the relations of every file read, once the
 // definitions of all of them are in, adding the errors to l.errs.
 func (l *loader) compile() []*relation.Relation {
@@ -17,9 +30,11 @@ func (l *loader) compile() []*relation.Relation {
 		l.d.fresh = fp
 	}
 	l.errs.AddError(l.d.checkKinds())
+	c := &compiler{d: l.d, checkers: l.checkers, models: newModels(l.d)}
+	l.compiler = c
 	var rels []*relation.Relation
 	for _, ry := range l.rels {
-		r, err := l.d.compileRelation(ry.r)
+		r, err := c.compileRelation(ry.r)
 		if errors.Is(err, errReported) {
 			continue
 		}
@@ -29,23 +44,23 @@ func (l *loader) compile() []*relation.Relation {
 		}
 		rels = append(rels, r)
 	}
-	l.errs.AddError(resolveDefs(l.d, l.d.spotted))
+	l.errs.AddError(resolveDefs(l.d, c.spotted))
 	return rels
 }
 
 // compileRelation compiles one relation against the definitions. Its
 // checks are compiled whatever else is wrong, so that a load reports the
 // mistakes of their specs too.
-func (d *defs) compileRelation(ry relYAML) (*relation.Relation, error) {
+func (c *compiler) compileRelation(ry relYAML) (*relation.Relation, error) {
 	var errs yamlpos.ErrorList
 	var checks []checkT
 	u := &unit{}
 	for _, cy := range ry.Checks {
-		c, err := compileCheck(u, cy, d.checkers)
+		ch, err := compileCheck(u, cy, c.checkers)
 		errs.AddError(err)
-		checks = append(checks, c)
+		checks = append(checks, ch)
 	}
-	rr, err := d.compileRel(ry, u, checks)
+	rr, err := c.compileRel(ry, u, checks)
 	if errors.Is(err, errReported) && len(errs) == 0 {
 		return nil, err
 	}
@@ -59,15 +74,16 @@ func (d *defs) compileRelation(ry relYAML) (*relation.Relation, error) {
 }
 
 // compileRel compiles the relation but for its checks, compiled.
-func (d *defs) compileRel(ry relYAML, u *unit, checks []checkT) (*relation.Relation, error) {
-	r := &rel{d: d, unit: u, name: ry.Name.Value, pos: ry.Name.Pos, checks: checks}
+func (c *compiler) compileRel(ry relYAML, u *unit, checks []checkT) (*relation.Relation, error) {
+	d := c.d
+	r := &rel{d: d, models: c.models, unit: u, name: ry.Name.Value, pos: ry.Name.Pos, checks: checks}
 	if ry.Name.Value == "" {
 		return nil, ry.Insert.At("relation without a name")
 	}
 	if err := r.compileSpots(ry); err != nil {
 		return nil, err
 	}
-	d.spotted = append(d.spotted, r)
+	c.spotted = append(c.spotted, r)
 	if err := r.compileBindings(ry); err != nil {
 		return nil, err
 	}
@@ -86,7 +102,7 @@ func (d *defs) compileRel(ry relYAML, u *unit, checks []checkT) (*relation.Relat
 			return nil, err
 		}
 	}
-	if r.declare, err = d.compileDeclare(u, ry.Declare, ry.Name); err != nil {
+	if r.declare, err = r.compileDeclare(ry.Declare, ry.Name); err != nil {
 		return nil, err
 	}
 	if len(ry.Checks) == 0 {
@@ -212,7 +228,7 @@ func (r *rel) compileBindings(ry relYAML) error {
 		if err := bind(c.Name); err != nil {
 			return err
 		}
-		ch, err := r.d.compileChoice(r.unit, c)
+		ch, err := r.compileChoice(c)
 		if err != nil {
 			return err
 		}
@@ -228,7 +244,8 @@ func (r *rel) compileBindings(ry relYAML) error {
 
 // compileChoice compiles a choice: from a kind, among a list binding, or
 // one of several templates.
-func (d *defs) compileChoice(u *unit, c chooseYAML) (choice, error) {
+func (r *rel) compileChoice(c chooseYAML) (choice, error) {
+	d, u := r.d, r.unit
 	ch := choice{name: c.Name.Value}
 	n := 0
 	if c.From != nil {

@@ -41,9 +41,9 @@ type Options struct {
 
 // LoadWith is Load with options.
 func LoadWith(o Options, fsys fs.FS, names ...string) ([]*relation.Relation, error) {
-	l := &loader{d: newDefs(), seen: map[string]bool{}, fsys: fsys}
+	l := newLoader(fsys)
 	var err error
-	if l.d.checkers, err = checkerKinds(o.CheckerKinds); err != nil {
+	if l.checkers, err = checkerKinds(o.CheckerKinds); err != nil {
 		return nil, err
 	}
 	for _, w := range o.Generic {
@@ -91,14 +91,26 @@ func LoadFilesWith(o Options, paths ...string) ([]*relation.Relation, error) {
 	return LoadWith(o, r.FS(), names...)
 }
 
+// loader reads the relation files of a load (the decode pass) and
+// defines what they define in d; compile then compiles their relations.
 type loader struct {
-	d    *defs
-	seen map[string]bool
-	rels []pendingRel
-	fsys fs.FS
+	d        *defs
+	checkers map[string]CheckerKind // the kinds the checks may name
+	seen     map[string]bool
+	rels     []pendingRel
+	fsys     fs.FS
 	// errs are the errors of every file read: one loading reports all;
 	// warns the warnings (old spellings).
 	errs, warns yamlpos.ErrorList
+	// compiler is what compiled the relations (compile).
+	compiler *compiler
+}
+
+// newLoader is a loader of the files of fsys, its checks of the kinds
+// CheckerKinds.
+func newLoader(fsys fs.FS) *loader {
+	checkers, _ := checkerKinds(nil) // CheckerKinds are sound (TestCheckerKindsDoc)
+	return &loader{d: newDefs(), checkers: checkers, seen: map[string]bool{}, fsys: fsys}
 }
 
 type pendingRel struct {
@@ -178,7 +190,7 @@ func (l *loader) setSyntax(name, display string, s *yamlpos.String) error {
 			return s.At("syntax %q: the grammar is not among the relation files", s.Value)
 		}
 		key, show = gname, gdisplay
-		if d.parser != nil && d.parserKey == key {
+		if d.syntax != nil && d.syntax.key == key {
 			return nil
 		}
 		data, err := fs.ReadFile(l.fsys, gname)
@@ -189,9 +201,9 @@ func (l *loader) setSyntax(name, display string, s *yamlpos.String) error {
 			return s.At("syntax %q: %v", s.Value, err)
 		}
 	}
-	if d.parser != nil {
-		if d.parserKey != key {
-			return s.At("syntax %q: the relations already use %q (first at %s)", s.Value, d.parserShow, d.parserPos)
+	if d.syntax != nil {
+		if d.syntax.key != key {
+			return s.At("syntax %q: the relations already use %q (first at %s)", s.Value, d.syntax.show, d.syntax.pos)
 		}
 		return nil
 	}
@@ -205,7 +217,7 @@ func (l *loader) setSyntax(name, display string, s *yamlpos.String) error {
 			return s.At("syntax %q: no such parser in this mcpt (it has: %s; a grammar file is named by its path, ending in .grammar); the mcpt command links the TypeScript grammar when built with -tags typescript (go build -tags typescript ./cmd/mcpt)", s.Value, have)
 		}
 	}
-	d.parser, d.parserPos, d.parserKey, d.parserShow = p, s.Pos, key, show
+	d.syntax = &syntaxDef{parser: p, pos: s.Pos, key: key, show: show}
 	return nil
 }
 

@@ -12,7 +12,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/mcpt-tool/mcpt/internal/suggest"
 	"github.com/mcpt-tool/mcpt/internal/yamlpos"
@@ -24,10 +23,10 @@ import (
 )
 
 // defs are the definitions shared by the relations of a file and the files
-// it includes.
+// it includes, the symbol table of the resolve pass: what each name
+// defines, and where. Nothing in it changes once the files are defined.
 type defs struct {
-	generic  map[string]bool // Options.Generic
-	checkers map[string]CheckerKind
+	generic  map[string]bool // Options.Generic: the transpiler's own words
 	fresh    *relation.FreshPattern
 	freshPos yamlpos.Pos
 	// numbers is how the seeds write integers (numbers:), numbersPos
@@ -40,32 +39,26 @@ type defs struct {
 	lets       []let
 	regions    map[string]*region
 	kinds      map[string]*kind
-	// parser parses inputs for the tree regions (syntax:); parserPos is
-	// where it was named.
-	// parserKey is what names it: the registered name, or the grammar
-	// file's name in the file set (shown in messages as parserShow).
-	parser                syntax.Parser
-	parserPos             yamlpos.Pos
-	parserKey, parserShow string
-	kindList              []string
-	tables                map[string][]map[string]any
-	// spotted are the relations whose spots compiled: the file's lets
-	// are evaluated at their spots.
-	spotted []*rel
-	sources map[string]yamlpos.Pos // where each definition was made, for duplicate errors
+	// syntax is the parser of the tree regions (syntax:), nil when the
+	// files name none.
+	syntax   *syntaxDef
+	kindList []string
+	tables   map[string][]map[string]any
+	sources  map[string]yamlpos.Pos // where each definition was made, for duplicate errors
 	// supports is what the pack says it holds for (supports:), nil when
 	// it says nothing.
 	supports *relation.Supports
 	// unit made the templates of the definitions (their lets).
 	unit unit
+}
 
-	cacheMu sync.Mutex
-	cache   map[string]*model
-
-	// lists and decls are the list types of the tree regions and the node
-	// types of the kinds (declTypes)
-	typesOnce    sync.Once
-	lists, decls map[string]bool
+// syntaxDef is the parser that syntax: names, and where it was named:
+// key is what names it, the registered name or the grammar file's name in
+// the file set (shown in messages as show).
+type syntaxDef struct {
+	parser    syntax.Parser
+	pos       yamlpos.Pos
+	key, show string
 }
 
 type let struct {
@@ -152,8 +145,7 @@ func (d *defs) inError(what, name string) bool {
 const DefaultFresh = "Zq[a-z]{6}"
 
 func newDefs() *defs {
-	checkers, _ := checkerKinds(nil) // CheckerKinds are sound (TestCheckerKindsDoc)
-	return &defs{captures: map[string]*regexp.Regexp{}, regions: map[string]*region{}, kinds: map[string]*kind{}, sources: map[string]yamlpos.Pos{}, checkers: checkers}
+	return &defs{captures: map[string]*regexp.Regexp{}, regions: map[string]*region{}, kinds: map[string]*kind{}, sources: map[string]yamlpos.Pos{}}
 }
 
 func (d *defs) define(what, name string, pos yamlpos.Pos) error {
@@ -587,7 +579,7 @@ func (d *defs) addTreeRegion(name string, r regionYAML) error {
 // regions have a parser.
 func (d *defs) checkTreeRegions() error {
 	for _, name := range sortedKeys(d.regions) {
-		if r := d.regions[name]; r.tree != nil && d.parser == nil {
+		if r := d.regions[name]; r.tree != nil && d.syntax == nil {
 			return yamlpos.Errorf(r.tree.pos, "region %s: a region with list needs the parser named by syntax: (e.g. syntax: typescript, or syntax: lang.grammar)", name)
 		}
 	}

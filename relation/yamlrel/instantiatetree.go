@@ -10,8 +10,9 @@ import (
 
 // buildTree parses the input and adds the instances of the tree regions
 // and their declarations to m.
-func (d *defs) buildTree(ctx context.Context, m *model) {
-	if d.parser == nil {
+func (ms *models) buildTree(ctx context.Context, m *model) {
+	d := ms.d
+	if ms.parser == nil {
 		return
 	}
 	var t *syntax.Tree
@@ -22,7 +23,7 @@ func (d *defs) buildTree(ctx context.Context, m *model) {
 		}
 		if t == nil {
 			var err error
-			if t, err = syntax.ParseContext(ctx, d.parser, "input", []byte(m.src)); err != nil {
+			if t, err = syntax.ParseContext(ctx, ms.parser, "input", []byte(m.src)); err != nil {
 				m.err = err
 				return
 			}
@@ -43,7 +44,7 @@ func (d *defs) buildTree(ctx context.Context, m *model) {
 				inst.from, inst.to = lineIndex(m, l.Open.Start), lineIndex(m, l.Close.Start)
 			}
 			m.regions[rname] = append(m.regions[rname], inst)
-			d.treeItems(m, rname, inst)
+			ms.treeItems(m, rname, inst)
 		}
 	}
 }
@@ -140,9 +141,10 @@ func header(src []byte, l *syntax.List) string {
 // treeItems adds the declarations of a tree region's instance: the members
 // that a kind of the region takes (by node type) and matches (its pattern
 // on the member's text, white space collapsed).
-func (d *defs) treeItems(m *model, rname string, inst *regionInst) {
+func (ms *models) treeItems(m *model, rname string, inst *regionInst) {
+	d := ms.d
 	src := inst.list.Tree.Src
-	lists, decls := d.declTypes()
+	lists, decls := ms.declTypes()
 	for mi, mem := range inst.list.Members {
 		text := collapse(withoutComments(src, mem))
 		for _, kn := range d.kindList {
@@ -282,23 +284,24 @@ func wrapper(n *syntax.Node) bool {
 
 // declTypes are the list types of the tree regions and the node types of
 // the kinds (see fieldValues), computed once.
-func (d *defs) declTypes() (lists, decls map[string]bool) {
-	d.typesOnce.Do(func() {
-		d.lists, d.decls = map[string]bool{}, map[string]bool{}
+func (ms *models) declTypes() (lists, decls map[string]bool) {
+	d := ms.d
+	ms.typesOnce.Do(func() {
+		ms.lists, ms.decls = map[string]bool{}, map[string]bool{}
 		for _, r := range d.regions {
 			if r.tree != nil {
 				for _, t := range r.tree.spec.Lists {
-					d.lists[t] = true
+					ms.lists[t] = true
 				}
 			}
 		}
 		for _, k := range d.kinds {
 			for _, t := range k.nodes {
-				d.decls[t] = true
+				ms.decls[t] = true
 			}
 		}
 	})
-	return d.lists, d.decls
+	return ms.lists, ms.decls
 }
 
 // fieldType reports whether node c is of one of the types of a field: a

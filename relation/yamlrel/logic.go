@@ -26,7 +26,8 @@ type declareT struct {
 	insert *tmpl
 }
 
-func (d *defs) compileDeclare(u *unit, dy *declareYAML, relName yamlpos.String) (*declareT, error) {
+func (r *rel) compileDeclare(dy *declareYAML, relName yamlpos.String) (*declareT, error) {
+	d, u := r.d, r.unit
 	if dy == nil {
 		return nil, nil
 	}

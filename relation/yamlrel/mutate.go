@@ -26,7 +26,7 @@ func (r *rel) mutate(ctx context.Context, in relation.Input, sp relation.Spot, r
 
 // followUp is mutate before the context's error is told apart.
 func (r *rel) followUp(ctx context.Context, in relation.Input, sp relation.Spot, rng *rand.Rand) (*relation.FollowUp, error) {
-	m := r.d.parse(ctx, in.Src)
+	m := r.models.parse(ctx, in.Src)
 	ss, err := r.find(ctx, m, in)
 	if err != nil {
 		return nil, err

@@ -7,7 +7,8 @@ import (
 // rel is a compiled YAML relation.
 type rel struct {
 	d          *defs
-	unit       *unit // what compiling it made, for the resolve pass
+	models     *models // what reads its inputs
+	unit       *unit   // what compiling it made, for the resolve pass
 	name       string
 	pos        yamlpos.Pos
 	boundaries *region

@@ -95,11 +95,11 @@ func TestResolveFindsEveryTemplate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		l := &loader{d: newDefs(), seen: map[string]bool{}, fsys: fsys}
+		l := newLoader(fsys)
 		// protobuf-js, a kind written in Go that the Protocol Buffers
 		// pack's derived relations carry, has no template
 		goKinds := []CheckerKind{{Name: "protobuf-js", New: func(*Spec) (Check, error) { return nil, nil }}}
-		if l.d.checkers, err = checkerKinds(goKinds); err != nil {
+		if l.checkers, err = checkerKinds(goKinds); err != nil {
 			t.Fatal(err)
 		}
 		for _, e := range entries {
@@ -120,7 +120,7 @@ func TestResolveFindsEveryTemplate(t *testing.T) {
 		}
 		sameTemplates(t, dir+": the definitions", held(reflect.ValueOf(lets)), l.d.unit.tmpls)
 		n := len(l.d.unit.tmpls)
-		for _, r := range l.d.spotted {
+		for _, r := range l.compiler.spotted {
 			sameTemplates(t, dir+": relation "+r.name, held(reflect.ValueOf(r)), r.unit.tmpls)
 			n += len(r.unit.tmpls)
 		}

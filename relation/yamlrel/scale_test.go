@@ -300,7 +300,7 @@ func TestConditionPerList(t *testing.T) {
     checks:
       - equivalence: {}
 `
-	l := &loader{d: newDefs(), seen: map[string]bool{}, fsys: grammarFS(src, enumGrammar)}
+	l := newLoader(grammarFS(src, enumGrammar))
 	l.loadFile("pack/rels/rel.yaml", "rel.yaml", yamlpos.Pos{})
 	rels := l.compile()
 	if err := l.errs.Err(); err != nil {
@@ -320,7 +320,7 @@ func TestConditionPerList(t *testing.T) {
 		t.Errorf("spots:\n%s\nwant\n%s", g, want)
 	}
 	var rr *rel
-	for _, x := range l.d.spotted {
+	for _, x := range l.compiler.spotted {
 		if x.name == r.Name {
 			rr = x
 		}

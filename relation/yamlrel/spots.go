@@ -32,7 +32,7 @@ type spot struct {
 }
 
 func (r *rel) spots(ctx context.Context, in relation.Input) ([]relation.Spot, error) {
-	m := r.d.parse(ctx, in.Src)
+	m := r.models.parse(ctx, in.Src)
 	ss, err := r.find(ctx, m, in)
 	if err != nil {
 		return nil, err
@@ -497,7 +497,7 @@ func (r *rel) holds(ctx context.Context, in relation.Input) (string, error) {
 	if len(types) == 0 {
 		return "", nil
 	}
-	m := r.d.parse(ctx, in.Src)
+	m := r.models.parse(ctx, in.Src)
 	if m.err != nil {
 		return "", m.err
 	}
