@@ -1,10 +1,3 @@
-// Package yamlrel compiles relations declared in YAML into relation.Relation
-// values. A relation file declares where spots are (declaration boundaries of
-// a region, or gaps of delimited lists), which declaration kinds the input
-// has (so that a relation can speak of "the preceding timer"), the line to
-// insert with fresh names and choices among captured names, and the
-// consistency checkers, whose expected lines and anchors are text/template
-// templates over those bindings. docs/relations.md documents the language.
 package yamlrel
 
 import (
