@@ -30,7 +30,8 @@ type fileYAML struct {
 
 // regionYAML is a region: the lines from a from line to a to line, or, with
 // whole, the whole input (its boundaries start at the first line), or, with
-// list, the nodes of those kinds in the syntax tree of the input (tree.go).
+// list, the nodes of those kinds in the syntax tree of the input
+// (instantiatetree.go).
 type regionYAML struct {
 	From  yamlpos.String  `yaml:"from"`
 	To    yamlpos.String  `yaml:"to"`
