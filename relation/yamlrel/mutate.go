@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/mcpt-tool/mcpt/internal/yamlpos"
-
 	"github.com/mcpt-tool/mcpt/relation"
 )
 
