@@ -21,6 +21,8 @@ import (
 type bindStep struct {
 	// what the step binds, for people.
 	what string
+	// seen is the first evaluation that sees it.
+	seen phase
 	// shape adds to s what the step binds for relation r, each template
 	// of the step resolved (into rs) before the name it binds.
 	shape func(r *rel, s *shape, rs *resolving)
@@ -31,26 +33,26 @@ type bindStep struct {
 // bindSteps are the steps of a test case, in order. A let may hide a
 // binding of a step before it (a let called prev).
 var bindSteps = []bindStep{
-	{what: "the spot: .prev, .next, .region, .list, and the input's captures, .first, .last, .count, .decls, .tables",
+	{what: "the spot: .prev, .next, .region, .list, and the input's captures, .first, .last, .count, .decls, .tables", seen: atSpot,
 		shape: func(r *rel, s *shape, _ *resolving) { r.spotShape(globalShape(r.d, s)) },
 		eval:  func(b *binding) error { b.data = b.s.data(); return nil }},
-	{what: ".input",
+	{what: ".input", seen: atSpot,
 		shape: func(_ *rel, s *shape, _ *resolving) { s.set("input", mapOf("key of .input", "name", "stem", "text")) },
 		eval:  func(b *binding) error { b.data["input"] = inputData(b.in.Name, b.m.src); return nil }},
-	{what: ".release and .flags",
+	{what: ".release and .flags", seen: atSpot,
 		shape: func(r *rel, s *shape, _ *resolving) { s.set("release", nil).set("flags", flagsShape(r.d.supports)) },
 		eval:  func(b *binding) error { settingData(b.r.d.supports, b.data, b.in); return nil }},
-	{what: "the lets of the definitions (resolved once for every relation: resolveDefs)",
+	{what: "the lets of the definitions (resolved once for every relation: resolveDefs)", seen: atCondition,
 		shape: func(r *rel, s *shape, rs *resolving) { rs.bindLets(s, r.d.lets, false) },
 		eval:  func(b *binding) error { return b.lets(b.r.d.lets) }},
-	{what: "the lets of the spot's list",
+	{what: "the lets of the spot's list", seen: atCondition,
 		shape: func(r *rel, s *shape, rs *resolving) {
 			for _, ls := range r.lists {
 				rs.bindLets(s, ls.lets, true)
 			}
 		},
 		eval: func(b *binding) error { return b.lets(b.s.lets) }},
-	{what: "the fresh names and fresh lists",
+	{what: "the fresh names and fresh lists", seen: atMutation,
 		shape: func(r *rel, s *shape, _ *resolving) {
 			for _, f := range r.fresh {
 				s.keys[f] = nil
@@ -60,10 +62,10 @@ var bindSteps = []bindStep{
 			}
 		},
 		eval: func(b *binding) error { return b.r.bindFresh(b.data, b.in.Src, b.rng) }},
-	{what: "the relation's lets that use no choice",
+	{what: "the relation's lets that use no choice", seen: atMutation,
 		shape: func(r *rel, s *shape, rs *resolving) { rs.bindLets(s, r.early, true) },
 		eval:  func(b *binding) error { return b.lets(b.r.early) }},
-	{what: "the choices",
+	{what: "the choices", seen: atMutation,
 		shape: func(r *rel, s *shape, rs *resolving) {
 			for _, c := range r.choose {
 				rs.bindChoice(s, c)
@@ -77,19 +79,34 @@ var bindSteps = []bindStep{
 			}
 			return nil
 		}},
-	{what: "the relation's other lets",
+	{what: "the relation's other lets", seen: atMutation,
 		shape: func(r *rel, s *shape, rs *resolving) { rs.bindLets(s, r.late, true) },
 		eval:  func(b *binding) error { return b.lets(b.r.late) }},
 }
 
-// The steps by what sees them: the lets of the definitions see the spot's
-// steps; a spot's conditions (spots.when, spots.except) are evaluated
-// with the steps of the spot and the lets of the definitions and of its
-// list; a mutation binds them all.
-var (
-	spotSteps      = bindSteps[:3]
-	conditionSteps = bindSteps[:5]
+// A phase is an evaluation that sees a prefix of the steps: a step is
+// seen by its phase and the later ones (the phases of bindSteps never
+// decrease, TestBindStepsInPhaseOrder).
+type phase int
+
+const (
+	// atSpot: the lets of the definitions see what the spot binds.
+	atSpot phase = iota
+	// atCondition: a spot's conditions see those lets too, and the
+	// lets of the spot's list.
+	atCondition
+	// atMutation: a mutation binds every step.
+	atMutation
 )
+
+// stepsThrough are the steps that phase p sees, in order.
+func stepsThrough(p phase) []bindStep {
+	n := 0
+	for n < len(bindSteps) && bindSteps[n].seen <= p {
+		n++
+	}
+	return bindSteps[:n]
+}
 
 // binding is one evaluation of the steps: of a test case, or of a spot's
 // conditions.

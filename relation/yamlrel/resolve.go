@@ -470,7 +470,7 @@ func (rv *resolver) fields(s *shape, idents []string, text string, at, lead int)
 // resolveDefs checks the templates of the definitions: the lets of each
 // kind against what a declaration's let sees (itemLets), and the lets of
 // the file against what the spots of any of the relations spotted bind
-// (spotSteps).
+// (the steps seen atSpot).
 func resolveDefs(d *defs, spotted []*rel) error {
 	var errs yamlpos.ErrorList
 	for _, t := range d.unit.tmpls {
@@ -492,7 +492,7 @@ func resolveDefs(d *defs, spotted []*rel) error {
 	var spots *shape
 	rs := newResolving()
 	for _, r := range spotted {
-		s := rs.shapeSteps(r, spotSteps, mapOf("binding"))
+		s := rs.shapeSteps(r, stepsThrough(atSpot), mapOf("binding"))
 		if spots == nil {
 			spots = s
 		} else {

@@ -378,7 +378,7 @@ func (r *rel) keep(ctx context.Context, s *spot, m *model, in relation.Input, sh
 	var data map[string]any
 	bind := func() error {
 		b := &binding{ctx: ctx, r: r, m: m, s: s, in: in}
-		err := b.evalSteps(conditionSteps)
+		err := b.evalSteps(stepsThrough(atCondition))
 		data = b.data
 		return err
 	}
