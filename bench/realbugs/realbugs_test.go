@@ -237,6 +237,29 @@ func TestKnown(t *testing.T) {
 		t.Errorf("a rejected follow-up explained by %s", k.Name())
 	}
 
+	// Findings of the ts-proto pack on 1.112.2 (the fixed release of
+	// ts-proto-566), as the campaign gave them.
+	for _, c := range []struct {
+		rel, flags, msg, want string
+	}{
+		{"add-option-field", "naming=snake,options=default", "field library.Book.zqnwpvkv (ts-proto 1.112.2 (snakeToCamel=false)): its JSON key is zqnwpvkv, not zqnwpvkv_json", "stephenh/ts-proto#635"},
+		{"add-named-field", "naming=camel,options=bigint", "field telemetry.Sensor.zqannosg_2zqyxoozv (ts-proto 1.112.2 (forceLong=bigint, stringEnums=true)): encoding it back writes other bytes: c20c0cfeffffffffffffffff01ac020a047a71c3a9 for 0a047a71c3a9c00cfeffffffffffffffff01c00cac02 (it writes the field packed, the bytes it read have it unpacked; the field is not packed)", "stephenh/ts-proto#1207"},
+		{"add-named-field", "naming=camel,options=bigint", "field telemetry.Sensor.zqannosg_2zqyxoozv (ts-proto 1.112.2 (forceLong=bigint, stringEnums=true)): encoding it back writes other bytes: 0a0100 for 0a0101", ""},
+		{"add-option-field", "naming=camel,options=default", "field library.Book.zqnwpvkv (ts-proto 1.112.2): its JSON key is zqnwpvkv, not zqnwpvkv_json", ""},
+	} {
+		f := &result.Finding{Kind: result.Oracle, Relation: c.rel, Message: c.msg, Flags: c.flags}
+		got := ""
+		if k := Explain(ks, "ts-proto", "1.112.2", f); k != nil {
+			got = k.Tracker
+		}
+		if got != c.want {
+			t.Errorf("ts-proto 1.112.2, %s under %s: explained by %q, want %q", c.rel, c.flags, got, c.want)
+		}
+		if k := Explain(ks, "ts-proto", "2.7.7", f); k != nil && c.want != "" {
+			t.Errorf("ts-proto 2.7.7, %s: explained by %s", c.rel, k.Name())
+		}
+	}
+
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "known.yaml")
 	if err := os.WriteFile(bad, []byte("- {transpiler: x, what: w, relations: [r], message: '(', releases: '>>1', tracker: nope}\n- {what: v}\n"), 0o644); err != nil {
