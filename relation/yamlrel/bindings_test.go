@@ -53,7 +53,7 @@ func TestBindStepsShapeWhatTheyBind(t *testing.T) {
 				l.loadFile(path.Join(sub, e.Name()), e.Name(), yamlpos.Pos{})
 			}
 		}
-		l.compile()
+		c := l.compile()
 		if err := l.errs.Err(); err != nil {
 			t.Fatalf("%s: %v", p.dir, err)
 		}
@@ -66,7 +66,7 @@ func TestBindStepsShapeWhatTheyBind(t *testing.T) {
 			t.Fatal(err)
 		}
 		in := relation.Input{Name: filepath.Base(seeds[0]), Src: src, Release: "5.9.3"}
-		for _, r := range l.compiler.spotted {
+		for _, r := range c.spotted {
 			m := r.models.parse(ctx, in.Src)
 			ss, err := r.find(ctx, m, in)
 			if err != nil || len(ss) == 0 {

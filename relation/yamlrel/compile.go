@@ -20,19 +20,19 @@ type compiler struct {
 	// spotted are the relations whose spots compiled: the lets of the
 	// definitions are evaluated at their spots (resolveDefs).
 	spotted []*rel
+	// relations are the relations compiled without error.
+	relations []*relation.Relation
 }
 
 // compile compiles the relations of every file read, once the
 // definitions of all of them are in, adding the errors to l.errs.
-func (l *loader) compile() []*relation.Relation {
+func (l *loader) compile() *compiler {
 	if l.d.fresh == nil {
 		fp, _ := relation.ParseFreshPattern(DefaultFresh)
 		l.d.fresh = fp
 	}
 	l.errs.AddError(l.d.checkKinds())
 	c := &compiler{d: l.d, checkers: l.checkers, models: newModels(l.d)}
-	l.compiler = c
-	var rels []*relation.Relation
 	for _, ry := range l.rels {
 		r, err := c.compileRelation(ry.r)
 		if errors.Is(err, errReported) {
@@ -42,10 +42,10 @@ func (l *loader) compile() []*relation.Relation {
 			l.errs.AddError(err)
 			continue
 		}
-		rels = append(rels, r)
+		c.relations = append(c.relations, r)
 	}
 	l.errs.AddError(resolveDefs(l.d, c.spotted))
-	return rels
+	return c
 }
 
 // compileRelation compiles one relation against the definitions. Its

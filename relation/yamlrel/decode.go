@@ -59,7 +59,7 @@ func LoadWith(o Options, fsys fs.FS, names ...string) ([]*relation.Relation, err
 		}
 		l.loadFile(name, display, yamlpos.Pos{})
 	}
-	rels := l.compile()
+	rels := l.compile().relations
 	if o.Warn != nil {
 		l.warns.Sort()
 		for _, w := range l.warns {
@@ -102,8 +102,6 @@ type loader struct {
 	// errs are the errors of every file read: one loading reports all;
 	// warns the warnings (old spellings).
 	errs, warns yamlpos.ErrorList
-	// compiler is what compiled the relations (compile).
-	compiler *compiler
 }
 
 // newLoader is a loader of the files of fsys, its checks of the kinds

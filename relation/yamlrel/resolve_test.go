@@ -108,7 +108,7 @@ func TestResolveFindsEveryTemplate(t *testing.T) {
 				l.loadFile(name, name, yamlpos.Pos{})
 			}
 		}
-		l.compile()
+		c := l.compile()
 		if err := l.errs.Err(); err != nil {
 			t.Errorf("%s: %v", dir, err)
 			continue
@@ -120,7 +120,7 @@ func TestResolveFindsEveryTemplate(t *testing.T) {
 		}
 		sameTemplates(t, dir+": the definitions", held(reflect.ValueOf(lets)), l.d.unit.tmpls)
 		n := len(l.d.unit.tmpls)
-		for _, r := range l.compiler.spotted {
+		for _, r := range c.spotted {
 			sameTemplates(t, dir+": relation "+r.name, held(reflect.ValueOf(r)), r.unit.tmpls)
 			n += len(r.unit.tmpls)
 		}

@@ -302,7 +302,8 @@ func TestConditionPerList(t *testing.T) {
 `
 	l := newLoader(grammarFS(src, enumGrammar))
 	l.loadFile("pack/rels/rel.yaml", "rel.yaml", yamlpos.Pos{})
-	rels := l.compile()
+	c := l.compile()
+	rels := c.relations
 	if err := l.errs.Err(); err != nil {
 		t.Fatal(err)
 	}
@@ -320,7 +321,7 @@ func TestConditionPerList(t *testing.T) {
 		t.Errorf("spots:\n%s\nwant\n%s", g, want)
 	}
 	var rr *rel
-	for _, x := range l.compiler.spotted {
+	for _, x := range c.spotted {
 		if x.name == r.Name {
 			rr = x
 		}
