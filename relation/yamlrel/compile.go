@@ -1,5 +1,10 @@
 package yamlrel
 
+// The resolve pass, relations: once every file is defined, a compiler
+// compiles each relation against the definitions into a rel, every
+// template registered by the relation's unit, and checks its templates
+// (resolve.go).
+
 import (
 	"errors"
 	"slices"

@@ -1,5 +1,10 @@
 package yamlrel
 
+// The decode pass: a loader reads the relation files of a load, each
+// once, with the files they include, into the structs of schema.go, and
+// defines what each defines (defs.go); compile.go then compiles the
+// relations.
+
 import (
 	"io/fs"
 	"path"

@@ -1,5 +1,10 @@
 package yamlrel
 
+// The resolve pass, definitions: what the files define (regions, kinds,
+// captures, lets, tables, the fresh-name pattern, numbers:, syntax:,
+// supports:) goes into defs, the symbol table the relations are compiled
+// against.
+
 import (
 	"errors"
 	"regexp"

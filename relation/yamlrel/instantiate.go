@@ -1,5 +1,9 @@
 package yamlrel
 
+// The instantiate pass: an input read into a model, the instances of the
+// regions and the declarations of the kinds in them; instantiatetree.go
+// reads the tree regions.
+
 import (
 	"context"
 	"fmt"

@@ -1,5 +1,9 @@
 package yamlrel
 
+// The instantiate pass, tree regions: the lists of the input's syntax
+// tree that are instances of a region, and their members that are
+// declarations of a kind.
+
 import (
 	"context"
 	"slices"

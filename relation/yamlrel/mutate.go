@@ -1,5 +1,8 @@
 package yamlrel
 
+// The mutate pass: the follow-up of one spot, its bindings (bindSteps),
+// the inserted text and the checkers.
+
 import (
 	"context"
 	"fmt"

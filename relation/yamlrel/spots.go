@@ -1,5 +1,8 @@
 package yamlrel
 
+// The spots pass: the spots of a relation in the model of an input, and
+// the conditions that keep or leave them out.
+
 import (
 	"context"
 	"errors"
