@@ -1,9 +1,9 @@
 package yamlrel
 
 // The resolve pass, definitions: what the files define (regions, kinds,
-// captures, lets, tables, the fresh-name pattern, numbers:, syntax:,
-// supports:) goes into defs, the symbol table the relations are compiled
-// against.
+// captures, lets, tables, the pattern of fresh names, the form of
+// numbers, the parser, what the pack supports) goes into defs, the symbol
+// table the relations are compiled against.
 
 import (
 	"errors"
