@@ -41,7 +41,7 @@ func TestCheckerKindsDoc(t *testing.T) {
 func TestCheckerKindsOptions(t *testing.T) {
 	mine := CheckerKind{Name: "mine", Doc: "Mine.\nNo keys.", New: newEquivalence}
 	kinds, err := checkerKinds([]CheckerKind{mine})
-	if err != nil || len(kinds) != len(CheckerKinds)+1 || kinds["mine"].Name != "mine" {
+	if err != nil || len(kinds) != len(CheckerKinds)+2 || kinds["mine"].Name != "mine" {
 		t.Errorf("kinds %v, error %v", len(kinds), err)
 	}
 	if _, err := checkerKinds([]CheckerKind{{Name: "locality", Doc: "x", New: newEquivalence}}); err == nil || !strings.Contains(err.Error(), "checker kind locality given twice") {

@@ -221,9 +221,9 @@ func (d *defs) checkKinds() error {
 		case reg == nil:
 			errs.Add(yamlpos.Errorf(d.sources["kind "+kn], "kind %s: no region named %q", kn, k.region))
 		case k.match == nil && reg.tree == nil:
-			errs.Add(yamlpos.Errorf(d.sources["kind "+kn], "kind %s: fields are for a kind of a region with list (region %s has none)", kn, k.region))
+			errs.Add(yamlpos.Errorf(d.sources["kind "+kn], "kind %s: fields are for a kind of a tree region (region %s has no node)", kn, k.region))
 		case len(k.nodes) > 0 && reg.tree == nil:
-			errs.Add(yamlpos.Errorf(d.sources["kind "+kn], "kind %s: node is for a kind of a region with list (region %s has none)", kn, k.region))
+			errs.Add(yamlpos.Errorf(d.sources["kind "+kn], "kind %s: node is for a kind of a tree region (region %s has no node)", kn, k.region))
 		default:
 			kept = append(kept, kn)
 			continue

@@ -37,8 +37,8 @@ func languageKeys() (keys, olds []string) {
 				ft, inner = ft.Elem(), inner+".NAME"
 			}
 			if ft == reflect.TypeFor[checkYAML]() {
-				keys = append(keys, inner+" if")
-				olds = append(olds, inner+" when if")
+				keys = append(keys, inner+" if", inner+" name")
+				olds = append(olds, inner+" when if", inner+" go KIND")
 				for _, k := range CheckerKinds {
 					keys = append(keys, inner+" "+k.Name)
 					if spec := specType(k); spec != nil {

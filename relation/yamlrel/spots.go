@@ -93,7 +93,7 @@ func (r *rel) findAll(ctx context.Context, m *model, in relation.Input) ([]*spot
 		}
 		ok, kerr := r.keep(ctx, s, in, m.src, shared)
 		if kerr != nil {
-			err = fmt.Errorf("relation %s: spots.only: %v", r.name, kerr)
+			err = fmt.Errorf("relation %s: spots.if: %v", r.name, kerr)
 		}
 		if !ok {
 			return

@@ -118,7 +118,7 @@ func (d *defs) addTreeRegion(name string, r regionYAML) error {
 		return err
 	}
 	if r.From.Value != "" || r.To.Value != "" || r.Whole != nil {
-		return r.List[0].At("region %s: a region with list has no from, to or whole", name)
+		return r.List[0].At("region %s: a region with node has no from, to or whole", name)
 	}
 	tr := &treeRegion{pos: pos}
 	for _, l := range r.List {
@@ -180,7 +180,7 @@ func (d *defs) addTreeRegion(name string, r regionYAML) error {
 func (d *defs) checkTreeRegions() error {
 	for _, name := range sortedKeys(d.regions) {
 		if r := d.regions[name]; r.tree != nil && d.parser == nil {
-			return yamlpos.Errorf(r.tree.pos, "region %s: a region with list needs the parser named by syntax: (e.g. syntax: typescript, or syntax: lang.grammar)", name)
+			return yamlpos.Errorf(r.tree.pos, "region %s: a region with node needs the parser named by syntax: (e.g. syntax: typescript, or syntax: lang.grammar)", name)
 		}
 	}
 	return nil
