@@ -25,7 +25,7 @@ type model struct {
 	tree      *syntax.Tree // the input's syntax tree, when a tree region needed it
 
 	// found memoises each relation's spots in this input (per input name,
-	// release and flags, which spots.only may look at): the engine mutates the same seed at
+	// release and flags, which spots.if may look at): the engine mutates the same seed at
 	// one spot after another, and finding the spots is the costly part.
 	foundMu sync.Mutex
 	found   map[foundKey]foundSpots
@@ -41,7 +41,7 @@ type model struct {
 type foundKey struct {
 	r       *rel
 	name    string
-	setting string // the release and flags (settingKey), which spots.only may look at
+	setting string // the release and flags (settingKey), which spots.if may look at
 }
 
 type foundSpots struct {
