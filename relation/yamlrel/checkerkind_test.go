@@ -47,4 +47,9 @@ func TestCheckerKindsOptions(t *testing.T) {
 	if _, err := checkerKinds([]CheckerKind{{Name: "locality", Doc: "x", New: newEquivalence}}); err == nil || !strings.Contains(err.Error(), "checker kind locality given twice") {
 		t.Errorf("a kind named as one of CheckerKinds: %v", err)
 	}
+	for _, name := range []string{"if", "name", "when"} {
+		if _, err := checkerKinds([]CheckerKind{{Name: name, Doc: "x", New: newEquivalence}}); err == nil || !strings.Contains(err.Error(), "the name is a key of every check") {
+			t.Errorf("a kind named %s: %v", name, err)
+		}
+	}
 }
