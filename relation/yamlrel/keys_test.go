@@ -128,3 +128,54 @@ func TestGrammarDoc(t *testing.T) {
 	compare("key", keys, documented)
 	compare("old name", olds, documentedOld)
 }
+
+// keyNamesCeiling is the number of distinct key names of the language (a
+// name counted once whatever the mappings that take it), which a new key
+// raises on purpose: 107 before each word got one meaning, 105 after.
+const keyNamesCeiling = 105
+
+// TestKeyNames: the language has no more distinct key names than the
+// ceiling.
+func TestKeyNames(t *testing.T) {
+	keys, _ := languageKeys()
+	names := map[string]bool{}
+	for _, k := range keys {
+		_, name, _ := strings.Cut(k, " ")
+		names[name] = true
+	}
+	if len(names) > keyNamesCeiling {
+		t.Errorf("%d distinct key names, more than the %d of keyNamesCeiling: a key of the language is one more for every user to learn; reuse a name of the same meaning, or raise the ceiling on purpose", len(names), keyNamesCeiling)
+	}
+}
+
+// TestOneMeaning: the words that once had two meanings are keys of the
+// mappings of one meaning only: list, the group of a declaration's list;
+// kind, a kind of declarations; skip, the lines of no declaration (inputs
+// read as text); files, the only files a check looks at; before and after,
+// where an edit goes.
+func TestOneMeaning(t *testing.T) {
+	allowed := map[string][]string{
+		"list":   {"kinds.NAME"},
+		"kind":   {"relations.spots.lists", "relations.choose", "relations.clone"},
+		"skip":   {"."},
+		"files":  {"relations.checks.locality", "relations.checks.order", "relations.checks.analogy"},
+		"before": {"relations.checks.difference.edits.where"},
+		"after":  {"relations.checks.difference.edits.where"},
+	}
+	keys, _ := languageKeys()
+	seen := map[string]int{}
+	for _, k := range keys {
+		at, name, _ := strings.Cut(k, " ")
+		if want, ok := allowed[name]; ok {
+			seen[name]++
+			if !slices.Contains(want, at) {
+				t.Errorf("the key %s of %s: %s has one meaning, that of %s", name, at, name, strings.Join(want, ", "))
+			}
+		}
+	}
+	for name, want := range allowed {
+		if seen[name] != len(want) {
+			t.Errorf("the key %s is taken in %d mappings, want %d (%s)", name, seen[name], len(want), strings.Join(want, ", "))
+		}
+	}
+}
