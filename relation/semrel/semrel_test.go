@@ -173,7 +173,8 @@ func TestKindsDoc(t *testing.T) {
 }
 
 // TestOldNames: js-shape's old neighbour keys, after and before, load as
-// prev and next with a warning at each; the new ones load without.
+// prev and next with a warning at each, and node of js-shape and
+// dts-probe as nodejs; the new ones load without.
 func TestOldNames(t *testing.T) {
 	loadWarn := func(checks string) []string {
 		var warns []string
@@ -193,5 +194,11 @@ func TestOldNames(t *testing.T) {
 	}
 	if w := loadWarn("      - js-shape: {file: a.js, added: [{name: x, in: export, prev: a, next: b}]}\n"); len(w) > 0 {
 		t.Errorf("the new spelling warns: %q", w)
+	}
+	// node of a region or a kind is node types; the node program is nodejs
+	old = loadWarn("      - dts-probe: {file: a.d.ts, member: x, node: node}\n")
+	want = []string{"rel.yaml:13:46: node is deprecated: write nodejs (the old spelling loads the same)"}
+	if strings.Join(old, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings %q, want %q", old, want)
 	}
 }
