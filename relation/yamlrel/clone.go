@@ -55,7 +55,7 @@ type cloneNumber struct {
 
 func (r *rel) compileClone(c *cloneYAML) (*cloneT, error) {
 	if r.boundaries == nil || r.boundaries.tree == nil {
-		return nil, yamlpos.Errorf(c.pos, "relation %s: clone needs spots at the boundaries of a region with list", r.name)
+		return nil, yamlpos.Errorf(c.pos, "relation %s: clone needs spots at the boundaries of a region with node (a tree region)", r.name)
 	}
 	if c.Name.Value == "" {
 		return nil, yamlpos.Errorf(c.pos, "relation %s: clone needs a name (e.g. '{{.n}}')", r.name)

@@ -8,14 +8,14 @@ import (
 var createdKind = CheckerKind{
 	Name: "created",
 	Doc: "The mutation creates a file: o lacks it, and o′ has it with exactly the predicted content.\n" +
-		"file: its name (template); content: its content (template); name: the checker's name (template).",
+		"file: its name (template); text: its content (template); name: the checker's name (template).",
 	New: newCreated,
 }
 
 type createdYAML struct {
 	Name    *String `yaml:"name"`
 	File    String  `yaml:"file"`
-	Content String  `yaml:"content"`
+	Content String  `yaml:"text" was:"content"`
 }
 
 type createdT struct {

@@ -108,9 +108,9 @@ func (d *defs) checkKinds() error {
 		case reg == nil:
 			errs.Add(yamlpos.Errorf(d.sources["kind "+kn], "kind %s: no region named %q", kn, k.region))
 		case k.match == nil && reg.tree == nil:
-			errs.Add(yamlpos.Errorf(d.sources["kind "+kn], "kind %s: fields are for a kind of a region with list (region %s has none)", kn, k.region))
+			errs.Add(yamlpos.Errorf(d.sources["kind "+kn], "kind %s: fields are for a kind of a tree region (region %s has no node)", kn, k.region))
 		case len(k.nodes) > 0 && reg.tree == nil:
-			errs.Add(yamlpos.Errorf(d.sources["kind "+kn], "kind %s: node is for a kind of a region with list (region %s has none)", kn, k.region))
+			errs.Add(yamlpos.Errorf(d.sources["kind "+kn], "kind %s: node is for a kind of a tree region (region %s has no node)", kn, k.region))
 		default:
 			kept = append(kept, kn)
 			continue
@@ -516,7 +516,7 @@ func (d *defs) addTreeRegion(name string, r regionYAML) error {
 		return err
 	}
 	if r.From.Value != "" || r.To.Value != "" || r.Whole != nil {
-		return r.List[0].At("region %s: a region with list has no from, to or whole", name)
+		return r.List[0].At("region %s: a region with node has no from, to or whole", name)
 	}
 	tr := &treeRegion{pos: pos}
 	for _, l := range r.List {
@@ -578,7 +578,7 @@ func (d *defs) addTreeRegion(name string, r regionYAML) error {
 func (d *defs) checkTreeRegions() error {
 	for _, name := range sortedKeys(d.regions) {
 		if r := d.regions[name]; r.tree != nil && d.syntax == nil {
-			return yamlpos.Errorf(r.tree.pos, "region %s: a region with list needs the parser named by syntax: (e.g. syntax: typescript, or syntax: lang.grammar)", name)
+			return yamlpos.Errorf(r.tree.pos, "region %s: a region with node needs the parser named by syntax: (e.g. syntax: typescript, or syntax: lang.grammar)", name)
 		}
 	}
 	return nil

@@ -23,7 +23,7 @@ body  = "{" (@new(value) ("," @new(value)){0,5} ","?)? "}";
 const grammarRelYAML = `syntax: ../lang/enums.grammar
 regions:
   enum:
-    list: [body]
+    node: [body]
     header: '^enum (?P<name>\w+)$'
     sep: ','
 kinds:

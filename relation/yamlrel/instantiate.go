@@ -57,7 +57,7 @@ type model struct {
 	tree      *syntax.Tree // the input's syntax tree, when a tree region needed it
 
 	// found memoises each relation's spots in this input (per input name,
-	// release and flags, which spots.only may look at): the engine mutates the same seed at
+	// release and flags, which spots.if may look at): the engine mutates the same seed at
 	// one spot after another, and finding the spots is the costly part.
 	foundMu sync.Mutex
 	found   map[foundKey]foundSpots

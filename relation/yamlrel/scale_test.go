@@ -24,7 +24,7 @@ func manyRelations(n int) string {
     doc: Add a member, again (%d).
     spots:
       boundaries: enum
-      only: '{{ne .region.name "Never%d"}}'
+      if: '{{ne .region.name "Never%d"}}'
     fresh: [n]
     let:
       - upper: '{{caps .n}}'
@@ -121,7 +121,7 @@ const spotRelation = grammarRelYAML + `  - name: add-member-where
     doc: Add a member where the data says.
     spots:
       boundaries: enum
-      only: '{{and (ne .prev.member "Nope") (ge .region.index 0) (ne (len .region.before) -1)}}'
+      if: '{{and (ne .prev.member "Nope") (ge .region.index 0) (ne (len .region.before) -1)}}'
     fresh: [n]
     insert: '{{.n}}'
     checks:

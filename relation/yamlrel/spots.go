@@ -98,7 +98,7 @@ func (r *rel) findAll(ctx context.Context, m *model, in relation.Input) ([]*spot
 		}
 		ok, kerr := r.keep(ctx, s, m, in, shared)
 		if kerr != nil {
-			err = fmt.Errorf("relation %s: spots.only: %v", r.name, kerr)
+			err = fmt.Errorf("relation %s: spots.if: %v", r.name, kerr)
 		}
 		if !ok {
 			return
@@ -425,7 +425,7 @@ func (r *rel) keep(ctx context.Context, s *spot, m *model, in relation.Input, sh
 type foundKey struct {
 	r       *rel
 	name    string
-	setting string // the release and flags (settingKey), which spots.only may look at
+	setting string // the release and flags (settingKey), which spots.if may look at
 }
 
 type foundSpots struct {
