@@ -14,7 +14,7 @@ const treeRelYAML = `syntax: typescript
 fresh: 'Zq[a-z]{6}'
 regions:
   enum:
-    list: [enum_body]
+    node: [enum_body]
     header: '^export enum (?P<name>[\w$]+)$'
 kinds:
   member:
@@ -81,8 +81,8 @@ func TestTreeUnknownSyntax(t *testing.T) {
 
 const nestedRelYAML = `syntax: typescript
 regions:
-  top: {list: [enum_body], header: '^export enum (?P<name>\w+)$', outside: [internal_module]}
-  any: {list: [enum_body], header: '^export enum (?P<name>\w+)$'}
+  top: {node: [enum_body], header: '^export enum (?P<name>\w+)$', outside: [internal_module]}
+  any: {node: [enum_body], header: '^export enum (?P<name>\w+)$'}
 kinds:
   member: {region: any, match: '^(?P<name>\w+)$'}
 relations:
@@ -94,7 +94,7 @@ relations:
     checks: [{equivalence: {}}]
   - name: any
     doc: Add a member to any enum.
-    spots: {boundaries: any, only: '{{.region.outer}}'}
+    spots: {boundaries: any, if: '{{.region.outer}}'}
     fresh: [n]
     text: '{{.n}}'
     checks: [{equivalence: {}}]
@@ -124,7 +124,7 @@ func TestTreeOutsideAndOuter(t *testing.T) {
 
 const lateEditRelYAML = `syntax: typescript
 regions:
-  enum: {list: [enum_body], header: '^export enum (?P<name>\w+)$'}
+  enum: {node: [enum_body], header: '^export enum (?P<name>\w+)$'}
 kinds:
   member: {region: enum, match: '^(?P<name>\w+)$'}
 relations:
