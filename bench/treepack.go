@@ -16,7 +16,11 @@ import (
 // transpiler, interleaved Repeat times. TreeUtilisation1W is the median of
 // the campaign's runs per second over the loop's.
 func (e *env) treePack(ctx context.Context, res *Results) error {
-	s, err := setup.Load(e.opt.TreePack, setup.Options{Tools: &setup.Tools{Builtins: cllc.Builtins()}})
+	tools := e.opt.Tools
+	if tools == nil {
+		tools = &setup.Tools{Builtins: cllc.Builtins()}
+	}
+	s, err := setup.Load(e.opt.TreePack, setup.Options{Tools: tools})
 	if err != nil {
 		return err
 	}

@@ -21,7 +21,7 @@ import (
 // start, saying so in one line.
 func TestTypeScriptMatrix(t *testing.T) {
 	needTsc(t)
-	s, err := setup.Load(filepath.Join(tsDir, "matrix.yaml"), setup.Options{})
+	s, err := setup.Load(filepath.Join(tsDir, "matrix.yaml"), setup.Options{Tools: &setup.Tools{Parsers: tsParsers}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,6 +23,8 @@ import (
 	"github.com/mcpt-tool/mcpt/relation/yamlrel"
 	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/snapshot"
+	"github.com/mcpt-tool/mcpt/syntax"
+	"github.com/mcpt-tool/mcpt/syntax/lang"
 	"github.com/mcpt-tool/mcpt/transpiler"
 	"github.com/mcpt-tool/mcpt/transpiler/spec"
 )
@@ -37,6 +39,11 @@ type Tools struct {
 	// CheckerKinds are the checker kinds written in Go that relation
 	// files may use besides yamlrel's.
 	CheckerKinds []yamlrel.CheckerKind
+	// Parsers are the parsers linked into the build that relation files
+	// and seeds may name besides mcpt's own grammars (syntax/lang's
+	// Builtin): the tree-sitter TypeScript grammar of an mcpt built with
+	// -tags typescript.
+	Parsers syntax.Parsers
 	// Invocation is how the commands that bundles record start this
 	// mcpt; "" is "mcpt".
 	Invocation string
@@ -59,7 +66,6 @@ func (s *Setup) Spec() (spec.Spec, error) {
 	return sp, nil
 }
 
-// goRelations returns the relations written in Go, none for nil.
 // checkerKinds are the checker kinds of t; nil offers none.
 func (t *Tools) checkerKinds() []yamlrel.CheckerKind {
 	if t == nil {
@@ -68,6 +74,25 @@ func (t *Tools) checkerKinds() []yamlrel.CheckerKind {
 	return t.CheckerKinds
 }
 
+// linked are the parsers of t; nil offers none.
+func (t *Tools) linked() *syntax.Parsers {
+	if t == nil {
+		return nil
+	}
+	return &t.Parsers
+}
+
+// AllParsers are the parsers a configuration may name: mcpt's own
+// grammars and t's; two of one name are an error.
+func (t *Tools) AllParsers() (*syntax.Parsers, error) { return lang.With(t.linked()) }
+
+// loadOptions are the options of loading relation files with t, with the
+// configuration's generic words and warn (when not nil).
+func (t *Tools) loadOptions(cfg *config.Config, warn func(string)) yamlrel.Options {
+	return yamlrel.Options{Generic: cfg.Signature.Generic, Warn: warn, CheckerKinds: t.checkerKinds(), Parsers: t.linked()}
+}
+
+// goRelations returns the relations written in Go, none for nil.
 func (t *Tools) goRelations() *relation.Registry {
 	if t == nil {
 		return &relation.Registry{}
@@ -379,7 +404,7 @@ func (t *Tools) relations(cfg *config.Config, rd *snapshot.Reader, warn func(str
 				names = append(names, name)
 			}
 		}
-		rels, err := yamlrel.LoadWith(yamlrel.Options{Generic: cfg.Signature.Generic, Warn: warn, CheckerKinds: t.checkerKinds()}, rd.FS(), names...)
+		rels, err := yamlrel.LoadWith(t.loadOptions(cfg, warn), rd.FS(), names...)
 		errs.AddError(err)
 		for _, r := range rels {
 			errs.AddError(reg.Add(r))

@@ -26,6 +26,7 @@ import (
 	"github.com/mcpt-tool/mcpt/relation/numlit"
 	"github.com/mcpt-tool/mcpt/snapshot"
 	"github.com/mcpt-tool/mcpt/syntax"
+	"github.com/mcpt-tool/mcpt/syntax/lang"
 )
 
 // defs are the definitions shared by the relations of a file and the files
@@ -47,7 +48,7 @@ type defs struct {
 	kinds      map[string]*kind
 	// parser parses inputs for the tree regions (syntax:); parserPos is
 	// where it was named.
-	// parserKey is what names it: the registered name, or the grammar
+	// parserKey is what names it: the parser's name, or the grammar
 	// file's name in the file set (shown in messages as parserShow).
 	parser                syntax.Parser
 	parserPos             yamlpos.Pos
@@ -125,6 +126,10 @@ type Options struct {
 	// CheckerKinds are checker kinds the files may use besides
 	// CheckerKinds (a kind written in Go, such as relation/protorel's).
 	CheckerKinds []CheckerKind
+	// Parsers are the parsers the files may name by their name
+	// (`syntax: typescript`) besides mcpt's own grammars (syntax/lang's
+	// Builtin), such as the tree-sitter TypeScript grammar.
+	Parsers *syntax.Parsers
 	// Warn, when set, is given each warning of the loading, as
 	// "file:line:col: message": a key written with its old name (which
 	// loads as the new one), once per key written.
@@ -136,6 +141,9 @@ func LoadWith(o Options, fsys fs.FS, names ...string) ([]*relation.Relation, err
 	l := &loader{d: newDefs(), seen: map[string]bool{}, fsys: fsys}
 	var err error
 	if l.d.checkers, err = checkerKinds(o.CheckerKinds); err != nil {
+		return nil, err
+	}
+	if l.parsers, err = lang.With(o.Parsers); err != nil {
 		return nil, err
 	}
 	for _, w := range o.Generic {
@@ -265,6 +273,8 @@ type loader struct {
 	seen map[string]bool
 	rels []pendingRel
 	fsys fs.FS
+	// parsers are those syntax: may name.
+	parsers *syntax.Parsers
 	// errs are the errors of every file read: one loading reports all;
 	// warns the warnings (old spellings).
 	errs, warns yamlpos.ErrorList

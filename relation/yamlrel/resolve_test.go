@@ -22,7 +22,7 @@ func TestResolveFindsEveryTemplate(t *testing.T) {
 			t.Fatal(err)
 		}
 		before := tmplsMade.Load()
-		l := &loader{d: newDefs(), seen: map[string]bool{}, fsys: fsys}
+		l := &loader{d: newDefs(), seen: map[string]bool{}, fsys: fsys, parsers: tsParsers}
 		// protobuf-js, a kind written in Go that the Protocol Buffers
 		// pack's derived relations carry, has no template
 		goKinds := []CheckerKind{{Name: "protobuf-js", New: func(*Spec) (Check, error) { return nil, nil }}}

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpt-tool/mcpt/internal/yamlpos"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/syntax"
+	"github.com/mcpt-tool/mcpt/syntax/lang"
 )
 
 // treeRegion is a region whose instances are lists of the input's syntax
@@ -30,7 +31,7 @@ type treeRegion struct {
 }
 
 // setSyntax resolves `syntax:` of the relation file name (display in
-// messages): the name of a registered parser, or a grammar file (a value
+// messages): the name of a parser of the load, or a grammar file (a value
 // ending in .grammar) relative to the relation file, read from the file set
 // the relations are loaded from and read as a parser (grammar.NewParser).
 func (l *loader) setSyntax(name, display string, s *yamlpos.String) error {
@@ -67,12 +68,9 @@ func (l *loader) setSyntax(name, display string, s *yamlpos.String) error {
 	}
 	if p == nil {
 		var ok bool
-		if p, ok = syntax.Lookup(s.Value); !ok {
-			have := strings.Join(syntax.Registered(), ", ")
-			if have == "" {
-				have = "none"
-			}
-			return s.At("syntax %q: no such parser in this mcpt (it has: %s; a grammar file is named by its path, ending in .grammar); the mcpt command links the TypeScript grammar when built with -tags typescript (go build -tags typescript ./cmd/mcpt)", s.Value, have)
+		if p, ok = l.parsers.Lookup(s.Value); !ok {
+			d.parserPos = s.Pos // named: no region's error says it is not
+			return s.At("syntax: %v", lang.Missing(s.Value, l.parsers))
 		}
 	}
 	d.parser, d.parserPos, d.parserKey, d.parserShow = p, s.Pos, key, show
@@ -176,10 +174,11 @@ func (d *defs) addTreeRegion(name string, r regionYAML) error {
 }
 
 // checkTreeRegions checks, once every file is loaded, that the tree
-// regions have a parser.
+// regions have a parser: that syntax: names one (a name of no parser is
+// its own error).
 func (d *defs) checkTreeRegions() error {
 	for _, name := range sortedKeys(d.regions) {
-		if r := d.regions[name]; r.tree != nil && d.parser == nil {
+		if r := d.regions[name]; r.tree != nil && d.parser == nil && d.parserPos.Line == 0 {
 			return yamlpos.Errorf(r.tree.pos, "region %s: a region with list needs the parser named by syntax: (e.g. syntax: typescript, or syntax: lang.grammar)", name)
 		}
 	}
