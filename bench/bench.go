@@ -216,7 +216,7 @@ func load(ctx context.Context, opt Options) (*env, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	g, err := setup.ReadGrammar(filepath.Join(opt.Examples, "cll.grammar"))
+	g, err := setup.ReadGrammar(filepath.Join(opt.Examples, "cll.grammar"), inproc)
 	if err != nil {
 		cleanup()
 		return nil, nil, err

@@ -100,13 +100,21 @@ func Pack(ctx context.Context, opt PackOptions) (*PackResults, error) {
 		return nil, err
 	}
 	defer s.Close()
-	// The same pack with its semantic checks left out, when it has some.
+	// The same pack with its semantic checks left out, when it has some:
+	// its relations compiled again from the files the campaign read (an
+	// inferred pack has no semantic check).
 	var left atomic.Int64
-	bare, err := setup.Load(opt.Config, setup.Options{Tools: withoutSemantic(opt.Tools, &left)})
-	if err != nil {
-		return nil, err
+	bareRelations := s.Relations
+	if s.Inferred == nil {
+		bare, err := setup.Load(opt.Config, setup.Options{
+			Tools: withoutSemantic(opt.Tools, &left), Snapshot: s,
+			Skip: setup.SkipTranspiler | setup.SkipSeeds, NoRelease: true,
+		})
+		if err != nil {
+			return nil, err
+		}
+		bareRelations = bare.Relations
 	}
-	defer bare.Close()
 	tr := s.Config.Transpiler
 	// The bare loop runs a command; a pack with another transpiler is
 	// measured only with and without its semantic checks.
@@ -158,7 +166,7 @@ func Pack(ctx context.Context, opt PackOptions) (*PackResults, error) {
 		}
 		if left.Load() > 0 {
 			without := &job{name: name("MCP without semantic checks", w), run: func(ctx context.Context) (sample, error) {
-				return e.runCampaign(ctx, campaign(s.Transpiler, w, bare.Relations))
+				return e.runCampaign(ctx, campaign(s.Transpiler, w, bareRelations))
 			}}
 			comps = append(comps, comparison{fmt.Sprintf("semantic_%dw", w), camp, without, throughput, opt.Repeat})
 		}

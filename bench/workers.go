@@ -223,6 +223,7 @@ func tsMissing(dir string, tools *setup.Tools) string {
 // that edit, whose findings are compared too.
 func comparePair(ctx context.Context, opt WorkersOptions, cases int, execCfg, workerCfg string, edit, fault func(*config.Config) error) (pairResult, error) {
 	var r pairResult
+	var snap *setup.Setup // the inputs of every campaign of the pair
 	var execs, workers, gains []float64
 	var fExec, fWorker []string
 	for k := range opt.Repeat {
@@ -230,11 +231,11 @@ func comparePair(ctx context.Context, opt WorkersOptions, cases int, execCfg, wo
 		if k%2 == 1 {
 			first, second = second, first
 		}
-		s1, err := workerCampaign(ctx, opt.Tools, first, edit, opt.Workers, cases)
+		s1, err := workerCampaign(ctx, opt.Tools, &snap, first, edit, opt.Workers, cases)
 		if err != nil {
 			return r, err
 		}
-		s2, err := workerCampaign(ctx, opt.Tools, second, edit, opt.Workers, cases)
+		s2, err := workerCampaign(ctx, opt.Tools, &snap, second, edit, opt.Workers, cases)
 		if err != nil {
 			return r, err
 		}
@@ -252,11 +253,11 @@ func comparePair(ctx context.Context, opt WorkersOptions, cases int, execCfg, wo
 		fExec, fWorker = append(fExec, se.findings...), append(fWorker, sw.findings...)
 	}
 	if fault != nil {
-		se, err := workerCampaign(ctx, opt.Tools, execCfg, fault, opt.Workers, cases)
+		se, err := workerCampaign(ctx, opt.Tools, &snap, execCfg, fault, opt.Workers, cases)
 		if err != nil {
 			return r, err
 		}
-		sw, err := workerCampaign(ctx, opt.Tools, workerCfg, fault, opt.Workers, cases)
+		sw, err := workerCampaign(ctx, opt.Tools, &snap, workerCfg, fault, opt.Workers, cases)
 		if err != nil {
 			return r, err
 		}
@@ -279,13 +280,19 @@ type modeSample struct {
 
 func (s modeSample) perS() float64 { return float64(s.cases) / s.wall.Seconds() }
 
-// workerCampaign loads the configuration (with edit applied), runs an MCP
+// workerCampaign loads the configuration (with edit applied) through the
+// snapshot of *snap (the setup of the pair's first campaign; nil: this
+// campaign is the first, and its setup becomes *snap), runs an MCP
 // campaign of seed 1 on it and times it, the start and stop of the
-// transpiler's worker processes included.
-func workerCampaign(ctx context.Context, tools *setup.Tools, cfg string, edit func(*config.Config) error, workers, cases int) (modeSample, error) {
-	s, err := setup.Load(cfg, setup.Options{Edit: edit, Tools: tools})
+// transpiler's worker processes included. Every campaign of a pair thus
+// reads the same bytes of the seeds and relation files, each read once.
+func workerCampaign(ctx context.Context, tools *setup.Tools, snap **setup.Setup, cfg string, edit func(*config.Config) error, workers, cases int) (modeSample, error) {
+	s, err := setup.Load(cfg, setup.Options{Edit: edit, Tools: tools, Snapshot: *snap})
 	if err != nil {
 		return modeSample{}, err
+	}
+	if *snap == nil {
+		*snap = s
 	}
 	b := s.Config.Budget
 	c := &engine.Campaign{

@@ -107,6 +107,9 @@ type Setup struct {
 	// configuration, the relation files and what they include, the seeds
 	// and the grammar; nil for a setup made from a recipe.
 	Files *snapshot.Files
+	// rd read Files; a Load given this setup as Options.Snapshot reads
+	// through it. Nil for a setup made from a recipe.
+	rd *snapshot.Reader
 	// relationFiles are the paths in Files of the relation files the
 	// configuration names; seedFiles the seeds and grammar, which a
 	// recipe leaves out (a bundle holds its seed).
@@ -184,6 +187,13 @@ type Options struct {
 	// Skip leaves parts of the campaign unloaded, for the commands that
 	// need only some of what the configuration names.
 	Skip Parts
+	// Snapshot, when set, is a setup an earlier Load made: this Load reads
+	// its files through the same snapshot, so that a file the earlier one
+	// read is not read from disk again (a command that loads the campaign
+	// more than once, with other tools or another transpiler, runs each on
+	// the same inputs: mcpt bench). Loads that share a snapshot run one
+	// at a time.
+	Snapshot *Setup
 }
 
 // Parts are parts of a campaign that Load may leave out (Options.Skip).
@@ -203,9 +213,17 @@ const (
 
 // Load reads the configuration at path and everything it names, each file
 // once, into s.Files, and builds the campaign from what it read. Seeds
-// are named by their path in s.Files.
+// are named by their path in s.Files. Every command that reads a
+// configuration reads it here, mcpt run as mcpt experiment, seeds and
+// bench.
 func Load(path string, opt Options) (*Setup, error) {
 	rd := snapshot.NewReader()
+	if opt.Snapshot != nil {
+		if opt.Snapshot.rd == nil {
+			return nil, errors.New("a setup made from a recipe has no snapshot to load through")
+		}
+		rd = opt.Snapshot.rd
+	}
 	if opt.Inline != nil {
 		if err := rd.Put(path, opt.Inline); err != nil {
 			return nil, err
@@ -227,7 +245,7 @@ func Load(path string, opt Options) (*Setup, error) {
 			return nil, cfgErr(err)
 		}
 	}
-	s := &Setup{Config: cfg}
+	s := &Setup{Config: cfg, rd: rd}
 	if len(errs) == 0 && opt.Skip&SkipTranspiler == 0 {
 		s.Transpiler, err = opt.Tools.Transpiler(cfg, opt.Faults)
 		errs.AddError(err)
@@ -486,9 +504,15 @@ func invalidUTF8(b []byte) (line, col int) {
 }
 
 // ReadGrammar reads the grammar file at path as Load reads a
-// configuration's grammar, and parses it: mcpt seeds -g and the bench.
-func ReadGrammar(path string) (*grammar.Grammar, error) {
-	src, err := snapshot.NewReader().Read(path)
+// configuration's grammar, and parses it: mcpt seeds -g and the bench. It
+// reads through the snapshot of through, when not nil, as a Load given it
+// as Options.Snapshot does.
+func ReadGrammar(path string, through *Setup) (*grammar.Grammar, error) {
+	rd := snapshot.NewReader()
+	if through != nil && through.rd != nil {
+		rd = through.rd
+	}
+	src, err := rd.Read(path)
 	if err != nil {
 		return nil, err
 	}
