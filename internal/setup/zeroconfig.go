@@ -54,13 +54,17 @@ func (s *Setup) language(rd *snapshot.Reader, dir string, parsers *syntax.Parser
 		if p, ok := parsers.Lookup(cfg.Syntax); ok {
 			return p, cfg.Syntax, numbers, nil
 		}
-		names := parsers.Names()
-		for _, l := range lang.Languages {
-			if !slices.Contains(names, l.Name) {
-				names = append(names, l.Name)
+		also := "" // a name of no language mcpt knows: the closest that is
+		if _, ok := lang.Named(cfg.Syntax); !ok {
+			names := parsers.Names()
+			for _, l := range lang.Languages {
+				if !slices.Contains(names, l.Name) {
+					names = append(names, l.Name)
+				}
 			}
+			also = suggest.DidYouMean(cfg.Syntax, names)
 		}
-		return nil, "", "", cfgErr(errorAt(cfg, fmt.Errorf("syntax: %v%s", lang.Missing(cfg.Syntax, parsers), suggest.DidYouMean(cfg.Syntax, names))))
+		return nil, "", "", cfgErr(errorAt(cfg, fmt.Errorf("syntax: %v%s", lang.Missing(cfg.Syntax, parsers), also)))
 	}
 	// By the seeds' extension: one language for all of them.
 	var seedLang *lang.Language
