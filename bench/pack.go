@@ -132,18 +132,15 @@ func Pack(ctx context.Context, opt PackOptions) (*PackResults, error) {
 		res.Command = fmt.Sprint(tr.Argv)
 	}
 	campaign := func(t transpiler.Transpiler, workers int, rels ...[]*relation.Relation) *engine.Campaign {
-		b := s.Config.Budget
 		relations := s.Relations
 		if len(rels) > 0 {
 			relations = rels[0]
 		}
-		return &engine.Campaign{
-			Transpiler: t, Relations: relations, Seeds: s.Seeds,
-			Options: engine.Options{
-				Mode: engine.MCP, Seed: 1, MaxCases: opt.Cases, MaxMR: b.MaxMR, MaxSpots: b.MaxSpots,
-				Workers: workers, BaseRuns: s.Config.BaseRuns, Normalize: s.Normalize, Style: s.Style(), Config: s.Config.File,
-			},
-		}
+		// The campaign the configuration describes (its release and
+		// flags too, which the relations may read), to the bench's budget.
+		o := s.EngineOptions()
+		o.Seed, o.MaxCases, o.MaxTime, o.Workers = 1, opt.Cases, 0, workers
+		return &engine.Campaign{Transpiler: t, Relations: relations, Seeds: s.Seeds, Options: o}
 	}
 	rec := &recorder{t: s.Transpiler}
 	rep, err := campaign(rec, 1).Run(ctx)

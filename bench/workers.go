@@ -294,14 +294,11 @@ func workerCampaign(ctx context.Context, tools *setup.Tools, snap **setup.Setup,
 	if *snap == nil {
 		*snap = s
 	}
-	b := s.Config.Budget
-	c := &engine.Campaign{
-		Transpiler: s.Transpiler, Relations: s.Relations, Seeds: s.Seeds,
-		Options: engine.Options{
-			Mode: engine.MCP, Seed: 1, MaxCases: cases, MaxMR: b.MaxMR, MaxSpots: b.MaxSpots,
-			Workers: workers, BaseRuns: s.Config.BaseRuns, Normalize: s.Normalize, Style: s.Style(), Config: s.Config.File,
-		},
-	}
+	// The campaign the configuration describes (its release and flags
+	// too, which the relations may read), to the bench's budget.
+	opt := s.EngineOptions()
+	opt.Seed, opt.MaxCases, opt.MaxTime, opt.Workers = 1, cases, 0, workers
+	c := &engine.Campaign{Transpiler: s.Transpiler, Relations: s.Relations, Seeds: s.Seeds, Options: opt}
 	t0 := time.Now()
 	rep, err := c.Run(ctx)
 	err = errors.Join(err, s.Close())
