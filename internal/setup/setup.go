@@ -358,12 +358,6 @@ func (s *Setup) loadSeeds(rd *snapshot.Reader, instead []string) error {
 	return nil
 }
 
-// Transpiler builds the configured transpiler, which is not a builtin:
-// it offers none.
-func Transpiler(cfg *config.Config, faults []string) (transpiler.Transpiler, error) {
-	return (*Tools)(nil).Transpiler(cfg, faults)
-}
-
 // Transpiler builds the configured transpiler, a builtin one among t's
 // builtins; faults, when not nil, replace a
 // builtin's (the --fault flags).
@@ -395,20 +389,9 @@ func (t *Tools) Transpiler(cfg *config.Config, faults []string) (transpiler.Tran
 	return tr, nil
 }
 
-// Relations loads the configured relations: the YAML files only, since
-// it has no Go relations.
-func Relations(cfg *config.Config) ([]*relation.Relation, error) {
-	return (*Tools)(nil).Relations(cfg)
-}
-
-// Relations loads the configured relations (YAML files and t's Go
-// relations), restricted to relations.only when it is set.
-func (t *Tools) Relations(cfg *config.Config) ([]*relation.Relation, error) {
-	return t.relations(cfg, snapshot.NewReader(), nil)
-}
-
-// relations is Relations reading the relation files through rd, giving
-// their warnings to warn (when not nil).
+// relations loads the configured relations (YAML files, read through rd,
+// and t's Go relations), restricted to relations.only when it is set,
+// giving the warnings of the files to warn (when not nil).
 func (t *Tools) relations(cfg *config.Config, rd *snapshot.Reader, warn func(string)) ([]*relation.Relation, error) {
 	goRels := t.goRelations()
 	var reg relation.Registry
@@ -503,16 +486,24 @@ func invalidUTF8(b []byte) (line, col int) {
 	return line, col
 }
 
+// ReadFile reads an input file a command names besides its configuration
+// (mcpt experiment --sample) as Load reads those the configuration names:
+// through the snapshot of through, when not nil, so that a file Load read
+// is not read again.
+func ReadFile(path string, through *Setup) ([]byte, error) {
+	rd := snapshot.NewReader()
+	if through != nil && through.rd != nil {
+		rd = through.rd
+	}
+	return rd.Read(path)
+}
+
 // ReadGrammar reads the grammar file at path as Load reads a
 // configuration's grammar, and parses it: mcpt seeds -g and the bench. It
 // reads through the snapshot of through, when not nil, as a Load given it
 // as Options.Snapshot does.
 func ReadGrammar(path string, through *Setup) (*grammar.Grammar, error) {
-	rd := snapshot.NewReader()
-	if through != nil && through.rd != nil {
-		rd = through.rd
-	}
-	src, err := rd.Read(path)
+	src, err := ReadFile(path, through)
 	if err != nil {
 		return nil, err
 	}
