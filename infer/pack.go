@@ -157,7 +157,7 @@ func (p *Pack) defs() []byte {
 		if l.Sep != "" {
 			sep = ", sep: " + quote(l.Sep)
 		}
-		fmt.Fprintf(&b, "  %s: {list: [%s], members: [%s]%s}\n", ident(l.Type), quote(l.Type), quoteAll(l.Members), sep)
+		fmt.Fprintf(&b, "  %s: {node: [%s], members: [%s]%s}\n", ident(l.Type), quote(l.Type), quoteAll(l.Members), sep)
 	}
 	b.WriteString("kinds:\n")
 	for _, l := range p.Lists {
@@ -217,7 +217,7 @@ func (p *Pack) relation(b *strings.Builder, r Relation) {
 		for _, w := range k.Singular {
 			alts = append(alts, regexp.QuoteMeta(w))
 		}
-		fmt.Fprintf(b, ", unless: %s", quote(`\b(?:`+strings.Join(alts, "|")+`)\b`))
+		fmt.Fprintf(b, ", except: %s", quote(`\b(?:`+strings.Join(alts, "|")+`)\b`))
 	}
 	if k.Inner {
 		b.WriteString(", inner: fresh")
@@ -268,7 +268,7 @@ func (p *Pack) relation(b *strings.Builder, r Relation) {
 		ana = append(ana, "last: true")
 	}
 	if len(h.Tables) > 0 {
-		ana = append(ana, "skip: "+quote(strings.Join(h.Tables, "|")))
+		ana = append(ana, "ignore: "+quote(strings.Join(h.Tables, "|")))
 	}
 	fmt.Fprintf(b, "      - analogy: {%s}\n", strings.Join(ana, ", "))
 }

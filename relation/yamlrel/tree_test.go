@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/syntax"
+	"github.com/mcpt-tool/mcpt/syntax/lang"
 	"github.com/mcpt-tool/mcpt/syntax/tsgrammar/typescript"
 	"github.com/mcpt-tool/mcpt/tree"
 )
@@ -21,11 +22,22 @@ var tsParsers = func() *syntax.Parsers {
 	return ps
 }()
 
+// withTS is the set of parsers of a load given tsParsers: mcpt's own
+// grammars and the TypeScript one.
+func withTS(t *testing.T) *syntax.Parsers {
+	t.Helper()
+	ps, err := lang.With(tsParsers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ps
+}
+
 const treeRelYAML = `syntax: typescript
 fresh: 'Zq[a-z]{6}'
 regions:
   enum:
-    list: [enum_body]
+    node: [enum_body]
     header: '^export enum (?P<name>[\w$]+)$'
 kinds:
   member:
@@ -102,8 +114,8 @@ func TestTreeUnknownSyntax(t *testing.T) {
 
 const nestedRelYAML = `syntax: typescript
 regions:
-  top: {list: [enum_body], header: '^export enum (?P<name>\w+)$', outside: [internal_module]}
-  any: {list: [enum_body], header: '^export enum (?P<name>\w+)$'}
+  top: {node: [enum_body], header: '^export enum (?P<name>\w+)$', outside: [internal_module]}
+  any: {node: [enum_body], header: '^export enum (?P<name>\w+)$'}
 kinds:
   member: {region: any, match: '^(?P<name>\w+)$'}
 relations:
@@ -115,7 +127,7 @@ relations:
     checks: [{equivalence: {}}]
   - name: any
     doc: Add a member to any enum.
-    spots: {boundaries: any, only: '{{.region.outer}}'}
+    spots: {boundaries: any, if: '{{.region.outer}}'}
     fresh: [n]
     text: '{{.n}}'
     checks: [{equivalence: {}}]
@@ -145,7 +157,7 @@ func TestTreeOutsideAndOuter(t *testing.T) {
 
 const lateEditRelYAML = `syntax: typescript
 regions:
-  enum: {list: [enum_body], header: '^export enum (?P<name>\w+)$'}
+  enum: {node: [enum_body], header: '^export enum (?P<name>\w+)$'}
 kinds:
   member: {region: enum, match: '^(?P<name>\w+)$'}
 relations:
