@@ -100,7 +100,7 @@ func TestRecipeParsers(t *testing.T) {
 		Transpiler: bundle.Transpiler{Kind: spec.Builtin, Builtin: "cllc"},
 		RelationFiles: map[string]string{
 			"defs.yaml": strings.Replace(string(body), "syntax: ../cll.grammar", "syntax: own-cll", 1),
-			"rel.yaml":  "include: [defs.yaml]\nrelations:\n  - name: add-timer\n    doc: A timer.\n    spots: {boundaries: declarations}\n    fresh: [n]\n    insert: 'timer {{.n}}'\n    checks: [{equivalence: {}}]\n",
+			"rel.yaml":  "include: [defs.yaml]\nrelations:\n  - name: add-timer\n    doc: A timer.\n    spots: {boundaries: declarations}\n    fresh: [n]\n    text: 'timer {{.n}}'\n    checks: [{equivalence: {}}]\n",
 		},
 		Relations: []string{"rel.yaml"},
 	}

@@ -22,10 +22,10 @@ func TestLoadThroughSnapshot(t *testing.T) {
 		}
 	}
 	relations := func(name string) string {
-		return "relations:\n  - name: " + name + "\n    doc: A timer.\n    spots: {boundaries: decls}\n    fresh: [n]\n    insert: 'timer {{.n}}'\n    checks: [{equivalence: {}}]\n"
+		return "relations:\n  - name: " + name + "\n    doc: A timer.\n    spots: {boundaries: decls}\n    fresh: [n]\n    text: 'timer {{.n}}'\n    checks: [{equivalence: {}}]\n"
 	}
 	rel := func(name string) string {
-		return "syntax: cll\nfresh: 'Zq[a-z]{6}'\nregions:\n  decls: {list: [body], members: [forward, states, decl]}\n" + relations(name)
+		return "syntax: cll\nfresh_pattern: 'Zq[a-z]{6}'\nregions:\n  decls: {node: [body], members: [forward, states, decl]}\n" + relations(name)
 	}
 	write("a.prog", "x\n")
 	write("rel.yaml", rel("first"))
