@@ -539,7 +539,7 @@ func (s *Setup) EngineOptions() engine.Options {
 	opt := engine.Options{
 		Mode: engine.MCP, Seed: 1, MaxTime: b.MaxTime, MaxCases: b.MaxCases,
 		MaxMR: b.MaxMR, MaxSpots: b.MaxSpots, BaseRuns: s.Config.BaseRuns, ConfirmRuns: s.Config.ConfirmRuns,
-		BundlesPerGroup: s.Config.BundlesPerGroup, CountUnconfirmed: s.Config.CountUnconfirmed, Exhaustive: b.Exhaustive,
+		BundlesPerGroup: s.Config.BundlesPerGroup, CountUnconfirmed: s.Config.CountUnconfirmed, ConfirmCounted: s.Config.ConfirmCounted, Exhaustive: b.Exhaustive,
 		Normalize: s.Normalize, Config: s.Config.File, Style: s.Style(), Flags: s.Flags, Release: s.Release,
 	}
 	if opt.MaxTime == 0 && opt.MaxCases == 0 {
