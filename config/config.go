@@ -102,7 +102,9 @@ type Seeds struct {
 	Count     int
 	Seed      uint64
 	Extension string // of generated seeds' names, without the dot
-	Pos       Pos
+	// Pos is where the seeds are named: the grammar, else the first
+	// pattern of files.
+	Pos Pos
 }
 
 // Relations names relation files and Go relations. Go and Only keep the
@@ -459,6 +461,9 @@ func (c *Config) seeds(s *seedsYAML, errs *ErrorList) {
 		c.Seeds.Patterns = append(c.Seeds.Patterns, c.rel(f.Value))
 	}
 	c.Seeds.Files = dedupe(c.Seeds.Files)
+	if len(s.Files) > 0 {
+		c.Seeds.Pos = s.Files[0].Pos
+	}
 	if s.Grammar != nil {
 		c.Seeds.Grammar = c.rel(s.Grammar.Value)
 		c.Seeds.Pos = s.Grammar.Pos
