@@ -11,6 +11,7 @@ import (
 	"github.com/mcpt-tool/mcpt"
 	"github.com/mcpt-tool/mcpt/examples/cll/gorel"
 	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/syntax"
 	"github.com/mcpt-tool/mcpt/syntax/lang"
 	"github.com/mcpt-tool/mcpt/transpiler/cllc"
@@ -46,14 +47,7 @@ func TestLoadOptions(t *testing.T) {
 		t.Errorf("without the builtin: %v", err)
 	}
 	c, err := mcpt.Load(cfg, mcpt.Relations(gorel.AddCommand()), mcpt.Builtin("own-cllc", cllc.New))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	rep, err := c.Run(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := runLoaded(t, c, err)
 	if rep.TestCases != 7 || len(rep.Findings) != 0 {
 		t.Errorf("%d test cases, %d findings; want 7 and none", rep.TestCases, len(rep.Findings))
 	}
@@ -148,14 +142,7 @@ func TestLoadParsers(t *testing.T) {
 	}
 	p := &ownParser{Parser: lang.CLL, name: "own-cll"}
 	c, err := mcpt.Load(cfg, builtin, mcpt.Parsers(p))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	rep, err := c.Run(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := runLoaded(t, c, err)
 	if rep.TestCases != 7 || len(rep.Findings) != 0 || p.parses.Load() == 0 {
 		t.Errorf("%d test cases, %d findings, %d parses; want 7, none and some", rep.TestCases, len(rep.Findings), p.parses.Load())
 	}
@@ -168,4 +155,19 @@ func TestLoadParsers(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "parser thrift: mcpt has its own") {
 		t.Errorf("a parser named as mcpt's own: %v", err)
 	}
+}
+
+// runLoaded runs the campaign that Load returned with err, and closes it;
+// it fails t when either failed.
+func runLoaded(t *testing.T, c *mcpt.Campaign, err error) *result.Report {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	rep, err := c.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
 }
