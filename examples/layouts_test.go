@@ -42,7 +42,7 @@ func loadRelationSets(t testing.TB, sets ...[]string) []*relation.Relation {
 	var rels []*relation.Relation
 	for _, set := range sets {
 		// the kinds written in Go that the packs use, as cmd/mcpt has them
-		rs, err := yamlrel.LoadFilesWith(yamlrel.Options{CheckerKinds: protorel.Kinds}, set...)
+		rs, err := yamlrel.LoadFilesWith(yamlrel.Options{CheckerKinds: protorel.Kinds, Parsers: &tsParsers}, set...)
 		if err != nil {
 			t.Fatal(err)
 		}

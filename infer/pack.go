@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpt-tool/mcpt/oracle"
+	"github.com/mcpt-tool/mcpt/syntax"
 )
 
 // Pack is an inferred relation pack: definitions that read the seeds'
@@ -18,6 +19,8 @@ type Pack struct {
 	// linked parser's name, or a grammar file relative to the relation
 	// files).
 	Syntax string
+	// parser read the seeds; a load of the pack's files offers it.
+	parser syntax.Parser
 	// Numbers is how the seeds write integers.
 	Numbers string
 	Lists   []*List
@@ -154,7 +157,7 @@ func (p *Pack) defs() []byte {
 		if l.Sep != "" {
 			sep = ", sep: " + quote(l.Sep)
 		}
-		fmt.Fprintf(&b, "  %s: {list: [%s], members: [%s]%s}\n", ident(l.Type), quote(l.Type), quoteAll(l.Members), sep)
+		fmt.Fprintf(&b, "  %s: {node: [%s], members: [%s]%s}\n", ident(l.Type), quote(l.Type), quoteAll(l.Members), sep)
 	}
 	b.WriteString("kinds:\n")
 	for _, l := range p.Lists {
@@ -214,7 +217,7 @@ func (p *Pack) relation(b *strings.Builder, r Relation) {
 		for _, w := range k.Singular {
 			alts = append(alts, regexp.QuoteMeta(w))
 		}
-		fmt.Fprintf(b, ", unless: %s", quote(`\b(?:`+strings.Join(alts, "|")+`)\b`))
+		fmt.Fprintf(b, ", except: %s", quote(`\b(?:`+strings.Join(alts, "|")+`)\b`))
 	}
 	if k.Inner {
 		b.WriteString(", inner: fresh")
@@ -265,7 +268,7 @@ func (p *Pack) relation(b *strings.Builder, r Relation) {
 		ana = append(ana, "last: true")
 	}
 	if len(h.Tables) > 0 {
-		ana = append(ana, "skip: "+quote(strings.Join(h.Tables, "|")))
+		ana = append(ana, "ignore: "+quote(strings.Join(h.Tables, "|")))
 	}
 	fmt.Fprintf(b, "      - analogy: {%s}\n", strings.Join(ana, ", "))
 }

@@ -237,6 +237,41 @@ func TestKnown(t *testing.T) {
 		t.Errorf("a rejected follow-up explained by %s", k.Name())
 	}
 
+	// Findings of the ts-proto pack on the fixed releases of ts-proto-566
+	// (1.112.2) and ts-proto-344 (1.82.5), as the campaigns gave them.
+	for _, c := range []struct {
+		release, rel, flags, msg, want string
+		actual                         string // the lines an analogy finding found
+	}{
+		{"1.112.2", "add-option-field", "naming=snake,options=default", "field library.Book.zqnwpvkv (ts-proto 1.112.2 (snakeToCamel=false)): its JSON key is zqnwpvkv, not zqnwpvkv_json", "stephenh/ts-proto#635", ""},
+		{"1.112.2", "add-named-field", "naming=camel,options=bigint", "field telemetry.Sensor.zqannosg_2zqyxoozv (ts-proto 1.112.2 (forceLong=bigint, stringEnums=true)): encoding it back writes other bytes: c20c0cfeffffffffffffffff01ac020a047a71c3a9 for 0a047a71c3a9c00cfeffffffffffffffff01c00cac02 (it writes the field packed, the bytes it read have it unpacked; the field is not packed)", "stephenh/ts-proto#1207", ""},
+		{"1.112.2", "add-named-field", "naming=camel,options=bigint", "field telemetry.Sensor.zqannosg_2zqyxoozv (ts-proto 1.112.2 (forceLong=bigint, stringEnums=true)): encoding it back writes other bytes: 0a0100 for 0a0101", "", ""},
+		{"1.112.2", "add-option-field", "naming=camel,options=default", "field library.Book.zqnwpvkv (ts-proto 1.112.2): its JSON key is zqnwpvkv, not zqnwpvkv_json", "", ""},
+		{"1.82.5", "add-named-field", "naming=camel,options=default", "field events.v2.Event.zqyrkncrZqwovoat_zqcegpxk (ts-proto 1.82.5): its property is zqyrkncrzqwovoatZqcegpxk, not zqyrkncrZqwovoatZqcegpxk (and 1 more: field events.v2.Event.zqyrkncrZqwovoat_zqcegpxk (ts-proto 1.82.5): its JSON key is zqyrkncrzqwovoatZqcegpxk, not zqyrkncrZqwovoatZqcegpxk)", "stephenh/ts-proto#478", ""},
+		{"1.82.5", "add-enum", "naming=snake,options=bigint", `enum telemetry.Zqujlhvu (ts-proto 1.82.5 (forceLong=bigint, snakeToCamel=false, stringEnums=true)): its member UNRECOGNIZED goes to JSON as "UNKNOWN" (and 1 more: enum telemetry.Zqujlhvu (ts-proto 1.82.5 (forceLong=bigint, snakeToCamel=false, stringEnums=true)): its member UNRECOGNIZED ("UNRECOGNIZED") comes back from its number 0 as "ZQARAKER")`, "stephenh/ts-proto#566", ""},
+		{"1.112.2", "add-enum", "naming=snake,options=bigint", `enum telemetry.Zqujlhvu (ts-proto 1.112.2 (forceLong=bigint, snakeToCamel=false, stringEnums=true)): its member UNRECOGNIZED goes to JSON as "UNKNOWN"`, "", ""},
+		{"1.112.2", "add-enum-value", "naming=camel,options=unions", `enum shop.orders.v1.Order.Channel: its facts changed: o {"element":"shop.orders.v1.Order.Channel","kind":"enum","values":["CHANNEL_UNSPECIFIED","CHANNEL_WEB","CHANNEL_STORE"],"members":[{"key":"CHANNEL_UNSPECIFIED","value":"0","toJSON":"\"CHANNEL_UNSPECIFIED\"","jsonBack":"0"},{"key":"UNRECOGNIZED","value":"-1","toJSON":"\"UNRECOGNIZED\"","jsonBack":"-1"}]}, o′ {"element":"shop.orders.v1.Order.Channel","kind":"enum","values":["CHANNEL_UNSPECIFIED","CHANNEL_ZQRWWSXM"],"members":[{"key":"CHANNEL_UNSPECIFIED","value":"0","toJSON":"\"CHANNEL_UNSPECIFIED\"","jsonBack":"0"},{"key":"CHANNEL_ZQRWWSXM","value":"-1","toJSON":"\"CHANNEL_ZQRWWSXM\"","jsonBack":"-1"},{"key":"UNRECOGNIZED","value":"-1","toJSON":"\"CHANNEL_ZQRWWSXM\"","jsonBack":"-1"}]}`, "an enum value numbered -1 shares its number with UNRECOGNIZED", ""},
+		{"1.122.0", "add-enum-value", "naming=camel,options=unions", `orders.facts.jsonl in o′ lacks 1 lines that CHANNEL_WEB has and CHANNEL_ZQRWWSXM must have too: {"element":"shop.orders.v#.Order.Channel.CHANNEL_ZQRWWSXM","kind":"enum-value","number":#,"aliases":["CHANNEL_ZQRWWSXM"],"keys":["CHANNEL_ZQRWWSXM"],"shown":["#"],"byNumber":"\"CHANNEL_ZQRWWSXM\"","fromName":"#","fromNumber":"#","toJSON":"\"CHANNEL_ZQRWWSXM\""}`, "an enum value numbered -1 shares its number with UNRECOGNIZED",
+			`{"element":"shop.orders.v1.Order.Channel","kind":"enum","values":["CHANNEL_UNSPECIFIED","CHANNEL_ZQRWWSXM"],"members":[{"key":"CHANNEL_UNSPECIFIED","value":"0"},{"key":"CHANNEL_ZQRWWSXM","value":"-1","toJSON":"\"CHANNEL_ZQRWWSXM\"","jsonBack":"-1"}]}`},
+		{"1.122.0", "add-enum-value", "naming=camel,options=unions", `orders.facts.jsonl in o′ lacks 1 lines that CHANNEL_WEB has and CHANNEL_ZQRWWSXM must have too: {"element":"shop.orders.v#.Order.Channel.CHANNEL_ZQRWWSXM"}`, "",
+			`{"element":"shop.orders.v1.Order.Channel","kind":"enum","members":[{"key":"CHANNEL_ZQRWWSXM","value":"3"}]}`},
+		{"1.82.5", "add-map-field", "naming=snake,options=unions", "field events.v2.EventBatch.zqmlmcdb (ts-proto 1.82.5 (forceLong=long, oneof=unions, snakeToCamel=false, useOptionals=all)): encoding it back writes other bytes: 1a021005 for 1a0408011005 (and 1 more: field events.v2.EventBatch.zqmlmcdb (ts-proto 1.82.5 (forceLong=long, oneof=unions, snakeToCamel=false, useOptionals=all)): its JSON reads back {\"NaN\":undefined}, not {true:n:-3})", "stephenh/ts-proto#926", ""},
+		{"1.82.5", "add-map-field", "naming=snake,options=unions", "field events.v2.Event.Source.zquelqcz (ts-proto 1.82.5 (forceLong=long, oneof=unions, snakeToCamel=false, useOptionals=all)): its JSON reads back {\"zq\":undefined}, not {\"zq\":n:-3}", "stephenh/ts-proto#395", ""},
+		{"1.82.5", "add-enum-value", "naming=camel,options=unions", `field telemetry.Reading.unit: its facts changed: o {"element":"telemetry.Reading.unit","kind":"field","number":3,"type":".telemetry.Unit","label":"optional","syntax":"proto2","oneof":"","proto3Optional":false,"jsonName":"unit","packed":false,"defaultValue":"n:1","zero":"n:1","sample":"n:2","prop":"unit","value":"n:2","unset":"n:1","wire":"same","jsonKeys":["unit"],"jsonBack":"n:2"}, o′ {"element":"telemetry.Reading.unit","kind":"field","number":3,"type":".telemetry.Unit","label":"optional","syntax":"proto2","oneof":"","proto3Optional":false,"jsonName":"unit","packed":false,"defaultValue":"n:1","zero":"n:1","sample":"n:2","prop":"unit","value":"n:2","unset":"n:0","wire":"same","jsonKeys":["unit"],"jsonBack":"n:2"}`, "stephenh/ts-proto#1007", ""},
+	} {
+		f := &result.Finding{Kind: result.Oracle, Relation: c.rel, Message: c.msg, Flags: c.flags, Actual: c.actual}
+		got := ""
+		if k := Explain(ks, "ts-proto", c.release, f); k != nil {
+			got = k.Name()
+		}
+		if c.want == "" && got != "" || c.want != "" && !strings.Contains(got, c.want) {
+			t.Errorf("ts-proto %s, %s under %s: explained by %q, want %q", c.release, c.rel, c.flags, got, c.want)
+		}
+		if k := Explain(ks, "ts-proto", "2.7.7", f); k != nil && c.want != "" {
+			t.Errorf("ts-proto 2.7.7, %s: explained by %s", c.rel, k.Name())
+		}
+	}
+
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "known.yaml")
 	if err := os.WriteFile(bad, []byte("- {transpiler: x, what: w, relations: [r], message: '(', releases: '>>1', tracker: nope}\n- {what: v}\n"), 0o644); err != nil {

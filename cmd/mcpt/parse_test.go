@@ -22,7 +22,7 @@ func TestInterruptParse(t *testing.T) {
 		"sum.grammar": "program = expr;\nexpr = expr \" + \" expr | expr \" * \" expr | \"(\" expr \")\" | [0-9];\n",
 		"rels/r.yaml": `syntax: ../sum.grammar
 regions:
-  top: {list: [program]}
+  top: {node: [program]}
 kinds:
   term: {region: top, node: [expr], match: '^(?P<name>.*)$'}
 relations:

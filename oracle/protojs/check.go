@@ -1,6 +1,7 @@
 package protojs
 
 import (
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/tree"
+	"google.golang.org/protobuf/encoding/protowire"
 )
 
 // Check is the protobuf-js check of one follow-up: the facts of o′ are
@@ -203,7 +205,7 @@ func judgeField(c conventions, f *Fact) []string {
 		bad = append(bad, fmt.Sprintf("decoding %s reads %s", f.Sample, f.Value))
 	}
 	if f.Wire != "same" {
-		bad = append(bad, "encoding it back writes other bytes: "+f.Wire)
+		bad = append(bad, "encoding it back writes other bytes: "+f.Wire+packing(f))
 	}
 	if want := c.unset(f); want != nil {
 		got := "(not read)"
@@ -223,6 +225,63 @@ func judgeField(c conventions, f *Fact) []string {
 		}
 	}
 	return bad
+}
+
+// packing names the difference in packing of repeated field f between
+// the bytes the generated code wrote and those it read, when the wire
+// difference the probe saw ("WROTE for READ", in hex) is one: "" when it
+// is not, or when the bytes cannot be read.
+func packing(f *Fact) string {
+	wrote, read, ok := strings.Cut(f.Wire, " for ")
+	if !ok || f.Label != "repeated" || f.Number <= 0 {
+		return ""
+	}
+	w, r := wireTypes(wrote, protowire.Number(f.Number)), wireTypes(read, protowire.Number(f.Number))
+	if w == nil || r == nil {
+		return ""
+	}
+	packed := func(ts []protowire.Type) bool { return slices.Contains(ts, protowire.BytesType) }
+	switch {
+	case packed(w) && !packed(r):
+		return " (it writes the field packed, the bytes it read have it unpacked" + packedOption(f) + ")"
+	case !packed(w) && packed(r) && len(w) > 0:
+		return " (it writes the field unpacked, the bytes it read have it packed" + packedOption(f) + ")"
+	}
+	return ""
+}
+
+// packedOption says what f's declaration makes of its packing.
+func packedOption(f *Fact) string {
+	if f.Packed {
+		return "; the field is packed"
+	}
+	return "; the field is not packed"
+}
+
+// wireTypes lists the wire types with which the top-level fields of the
+// message in hex h have number n; nil when h is not a message.
+func wireTypes(h string, n protowire.Number) []protowire.Type {
+	b, err := hex.DecodeString(h)
+	if err != nil {
+		return nil
+	}
+	out := []protowire.Type{}
+	for len(b) > 0 {
+		num, typ, l := protowire.ConsumeTag(b)
+		if l < 0 {
+			return nil
+		}
+		b = b[l:]
+		v := protowire.ConsumeFieldValue(num, typ, b)
+		if v < 0 {
+			return nil
+		}
+		b = b[v:]
+		if num == n {
+			out = append(out, typ)
+		}
+	}
+	return out
 }
 
 // quoted is a name as the probe shows a string, in JSON.

@@ -222,3 +222,31 @@ func TestTsProtoDefaults(t *testing.T) {
 		}
 	}
 }
+
+// TestPackingNote: a wire difference that is one of packing is named as
+// such (ts-proto before 2.7.6 packs proto2 repeated fields; 2.7.6 leaves
+// some proto3 ones unpacked), and only then.
+func TestPackingNote(t *testing.T) {
+	repeated := func(syntax, packed, wire string) *Fact {
+		return &Fact{Kind: "field", Number: 2, Label: "repeated", Syntax: syntax, Packed: packed == "packed", Wire: wire}
+	}
+	for _, tc := range []struct {
+		name string
+		f    *Fact
+		want string
+	}{
+		{"proto2, written packed", repeated("proto2", "", "120301ac02 for 100110ac02"), " (it writes the field packed, the bytes it read have it unpacked; the field is not packed)"},
+		{"proto3, written unpacked", repeated("proto3", "packed", "0a0178100110ac02 for 0a0178120301ac02"), " (it writes the field unpacked, the bytes it read have it packed; the field is packed)"},
+		{"other values, the same packing", repeated("proto3", "packed", "12020000 for 120301ac02"), ""},
+		{"another field packed", repeated("proto2", "", "1a0101100110ac02 for 1a0101100110ac02"), ""},
+		{"not hex", repeated("proto2", "", "encoding failed: x is not a function"), ""},
+		{"not a message", repeated("proto2", "", "12ff for 10"), ""},
+		{"not repeated", &Fact{Kind: "field", Number: 2, Label: "optional", Wire: "120301ac02 for 100110ac02"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := packing(tc.f); got != tc.want {
+				t.Fatalf("packing(%q) = %q, want %q", tc.f.Wire, got, tc.want)
+			}
+		})
+	}
+}

@@ -13,7 +13,7 @@ import (
 var DTSProbe = yamlrel.CheckerKind{
 	Name: "dts-probe",
 	Doc: "A probe that uses the added member as its source declares it (left out when optional, assigned unless readonly, given undefined, called with each number of arguments) type-checks against file, o′'s declaration file, exactly where it does against the follow-up input.\n" +
-		"file: the .d.ts (template); member: the added member's name; of: the exported declaration holding it, \"\" for an exported declaration (templates); options: tsc's options for the probe; typescript: the TypeScript package's directory (found from the relation file's directory when absent); node: the node program; name: the checker's name.",
+		"file: the .d.ts (template); member: the added member's name; of: the exported declaration holding it, \"\" for an exported declaration (templates); options: tsc's options for the probe; typescript: the TypeScript package's directory (found from the relation file's directory when absent); nodejs: the node program; name: the checker's name.",
 	New: newDTSProbe,
 }
 
@@ -24,7 +24,7 @@ type dtsProbeYAML struct {
 	Of         *yamlrel.String  `yaml:"of"`
 	Options    []yamlrel.String `yaml:"options"`
 	TypeScript yamlrel.String   `yaml:"typescript"`
-	Node       yamlrel.String   `yaml:"node"`
+	Node       yamlrel.String   `yaml:"nodejs" was:"node"`
 }
 
 type dtsProbeT struct {

@@ -15,7 +15,7 @@ import (
 var JSShape = yamlrel.CheckerKind{
 	Name: "js-shape",
 	Doc: "file, a JavaScript module of o and o′, loaded in node, has in o′ the runtime shape of o's plus exactly the added members: exports, enum objects, static, prototype and instance members with their values and descriptors, static initialisers in order.\n" +
-		"file: the module (template); added: the new members, each name, in (export, static, prototype, instance, enum, property), of, kind, value, writable, enumerable, absent, after, before (templates); module: esm, commonjs or auto (a template); timeout: per module (5s); node: the node program; ignore: a pattern of member keys left out of both shapes (helpers a transpiler adds); name: the checker's name.",
+		"file: the module (template); added: the new members, each name, in (export, static, prototype, instance, enum, property), of, kind, value, writable, enumerable, absent, prev, next (templates); module: esm, commonjs or auto (a template); timeout: per module (5s); nodejs: the node program; ignore: a pattern of member keys left out of both shapes (helpers a transpiler adds); name: the checker's name.",
 	New: newJSShape,
 }
 
@@ -24,7 +24,7 @@ type jsShapeYAML struct {
 	File    yamlrel.String  `yaml:"file"`
 	Module  yamlrel.String  `yaml:"module"`
 	Timeout yamlrel.String  `yaml:"timeout"`
-	Node    yamlrel.String  `yaml:"node"`
+	Node    yamlrel.String  `yaml:"nodejs" was:"node"`
 	Ignore  yamlrel.String  `yaml:"ignore"`
 	Added   []jsMemberYAML  `yaml:"added"`
 }
@@ -38,8 +38,8 @@ type jsMemberYAML struct {
 	Writable   *yamlrel.String `yaml:"writable"`
 	Enumerable *yamlrel.String `yaml:"enumerable"`
 	Absent     *yamlrel.String `yaml:"absent"`
-	After      *yamlrel.String `yaml:"after"`
-	Before     *yamlrel.String `yaml:"before"`
+	After      *yamlrel.String `yaml:"prev" was:"after"`
+	Before     *yamlrel.String `yaml:"next" was:"before"`
 }
 
 type jsShapeT struct {

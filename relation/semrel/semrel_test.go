@@ -171,3 +171,34 @@ func TestKindsDoc(t *testing.T) {
 	}
 	t.Errorf("the table of semantic checker kinds in %s is not Kinds' (UPDATE_GOLDEN=1 writes it):\n%s", path, b.String())
 }
+
+// TestOldNames: js-shape's old neighbour keys, after and before, load as
+// prev and next with a warning at each, and node of js-shape and
+// dts-probe as nodejs; the new ones load without.
+func TestOldNames(t *testing.T) {
+	loadWarn := func(checks string) []string {
+		var warns []string
+		fsys := fstest.MapFS{"rel.yaml": {Data: []byte(head + checks)}}
+		if _, err := yamlrel.LoadWith(yamlrel.Options{CheckerKinds: Kinds, Warn: func(w string) { warns = append(warns, w) }}, fsys, "rel.yaml"); err != nil {
+			t.Fatal(err)
+		}
+		return warns
+	}
+	old := loadWarn("      - js-shape: {file: a.js, added: [{name: x, in: export, after: a, before: b}]}\n")
+	want := []string{
+		"rel.yaml:13:62: after is deprecated: write prev (the old spelling loads the same)",
+		"rel.yaml:13:72: before is deprecated: write next (the old spelling loads the same)",
+	}
+	if strings.Join(old, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings %q, want %q", old, want)
+	}
+	if w := loadWarn("      - js-shape: {file: a.js, added: [{name: x, in: export, prev: a, next: b}]}\n"); len(w) > 0 {
+		t.Errorf("the new spelling warns: %q", w)
+	}
+	// node of a region or a kind is node types; the node program is nodejs
+	old = loadWarn("      - dts-probe: {file: a.d.ts, member: x, node: node}\n")
+	want = []string{"rel.yaml:13:46: node is deprecated: write nodejs (the old spelling loads the same)"}
+	if strings.Join(old, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings %q, want %q", old, want)
+	}
+}

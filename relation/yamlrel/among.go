@@ -91,12 +91,12 @@ func valueTemplate(src string) (path string, keys []parse.Node, ok bool) {
 }
 
 // compileAmong compiles the value of among.
-func compileAmong(s yamlpos.String) (listRef, error) {
+func compileAmong(u *unit, s yamlpos.String) (listRef, error) {
 	r := listRef{src: s.Value, str: s, path: s.Value}
 	if !strings.Contains(s.Value, "{{") {
 		return r, nil
 	}
-	t, err := mkTmpl(s)
+	t, err := u.template(s)
 	if err != nil {
 		return r, err
 	}

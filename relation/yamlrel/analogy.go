@@ -13,7 +13,7 @@ import (
 var analogyKind = CheckerKind{
 	Name: "analogy",
 	Doc: "The lines o′ adds are those of a sibling declaration of the same shape in o, renamed (derived).\n" +
-		"forms, files: as locality; sibling: the sibling (template), derived from the input when absent; keep_numbers: numbers are part of the shape; last: the sibling is last of its kind exactly when the new declaration is; common: only lines another declaration of its kind has too; skip: lines of o left out (pattern); reflow: a line of the sibling's found wrapped over lines of o′.",
+		"forms, files: as locality; sibling: the sibling (template), derived from the input when absent; keep_numbers: numbers are part of the shape; last: the sibling is last of its kind exactly when the new declaration is; common: only lines another declaration of its kind has too; ignore: lines of o left out (pattern); reflow: a line of the sibling's found wrapped over lines of o′.",
 	New: newAnalogy,
 }
 
@@ -30,7 +30,7 @@ type analogyYAML struct {
 	// kind has too.
 	Common bool `yaml:"common"`
 	// Skip leaves lines of o out (a serialized descriptor's string lines).
-	Skip   *String `yaml:"skip"`
+	Skip   *String `yaml:"ignore" was:"skip"`
 	Reflow bool    `yaml:"reflow"`
 }
 
@@ -49,12 +49,12 @@ func newAnalogy(spec *Spec) (Check, error) {
 	if err := spec.Decode(&a); err != nil {
 		return nil, err
 	}
-	d, err := newDerived("analogy", spec.name(a.Name), a.Forms, a.Files)
+	d, err := newDerived(spec.unit(), "analogy", spec.name(a.Name), a.Forms, a.Files)
 	if err != nil {
 		return nil, err
 	}
 	c := &analogyT{derived: d, keepNumbers: a.KeepNumbers, last: a.Last, common: a.Common, reflow: a.Reflow}
-	if c.sibling, err = optTmpl(a.Sibling); err != nil {
+	if c.sibling, err = spec.unit().optTemplate(a.Sibling); err != nil {
 		return nil, err
 	}
 	if a.Skip != nil {

@@ -39,13 +39,13 @@ func newBlocks(spec *Spec) (Check, error) {
 	}
 	b := &blocksT{}
 	var err error
-	if b.file, err = mkTmpl(by.File); err != nil {
+	if b.file, err = spec.unit().template(by.File); err != nil {
 		return nil, err
 	}
-	if b.name, err = optTmpl(spec.name(by.Name)); err != nil {
+	if b.name, err = spec.unit().optTemplate(spec.name(by.Name)); err != nil {
 		return nil, err
 	}
-	b.blocks, err = mkTmpls(by.Insert)
+	b.blocks, err = spec.unit().templates(by.Insert)
 	return b, err
 }
 

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/mcpt-tool/mcpt/relation/numlit"
 	"iter"
 	"reflect"
 	"regexp"
@@ -15,6 +14,8 @@ import (
 	"sync/atomic"
 	"text/template"
 	"text/template/parse"
+
+	"github.com/mcpt-tool/mcpt/relation/numlit"
 )
 
 // Limits of one evaluation of a template. A relation file is code from

@@ -38,7 +38,6 @@ var CheckerKinds = []CheckerKind{
 	analogyKind,
 	blocksKind,
 	confinedKind,
-	goKind,
 }
 
 // A CheckerKind is a kind of check a relation file names by its key: the
@@ -71,9 +70,9 @@ type String = yamlpos.String
 type Spec struct {
 	// Kind is the kind's name, at the position of the key that names it.
 	Kind String
-	// Name is the check's name that the spelling `go: {kind, name, args}`
-	// gives, "" when it gives none: the kind's checkers go by it unless
-	// the spec names them.
+	// Name is the check's name that `name` beside the kind gives (or the
+	// old spelling `go: {kind, name, args}`), "" when none is given: the
+	// kind's checkers go by it unless the spec names them.
 	Name string
 
 	node  yamlpos.Deferred
@@ -81,6 +80,8 @@ type Spec struct {
 	// decoded is the type the kind decoded the spec into: its yaml tags
 	// are the kind's keys (the grammar of docs/relations.md lists them).
 	decoded reflect.Type
+	// u registers the templates the check makes, for the resolve pass.
+	u *unit
 }
 
 // Decode decodes the spec into v, a pointer to a struct whose yaml tags
@@ -109,30 +110,26 @@ func (s *Spec) Errorf(format string, args ...any) error {
 // Template compiles a text/template of the spec, rendered for each
 // follow-up by Mutation.Render; its errors are at its position.
 func (s *Spec) Template(src String) (*Template, error) {
-	t, err := mkTmpl(src)
+	t, err := s.unit().template(src)
 	if err != nil {
 		return nil, err
 	}
 	return &Template{t: t}, nil
 }
 
+// unit is the unit that registers what the check makes: the load's, or
+// for a Spec made outside a load, one of its own.
+func (s *Spec) unit() *unit {
+	if s.u == nil {
+		s.u = &unit{}
+	}
+	return s.u
+}
+
 // readsOut reports whether a template of the spec reads .out, the base
 // output: the check is then made when it checks, o at hand.
 func (s *Spec) readsOut() bool {
 	return s.node.Node != nil && outRE.MatchString(s.node.Node.String())
-}
-
-// mkTmpls compiles the templates of a list.
-func mkTmpls(srcs []String) ([]*tmpl, error) {
-	var out []*tmpl
-	for _, src := range srcs {
-		t, err := mkTmpl(src)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, t)
-	}
-	return out, nil
 }
 
 // outRE finds .out in a template's action.
@@ -244,13 +241,16 @@ func (mu *Mutation) Fresh() []string {
 	return out
 }
 
-// checkYAML is a check as a relation file writes it: an if and one key
-// naming its kind, whose value is the kind's spec, decoded when the kind
-// is known (compileCheck).
+// checkYAML is a check as a relation file writes it: an if, a name and
+// one key naming its kind, whose value is the kind's spec, decoded when
+// the kind is known (compileCheck).
 type checkYAML struct {
 	// When, when it renders empty (or false, 0), leaves the check out of
 	// the test case.
-	When  *String
+	When *String
+	// Name names the checker, for a kind whose spec has no name of its
+	// own (a Go kind whose name key names an element).
+	Name  *String
 	pos   yamlpos.Pos
 	kind  String           // the key naming the kind
 	node  yamlpos.Deferred // its value
@@ -267,7 +267,7 @@ func (c *checkYAML) UnmarshalYAML(ctx context.Context, n ast.Node) error {
 	for it := m.MapRange(); it.Next(); {
 		k := it.Key()
 		key := String{Value: k.GetToken().Value, Pos: yamlpos.PosOf(ctx, k)}
-		if c.When == nil && c.kind.Value == "" {
+		if c.When == nil && c.Name == nil && c.kind.Value == "" {
 			c.pos = key.Pos
 		}
 		if key.Value == "when" { // its old name
@@ -282,11 +282,21 @@ func (c *checkYAML) UnmarshalYAML(ctx context.Context, n ast.Node) error {
 			if err := c.When.UnmarshalYAML(ctx, it.Value()); err != nil {
 				return err
 			}
+		case key.Value == "name" && c.Name != nil:
+			return errAt(ctx, k, "name given twice")
+		case key.Value == "name":
+			c.Name = &String{}
+			if err := c.Name.UnmarshalYAML(ctx, it.Value()); err != nil {
+				return err
+			}
 		case c.kind.Value != "":
 			if c.extra == nil {
 				c.extra = &key
 			}
 		default:
+			if key.Value == goSpelling { // the old spelling of a check
+				yamlpos.Warn(ctx, key.Pos, yamlpos.Deprecated("go: {kind: KIND, name: N, args: SPEC}", "name: N beside KIND: SPEC"))
+			}
 			c.kind, c.node = key, yamlpos.Defer(ctx, it.Value())
 		}
 	}
@@ -308,9 +318,12 @@ type checkT struct {
 // options. A name given twice is an error.
 func checkerKinds(extra []CheckerKind) (map[string]CheckerKind, error) {
 	kinds := map[string]CheckerKind{}
-	for _, k := range slices.Concat(CheckerKinds, extra) {
+	for _, k := range slices.Concat(CheckerKinds, []CheckerKind{goKind}, extra) {
 		if k.Name == "" || k.New == nil {
 			return nil, fmt.Errorf("checker kind %q: needs a name and New", k.Name)
+		}
+		if k.Name == "if" || k.Name == "name" || k.Name == "when" {
+			return nil, fmt.Errorf("checker kind %q: the name is a key of every check", k.Name)
 		}
 		if _, dup := kinds[k.Name]; dup {
 			return nil, fmt.Errorf("checker kind %s given twice", k.Name)
@@ -320,49 +333,57 @@ func checkerKinds(extra []CheckerKind) (map[string]CheckerKind, error) {
 	return kinds, nil
 }
 
+// kindNames are the names of the kinds, sorted, but the old spelling go.
+func kindNames(kinds map[string]CheckerKind) []string {
+	var names []string
+	for _, n := range slices.Sorted(maps.Keys(kinds)) {
+		if n != goSpelling {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
 // lookupKind finds the kind a check names.
 func lookupKind(kinds map[string]CheckerKind, name String) (CheckerKind, error) {
 	k, ok := kinds[name.Value]
 	if !ok {
-		known := slices.Sorted(maps.Keys(kinds))
-		return k, name.At("unknown checker kind %q%s", name.Value, suggest.DidYouMean(name.Value, append(known, "if")))
+		return k, name.At("unknown checker kind %q%s", name.Value, suggest.DidYouMean(name.Value, append(kindNames(kinds), "if", "name")))
 	}
 	return k, nil
 }
 
-func compileCheck(cy checkYAML, kinds map[string]CheckerKind) (checkT, error) {
+func compileCheck(u *unit, cy checkYAML, kinds map[string]CheckerKind) (checkT, error) {
 	var c checkT
 	if cy.extra != nil {
 		return c, cy.extra.At("a check names one checker kind: %s or %s, not both", cy.kind.Value, cy.extra.Value)
 	}
 	if cy.kind.Value == "" {
-		return c, yamlpos.Errorf(cy.pos, "a check names a checker kind: one of %s", strings.Join(slices.Sorted(maps.Keys(kinds)), ", "))
+		return c, yamlpos.Errorf(cy.pos, "a check names a checker kind: one of %s", strings.Join(kindNames(kinds), ", "))
 	}
 	k, err := lookupKind(kinds, cy.kind)
 	if err != nil {
 		return c, err
 	}
-	if c.when, err = optTmpl(cy.When); err != nil {
+	if c.when, err = u.optTemplate(cy.When); err != nil {
 		return c, err
 	}
-	spec := &Spec{Kind: cy.kind, node: cy.node, kinds: kinds}
+	// What a check that does not compile made is not resolved: its
+	// error is reported, and its templates would say no more.
+	spec := &Spec{Kind: cy.kind, node: cy.node, kinds: kinds, u: &unit{}}
+	if cy.Name != nil {
+		spec.Name = cy.Name.Value
+	}
 	c.late = spec.readsOut()
 	if c.check, err = k.New(spec); err != nil {
 		return c, err
 	}
+	u.add(spec.u)
 	c.name = k.Name
 	if n, ok := c.check.(relation.Named); ok {
 		c.name = n.CheckerName()
 	}
 	return c, nil
-}
-
-// optTmpl compiles a template that may be absent (nil).
-func optTmpl(s *String) (*tmpl, error) {
-	if s == nil {
-		return nil, nil
-	}
-	return mkTmpl(*s)
 }
 
 func (c checkT) instantiate(mu *Mutation) (relation.Checker, error) {
@@ -391,11 +412,12 @@ func (lc *lateCheck) Check(o, o2 tree.Tree) []oracle.Failure {
 	return chk.Check(o, o2)
 }
 
-// goKind is the spelling `go: {kind: NAME, name: CHECK, args: {…}}` of a
-// check of the kind NAME with the spec args, which kinds written in Go
-// had before every kind was a key of its own.
+// goKind is the old spelling `go: {kind: NAME, name: CHECK, args: {…}}`
+// of the check `{name: CHECK, NAME: {…}}`, which kinds written in Go had
+// before every kind was a key of its own. It loads with a warning and is
+// no longer one of CheckerKinds: `kind` names a kind of declarations.
 var goKind = CheckerKind{
-	Name: "go",
+	Name: goSpelling,
 	Doc: "A check of another kind, spelt `go: {kind: NAME, name: CHECK, args: SPEC}`: the same as `NAME: SPEC`.\n" +
 		"The spelling kinds written in Go had (`go: {kind: protobuf-descriptor, args: {…}}`); name is the checker's name in findings.",
 	New: func(spec *Spec) (Check, error) {
@@ -417,13 +439,16 @@ var goKind = CheckerKind{
 		if k.Name == "go" {
 			return nil, g.Kind.At("go: names a kind other than go")
 		}
-		sub := &Spec{Kind: g.Kind, node: g.Args.d, kinds: spec.kinds}
+		sub := &Spec{Kind: g.Kind, node: g.Args.d, kinds: spec.kinds, u: spec.unit()}
 		if g.Name != nil {
 			sub.Name = g.Name.Value
 		}
 		return k.New(sub)
 	},
 }
+
+// goSpelling is the key of goKind.
+const goSpelling = "go"
 
 // rawYAML is a YAML value kept as it is, to decode later.
 type rawYAML struct{ d yamlpos.Deferred }

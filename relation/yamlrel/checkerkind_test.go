@@ -41,10 +41,15 @@ func TestCheckerKindsDoc(t *testing.T) {
 func TestCheckerKindsOptions(t *testing.T) {
 	mine := CheckerKind{Name: "mine", Doc: "Mine.\nNo keys.", New: newEquivalence}
 	kinds, err := checkerKinds([]CheckerKind{mine})
-	if err != nil || len(kinds) != len(CheckerKinds)+1 || kinds["mine"].Name != "mine" {
+	if err != nil || len(kinds) != len(CheckerKinds)+2 || kinds["mine"].Name != "mine" {
 		t.Errorf("kinds %v, error %v", len(kinds), err)
 	}
 	if _, err := checkerKinds([]CheckerKind{{Name: "locality", Doc: "x", New: newEquivalence}}); err == nil || !strings.Contains(err.Error(), "checker kind locality given twice") {
 		t.Errorf("a kind named as one of CheckerKinds: %v", err)
+	}
+	for _, name := range []string{"if", "name", "when"} {
+		if _, err := checkerKinds([]CheckerKind{{Name: name, Doc: "x", New: newEquivalence}}); err == nil || !strings.Contains(err.Error(), "the name is a key of every check") {
+			t.Errorf("a kind named %s: %v", name, err)
+		}
 	}
 }

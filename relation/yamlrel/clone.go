@@ -55,7 +55,7 @@ type cloneNumber struct {
 
 func (r *rel) compileClone(c *cloneYAML) (*cloneT, error) {
 	if r.boundaries == nil || r.boundaries.tree == nil {
-		return nil, yamlpos.Errorf(c.pos, "relation %s: clone needs spots at the boundaries of a region with list", r.name)
+		return nil, yamlpos.Errorf(c.pos, "relation %s: clone needs spots at the boundaries of a region with node (a tree region)", r.name)
 	}
 	if c.Name.Value == "" {
 		return nil, yamlpos.Errorf(c.pos, "relation %s: clone needs a name (e.g. '{{.n}}')", r.name)
@@ -109,11 +109,11 @@ func (r *rel) compileClone(c *cloneYAML) (*cloneT, error) {
 		ct.numbers = append(ct.numbers, cloneNumber{node: n.Node.Value, in: n.In.Value, keepFirst: n.KeepFirst, ascending: n.Ascending})
 	}
 	var err error
-	if ct.name, err = mkTmpl(c.Name); err != nil {
+	if ct.name, err = r.unit.template(c.Name); err != nil {
 		return nil, err
 	}
 	if c.Value != nil {
-		if ct.value, err = mkTmpl(*c.Value); err != nil {
+		if ct.value, err = r.unit.template(*c.Value); err != nil {
 			return nil, err
 		}
 	}

@@ -13,14 +13,14 @@ import (
 
 var confinedKind = CheckerKind{
 	Name: "confined",
-	Doc: "The fresh names appear, in any of their forms, in no file of o′ but those of files: a private declaration does not leak into a public header.\n" +
-		"files: the files that may mention them, names or patterns (templates); forms: the name forms looked for (all); name: the checker's name (confined).",
+	Doc: "The fresh names appear, in any of their forms, in no file of o′ but those of except: a private declaration does not leak into a public header.\n" +
+		"except: the files that may mention them, names or patterns (templates); forms: the name forms looked for (all); name: the checker's name (confined).",
 	New: newConfined,
 }
 
 type confinedYAML struct {
 	Name  *String  `yaml:"name"`
-	Files []String `yaml:"files"`
+	Files []String `yaml:"except" was:"files"`
 	Forms []String `yaml:"forms"`
 }
 
@@ -32,9 +32,9 @@ func newConfined(spec *Spec) (Check, error) {
 		return nil, err
 	}
 	if len(c.Files) == 0 {
-		return nil, spec.Errorf("a confined check needs files, those that may mention the fresh names")
+		return nil, spec.Errorf("a confined check needs except, the files that may mention the fresh names")
 	}
-	d, err := newDerived("confined", spec.name(c.Name), c.Forms, c.Files)
+	d, err := newDerived(spec.unit(), "confined", spec.name(c.Name), c.Forms, c.Files)
 	return &confinedT{d}, err
 }
 

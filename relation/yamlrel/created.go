@@ -8,14 +8,14 @@ import (
 var createdKind = CheckerKind{
 	Name: "created",
 	Doc: "The mutation creates a file: o lacks it, and o′ has it with exactly the predicted content.\n" +
-		"file: its name (template); content: its content (template); name: the checker's name (template).",
+		"file: its name (template); text: its content (template); name: the checker's name (template).",
 	New: newCreated,
 }
 
 type createdYAML struct {
 	Name    *String `yaml:"name"`
 	File    String  `yaml:"file"`
-	Content String  `yaml:"content"`
+	Content String  `yaml:"text" was:"content"`
 }
 
 type createdT struct {
@@ -34,13 +34,13 @@ func newCreated(spec *Spec) (Check, error) {
 	}
 	c := &createdT{}
 	var err error
-	if c.file, err = mkTmpl(cy.File); err != nil {
+	if c.file, err = spec.unit().template(cy.File); err != nil {
 		return nil, err
 	}
-	if c.content, err = mkTmpl(cy.Content); err != nil {
+	if c.content, err = spec.unit().template(cy.Content); err != nil {
 		return nil, err
 	}
-	c.name, err = optTmpl(spec.name(cy.Name))
+	c.name, err = spec.unit().optTemplate(spec.name(cy.Name))
 	return c, err
 }
 

@@ -27,7 +27,7 @@ type derived struct {
 
 // newDerived compiles what a derived check of the kind what has besides
 // its own keys.
-func newDerived(what string, name *String, forms, files []String) (*derived, error) {
+func newDerived(u *unit, what string, name *String, forms, files []String) (*derived, error) {
 	d := &derived{name: what}
 	if name != nil {
 		d.name = name.Value
@@ -47,7 +47,7 @@ func newDerived(what string, name *String, forms, files []String) (*derived, err
 		d.forms = append(d.forms, fn)
 	}
 	var err error
-	d.files, err = mkTmpls(files)
+	d.files, err = u.templates(files)
 	return d, err
 }
 
@@ -164,7 +164,7 @@ func (mu *Mutation) inserted() *newDecl {
 			if mem == nil {
 				continue
 			}
-			lists, decls := mu.r.d.declTypes()
+			lists, decls := mu.r.models.declTypes()
 			groups, names, ok := k.fieldValues(msrc, mem, lists, decls)
 			if !ok {
 				continue
@@ -389,10 +389,10 @@ func (mu *Mutation) insertedMember() (src []byte, n *syntax.Node) {
 	}
 	mu.noMember = true
 	b := mu.r.boundaries
-	if b == nil || b.tree == nil || mu.r.d.parser == nil || mu.s.tree.List == nil {
+	if b == nil || b.tree == nil || mu.r.models.parser == nil || mu.s.tree.List == nil {
 		return nil, nil
 	}
-	if fp, ok := mu.r.d.parser.(syntax.FragmentParser); ok && len(b.tree.spec.Members) > 0 {
+	if fp, ok := mu.r.models.parser.(syntax.FragmentParser); ok && len(b.tree.spec.Members) > 0 {
 		// (the text without the list's separator, which is not the member's)
 		text := strings.TrimSpace(mu.raw)
 		if sep := mu.s.tree.List.Layout.Sep; sep != "" {
@@ -425,7 +425,7 @@ func (mu *Mutation) insertedMember() (src []byte, n *syntax.Node) {
 // the spot's region that starts in the inserted text (remembered as the
 // inserted member), or nil.
 func (mu *Mutation) memberIn(src string, off int) *syntax.Node {
-	t, err := syntax.ParseContext(mu.context(), mu.r.d.parser, "follow-up", []byte(src))
+	t, err := syntax.ParseContext(mu.context(), mu.r.models.parser, "follow-up", []byte(src))
 	if err != nil {
 		return nil
 	}

@@ -131,23 +131,23 @@ func newDifference(spec *Spec) (Check, error) {
 	}
 	dt := &diffT{}
 	var err error
-	if dt.file, err = mkTmpl(dy.File); err != nil {
+	if dt.file, err = spec.unit().template(dy.File); err != nil {
 		return nil, err
 	}
 	if dy.File.Value == "" {
 		return nil, spec.Errorf("a difference check needs a file")
 	}
-	if dt.name, err = optTmpl(spec.name(dy.Name)); err != nil {
+	if dt.name, err = spec.unit().optTemplate(spec.name(dy.Name)); err != nil {
 		return nil, err
 	}
-	if dt.reads, err = compileReads(dy.Read); err != nil {
+	if dt.reads, err = compileReads(spec.unit(), dy.Read); err != nil {
 		return nil, err
 	}
 	if len(dy.Edits) == 0 {
 		return nil, dy.File.At("difference check on %s: no edits", dy.File.Value)
 	}
 	for _, ey := range dy.Edits {
-		e, err := compileEdit(ey, dy.File)
+		e, err := compileEdit(spec.unit(), ey, dy.File)
 		if err != nil {
 			return nil, err
 		}
@@ -156,7 +156,7 @@ func newDifference(spec *Spec) (Check, error) {
 	return dt, nil
 }
 
-func compileEdit(ey editYAML, file yamlpos.String) (editT, error) {
+func compileEdit(u *unit, ey editYAML, file yamlpos.String) (editT, error) {
 	e, body, err := editOp(ey, file)
 	if err != nil {
 		return e, err
@@ -164,15 +164,15 @@ func compileEdit(ey editYAML, file yamlpos.String) (editT, error) {
 	if e.op == oracle.Insert && len(ey.Through) > 0 {
 		return e, ey.Through[0].Text.At("an insert has no range: through is for replace, delete, substitute and renumber")
 	}
-	if err := compileRewrite(ey, &e); err != nil {
+	if err := compileRewrite(u, ey, &e); err != nil {
 		return e, err
 	}
 	if body != nil {
-		if e.lines, err = mkTmpl(*body); err != nil {
+		if e.lines, err = u.template(*body); err != nil {
 			return e, err
 		}
 	}
-	if e.forEach, err = compileForEach(ey.ForEach); err != nil {
+	if e.forEach, err = compileForEach(u, ey.ForEach); err != nil {
 		return e, err
 	}
 	e.blankBefore = ey.BlankBefore
@@ -180,7 +180,7 @@ func compileEdit(ey editYAML, file yamlpos.String) (editT, error) {
 		return e, file.At("an edit of %s needs where", file.Value)
 	}
 	for _, ay := range ey.Where {
-		a, err := compileAnchor(ay, e.op, file)
+		a, err := compileAnchor(u, ay, e.op, file)
 		if err != nil {
 			return e, err
 		}
@@ -221,10 +221,10 @@ func editOp(ey editYAML, file yamlpos.String) (editT, *yamlpos.String, error) {
 }
 
 // compileAnchor compiles one where alternative of an edit.
-func compileAnchor(ay anchorYAML, op oracle.Op, file yamlpos.String) (anchorT, error) {
+func compileAnchor(u *unit, ay anchorYAML, op oracle.Op, file yamlpos.String) (anchorT, error) {
 	var a anchorT
 	if ay.When != nil {
-		t, err := mkTmpl(*ay.When)
+		t, err := u.template(*ay.When)
 		if err != nil {
 			return a, err
 		}
@@ -265,14 +265,14 @@ func compileAnchor(ay anchorYAML, op oracle.Op, file yamlpos.String) (anchorT, e
 		return a, path[0].Text.At("a replace, delete, substitute or renumber is placed with at")
 	}
 	var err error
-	a.path, err = compileMatchers(path)
+	a.path, err = compileMatchers(u, path)
 	return a, err
 }
 
-func compileMatchers(ms []matcherYAML) ([]matcherT, error) {
+func compileMatchers(u *unit, ms []matcherYAML) ([]matcherT, error) {
 	var out []matcherT
 	for _, m := range ms {
-		t, err := mkTmpl(m.Text)
+		t, err := u.template(m.Text)
 		if err != nil {
 			return nil, err
 		}
@@ -283,19 +283,20 @@ func compileMatchers(ms []matcherYAML) ([]matcherT, error) {
 
 // compileRewrite compiles the substitute and renumber edits, an edit's
 // condition and its range.
-func compileRewrite(ey editYAML, e *editT) error {
+func compileRewrite(u *unit, ey editYAML, e *editT) error {
 	var err error
 	if s := ey.Substitute; s != nil {
 		if s.Re.Value == "" {
 			return s.Re.At("substitute needs re")
 		}
-		if e.pattern, err = mkTmpl(s.Re); err != nil {
+		if e.pattern, err = u.template(s.Re); err != nil {
 			return err
 		}
-		if e.with, err = mkTmpl(s.With.String); err != nil {
+		if e.with, err = u.template(s.With.String); err != nil {
 			return err
 		}
 		e.with.run.groupRefs = true
+		u.withs = append(u.withs, substitution{with: e.with, pattern: e.pattern})
 	}
 	if n := ey.Renumber; n != nil {
 		if n.Re.Value == "" {
@@ -304,19 +305,19 @@ func compileRewrite(ey editYAML, e *editT) error {
 		if n.By.Value == "" {
 			return n.Re.At("renumber needs by")
 		}
-		if e.pattern, err = mkTmpl(n.Re); err != nil {
+		if e.pattern, err = u.template(n.Re); err != nil {
 			return err
 		}
-		if e.by, err = mkTmpl(n.By); err != nil {
+		if e.by, err = u.template(n.By); err != nil {
 			return err
 		}
 	}
 	if ey.When != nil {
-		if e.when, err = mkTmpl(*ey.When); err != nil {
+		if e.when, err = u.template(*ey.When); err != nil {
 			return err
 		}
 	}
-	e.through, err = compileMatchers(ey.Through)
+	e.through, err = compileMatchers(u, ey.Through)
 	return err
 }
 

@@ -32,7 +32,7 @@ func newEquivalence(spec *Spec) (Check, error) {
 		eq.name = n.Value
 	}
 	var err error
-	eq.except, err = mkTmpls(e.Except)
+	eq.except, err = spec.unit().templates(e.Except)
 	return eq, err
 }
 

@@ -19,7 +19,7 @@ type forEachYAML struct {
 	Among amongYAML `yaml:"among"`
 }
 
-func compileForEach(fy *forEachYAML) (*forEach, error) {
+func compileForEach(u *unit, fy *forEachYAML) (*forEach, error) {
 	if fy == nil {
 		return nil, nil
 	}
@@ -29,11 +29,13 @@ func compileForEach(fy *forEachYAML) (*forEach, error) {
 	if fy.Among.Value == "" {
 		return nil, fy.As.At("for_each: among names the list to repeat the edit over")
 	}
-	among, err := compileAmong(fy.Among.String)
+	among, err := compileAmong(u, fy.Among.String)
 	if err != nil {
 		return nil, err
 	}
-	return &forEach{as: fy.As.Value, among: among}, nil
+	f := &forEach{as: fy.As.Value, among: among}
+	u.each = append(u.each, f)
+	return f, nil
 }
 
 // elements resolves the list: of strings, numbers or items.

@@ -23,7 +23,7 @@ body  = "{" (@new(value) ("," @new(value)){0,5} ","?)? "}";
 const grammarRelYAML = `syntax: ../lang/enums.grammar
 regions:
   enum:
-    list: [body]
+    node: [body]
     header: '^enum (?P<name>\w+)$'
     sep: ','
 kinds:
@@ -82,12 +82,12 @@ func TestSyntaxGrammarCached(t *testing.T) {
 	fsys := grammarFS(grammarRelYAML, enumGrammar)
 	var parsers []any
 	for range 2 {
-		l := &loader{d: newDefs(), seen: map[string]bool{}, fsys: fsys}
+		l := newLoader(fsys)
 		l.loadFile("pack/rels/rel.yaml", "rel.yaml", yamlpos.Pos{})
 		if err := l.errs.Err(); err != nil {
 			t.Fatal(err)
 		}
-		parsers = append(parsers, l.d.parser)
+		parsers = append(parsers, l.d.syntax.parser)
 	}
 	if parsers[0] != parsers[1] {
 		t.Error("the grammar file was compiled twice")

@@ -37,8 +37,8 @@ func languageKeys() (keys, olds []string) {
 				ft, inner = ft.Elem(), inner+".NAME"
 			}
 			if ft == reflect.TypeFor[checkYAML]() {
-				keys = append(keys, inner+" if")
-				olds = append(olds, inner+" when if")
+				keys = append(keys, inner+" if", inner+" name")
+				olds = append(olds, inner+" when if", inner+" go KIND")
 				for _, k := range CheckerKinds {
 					keys = append(keys, inner+" "+k.Name)
 					if spec := specType(k); spec != nil {
@@ -74,23 +74,36 @@ func specType(k CheckerKind) reflect.Type {
 // grammarRow is a row of the grammar of docs/relations.md: | `MAPPING` | `KEY` | … |.
 var grammarRow = regexp.MustCompile("(?m)^\\| `([^`]+)` \\| `([^`]+)` \\| (?:`([^`]+)` \\| )?")
 
-// TestGrammarDoc: the grammar of docs/relations.md names every key the
-// decoder takes, in the mapping it takes it in, and no other; its table of
-// old names names every old name.
-func TestGrammarDoc(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "relations.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := string(b)
-	start := strings.Index(doc, "\n## Grammar\n")
+// docSection is the section of doc under the heading (a line "## …"),
+// up to the next such heading.
+func docSection(t *testing.T, doc, heading string) string {
+	t.Helper()
+	start := strings.Index(doc, "\n"+heading+"\n")
 	if start < 0 {
-		t.Fatal("docs/relations.md has no section ## Grammar")
+		t.Fatalf("docs/relations.md has no section %s", heading)
 	}
 	doc = doc[start+1:]
 	if end := strings.Index(doc[3:], "\n## "); end >= 0 {
 		doc = doc[:end+3]
 	}
+	return doc
+}
+
+// appendixHeading is the heading of the appendix of docs/relations.md on
+// the line model: the only part that teaches it, whose table lists its
+// keys.
+const appendixHeading = "## Appendix: inputs read as text"
+
+// TestGrammarDoc: the grammar of docs/relations.md (with the table of the
+// appendix on inputs read as text) names every key the decoder takes, in
+// the mapping it takes it in, and no other; its table of old names names
+// every old name.
+func TestGrammarDoc(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "relations.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := docSection(t, string(b), "## Grammar") + docSection(t, string(b), appendixHeading)
 	var documented, documentedOld []string
 	for _, m := range grammarRow.FindAllStringSubmatch(doc, -1) {
 		if m[3] != "" {
@@ -114,4 +127,55 @@ func TestGrammarDoc(t *testing.T) {
 	}
 	compare("key", keys, documented)
 	compare("old name", olds, documentedOld)
+}
+
+// keyNamesCeiling is the number of distinct key names of the language (a
+// name counted once whatever the mappings that take it), which a new key
+// raises on purpose: 107 before each word got one meaning, 105 after.
+const keyNamesCeiling = 105
+
+// TestKeyNames: the language has no more distinct key names than the
+// ceiling.
+func TestKeyNames(t *testing.T) {
+	keys, _ := languageKeys()
+	names := map[string]bool{}
+	for _, k := range keys {
+		_, name, _ := strings.Cut(k, " ")
+		names[name] = true
+	}
+	if len(names) > keyNamesCeiling {
+		t.Errorf("%d distinct key names, more than the %d of keyNamesCeiling: a key of the language is one more for every user to learn; reuse a name of the same meaning, or raise the ceiling on purpose", len(names), keyNamesCeiling)
+	}
+}
+
+// TestOneMeaning: the words that once had two meanings are keys of the
+// mappings of one meaning only: list, the group of a declaration's list;
+// kind, a kind of declarations; skip, the lines of no declaration (inputs
+// read as text); files, the only files a check looks at; before and after,
+// where an edit goes.
+func TestOneMeaning(t *testing.T) {
+	allowed := map[string][]string{
+		"list":   {"kinds.NAME"},
+		"kind":   {"relations.spots.lists", "relations.choose", "relations.clone"},
+		"skip":   {"."},
+		"files":  {"relations.checks.locality", "relations.checks.order", "relations.checks.analogy"},
+		"before": {"relations.checks.difference.edits.where"},
+		"after":  {"relations.checks.difference.edits.where"},
+	}
+	keys, _ := languageKeys()
+	seen := map[string]int{}
+	for _, k := range keys {
+		at, name, _ := strings.Cut(k, " ")
+		if want, ok := allowed[name]; ok {
+			seen[name]++
+			if !slices.Contains(want, at) {
+				t.Errorf("the key %s of %s: %s has one meaning, that of %s", name, at, name, strings.Join(want, ", "))
+			}
+		}
+	}
+	for name, want := range allowed {
+		if seen[name] != len(want) {
+			t.Errorf("the key %s is taken in %d mappings, want %d (%s)", name, seen[name], len(want), strings.Join(want, ", "))
+		}
+	}
 }

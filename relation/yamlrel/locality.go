@@ -57,7 +57,7 @@ func newLocality(spec *Spec) (Check, error) {
 	if err := spec.Decode(&l); err != nil {
 		return nil, err
 	}
-	d, err := newDerived("locality", spec.name(l.Name), l.Forms, l.Except)
+	d, err := newDerived(spec.unit(), "locality", spec.name(l.Name), l.Forms, l.Except)
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +77,7 @@ func newLocality(spec *Spec) (Check, error) {
 	if c.helpers, err = compileREs(l.Helpers); err != nil {
 		return nil, err
 	}
-	if c.only, err = mkTmpls(l.Files); err != nil {
+	if c.only, err = spec.unit().templates(l.Files); err != nil {
 		return nil, err
 	}
 	if l.By != nil {

@@ -26,7 +26,8 @@ type declareT struct {
 	insert *tmpl
 }
 
-func (d *defs) compileDeclare(dy *declareYAML, relName yamlpos.String) (*declareT, error) {
+func (r *rel) compileDeclare(dy *declareYAML, relName yamlpos.String) (*declareT, error) {
+	d, u := r.d, r.unit
 	if dy == nil {
 		return nil, nil
 	}
@@ -40,7 +41,7 @@ func (d *defs) compileDeclare(dy *declareYAML, relName yamlpos.String) (*declare
 	if dy.Insert.Value == "" {
 		return nil, relName.At("relation %s: declare: no text", relName.Value)
 	}
-	t, err := mkTmpl(dy.Insert)
+	t, err := u.template(dy.Insert)
 	if err != nil {
 		return nil, err
 	}

@@ -1,14 +1,18 @@
 package yamlrel
 
+// The mutate pass: the follow-up of one spot, its bindings (bindSteps),
+// the inserted text and the checkers.
+
 import (
 	"context"
 	"fmt"
-	"github.com/mcpt-tool/mcpt/internal/yamlpos"
 	"math/rand/v2"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/mcpt-tool/mcpt/internal/yamlpos"
 	"github.com/mcpt-tool/mcpt/relation"
 )
 
@@ -24,7 +28,7 @@ func (r *rel) mutate(ctx context.Context, in relation.Input, sp relation.Spot, r
 
 // followUp is mutate before the context's error is told apart.
 func (r *rel) followUp(ctx context.Context, in relation.Input, sp relation.Spot, rng *rand.Rand) (*relation.FollowUp, error) {
-	m := r.d.parse(ctx, in.Src)
+	m := r.models.parse(ctx, in.Src)
 	ss, err := r.find(ctx, m, in)
 	if err != nil {
 		return nil, err
@@ -86,35 +90,14 @@ func (r *rel) followUp(ctx context.Context, in relation.Input, sp relation.Spot,
 	return fu, nil
 }
 
-// bind computes the template data of a test case: the spot's data, the
-// input, the definitions' and the spot's lets, fresh names, the
-// relation's lets that need no choice, the choices, and the other lets.
+// bind computes the template data of a test case: the steps of
+// bindSteps, in order.
 func (r *rel) bind(ctx context.Context, m *model, s *spot, in relation.Input, rng *rand.Rand) (map[string]any, error) {
-	data := s.data()
-	data["input"] = inputData(in.Name, m.src)
-	r.d.settingData(data, in)
-	var b letBudget
-	if err := evalLets(ctx, r.d.lets, data, &b); err != nil {
+	b := &binding{ctx: ctx, r: r, m: m, s: s, in: in, rng: rng}
+	if err := b.evalSteps(bindSteps); err != nil {
 		return nil, err
 	}
-	if err := evalLets(ctx, s.lets, data, &b); err != nil {
-		return nil, err
-	}
-	if err := r.bindFresh(data, in.Src, rng); err != nil {
-		return nil, err
-	}
-	if err := evalLets(ctx, r.early, data, &b); err != nil {
-		return nil, err
-	}
-	for _, c := range r.choose {
-		if err := r.draw(ctx, c, m, data, rng); err != nil {
-			return nil, err
-		}
-	}
-	if err := evalLets(ctx, r.late, data, &b); err != nil {
-		return nil, err
-	}
-	return data, nil
+	return b.data, nil
 }
 
 // bindFresh draws the fresh names and fresh lists.
@@ -281,4 +264,38 @@ func flatten(data map[string]any) map[string]string {
 		}
 	}
 	return out
+}
+
+// inputData is .input: the name of the input file, that name without its
+// extension (code generators name output files after it) and the text of
+// the input.
+func inputData(name, src string) map[string]any {
+	return map[string]any{"name": name, "stem": strings.TrimSuffix(name, path.Ext(name)), "text": src}
+}
+
+// memberText is inserted text as a kind of a tree region sees a member:
+// without the list's separator at its end, white space collapsed.
+func memberText(ins, sep string) string {
+	t := strings.TrimSpace(ins)
+	if sep != "" {
+		t = strings.TrimSuffix(t, sep)
+	}
+	return collapse(t)
+}
+
+// settingData adds what a template sees of the transpiler a test case
+// runs: .release, and .flags, dimension → value name, with "" for a
+// dimension the pack knows and the campaign does not set.
+func settingData(sup *relation.Supports, data map[string]any, in relation.Input) {
+	data["release"] = in.Release
+	flags := map[string]any{}
+	if sup != nil {
+		for dim := range sup.Flags {
+			flags[dim] = ""
+		}
+	}
+	for dim, v := range in.Flags {
+		flags[dim] = v
+	}
+	data["flags"] = flags
 }

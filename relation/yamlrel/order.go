@@ -10,7 +10,7 @@ import (
 var orderKind = CheckerKind{
 	Name: "order",
 	Doc: "Each line of o′ that mentions the new name sits between the lines of its neighbours' names, as its declaration does in the input (derived).\n" +
-		"forms, files: as locality; before, after: the neighbours (templates), derived from the spot when absent; places, not_places: the places checked, left out (patterns); unique: neighbours the input mentions once only.",
+		"forms, files: as locality; prev, next: the neighbours (templates), derived from the spot when absent; places, not_places: the places checked, left out (patterns); unique: neighbours the input mentions once only.",
 	New: newOrder,
 }
 
@@ -18,8 +18,8 @@ type orderYAML struct {
 	Name   *String  `yaml:"name"`
 	Forms  []String `yaml:"forms"`
 	Files  []String `yaml:"files"`
-	Before *String  `yaml:"before"`
-	After  *String  `yaml:"after"`
+	Before *String  `yaml:"prev" was:"before"`
+	After  *String  `yaml:"next" was:"after"`
 	Places *String  `yaml:"places"`
 	Unique bool     `yaml:"unique"`
 	// NotPlaces leaves places out.
@@ -40,7 +40,7 @@ func newOrder(spec *Spec) (Check, error) {
 	if err := spec.Decode(&o); err != nil {
 		return nil, err
 	}
-	d, err := newDerived("order", spec.name(o.Name), o.Forms, o.Files)
+	d, err := newDerived(spec.unit(), "order", spec.name(o.Name), o.Forms, o.Files)
 	if err != nil {
 		return nil, err
 	}
@@ -60,12 +60,12 @@ func newOrder(spec *Spec) (Check, error) {
 		if at == nil {
 			at = o.After
 		}
-		return nil, at.At("order: give both before and after, or neither (derived from the spot)")
+		return nil, at.At("order: give both prev and next, or neither (derived from the spot)")
 	}
-	if c.before, err = optTmpl(o.Before); err != nil {
+	if c.before, err = spec.unit().optTemplate(o.Before); err != nil {
 		return nil, err
 	}
-	if c.after, err = optTmpl(o.After); err != nil {
+	if c.after, err = spec.unit().optTemplate(o.After); err != nil {
 		return nil, err
 	}
 	return c, nil

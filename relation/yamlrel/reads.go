@@ -29,7 +29,7 @@ type readT struct {
 	path []matcherT
 }
 
-func compileReads(rys []readYAML) ([]readT, error) {
+func compileReads(u *unit, rys []readYAML) ([]readT, error) {
 	var out []readT
 	seen := map[string]bool{}
 	for _, ry := range rys {
@@ -55,14 +55,15 @@ func compileReads(rys []readYAML) ([]readT, error) {
 		}
 		var err error
 		if ry.File != nil {
-			if r.file, err = mkTmpl(*ry.File); err != nil {
+			if r.file, err = u.template(*ry.File); err != nil {
 				return nil, err
 			}
 		}
-		if r.path, err = compileMatchers(ry.At); err != nil {
+		if r.path, err = compileMatchers(u, ry.At); err != nil {
 			return nil, err
 		}
 		out = append(out, r)
+		u.reads = append(u.reads, r)
 	}
 	return out, nil
 }

@@ -9,7 +9,6 @@ package yamlrel
 
 import (
 	"maps"
-	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/mcpt-tool/mcpt/internal/suggest"
 	"github.com/mcpt-tool/mcpt/internal/yamlpos"
+	"github.com/mcpt-tool/mcpt/relation"
 )
 
 // shape is what the resolve pass knows of a value a template sees: a map
@@ -92,7 +92,7 @@ func groupNames(re *regexp.Regexp) []string {
 // regionGroups is the shape of .region's groups, and of an item's .region:
 // the named groups of the region's from line (or, in a tree region, of its
 // header, and outer).
-func (d *defs) regionGroups(name string) *shape {
+func regionGroups(d *defs, name string) *shape {
 	s := mapOf("group of region " + name)
 	reg := d.regions[name]
 	switch {
@@ -113,10 +113,10 @@ func (d *defs) regionGroups(name string) *shape {
 
 // itemShape is what templates see of a declaration of a kind (itemMap,
 // and the kind's lets).
-func (d *defs) itemShape(k *kind) *shape {
+func itemShape(d *defs, k *kind) *shape {
 	s := mapOf("field of a "+k.name+" item", "kind", "name", "line", "text", "index", "leading")
 	s.keys["names"] = nil
-	s.keys["region"] = d.regionGroups(k.region)
+	s.keys["region"] = regionGroups(d, k.region)
 	for _, g := range k.groupNames() {
 		if _, taken := s.keys[g]; !taken {
 			s.keys[g] = nil
@@ -130,7 +130,7 @@ func (d *defs) itemShape(k *kind) *shape {
 
 // itemsOf is the shape of a list of the declarations of the kinds of
 // region rname (all kinds when rname is "").
-func (d *defs) itemsOf(rname string) *shape {
+func itemsOf(d *defs, rname string) *shape {
 	var u *shape
 	for _, kn := range d.kindList {
 		k := d.kinds[kn]
@@ -138,9 +138,9 @@ func (d *defs) itemsOf(rname string) *shape {
 			continue
 		}
 		if u == nil {
-			u = d.itemShape(k)
+			u = itemShape(d, k)
 		} else {
-			u = union(u, d.itemShape(k))
+			u = union(u, itemShape(d, k))
 		}
 	}
 	if u != nil {
@@ -150,19 +150,19 @@ func (d *defs) itemsOf(rname string) *shape {
 }
 
 // byKind is a map with a key per kind, each of shape v.
-func (d *defs) byKind(v func(*kind) *shape) *shape {
+func byKind(d *defs, v func(*kind) *shape) *shape {
 	s := mapOf("kind")
 	for _, kn := range d.kindList {
 		s.keys[kn] = v(d.kinds[kn])
 	}
-	d.givenInError(s, "kind")
+	givenInError(d, s, "kind")
 	return s
 }
 
 // givenInError adds to the map s a key of unknown shape for every
 // definition of what (kind, table) that was given but is in error: its
 // error is reported, and a template naming it would say no more.
-func (d *defs) givenInError(s *shape, what string) {
+func givenInError(d *defs, s *shape, what string) {
 	for key := range d.sources {
 		if name, ok := strings.CutPrefix(key, what+" "); ok {
 			if _, known := s.keys[name]; !known {
@@ -172,16 +172,15 @@ func (d *defs) givenInError(s *shape, what string) {
 	}
 }
 
-// globalShape is what every template of a relation sees (globalData),
-// and the input.
-func (d *defs) globalShape() *shape {
-	s := mapOf("binding")
+// globalShape adds to s what every spot of a relation binds
+// (globalData).
+func globalShape(d *defs, s *shape) *shape {
 	for _, c := range d.capOrder {
 		s.keys[c] = nil
 	}
 	none := func(*kind) *shape { return nil }
-	s.set("first", d.byKind(none)).set("last", d.byKind(none)).set("count", d.byKind(none))
-	s.set("decls", d.byKind(func(k *kind) *shape { return listOf(d.itemShape(k)) }))
+	s.set("first", byKind(d, none)).set("last", byKind(d, none)).set("count", byKind(d, none))
+	s.set("decls", byKind(d, func(k *kind) *shape { return listOf(itemShape(d, k)) }))
 	tables := mapOf("table")
 	for name, rows := range d.tables {
 		row := mapOf("column of table " + name)
@@ -192,10 +191,8 @@ func (d *defs) globalShape() *shape {
 		}
 		tables.keys[name] = listOf(row)
 	}
-	d.givenInError(tables, "table")
+	givenInError(d, tables, "table")
 	s.set("tables", tables)
-	s.set("input", mapOf("key of .input", "name", "stem", "text"))
-	s.set("release", nil).set("flags", d.flagsShape())
 	return s
 }
 
@@ -205,17 +202,17 @@ func (r *rel) spotShape(s *shape) *shape {
 	d := r.d
 	if reg := r.boundaries; reg != nil {
 		none := func(*kind) *shape { return nil }
-		s.set("prev", d.byKind(none)).set("next", d.byKind(none))
-		region := d.regionGroups(reg.name)
+		s.set("prev", byKind(d, none)).set("next", byKind(d, none))
+		region := regionGroups(d, reg.name)
 		if region == nil {
 			region = mapOf("key of .region")
 		}
 		region.noun = "key of .region"
-		items := d.itemsOf(reg.name)
+		items := itemsOf(d, reg.name)
 		region.set("items", items).set("before", items).set("after", items)
 		region.set("index", nil).set("line", nil)
-		region.set("names", d.byKind(func(*kind) *shape { return listOf(nil) }))
-		region.set("first", d.byKind(none)).set("last", d.byKind(none)).set("count", d.byKind(none))
+		region.set("names", byKind(d, func(*kind) *shape { return listOf(nil) }))
+		region.set("first", byKind(d, none)).set("last", byKind(d, none)).set("count", byKind(d, none))
 		s.set("region", region)
 	}
 	var list *shape
@@ -239,134 +236,31 @@ func (r *rel) spotShape(s *shape) *shape {
 	return s
 }
 
-// held is what resolve finds in a compiled relation: its templates, the
-// names that for_each and read bind, and the lists for_each goes over.
-type held struct {
-	tmpls    []*tmpl
-	each     []*forEach
-	reads    []readT
-	edits    []*editT
-	visiting map[uintptr]bool
-}
-
-var (
-	tmplType    = reflect.TypeFor[*tmpl]()
-	forEachType = reflect.TypeFor[forEach]()
-	readType    = reflect.TypeFor[readT]()
-	editType    = reflect.TypeFor[editT]()
-	// Definitions are resolved on their own; what a relation refers to
-	// of them is no part of it.
-	notHeld = []reflect.Type{reflect.TypeFor[*defs](), reflect.TypeFor[*kind](), reflect.TypeFor[*region](), reflect.TypeFor[*regexp.Regexp]()}
-)
-
-// collect finds what the value v holds, through its structs, pointers,
-// lists, maps and interfaces: the templates of a check kind are found
-// wherever it keeps them.
-func (h *held) collect(v reflect.Value) {
-	if slices.Contains(notHeld, v.Type()) {
-		return
-	}
-	switch v.Kind() {
-	case reflect.Pointer:
-		if v.IsNil() || h.visiting[v.Pointer()] {
-			return
-		}
-		h.visiting[v.Pointer()] = true
-		if v.Type() == tmplType {
-			h.tmpls = append(h.tmpls, (*tmpl)(v.UnsafePointer()))
-			return
-		}
-		h.collect(v.Elem())
-	case reflect.Struct:
-		switch v.Type() {
-		case forEachType:
-			h.each = append(h.each, (*forEach)(v.Addr().UnsafePointer()))
-		case readType:
-			h.reads = append(h.reads, *(*readT)(v.Addr().UnsafePointer()))
-		case editType:
-			h.edits = append(h.edits, (*editT)(v.Addr().UnsafePointer()))
-		}
-		for i := range v.NumField() {
-			h.collect(v.Field(i))
-		}
-	case reflect.Slice, reflect.Array:
-		for i := range v.Len() {
-			h.collect(v.Index(i))
-		}
-	case reflect.Map:
-		for it := v.MapRange(); it.Next(); {
-			h.collect(it.Value())
-		}
-	case reflect.Interface:
-		if !v.IsNil() {
-			h.collect(v.Elem())
-		}
-	}
-}
-
 // resolveRelation checks every template of the relation against what is
-// bound where it is evaluated: s is what the spots bind (spotShape); the
-// lets, fresh names and choices follow in the order a mutation binds them
-// (bind), each template of a let or a choice resolved before it binds its
-// name, which may hide a binding of the spot (a let called prev); the
-// other templates see them all.
-func (r *rel) resolveRelation(s *shape) error {
-	var errs yamlpos.ErrorList
-	done := map[*tmpl]bool{}
-	bindLets(s, r.d.lets, nil, done) // resolved by resolveDefs
-	for _, ls := range r.lists {
-		bindLets(s, ls.lets, &errs, done)
-	}
-	for _, f := range r.fresh {
-		s.keys[f] = nil
-	}
-	for _, fl := range r.freshLists {
-		s.keys[fl.name] = listOf(nil)
-	}
-	bindLets(s, r.early, &errs, done)
-	for _, c := range r.choose {
-		ts := slices.Clone(c.options)
-		if c.among != nil {
-			ts = append(ts, c.among.t)
-		}
-		for _, t := range ts {
-			if t != nil {
-				resolveTemplate(t, s, &errs)
-				done[t] = true
-			}
-		}
-		if c.among != nil && c.among.t == nil {
-			errs.Add(resolvePath(c.among.str, s))
-		}
-		s.keys[c.name] = nil
-		if c.from != nil {
-			inst := mapOf("field of choice "+c.name, "name", "line")
-			inst.keys["names"] = listOf(nil)
-			for _, g := range c.from.groupNames() {
-				inst.keys[g] = nil
-			}
-			s.keys[c.name] = inst
-		}
-	}
-	bindLets(s, r.late, &errs, done)
-	h := &held{visiting: map[uintptr]bool{}}
-	h.collect(reflect.ValueOf(r))
-	// The pass that finds every template gives each the number form.
-	for _, t := range h.tmpls {
+// bound where it is evaluated: the templates of the binding steps (lets,
+// choices) against what the steps before them bind (bindSteps), the other
+// templates, which its unit registered as they were made, against all of
+// it and what the checks bind (for_each, read, .out, .clone).
+func (r *rel) resolveRelation() error {
+	rs := newResolving()
+	s := rs.shapeSteps(r, bindSteps, mapOf("binding"))
+	u := r.unit
+	// The pass that sees every template gives each the number form.
+	for _, t := range u.tmpls {
 		t.run.form = r.d.numbers
 	}
 	o, o2 := mapOf("value read from o"), mapOf("value read from o′")
-	for _, rd := range h.reads {
+	for _, rd := range u.reads {
 		if rd.o2 {
 			o2.keys[rd.name] = nil
 		} else {
 			o.keys[rd.name] = nil
 		}
 	}
-	if len(h.reads) > 0 {
+	if len(u.reads) > 0 {
 		s.set("o", o).set("o2", o2)
 	}
-	for _, f := range h.each {
+	for _, f := range u.each {
 		s.keys[f.as] = nil
 	}
 	s.set("out", nil)
@@ -380,44 +274,22 @@ func (r *rel) resolveRelation(s *shape) error {
 		}
 		s.set("clone", c)
 	}
-	resolveWiths(h.edits, s, &errs, done)
-	for _, t := range h.tmpls {
-		if !done[t] {
-			resolveTemplate(t, s, &errs)
-		}
+	// The with of a substitute edit sees the other templates' bindings
+	// and .match, the groups of its pattern.
+	for _, w := range u.withs {
+		ws := &shape{noun: s.noun, keys: maps.Clone(s.keys)}
+		ws.keys["match"] = matchShape(w.pattern)
+		rs.resolve(w.with, ws)
 	}
-	for _, f := range h.each {
+	for _, t := range u.tmpls {
+		rs.resolve(t, s)
+	}
+	for _, f := range u.each {
 		if f.among.t == nil {
-			errs.Add(resolvePath(f.among.str, s))
+			rs.errs.Add(resolvePath(f.among.str, s))
 		}
 	}
-	return errs.Err()
-}
-
-// resolveWiths resolves the with of each substitute edit: it sees what
-// the relation's other templates see, and .match, the groups of its
-// pattern.
-func resolveWiths(edits []*editT, s *shape, errs *yamlpos.ErrorList, done map[*tmpl]bool) {
-	for _, e := range edits {
-		if e.with != nil && !done[e.with] {
-			ws := &shape{noun: s.noun, keys: maps.Clone(s.keys)}
-			ws.keys["match"] = matchShape(e.pattern)
-			resolveTemplate(e.with, ws, errs)
-			done[e.with] = true
-		}
-	}
-}
-
-// bindLets resolves each let's template (unless errs is nil) before it
-// binds its name in s, and marks it done.
-func bindLets(s *shape, lets []let, errs *yamlpos.ErrorList, done map[*tmpl]bool) {
-	for _, l := range lets {
-		if errs != nil {
-			resolveTemplate(l.tmpl, s, errs)
-		}
-		done[l.tmpl] = true
-		s.keys[l.name] = nil
-	}
+	return rs.errs.Err()
 }
 
 // resolvePath checks a dotted path to a binding (among: E.names).
@@ -597,28 +469,30 @@ func (rv *resolver) fields(s *shape, idents []string, text string, at, lead int)
 
 // resolveDefs checks the templates of the definitions: the lets of each
 // kind against what a declaration's let sees (itemLets), and the lets of
-// the file against what the spots of any of the relations bind.
-func (d *defs) resolveDefs() error {
+// the file against what the spots of any of the relations spotted bind
+// (the steps seen atSpot).
+func resolveDefs(d *defs, spotted []*rel) error {
 	var errs yamlpos.ErrorList
+	for _, t := range d.unit.tmpls {
+		t.run.form = d.numbers
+	}
+	global := globalShape(d, mapOf("binding"))
 	for _, kn := range d.kindList {
 		k := d.kinds[kn]
-		s := d.itemShape(k)
+		s := itemShape(d, k)
 		s.noun = "binding"
-		s.set("decls", d.globalShape().keys["decls"]).set("tables", d.globalShape().keys["tables"])
+		s.set("decls", global.keys["decls"]).set("tables", global.keys["tables"])
 		for _, c := range d.capOrder {
 			s.keys[c] = nil
 		}
 		for _, l := range k.lets {
-			l.tmpl.run.form = d.numbers
 			resolveTemplate(l.tmpl, s, &errs)
 		}
 	}
-	for _, l := range d.lets {
-		l.tmpl.run.form = d.numbers
-	}
 	var spots *shape
-	for _, r := range d.spotted {
-		s := r.spotShape(d.globalShape())
+	rs := newResolving()
+	for _, r := range spotted {
+		s := rs.shapeSteps(r, stepsThrough(atSpot), mapOf("binding"))
 		if spots == nil {
 			spots = s
 		} else {
@@ -626,7 +500,17 @@ func (d *defs) resolveDefs() error {
 		}
 	}
 	if spots != nil {
-		bindLets(spots, d.lets, &errs, map[*tmpl]bool{})
+		rs.bindLets(spots, d.lets, true)
 	}
+	errs = append(errs, rs.errs...)
 	return errs.Err()
+}
+
+// flagsShape is what templates see of .flags: the dimensions the pack
+// knows, when it says which; of a pack that does not, nothing is known.
+func flagsShape(sup *relation.Supports) *shape {
+	if sup == nil || sup.Flags == nil {
+		return nil
+	}
+	return mapOf("flag the pack supports (supports.flags)", slices.Sorted(maps.Keys(sup.Flags))...)
 }

@@ -24,7 +24,7 @@ func manyRelations(n int) string {
     doc: Add a member, again (%d).
     spots:
       boundaries: enum
-      only: '{{ne .region.name "Never%d"}}'
+      if: '{{ne .region.name "Never%d"}}'
     fresh: [n]
     let:
       - upper: '{{caps .n}}'
@@ -121,7 +121,7 @@ const spotRelation = grammarRelYAML + `  - name: add-member-where
     doc: Add a member where the data says.
     spots:
       boundaries: enum
-      only: '{{and (ne .prev.member "Nope") (ge .region.index 0) (ne (len .region.before) -1)}}'
+      if: '{{and (ne .prev.member "Nope") (ge .region.index 0) (ne (len .region.before) -1)}}'
     fresh: [n]
     insert: '{{.n}}'
     checks:
@@ -300,9 +300,10 @@ func TestConditionPerList(t *testing.T) {
     checks:
       - equivalence: {}
 `
-	l := &loader{d: newDefs(), seen: map[string]bool{}, fsys: grammarFS(src, enumGrammar)}
+	l := newLoader(grammarFS(src, enumGrammar))
 	l.loadFile("pack/rels/rel.yaml", "rel.yaml", yamlpos.Pos{})
-	rels := l.compile()
+	c := l.compile()
+	rels := c.relations
 	if err := l.errs.Err(); err != nil {
 		t.Fatal(err)
 	}
@@ -320,7 +321,7 @@ func TestConditionPerList(t *testing.T) {
 		t.Errorf("spots:\n%s\nwant\n%s", g, want)
 	}
 	var rr *rel
-	for _, x := range l.d.spotted {
+	for _, x := range c.spotted {
 		if x.name == r.Name {
 			rr = x
 		}

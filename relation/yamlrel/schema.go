@@ -30,13 +30,14 @@ type fileYAML struct {
 
 // regionYAML is a region: the lines from a from line to a to line, or, with
 // whole, the whole input (its boundaries start at the first line), or, with
-// list, the nodes of those kinds in the syntax tree of the input (tree.go).
+// list, the nodes of those kinds in the syntax tree of the input
+// (instantiatetree.go).
 type regionYAML struct {
 	From  yamlpos.String  `yaml:"from"`
 	To    yamlpos.String  `yaml:"to"`
 	Whole *yamlpos.String `yaml:"whole"` // true
 
-	List        []yamlpos.String `yaml:"list"`
+	List        []yamlpos.String `yaml:"node" was:"list"`
 	Header      *yamlpos.String  `yaml:"header"`
 	Except      *yamlpos.String  `yaml:"except"`
 	Members     []yamlpos.String `yaml:"members"`
@@ -86,7 +87,7 @@ type relYAML struct {
 type spotsYAML struct {
 	Boundaries *yamlpos.String  `yaml:"boundaries"`
 	Lists      []listSpotYAML   `yaml:"lists"`
-	When       *yamlpos.String  `yaml:"only" was:"when"`
+	When       *yamlpos.String  `yaml:"if" was:"when only"`
 	Except     []yamlpos.String `yaml:"except"`
 }
 
@@ -109,7 +110,7 @@ type cloneYAML struct {
 	// nearest before it).
 	From *yamlpos.String `yaml:"from"`
 	// Unless is a pattern of the members not copied.
-	Unless *yamlpos.String `yaml:"unless"`
+	Unless *yamlpos.String `yaml:"except" was:"unless"`
 	// Inner is fresh (every name declared inside the copy renamed) or
 	// kept.
 	Inner *yamlpos.String `yaml:"inner"`
@@ -193,6 +194,10 @@ func (c *cloneYAML) UnmarshalYAML(ctx context.Context, n ast.Node) error {
 		if len(seen) == 0 { // a block mapping's token is its first colon
 			c.pos = yamlpos.PosOf(ctx, it.Key())
 		}
+		if key == "unless" { // its old name
+			yamlpos.Warn(ctx, yamlpos.PosOf(ctx, it.Key()), yamlpos.Deprecated("unless", "except"))
+			key = "except"
+		}
 		if seen[key] {
 			return errAt(ctx, it.Key(), key+" given twice")
 		}
@@ -213,13 +218,13 @@ func (c *cloneYAML) UnmarshalYAML(ctx context.Context, n ast.Node) error {
 		case "from":
 			c.From = &yamlpos.String{}
 			err = c.From.UnmarshalYAML(ctx, it.Value())
-		case "unless":
+		case "except":
 			c.Unless = &yamlpos.String{}
 			err = c.Unless.UnmarshalYAML(ctx, it.Value())
 		case "numbers":
 			c.Numbers, err = decodeCloneNumbers(ctx, it.Value())
 		default:
-			err = errAt(ctx, it.Key(), fmt.Sprintf("unknown field %q%s", key, suggest.DidYouMean(key, []string{"name", "value", "kind", "from", "unless", "inner", "numbers"})))
+			err = errAt(ctx, it.Key(), fmt.Sprintf("unknown field %q%s", key, suggest.DidYouMean(key, []string{"name", "value", "kind", "from", "except", "inner", "numbers"})))
 		}
 		if err != nil {
 			return err

@@ -1,8 +1,13 @@
 package yamlrel
 
+// The spots pass: the spots of a relation in the model of an input, and
+// the conditions that keep or leave them out.
+
 import (
 	"context"
+	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -30,7 +35,7 @@ type spot struct {
 }
 
 func (r *rel) spots(ctx context.Context, in relation.Input) ([]relation.Spot, error) {
-	m := r.d.parse(ctx, in.Src)
+	m := r.models.parse(ctx, in.Src)
 	ss, err := r.find(ctx, m, in)
 	if err != nil {
 		return nil, err
@@ -91,9 +96,9 @@ func (r *rel) findAll(ctx context.Context, m *model, in relation.Input) ([]*spot
 		if err != nil {
 			return
 		}
-		ok, kerr := r.keep(ctx, s, in, m.src, shared)
+		ok, kerr := r.keep(ctx, s, m, in, shared)
 		if kerr != nil {
-			err = fmt.Errorf("relation %s: spots.only: %v", r.name, kerr)
+			err = fmt.Errorf("relation %s: spots.if: %v", r.name, kerr)
 		}
 		if !ok {
 			return
@@ -370,20 +375,16 @@ type condKey struct {
 // and none of its excepts. A condition that reads nothing of a boundary
 // spot but its region instance is evaluated once for the instance: its
 // value is in shared.
-func (r *rel) keep(ctx context.Context, s *spot, in relation.Input, src string, shared map[condKey]bool) (bool, error) {
+func (r *rel) keep(ctx context.Context, s *spot, m *model, in relation.Input, shared map[condKey]bool) (bool, error) {
 	if r.when == nil && len(r.except) == 0 {
 		return true, nil
 	}
 	var data map[string]any
 	bind := func() error {
-		data = s.data()
-		data["input"] = inputData(in.Name, src)
-		r.d.settingData(data, in)
-		var b letBudget
-		if err := evalLets(ctx, r.d.lets, data, &b); err != nil {
-			return err
-		}
-		return evalLets(ctx, s.lets, data, &b)
+		b := &binding{ctx: ctx, r: r, m: m, s: s, in: in}
+		err := b.evalSteps(stepsThrough(atCondition))
+		data = b.data
+		return err
 	}
 	if s.group == nil || r.spotLets {
 		// (the lets, and what they say of this spot, at every spot)
@@ -420,4 +421,133 @@ func (r *rel) keep(ctx context.Context, s *spot, in relation.Input, src string, 
 		return true, nil
 	}
 	return eval(0, r.when)
+}
+
+type foundKey struct {
+	r       *rel
+	name    string
+	setting string // the release and flags (settingKey), which spots.if may look at
+}
+
+type foundSpots struct {
+	spots []*spot
+	err   error
+}
+
+// treeSpots are the spots of a tree region's instance: before its first
+// member, between two, after the last; the inserted text takes its layout
+// from the list (syntax.Spot.Insert).
+func (r *rel) treeSpots(m *model, inst *regionInst, add func(*spot)) {
+	b := 0 // the items before the spot (the spots come in order)
+	for _, sp := range inst.list.Spots() {
+		for b < len(inst.member) && inst.member[b] < sp.Index {
+			b++
+		}
+		e := sp.Insert("")
+		s := &spot{offset: e.Start, end: e.End, inst: inst, tree: sp, group: inst}
+		if r.clone != nil && r.clone.source(s) == nil {
+			continue // nothing to copy there: no spot
+		}
+		s.Desc, s.Kind = sp.Desc, r.boundaries.name
+		s.text = func(ins string) string { return sp.Insert(ins).Text }
+		b := b // (each spot's own)
+		s.data = func() map[string]any { return r.boundaryData(m, inst, b) }
+		add(s)
+	}
+}
+
+// named gives a parse error of an input the input's name.
+func named(err error, name string) error {
+	var se *syntax.Error
+	if errors.As(err, &se) {
+		c := *se
+		c.Name = name
+		return fmt.Errorf("%w", &c)
+	}
+	return err
+}
+
+// nodeTypes are the node types of the syntax tree that the relation's spots
+// are made of: the list types of the tree region whose boundaries are its
+// spots, and the member types of its list kinds in a tree region (the
+// region's list types when it names none). A relation on line regexps has
+// none.
+func (r *rel) nodeTypes() []string {
+	var types []string
+	if r.boundaries != nil && r.boundaries.tree != nil {
+		types = append(types, r.boundaries.tree.spec.Lists...)
+	}
+	for _, ls := range r.lists {
+		reg := r.d.regions[ls.kind.region]
+		switch {
+		case reg == nil || reg.tree == nil:
+		case len(ls.kind.nodes) > 0:
+			types = append(types, ls.kind.nodes...)
+		case len(reg.tree.spec.Members) > 0:
+			types = append(types, reg.tree.spec.Members...)
+		default:
+			types = append(types, reg.tree.spec.Lists...)
+		}
+	}
+	slices.Sort(types)
+	return slices.Compact(types)
+}
+
+// holds returns the first node type of the relation's (see nodeTypes) that
+// the input's syntax tree has, "" when it has none. The tree is the one the
+// spots are found in, parsed once per input.
+func (r *rel) holds(ctx context.Context, in relation.Input) (string, error) {
+	types := r.nodeTypes()
+	if len(types) == 0 {
+		return "", nil
+	}
+	m := r.models.parse(ctx, in.Src)
+	if m.err != nil {
+		return "", m.err
+	}
+	found := ""
+	syntax.Walk(m.tree.Root, func(n *syntax.Node) bool {
+		if found == "" && slices.Contains(types, n.Kind) {
+			found = n.Kind
+		}
+		return found == ""
+	})
+	return found, nil
+}
+
+// treeList is the list of the elements of a list kind's declaration in a
+// tree region: the first node of the declaration that, read as a list, has
+// the elements as its members, in order (the values of `enumeration Color
+// { Red, Green }`). sep is the separator of a list of one element.
+func treeList(dc *decl, sep string) *syntax.List {
+	t := dc.member.List.Tree
+	var list *syntax.List
+	syntax.Walk(dc.member.Node, func(n *syntax.Node) bool {
+		if list != nil || len(n.Children) == 0 {
+			return false
+		}
+		ls := syntax.Lists(t.Sub(n), syntax.ListSpec{Lists: []string{n.Kind}, Sep: sep})
+		if len(ls) > 0 && ls[0].Node == n && len(ls[0].Members) == len(dc.names) {
+			same := true
+			for i, m := range ls[0].Members {
+				same = same && m.Name == dc.names[i]
+			}
+			if same {
+				list = ls[0]
+			}
+		}
+		return list == nil
+	})
+	return list
+}
+
+// settingKey is what of the input, besides its name and text, the spots
+// of a relation may depend on: the release and the flags.
+func settingKey(in relation.Input) string {
+	var b strings.Builder
+	b.WriteString(in.Release)
+	for _, dim := range slices.Sorted(maps.Keys(in.Flags)) {
+		b.WriteString("\x00" + dim + "=" + in.Flags[dim])
+	}
+	return b.String()
 }

@@ -3,17 +3,11 @@ package yamlrel
 import (
 	"context"
 	"fmt"
-	"maps"
-	"slices"
-	"strings"
 
 	"github.com/goccy/go-yaml/ast"
 
 	"github.com/mcpt-tool/mcpt/internal/suggest"
 	"github.com/mcpt-tool/mcpt/internal/yamlpos"
-	"github.com/mcpt-tool/mcpt/matrix"
-	"github.com/mcpt-tool/mcpt/relation"
-	"github.com/mcpt-tool/mcpt/release"
 )
 
 // supportsYAML is what a pack says it holds for: the releases of the
@@ -109,105 +103,4 @@ func (s *supportsYAML) UnmarshalYAML(ctx context.Context, n ast.Node) error {
 		}
 	}
 	return nil
-}
-
-// addSupports takes what a file says its pack supports; a pack says it
-// once.
-func (d *defs) addSupports(y *supportsYAML) error {
-	if y == nil {
-		return nil
-	}
-	if d.supports != nil {
-		return yamlpos.Errorf(y.pos, "supports given twice (first at %s)", d.supports.Source)
-	}
-	var errs yamlpos.ErrorList
-	s := &relation.Supports{Source: y.pos.String()}
-	if y.Release != nil {
-		r, err := release.ParseRange(y.Release.Value)
-		if err != nil {
-			errs.Add(y.Release.At("supports: release: %v", err))
-		}
-		s.Releases = r
-	}
-	if y.given {
-		s.Flags = map[string][]string{}
-		for _, f := range y.Flags {
-			if err := matrix.CheckDimension(f.dim.Value); err != nil {
-				errs.Add(f.dim.At("supports: %v", err))
-				continue
-			}
-			if _, dup := s.Flags[f.dim.Value]; dup {
-				errs.Add(f.dim.At("supports: flag %s given twice", f.dim.Value))
-				continue
-			}
-			values := []string{}
-			for i, v := range f.values {
-				if err := matrix.CheckValue(v.Value); err != nil {
-					errs.Add(v.At("supports: %s: %v", f.dim.Value, err))
-					continue
-				}
-				if slices.Contains(values, v.Value) {
-					errs.Add(v.At("supports: %s: value %s given twice", f.dim.Value, v.Value))
-					continue
-				}
-				values = append(values, v.Value)
-				rs, ok := f.releases[i]
-				if !ok {
-					continue
-				}
-				r, err := release.ParseRange(rs.Value)
-				if err != nil {
-					errs.Add(rs.At("supports: %s: %s: %v", f.dim.Value, v.Value, err))
-					continue
-				}
-				if s.ValueReleases == nil {
-					s.ValueReleases = map[string]map[string]release.Range{}
-				}
-				if s.ValueReleases[f.dim.Value] == nil {
-					s.ValueReleases[f.dim.Value] = map[string]release.Range{}
-				}
-				s.ValueReleases[f.dim.Value][v.Value] = r
-			}
-			s.Flags[f.dim.Value] = values
-		}
-	}
-	d.supports = s
-	return errs.Err()
-}
-
-// flagsShape is what templates see of .flags: the dimensions the pack
-// knows, when it says which; of a pack that does not, nothing is known.
-func (d *defs) flagsShape() *shape {
-	if d.supports == nil || d.supports.Flags == nil {
-		return nil
-	}
-	return mapOf("flag the pack supports (supports.flags)", slices.Sorted(maps.Keys(d.supports.Flags))...)
-}
-
-// settingData adds what a template sees of the transpiler a test case
-// runs: .release, and .flags, dimension → value name, with "" for a
-// dimension the pack knows and the campaign does not set.
-func (d *defs) settingData(data map[string]any, in relation.Input) {
-	data["release"] = in.Release
-	flags := map[string]any{}
-	if d.supports != nil {
-		for dim := range d.supports.Flags {
-			flags[dim] = ""
-		}
-	}
-	for dim, v := range in.Flags {
-		flags[dim] = v
-	}
-	data["flags"] = flags
-}
-
-// settingKey is what of the input, besides its name and text, the spots
-// of a relation may depend on: the release and the flags.
-func settingKey(in relation.Input) string {
-	var b strings.Builder
-	b.WriteString(in.Release)
-	for _, dim := range slices.Sorted(maps.Keys(in.Flags)) {
-		b.WriteString("\x00" + dim + "=" + in.Flags[dim])
-	}
-	return b.String()
 }

@@ -8,12 +8,27 @@ import (
 	"testing"
 
 	"github.com/mcpt-tool/mcpt/syntax"
+	"github.com/mcpt-tool/mcpt/syntax/lang"
 	"github.com/mcpt-tool/mcpt/syntax/tsgrammar/typescript"
 )
 
-func TestRegistered(t *testing.T) {
-	if p, ok := syntax.Lookup("typescript"); !ok || p != typescript.Parser {
-		t.Fatal("importing the package does not register the typescript parser")
+// TestOffered: the parser is offered by passing it, under the name
+// relation files give it, beside mcpt's own grammars.
+func TestOffered(t *testing.T) {
+	linked, err := syntax.NewParsers(typescript.Parser)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := lang.With(linked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, ok := set.Lookup(typescript.Name); !ok || p != typescript.Parser {
+		t.Errorf("the set %v has no %s parser", set.Names(), typescript.Name)
+	}
+	l, _ := lang.Of("a.ts")
+	if p, err := l.Parser(set); err != nil || p != typescript.Parser {
+		t.Errorf("the parser of a.ts: %v, %v", p, err)
 	}
 }
 

@@ -1,14 +1,46 @@
 package yamlrel
 
+// The instantiate pass: an input read into a model, the instances of the
+// regions and the declarations of the kinds in them; instantiatetree.go
+// reads the tree regions.
+
 import (
 	"context"
 	"fmt"
-	"path"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/mcpt-tool/mcpt/syntax"
 )
+
+// models reads the inputs of the relations of a load into models (the
+// instantiate pass): the instances of the regions in an input and the
+// declarations of the kinds in them, with its parser (syntax:) for the
+// tree regions. A model is built once per input and kept in a small
+// cache, and never changed.
+type models struct {
+	d      *defs
+	parser syntax.Parser // nil when the files name none
+
+	cacheMu sync.Mutex
+	cache   map[string]*model
+
+	// lists and decls are the list types of the tree regions and the node
+	// types of the kinds (declTypes)
+	typesOnce    sync.Once
+	lists, decls map[string]bool
+}
+
+// newModels is what reads the inputs of relations of the definitions d.
+func newModels(d *defs) *models {
+	ms := &models{d: d}
+	if d.syntax != nil {
+		ms.parser = d.syntax.parser
+	}
+	return ms
+}
 
 // model is what the definitions see of one input: its lines, the captured
 // values, and the declarations found in each instance of each region.
@@ -25,7 +57,7 @@ type model struct {
 	tree      *syntax.Tree // the input's syntax tree, when a tree region needed it
 
 	// found memoises each relation's spots in this input (per input name,
-	// release and flags, which spots.only may look at): the engine mutates the same seed at
+	// release and flags, which spots.if may look at): the engine mutates the same seed at
 	// one spot after another, and finding the spots is the costly part.
 	foundMu sync.Mutex
 	found   map[foundKey]foundSpots
@@ -36,17 +68,6 @@ type model struct {
 	// once (globals).
 	globalOnce sync.Once
 	global     *globalMaps
-}
-
-type foundKey struct {
-	r       *rel
-	name    string
-	setting string // the release and flags (settingKey), which spots.only may look at
-}
-
-type foundSpots struct {
-	spots []*spot
-	err   error
 }
 
 type regionInst struct {
@@ -94,32 +115,33 @@ func (d *decl) key() string {
 
 // parse returns the model of src, from a small cache: the engine mutates
 // the same seeds over and over, and a model is never changed once built.
-func (d *defs) parse(ctx context.Context, src []byte) *model {
-	d.cacheMu.Lock()
-	m, ok := d.cache[string(src)]
-	d.cacheMu.Unlock()
+func (ms *models) parse(ctx context.Context, src []byte) *model {
+	ms.cacheMu.Lock()
+	m, ok := ms.cache[string(src)]
+	ms.cacheMu.Unlock()
 	if ok {
 		return m
 	}
-	m = d.build(ctx, src)
+	m = ms.build(ctx, src)
 	if ctx.Err() != nil {
 		return m // maybe cut short: built again when asked again
 	}
-	d.cacheMu.Lock()
-	defer d.cacheMu.Unlock()
-	if d.cache == nil {
-		d.cache = map[string]*model{}
+	ms.cacheMu.Lock()
+	defer ms.cacheMu.Unlock()
+	if ms.cache == nil {
+		ms.cache = map[string]*model{}
 	}
-	if len(d.cache) >= modelCacheSize {
-		clear(d.cache) // simple and bounded; seeds come back in rounds
+	if len(ms.cache) >= modelCacheSize {
+		clear(ms.cache) // simple and bounded; seeds come back in rounds
 	}
-	d.cache[string(src)] = m
+	ms.cache[string(src)] = m
 	return m
 }
 
 const modelCacheSize = 512
 
-func (d *defs) build(ctx context.Context, src []byte) *model {
+func (ms *models) build(ctx context.Context, src []byte) *model {
+	d := ms.d
 	m := &model{src: string(src), captures: map[string]string{}, regions: map[string][]*regionInst{}, decls: map[string][]*decl{}}
 	text := m.src
 	off := 0
@@ -153,7 +175,7 @@ func (d *defs) build(ctx context.Context, src []byte) *model {
 		if r.whole {
 			inst := &regionInst{from: -1, to: len(m.lines), groups: map[string]string{}}
 			m.regions[rname] = append(m.regions[rname], inst)
-			d.scanRegion(m, rname, inst)
+			ms.scanRegion(m, rname, inst)
 			continue
 		}
 		for i := 0; i < len(m.lines); i++ {
@@ -174,16 +196,17 @@ func (d *defs) build(ctx context.Context, src []byte) *model {
 				}
 			}
 			m.regions[rname] = append(m.regions[rname], inst)
-			d.scanRegion(m, rname, inst)
+			ms.scanRegion(m, rname, inst)
 			i = inst.to
 		}
 	}
-	d.buildTree(ctx, m)
-	d.finish(ctx, m)
+	ms.buildTree(ctx, m)
+	ms.finish(ctx, m)
 	return m
 }
 
-func (d *defs) scanRegion(m *model, rname string, inst *regionInst) {
+func (ms *models) scanRegion(m *model, rname string, inst *regionInst) {
+	d := ms.d
 	var last *decl
 	for i := inst.from + 1; i < inst.to; i++ {
 		line := m.lines[i]
@@ -263,13 +286,6 @@ func splitList(src string, beg, end int, sep string) ([]string, [][2]int) {
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
-// inputData is .input: the name of the input file, that name without its
-// extension (code generators name output files after it) and the text of
-// the input.
-func inputData(name, src string) map[string]any {
-	return map[string]any{"name": name, "stem": strings.TrimSuffix(name, path.Ext(name)), "text": src}
-}
-
 // itemMap is how templates see one declaration: its kind, name (the name
 // group, else the last name of its list), list of names, 1-based line, the
 // text of its line, its index within its region instance, the named groups
@@ -301,7 +317,8 @@ func itemMap(m *model, inst *regionInst, dc *decl, index int) map[string]any {
 
 // finish builds what templates see of the declarations of a model: an item
 // map per declaration and the lists of .decls.
-func (d *defs) finish(ctx context.Context, m *model) {
+func (ms *models) finish(ctx context.Context, m *model) {
+	d := ms.d
 	m.declItems = map[string]any{}
 	for _, kn := range d.kindList {
 		m.declItems[kn] = []map[string]any{}
@@ -322,7 +339,7 @@ func (d *defs) finish(ctx context.Context, m *model) {
 			m.declItems[kn] = items
 		}
 	}
-	if err := d.itemLets(ctx, m); m.err == nil {
+	if err := ms.itemLets(ctx, m); m.err == nil {
 		m.err = err
 	}
 }
@@ -334,7 +351,8 @@ func (d *defs) finish(ctx context.Context, m *model) {
 // first let of every declaration, then the second, and so on, so that the
 // k-th let of a declaration sees the lets before k of every declaration
 // (a field's copy is noexcept when the fields of the struct it names are).
-func (d *defs) itemLets(ctx context.Context, m *model) error {
+func (ms *models) itemLets(ctx context.Context, m *model) error {
+	d := ms.d
 	tables := d.tableData()
 	var b letBudget
 	for round := 0; ; round++ {
@@ -381,4 +399,22 @@ func (d *defs) itemLets(ctx context.Context, m *model) error {
 			return nil
 		}
 	}
+}
+
+var wsRE = regexp.MustCompile(`\s+`)
+
+func collapse(s string) string { return strings.TrimSpace(wsRE.ReplaceAllString(s, " ")) }
+
+func lineIndex(m *model, off int) int {
+	i, _ := slices.BinarySearch(m.offsets, off+1)
+	return i - 1
+}
+
+// lineText is the text templates see as a declaration's .text: its line,
+// or in a tree region its member's text.
+func (dc *decl) lineText(m *model) string {
+	if dc.text != "" {
+		return dc.text
+	}
+	return m.lines[dc.line]
 }
