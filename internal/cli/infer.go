@@ -41,6 +41,14 @@ func (f *inlineFlags) given() bool { return f.Transpiler != "" || len(f.Seeds) >
 // error.
 func (f *inlineFlags) configYAML(cfg string) ([]byte, error) {
 	switch {
+	case cfg != defaultConfig && f.Transpiler == "":
+		// -c with --seeds or --syntax: the user meant to change the
+		// configuration's seeds, which these flags do not
+		flag := "--seeds"
+		if len(f.Seeds) == 0 {
+			flag = "--syntax"
+		}
+		return nil, usageErr("-c %s and %s: %s goes with --transpiler (a campaign without a configuration); a configuration names its seeds and parser itself (seeds: and syntax: in %s)", cfg, flag, flag, cfg)
 	case cfg != defaultConfig:
 		return nil, usageErr("-c %s and --transpiler: the campaign is in the configuration or on the command line, not both", cfg)
 	case f.Transpiler == "":
