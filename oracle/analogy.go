@@ -137,7 +137,7 @@ func (c *Analogy) decide(o, o2 tree.Tree, loose bool) (Verdict, bool) {
 		if !slices.Contains(seenForm, true) {
 			seenForm = everywhere
 		}
-		want, count, at := c.siblingLines(f, text, starts, scs, kin, seenForm, mask, held)
+		want, count, at := c.siblingLines(f, text, starts, scs, kin, seenForm, c.doubt(seenForm), mask, held)
 		if len(want) > 0 {
 			files = append(files, fileLines{f, in, want, count, at})
 		}
@@ -267,7 +267,7 @@ func alikeIn(r Rename, held map[string]bool) bool {
 // once, and how many times each occurs (by pattern key). A line whose
 // every mention of the sibling is ambiguous is left out. The texts of the
 // sibling's occurrences on the lines returned are added to held.
-func (c *Analogy) siblingLines(f, text string, starts []int, scs []*scanner, kin []scanner, seenForm []bool, mask func(string) string, held map[string]bool) ([]*pattern, map[string]int, map[string][]int) {
+func (c *Analogy) siblingLines(f, text string, starts []int, scs []*scanner, kin []scanner, seenForm, doubt []bool, mask func(string) string, held map[string]bool) ([]*pattern, map[string]int, map[string][]int) {
 	var want []*pattern
 	count := map[string]int{}
 	at := map[string][]int{}
@@ -295,6 +295,9 @@ func (c *Analogy) siblingLines(f, text string, starts []int, scs []*scanner, kin
 		line := lineAt(text, starts, i)
 		occ := c.ownWords(line, scs[0].find(line), has, hasWord)
 		if len(occ) == 0 || commentLine(f, line) || c.Skip != nil && c.Skip.MatchString(line) || mentionsAny(line, kin) || !slices.ContainsFunc(occ, func(s span) bool { return c.seen(line[s.beg:s.end], seenForm) }) {
+			continue
+		}
+		if slices.ContainsFunc(occ, func(s span) bool { return c.doubted(line[s.beg:s.end], doubt) }) {
 			continue
 		}
 		if c.ambiguous(line, occ, has) || c.unrecognised(line, scs) || c.Common && !c.kinHas(line, occ, has) {
@@ -732,6 +735,49 @@ func (c *Analogy) formsInAny(o2 tree.Tree) []bool {
 		}
 	}
 	return seen
+}
+
+// doubt returns, by form, whether the new name's form is one that
+// generators spell in more than one way and o′ does not hold it as
+// predicted (seen). Such are the forms that drop the underscores of a
+// name where a digit follows one: protoc-gen-go writes a_2b as A_2B,
+// where Pascal case gives A2b and a JSON name a2b.
+func (c *Analogy) doubt(seen []bool) []bool {
+	to := c.Renames[0].To.Forms
+	out := make([]bool, len(seen))
+	if len(to) == 0 || !underscoreDigit(to[0]) {
+		return out
+	}
+	for k := range out {
+		out[k] = k < len(to) && !seen[k] && !strings.ContainsAny(to[k], "_-")
+	}
+	return out
+}
+
+// underscoreDigit reports whether s has an underscore followed by a digit.
+func underscoreDigit(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] == '_' && isDigit(s[i+1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// doubted reports whether an occurrence of the sibling stands only for
+// forms in doubt (see doubt): the new name's line there cannot be
+// predicted, and the sibling's line is left out.
+func (c *Analogy) doubted(text string, doubt []bool) bool {
+	in := false
+	for k, f := range c.Renames[0].From.Forms {
+		if f == text {
+			if k >= len(doubt) || !doubt[k] {
+				return false
+			}
+			in = true
+		}
+	}
+	return in
 }
 
 // seen reports whether an occurrence of the sibling, in whichever of its

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpt-tool/mcpt/internal/namecase"
 	"github.com/mcpt-tool/mcpt/tree"
 )
 
@@ -872,5 +873,48 @@ func TestAnalogyReflow(t *testing.T) {
 	bad := strings.Replace(fu, "    ? BigInt(object.zqnewname)\n", "    ? Number(object.zqnewname)\n", 1)
 	if v := c.Decide(o, tree.Tree{"m.ts": []byte(bad)}); len(v.Fails) != 1 {
 		t.Errorf("wrapped and changed: want a failure, got %+v", v)
+	}
+}
+
+// TestAnalogyDigitAfterUnderscore: a new field named with a digit after an
+// underscore (zqa_2zqb) has a Pascal case that generators spell in more
+// than one way: protoc-gen-go writes Zqa_2Zqb (foxglove's
+// CameraCalibration.proto, beside distortion_model, was a false alarm of
+// the derived Go pack). The sibling's lines that hold it in that form are
+// left out when o′ does not have the predicted spelling, and checked when
+// it has.
+func TestAnalogyDigitAfterUnderscore(t *testing.T) {
+	forms := func(s string) Name {
+		return NewName([]string{s, namecase.Snake(s), namecase.Upper(s), namecase.Camel(s), namecase.Pascal(s)})
+	}
+	c := &Analogy{Renames: []Rename{{From: forms("distortion_model"), To: forms("zqa_2zqb")}}, Others: []Name{forms("timestamp")}}
+	o := tree.Tree{"c.pb.go": []byte("type C struct {\n" +
+		"\tTimestamp string `protobuf:\"bytes,1,opt,name=timestamp,proto3\" json:\"timestamp,omitempty\"`\n" +
+		"\tDistortionModel string `protobuf:\"bytes,3,opt,name=distortion_model,json=distortionModel,proto3\" json:\"distortion_model,omitempty\"`\n" +
+		"}\n" +
+		"func (x *C) GetDistortionModel() string {\n" +
+		"\t\"distortion_model\",\n")}
+	add := func(field, getter string, table bool) tree.Tree {
+		s := strings.Replace(string(o["c.pb.go"]), "}\n", field+"}\n", 1) + getter
+		if table {
+			s += "\t\"zqa_2zqb\",\n"
+		}
+		return tree.Tree{"c.pb.go": []byte(s)}
+	}
+	field := func(pascal string) string {
+		return "\t" + pascal + " string `protobuf:\"bytes,4,opt,name=zqa_2zqb,json=zqa2zqb,proto3\" json:\"zqa_2zqb,omitempty\"`\n"
+	}
+	if v := c.Decide(o, add(field("Zqa_2Zqb"), "func (x *C) GetZqa_2Zqb() string {\n", true)); len(v.Fails) != 0 {
+		t.Errorf("protoc-gen-go's spelling: false alarm %+v", v.Fails)
+	}
+	// predicted spelling: checked as any other name
+	if v := c.Decide(o, add(field("Zqa2zqb"), "func (x *C) GetZqa2zqb() string {\n", true)); len(v.Fails) != 0 {
+		t.Errorf("the predicted spelling: false alarm %+v", v.Fails)
+	}
+	if v := c.Decide(o, add(field("Zqa2zqb"), "func (x *C) GetZqa2zqb() string {\n", false)); len(v.Fails) != 1 {
+		t.Errorf("a line in a form with no doubt missing: want a failure, got %+v", v)
+	}
+	if v := c.Decide(o, add(field("Zqa2zqb"), "", true)); len(v.Fails) != 1 {
+		t.Errorf("the getter missing in the predicted spelling: want a failure, got %+v", v)
 	}
 }
