@@ -922,3 +922,26 @@ func ReproCommand(mcpt, dir string) string {
 	}
 	return mcpt + " repro " + filepath.ToSlash(filepath.Clean(dir))
 }
+
+// FillEvidence completes each lean finding of fs (see result.Finding.Lean)
+// with the whole-file evidence its bundle's finding.json keeps, read
+// through r, the output directory the findings' bundle paths are relative
+// to. A bundle that is not there, cannot be read or holds other evidence
+// than the finding's sum names leaves the finding lean: its diff and
+// everything else stay, and the report reads what the bundle has.
+func (r *Reader) FillEvidence(fs []result.Finding) {
+	for i := range fs {
+		f := &fs[i]
+		if !f.IsLean() || f.Bundle == "" {
+			continue
+		}
+		data, err := r.ReadFile(path.Join(f.Bundle, FindingFile))
+		if err != nil {
+			continue
+		}
+		var bf result.Finding
+		if json.Unmarshal(data, &bf) == nil {
+			f.Fill(&bf)
+		}
+	}
+}

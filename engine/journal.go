@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mcpt-tool/mcpt/bundle"
+	"github.com/mcpt-tool/mcpt/result"
 )
 
 // The journal is OUT/journal.jsonl: a header line with the fingerprint of
@@ -286,6 +287,56 @@ func unseal(prev, line []byte) (body, sum []byte, err error) {
 	return body, sum, nil
 }
 
+// leanCase is cr as the journal keeps it: its findings with a bundle
+// lean (see result.Finding.Lean), their whole-file evidence in the
+// bundle, which is written before the case is journaled. cr itself is
+// left as it is.
+func leanCase(cr *CaseResult) *CaseResult {
+	lean := cr
+	for i := range cr.Findings {
+		f := cr.Findings[i].Lean()
+		if f.EvidenceSum == cr.Findings[i].EvidenceSum {
+			continue
+		}
+		if lean == cr {
+			c := *cr
+			c.Findings = slices.Clone(cr.Findings)
+			lean = &c
+		}
+		lean.Findings[i] = f
+	}
+	return lean
+}
+
+// evidence reads back, on resume, the whole-file evidence of the lean
+// findings of journaled cases from their bundles, so that a resumed
+// campaign holds the findings an uninterrupted one holds (their groups'
+// examples and titles read that evidence). The output directory is
+// opened on the first lean finding.
+type evidence struct {
+	dir string
+	rd  *bundle.Reader
+	err error
+}
+
+func (e *evidence) fill(cr *CaseResult) {
+	if !slices.ContainsFunc(cr.Findings, func(f result.Finding) bool { return f.IsLean() }) {
+		return
+	}
+	if e.rd == nil && e.err == nil {
+		e.rd, e.err = bundle.Open(e.dir)
+	}
+	if e.rd != nil {
+		e.rd.FillEvidence(cr.Findings)
+	}
+}
+
+func (e *evidence) close() {
+	if e.rd != nil {
+		e.rd.Close()
+	}
+}
+
 // removeBundleTemps removes what mcpt wrote in the temporary directories
 // of bundles that a kill left half-written (see bundle.RemoveTemps).
 func removeBundleTemps(dir string) error {
@@ -414,7 +465,7 @@ func (jr *journalReader) record(line []byte, rp *resumePoint) error {
 }
 
 func (j *journal) append(cr *CaseResult, elapsed time.Duration) error {
-	b, err := json.Marshal(record{CaseResult: cr, ElapsedNS: elapsed.Nanoseconds()})
+	b, err := json.Marshal(record{CaseResult: leanCase(cr), ElapsedNS: elapsed.Nanoseconds()})
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,8 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -120,6 +122,51 @@ type Finding struct {
 	// follow-up, when it came after the group had its bundles: it keeps
 	// its evidence and a bundle of its own, for mcpt reduce.
 	Candidate bool `json:"candidate,omitempty"`
+	// EvidenceSum marks a finding written without the whole files of its
+	// evidence (Expected and Actual), which its bundle's finding.json
+	// keeps (see Lean): the hash of the two, by which they are read back.
+	EvidenceSum string `json:"evidence_sum,omitempty"`
+}
+
+// Lean returns f as the journal and report.json keep it: a finding with
+// a bundle leaves the whole files of its evidence (Expected and Actual,
+// the predicted and the actual content of File) to the bundle's
+// finding.json, and keeps their hash (EvidenceSum); its diff, the
+// differing hunks with their context, stays. Any other finding is
+// returned as it is.
+func (f Finding) Lean() Finding {
+	if f.Bundle == "" || f.Expected == "" && f.Actual == "" {
+		return f
+	}
+	f.EvidenceSum = EvidenceSum(f.Expected, f.Actual)
+	f.Expected, f.Actual = "", ""
+	return f
+}
+
+// IsLean tells whether f was written without its whole-file evidence (see
+// Finding.Lean), which its bundle keeps.
+func (f *Finding) IsLean() bool { return f.EvidenceSum != "" && f.Expected == "" && f.Actual == "" }
+
+// Fill completes the lean finding f with the evidence of bf, the finding
+// its bundle's finding.json holds, when that is the evidence f's sum
+// names; it tells whether it did. A finding that is not lean is left as
+// it is.
+func (f *Finding) Fill(bf *Finding) bool {
+	if !f.IsLean() || bf.ID != f.ID || EvidenceSum(bf.Expected, bf.Actual) != f.EvidenceSum {
+		return false
+	}
+	f.Expected, f.Actual, f.EvidenceSum = bf.Expected, bf.Actual, ""
+	return true
+}
+
+// EvidenceSum is the hash of a finding's expected and actual content that
+// a lean finding keeps (see Finding.Lean).
+func EvidenceSum(expected, actual string) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%d\x00", len(expected))
+	io.WriteString(h, expected)
+	io.WriteString(h, actual)
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)[:16])
 }
 
 // Strip leaves out what a counted finding does not keep (see Counted)
@@ -127,7 +174,7 @@ type Finding struct {
 func (f *Finding) Strip() {
 	f.Expected, f.Actual, f.Diff, f.Stderr = "", "", "", ""
 	f.Bindings, f.Fresh = nil, nil
-	f.Bundle, f.Candidate, f.Counted = "", false, true
+	f.Bundle, f.Candidate, f.Counted, f.EvidenceSum = "", false, true, ""
 	if len(f.Message) > maxCountedMessage {
 		cut := maxCountedMessage
 		for cut > 0 && !utf8.RuneStart(f.Message[cut]) {
@@ -603,9 +650,11 @@ func Decode(rd io.Reader) (*Report, error) {
 }
 
 // Save writes the report as indented JSON, atomically, the same bytes
-// as json.MarshalIndent(r, "", "  ") and a newline. The findings are
-// encoded one at a time, so that the text of a report of tens of
-// thousands of findings is never held whole.
+// as json.MarshalIndent(r, "", "  ") and a newline, but for the findings
+// with a bundle, which are written lean (Finding.Lean: the bundle keeps
+// their whole-file evidence). The findings are encoded one at a time, so
+// that the text of a report of tens of thousands of findings is never
+// held whole.
 func (r *Report) Save(path string) error {
 	return WriteAtomic(path, r.encode)
 }
@@ -643,7 +692,8 @@ func (r *Report) encode(w io.Writer) error {
 		if i == 0 {
 			sep = "\n    "
 		}
-		fb, err := json.MarshalIndent(&r.Findings[i], "    ", "  ")
+		lean := r.Findings[i].Lean()
+		fb, err := json.MarshalIndent(&lean, "    ", "  ")
 		if err != nil {
 			return err
 		}
