@@ -2,6 +2,7 @@ package report
 
 import (
 	"maps"
+	"net/url"
 	"path"
 	"path/filepath"
 	"slices"
@@ -49,7 +50,10 @@ func newExample(out *bundle.Reader, f0 *result.Finding, bud *budget, full bool) 
 		ex.Output, ex.OutNote = outputChange(out, &f, ex.Compared)
 		ev.o, ev.okO, ev.side = out.base, out.okBase, ex.Output
 		if full {
-			ex.OutO, ex.OutO2 = fullText(out.base, out.okBase), fullText(out.follow, out.okFollow)
+			// The whole files are the bundle's: the page links to them
+			// rather than holding a copy of each.
+			ex.OutO = bundleFile(bundle.BaseOutDir, f.File, out.base, out.okBase)
+			ex.OutO2 = bundleFile(bundle.FollowOutDir, f.File, out.follow, out.okFollow)
 		}
 	}
 	if full {
@@ -70,6 +74,27 @@ func fullText(s string, ok bool) []uline {
 		return nil
 	}
 	return plainLines(s)
+}
+
+// bundleFile is the link to the file name of the bundle directory dir,
+// relative to the bundle, with its size in lines, or nil when the bundle
+// does not hold it.
+func bundleFile(dir, name, text string, ok bool) *fileLink {
+	if !ok {
+		return nil
+	}
+	u := dir
+	for _, seg := range strings.Split(name, "/") {
+		u += "/" + url.PathEscape(seg)
+	}
+	return &fileLink{Path: u, Lines: countLines(text)}
+}
+
+// fileLink is a file of a bundle that a page links to: its path in the
+// bundle.
+type fileLink struct {
+	Path  string
+	Lines int
 }
 
 // pair is a file as the base and as the follow-up hold it.
