@@ -182,6 +182,9 @@ func openJournal(dir string, fp map[string]string, resume bool, check func(*Case
 	if !resume {
 		return createJournal(p, fp)
 	}
+	if err := UnpackJournal(dir); err != nil {
+		return nil, none, err
+	}
 	f, err := os.Open(p)
 	if err != nil {
 		return nil, none, fmt.Errorf("%w: %w", ErrCannotResume, err)
