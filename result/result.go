@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -126,6 +127,50 @@ type Finding struct {
 	// evidence (Expected and Actual), which its bundle's finding.json
 	// keeps (see Lean): the hash of the two, by which they are read back.
 	EvidenceSum string `json:"evidence_sum,omitempty"`
+	// Evidence is, in a bundle's finding.json, Expected and Actual kept
+	// as edits of the failing file the bundle holds (see Evidence); nil
+	// where they are whole or left out.
+	Evidence *Evidence `json:"evidence,omitempty"`
+}
+
+// Evidence is a finding's expected and actual content kept as edits, by
+// a bundle that holds the follow-up's output: Actual is the failing file
+// of followup-out/ with the edits Actual (what the configuration's
+// normalize rules changed), Expected is Actual with the edits Expected.
+// The finding's EvidenceSum checks what they give.
+type Evidence struct {
+	Actual   []Edit `json:"actual"`
+	Expected []Edit `json:"expected"`
+}
+
+// Edit replaces the bytes Start to End of a text with New. It is
+// written as one string, "START-END:NEW", so that a finding.json keeps
+// an edit on a line.
+type Edit struct {
+	Start, End int
+	New        string
+}
+
+// MarshalJSON writes e as "START-END:NEW".
+func (e Edit) MarshalJSON() ([]byte, error) {
+	return json.Marshal(fmt.Sprintf("%d-%d:%s", e.Start, e.End, e.New))
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (e *Edit) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	span, repl, ok := strings.Cut(s, ":")
+	from, to, ok2 := strings.Cut(span, "-")
+	start, err1 := strconv.Atoi(from)
+	end, err2 := strconv.Atoi(to)
+	if !ok || !ok2 || err1 != nil || err2 != nil || start < 0 || end < start {
+		return fmt.Errorf("edit %.40q: not START-END:NEW", s)
+	}
+	*e = Edit{Start: start, End: end, New: repl}
+	return nil
 }
 
 // Lean returns f as the journal and report.json keep it: a finding with
@@ -135,6 +180,7 @@ type Finding struct {
 // differing hunks with their context, stays. Any other finding is
 // returned as it is.
 func (f Finding) Lean() Finding {
+	f.Evidence = nil
 	if f.Bundle == "" || f.Expected == "" && f.Actual == "" {
 		return f
 	}
@@ -146,6 +192,9 @@ func (f Finding) Lean() Finding {
 // IsLean tells whether f was written without its whole-file evidence (see
 // Finding.Lean), which its bundle keeps.
 func (f *Finding) IsLean() bool { return f.EvidenceSum != "" && f.Expected == "" && f.Actual == "" }
+
+// Lean and Fill work on findings as the journal and report.json keep
+// them, without the edits of a bundle's finding.json (see Evidence).
 
 // Fill completes the lean finding f with the evidence of bf, the finding
 // its bundle's finding.json holds, when that is the evidence f's sum
