@@ -48,8 +48,13 @@ type journal struct {
 const (
 	journalName = "journal.jsonl"
 	// journalVersion 3 added the records' checksums, 4 the findings
-	// counted in their group (without evidence) and the candidates.
-	journalVersion = 4
+	// counted in their group (without evidence) and the candidates, 5
+	// the lean findings (evidence_sum: their whole files in their
+	// bundles). A journal of version 4 is read as well: its findings are
+	// whole.
+	journalVersion = 5
+	// journalOldest is the oldest version resumed.
+	journalOldest = 4
 )
 
 // JournalName is the file name of the journal in the output directory.
@@ -423,10 +428,10 @@ func (jr *journalReader) header(line []byte) error {
 	if h.Journal < 3 {
 		return fmt.Errorf("a journal of an earlier mcpt (version %d, without the checksums of version 3), which this one does not resume: finish the campaign with the mcpt that began it, or start afresh", h.Journal)
 	}
-	if h.Journal < journalVersion {
+	if h.Journal < journalOldest {
 		return fmt.Errorf("a journal of an earlier mcpt (version %d, which bundled every finding; this one writes version %d), which this one does not resume: finish the campaign with the mcpt that began it, or start afresh", h.Journal, journalVersion)
 	}
-	if h.Journal != journalVersion {
+	if h.Journal > journalVersion {
 		return fmt.Errorf("a journal of another version of mcpt (%d, this one writes %d)", h.Journal, journalVersion)
 	}
 	jr.fingerprint = h.Fingerprint
