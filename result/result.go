@@ -699,11 +699,13 @@ func Decode(rd io.Reader) (*Report, error) {
 }
 
 // Save writes the report as indented JSON, atomically, the same bytes
-// as json.MarshalIndent(r, "", "  ") and a newline, but for the findings
-// with a bundle, which are written lean (Finding.Lean: the bundle keeps
-// their whole-file evidence). The findings are encoded one at a time, so
-// that the text of a report of tens of thousands of findings is never
-// held whole.
+// as json.MarshalIndent(r, "", "  ") and a newline, but for the findings:
+// each is written on a line of its own, unindented (a finding's lines
+// were most of the report of a long campaign, and one line is one
+// finding to grep), and a finding with a bundle is written lean
+// (Finding.Lean: the bundle keeps its whole-file evidence). The findings
+// are encoded one at a time, so that the text of a report of tens of
+// thousands of findings is never held whole.
 func (r *Report) Save(path string) error {
 	return WriteAtomic(path, r.encode)
 }
@@ -742,7 +744,7 @@ func (r *Report) encode(w io.Writer) error {
 			sep = "\n    "
 		}
 		lean := r.Findings[i].Lean()
-		fb, err := json.MarshalIndent(&lean, "    ", "  ")
+		fb, err := json.Marshal(&lean)
 		if err != nil {
 			return err
 		}

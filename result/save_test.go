@@ -13,7 +13,8 @@ import (
 // TestSaveEncoding: Save, which encodes the findings one at a time,
 // writes the bytes of json.MarshalIndent and a newline, whatever the
 // findings hold (text that looks like the report's own fields, markup,
-// no findings at all), the findings with a bundle lean.
+// no findings at all), but for the findings: one a line, unindented,
+// those with a bundle lean.
 func TestSaveEncoding(t *testing.T) {
 	tricky := "\n  \"findings\": [],\n  \"groups\": <b>&</b> \u2032"
 	reports := map[string]*Report{
@@ -45,6 +46,7 @@ func TestSaveEncoding(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			want = oneLine(t, want)
 			path := filepath.Join(t.TempDir(), "report.json")
 			if err := r.Save(path); err != nil {
 				t.Fatal(err)
@@ -56,7 +58,7 @@ func TestSaveEncoding(t *testing.T) {
 			if !bytes.Equal(got, append(want, '\n')) {
 				t.Errorf("Save wrote\n%s\nwant\n%s", got, want)
 			}
-			if name == "findings" && (!bytes.Contains(got, []byte(`"evidence_sum": "sha256:`)) || bytes.Contains(got, []byte(`"actual": "b\n"`))) {
+			if name == "findings" && (!bytes.Contains(got, []byte(`"evidence_sum":"sha256:`)) || bytes.Contains(got, []byte(`"actual":"b\n"`))) {
 				t.Errorf("the finding with a bundle is not lean:\n%s", got)
 			}
 		})
@@ -141,4 +143,34 @@ func TestLeanFill(t *testing.T) {
 	if g.Fill(&f) {
 		t.Error("a whole finding was filled again")
 	}
+}
+
+// oneLine rewrites the findings of an indented report (b, as
+// json.MarshalIndent writes it) one a line, unindented, as Save does.
+func oneLine(t *testing.T, b []byte) []byte {
+	t.Helper()
+	head, rest, ok := bytes.Cut(b, []byte("\n  \"findings\": [\n"))
+	if !ok {
+		return b
+	}
+	body, tail, ok := bytes.Cut(rest, []byte("\n  ]"))
+	if !ok {
+		t.Fatal("no end of the findings")
+	}
+	var fs []json.RawMessage
+	if err := json.Unmarshal(append(append([]byte("["), body...), ']'), &fs); err != nil {
+		t.Fatal(err)
+	}
+	out := append(head, "\n  \"findings\": ["...)
+	for i, f := range fs {
+		var c bytes.Buffer
+		if err := json.Compact(&c, f); err != nil {
+			t.Fatal(err)
+		}
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(append(out, "\n    "...), c.Bytes()...)
+	}
+	return append(append(out, "\n  ]"...), tail...)
 }
