@@ -36,6 +36,10 @@ import (
 // in the middle, even into another valid record, is refused on resume.
 // The journal appears whole with its header (a temporary file renamed into
 // place), and a journal a kill left empty is a campaign that did nothing.
+// A finding with a bundle is journaled lean (result.Finding.Lean), its
+// bundle written before; a resume reads its evidence back from there. A
+// campaign that ran to its end has its journal packed by its caller
+// (PackJournal), and a resume unpacks it first.
 type journal struct {
 	f        *os.File
 	w        *bufio.Writer
