@@ -29,7 +29,7 @@ import (
 
 // Layout of a bundle directory.
 const (
-	FindingFile  = "finding.json" // the finding, as in report.json but with all its evidence
+	FindingFile  = "finding.json" // the finding with all its evidence (expected and actual as edits of followup-out/, see result.Evidence)
 	BaseDir      = "base"         // the base input, under the seed's base name
 	FollowUpDir  = "followup"     // the follow-up input, same name
 	BaseOutDir   = "base-out"     // the base run's output tree
@@ -318,7 +318,8 @@ func (b *Bundle) writeFiles(dir string, s *Shared) (writtenFiles, error) {
 	if b.Repro != "" {
 		files[ReproFile] = []byte(b.Repro + "\n")
 	}
-	data, err := json.MarshalIndent(&b.Finding, "", "  ")
+	packed := packEvidence(b.Finding, b.FollowUpOut)
+	data, err := json.MarshalIndent(&packed, "", "  ")
 	if err != nil {
 		return w, err
 	}
@@ -849,6 +850,9 @@ func (r *Reader) Load(rel string) (*Bundle, error) {
 	if b.FollowUpOut, err = r.readTree(path.Join(rel, FollowOutDir), &size); err != nil {
 		return nil, err
 	}
+	if b.Finding.Evidence != nil {
+		unpackEvidence(&b.Finding, b.FollowUpOut[b.Finding.File])
+	}
 	return b, nil
 }
 
@@ -921,4 +925,28 @@ func ReproCommand(mcpt, dir string) string {
 		mcpt = "mcpt"
 	}
 	return mcpt + " repro " + filepath.ToSlash(filepath.Clean(dir))
+}
+
+// FillEvidence completes each lean finding of fs (see result.Finding.Lean)
+// with the whole-file evidence its bundle's finding.json keeps, read
+// through r, the output directory the findings' bundle paths are relative
+// to. A bundle that is not there, cannot be read or holds other evidence
+// than the finding's sum names leaves the finding lean: its diff and
+// everything else stay, and the report reads what the bundle has.
+func (r *Reader) FillEvidence(fs []result.Finding) {
+	for i := range fs {
+		f := &fs[i]
+		if !f.IsLean() || f.Bundle == "" {
+			continue
+		}
+		data, err := r.ReadFile(path.Join(f.Bundle, FindingFile))
+		if err != nil {
+			continue
+		}
+		var bf result.Finding
+		if json.Unmarshal(data, &bf) == nil {
+			r.unpackIn(f.Bundle, &bf)
+			f.Fill(&bf)
+		}
+	}
 }

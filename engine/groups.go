@@ -230,14 +230,17 @@ type caseWork struct {
 
 // complete confirms a case whose findings include kept ones (the runs
 // its worker made are not made again): in full when one is its group's
-// first (its base too, when no case of its seed ran that again before),
-// else by one re-run of its follow-up; and writes their bundles.
+// first (its base too, when no case of its seed ran that again before);
+// a later kept finding (the second and third of a group, a candidate)
+// has the one re-run its worker made when its case seed picked it, as a
+// counted finding has (ConfirmsCounted), and no other. It writes their
+// bundles.
 // A case whose confirmation fails becomes a skipped one, as in
 // Tester.Run.
 func (r *runner) complete(ctx context.Context, cr *CaseResult) error {
 	w := cr.work
 	b := &Base{Seed: w.seed, Result: w.base.res, Files: w.base.files}
-	followUps, bases := 1, 0
+	followUps, bases := 0, 0
 	if w.first {
 		followUps = r.tester.confirmRuns()
 	}

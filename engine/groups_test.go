@@ -132,9 +132,9 @@ func TestBundlesPerGroup(t *testing.T) {
 	}
 	// A case with its group's first finding was run again confirm times,
 	// and its base with it when no case of its seed ran that again
-	// before; one with another of the first K findings of its
-	// group, once; one with counted findings only, once when its case
-	// seed picks it (one in DefaultConfirmCounted), and with
+	// before; one with another of the first K findings of its group,
+	// a candidate or counted findings only, once when its case seed
+	// picks it (one in DefaultConfirmCounted), and with
 	// ConfirmCounted 1, every one once; with CountUnconfirmed, none.
 	reruns := func(r *result.Report, every int) (want, firsts, picked int) {
 		role := map[int]int{} // by case: 2 a group's first, 1 kept, 0 counted
@@ -161,9 +161,9 @@ func TestBundlesPerGroup(t *testing.T) {
 					baseRun[seedOf[c]] = true
 				}
 				firsts++
-			case role[c] == 1:
-				want++
 			case engine.ConfirmsCounted(caseSeed[c], every):
+				// A later kept finding is run again as a counted
+				// one is: when its case seed picks it.
 				want++
 				picked++
 			}

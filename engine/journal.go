@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mcpt-tool/mcpt/bundle"
+	"github.com/mcpt-tool/mcpt/result"
 )
 
 // The journal is OUT/journal.jsonl: a header line with the fingerprint of
@@ -35,6 +36,10 @@ import (
 // in the middle, even into another valid record, is refused on resume.
 // The journal appears whole with its header (a temporary file renamed into
 // place), and a journal a kill left empty is a campaign that did nothing.
+// A finding with a bundle is journaled lean (result.Finding.Lean), its
+// bundle written before; a resume reads its evidence back from there. A
+// campaign that ran to its end has its journal packed by its caller
+// (PackJournal), and a resume unpacks it first.
 type journal struct {
 	f        *os.File
 	w        *bufio.Writer
@@ -47,8 +52,13 @@ type journal struct {
 const (
 	journalName = "journal.jsonl"
 	// journalVersion 3 added the records' checksums, 4 the findings
-	// counted in their group (without evidence) and the candidates.
-	journalVersion = 4
+	// counted in their group (without evidence) and the candidates, 5
+	// the lean findings (evidence_sum: their whole files in their
+	// bundles). A journal of version 4 is read as well: its findings are
+	// whole.
+	journalVersion = 5
+	// journalOldest is the oldest version resumed.
+	journalOldest = 4
 )
 
 // JournalName is the file name of the journal in the output directory.
@@ -181,6 +191,9 @@ func openJournal(dir string, fp map[string]string, resume bool, check func(*Case
 	if !resume {
 		return createJournal(p, fp)
 	}
+	if err := UnpackJournal(dir); err != nil {
+		return nil, none, err
+	}
 	f, err := os.Open(p)
 	if err != nil {
 		return nil, none, fmt.Errorf("%w: %w", ErrCannotResume, err)
@@ -286,6 +299,56 @@ func unseal(prev, line []byte) (body, sum []byte, err error) {
 	return body, sum, nil
 }
 
+// leanCase is cr as the journal keeps it: its findings with a bundle
+// lean (see result.Finding.Lean), their whole-file evidence in the
+// bundle, which is written before the case is journaled. cr itself is
+// left as it is.
+func leanCase(cr *CaseResult) *CaseResult {
+	lean := cr
+	for i := range cr.Findings {
+		f := cr.Findings[i].Lean()
+		if f.EvidenceSum == cr.Findings[i].EvidenceSum {
+			continue
+		}
+		if lean == cr {
+			c := *cr
+			c.Findings = slices.Clone(cr.Findings)
+			lean = &c
+		}
+		lean.Findings[i] = f
+	}
+	return lean
+}
+
+// evidence reads back, on resume, the whole-file evidence of the lean
+// findings of journaled cases from their bundles, so that a resumed
+// campaign holds the findings an uninterrupted one holds (their groups'
+// examples and titles read that evidence). The output directory is
+// opened on the first lean finding.
+type evidence struct {
+	dir string
+	rd  *bundle.Reader
+	err error
+}
+
+func (e *evidence) fill(cr *CaseResult) {
+	if !slices.ContainsFunc(cr.Findings, func(f result.Finding) bool { return f.IsLean() }) {
+		return
+	}
+	if e.rd == nil && e.err == nil {
+		e.rd, e.err = bundle.Open(e.dir)
+	}
+	if e.rd != nil {
+		e.rd.FillEvidence(cr.Findings)
+	}
+}
+
+func (e *evidence) close() {
+	if e.rd != nil {
+		e.rd.Close()
+	}
+}
+
 // removeBundleTemps removes what mcpt wrote in the temporary directories
 // of bundles that a kill left half-written (see bundle.RemoveTemps).
 func removeBundleTemps(dir string) error {
@@ -369,10 +432,10 @@ func (jr *journalReader) header(line []byte) error {
 	if h.Journal < 3 {
 		return fmt.Errorf("a journal of an earlier mcpt (version %d, without the checksums of version 3), which this one does not resume: finish the campaign with the mcpt that began it, or start afresh", h.Journal)
 	}
-	if h.Journal < journalVersion {
+	if h.Journal < journalOldest {
 		return fmt.Errorf("a journal of an earlier mcpt (version %d, which bundled every finding; this one writes version %d), which this one does not resume: finish the campaign with the mcpt that began it, or start afresh", h.Journal, journalVersion)
 	}
-	if h.Journal != journalVersion {
+	if h.Journal > journalVersion {
 		return fmt.Errorf("a journal of another version of mcpt (%d, this one writes %d)", h.Journal, journalVersion)
 	}
 	jr.fingerprint = h.Fingerprint
@@ -414,7 +477,7 @@ func (jr *journalReader) record(line []byte, rp *resumePoint) error {
 }
 
 func (j *journal) append(cr *CaseResult, elapsed time.Duration) error {
-	b, err := json.Marshal(record{CaseResult: cr, ElapsedNS: elapsed.Nanoseconds()})
+	b, err := json.Marshal(record{CaseResult: leanCase(cr), ElapsedNS: elapsed.Nanoseconds()})
 	if err != nil {
 		return err
 	}

@@ -225,3 +225,27 @@ func other(v any, a, b string) string {
 	}
 	return a
 }
+
+// TestJournalVersions: a journal of version 4, whose findings are whole,
+// is resumed as one of version 5, whose findings with a bundle are lean;
+// an older one and a later one are refused, saying so.
+func TestJournalVersions(t *testing.T) {
+	opt, lines := journalLines(t, engine.Options{Seed: 3, MaxCases: 60})
+	if !strings.HasPrefix(lines[0], `{"journal":5,`) {
+		t.Fatalf("header %.40s", lines[0])
+	}
+	if !strings.Contains(strings.Join(lines, ""), `"evidence_sum":"sha256:`) {
+		t.Fatal("no lean finding in the journal")
+	}
+	for v, want := range map[int]string{
+		4: "",
+		3: "a journal of an earlier mcpt (version 3",
+		6: "a journal of another version of mcpt (6, this one writes 5)",
+	} {
+		hdr := strings.Replace(lines[0], `{"journal":5,`, fmt.Sprintf(`{"journal":%d,`, v), 1)
+		_, err := resume(t, opt, engine.Reseal(append([]string{hdr}, lines[1:]...)))
+		if want == "" && err != nil || want != "" && (err == nil || !strings.Contains(err.Error(), want)) {
+			t.Errorf("version %d: %v, want %q", v, err, want)
+		}
+	}
+}

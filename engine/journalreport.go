@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/signature"
 )
@@ -26,14 +27,20 @@ const StoppedKilled = "killed"
 // report of a campaign holds. Its Stopped is StoppedKilled. The journal's checksums
 // are checked as a resume checks them, and each case against itself (a
 // status that agrees with its findings); a journal without a header is a
-// campaign that did nothing.
-func JournalReport(rd io.Reader, name string) (*result.Report, error) {
+// campaign that did nothing. The findings the journal keeps lean (see
+// result.Finding.Lean) are completed from their bundles, read through
+// bundles, the output directory, as a resume completes them; with nil
+// bundles they stay lean.
+func JournalReport(rd io.Reader, name string, bundles *bundle.Reader) (*result.Report, error) {
 	var t tally
 	var skips seedSkips
 	jr := journalReader{
 		name:  name,
 		check: checkOwnCase,
 		visit: func(cr *CaseResult) {
+			if bundles != nil {
+				bundles.FillEvidence(cr.Findings)
+			}
 			if cr.Skip == SkipRelationFailed {
 				skips.add(cr.Seed, cr.Flags, cr.Relation, 1, cr.Error)
 				return

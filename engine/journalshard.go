@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 )
 
 // maxHeader bounds the header line JournalShard reads.
@@ -15,18 +13,18 @@ const maxHeader = 1 << 20
 // JournalShard returns the shard of the campaign whose journal is in the
 // output directory dir: what a resume without --shard continues.
 func JournalShard(dir string) (Shard, error) {
-	f, err := os.Open(filepath.Join(dir, journalName))
+	f, name, err := OpenJournal(dir)
 	if err != nil {
 		return Shard{}, err
 	}
 	defer f.Close()
 	line, err := bufio.NewReader(io.LimitReader(f, maxHeader)).ReadBytes('\n')
 	if err != nil {
-		return Shard{}, fmt.Errorf("%s: no header", f.Name())
+		return Shard{}, fmt.Errorf("%s: no header", name)
 	}
 	var h header
 	if json.Unmarshal(line, &h) != nil || h.Journal == 0 {
-		return Shard{}, fmt.Errorf("%s: not an mcpt journal", f.Name())
+		return Shard{}, fmt.Errorf("%s: not an mcpt journal", name)
 	}
 	return ParseShard(h.Fingerprint["shard"])
 }

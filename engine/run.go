@@ -21,7 +21,12 @@ func (r *runner) run(ctx context.Context, workers int) (*result.Report, error) {
 	start := time.Now()
 	r.resumed = resumePoint{last: -1}
 	if r.opt.OutDir != "" {
-		jr, rp, err := openJournal(r.opt.OutDir, r.c.fingerprint(r.opt), r.opt.Resume, r.checkCase, r.replayed)
+		ev := evidence{dir: r.opt.OutDir}
+		jr, rp, err := openJournal(r.opt.OutDir, r.c.fingerprint(r.opt), r.opt.Resume, r.checkCase, func(cr *CaseResult) {
+			ev.fill(cr)
+			r.replayed(cr)
+		})
+		ev.close()
 		if err != nil {
 			return nil, err
 		}

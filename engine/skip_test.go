@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/mcpt-tool/mcpt/bundle"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -186,7 +187,21 @@ func TestJournalReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := engine.JournalReport(bytes.NewReader(b), "journal.jsonl")
+	// The journal keeps the findings with a bundle lean; their bundles
+	// give their evidence back.
+	lean, err := engine.JournalReport(bytes.NewReader(b), "journal.jsonl", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(lean.Findings, func(f result.Finding) bool { return f.IsLean() }) {
+		t.Error("no finding of the journal is lean: its whole files are journaled")
+	}
+	rd, err := bundle.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	got, err := engine.JournalReport(bytes.NewReader(b), "journal.jsonl", rd)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,10 +220,10 @@ func TestJournalReport(t *testing.T) {
 	}
 	// A record changed is refused, naming its line.
 	bad := bytes.Replace(b, []byte(`"status":"finding"`), []byte(`"status":"pass"`), 1)
-	if _, err := engine.JournalReport(bytes.NewReader(bad), "journal.jsonl"); err == nil || !strings.Contains(err.Error(), "journal.jsonl:") {
+	if _, err := engine.JournalReport(bytes.NewReader(bad), "journal.jsonl", nil); err == nil || !strings.Contains(err.Error(), "journal.jsonl:") {
 		t.Errorf("a changed record: %v", err)
 	}
-	if _, err := engine.JournalReport(bytes.NewReader(nil), "journal.jsonl"); err == nil || !strings.Contains(err.Error(), "no header") {
+	if _, err := engine.JournalReport(bytes.NewReader(nil), "journal.jsonl", nil); err == nil || !strings.Contains(err.Error(), "no header") {
 		t.Errorf("an empty journal: %v", err)
 	}
 }

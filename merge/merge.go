@@ -322,6 +322,23 @@ func complete(names []string, reps []*result.Report) error {
 // (see engine.JournalReport), whose Stopped is engine.StoppedKilled; one
 // whose campaign still runs (it holds the lock) is refused.
 func loadReport(dir string) (*result.Report, error) {
+	rep, err := loadLeanReport(dir)
+	if err != nil {
+		return nil, err
+	}
+	// The groups of the merge read the findings' evidence, as the
+	// campaign's did: the bundles keep the whole files of it.
+	rd, err := bundle.OpenOutput(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer rd.Close()
+	rd.FillEvidence(rep.Findings)
+	return rep, nil
+}
+
+// loadLeanReport is loadReport without the evidence the bundles keep.
+func loadLeanReport(dir string) (*result.Report, error) {
 	rd, err := bundle.Open(dir)
 	if err != nil {
 		return nil, err
@@ -342,7 +359,7 @@ func loadReport(dir string) (*result.Report, error) {
 	if holder, busy := outdir.Holder(dir); busy {
 		return nil, fmt.Errorf("%s has no %s yet: its campaign still runs (%s holds it); merge once it has ended", dir, report.ReportJSON, holder)
 	}
-	return engine.JournalReport(bufio.NewReaderSize(f, 256<<10), filepath.Join(dir, engine.JournalName))
+	return engine.JournalReport(bufio.NewReaderSize(f, 256<<10), filepath.Join(dir, engine.JournalName), rd)
 }
 
 // placeBundles places the bundles of findings from the output directory

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -85,13 +87,18 @@ type pageFit struct {
 		ClientWidth  float64 `json:"clientWidth"`  // of that box
 		ContentRight float64 `json:"contentRight"` // the right edge of that box
 	} `json:"tables"`
-	Compared   bool     `json:"compared"`   // the page has the section on what the check compared
-	CmpLines   int      `json:"cmpLines"`   // lines of that section's comparison
-	Evidence   bool     `json:"evidence"`   // that section sets a semantic checker's prediction beside what it found
-	Predicted  int      `json:"predicted"`  // cells of the output marked against a prediction
-	Flagged    int      `json:"flagged"`    // cells of the output the check pointed at
-	RemovedInO []string `json:"removedInO"` // lines marked removed more often than o has them beyond o′ (from the files in full)
-	Removed    int      `json:"removed"`    // lines marked removed
+	Compared  bool           `json:"compared"`  // the page has the section on what the check compared
+	CmpLines  int            `json:"cmpLines"`  // lines of that section's comparison
+	Evidence  bool           `json:"evidence"`  // that section sets a semantic checker's prediction beside what it found
+	Predicted int            `json:"predicted"` // cells of the output marked against a prediction
+	Flagged   int            `json:"flagged"`   // cells of the output the check pointed at
+	Removed   int            `json:"removed"`   // lines marked removed
+	RemovedBy map[string]int `json:"removedBy"` // how often each line is marked removed
+	OutO      string         `json:"outO"`      // the link to the failing file of o in full, in the bundle
+	OutO2     string         `json:"outO2"`     // and of o′
+	// RemovedInO is the lines marked removed more often than o has them
+	// beyond o′ (from the files in full the page links to).
+	RemovedInO []string
 }
 
 // measure is the script that measures a page (see pageFit).
@@ -113,22 +120,17 @@ const measure = `(() => {
   const output = document.querySelector("table.sbs.out");
   out.predicted = output ? output.querySelectorAll("td.unexp, td.miss").length : 0;
   out.flagged = output ? output.querySelectorAll("td.t.flag").length : 0;
-  // Lines of o marked removed beyond what o has more of than o′ (the
-  // files in full, on the page, count them).
-  const count = (sel) => {
-    const m = new Map();
-    for (const td of document.querySelectorAll(sel)) { const l = td.textContent.slice(1); m.set(l, (m.get(l) || 0) + 1); }
-    return m;
-  };
-  const inO = count("#base-output td.t"), inO2 = count("#followup-output td.t");
-  const removed = new Map();
-  for (const td of output ? output.querySelectorAll("td.t.del") : []) removed.set(td.textContent, (removed.get(td.textContent) || 0) + 1);
+  // Lines of o marked removed, to be held to the files in full that the
+  // page links to.
+  out.removedBy = {};
   out.removed = 0;
-  out.removedInO = [];
-  for (const [l, n] of removed) {
-    out.removed += n;
-    if (n > Math.max(0, (inO.get(l) || 0) - (inO2.get(l) || 0))) out.removedInO.push(l);
+  for (const td of output ? output.querySelectorAll("td.t.del") : []) {
+    out.removedBy[td.textContent] = (out.removedBy[td.textContent] || 0) + 1;
+    out.removed++;
   }
+  const link = (id) => { const a = document.getElementById(id); return a ? a.getAttribute("href") : ""; };
+  out.outO = link("base-output");
+  out.outO2 = link("followup-output");
   return out;
 })()`
 
@@ -187,11 +189,46 @@ func TestBrowserFindingPagesFit(t *testing.T) {
 				if err := os.WriteFile(filepath.Join(shots, fmt.Sprintf("%s-%d.png", name, width)), png, 0o644); err != nil {
 					t.Fatal(err)
 				}
+				fit.RemovedInO = removedInO(t, filepath.Dir(path), fit)
 				checkFit(t, name, fit, derived[name], name == exactID)
 			}
 		})
 	}
 	t.Logf("screenshots in %s", shots)
+}
+
+// removedInO is the lines a page marks removed more often than o has
+// them beyond o′, read from the files in full the page links to, in the
+// bundle (under dir, the page's directory).
+func removedInO(t *testing.T, dir string, fit pageFit) []string {
+	t.Helper()
+	count := func(href string) map[string]int {
+		n := map[string]int{}
+		if href == "" {
+			return n
+		}
+		p, err := url.PathUnescape(href)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
+		if err != nil {
+			t.Fatalf("the page's link to a file in full: %v", err)
+		}
+		for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+			n[l]++
+		}
+		return n
+	}
+	inO, inO2 := count(fit.OutO), count(fit.OutO2)
+	var lines []string
+	for l, n := range fit.RemovedBy {
+		if n > max(0, inO[l]-inO2[l]) {
+			lines = append(lines, l)
+		}
+	}
+	slices.Sort(lines)
+	return lines
 }
 
 // checkFit holds the measures of one page to what the test wants.

@@ -1,14 +1,18 @@
 package report
 
 import (
+	"encoding/json"
 	"maps"
+	"net/url"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/mcpt-tool/mcpt/bundle"
+	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/tree"
 )
 
 // newExample gathers the evidence of a finding from its bundle: what a
@@ -46,10 +50,22 @@ func newExample(out *bundle.Reader, f0 *result.Finding, bud *budget, full bool) 
 		if err != nil {
 			return ex, err
 		}
-		ex.Output, ex.OutNote = outputChange(out, &f, ex.Compared)
+		// The view sets side by side what the check compared: the
+		// outputs as the configuration's normalize rules made them.
+		shown, normalized, err := normalizeOutputs(b, f.File, out)
+		if err != nil {
+			return ex, err
+		}
+		ex.Output, ex.OutNote = outputChange(shown, &f, ex.Compared)
+		if normalized {
+			ex.OutNote = strings.TrimSpace(ex.OutNote + " Both sides are shown normalized by the configuration's normalize rules, as the check compared them; the files as the transpiler wrote them are in the bundle.")
+		}
 		ev.o, ev.okO, ev.side = out.base, out.okBase, ex.Output
 		if full {
-			ex.OutO, ex.OutO2 = fullText(out.base, out.okBase), fullText(out.follow, out.okFollow)
+			// The whole files are the bundle's: the page links to them
+			// rather than holding a copy of each.
+			ex.OutO = bundleFile(bundle.BaseOutDir, f.File, out.base, out.okBase)
+			ex.OutO2 = bundleFile(bundle.FollowOutDir, f.File, out.follow, out.okFollow)
 		}
 	}
 	if full {
@@ -70,6 +86,60 @@ func fullText(s string, ok bool) []uline {
 		return nil
 	}
 	return plainLines(s)
+}
+
+// normalizeOutputs returns the failing file name of o and o′ as the
+// rules of the bundle's recipe (its configuration's normalize section)
+// make them, and whether they changed either: a check compares the
+// outputs normalized, and a rule that renumbers (counters a generator
+// numbers through the file) makes nearly every line differ otherwise. A
+// bundle without a recipe or rules, or whose rules cannot be used, shows
+// the outputs as they are.
+func normalizeOutputs(b *bundleFiles, name string, out pair) (pair, bool, error) {
+	data, size, ok, err := b.readPrefix(maxFindingJSON, bundle.RecipeFile)
+	if err != nil || !ok || size > maxFindingJSON {
+		return out, false, err
+	}
+	var rc struct {
+		Normalize oracle.Normalizer `json:"normalize"`
+	}
+	if json.Unmarshal(data, &rc) != nil || len(rc.Normalize) == 0 || rc.Normalize.Check() != nil {
+		return out, false, nil
+	}
+	changed := false
+	apply := func(text *string, ok bool) {
+		if !ok {
+			return
+		}
+		t := rc.Normalize.Apply(tree.Tree{name: []byte(*text)})
+		if n := string(t[name]); n != *text {
+			*text, changed = n, true
+		}
+	}
+	apply(&out.base, out.okBase)
+	apply(&out.follow, out.okFollow)
+	return out, changed, nil
+}
+
+// bundleFile is the link to the file name of the bundle directory dir,
+// relative to the bundle, with its size in lines, or nil when the bundle
+// does not hold it.
+func bundleFile(dir, name, text string, ok bool) *fileLink {
+	if !ok {
+		return nil
+	}
+	u := dir
+	for _, seg := range strings.Split(name, "/") {
+		u += "/" + url.PathEscape(seg)
+	}
+	return &fileLink{Path: u, Lines: countLines(text)}
+}
+
+// fileLink is a file of a bundle that a page links to: its path in the
+// bundle.
+type fileLink struct {
+	Path  string
+	Lines int
 }
 
 // pair is a file as the base and as the follow-up hold it.

@@ -161,10 +161,11 @@ type exampleView struct {
 	Compared *comparedView
 
 	// Full is set on a finding's own page, which shows besides the
-	// inputs and the failing file of o and o′ in full.
+	// inputs in full and links to the failing file of o and o′ in the
+	// bundle.
 	Full           bool
 	Base, FollowUp []uline // i, and i′ with the change marked
-	OutO, OutO2    []uline
+	OutO, OutO2    *fileLink
 }
 
 type binding struct{ Name, Value string }

@@ -257,7 +257,7 @@ func junitFailureOf(out *bundle.Reader, fs []*result.Finding, bud *budget, facts
 		if err != nil {
 			return nil, err
 		}
-		if i > 0 {
+		if i > 0 && !(f.Counted && fs[i-1].Counted) {
 			b.WriteString("\n")
 		}
 		fmt.Fprintf(&b, "%s: %s", f.ID, f.Kind)
@@ -266,6 +266,12 @@ func junitFailureOf(out *bundle.Reader, fs []*result.Finding, bud *budget, facts
 		}
 		if f.File != "" {
 			fmt.Fprintf(&b, " on %s", f.File)
+		}
+		if f.Counted {
+			// One line: its group's bundled findings say the rest, and a
+			// long campaign counts thousands.
+			fmt.Fprintf(&b, ", %s at %s\n", repro, spotText(f.Spot))
+			continue
 		}
 		fmt.Fprintf(&b, "\n  %s\n", f.Message)
 		fmt.Fprintf(&b, "  spot: %s\n", spotText(f.Spot))
@@ -300,7 +306,7 @@ func junitFailureOf(out *bundle.Reader, fs []*result.Finding, bud *budget, facts
 // the facts read ahead, the bundle opened only for evidence still shown.
 func junitEvidence(out *bundle.Reader, f0 *result.Finding, bud *budget, facts factSet) (result.Finding, string, error) {
 	if f0.Counted {
-		return *f0, fmt.Sprintf("counted in its group without a bundle: mcpt repro --case %d makes it again", f0.Case), nil
+		return *f0, fmt.Sprintf("counted in its group without a bundle (mcpt repro --case %d makes it again)", f0.Case), nil
 	}
 	fa := facts[bundleRel(f0)]
 	if fa != nil && bud.left <= 0 {

@@ -198,6 +198,7 @@ func (b *bundleFiles) finding(f result.Finding) (result.Finding, error) {
 	if err := json.Unmarshal(data, &bf); err != nil {
 		return f, fmt.Errorf("%s: %w", filepath.Join(b.dir(), bundle.FindingFile), err)
 	}
+	b.rd.FindingEvidence(".", &bf)
 	fill := func(dst *string, src string) {
 		if *dst == "" {
 			*dst = src

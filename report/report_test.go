@@ -748,3 +748,59 @@ func TestHTMLUndecidedReasons(t *testing.T) {
 		t.Errorf("the reasons are not under the row, most frequent first, the others last: %d %d %d %d", row, most, less, other)
 	}
 }
+
+// TestJUnitCounted: a finding counted in its group takes one line of its
+// failure: its test case, checker, file and spot, and the command that
+// makes it again; the bundled finding before it keeps its message, diff
+// and repro command.
+func TestJUnitCounted(t *testing.T) {
+	dir := copyFixture(t)
+	r, err := result.Load(filepath.Join(dir, ReportJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ex result.Finding
+	for _, f := range r.Findings {
+		if f.ID == "c000097-augment-enumeration" {
+			ex = f
+		}
+	}
+	if ex.ID == "" {
+		t.Fatal("no finding c000097-augment-enumeration in the fixture")
+	}
+	for _, n := range []int{200, 201} {
+		f := ex
+		f.ID, f.Case = fmt.Sprintf("c%06d-augment-enumeration", n), n
+		f.Strip()
+		r.Findings = append(r.Findings, f)
+	}
+	if err := WriteJUnit(dir, r); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, JUnitXML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc xSuites
+	if err := xml.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("junit.xml does not parse: %v", err)
+	}
+	text := ""
+	for _, s := range doc.Suites {
+		for _, c := range s.Cases {
+			if s.Name == "augment-enumeration" && c.Name == "elevator.cll" && c.Failure != nil {
+				text = c.Failure.Text
+			}
+		}
+	}
+	line := func(n int) string {
+		return fmt.Sprintf("c%06d-augment-enumeration: oracle %s on elevator_types.h, counted in its group without a bundle (mcpt repro --case %d makes it again) at %s\n", n, ex.Checker, n, spotText(ex.Spot))
+	}
+	want := "\n" + line(200) + line(201)
+	if !strings.HasSuffix(text, want) {
+		t.Errorf("failure text ends\n%s\nwant\n%s", text[max(0, len(text)-600):], want)
+	}
+	if !strings.Contains(text, "repro: mcpt repro mcpt-out/findings/c000097-augment-enumeration") || strings.Count(text, ex.Message) != 1 {
+		t.Errorf("the bundled finding's lines:\n%s", text)
+	}
+}

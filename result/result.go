@@ -8,6 +8,8 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -15,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -120,6 +123,99 @@ type Finding struct {
 	// follow-up, when it came after the group had its bundles: it keeps
 	// its evidence and a bundle of its own, for mcpt reduce.
 	Candidate bool `json:"candidate,omitempty"`
+	// EvidenceSum marks a finding written without the whole files of its
+	// evidence (Expected and Actual), which its bundle's finding.json
+	// keeps (see Lean): the hash of the two, by which they are read back.
+	EvidenceSum string `json:"evidence_sum,omitempty"`
+	// Evidence is, in a bundle's finding.json, Expected and Actual kept
+	// as edits of the failing file the bundle holds (see Evidence); nil
+	// where they are whole or left out.
+	Evidence *Evidence `json:"evidence,omitempty"`
+}
+
+// Evidence is a finding's expected and actual content kept as edits, by
+// a bundle that holds the follow-up's output: Actual is the failing file
+// of followup-out/ with the edits Actual (what the configuration's
+// normalize rules changed), Expected is Actual with the edits Expected.
+// The finding's EvidenceSum checks what they give.
+type Evidence struct {
+	Actual   []Edit `json:"actual"`
+	Expected []Edit `json:"expected"`
+}
+
+// Edit replaces the bytes Start to End of a text with New. It is
+// written as one string, "START-END:NEW", so that a finding.json keeps
+// an edit on a line.
+type Edit struct {
+	Start, End int
+	New        string
+}
+
+// MarshalJSON writes e as "START-END:NEW".
+func (e Edit) MarshalJSON() ([]byte, error) {
+	return json.Marshal(fmt.Sprintf("%d-%d:%s", e.Start, e.End, e.New))
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (e *Edit) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	span, repl, ok := strings.Cut(s, ":")
+	from, to, ok2 := strings.Cut(span, "-")
+	start, err1 := strconv.Atoi(from)
+	end, err2 := strconv.Atoi(to)
+	if !ok || !ok2 || err1 != nil || err2 != nil || start < 0 || end < start {
+		return fmt.Errorf("edit %.40q: not START-END:NEW", s)
+	}
+	*e = Edit{Start: start, End: end, New: repl}
+	return nil
+}
+
+// Lean returns f as the journal and report.json keep it: a finding with
+// a bundle leaves the whole files of its evidence (Expected and Actual,
+// the predicted and the actual content of File) to the bundle's
+// finding.json, and keeps their hash (EvidenceSum); its diff, the
+// differing hunks with their context, stays. Any other finding is
+// returned as it is.
+func (f Finding) Lean() Finding {
+	f.Evidence = nil
+	if f.Bundle == "" || f.Expected == "" && f.Actual == "" {
+		return f
+	}
+	f.EvidenceSum = EvidenceSum(f.Expected, f.Actual)
+	f.Expected, f.Actual = "", ""
+	return f
+}
+
+// IsLean tells whether f was written without its whole-file evidence (see
+// Finding.Lean), which its bundle keeps.
+func (f *Finding) IsLean() bool { return f.EvidenceSum != "" && f.Expected == "" && f.Actual == "" }
+
+// Lean and Fill work on findings as the journal and report.json keep
+// them, without the edits of a bundle's finding.json (see Evidence).
+
+// Fill completes the lean finding f with the evidence of bf, the finding
+// its bundle's finding.json holds, when that is the evidence f's sum
+// names; it tells whether it did. A finding that is not lean is left as
+// it is.
+func (f *Finding) Fill(bf *Finding) bool {
+	if !f.IsLean() || bf.ID != f.ID || EvidenceSum(bf.Expected, bf.Actual) != f.EvidenceSum {
+		return false
+	}
+	f.Expected, f.Actual, f.EvidenceSum = bf.Expected, bf.Actual, ""
+	return true
+}
+
+// EvidenceSum is the hash of a finding's expected and actual content that
+// a lean finding keeps (see Finding.Lean).
+func EvidenceSum(expected, actual string) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%d\x00", len(expected))
+	io.WriteString(h, expected)
+	io.WriteString(h, actual)
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)[:16])
 }
 
 // Strip leaves out what a counted finding does not keep (see Counted)
@@ -127,7 +223,7 @@ type Finding struct {
 func (f *Finding) Strip() {
 	f.Expected, f.Actual, f.Diff, f.Stderr = "", "", "", ""
 	f.Bindings, f.Fresh = nil, nil
-	f.Bundle, f.Candidate, f.Counted = "", false, true
+	f.Bundle, f.Candidate, f.Counted, f.EvidenceSum = "", false, true, ""
 	if len(f.Message) > maxCountedMessage {
 		cut := maxCountedMessage
 		for cut > 0 && !utf8.RuneStart(f.Message[cut]) {
@@ -603,8 +699,12 @@ func Decode(rd io.Reader) (*Report, error) {
 }
 
 // Save writes the report as indented JSON, atomically, the same bytes
-// as json.MarshalIndent(r, "", "  ") and a newline. The findings are
-// encoded one at a time, so that the text of a report of tens of
+// as json.MarshalIndent(r, "", "  ") and a newline, but for the findings:
+// each is written on a line of its own, unindented (a finding's lines
+// were most of the report of a long campaign, and one line is one
+// finding to grep), and a finding with a bundle is written lean
+// (Finding.Lean: the bundle keeps its whole-file evidence). The findings
+// are encoded one at a time, so that the text of a report of tens of
 // thousands of findings is never held whole.
 func (r *Report) Save(path string) error {
 	return WriteAtomic(path, r.encode)
@@ -643,7 +743,8 @@ func (r *Report) encode(w io.Writer) error {
 		if i == 0 {
 			sep = "\n    "
 		}
-		fb, err := json.MarshalIndent(&r.Findings[i], "    ", "  ")
+		lean := r.Findings[i].Lean()
+		fb, err := json.Marshal(&lean)
 		if err != nil {
 			return err
 		}

@@ -2,7 +2,11 @@ package cli
 
 import (
 	"bytes"
+	"compress/gzip"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -170,6 +174,10 @@ func caseSeed(s *setup.Setup, f *result.Finding, fp map[string]string) (engine.S
 // directory rd reads, nil when it has none (a merged output).
 func journalFingerprint(rd *bundle.Reader) map[string]string {
 	data, _, err := rd.ReadFilePrefix(engine.JournalName, 1<<20)
+	if errors.Is(err, fs.ErrNotExist) {
+		// The journal of a campaign that ran to its end is packed.
+		data, err = packedHead(rd, 1<<20)
+	}
 	if err != nil {
 		return nil
 	}
@@ -179,4 +187,19 @@ func journalFingerprint(rd *bundle.Reader) map[string]string {
 		return nil
 	}
 	return fp
+}
+
+// packedHead is the first limit bytes of the packed journal (see
+// engine.PackJournal) of the output directory rd reads.
+func packedHead(rd *bundle.Reader, limit int64) ([]byte, error) {
+	f, err := rd.OpenRegular(engine.JournalPackedName)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(io.LimitReader(zr, limit))
 }

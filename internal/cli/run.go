@@ -235,7 +235,11 @@ func (c *runCmd) lockOut(out string) (*outdir.Dir, error) {
 	if c.resuming() {
 		dir, err = outdir.Open(out, outLayout)
 		if err == nil {
-			if _, err = os.Stat(filepath.Join(out, engine.JournalName)); err != nil {
+			// A campaign that ran to its end packed its journal.
+			if err = engine.UnpackJournal(out); err == nil {
+				_, err = os.Stat(filepath.Join(out, engine.JournalName))
+			}
+			if err != nil {
 				dir.Close()
 				err = fmt.Errorf("nothing to resume in %s: %w", out, err)
 			}
@@ -273,6 +277,13 @@ func (c *runCmd) finish(out, mcpt string, rep *result.Report, runErr error, sig 
 		}
 		return &exitError{code: code, err: fmt.Errorf("%v while writing the report: stopped; %s is written, report.html and junit.xml are not%s",
 			stop.sig, filepath.Join(out, report.ReportJSON), again)}
+	}
+	if werr == nil && runErr == nil && (rep.Stopped == "budget" || rep.Stopped == "time") {
+		// The campaign ran to its end: its journal is read again only
+		// by a resume (which unpacks it), so it is kept packed.
+		if err := engine.PackJournal(out); err != nil {
+			fmt.Fprintf(os.Stderr, "mcpt: warning: %v (the journal stays as it is)\n", err)
+		}
 	}
 	if werr == nil {
 		printSummary(os.Stdout, rep, out, mcpt)
@@ -392,7 +403,7 @@ func isWriteFailure(err error) bool {
 
 // outLayout is what mcpt writes in an output directory.
 var outLayout = outdir.Layout{
-	Files:   []string{engine.JournalName, report.ReportJSON, report.ReportHTML, report.JUnitXML},
+	Files:   []string{engine.JournalName, engine.JournalPackedName, report.ReportJSON, report.ReportHTML, report.JUnitXML},
 	Bundles: bundle.Dir,
 	Remove:  bundle.Remove,
 	Pages:   report.PagesDir,
