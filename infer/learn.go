@@ -2,7 +2,6 @@ package infer
 
 import (
 	"fmt"
-	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -456,9 +455,17 @@ func fold(s string) string { return strings.ToLower(strings.ReplaceAll(s, "_", "
 // declaration they name (0 first, 1 middle, 2 last).
 type placeStats struct {
 	declOrder, otherOrder, byNumber int
-	// shapes by the position of the declaration named: first, between,
-	// last, alone in its list
-	shapes [4]map[string]bool
+	// shapes by the position of the declaration named (first, between,
+	// last, alone among those of its kind in its list): in how many
+	// lists a declaration at the position had a line of the shape
+	shapes [4]map[string]int
+	// evidence: the same, of declarations the input uses nowhere else
+	// (a line of one it uses may be the line of its use: a timer started
+	// in one state)
+	evidence [4]map[string]int
+	// seen: in how many lists a declaration at the position had a line
+	// at the place
+	seen [4]int
 	// per shape: in how many lists of three declarations or more it
 	// names some, how many declarations it names there, and how many
 	// those lists have
@@ -504,7 +511,8 @@ func learnLists(samples []Sample, lists []*List, forms []string, form numlit.For
 		}
 		for _, l := range syntax.Lists(s.Tree, spec) {
 			lt := types[l.Node.Kind]
-			var names []string
+			var names, kinds, dshapes []string
+			var used []bool
 			var nums []int64
 			numbered, unnumbered := 0, 0
 			for _, m := range l.Members {
@@ -513,6 +521,9 @@ func learnLists(samples []Sample, lists []*List, forms []string, form numlit.For
 					continue
 				}
 				names = append(names, nameText(src, nm))
+				kinds = append(kinds, d.Kind)
+				dshapes = append(dshapes, declShape(d.Text(src), nameText(src, nm)))
+				used = append(used, !mentionedOnce(string(src), nameText(src, nm)))
 				v, ok := memberNumber(src, d, lt, form)
 				if ok {
 					numbered++
@@ -536,13 +547,21 @@ func learnLists(samples []Sample, lists []*List, forms []string, form numlit.For
 			if stats[l.Node.Kind] == nil {
 				stats[l.Node.Kind] = map[string]*placeStats{}
 			}
-			learnList(s, names, nums, fns, others, all, stats[l.Node.Kind])
+			learnList(s, listDecls{names, kinds, dshapes, used}, nums, fns, others, all, stats[l.Node.Kind])
 		}
 	}
 	for _, l := range lists {
 		if st := stats[l.Type][""]; st != nil {
 			// the lines that name the first and the last declaration
-			l.Positional = append(l.Positional, shapesPattern(slices.Collect(maps.Keys(st.shapes[0]))))
+			var ranges []string
+			for sh, n := range st.evidence[0] {
+				if n >= 2 {
+					ranges = append(ranges, sh)
+				}
+			}
+			if len(ranges) > 0 {
+				l.Positional = append(l.Positional, shapesPattern(ranges))
+			}
 			delete(stats[l.Type], "")
 		}
 		for p, st := range stats[l.Type] {
@@ -610,13 +629,25 @@ func numberedType(l *List) bool {
 }
 
 // onlyAt are the shapes a place shows for declarations at position k
-// (first or last) and never for the others.
+// (first, last or alone) and never for the others: shown so in two lists
+// at least, where declarations at other positions were seen at the place
+// in two lists at least (a shape of the one list a kind has is no
+// evidence of a habit).
 func onlyAt(st *placeStats, k int) []string {
 	var out []string
-	for sh := range st.shapes[k] {
-		only := true
+	others := 0
+	for j := range 3 {
+		if j != k {
+			others += st.seen[j]
+		}
+	}
+	if others < 2 {
+		return nil
+	}
+	for sh, n := range st.evidence[k] {
+		only := n >= 2
 		for j := range 3 {
-			only = only && (j == k || !st.shapes[j][sh])
+			only = only && (j == k || st.shapes[j][sh] == 0)
 		}
 		if only {
 			out = append(out, sh)
@@ -701,9 +732,28 @@ func formName(s string, fns []func(string) string) oracle.Name {
 }
 
 // learnList adds what the output of sample s shows of a list whose
-// declarations are names (in the input's order), numbered nums (nil when
-// they are not).
-func learnList(s Sample, names []string, nums []int64, fns []func(string) string, others []oracle.Name, all []string, stats map[string]*placeStats) {
+// declarations are names (in the input's order), of the kinds kinds (their
+// node types), numbered nums (nil when they are not). A declaration's
+// position (first, last, between, alone) is among those of its kind in
+// the list: a root list holds declarations of many kinds, each of which
+// the generator writes at places of its own, and the last of the list is
+// no last there.
+func learnList(s Sample, ds listDecls, nums []int64, fns []func(string) string, others []oracle.Name, all []string, stats map[string]*placeStats) {
+	names, kinds := ds.names, ds.kinds
+	// pos is each declaration's position among those of its kind, ofKind
+	// how many of its kind the list has.
+	pos, ofKind := make([]int, len(names)), make([]int, len(names))
+	{
+		byKind := map[string][]int{}
+		for i, k := range kinds {
+			byKind[k] = append(byKind[k], i)
+		}
+		for _, idx := range byKind {
+			for j, i := range idx {
+				pos[i], ofKind[i] = position(j, len(idx)), len(idx)
+			}
+		}
+	}
 	ns := make([]oracle.Name, len(names))
 	for i, n := range names {
 		ns[i] = oracle.WithShadows(formName(n, fns), others)
@@ -718,11 +768,27 @@ func learnList(s Sample, names []string, nums []int64, fns []func(string) string
 		if st == nil {
 			st = &placeStats{lists: map[string]int{}, named: map[string]int{}, of: map[string]int{}}
 			for k := range st.shapes {
-				st.shapes[k] = map[string]bool{}
+				st.shapes[k] = map[string]int{}
+				st.evidence[k] = map[string]int{}
 			}
 			stats[key] = st
 		}
 		return st
+	}
+	// (a shape counts once per list, and so does a position at a place)
+	saw := map[shapeAt]bool{}            // true: of a declaration the input uses nowhere else
+	sawWho := map[shapeAt]map[int]bool{} // the declarations with a line of the shape
+	atPlace := map[string]map[int]bool{} // the declarations with a line at the place
+	note := func(k shapeAt, who int) {
+		saw[k] = saw[k] || !ds.used[who]
+		if sawWho[k] == nil {
+			sawWho[k] = map[int]bool{}
+		}
+		sawWho[k][who] = true
+		if atPlace[k.place] == nil {
+			atPlace[k.place] = map[int]bool{}
+		}
+		atPlace[k.place][who] = true
 	}
 	byShape := map[[2]string]map[int]bool{} // place and shape → the declarations with such a line
 	for _, f := range s.Output.Names() {
@@ -744,15 +810,16 @@ func learnList(s Sample, names []string, nums []int64, fns []func(string) string
 					}
 				}
 			}
-			if len(named) == 2 && len(names) >= 3 && named[0] == 0 && named[1] == len(names)-1 {
+			if len(named) == 2 && ofKind[named[0]] >= 3 && kinds[named[0]] == kinds[named[1]] && pos[named[0]] == 0 && pos[named[1]] == 2 {
 				// a line of the first and the last alone: a range
-				masked := oracle.MaskName(oracle.MaskName(line, ns[0], "\x00"), ns[len(ns)-1], "\x00")
-				stat("").shapes[0][lineShape(masked, all)] = true
+				masked := oracle.MaskName(oracle.MaskName(line, ns[named[0]], "\x00"), ns[named[1]], "\x00")
+				k := shapeAt{"", 0, lineShape(masked, all)}
+				saw[k] = saw[k] || !ds.used[named[0]] && !ds.used[named[1]]
 			}
 			if who == -1 && prevWho >= 0 {
 				// the line after one that names a declaration, naming
 				// none: its body (a getter's return)
-				stat(prevKey + "\x00next").shapes[position(prevWho, len(names))][lineShape(line, all)] = true
+				note(shapeAt{prevKey + "\x00next", pos[prevWho], lineShape(line, all)}, prevWho)
 			}
 			if who < 0 {
 				prevWho = -1
@@ -765,7 +832,7 @@ func learnList(s Sample, names []string, nums []int64, fns []func(string) string
 			}
 			seq[key][who] = append(seq[key][who], ln)
 			sh := lineShape(oracle.MaskName(line, ns[who], "\x00"), all)
-			stat(key).shapes[position(who, len(names))][sh] = true
+			note(shapeAt{key, pos[who], sh}, who)
 			if byShape[[2]string{key, sh}] == nil {
 				byShape[[2]string{key, sh}] = map[int]bool{}
 			}
@@ -814,14 +881,116 @@ func learnList(s Sample, names []string, nums []int64, fns []func(string) string
 			}
 		}
 	}
-	if len(names) >= 3 {
-		for ks, who := range byShape {
-			st := stat(ks[0])
-			st.lists[ks[1]]++
-			st.named[ks[1]] += len(who)
-			st.of[ks[1]] += len(names)
+	posSeen := map[[2]any]bool{}
+	for k, unused := range saw {
+		stat(k.place).shapes[k.pos][k.shape]++
+		if unused && k.place != "" && !byPosition(k, sawWho[k], atPlace[k.place], pos, ds) {
+			unused = false
+		}
+		if unused {
+			stat(k.place).evidence[k.pos][k.shape]++
+		}
+		if pk := [2]any{k.place, k.pos}; !posSeen[pk] {
+			posSeen[pk] = true
+			stat(k.place).seen[k.pos]++
 		}
 	}
+	// (of the declarations of the kinds the shape names, in a list that
+	// has three of them or more: a line the fields of a struct have is no
+	// rare line of a file's definitions for being the fields')
+	//
+	// Only declarations the input mentions nowhere else count (a line of
+	// one that the input uses may be the line of its use: a timer started
+	// in a state), and a shape that every declaration written alike has
+	// (the line of each Boolean variable) is the declarations' own, not
+	// one the list chooses.
+	for ks, who := range byShape {
+		of := 0
+		seen := map[string]bool{}
+		for i, k := range kinds {
+			if ds.used[i] {
+				continue
+			}
+			for w := range who {
+				if kinds[w] == k && !seen[k] {
+					seen[k] = true
+				}
+			}
+			if seen[k] {
+				of++
+			}
+		}
+		named, own := 0, true
+		for w := range who {
+			if !ds.used[w] {
+				named++
+			}
+			for i := range names {
+				if !who[i] && !ds.used[i] && ds.shapes[i] == ds.shapes[w] {
+					own = false // a declaration written alike lacks it
+				}
+			}
+		}
+		if of < 3 || named == 0 || own {
+			continue
+		}
+		st := stat(ks[0])
+		st.lists[ks[1]]++
+		st.named[ks[1]] += named
+		st.of[ks[1]] += of
+	}
+}
+
+// shapeAt is a shape of lines at a place, of declarations at a position.
+type shapeAt struct {
+	place string
+	pos   int
+	shape string
+}
+
+// byPosition reports whether the list shows that the shape k of the
+// declarations who is theirs for their position: a declaration of the
+// same kind written alike (declShape) at another position has a line at
+// the place and none of the shape. Else the shape may be the
+// declarations' own (the line of an Integer attribute, last in every
+// seed).
+func byPosition(k shapeAt, who, atPlace map[int]bool, pos []int, ds listDecls) bool {
+	for w := range who {
+		for j := range atPlace {
+			if !who[j] && pos[j] != k.pos && ds.kinds[j] == ds.kinds[w] && ds.shapes[j] == ds.shapes[w] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// listDecls are the declarations of a list, in the input's order: their
+// names, kinds (node types), shapes (declShape) and whether the input
+// mentions them elsewhere than in their declaration.
+type listDecls struct {
+	names, kinds, shapes []string
+	used                 []bool
+}
+
+// declShape is a declaration's text with its name written @, its numbers
+// # and its white space collapsed: two declarations written alike have
+// one shape.
+func declShape(text, name string) string {
+	t := " " + wsRE.ReplaceAllString(numRE.ReplaceAllString(text, "#"), " ") + " "
+	if name != "" {
+		if rx, err := regexp.Compile(`\b` + regexp.QuoteMeta(name) + `\b`); err == nil {
+			t = rx.ReplaceAllLiteralString(t, "@")
+		}
+	}
+	return strings.TrimSpace(t)
+}
+
+// mentionedOnce reports whether src holds name once as a word, whatever
+// its case.
+func mentionedOnce(src, name string) bool {
+	rx, err := regexp.Compile(`(?i)\b` + regexp.QuoteMeta(name) + `\b`)
+	return err == nil && len(rx.FindAllStringIndex(src, 2)) == 1
 }
 
 // position is where the i-th of n declarations stands: 0 first, 2 last,
@@ -978,7 +1147,7 @@ func generalPlace(place string, declared []string) string {
 }
 
 // holdsDeclared reports whether identifier w holds a declared name (case
-// aside) as whole words: Book in Book or _Book__isset, not elf in self.
+// and underscores aside) as whole words: Book in Book or _Book__isset, not elf in self.
 func holdsDeclared(w string, declared []string) bool {
 	words := splitWords(w)
 	for _, d := range declared {
@@ -989,12 +1158,15 @@ func holdsDeclared(w string, declared []string) bool {
 			}
 			continue
 		}
+		// (in any of its forms: BarrierFaults is barrier_faults in
+		// v_barrier_faults)
+		fd := fold(d)
 		for _, x := range words {
-			if strings.EqualFold(x, d) {
+			if fold(x) == fd {
 				return true
 			}
 		}
-		if strings.EqualFold(w, d) {
+		if fold(w) == fd {
 			return true
 		}
 	}
