@@ -156,9 +156,32 @@ func spread(n, k int) []int {
 }
 
 type runner struct {
-	o    Options
-	mu   sync.Mutex
-	runs int
+	o     Options
+	mu    sync.Mutex
+	runs  int
+	bases map[string]map[string][]byte // the seeds' outputs, by name (nil: not accepted)
+}
+
+// base is the output of seed s, run once; nil when the transpiler does not
+// accept it.
+func (r *runner) base(ctx context.Context, s Seed) map[string][]byte {
+	r.mu.Lock()
+	out, ok := r.bases[s.Name]
+	r.mu.Unlock()
+	if ok {
+		return out
+	}
+	res, err := r.run(ctx, s.Name, s.Src, transpiler.Base)
+	if err == nil && res.Status == transpiler.Accepted {
+		out = res.Files
+	}
+	r.mu.Lock()
+	if r.bases == nil {
+		r.bases = map[string]map[string][]byte{}
+	}
+	r.bases[s.Name] = out
+	r.mu.Unlock()
+	return out
 }
 
 // run transpiles one input; the output tree is nil unless it was accepted.
@@ -191,6 +214,14 @@ func (r *runner) runAll(ctx context.Context, seeds []Seed, idx []int) []map[stri
 			res, err := r.run(ctx, seeds[i].Name, seeds[i].Src, transpiler.Base)
 			if err == nil && res.Status == transpiler.Accepted {
 				outs[k] = res.Files
+			}
+			if err == nil {
+				r.mu.Lock()
+				if r.bases == nil {
+					r.bases = map[string]map[string][]byte{}
+				}
+				r.bases[seeds[i].Name] = outs[k]
+				r.mu.Unlock()
 			}
 		}()
 	}
@@ -282,10 +313,22 @@ func (r *runner) probe(ctx context.Context, p *Pack, seeds []Seed) error {
 	if rels, err = p.Load(); err != nil {
 		return fmt.Errorf("the inferred relations do not load (a bug of mcpt): %w", err)
 	}
+	kinds := map[string]*Kind{}
+	for _, rel := range p.Relations() {
+		kinds[rel.Name] = rel.Kind
+	}
 	for _, rl := range rels {
-		tried, rejected, err := r.tryAt(ctx, rl, seeds, "any")
+		tried, rejected, steps, err := r.tryAtSteps(ctx, rl, seeds, "any", true)
 		if err != nil {
 			return err
+		}
+		// A count the follow-ups grew by one, and no number by another
+		// amount: the locality check holds every number to that (a
+		// count that grows by two is a fault). Nothing seen, or other
+		// amounts: any renumbering.
+		if k := kinds[rl.Name]; k != nil && len(steps) == 1 && steps[1] > 0 {
+			k.Step = 1
+			r.o.logf("%s: the numbers its follow-ups change grow by 1 (%d lines)", rl.Name, steps[1])
 		}
 		r.o.logf("%s: %d of %d follow-ups rejected", rl.Name, rejected, tried)
 		if rejected >= 2 || rejected > 0 && rejected == tried {
@@ -300,13 +343,22 @@ func (r *runner) probe(ctx context.Context, p *Pack, seeds []Seed) error {
 // tried and those the transpiler rejected. A seed whose base it does not
 // accept is passed over.
 func (r *runner) tryAt(ctx context.Context, rl *relation.Relation, seeds []Seed, which string) (tried, rejected int, err error) {
+	tried, rejected, _, err = r.tryAtSteps(ctx, rl, seeds, which, false)
+	return tried, rejected, err
+}
+
+// tryAtSteps is tryAt that, with steps, also runs the base of each seed
+// tried and returns by how much the numbers of the lines changed only in
+// their numbers changed (see numberSteps), over the follow-ups accepted.
+func (r *runner) tryAtSteps(ctx context.Context, rl *relation.Relation, seeds []Seed, which string, steps bool) (tried, rejected int, seen map[int64]int, err error) {
+	seen = map[int64]int{}
 	rng := rand.New(rand.NewPCG(7, uint64(len(rl.Name))))
 	for _, s := range seeds {
 		if tried >= probes {
 			break
 		}
 		if err := ctx.Err(); err != nil {
-			return tried, rejected, err
+			return tried, rejected, seen, err
 		}
 		in := relation.Input{Name: s.Name, Src: s.Src}
 		spots, err := rl.Spots(ctx, in)
@@ -323,7 +375,7 @@ func (r *runner) tryAt(ctx context.Context, rl *relation.Relation, seeds []Seed,
 		}
 		res, err := r.run(ctx, s.Name, fu.Src, transpiler.FollowUp)
 		if err != nil {
-			return tried, rejected, err
+			return tried, rejected, seen, err
 		}
 		switch res.Status {
 		case transpiler.Rejected:
@@ -331,9 +383,16 @@ func (r *runner) tryAt(ctx context.Context, rl *relation.Relation, seeds []Seed,
 			tried++
 		case transpiler.Accepted:
 			tried++
+			if steps {
+				if base := r.base(ctx, s); base != nil {
+					for d, n := range numberSteps(base, res.Files) {
+						seen[d] += n
+					}
+				}
+			}
 		}
 	}
-	return tried, rejected, nil
+	return tried, rejected, seen, nil
 }
 
 // pickSpot picks a spot: the first of a list (one described "before …"),

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/mcpt-tool/mcpt/internal/namecase"
@@ -1362,4 +1363,70 @@ func named(line string, declared []string) bool {
 		}
 	}
 	return false
+}
+
+// numberSteps compares the output of a follow-up with its base's: for
+// each line of the base that the follow-up's file has no more and that a
+// new line of the file matches but for its numbers (a count, an index),
+// by how much each number changed (those unchanged left out), counted.
+func numberSteps(base, followUp map[string][]byte) map[int64]int {
+	out := map[int64]int{}
+	for f, b := range base {
+		a, ok := followUp[f]
+		if !ok {
+			continue
+		}
+		count := map[string]int{}
+		for _, l := range strings.Split(string(b), "\n") {
+			count[l]++
+		}
+		var added []string
+		for _, l := range strings.Split(string(a), "\n") {
+			if count[l] > 0 {
+				count[l]--
+			} else {
+				added = append(added, l)
+			}
+		}
+		byShape := map[string][]string{}
+		for _, l := range added {
+			if numRE.MatchString(l) {
+				k := numRE.ReplaceAllString(l, "#")
+				byShape[k] = append(byShape[k], l)
+			}
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if count[l] <= 0 || !numRE.MatchString(l) {
+				continue
+			}
+			count[l]--
+			k := numRE.ReplaceAllString(l, "#")
+			if len(byShape[k]) == 0 {
+				continue
+			}
+			n := byShape[k][0]
+			byShape[k] = byShape[k][1:]
+			x, y := numRE.FindAllString(l, -1), numRE.FindAllString(n, -1)
+			for i := range min(len(x), len(y)) {
+				vx, okx := intValue(x[i])
+				vy, oky := intValue(y[i])
+				if okx && oky && vx != vy {
+					out[vy-vx]++
+				}
+			}
+		}
+	}
+	return out
+}
+
+// intValue reads a number numRE matched (a sign, decimal or hex digits,
+// a suffix).
+func intValue(s string) (int64, bool) {
+	s = strings.TrimRight(s, "uUlL")
+	v, err := strconv.ParseInt(s, 0, 64)
+	if err != nil {
+		// (a decimal with leading zeros, which base 0 reads as octal)
+		v, err = strconv.ParseInt(strings.TrimLeft(s, "0"), 10, 64)
+	}
+	return v, err == nil
 }
