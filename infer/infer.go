@@ -322,11 +322,12 @@ func (r *runner) probe(ctx context.Context, p *Pack, seeds []Seed) error {
 		if err != nil {
 			return err
 		}
-		// A count the follow-ups grew by one, and no number by another
-		// amount: the locality check holds every number to that (a
-		// count that grows by two is a fault). Nothing seen, or other
-		// amounts: any renumbering.
-		if k := kinds[rl.Name]; k != nil && len(steps) == 1 && steps[1] > 0 {
+		// A count that two follow-ups or more grew by one, and no number
+		// by another amount: the locality check holds every number to
+		// that (a count that grows by two is a fault). Nothing seen,
+		// other amounts, or a copy that takes fresh numbers (which
+		// change lines by what the number chosen is): any renumbering.
+		if k := kinds[rl.Name]; k != nil && len(p.numbersOf(k)) == 0 && len(steps) == 2 && steps[1] > 0 && steps[0] >= 2 {
 			k.Step = 1
 			r.o.logf("%s: the numbers its follow-ups change grow by 1 (%d lines)", rl.Name, steps[1])
 		}
@@ -349,7 +350,8 @@ func (r *runner) tryAt(ctx context.Context, rl *relation.Relation, seeds []Seed,
 
 // tryAtSteps is tryAt that, with steps, also runs the base of each seed
 // tried and returns by how much the numbers of the lines changed only in
-// their numbers changed (see numberSteps), over the follow-ups accepted.
+// their numbers changed (see numberSteps), over the follow-ups accepted,
+// and at 0 how many of those follow-ups changed some.
 func (r *runner) tryAtSteps(ctx context.Context, rl *relation.Relation, seeds []Seed, which string, steps bool) (tried, rejected int, seen map[int64]int, err error) {
 	seen = map[int64]int{}
 	rng := rand.New(rand.NewPCG(7, uint64(len(rl.Name))))
@@ -385,8 +387,12 @@ func (r *runner) tryAtSteps(ctx context.Context, rl *relation.Relation, seeds []
 			tried++
 			if steps {
 				if base := r.base(ctx, s); base != nil {
-					for d, n := range numberSteps(base, res.Files) {
+					st := numberSteps(base, res.Files)
+					for d, n := range st {
 						seen[d] += n
+					}
+					if len(st) > 0 {
+						seen[0]++ // (the follow-ups that changed a number)
 					}
 				}
 			}

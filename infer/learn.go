@@ -460,6 +460,11 @@ type placeStats struct {
 	// last, alone among those of its kind in its list): in how many
 	// lists a declaration at the position had a line of the shape
 	shapes [4]map[string]int
+	// written: the declarations' shapes (declShape) of that evidence, by
+	// position and shape of line; at: the declarations' shapes that had
+	// a line at the place, by position
+	written [4]map[string]map[string]bool
+	at      [4]map[string]bool
 	// evidence: the same, of declarations the input uses nowhere else
 	// (a line of one it uses may be the line of its use: a timer started
 	// in one state)
@@ -633,7 +638,9 @@ func numberedType(l *List) bool {
 // (first, last or alone) and never for the others: shown so in two lists
 // at least, where declarations at other positions were seen at the place
 // in two lists at least (a shape of the one list a kind has is no
-// evidence of a habit).
+// evidence of a habit), and by a declaration written alike (declShape) as
+// one that stood at another position (else what the declaration says may
+// decide the line: an Integer attribute, last of every program).
 func onlyAt(st *placeStats, k int) []string {
 	var out []string
 	others := 0
@@ -650,6 +657,15 @@ func onlyAt(st *placeStats, k int) []string {
 		for j := range 3 {
 			only = only && (j == k || st.shapes[j][sh] == 0)
 		}
+		// (a declaration written alike stood elsewhere and had no such
+		// line: the position decides, not what the declaration says)
+		alike := false
+		for d := range st.written[k][sh] {
+			for j := range 3 {
+				alike = alike || j != k && st.at[j][d]
+			}
+		}
+		only = only && alike
 		if only {
 			out = append(out, sh)
 		}
@@ -771,6 +787,8 @@ func learnList(s Sample, ds listDecls, nums []int64, fns []func(string) string, 
 			for k := range st.shapes {
 				st.shapes[k] = map[string]int{}
 				st.evidence[k] = map[string]int{}
+				st.written[k] = map[string]map[string]bool{}
+				st.at[k] = map[string]bool{}
 			}
 			stats[key] = st
 		}
@@ -885,15 +903,26 @@ func learnList(s Sample, ds listDecls, nums []int64, fns []func(string) string, 
 	posSeen := map[[2]any]bool{}
 	for k, unused := range saw {
 		stat(k.place).shapes[k.pos][k.shape]++
-		if unused && k.place != "" && !byPosition(k, sawWho[k], atPlace[k.place], pos, ds) {
-			unused = false
-		}
 		if unused {
 			stat(k.place).evidence[k.pos][k.shape]++
+			st := stat(k.place)
+			if st.written[k.pos][k.shape] == nil {
+				st.written[k.pos][k.shape] = map[string]bool{}
+			}
+			for w := range sawWho[k] {
+				if !ds.used[w] {
+					st.written[k.pos][k.shape][ds.shapes[w]] = true
+				}
+			}
 		}
 		if pk := [2]any{k.place, k.pos}; !posSeen[pk] {
 			posSeen[pk] = true
 			stat(k.place).seen[k.pos]++
+		}
+	}
+	for place, who := range atPlace {
+		for w := range who {
+			stat(place).at[pos[w]][ds.shapes[w]] = true
 		}
 	}
 	// (of the declarations of the kinds the shape names, in a list that
@@ -949,23 +978,6 @@ type shapeAt struct {
 	shape string
 }
 
-// byPosition reports whether the list shows that the shape k of the
-// declarations who is theirs for their position: a declaration of the
-// same kind written alike (declShape) at another position has a line at
-// the place and none of the shape. Else the shape may be the
-// declarations' own (the line of an Integer attribute, last in every
-// seed).
-func byPosition(k shapeAt, who, atPlace map[int]bool, pos []int, ds listDecls) bool {
-	for w := range who {
-		for j := range atPlace {
-			if !who[j] && pos[j] != k.pos && ds.kinds[j] == ds.kinds[w] && ds.shapes[j] == ds.shapes[w] {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // listDecls are the declarations of a list, in the input's order: their
 // names, kinds (node types), shapes (declShape) and whether the input
 // mentions them elsewhere than in their declaration.
@@ -974,17 +986,22 @@ type listDecls struct {
 	used                 []bool
 }
 
-// declShape is a declaration's text with its name written @, its numbers
-// # and its white space collapsed: two declarations written alike have
-// one shape.
+// declShape is a declaration's text with its string literals written
+// "…", its numbers #, its other words but the name ? (the name @), its
+// white space collapsed: two declarations written alike, but for the
+// names and values they hold, have one shape (a function of two
+// parameters and one of two others; not an attribute with a number and
+// one with a string).
 func declShape(text, name string) string {
-	t := " " + wsRE.ReplaceAllString(numRE.ReplaceAllString(text, "#"), " ") + " "
-	if name != "" {
-		if rx, err := regexp.Compile(`\b` + regexp.QuoteMeta(name) + `\b`); err == nil {
-			t = rx.ReplaceAllLiteralString(t, "@")
+	t := strLitRE.ReplaceAllString(text, `"…"`)
+	t = numRE.ReplaceAllString(t, "#")
+	t = identRE.ReplaceAllStringFunc(t, func(w string) string {
+		if w == name {
+			return "@"
 		}
-	}
-	return strings.TrimSpace(t)
+		return "?"
+	})
+	return strings.TrimSpace(wsRE.ReplaceAllString(t, " "))
 }
 
 // mentionedOnce reports whether src holds name once as a word, whatever
