@@ -503,9 +503,11 @@ func learnLists(samples []Sample, lists []*List, forms []string, form numlit.For
 	for _, s := range samples {
 		src := s.Tree.Src
 		var all []string
+		decls := map[string]int{} // how many declarations have a name, case aside
 		syntax.Walk(s.Tree.Root, func(n *syntax.Node) bool {
 			if isName(n) {
 				all = append(all, n.Text(src))
+				decls[strings.ToLower(strings.TrimSpace(n.Text(src)))]++
 			}
 			return true
 		})
@@ -529,7 +531,7 @@ func learnLists(samples []Sample, lists []*List, forms []string, form numlit.For
 				names = append(names, nameText(src, nm))
 				kinds = append(kinds, d.Kind)
 				dshapes = append(dshapes, declShape(d.Text(src), nameText(src, nm)))
-				used = append(used, !mentionedOnce(string(src), nameText(src, nm)))
+				used = append(used, usedElsewhere(string(src), nameText(src, nm), decls))
 				v, ok := memberNumber(src, d, lt, form)
 				if ok {
 					numbered++
@@ -649,11 +651,11 @@ func onlyAt(st *placeStats, k int) []string {
 			others += st.seen[j]
 		}
 	}
-	if others < 2 {
+	if others < 1 {
 		return nil
 	}
 	for sh, n := range st.evidence[k] {
-		only := n >= 2
+		only := n >= 1
 		for j := range 3 {
 			only = only && (j == k || st.shapes[j][sh] == 0)
 		}
@@ -852,6 +854,13 @@ func learnList(s Sample, ds listDecls, nums []int64, fns []func(string) string, 
 			seq[key][who] = append(seq[key][who], ln)
 			sh := lineShape(oracle.MaskName(line, ns[who], "\x00"), all)
 			note(shapeAt{key, pos[who], sh}, who)
+			// (at the place of its next lines too, whether it has one or
+			// the next line names another: a line after the last only is
+			// one the others lack)
+			if atPlace[key+"\x00next"] == nil {
+				atPlace[key+"\x00next"] = map[int]bool{}
+			}
+			atPlace[key+"\x00next"][who] = true
 			if byShape[[2]string{key, sh}] == nil {
 				byShape[[2]string{key, sh}] = map[int]bool{}
 			}
@@ -915,14 +924,15 @@ func learnList(s Sample, ds listDecls, nums []int64, fns []func(string) string, 
 				}
 			}
 		}
-		if pk := [2]any{k.place, k.pos}; !posSeen[pk] {
-			posSeen[pk] = true
-			stat(k.place).seen[k.pos]++
-		}
+
 	}
 	for place, who := range atPlace {
 		for w := range who {
 			stat(place).at[pos[w]][ds.shapes[w]] = true
+			if pk := [2]any{place, pos[w]}; !posSeen[pk] {
+				posSeen[pk] = true
+				stat(place).seen[pos[w]]++
+			}
 		}
 	}
 	// (of the declarations of the kinds the shape names, in a list that
@@ -1004,11 +1014,17 @@ func declShape(text, name string) string {
 	return strings.TrimSpace(wsRE.ReplaceAllString(t, " "))
 }
 
-// mentionedOnce reports whether src holds name once as a word, whatever
-// its case.
-func mentionedOnce(src, name string) bool {
+// usedElsewhere reports whether src holds name as a word, whatever its
+// case, more often than declarations declare it (decls: by name in lower
+// case): a use of it (a field x of two structs is declared twice and
+// used nowhere).
+func usedElsewhere(src, name string, decls map[string]int) bool {
 	rx, err := regexp.Compile(`(?i)\b` + regexp.QuoteMeta(name) + `\b`)
-	return err == nil && len(rx.FindAllStringIndex(src, 2)) == 1
+	if err != nil {
+		return true
+	}
+	n := decls[strings.ToLower(name)]
+	return len(rx.FindAllStringIndex(src, n+1)) > n
 }
 
 // position is where the i-th of n declarations stands: 0 first, 2 last,
