@@ -291,6 +291,12 @@ func tables(samples []Sample, declared [][]string) []string {
 					continue
 				}
 				sh, ok := tableShape(line)
+				if ok && namesInString(line, declared[i]) {
+					// a row of one declaration: its name as a string
+					// (protoc-c's enum values by name), whose rows a
+					// declaration more changes only by its own
+					ok = false
+				}
 				if !ok {
 					sh, ok = rowShape(line, declared[i])
 				}
@@ -324,6 +330,19 @@ func tables(samples []Sample, declared [][]string) []string {
 	}
 	sort.Strings(out)
 	return slices.Compact(out)
+}
+
+// namesInString reports whether a string literal of the line is a
+// declared name, in any form, and nothing else ("FICTION" of an enum
+// value FICTION, "library.Book"'s last part aside).
+func namesInString(line string, declared []string) bool {
+	for _, lit := range strLitRE.FindAllString(line, -1) {
+		c := lit[1 : len(lit)-1]
+		if c != "" && identRE.FindString(c) == c && named(c, declared) {
+			return true
+		}
+	}
+	return false
 }
 
 // rowShape is a line that names nothing of the input, with its numbers
