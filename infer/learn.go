@@ -943,7 +943,6 @@ func learnList(s Sample, ds listDecls, nums []int64, fns []func(string) string, 
 				}
 			}
 		}
-
 	}
 	for place, who := range atPlace {
 		for w := range who {
@@ -965,17 +964,12 @@ func learnList(s Sample, ds listDecls, nums []int64, fns []func(string) string, 
 	// one the list chooses.
 	for ks, who := range byShape {
 		of := 0
-		seen := map[string]bool{}
+		ofKinds := map[string]bool{}
+		for w := range who {
+			ofKinds[kinds[w]] = true
+		}
 		for i, k := range kinds {
-			if ds.used[i] {
-				continue
-			}
-			for w := range who {
-				if kinds[w] == k && !seen[k] {
-					seen[k] = true
-				}
-			}
-			if seen[k] {
+			if !ds.used[i] && ofKinds[k] {
 				of++
 			}
 		}
