@@ -69,9 +69,11 @@ type Kind struct {
 	// Ascending is true when the numbers of a list ascend: a copy goes
 	// after the last declaration only.
 	Ascending bool
-	// Step, when not 0, is the amount by which the follow-ups tried
-	// changed every number they changed in lines that name nothing new
-	// (a count grown by one): the locality check holds them to it.
+	// Step, when not 0, is the amount by which the follow-ups tried on
+	// the seeds (two or more) changed every number they changed in lines
+	// that name nothing new (a count grown by one), where the checks held
+	// to it failed on none of them more than without: the locality check
+	// holds them to it (by).
 	Step int
 	// Singular are words that a list has in one of its declarations of
 	// the kind at most, in every list of the seeds that has them (three
