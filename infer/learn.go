@@ -549,7 +549,7 @@ func learnLists(samples []Sample, lists []*List, forms []string, form numlit.For
 				}
 				names = append(names, nameText(src, nm))
 				kinds = append(kinds, d.Kind)
-				dshapes = append(dshapes, declShape(d.Text(src), nameText(src, nm)))
+				dshapes = append(dshapes, declShape(textWithoutComments(src, d), nameText(src, nm)))
 				used = append(used, usedElsewhere(string(src), nameText(src, nm), decls))
 				v, ok := memberNumber(src, d, lt, form)
 				if ok {
@@ -591,6 +591,11 @@ func learnLists(samples []Sample, lists []*List, forms []string, form numlit.For
 			}
 			delete(stats[l.Type], "")
 		}
+		list := stats[l.Type][listKey]
+		delete(stats[l.Type], listKey)
+		if list == nil {
+			list = &placeStats{}
+		}
 		for p, st := range stats[l.Type] {
 			switch {
 			case st.declOrder > 0 && st.otherOrder == 0:
@@ -598,7 +603,7 @@ func learnLists(samples []Sample, lists []*List, forms []string, form numlit.For
 			case st.byNumber > 0 && st.declOrder == 0:
 				l.NumberPlaces = append(l.NumberPlaces, p)
 			}
-			first, last, alone := onlyAt(st, 0), onlyAt(st, 2), onlyAt(st, 3)
+			first, last, alone := onlyAt(st, list, 0), onlyAt(st, list, 2), onlyAt(st, list, 3)
 			if len(last) > 0 {
 				l.Last = true
 			}
@@ -662,12 +667,23 @@ func numberedType(l *List) bool {
 // evidence of a habit), and by a declaration written alike (declShape) as
 // one that stood at another position (else what the declaration says may
 // decide the line: an Integer attribute, last of every program).
-func onlyAt(st *placeStats, k int) []string {
+func onlyAt(st, list *placeStats, k int) []string {
 	var out []string
 	others := 0
 	for j := range 3 {
 		if j != k {
 			others += st.seen[j]
+		}
+	}
+	// (declarations at other positions with lines at the place, else
+	// with lines anywhere: a place of its own, an enum's MIN line)
+	at := st
+	if others < 1 {
+		at = list
+		for j := range 3 {
+			if j != k {
+				others += list.seen[j]
+			}
 		}
 	}
 	if others < 1 {
@@ -683,7 +699,7 @@ func onlyAt(st *placeStats, k int) []string {
 		alike := false
 		for d := range st.written[k][sh] {
 			for j := range 3 {
-				alike = alike || j != k && st.at[j][d]
+				alike = alike || j != k && at.at[j][d]
 			}
 		}
 		only = only && alike
@@ -818,7 +834,7 @@ func learnList(s Sample, ds listDecls, nums []int64, fns []func(string) string, 
 	// (a shape counts once per list, and so does a position at a place)
 	saw := map[shapeAt]bool{}            // true: of a declaration the input uses nowhere else
 	sawWho := map[shapeAt]map[int]bool{} // the declarations with a line of the shape
-	atPlace := map[string]map[int]bool{} // the declarations with a line at the place
+	atPlace := map[string]map[int]bool{} // the places, and the declarations with a line there
 	note := func(k shapeAt, who int) {
 		saw[k] = saw[k] || !ds.used[who]
 		if sawWho[k] == nil {
@@ -873,13 +889,6 @@ func learnList(s Sample, ds listDecls, nums []int64, fns []func(string) string, 
 			seq[key][who] = append(seq[key][who], ln)
 			sh := lineShape(oracle.MaskName(line, ns[who], "\x00"), all)
 			note(shapeAt{key, pos[who], sh}, who)
-			// (at the place of its next lines too, whether it has one or
-			// the next line names another: a line after the last only is
-			// one the others lack)
-			if atPlace[key+"\x00next"] == nil {
-				atPlace[key+"\x00next"] = map[int]bool{}
-			}
-			atPlace[key+"\x00next"][who] = true
 			if byShape[[2]string{key, sh}] == nil {
 				byShape[[2]string{key, sh}] = map[int]bool{}
 			}
@@ -944,6 +953,24 @@ func learnList(s Sample, ds listDecls, nums []int64, fns []func(string) string, 
 			}
 		}
 	}
+	// The declarations seen are all those with a line in the output, at
+	// any place: one at another position that has no line at a place
+	// lacks it (an enum's MIN line names its first value, at a place of
+	// its own; a message's one field has a line its fields have none of
+	// when it has several).
+	present := map[int]bool{}
+	for _, who := range atPlace {
+		for w := range who {
+			present[w] = true
+		}
+	}
+	for w := range present {
+		stat(listKey).at[pos[w]][ds.shapes[w]] = true
+		if pk := [2]any{listKey, pos[w]}; !posSeen[pk] {
+			posSeen[pk] = true
+			stat(listKey).seen[pos[w]]++
+		}
+	}
 	for place, who := range atPlace {
 		for w := range who {
 			stat(place).at[pos[w]][ds.shapes[w]] = true
@@ -994,6 +1021,10 @@ func learnList(s Sample, ds listDecls, nums []int64, fns []func(string) string, 
 	}
 }
 
+// listKey is the key of the stats of a list type as a whole (the
+// declarations seen, by position) among those of its places.
+const listKey = "\x00list"
+
 // shapeAt is a shape of lines at a place, of declarations at a position.
 type shapeAt struct {
 	place string
@@ -1025,6 +1056,27 @@ func declShape(text, name string) string {
 		return "?"
 	})
 	return strings.TrimSpace(wsRE.ReplaceAllString(t, " "))
+}
+
+// textWithoutComments is the text of node n without the comments in it
+// (a declaration's doc comment is no part of how it is written).
+func textWithoutComments(src []byte, n *syntax.Node) string {
+	var b strings.Builder
+	at := n.Start
+	syntax.Walk(n, func(c *syntax.Node) bool {
+		if c.Kind != "comment" {
+			return true
+		}
+		if c.Start >= at {
+			b.Write(src[at:c.Start])
+			at = c.End
+		}
+		return false
+	})
+	if at < n.End {
+		b.Write(src[at:n.End])
+	}
+	return b.String()
 }
 
 // usedElsewhere reports whether src holds name as a word, whatever its
