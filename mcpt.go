@@ -26,11 +26,12 @@ import (
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/relation/yamlrel"
 	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/syntax"
 	"github.com/mcpt-tool/mcpt/transpiler"
 )
 
-// An Option adds relations written in Go or builtin transpilers to what
-// configurations can name.
+// An Option adds relations, checker kinds or parsers written in Go, or
+// builtin transpilers, to what configurations can name.
 type Option struct {
 	apply func(*setup.Tools) error
 }
@@ -57,6 +58,20 @@ func Checkers(kinds ...yamlrel.CheckerKind) Option {
 	return Option{func(t *setup.Tools) error {
 		t.CheckerKinds = append(t.CheckerKinds, kinds...)
 		return nil
+	}}
+}
+
+// Parsers makes parsers written in Go available to relation files, which
+// name one by its name (`syntax: typescript` names the parser whose Lang
+// is "typescript"), and to campaigns without relation files, whose seeds'
+// extension names the parser of a language mcpt knows (docs/zeroconfig.md):
+// mcpt.Parsers(typescript.Parser) offers the tree-sitter TypeScript
+// grammar of package syntax/tsgrammar/typescript. mcpt's own grammars
+// (thrift, flatbuffers, protobuf, cll) are always offered; a parser named
+// as one of them, or two parsers of one name, are an error.
+func Parsers(ps ...syntax.Parser) Option {
+	return Option{func(t *setup.Tools) error {
+		return t.Parsers.Add(ps...)
 	}}
 }
 
@@ -87,6 +102,9 @@ func tools(opts []Option) (*setup.Tools, error) {
 		if err := o.apply(t); err != nil {
 			return nil, err
 		}
+	}
+	if _, err := t.AllParsers(); err != nil {
+		return nil, err
 	}
 	return t, nil
 }

@@ -79,6 +79,9 @@ type Options struct {
 	// their spots in the syntax tree, whose campaign is compared with a
 	// bare loop of its transpiler (see treePack); empty means none.
 	TreePack string
+	// Tools are what the build offers TreePack's configuration (its
+	// parsers, its checker kinds); nil offers the builtin cllc alone.
+	Tools *setup.Tools
 	// Log receives a line per step; nil means none.
 	Log io.Writer
 }
@@ -213,7 +216,7 @@ func load(ctx context.Context, opt Options) (*env, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	g, err := setup.ReadGrammar(filepath.Join(opt.Examples, "cll.grammar"))
+	g, err := setup.ReadGrammar(filepath.Join(opt.Examples, "cll.grammar"), inproc)
 	if err != nil {
 		cleanup()
 		return nil, nil, err

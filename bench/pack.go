@@ -100,13 +100,21 @@ func Pack(ctx context.Context, opt PackOptions) (*PackResults, error) {
 		return nil, err
 	}
 	defer s.Close()
-	// The same pack with its semantic checks left out, when it has some.
+	// The same pack with its semantic checks left out, when it has some:
+	// its relations compiled again from the files the campaign read (an
+	// inferred pack has no semantic check).
 	var left atomic.Int64
-	bare, err := setup.Load(opt.Config, setup.Options{Tools: withoutSemantic(opt.Tools, &left)})
-	if err != nil {
-		return nil, err
+	bareRelations := s.Relations
+	if s.Inferred == nil {
+		bare, err := setup.Load(opt.Config, setup.Options{
+			Tools: withoutSemantic(opt.Tools, &left), Snapshot: s,
+			Skip: setup.SkipTranspiler | setup.SkipSeeds, NoRelease: true,
+		})
+		if err != nil {
+			return nil, err
+		}
+		bareRelations = bare.Relations
 	}
-	defer bare.Close()
 	tr := s.Config.Transpiler
 	// The bare loop runs a command; a pack with another transpiler is
 	// measured only with and without its semantic checks.
@@ -124,18 +132,15 @@ func Pack(ctx context.Context, opt PackOptions) (*PackResults, error) {
 		res.Command = fmt.Sprint(tr.Argv)
 	}
 	campaign := func(t transpiler.Transpiler, workers int, rels ...[]*relation.Relation) *engine.Campaign {
-		b := s.Config.Budget
 		relations := s.Relations
 		if len(rels) > 0 {
 			relations = rels[0]
 		}
-		return &engine.Campaign{
-			Transpiler: t, Relations: relations, Seeds: s.Seeds,
-			Options: engine.Options{
-				Mode: engine.MCP, Seed: 1, MaxCases: opt.Cases, MaxMR: b.MaxMR, MaxSpots: b.MaxSpots,
-				Workers: workers, BaseRuns: s.Config.BaseRuns, Normalize: s.Normalize, Style: s.Style(), Config: s.Config.File,
-			},
-		}
+		// The campaign the configuration describes (its release and
+		// flags too, which the relations may read), to the bench's budget.
+		o := s.EngineOptions()
+		o.Seed, o.MaxCases, o.MaxTime, o.Workers = 1, opt.Cases, 0, workers
+		return &engine.Campaign{Transpiler: t, Relations: relations, Seeds: s.Seeds, Options: o}
 	}
 	rec := &recorder{t: s.Transpiler}
 	rep, err := campaign(rec, 1).Run(ctx)
@@ -158,7 +163,7 @@ func Pack(ctx context.Context, opt PackOptions) (*PackResults, error) {
 		}
 		if left.Load() > 0 {
 			without := &job{name: name("MCP without semantic checks", w), run: func(ctx context.Context) (sample, error) {
-				return e.runCampaign(ctx, campaign(s.Transpiler, w, bare.Relations))
+				return e.runCampaign(ctx, campaign(s.Transpiler, w, bareRelations))
 			}}
 			comps = append(comps, comparison{fmt.Sprintf("semantic_%dw", w), camp, without, throughput, opt.Repeat})
 		}

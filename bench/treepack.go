@@ -16,21 +16,22 @@ import (
 // transpiler, interleaved Repeat times. TreeUtilisation1W is the median of
 // the campaign's runs per second over the loop's.
 func (e *env) treePack(ctx context.Context, res *Results) error {
-	s, err := setup.Load(e.opt.TreePack, setup.Options{Tools: &setup.Tools{Builtins: cllc.Builtins()}})
+	tools := e.opt.Tools
+	if tools == nil {
+		tools = &setup.Tools{Builtins: cllc.Builtins()}
+	}
+	s, err := setup.Load(e.opt.TreePack, setup.Options{Tools: tools})
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	b := s.Config.Budget
 	cases := e.opt.ExecCases
 	campaign := func(t transpiler.Transpiler) *engine.Campaign {
-		return &engine.Campaign{
-			Transpiler: t, Relations: s.Relations, Seeds: s.Seeds,
-			Options: engine.Options{
-				Mode: engine.MCP, Seed: 1, MaxCases: cases, MaxMR: b.MaxMR, MaxSpots: b.MaxSpots,
-				Workers: 1, BaseRuns: s.Config.BaseRuns, Normalize: s.Normalize, Style: s.Style(), Config: s.Config.File,
-			},
-		}
+		// The campaign the configuration describes (its release and
+		// flags too, which the relations may read), to the bench's budget.
+		o := s.EngineOptions()
+		o.Seed, o.MaxCases, o.MaxTime, o.Workers = 1, cases, 0, 1
+		return &engine.Campaign{Transpiler: t, Relations: s.Relations, Seeds: s.Seeds, Options: o}
 	}
 	// An untimed campaign records the runs, and parses the seeds of the
 	// relations' caches as the first campaign of a session would.

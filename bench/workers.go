@@ -17,7 +17,6 @@ import (
 	"github.com/mcpt-tool/mcpt/config"
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/internal/setup"
-	"github.com/mcpt-tool/mcpt/syntax"
 )
 
 // Defaults of the zero fields of WorkersOptions, and their values in quick
@@ -54,6 +53,10 @@ type WorkersOptions struct {
 	Quick bool
 	// Log receives a line per step; nil means none.
 	Log io.Writer
+	// Tools are what the build offers the configurations: the
+	// TypeScript comparison needs the TypeScript grammar among its
+	// parsers.
+	Tools *setup.Tools
 }
 
 // WorkersResults compare test cases per second with the transpiler run as
@@ -115,7 +118,7 @@ func Workers(ctx context.Context, opt WorkersOptions) (*WorkersResults, error) {
 	res.TestCasesCllc, res.CasesPerSCllcExec, res.CasesPerSCllcWorker = c.cases, c.exec, c.worker
 	res.WorkerSpeedupCllc, res.SameFindingsCllc, res.FindingsCllc = c.gain, c.same, c.findings
 
-	if res.TSStatus = tsMissing(opt.TSExamples); res.TSStatus != "" {
+	if res.TSStatus = tsMissing(opt.TSExamples, opt.Tools); res.TSStatus != "" {
 		o.logf("TypeScript: %s", res.TSStatus)
 		return res, nil
 	}
@@ -196,7 +199,7 @@ func useCllc(cllc, fault string) func(*config.Config) error {
 }
 
 // tsMissing says why the TypeScript comparison cannot run, or "".
-func tsMissing(dir string) string {
+func tsMissing(dir string, tools *setup.Tools) string {
 	if dir == "" {
 		return "not measured: no TypeScript example directory"
 	}
@@ -207,7 +210,9 @@ func tsMissing(dir string) string {
 	if _, err := exec.LookPath("node"); err != nil {
 		return "not measured: node is not on PATH"
 	}
-	if _, ok := syntax.Lookup("typescript"); !ok {
+	if ps, err := tools.AllParsers(); err != nil {
+		return "not measured: " + err.Error()
+	} else if _, ok := ps.Lookup("typescript"); !ok {
 		return "not measured: this mcpt has no TypeScript grammar (build it with -tags typescript)"
 	}
 	return ""
@@ -218,6 +223,7 @@ func tsMissing(dir string) string {
 // that edit, whose findings are compared too.
 func comparePair(ctx context.Context, opt WorkersOptions, cases int, execCfg, workerCfg string, edit, fault func(*config.Config) error) (pairResult, error) {
 	var r pairResult
+	var snap *setup.Setup // the inputs of every campaign of the pair
 	var execs, workers, gains []float64
 	var fExec, fWorker []string
 	for k := range opt.Repeat {
@@ -225,11 +231,11 @@ func comparePair(ctx context.Context, opt WorkersOptions, cases int, execCfg, wo
 		if k%2 == 1 {
 			first, second = second, first
 		}
-		s1, err := workerCampaign(ctx, first, edit, opt.Workers, cases)
+		s1, err := workerCampaign(ctx, opt.Tools, &snap, first, edit, opt.Workers, cases)
 		if err != nil {
 			return r, err
 		}
-		s2, err := workerCampaign(ctx, second, edit, opt.Workers, cases)
+		s2, err := workerCampaign(ctx, opt.Tools, &snap, second, edit, opt.Workers, cases)
 		if err != nil {
 			return r, err
 		}
@@ -247,11 +253,11 @@ func comparePair(ctx context.Context, opt WorkersOptions, cases int, execCfg, wo
 		fExec, fWorker = append(fExec, se.findings...), append(fWorker, sw.findings...)
 	}
 	if fault != nil {
-		se, err := workerCampaign(ctx, execCfg, fault, opt.Workers, cases)
+		se, err := workerCampaign(ctx, opt.Tools, &snap, execCfg, fault, opt.Workers, cases)
 		if err != nil {
 			return r, err
 		}
-		sw, err := workerCampaign(ctx, workerCfg, fault, opt.Workers, cases)
+		sw, err := workerCampaign(ctx, opt.Tools, &snap, workerCfg, fault, opt.Workers, cases)
 		if err != nil {
 			return r, err
 		}
@@ -274,22 +280,25 @@ type modeSample struct {
 
 func (s modeSample) perS() float64 { return float64(s.cases) / s.wall.Seconds() }
 
-// workerCampaign loads the configuration (with edit applied), runs an MCP
+// workerCampaign loads the configuration (with edit applied) through the
+// snapshot of *snap (the setup of the pair's first campaign; nil: this
+// campaign is the first, and its setup becomes *snap), runs an MCP
 // campaign of seed 1 on it and times it, the start and stop of the
-// transpiler's worker processes included.
-func workerCampaign(ctx context.Context, cfg string, edit func(*config.Config) error, workers, cases int) (modeSample, error) {
-	s, err := setup.Load(cfg, setup.Options{Edit: edit})
+// transpiler's worker processes included. Every campaign of a pair thus
+// reads the same bytes of the seeds and relation files, each read once.
+func workerCampaign(ctx context.Context, tools *setup.Tools, snap **setup.Setup, cfg string, edit func(*config.Config) error, workers, cases int) (modeSample, error) {
+	s, err := setup.Load(cfg, setup.Options{Edit: edit, Tools: tools, Snapshot: *snap})
 	if err != nil {
 		return modeSample{}, err
 	}
-	b := s.Config.Budget
-	c := &engine.Campaign{
-		Transpiler: s.Transpiler, Relations: s.Relations, Seeds: s.Seeds,
-		Options: engine.Options{
-			Mode: engine.MCP, Seed: 1, MaxCases: cases, MaxMR: b.MaxMR, MaxSpots: b.MaxSpots,
-			Workers: workers, BaseRuns: s.Config.BaseRuns, Normalize: s.Normalize, Style: s.Style(), Config: s.Config.File,
-		},
+	if *snap == nil {
+		*snap = s
 	}
+	// The campaign the configuration describes (its release and flags
+	// too, which the relations may read), to the bench's budget.
+	opt := s.EngineOptions()
+	opt.Seed, opt.MaxCases, opt.MaxTime, opt.Workers = 1, cases, 0, workers
+	c := &engine.Campaign{Transpiler: s.Transpiler, Relations: s.Relations, Seeds: s.Seeds, Options: opt}
 	t0 := time.Now()
 	rep, err := c.Run(ctx)
 	err = errors.Join(err, s.Close())

@@ -9,6 +9,7 @@ package bundle
 
 import (
 	"bufio"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -96,14 +97,18 @@ const manifestHead = "mcpt bundle: files mcpt wrote here"
 // bundle mcpt wrote already, it is left as it is: one written before an
 // interruption, with the same content. Anything else in its place is an
 // error: mcpt writes no bundle over files it did not write.
-func Write(dir string, b *Bundle) error {
+func Write(dir string, b *Bundle) error { return WriteShared(dir, b, nil) }
+
+// WriteShared is Write with the files of the bundle that earlier bundles
+// written with s hold already hard-linked to theirs (see Shared).
+func WriteShared(dir string, b *Bundle, s *Shared) error {
 	if _, err := os.Lstat(dir); err == nil {
 		if fi, err := os.Lstat(filepath.Join(dir, ManifestFile)); err == nil && fi.Mode().IsRegular() {
 			return nil
 		}
 		return fmt.Errorf("saving finding %s: %s is in the way: it is not a bundle mcpt wrote (it has no %s)", b.Finding.ID, dir, ManifestFile)
 	}
-	return write(dir, b, false)
+	return write(dir, b, false, s)
 }
 
 // Remove deletes what mcpt wrote in the bundle directory dir: the files
@@ -245,9 +250,9 @@ func RemoveTemps(dir string) error {
 // Replace saves b as the bundle directory dir, atomically, in place of
 // the bundle dir holds (a reduction made again): dir holds the old bundle
 // or the new one, never half of one.
-func Replace(dir string, b *Bundle) error { return write(dir, b, true) }
+func Replace(dir string, b *Bundle) error { return write(dir, b, true, nil) }
 
-func write(dir string, b *Bundle, replace bool) error {
+func write(dir string, b *Bundle, replace bool, s *Shared) error {
 	dir = filepath.Clean(dir)
 	parent := filepath.Dir(dir)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
@@ -258,7 +263,8 @@ func write(dir string, b *Bundle, replace bool) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	if err := b.writeFiles(tmp); err != nil {
+	written, err := b.writeFiles(tmp, s)
+	if err != nil {
 		return fmt.Errorf("saving finding %s: %w", b.Finding.ID, err)
 	}
 	if err := os.Chmod(tmp, 0o755); err != nil {
@@ -281,17 +287,26 @@ func write(dir string, b *Bundle, replace bool) error {
 		}
 		return fmt.Errorf("saving finding %s: %w", b.Finding.ID, err)
 	}
+	s.remember(dir, written.names, written.sums)
 	if old != "" {
 		return os.RemoveAll(old)
 	}
 	return nil
 }
 
-// writeFiles writes the files of b below dir.
-func (b *Bundle) writeFiles(dir string) error {
+// writtenFiles are the files a bundle wrote, not linked, with their sums.
+type writtenFiles struct {
+	names []string
+	sums  [][sha256.Size]byte
+}
+
+// writeFiles writes the files of b below dir, linking those s holds, and
+// returns those it wrote.
+func (b *Bundle) writeFiles(dir string, s *Shared) (writtenFiles, error) {
+	var w writtenFiles
 	name := b.InputName()
 	if name == "." || name == "/" || name == ".." {
-		return fmt.Errorf("the finding names no seed file")
+		return w, fmt.Errorf("the finding names no seed file")
 	}
 	files := tree.Tree{path.Join(BaseDir, name): b.Base}
 	if b.FollowUp != nil {
@@ -305,37 +320,62 @@ func (b *Bundle) writeFiles(dir string) error {
 	}
 	data, err := json.MarshalIndent(&b.Finding, "", "  ")
 	if err != nil {
-		return err
+		return w, err
 	}
 	files[FindingFile] = append(data, '\n')
 	if b.Recipe != nil {
 		data, err := json.MarshalIndent(b.Recipe, "", "  ")
 		if err != nil {
-			return err
+			return w, err
 		}
 		files[RecipeFile] = append(data, '\n')
 	}
-	written := files.Names()
 	for sub, t := range map[string]tree.Tree{BaseOutDir: b.BaseOut, FollowOutDir: b.FollowUpOut} {
 		for _, name := range t.Names() {
-			written = append(written, path.Join(sub, name))
+			if !tree.Clean(name) {
+				return w, fmt.Errorf("%s: path leaves the output directory", name)
+			}
+			files[path.Join(sub, name)] = t[name]
 		}
 	}
-	if err := writeManifest(dir, written); err != nil {
-		return err
-	}
+	// The output trees' directories exist even when they hold no file.
 	for sub, t := range map[string]tree.Tree{BaseOutDir: b.BaseOut, FollowOutDir: b.FollowUpOut} {
-		if t == nil {
-			continue
-		}
-		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
-			return err
-		}
-		if err := t.Write(filepath.Join(dir, sub)); err != nil {
-			return err
+		if t != nil {
+			if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+				return w, err
+			}
 		}
 	}
-	return files.Write(dir)
+	names := files.Names()
+	if err := writeManifest(dir, names); err != nil {
+		return w, err
+	}
+	here := map[[sha256.Size]byte]string{} // the files written so far, by content
+	for _, name := range names {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return w, err
+		}
+		data := files[name]
+		var sum [sha256.Size]byte
+		if s != nil {
+			sum = sha256.Sum256(data)
+			if q, ok := here[sum]; ok && hardLink(q, p) == nil {
+				continue // the follow-up's output keeps the base's file
+			}
+			if s.link(sum, len(data), p) {
+				continue
+			}
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			return w, err
+		}
+		if s != nil {
+			here[sum] = p
+			w.names, w.sums = append(w.names, name), append(w.sums, sum)
+		}
+	}
+	return w, nil
 }
 
 // ErrRefused is wrapped by the errors of a Reader for a path it does not

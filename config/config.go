@@ -5,6 +5,7 @@
 package config
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +14,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/goccy/go-yaml/ast"
 
 	"github.com/mcpt-tool/mcpt/internal/inputfile"
 	"github.com/mcpt-tool/mcpt/internal/namecase"
@@ -52,7 +55,10 @@ type Config struct {
 	// CountUnconfirmed is confirm_counted: false: a finding counted in its
 	// group is not run again.
 	CountUnconfirmed bool
-	Signature        Signature
+	// ConfirmCounted is confirm_counted's one in n of the counted findings
+	// that are run again once (true: 1); 0 is the engine's default.
+	ConfirmCounted int
+	Signature      Signature
 	// Flags is the matrix of the transpiler's flags: each seed runs under
 	// each combination of one value per dimension.
 	Flags Flags
@@ -96,7 +102,9 @@ type Seeds struct {
 	Count     int
 	Seed      uint64
 	Extension string // of generated seeds' names, without the dot
-	Pos       Pos
+	// Pos is where the seeds are named: the grammar, else the first
+	// pattern of files.
+	Pos Pos
 }
 
 // Relations names relation files and Go relations. Go and Only keep the
@@ -131,7 +139,7 @@ type fileYAML struct {
 	BaseRuns       *Int            `yaml:"base_runs"`
 	Confirm        *Int            `yaml:"confirm_runs"`
 	Bundles        *Int            `yaml:"bundles_per_group"`
-	ConfirmCounted *bool           `yaml:"confirm_counted"`
+	ConfirmCounted *confirmCounted `yaml:"confirm_counted"`
 	Signature      *signatureYAML  `yaml:"signature"`
 	Flags          *flagsYAML      `yaml:"flags"`
 	Syntax         *String         `yaml:"syntax"`
@@ -247,8 +255,20 @@ func ParseAll(path string, data []byte) (*Config, ErrorList) {
 			c.BundlesPerGroup = int(n)
 		}
 	}
-	if y.ConfirmCounted != nil {
-		c.CountUnconfirmed = !*y.ConfirmCounted
+	if cc := y.ConfirmCounted; cc != nil {
+		switch {
+		case cc.bad != "":
+			errs.Add(cc.n.At("confirm_counted: want true, false or a number (one in that many), found %s", cc.bad))
+		case cc.isBool:
+			c.CountUnconfirmed = !cc.b
+			if cc.b {
+				c.ConfirmCounted = 1
+			}
+		case cc.n.Value < 1 || cc.n.Value > MaxConfirmCounted:
+			errs.Add(cc.n.At("confirm_counted must be true, false or a number between 1 and %d (one in that many), found %d", MaxConfirmCounted, cc.n.Value))
+		default:
+			c.ConfirmCounted = int(cc.n.Value)
+		}
 	}
 	if y.Signature != nil {
 		c.signature(y.Signature, &errs)
@@ -318,6 +338,32 @@ func (c *Config) syntax(s *String, errs *ErrorList) {
 	if len(c.Relations.Files) > 0 || len(c.Relations.Go) > 0 {
 		errs.Add(s.At("syntax: is for a campaign without relation files, whose relations mcpt infers; relation files name their parser themselves (syntax: in them)"))
 	}
+}
+
+// MaxConfirmCounted bounds the one in n of confirm_counted.
+const MaxConfirmCounted = 1000000
+
+// confirmCounted is confirm_counted: a boolean, or the n of one in n.
+type confirmCounted struct {
+	isBool bool
+	b      bool
+	n      Int
+	bad    string // what was found instead, as written
+}
+
+// UnmarshalYAML implements yaml.NodeUnmarshaler.
+func (c *confirmCounted) UnmarshalYAML(ctx context.Context, n ast.Node) error {
+	if v, ok := n.(*ast.BoolNode); ok {
+		c.isBool, c.b = true, v.Value
+		c.n.Pos = yamlpos.PosOf(ctx, n)
+		return nil
+	}
+	if _, ok := n.(*ast.IntegerNode); !ok {
+		// Reported with the other errors of the file (see Config).
+		c.n.Pos, c.bad = yamlpos.PosOf(ctx, n), strings.TrimSpace(n.String())
+		return nil
+	}
+	return c.n.UnmarshalYAML(ctx, n)
 }
 
 // MaxBundlesPerGroup bounds bundles_per_group (and --bundles-per-group):
@@ -415,6 +461,9 @@ func (c *Config) seeds(s *seedsYAML, errs *ErrorList) {
 		c.Seeds.Patterns = append(c.Seeds.Patterns, c.rel(f.Value))
 	}
 	c.Seeds.Files = dedupe(c.Seeds.Files)
+	if len(s.Files) > 0 {
+		c.Seeds.Pos = s.Files[0].Pos
+	}
 	if s.Grammar != nil {
 		c.Seeds.Grammar = c.rel(s.Grammar.Value)
 		c.Seeds.Pos = s.Grammar.Pos

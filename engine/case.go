@@ -131,7 +131,7 @@ func (t *Tester) Base(ctx context.Context, seed Seed) (*Base, error) {
 			b.Files = t.Normalize.Apply(res.Files)
 			continue
 		}
-		if res.Status != transpiler.Accepted || !sameTree(b.Files, t.Normalize.Apply(res.Files)) {
+		if res.Status != transpiler.Accepted || !t.sameOutput(res.Files, b.raw(), b.Files) {
 			b.Skip = SkipNondeterministic
 			return b, nil
 		}
@@ -297,7 +297,11 @@ func (t *Tester) RunOnce(ctx context.Context, tc Test) (*Outcome, error) {
 		return nil, fmt.Errorf("transpiling the follow-up of %s: %w", seed.Name, err)
 	}
 	t0 = time.Now()
-	out.Findings, out.Checks = followUpFindings(ctx, t.proto(tc), fu, tc.Base.Files, tc.Base.names(), out.Result, t)
+	if out.Result.Status == transpiler.Accepted && t.mode() == MCP {
+		// Normalised once: the checks and the re-runs compare with it.
+		out.first = t.Normalize.Apply(out.Result.Files)
+	}
+	out.Findings, out.Checks = followUpFindings(ctx, t.proto(tc), fu, tc.Base.Files, tc.Base.names(), out.Result, out.first, t)
 	if ctx.Err() != nil {
 		return nil, ctx.Err() // a checker's template stopped: its failure is none
 	}
@@ -375,7 +379,7 @@ func (t *Tester) repeats(ctx context.Context, b *Base, out *Outcome, followUps, 
 			switch {
 			case again.Status != out.Result.Status:
 				return false, nil
-			case again.Status == transpiler.Accepted && !sameTree(t.Normalize.Apply(again.Files), out.first):
+			case again.Status == transpiler.Accepted && !t.sameOutput(again.Files, out.Result.Files, out.first):
 				return false, nil
 			case again.Status != transpiler.Accepted && !sameFailure(again, out.Result):
 				return false, nil
@@ -387,7 +391,7 @@ func (t *Tester) repeats(ctx context.Context, b *Base, out *Outcome, followUps, 
 		if err != nil {
 			return false, fmt.Errorf("transpiling %s again: %w", b.Seed.Name, err)
 		}
-		if base.Status != transpiler.Accepted || !sameTree(t.Normalize.Apply(base.Files), b.Files) {
+		if base.Status != transpiler.Accepted || !t.sameOutput(base.Files, b.raw(), b.Files) {
 			return false, nil
 		}
 	}
@@ -428,6 +432,14 @@ func (t *Tester) proto(tc Test) result.Finding {
 		Config:   t.Config,
 		Faults:   t.Faults,
 	}
+}
+
+// raw is the base output as the transpiler wrote it; nil when unknown.
+func (b *Base) raw() tree.Tree {
+	if b.Result == nil {
+		return nil
+	}
+	return b.Result.Files
 }
 
 // names are the file names of the base output, which make signatures
@@ -486,6 +498,18 @@ func CaseRand(caseSeed uint64) *rand.Rand {
 	return rand.New(rand.NewPCG(caseSeed, caseSeed^0x9e3779b97f4a7c15))
 }
 
+// sameOutput tells whether the output of a run, again, is the output
+// first of an earlier run once normalised; norm is first normalised. The
+// raw outputs are compared first: equal, their normalised forms are
+// equal too, and the rules need not run (they are the most of mcpt's own
+// time on a transpiler whose failures are run again).
+func (t *Tester) sameOutput(again, first, norm tree.Tree) bool {
+	if first != nil && sameTree(again, first) {
+		return true
+	}
+	return sameTree(t.Normalize.Apply(again), norm)
+}
+
 func sameTree(a, b tree.Tree) bool {
 	if len(a) != len(b) {
 		return false
@@ -502,11 +526,11 @@ func sameTree(a, b tree.Tree) bool {
 // followUpFindings makes the findings of one follow-up run as a campaign
 // does: the crash, timeout or rejection of the run, or, in MCP mode, one
 // oracle finding per failed checker on the normalised outputs (o is the
-// normalised base output), with what each checker concluded. proto carries the fields that identify the test
+// normalised base output, norm the normalised o′ or nil), with what each checker concluded. proto carries the fields that identify the test
 // case; baseNames, the file names of the base output, make the signatures
 // independent of the seed's naming; t gives the mode, the normalisation
 // and the style of the signatures.
-func followUpFindings(ctx context.Context, proto result.Finding, fu *relation.FollowUp, o tree.Tree, baseNames []string, res *transpiler.Result, t *Tester) ([]result.Finding, []result.CheckOutcome) {
+func followUpFindings(ctx context.Context, proto result.Finding, fu *relation.FollowUp, o tree.Tree, baseNames []string, res *transpiler.Result, norm tree.Tree, t *Tester) ([]result.Finding, []result.CheckOutcome) {
 	var fs []result.Finding
 	var checks []result.CheckOutcome
 	switch res.Status {
@@ -519,7 +543,10 @@ func followUpFindings(ctx context.Context, proto result.Finding, fu *relation.Fo
 		if t.mode() == Fuzz {
 			break
 		}
-		outs := fu.Outcomes(ctx, o, t.Normalize.Apply(res.Files))
+		if norm == nil {
+			norm = t.Normalize.Apply(res.Files)
+		}
+		outs := fu.Outcomes(ctx, o, norm)
 		checks = make([]result.CheckOutcome, 0, len(outs))
 		var fails []oracle.Failure
 		for _, oc := range outs {

@@ -72,22 +72,28 @@ type Options struct {
 	// differ mark the seed nondeterministic. 0 means 1.
 	BaseRuns int
 	// ConfirmRuns is how many times a failing run is run again before its
-	// failure is a finding (see Tester.Run), while its group has fewer
-	// than BundlesPerGroup findings; a later finding of the group is run
+	// failure is a finding (see Tester.Run), while its group has no
+	// confirmed finding: a group's first finding in plan order (of the
+	// shard) is confirmed so; the group's other bundled findings are run
 	// again once. 0 means DefaultConfirmRuns.
 	ConfirmRuns int
 	// BundlesPerGroup is how many findings of a signature group, the
-	// first in plan order (of the shard), are confirmed ConfirmRuns times
-	// and get a bundle; the later ones are counted in the group, without
-	// evidence (result.Finding.Counted), but for the one with the
-	// smallest follow-up (result.Finding.Candidate). 0 means
+	// first in plan order (of the shard), get a bundle; the later ones
+	// are counted in the group, without evidence
+	// (result.Finding.Counted), but for the one with the smallest
+	// follow-up (result.Finding.Candidate). 0 means
 	// DefaultBundlesPerGroup.
 	BundlesPerGroup int
-	// CountUnconfirmed counts a later finding of a group (see
-	// BundlesPerGroup) as its first run gave it, without the one re-run of
-	// its follow-up that would confirm it: a campaign where most test
-	// cases fail the same way then makes one transpiler run per test case.
-	// The group's first findings are confirmed in full all the same.
+	// ConfirmCounted is how a later finding of a group (see
+	// BundlesPerGroup) is confirmed: one in ConfirmCounted of them, those
+	// their case seed picks (see ConfirmsCounted), is run again once, its
+	// follow-up; the others count as their first run gave them. 1 runs
+	// every one again; 0 means DefaultConfirmCounted.
+	ConfirmCounted int
+	// CountUnconfirmed runs no later finding of a group again (see
+	// ConfirmCounted): a campaign where most test cases fail the same way
+	// then makes one transpiler run per test case. The group's first
+	// findings are confirmed all the same.
 	CountUnconfirmed bool
 	// Exhaustive plans the campaign without weights: by default, a
 	// (seed, relation, spot kind) whose test cases keep landing in the
@@ -215,6 +221,7 @@ func (c *Campaign) Run(ctx context.Context) (*result.Report, error) {
 		}
 	}
 	r.book = newGroupBook(bundlesPerGroup(opt))
+	r.baseRechecked = map[string]bool{}
 	if !opt.Exhaustive {
 		r.weights = newWeightBook(c.Relations)
 	}
@@ -255,8 +262,15 @@ type runner struct {
 	spotsOf func(admitted, rel int) ([]relation.Spot, error)
 	// tester runs the bases and the test cases.
 	tester *Tester
+	// shared links the files the campaign's bundles share.
+	shared bundle.Shared
 	// book decides which findings are kept (see groupBook).
 	book *groupBook
+	// baseRechecked holds the seeds (under a combination of flags, see
+	// pairKey) whose base a group's first finding ran again already: the
+	// base is the same for every finding of the seed, so it is run again
+	// with the first that needs it, not with each.
+	baseRechecked map[string]bool
 	// weights are the weights of the plan (see weights.go); nil under
 	// Exhaustive.
 	weights *weightBook

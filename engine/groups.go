@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"path/filepath"
+	"strconv"
 	"sync"
 
 	"github.com/mcpt-tool/mcpt/bundle"
@@ -15,6 +16,59 @@ import (
 // of its follow-up.
 const DefaultBundlesPerGroup = 3
 
+// DefaultConfirmCounted is, by default, how many of a group's counted
+// findings (those after its first BundlesPerGroup) make one that is run
+// again: one in 8, the ones their case seed picks (ConfirmsCounted). A
+// campaign where every test case fails the same way so makes an eighth
+// more runs, not twice as many, and a group whose failures do not always
+// repeat still shows in its flaky count: what a re-run would see, one in
+// 8 of its test cases show.
+const DefaultConfirmCounted = 8
+
+// confirmCounted is the one in n of a campaign under opt; 0 when no
+// counted finding is run again.
+func confirmCounted(opt Options) int {
+	switch {
+	case opt.CountUnconfirmed || opt.NoRecheck:
+		return 0
+	case opt.ConfirmCounted <= 0:
+		return DefaultConfirmCounted
+	}
+	return opt.ConfirmCounted
+}
+
+// confirmCountedString is confirm_counted as the journal's fingerprint
+// records it.
+func confirmCountedString(opt Options) string {
+	switch n := confirmCounted(opt); n {
+	case 0:
+		return "false"
+	case 1:
+		return "true"
+	default:
+		return "1/" + strconv.Itoa(n)
+	}
+}
+
+// ConfirmsCounted tells whether a test case with the case seed caseSeed,
+// whose findings are counted in their groups, is run again once under
+// the one in n of confirm_counted (n ≤ 0: none; 1: every one). It depends
+// on the case seed only, so that the same test cases are run again
+// whatever the workers, shards and resumes, and wherever their findings
+// fall in their groups.
+func ConfirmsCounted(caseSeed uint64, n int) bool {
+	if n <= 1 {
+		return n == 1
+	}
+	// A mix of the case seed (SplitMix64's finaliser), so that the pick
+	// does not follow the case's own draws from it.
+	z := caseSeed ^ 0x6a09e667f3bcc909
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	z ^= z >> 31
+	return z%uint64(n) == 0
+}
+
 // bundlesPerGroup is the K of a campaign under opt.
 func bundlesPerGroup(opt Options) int {
 	if opt.BundlesPerGroup <= 0 {
@@ -24,14 +78,17 @@ func bundlesPerGroup(opt Options) int {
 }
 
 // A finding of a test case, as the collector sees it in plan order, is
-// one of the first K findings of its group that held on a first re-run
-// (kept: it gets the full confirmation and a bundle) or a later one
-// (counted: its evidence is dropped and it has no bundle, unless its
-// follow-up is the smallest of the group, see tally.candidate). Which one
-// it is depends only on the cases before it in plan order, and on their
-// confirmations, so it does not depend on the number of workers: when
-// the decision depends on a confirmation still running, the collector
-// waits for it.
+// one of the first K findings of its group that held on their re-runs
+// (kept: it gets a bundle) or a later one (counted: its evidence is
+// dropped and it has no bundle, unless its follow-up is the smallest of
+// the group, see tally.candidate). The group's first kept finding is
+// confirmed in full (confirm_runs re-runs of its follow-up and base); the
+// other kept ones by one re-run of the follow-up: a failure can join a
+// group only once the group's first finding repeated every time. Which
+// one a finding is depends only on the cases before it in plan order,
+// and on their confirmations, so it does not depend on the number of
+// workers: when the decision depends on a confirmation still running,
+// the collector waits for it.
 
 // groupBook counts, per signature, the kept findings whose confirmation
 // held and those whose confirmation is still running. The collector
@@ -60,30 +117,46 @@ func (b *groupBook) entry(sig string) *bookEntry {
 	return e
 }
 
+// undecided tells whether a finding of the group of e cannot be told
+// kept or counted before a confirmation running ends: its group's first
+// finding, or the last of its first K, is being confirmed.
+func (b *groupBook) undecided(e *bookEntry) bool {
+	return e.pending > 0 && (e.kept == 0 || e.kept+e.pending >= b.k)
+}
+
 // decide tells, for each finding of a case (in plan order), whether it
-// is kept; a kept finding is pending until settle. It waits while the
-// answer depends on a confirmation still running, unless stop is closed:
-// then the finding is counted, and cut says so (the campaign is ending,
-// and the case is not journaled).
-func (b *groupBook) decide(fs []result.Finding, stop <-chan struct{}) (keep []bool, cut bool) {
+// is kept, and whether one of them is its group's first, which the case's
+// confirmation must then confirm in full; a kept finding is pending
+// until settle. It waits while the answer depends on a confirmation
+// still running, unless stop is closed: then the finding is counted, and
+// cut says so (the campaign is ending, and the case is not journaled).
+// A second finding of the case in the same group is counted.
+func (b *groupBook) decide(fs []result.Finding, stop <-chan struct{}) (keep []bool, first, cut bool) {
 	keep = make([]bool, len(fs))
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	mine := map[string]bool{} // groups this case has a pending finding in
 	for i := range fs {
-		e := b.entry(fs[i].Signature)
-		for e.kept < b.k && e.kept+e.pending >= b.k {
+		sig := fs[i].Signature
+		if mine[sig] {
+			continue
+		}
+		e := b.entry(sig)
+		for b.undecided(e) {
 			if closed(stop) {
 				cut = true
 				break
 			}
 			b.cond.Wait()
 		}
-		if e.kept+e.pending < b.k {
-			keep[i] = true
-			e.pending++
+		if b.undecided(e) || e.kept+e.pending >= b.k {
+			continue
 		}
+		keep[i], mine[sig] = true, true
+		first = first || e.kept == 0
+		e.pending++
 	}
-	return keep, cut
+	return keep, first, cut
 }
 
 // settle ends the confirmation of the kept findings of a case: they
@@ -126,6 +199,10 @@ func (b *groupBook) replay(cr *CaseResult) {
 // of its group, with a bundle.
 func kept(f *result.Finding) bool { return !f.Counted && !f.Candidate && f.Case >= 0 }
 
+// pairKey names a seed under a combination of flags, as a journaled
+// case does.
+func pairKey(seed, flags string) string { return seed + "\x00" + flags }
+
 func closed(c <-chan struct{}) bool {
 	select {
 	case <-c:
@@ -139,26 +216,35 @@ func closed(c <-chan struct{}) bool {
 // collector: what its bundles and the rest of its confirmation need. It
 // is dropped once the case is finished.
 type caseWork struct {
-	out  *Outcome
-	seed Seed
-	base *baseEntry
-	keep []bool // which findings are kept (see groupBook.decide)
-	cut  bool   // decided without waiting for a confirmation it needed
+	out   *Outcome
+	seed  Seed
+	base  *baseEntry
+	keep  []bool // which findings are kept (see groupBook.decide)
+	first bool   // one of them is its group's first: confirmed in full
+	cut   bool   // decided without waiting for a confirmation it needed
 	// done is closed when the confirmation and the bundles of the kept
 	// findings are done; nil when there were none to make.
 	done chan struct{}
 	err  error
 }
 
-// complete confirms a case whose findings include kept ones fully (the
-// runs its worker made are not made again) and writes their bundles. A
-// case whose confirmation fails becomes a skipped one, as in
+// complete confirms a case whose findings include kept ones (the runs
+// its worker made are not made again): in full when one is its group's
+// first (its base too, when no case of its seed ran that again before),
+// else by one re-run of its follow-up; and writes their bundles.
+// A case whose confirmation fails becomes a skipped one, as in
 // Tester.Run.
 func (r *runner) complete(ctx context.Context, cr *CaseResult) error {
 	w := cr.work
 	b := &Base{Seed: w.seed, Result: w.base.res, Files: w.base.files}
-	n := r.tester.confirmRuns()
-	if err := r.tester.Confirm(ctx, b, w.out, n, n); err != nil {
+	followUps, bases := 1, 0
+	if w.first {
+		followUps = r.tester.confirmRuns()
+	}
+	if cr.BaseRechecked {
+		bases = r.tester.confirmRuns()
+	}
+	if err := r.tester.Confirm(ctx, b, w.out, followUps, bases); err != nil {
 		return err
 	}
 	cr.Rechecks = w.out.Rechecks

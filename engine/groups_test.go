@@ -111,8 +111,8 @@ func bundled(r *result.Report) []string {
 }
 
 // TestBundlesPerGroup: the first K findings of each group are confirmed
-// in full and bundled, the later ones counted after one re-run of their
-// follow-up, but for the group's candidate; the output directory holds
+// (the first in full) and bundled, the later ones counted, one in 8 of
+// them after one re-run of their follow-up, but for the group's candidate; the output directory holds
 // the bundles the report refers to and no other, the candidates a
 // smaller one replaced included.
 func TestBundlesPerGroup(t *testing.T) {
@@ -130,33 +130,63 @@ func TestBundlesPerGroup(t *testing.T) {
 	if rep.BundlesPerGroup != k {
 		t.Errorf("report: bundles_per_group %d", rep.BundlesPerGroup)
 	}
-	// A case with a finding among the first of its group was run again
-	// confirm times with its base; any other, once.
-	first := map[int]bool{}
-	for _, f := range rep.Findings {
-		if !f.Counted && !f.Candidate {
-			first[f.Case] = true
+	// A case with its group's first finding was run again confirm times,
+	// and its base with it when no case of its seed ran that again
+	// before; one with another of the first K findings of its
+	// group, once; one with counted findings only, once when its case
+	// seed picks it (one in DefaultConfirmCounted), and with
+	// ConfirmCounted 1, every one once; with CountUnconfirmed, none.
+	reruns := func(r *result.Report, every int) (want, firsts, picked int) {
+		role := map[int]int{} // by case: 2 a group's first, 1 kept, 0 counted
+		seen := map[string]bool{}
+		caseSeed := map[int]uint64{}
+		seedOf := map[int]string{}
+		for _, f := range r.Findings {
+			caseSeed[f.Case], seedOf[f.Case] = f.CaseSeed, f.SeedFile+" "+f.Flags
+			switch {
+			case !seen[f.Signature]:
+				seen[f.Signature] = true
+				role[f.Case] = 2
+			case !f.Counted && !f.Candidate:
+				role[f.Case] = max(role[f.Case], 1)
+			}
 		}
-	}
-	want := 0
-	for _, c := range distinctCases(rep) {
-		if first[c] {
-			want += 2 * confirm
-		} else {
-			want++
+		baseRun := map[string]bool{}
+		for _, c := range distinctCases(r) {
+			switch {
+			case role[c] == 2:
+				want += confirm
+				if !baseRun[seedOf[c]] {
+					want += confirm // the seed's base, once
+					baseRun[seedOf[c]] = true
+				}
+				firsts++
+			case role[c] == 1:
+				want++
+			case engine.ConfirmsCounted(caseSeed[c], every):
+				want++
+				picked++
+			}
 		}
+		return want, firsts, picked
 	}
+	want, firsts, picked := reruns(rep, engine.DefaultConfirmCounted)
 	if rep.RecheckRuns != want {
-		t.Errorf("%d re-runs, want %d (%d test cases with findings, %d of them with a finding among the first of its group)", rep.RecheckRuns, want, len(distinctCases(rep)), len(first))
+		t.Errorf("%d re-runs, want %d (%d test cases with findings, %d with a group's first, %d others picked)", rep.RecheckRuns, want, len(distinctCases(rep)), firsts, picked)
 	}
-	// Counted without their re-run: the same findings, and the re-runs of
-	// the first findings of each group only.
-	un := run(t, s, engine.Options{Seed: 2, MaxCases: 500, BundlesPerGroup: k, ConfirmRuns: confirm, Exhaustive: true, Workers: 2, CountUnconfirmed: true, OutDir: out + "-unconfirmed"})
-	if a, b := flags(rep), flags(un); !slices.Equal(a, b) {
-		t.Errorf("findings counted without their re-run differ:\n%s", lineDiff(a, b))
+	if picked == 0 || picked == len(distinctCases(rep))-firsts {
+		t.Errorf("%d test cases with counted findings only picked to be run again, of %d: not one in %d", picked, len(distinctCases(rep))-firsts, engine.DefaultConfirmCounted)
 	}
-	if want := 2 * confirm * len(first); un.RecheckRuns != want {
-		t.Errorf("counted without their re-run: %d re-runs, want %d", un.RecheckRuns, want)
+	for _, every := range []int{1, 0} {
+		opt := engine.Options{Seed: 2, MaxCases: 500, BundlesPerGroup: k, ConfirmRuns: confirm, Exhaustive: true, Workers: 2,
+			ConfirmCounted: every, CountUnconfirmed: every == 0, OutDir: fmt.Sprintf("%s-%d", out, every)}
+		other := run(t, s, opt)
+		if a, b := flags(rep), flags(other); !slices.Equal(a, b) {
+			t.Errorf("confirm_counted 1 in %d: the findings differ:\n%s", every, lineDiff(a, b))
+		}
+		if want, _, _ := reruns(other, every); other.RecheckRuns != want {
+			t.Errorf("confirm_counted 1 in %d: %d re-runs, want %d", every, other.RecheckRuns, want)
+		}
 	}
 	// Every finding has a bundle with a large K, as before groups.
 	all := run(t, s, engine.Options{Seed: 2, MaxCases: 500, BundlesPerGroup: 100000, Exhaustive: true})
@@ -396,5 +426,33 @@ func TestWeights(t *testing.T) {
 	one.Workers = 1
 	if faulty1, _ := plan(t, "demo.yaml", faults, one); !slices.Equal(faulty1, faulty) {
 		t.Error("the weighted plan differs between 1 and 2 workers")
+	}
+}
+
+// TestFindingsOnDiskBeforeShown: a case with findings reaches OnCase (what
+// mcpt prints) only once its journal record is in the journal file, the
+// records of cases finished together being synced at once; every case
+// reaches it, in plan order.
+func TestFindingsOnDiskBeforeShown(t *testing.T) {
+	s := load(t, "mcpt.yaml", []string{"reverse-enums"})
+	out := filepath.Join(t.TempDir(), "out")
+	next, withFindings := 0, 0
+	opt := engine.Options{Seed: 3, MaxCases: 300, Workers: 2, OutDir: out, OnCase: func(cr *engine.CaseResult) {
+		if cr.Index != next {
+			t.Errorf("OnCase got case %d, want %d", cr.Index, next)
+		}
+		next = cr.Index + 1
+		if len(cr.Findings) == 0 {
+			return
+		}
+		withFindings++
+		b, err := os.ReadFile(filepath.Join(out, engine.JournalName))
+		if err != nil || !strings.Contains(string(b), fmt.Sprintf(`{"case":%d,`, cr.Index)) {
+			t.Errorf("case %d with findings shown before its journal record is in the file (%v)", cr.Index, err)
+		}
+	}}
+	rep := run(t, s, opt)
+	if withFindings == 0 || next != rep.TestCases {
+		t.Errorf("%d cases with findings shown, %d cases shown of %d: the test shows nothing", withFindings, next, rep.TestCases)
 	}
 }

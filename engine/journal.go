@@ -40,6 +40,7 @@ type journal struct {
 	w        *bufio.Writer
 	lastSync time.Time
 	pending  int
+	findings bool   // a record appended since the last sync has findings
 	chain    []byte // the checksum of the last line written
 }
 
@@ -91,7 +92,7 @@ func (c *Campaign) fingerprint(opt Options) map[string]string {
 		"feedback":          strconv.FormatBool(opt.Feedback),
 		"confirm_runs":      itoa(confirmRuns(opt)),
 		"bundles_per_group": itoa(bundlesPerGroup(opt)),
-		"confirm_counted":   strconv.FormatBool(!opt.CountUnconfirmed),
+		"confirm_counted":   confirmCountedString(opt),
 		"exhaustive":        strconv.FormatBool(opt.Exhaustive),
 	}
 	var rules []string
@@ -423,8 +424,32 @@ func (j *journal) append(cr *CaseResult, elapsed time.Duration) error {
 		return fmt.Errorf("journal: %w", err)
 	}
 	j.pending++
-	if len(cr.Findings) > 0 || time.Since(j.lastSync) > 200*time.Millisecond {
+	j.findings = j.findings || len(cr.Findings) > 0
+	if time.Since(j.lastSync) > 200*time.Millisecond {
 		return j.sync()
+	}
+	return nil
+}
+
+// flushFindings writes out the records appended since the last sync and
+// tells whether one of them has findings, which syncFile must then put on
+// disk before they are shown. The journal's writer is the collector's;
+// syncFile may run beside it.
+func (j *journal) flushFindings() (bool, error) {
+	if !j.findings {
+		return false, nil
+	}
+	if err := j.w.Flush(); err != nil {
+		return false, fmt.Errorf("journal: %w", err)
+	}
+	j.lastSync, j.pending, j.findings = time.Now(), 0, false
+	return true, nil
+}
+
+// syncFile puts what was written of the journal on disk.
+func (j *journal) syncFile() error {
+	if err := j.f.Sync(); err != nil {
+		return fmt.Errorf("journal: %w", err)
 	}
 	return nil
 }
@@ -436,7 +461,7 @@ func (j *journal) sync() error {
 	if err := j.f.Sync(); err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
-	j.lastSync, j.pending = time.Now(), 0
+	j.lastSync, j.pending, j.findings = time.Now(), 0, false
 	return nil
 }
 

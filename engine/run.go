@@ -195,6 +195,10 @@ type pass struct {
 	// journaling is off after a gap: the cases after it run again on
 	// resume.
 	journaling bool
+	// added are the cases added up and not announced yet (see announce),
+	// batches where they go to be announced.
+	added   []addedCase
+	batches chan announceBatch
 }
 
 // windowSize bounds the cases dispatched and not finished yet: enough to
@@ -386,8 +390,13 @@ func (p *pass) collect(runCtx context.Context, results <-chan sequenced) {
 		stopWaiting()
 	}()
 	defer stopWaiting()
+	p.batches = make(chan announceBatch, 64)
+	announced := make(chan struct{})
+	go p.announcer(announced)
+	defer func() { close(p.batches); <-announced }()
 	var queue []sequenced // decided, in plan order; cr nil for a gap
 	finishReady := func(wait bool) {
+		defer p.announce() // the cases finished together, with one sync
 		for len(queue) > 0 {
 			q := queue[0]
 			if q.cr != nil && q.cr.work != nil && q.cr.work.done != nil {
@@ -449,9 +458,12 @@ func (p *pass) decide(runCtx context.Context, cr *CaseResult, stop <-chan struct
 	}
 	r := p.r
 	w := cr.work
-	w.keep, w.cut = r.book.decide(cr.Findings, stop)
+	w.keep, w.first, w.cut = r.book.decide(cr.Findings, stop)
 	if !slices.Contains(w.keep, true) {
 		return cr
+	}
+	if k := pairKey(cr.Seed, cr.Flags); w.first && cr.Findings[0].Kind == result.Oracle && !r.baseRechecked[k] {
+		r.baseRechecked[k], cr.BaseRechecked = true, true
 	}
 	w.done = make(chan struct{})
 	fs := cr.Findings // complete drops them when the confirmation fails
@@ -495,7 +507,58 @@ func (p *pass) finishCase(runCtx context.Context, cr *CaseResult) {
 			p.journaling = false
 		}
 	}
-	r.finished(cr)
+	p.added = append(p.added, addedCase{cr, r.addUp(cr)})
+}
+
+// addedCase is a case added up and not announced yet, with the
+// candidates it replaced.
+type addedCase struct {
+	cr       *CaseResult
+	replaced []string
+}
+
+// announceBatch is cases added up together, to be announced once the
+// journal records of their findings are on disk (sync).
+type announceBatch struct {
+	cases []addedCase
+	sync  bool
+}
+
+// announce hands the cases added up since the last time to the
+// announcer, which syncs the journal once for all of them when one has
+// findings, then announces them (OnCase), so that no finding is shown
+// before it is on disk. The sync happens beside the collector, which goes
+// on with the next cases meanwhile.
+func (p *pass) announce() {
+	if len(p.added) == 0 {
+		return
+	}
+	b := announceBatch{cases: p.added}
+	if jr := p.r.jr; jr != nil {
+		var err error
+		if b.sync, err = jr.flushFindings(); err != nil {
+			p.fail(err)
+			p.journaling = false
+		}
+	}
+	p.added = nil
+	p.batches <- b
+}
+
+// announcer syncs and announces the batches of announce, in order, and
+// closes done when they are all announced.
+func (p *pass) announcer(done chan<- struct{}) {
+	defer close(done)
+	for b := range p.batches {
+		if b.sync {
+			if err := p.r.jr.syncFile(); err != nil {
+				p.fail(err)
+			}
+		}
+		for _, a := range b.cases {
+			p.r.announce(a.cr, a.replaced)
+		}
+	}
 }
 
 // finish makes the report once every case is collected, and the error

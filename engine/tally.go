@@ -185,20 +185,30 @@ func plural(n int, one, many string) string {
 }
 
 // finished adds up a finished case, of this session or of the journal
-// being resumed, and hands it to OnCase. The bundles of the candidates
-// it replaces are removed, on resume too (a kill may have come between
-// the journal and the removal); one that cannot be removed stays, and
-// nothing refers to it.
-func (r *runner) finished(cr *CaseResult) {
+// being resumed, and hands it to OnCase (see addUp and announce).
+func (r *runner) finished(cr *CaseResult) { r.announce(cr, r.addUp(cr)) }
+
+// addUp adds up a finished case and returns the IDs of the candidates it
+// replaces (see tally.add).
+func (r *runner) addUp(cr *CaseResult) (replaced []string) {
 	if cr.Skip == SkipRelationFailed {
 		// No test case: the seed's error for the relation.
 		r.skips.add(cr.Seed, cr.Flags, cr.Relation, 1, cr.Error)
 	} else {
-		for _, id := range r.tally.add(cr) {
-			_ = r.removeBundle(id)
-		}
+		replaced = r.tally.add(cr)
 	}
 	r.noteOutcome(cr)
+	return replaced
+}
+
+// announce hands a case added up to OnCase, once its journal record is
+// on disk, and removes the bundles of the candidates it replaced, on
+// resume too (a kill may have come between the journal and the
+// removal); one that cannot be removed stays, and nothing refers to it.
+func (r *runner) announce(cr *CaseResult, replaced []string) {
+	for _, id := range replaced {
+		_ = r.removeBundle(id)
+	}
 	if r.opt.OnCase != nil {
 		r.opt.OnCase(cr)
 	}
@@ -207,6 +217,9 @@ func (r *runner) finished(cr *CaseResult) {
 // replayed adds up a case of the journal being resumed.
 func (r *runner) replayed(cr *CaseResult) {
 	r.book.replay(cr)
+	if cr.BaseRechecked {
+		r.baseRechecked[pairKey(cr.Seed, cr.Flags)] = true
+	}
 	r.finished(cr)
 }
 

@@ -25,6 +25,10 @@ type CaseResult struct {
 	// Flaky holds, for a case skipped because a re-run disagreed, the
 	// signatures its first run's findings had.
 	Flaky []string `json:"flaky,omitempty"`
+	// BaseRechecked marks the case whose confirmation ran its seed's base
+	// again, the first of the seed's cases (under its flags) with a
+	// group's first finding: the others rely on it.
+	BaseRechecked bool `json:"base_rechecked,omitempty"`
 	// Checks is what each checker concluded, when the outputs were
 	// compared.
 	Checks      []result.CheckOutcome `json:"checks,omitempty"`
@@ -50,8 +54,9 @@ func (cr *CaseResult) skipped(out *Outcome) {
 }
 
 // runCase runs one planned test case and makes its record: the findings,
-// confirmed by one re-run of the follow-up (the collector decides which
-// of them are confirmed further and bundled, see groupBook), and the
+// run again once when the case seed picks them (ConfirmsCounted; the
+// collector decides which of them are confirmed further and bundled, see
+// groupBook), and the
 // status. Its relation's templates stop at deadline, when set (the
 // campaign's time runs out).
 func (r *runner) runCase(ctx context.Context, cs Case, deadline time.Time) (*CaseResult, error) {
@@ -66,9 +71,10 @@ func (r *runner) runCase(ctx context.Context, cs Case, deadline time.Time) (*Cas
 	if err != nil {
 		return nil, err
 	}
-	if !r.opt.CountUnconfirmed {
-		// Every finding is run again once; the collector has the kept ones
-		// run again in full (see runner.complete).
+	if ConfirmsCounted(cs.CaseSeed, confirmCounted(r.opt)) {
+		// Run again once, whether its findings are counted or kept: the
+		// collector has the kept ones confirmed further (see
+		// runner.complete), and which are kept it knows only in plan order.
 		if err := r.tester.Confirm(ctx, base, out, 1, 0); err != nil {
 			return nil, err
 		}

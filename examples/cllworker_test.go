@@ -47,32 +47,21 @@ func TestCLLWorkerSameFindings(t *testing.T) {
 // extra arguments given to cllc, and describes its findings, sorted.
 func campaignFindings(t *testing.T, name string, extra []string) []string {
 	t.Helper()
-	cfg, err := config.Load(filepath.Join("cll", name))
+	// The configuration as mcpt run reads it, the extra arguments added.
+	s, err := setup.Load(filepath.Join("cll", name), setup.Options{NoRelease: true, Edit: func(cfg *config.Config) error {
+		tc := &cfg.Transpiler
+		if tc.Kind == spec.Worker {
+			tc.Arguments = append(slices.Clone(tc.Arguments), extra...)
+		} else {
+			tc.Argv = append(slices.Clone(tc.Argv), extra...)
+		}
+		return nil
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tc := &cfg.Transpiler
-	if tc.Kind == spec.Worker {
-		tc.Arguments = append(slices.Clone(tc.Arguments), extra...)
-	} else {
-		tc.Argv = append(slices.Clone(tc.Argv), extra...)
-	}
-	tr, err := setup.Transpiler(cfg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c, ok := tr.(interface{ Close() error }); ok {
-		defer c.Close()
-	}
-	rels, err := setup.Relations(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	seeds, err := setup.ReadSeeds(cfg.Seeds.Files)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &engine.Campaign{Transpiler: tr, Relations: rels, Seeds: seeds, Options: engine.Options{
+	defer s.Close()
+	c := &engine.Campaign{Transpiler: s.Transpiler, Relations: s.Relations, Seeds: s.Seeds, Options: engine.Options{
 		Seed: 7, MaxCases: 150, Workers: 2,
 	}}
 	rep, err := c.Run(context.Background())

@@ -122,7 +122,7 @@ func TestCorpusTable(t *testing.T) {
 				t.Setenv("FBS_PATH", abs)
 				t.Setenv("PROTO_PATH", abs)
 				seeds, _ := filepath.Glob(filepath.Join("../testdata/corpus", cp.corpus, "*"+cp.ext))
-				s, err := setup.Load(filepath.Join(cp.dir, cfg), setup.Options{SeedFiles: seeds, Tools: &setup.Tools{CheckerKinds: protorel.Kinds}})
+				s, err := setup.Load(filepath.Join(cp.dir, cfg), setup.Options{SeedFiles: seeds, Tools: &setup.Tools{CheckerKinds: protorel.Kinds, Parsers: tsParsers}})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -29,7 +29,7 @@ var derivedCatches = []string{"count-off-by-one", "drop-last-getter", "params-gr
 
 func runCLL(t *testing.T, cfg string, faults []string, cases int) *result.Report {
 	t.Helper()
-	s, err := setup.Load(filepath.Join("cll", cfg), setup.Options{Faults: faults, Tools: &setup.Tools{Builtins: cllc.Builtins()}})
+	s, err := setup.Load(filepath.Join("cll", cfg), setup.Options{Faults: faults, Tools: &setup.Tools{Builtins: cllc.Builtins(), Parsers: tsParsers}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func BenchmarkChecks(b *testing.B) {
 	}
 	cases := map[string][]checkCase{}
 	for _, cfg := range []string{"generated.yaml", "derived.yaml"} {
-		s, err := setup.Load(filepath.Join("cll", cfg), setup.Options{Tools: &setup.Tools{Builtins: cllc.Builtins()}})
+		s, err := setup.Load(filepath.Join("cll", cfg), setup.Options{Tools: &setup.Tools{Builtins: cllc.Builtins(), Parsers: tsParsers}})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -190,7 +190,7 @@ func TestDerivedPacks(t *testing.T) {
 	for _, p := range packs {
 		t.Run(p.dir, func(t *testing.T) {
 			needCompiler(t, p)
-			s, err := setup.Load(filepath.Join(p.dir, "derived.yaml"), setup.Options{})
+			s, err := setup.Load(filepath.Join(p.dir, "derived.yaml"), setup.Options{Tools: &setup.Tools{Parsers: tsParsers}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -55,7 +55,7 @@ func TestFlatBuffersIncludedTypes(t *testing.T) {
 		t.Setenv("FBS_PATH", abs)
 		seeds := []string{filepath.Join(corpus, "PoseInFrame.fbs"), filepath.Join(corpus, "LinePrimitive.fbs"), filepath.Join(corpus, "SceneUpdate.fbs"), filepath.Join(corpus, "PointCloud.fbs"), deprecated}
 		for _, cfg := range []string{"mcpt.yaml", "derived.yaml"} {
-			s, err := setup.Load(filepath.Join("flatbuffers", cfg), setup.Options{SeedFiles: seeds})
+			s, err := setup.Load(filepath.Join("flatbuffers", cfg), setup.Options{SeedFiles: seeds, Tools: &setup.Tools{Parsers: tsParsers}})
 			if err != nil {
 				t.Fatal(err)
 			}

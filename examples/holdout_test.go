@@ -56,7 +56,7 @@ func TestHoldoutFaults(t *testing.T) {
 					rep = runCLL(t, cfg, []string{h.fault}, holdoutCases)
 				case "typescript":
 					needTsc(t)
-					s, err := setup.Load(filepath.Join(tsDir, cfg), setup.Options{})
+					s, err := setup.Load(filepath.Join(tsDir, cfg), setup.Options{Tools: &setup.Tools{Parsers: tsParsers}})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -64,7 +64,7 @@ func TestHoldoutFaults(t *testing.T) {
 				default:
 					p := packNamed(t, h.pack)
 					needCompiler(t, p)
-					s, err := setup.Load(filepath.Join(p.dir, cfg), setup.Options{})
+					s, err := setup.Load(filepath.Join(p.dir, cfg), setup.Options{Tools: &setup.Tools{Parsers: tsParsers}})
 					if err != nil {
 						t.Fatal(err)
 					}

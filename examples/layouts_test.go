@@ -37,12 +37,12 @@ func listLayouts(parse func(*testing.T, string, []byte) *syntax.Tree, spec synta
 }
 
 // loadRelationSets loads each set of relation files on its own.
-func loadRelationSets(t *testing.T, sets ...[]string) []*relation.Relation {
+func loadRelationSets(t testing.TB, sets ...[]string) []*relation.Relation {
 	t.Helper()
 	var rels []*relation.Relation
 	for _, set := range sets {
 		// the kinds written in Go that the packs use, as cmd/mcpt has them
-		rs, err := yamlrel.LoadFilesWith(yamlrel.Options{CheckerKinds: protorel.Kinds}, set...)
+		rs, err := yamlrel.LoadFilesWith(yamlrel.Options{CheckerKinds: protorel.Kinds, Parsers: &tsParsers}, set...)
 		if err != nil {
 			t.Fatal(err)
 		}

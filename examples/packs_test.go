@@ -70,7 +70,7 @@ func needCompiler(t *testing.T, p pack) {
 
 func load(t *testing.T, p pack) *setup.Setup {
 	t.Helper()
-	s, err := setup.Load(filepath.Join(p.dir, "mcpt.yaml"), setup.Options{})
+	s, err := setup.Load(filepath.Join(p.dir, "mcpt.yaml"), setup.Options{Tools: &setup.Tools{Parsers: tsParsers}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ func TestProtobufGoNames(t *testing.T) {
 	seed := filepath.Join("..", "testdata", "corpus", "protobuf", "google-type-phone_number.proto")
 	for _, cfg := range []string{"go/derived.yaml", "go/mcpt.yaml"} {
 		t.Run(cfg, func(t *testing.T) {
-			s, err := setup.Load(filepath.Join("protobuf", cfg), setup.Options{SeedFiles: []string{seed}, Tools: &setup.Tools{CheckerKinds: protorel.Kinds}})
+			s, err := setup.Load(filepath.Join("protobuf", cfg), setup.Options{SeedFiles: []string{seed}, Tools: &setup.Tools{CheckerKinds: protorel.Kinds, Parsers: tsParsers}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -62,7 +62,7 @@ func TestProtobufCorpusClasses(t *testing.T) {
 		for _, cfg := range c.configs {
 			t.Run(cfg+"/"+c.seed, func(t *testing.T) {
 				seed := filepath.Join(corpus, c.seed)
-				s, err := setup.Load(filepath.Join("protobuf", cfg), setup.Options{SeedFiles: []string{seed}, Tools: &setup.Tools{CheckerKinds: protorel.Kinds}})
+				s, err := setup.Load(filepath.Join("protobuf", cfg), setup.Options{SeedFiles: []string{seed}, Tools: &setup.Tools{CheckerKinds: protorel.Kinds, Parsers: tsParsers}})
 				if err != nil {
 					t.Fatal(err)
 				}

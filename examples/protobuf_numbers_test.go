@@ -42,7 +42,7 @@ func TestProtobufNumberForms(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, cfg := range []string{"go/derived.yaml", "go/mcpt.yaml", "c/derived.yaml", "c/mcpt.yaml"} {
-		s, err := setup.Load(filepath.Join("protobuf", cfg), setup.Options{SeedFiles: []string{onnx}, Tools: &setup.Tools{CheckerKinds: protorel.Kinds}})
+		s, err := setup.Load(filepath.Join("protobuf", cfg), setup.Options{SeedFiles: []string{onnx}, Tools: &setup.Tools{CheckerKinds: protorel.Kinds, Parsers: tsParsers}})
 		if err != nil {
 			t.Fatal(err)
 		}

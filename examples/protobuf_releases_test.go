@@ -132,7 +132,7 @@ func releaseCampaign(t *testing.T, cfg, bin, corpus string, seeds []string) (*re
 		sp.Env = append(sp.Env, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "PROTO_PATH="+corpus)
 		return nil
 	}
-	s, err := setup.Load(filepath.Join("protobuf", cfg), setup.Options{SeedFiles: seeds, Tools: &setup.Tools{CheckerKinds: protorel.Kinds}, Edit: edit})
+	s, err := setup.Load(filepath.Join("protobuf", cfg), setup.Options{SeedFiles: seeds, Tools: &setup.Tools{CheckerKinds: protorel.Kinds, Parsers: tsParsers}, Edit: edit})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,7 +42,7 @@ func needProtobuf(t *testing.T) {
 // seeds (nil: the configuration's own) for cases test cases.
 func protobufCampaign(t *testing.T, config string, seeds []string, cases int) *result.Report {
 	t.Helper()
-	s, err := setup.Load(filepath.Join("protobuf", config), setup.Options{SeedFiles: seeds, Tools: &setup.Tools{CheckerKinds: protorel.Kinds}})
+	s, err := setup.Load(filepath.Join("protobuf", config), setup.Options{SeedFiles: seeds, Tools: &setup.Tools{CheckerKinds: protorel.Kinds, Parsers: tsParsers}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestProtobufCommentedOutField(t *testing.T) {
 // relation gives no finding on the correct protoc-gen-go.
 func TestProtobufGoFaultExact(t *testing.T) {
 	needProtobuf(t)
-	s, err := setup.Load(filepath.Join("protobuf", "go", "mcpt.yaml"), setup.Options{Tools: &setup.Tools{CheckerKinds: protorel.Kinds}})
+	s, err := setup.Load(filepath.Join("protobuf", "go", "mcpt.yaml"), setup.Options{Tools: &setup.Tools{CheckerKinds: protorel.Kinds, Parsers: tsParsers}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,7 +45,7 @@ func needProtoJS(t *testing.T, dir, pkg string) {
 // configuration's own settings, 2 relations per visit of a seed.
 func protoJSCampaign(t *testing.T, dir string, seeds []string, cases int) *result.Report {
 	t.Helper()
-	s, err := setup.Load(filepath.Join("protobuf", dir, "mcpt.yaml"), setup.Options{SeedFiles: seeds, Tools: &setup.Tools{CheckerKinds: protorel.Kinds}})
+	s, err := setup.Load(filepath.Join("protobuf", dir, "mcpt.yaml"), setup.Options{SeedFiles: seeds, Tools: &setup.Tools{CheckerKinds: protorel.Kinds, Parsers: tsParsers}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func TestProtobufJSCorpus(t *testing.T) {
 	for _, p := range protoJSPacks {
 		t.Run(p.dir, func(t *testing.T) {
 			needProtoJS(t, p.dir, p.pkg)
-			s, err := setup.Load(filepath.Join("protobuf", p.dir, "mcpt.yaml"), setup.Options{SeedFiles: seeds, Tools: &setup.Tools{CheckerKinds: protorel.Kinds}})
+			s, err := setup.Load(filepath.Join("protobuf", p.dir, "mcpt.yaml"), setup.Options{SeedFiles: seeds, Tools: &setup.Tools{CheckerKinds: protorel.Kinds, Parsers: tsParsers}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -171,7 +171,7 @@ func TestProtobufJSCorpus(t *testing.T) {
 			s.Close()
 			for _, combo := range combos {
 				flags := combo.String()
-				s, err := setup.Load(filepath.Join("protobuf", p.dir, "mcpt.yaml"), setup.Options{SeedFiles: seeds, Flags: []string{flags}, Tools: &setup.Tools{CheckerKinds: protorel.Kinds}})
+				s, err := setup.Load(filepath.Join("protobuf", p.dir, "mcpt.yaml"), setup.Options{SeedFiles: seeds, Flags: []string{flags}, Tools: &setup.Tools{CheckerKinds: protorel.Kinds, Parsers: tsParsers}})
 				if err != nil {
 					t.Fatal(err)
 				}

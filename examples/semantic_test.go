@@ -27,7 +27,7 @@ import (
 func semanticCampaign(t *testing.T, path string, edit func(*config.Transpiler), only []string, cases, spots int) *result.Report {
 	t.Helper()
 	s, err := setup.Load(path, setup.Options{
-		Tools: &setup.Tools{CheckerKinds: slices.Concat(protorel.Kinds, semrel.Kinds)},
+		Tools: &setup.Tools{CheckerKinds: slices.Concat(protorel.Kinds, semrel.Kinds), Parsers: tsParsers},
 		Edit: func(cfg *config.Config) error {
 			if edit != nil {
 				edit(&cfg.Transpiler)

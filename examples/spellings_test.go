@@ -61,7 +61,7 @@ func TestShippedRelationFilesUseCurrentKeys(t *testing.T) {
 			names = append(names, pack)
 		}
 		warn := func(w string) { t.Error(w) }
-		if _, err := yamlrel.LoadWith(yamlrel.Options{Warn: warn, CheckerKinds: slices.Concat(protorel.Kinds, semrel.Kinds)}, r.FS(), names...); err != nil {
+		if _, err := yamlrel.LoadWith(yamlrel.Options{Warn: warn, CheckerKinds: slices.Concat(protorel.Kinds, semrel.Kinds), Parsers: &tsParsers}, r.FS(), names...); err != nil {
 			t.Errorf("%s: %v", p, err)
 		}
 	}

@@ -25,7 +25,7 @@ var statementRelations = []string{
 // with the given options.
 func loadStatements(t *testing.T, opt setup.Options) *setup.Setup {
 	t.Helper()
-	opt.Tools = &setup.Tools{Builtins: cllc.Builtins()}
+	opt.Tools = &setup.Tools{Builtins: cllc.Builtins(), Parsers: tsParsers}
 	s, err := setup.Load(filepath.Join("cll", "statements.yaml"), opt)
 	if err != nil {
 		t.Fatal(err)

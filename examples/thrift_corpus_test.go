@@ -47,7 +47,7 @@ func TestThriftCorpusCases(t *testing.T) {
 	seeds := []string{filepath.Join(corpus, "ConstantsDemo.thrift"), filepath.Join(corpus, "DebugProtoTest.thrift")}
 	for _, cfg := range []string{"mcpt.yaml", "derived.yaml"} {
 		t.Run(cfg, func(t *testing.T) {
-			s, err := setup.Load(filepath.Join(p.dir, cfg), setup.Options{SeedFiles: seeds})
+			s, err := setup.Load(filepath.Join(p.dir, cfg), setup.Options{SeedFiles: seeds, Tools: &setup.Tools{Parsers: tsParsers}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -80,7 +80,7 @@ func runTS2JS(t *testing.T, dir, nodePath string, perCombination int) ts2jsRow {
 		}
 		return nil
 	}
-	s, err := setup.Load(filepath.Join(dir, "mcpt.yaml"), setup.Options{Edit: edit, Tools: &setup.Tools{CheckerKinds: semrel.Kinds}})
+	s, err := setup.Load(filepath.Join(dir, "mcpt.yaml"), setup.Options{Edit: edit, Tools: &setup.Tools{CheckerKinds: semrel.Kinds, Parsers: tsParsers}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +312,7 @@ func TestTS2JSTranspile(t *testing.T) {
 func TestTS2JSSupports(t *testing.T) {
 	for _, p := range ts2jsPacks {
 		t.Run(p.dir, func(t *testing.T) {
-			s, err := setup.Load(filepath.Join(p.dir, "mcpt.yaml"), setup.Options{NoRelease: true, Tools: &setup.Tools{CheckerKinds: semrel.Kinds}})
+			s, err := setup.Load(filepath.Join(p.dir, "mcpt.yaml"), setup.Options{NoRelease: true, Tools: &setup.Tools{CheckerKinds: semrel.Kinds, Parsers: tsParsers}})
 			if err != nil {
 				t.Fatal(err)
 			}

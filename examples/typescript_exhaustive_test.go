@@ -45,7 +45,7 @@ export enum Free { A, B }
 	for _, cfg := range []string{"mcpt.yaml", "derived.yaml"} {
 		// Without the transpiler: spots need no compiler, so this runs
 		// without tsc installed.
-		s, err := setup.Load(filepath.Join(tsDir, cfg), setup.Options{SeedFiles: []string{file}, Skip: setup.SkipTranspiler, NoRelease: true})
+		s, err := setup.Load(filepath.Join(tsDir, cfg), setup.Options{SeedFiles: []string{file}, Skip: setup.SkipTranspiler, NoRelease: true, Tools: &setup.Tools{Parsers: tsParsers}})
 		if err != nil {
 			t.Fatal(err)
 		}

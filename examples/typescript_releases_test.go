@@ -145,7 +145,7 @@ func tsReleaseCampaign(t *testing.T, pkg string, seeds []string, perCombination 
 		sp.Env = append(sp.Env, realbugs.TypeScriptVar+"="+pkg)
 		return nil
 	}
-	s, err := setup.Load(filepath.Join(tsDir, "releases.yaml"), setup.Options{SeedFiles: seeds, Edit: edit})
+	s, err := setup.Load(filepath.Join(tsDir, "releases.yaml"), setup.Options{SeedFiles: seeds, Edit: edit, Tools: &setup.Tools{Parsers: tsParsers}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +195,7 @@ func TestTypeScriptReleaseSupport(t *testing.T) {
 	}
 	load := func(v string, flags ...string) (*setup.Setup, error) {
 		t.Setenv(realbugs.TypeScriptVar, fake(v))
-		return setup.Load(filepath.Join(tsDir, "releases.yaml"), setup.Options{Flags: flags})
+		return setup.Load(filepath.Join(tsDir, "releases.yaml"), setup.Options{Flags: flags, Tools: &setup.Tools{Parsers: tsParsers}})
 	}
 	for _, c := range []struct {
 		release string

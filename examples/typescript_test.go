@@ -180,7 +180,7 @@ func compareRuns(a, b *transpiler.Result) string {
 // tsc command lines.
 func loadWorker(t testing.TB, s *setup.Setup) *setup.Setup {
 	t.Helper()
-	sw, err := setup.Load(filepath.Join(tsDir, "mcpt.worker.yaml"), setup.Options{})
+	sw, err := setup.Load(filepath.Join(tsDir, "mcpt.worker.yaml"), setup.Options{Tools: &setup.Tools{Parsers: tsParsers}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -306,7 +306,7 @@ func BenchmarkTypeScriptPack(b *testing.B) {
 	if _, err := os.Stat(filepath.Join(tsDir, "node_modules", "typescript", "package.json")); err != nil {
 		b.Fatalf("TypeScript is not installed in examples/typescript: run `npm ci` there: %v", err)
 	}
-	s, err := setup.Load(filepath.Join(tsDir, "mcpt.yaml"), setup.Options{})
+	s, err := setup.Load(filepath.Join(tsDir, "mcpt.yaml"), setup.Options{Tools: &setup.Tools{Parsers: tsParsers}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -332,7 +332,7 @@ func BenchmarkTypeScriptPack(b *testing.B) {
 // the real compiler, and --sort-enum-members caught by order alone.
 func TestTypeScriptDerived(t *testing.T) {
 	needTsc(t)
-	s, err := setup.Load(filepath.Join(tsDir, "derived.yaml"), setup.Options{})
+	s, err := setup.Load(filepath.Join(tsDir, "derived.yaml"), setup.Options{Tools: &setup.Tools{Parsers: tsParsers}})
 	if err != nil {
 		t.Fatal(err)
 	}

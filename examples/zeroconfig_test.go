@@ -13,10 +13,10 @@ import (
 	"github.com/goccy/go-yaml"
 
 	"github.com/mcpt-tool/mcpt/engine"
-	"github.com/mcpt-tool/mcpt/infer"
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/internal/testtier"
 	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/syntax/lang"
 )
 
 // zeroConfigCampaigns are the transpilers the corpus is run on with no
@@ -100,7 +100,7 @@ func TestZeroConfigCorpus(t *testing.T) {
 			if err := os.WriteFile(path, data, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			s, err := setup.Load(path, setup.Options{Tools: &setup.Tools{}, Log: func(l string) { t.Log(l) }})
+			s, err := setup.Load(path, setup.Options{Tools: &setup.Tools{Parsers: tsParsers}, Log: func(l string) { t.Log(l) }})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -156,15 +156,23 @@ func TestZeroConfigCorpus(t *testing.T) {
 }
 
 // TestZeroConfigLanguages: every language mcpt knows by extension has a
-// parser in this mcpt or says how to get one.
+// parser in every mcpt, or in the mcpt that links it, and says how to get
+// it when it is not linked.
 func TestZeroConfigLanguages(t *testing.T) {
-	for _, l := range infer.Languages {
-		if _, err := l.Parser(); err != nil && l.Hint == "" {
-			t.Errorf("%s: %v, and no hint", l.Name, err)
+	for _, l := range lang.Languages {
+		if _, err := l.Parser(nil); err != nil {
+			if l.Hint == "" {
+				t.Errorf("%s: %v, and no hint", l.Name, err)
+			} else if !strings.Contains(err.Error(), l.Hint) {
+				t.Errorf("%s: %v, without the hint", l.Name, err)
+			}
+			if _, err := l.Parser(&tsParsers); err != nil {
+				t.Errorf("%s, linked: %v", l.Name, err)
+			}
 		}
 		for _, e := range l.Exts {
-			if got, ok := infer.LanguageOf("seed" + e); !ok || got.Name != l.Name {
-				t.Errorf("LanguageOf(seed%s) = %v, %v, want %s", e, got.Name, ok, l.Name)
+			if got, ok := lang.Of("seed" + e); !ok || got.Name != l.Name {
+				t.Errorf("lang.Of(seed%s) = %v, %v, want %s", e, got.Name, ok, l.Name)
 			}
 		}
 	}

@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpt-tool/mcpt/config"
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/faultinject"
 	"github.com/mcpt-tool/mcpt/internal/setup"
@@ -68,24 +67,18 @@ func TestMain(m *testing.M) {
 }
 
 // loadCLLC configures the experiment as mcpt experiment does for
-// examples/cll/mcpt-exec.yaml.
+// examples/cll/mcpt-exec.yaml: through setup.Load, without the transpiler
+// (an instrumented build takes its place).
 func loadCLLC(out string) (Config, error) {
-	cfg, err := config.Load(filepath.Join("..", "examples", "cll", "mcpt-exec.yaml"))
+	s, err := setup.Load(filepath.Join("..", "examples", "cll", "mcpt-exec.yaml"), setup.Options{Skip: setup.SkipTranspiler, NoRelease: true})
 	if err != nil {
 		return Config{}, err
 	}
-	rels, err := setup.Relations(cfg)
-	if err != nil {
-		return Config{}, err
-	}
-	seeds, err := setup.ReadSeeds(cfg.Seeds.Files)
-	if err != nil {
-		return Config{}, err
-	}
+	cfg := s.Config
 	tc := cfg.Transpiler
 	return Config{
 		Command:   transpiler.Command{Process: spec.Process{Argv: tc.Argv, Accept: tc.Accept, Reject: tc.Reject, Timeout: 5 * time.Second}},
-		Relations: rels, Seeds: seeds, BaseRuns: cfg.BaseRuns, ConfigFile: cfg.File,
+		Relations: s.Relations, Seeds: s.Seeds, Normalize: s.Normalize, Style: s.Style(), BaseRuns: cfg.BaseRuns, ConfigFile: cfg.File,
 		Module: "..", Packages: []string{"./cll/cgen"}, Main: "./cmd/cllc",
 		Sample:   filepath.Join("..", "examples", "cll", "traffic.cll"),
 		Sessions: 2, Seed: 0, MaxCases: 150, Workers: 2, Triage: true, Out: out,

@@ -28,6 +28,7 @@ import (
 
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/faultinject"
+	"github.com/mcpt-tool/mcpt/internal/inputfile"
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/result"
@@ -66,9 +67,11 @@ type Config struct {
 	// instrumenting Module again.
 	Instrumented string
 
-	// Sample is the input of the preparatory step; empty means the first
-	// seed.
-	Sample string
+	// Sample is the input of the preparatory step, named as given, and
+	// SampleSrc its content (nil: read from Sample); empty means the
+	// first seed. Either is written under Out/sample and run from there.
+	Sample    string
+	SampleSrc []byte
 
 	// Sessions is the number of session pairs; session k runs with the
 	// campaign seed Seed+k in both modes.
@@ -384,18 +387,28 @@ func (cfg *Config) instrument(ctx context.Context) (*faultinject.Manifest, strin
 	return m, filepath.Join(out, faultinject.ManifestFile), nil
 }
 
-// sample returns the path of the preparatory step's input: the configured
-// sample, or the first seed written into the output directory.
+// sample returns the path of the preparatory step's input: the
+// configured sample, or else the first seed, written into the output
+// directory (the sample as it was read with the configuration, not read
+// again).
 func (cfg *Config) sample() (string, error) {
+	name, src := path.Base(cfg.Seeds[0].Name), cfg.Seeds[0].Src
 	if cfg.Sample != "" {
-		return filepath.Abs(cfg.Sample)
+		name, src = filepath.Base(cfg.Sample), cfg.SampleSrc
+		if src == nil {
+			b, err := inputfile.Read(cfg.Sample)
+			if err != nil {
+				return "", fmt.Errorf("sample: %w", err)
+			}
+			src = b
+		}
 	}
 	dir := filepath.Join(cfg.Out, "sample")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
-	p := filepath.Join(dir, path.Base(cfg.Seeds[0].Name))
-	if err := os.WriteFile(p, cfg.Seeds[0].Src, 0o644); err != nil {
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, src, 0o644); err != nil {
 		return "", err
 	}
 	return filepath.Abs(p)

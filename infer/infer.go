@@ -97,7 +97,7 @@ func Infer(ctx context.Context, seeds []Seed, o Options) (*Result, error) {
 	if len(lists) == 0 {
 		return res, ErrNoList
 	}
-	p := &Pack{Syntax: o.Syntax, Numbers: o.Numbers, Lists: lists, Seeds: len(trees), Left: map[string]string{}, notes: map[string][]string{}}
+	p := &Pack{Syntax: o.Syntax, parser: o.Parser, Numbers: o.Numbers, Lists: lists, Seeds: len(trees), Left: map[string]string{}, notes: map[string][]string{}}
 	r := &runner{o: o}
 	// The habits, from the outputs of a sample of the seeds.
 	idx := spread(len(trees), cmpOr(o.MaxSamples, 200))
@@ -231,14 +231,21 @@ func (r *runner) runAll(ctx context.Context, seeds []Seed, idx []int) []map[stri
 }
 
 // Load compiles the pack's relations as a campaign loads relation files,
-// with the generic words of its habits.
+// with the generic words of its habits and the parser its seeds were read
+// with.
 func (p *Pack) Load(extra ...yamlrel.CheckerKind) ([]*relation.Relation, error) {
 	names, files := p.Files()
 	fsys := fstest.MapFS{}
 	for n, b := range files {
 		fsys[n] = &fstest.MapFile{Data: b}
 	}
-	return yamlrel.LoadWith(yamlrel.Options{Generic: p.Habits.Generic, CheckerKinds: extra}, fsys, names...)
+	var parsers syntax.Parsers
+	if p.parser != nil && p.parser.Lang() == p.Syntax {
+		if err := parsers.Add(p.parser); err != nil {
+			return nil, err
+		}
+	}
+	return yamlrel.LoadWith(yamlrel.Options{Generic: p.Habits.Generic, CheckerKinds: extra, Parsers: &parsers}, fsys, names...)
 }
 
 // probes is how many seeds a relation is tried on, at most.

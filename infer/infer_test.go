@@ -12,6 +12,7 @@ import (
 	"github.com/mcpt-tool/mcpt/relation/numlit"
 	"github.com/mcpt-tool/mcpt/relation/yamlrel"
 	"github.com/mcpt-tool/mcpt/syntax"
+	"github.com/mcpt-tool/mcpt/syntax/lang"
 	"github.com/mcpt-tool/mcpt/tree"
 )
 
@@ -34,11 +35,11 @@ enum Color {
 // parseThrift reads src with the thrift language's parser.
 func parseThrift(t *testing.T, src string) *syntax.Tree {
 	t.Helper()
-	l, ok := LanguageOf("x.thrift")
+	l, ok := lang.Of("x.thrift")
 	if !ok {
 		t.Fatal("no language for .thrift")
 	}
-	p, err := l.Parser()
+	p, err := l.Parser(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpt-tool/mcpt/oracle"
+	"github.com/mcpt-tool/mcpt/syntax"
 )
 
 // Pack is an inferred relation pack: definitions that read the seeds'
@@ -18,6 +19,8 @@ type Pack struct {
 	// linked parser's name, or a grammar file relative to the relation
 	// files).
 	Syntax string
+	// parser read the seeds; a load of the pack's files offers it.
+	parser syntax.Parser
 	// Numbers is how the seeds write integers.
 	Numbers string
 	Lists   []*List

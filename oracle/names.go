@@ -178,21 +178,41 @@ func mentionsBytes(text []byte, names []Name) bool {
 // being the whole name (RedLight for Red): an occurrence of n inside one
 // of them is not n.
 func shadowsOf(n Name, others []Name) []Name {
+	if canon(n) != "" && len(others) >= shadowIndexMin {
+		// (the others whose canon holds n's, from an index of them all:
+		// each name of a seed of thousands of declarations looked at
+		// every other, which made a seed's first test cases quadratic)
+		return shadowsAmong(n, others, shadowIndexOf(others).holding(canon(n)))
+	}
+	return shadowsAmong(n, others, nil)
+}
+
+// shadowsAmong is shadowsOf among the others at the indices given, in
+// order, or among them all for nil.
+func shadowsAmong(n Name, others []Name, at []int) []Name {
 	var out []Name
 	cn := canon(n)
-	for _, o := range others {
+	check := func(o Name) {
 		if sameName(o, n) || !strings.Contains(canon(o), cn) {
-			continue
+			return
 		}
-	search:
 		for _, of := range o.Forms {
 			for _, f := range n.Forms {
 				if f != "" && len(of) > len(f) && strings.Contains(of, f) {
 					out = append(out, o)
-					break search
+					return
 				}
 			}
 		}
+	}
+	if at != nil {
+		for _, i := range at {
+			check(others[i])
+		}
+		return out
+	}
+	for _, o := range others {
+		check(o)
 	}
 	return out
 }

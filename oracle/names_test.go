@@ -2,6 +2,7 @@ package oracle
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -52,6 +53,35 @@ func TestLineStarts(t *testing.T) {
 	for text, want := range map[string][]int{"": {0}, "a": {0}, "a\n": {0}, "a\nbc\n\nd": {0, 2, 5, 6}, "\n\n": {0, 1}} {
 		if got := lineStarts(text); !slices.Equal(got, want) {
 			t.Errorf("lineStarts(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+// TestShadowIndex: among many names, the shadows found through the index
+// are those a scan of every name finds, in the same order.
+func TestShadowIndex(t *testing.T) {
+	words := []string{"Red", "Light", "red_light", "RedLight", "Green", "green", "Lights", "Re", "d", "LightRed", "Greenhouse"}
+	var others []Name
+	for i := range 3 * shadowIndexMin {
+		w := words[i%len(words)] + words[(i/len(words))%len(words)]
+		if i%7 == 0 {
+			w = words[i%len(words)]
+		}
+		others = append(others, NewName([]string{w, strings.ToLower(w), strings.ToUpper(w)}))
+	}
+	for _, w := range append(words, "Zq", "ghtR", "") {
+		n := NewName([]string{w, strings.ToLower(w), strings.ToUpper(w)})
+		got, want := shadowsOf(n, others), shadowsAmong(n, others, nil)
+		if len(got) != len(want) {
+			t.Fatalf("%q: %d shadows through the index, %d by a scan", w, len(got), len(want))
+		}
+		for i := range got {
+			if got[i].Forms[0] != want[i].Forms[0] {
+				t.Fatalf("%q: shadow %d is %v through the index, %v by a scan", w, i, got[i].Forms, want[i].Forms)
+			}
+		}
+		if w == "Red" && len(got) == 0 {
+			t.Fatal("Red has no shadow among names that hold it")
 		}
 	}
 }

@@ -1,9 +1,11 @@
 package relation
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"sync"
 
 	"github.com/mcpt-tool/mcpt/internal/namecase"
 )
@@ -118,7 +120,7 @@ func (fp *FreshPattern) Name(rng *rand.Rand) string {
 // nowhere in src (compared case-insensitively) and is not in taken. It tries a
 // bounded number of times.
 func (fp *FreshPattern) Fresh(rng *rand.Rand, src []byte, taken map[string]bool) (string, error) {
-	lower := strings.ToLower(string(src))
+	lower := lowerOf(src)
 	for range 1000 {
 		n := fp.Name(rng)
 		if taken[strings.ToLower(n)] || taken[Snake(n)] {
@@ -132,4 +134,34 @@ func (fp *FreshPattern) Fresh(rng *rand.Rand, src []byte, taken map[string]bool)
 		return n, nil
 	}
 	return "", fmt.Errorf("could not draw a fresh name from %q", fp.src)
+}
+
+// lowered are the last inputs Fresh read, each with its lower case: it is
+// asked for every fresh name of every test case on the same few seeds,
+// and lowering a seed of megabytes each time cost more than the rest of
+// the mutation. An input is compared byte for byte (a copy is kept), which
+// costs no allocation.
+var lowered struct {
+	sync.Mutex
+	src   [4][]byte
+	lower [4]string
+	next  int
+}
+
+func lowerOf(src []byte) string {
+	if len(src) < 4<<10 {
+		return strings.ToLower(string(src))
+	}
+	lowered.Lock()
+	defer lowered.Unlock()
+	for i, s := range lowered.src {
+		if bytes.Equal(s, src) {
+			return lowered.lower[i]
+		}
+	}
+	i := lowered.next
+	lowered.next = (i + 1) % len(lowered.src)
+	lowered.src[i] = bytes.Clone(src)
+	lowered.lower[i] = strings.ToLower(string(src))
+	return lowered.lower[i]
 }

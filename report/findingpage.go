@@ -16,39 +16,19 @@ import (
 // each finding that has one, named after the finding's ID.
 const PagesDir = "pages"
 
-// Bounds of the finding pages, so that a campaign with tens of thousands
-// of findings does not get as many pages: a group's example always has
-// its page, and so do the first findings of each group (in case order), up
-// to maxPagesPerGroup per group and maxPages in all. A finding without a
-// page is linked to its bundle directory instead.
-const (
-	maxPagesPerGroup = 25
-	maxPages         = 5000
-)
-
-// pageSet chooses the findings that get a page: every group's example,
-// then the first findings of each group, group after group.
+// pageSet chooses the findings that get a page: the example of each
+// group. A page shows its finding's inputs and failing file in full, a
+// few hundred kilobytes for a large generated file, and the group's
+// other findings are the same failure: each of those is linked to its
+// bundle directory instead, which holds all of its evidence, and a
+// campaign's pages cost a page per group, however many findings it
+// bundles (bundles_per_group).
 func pageSet(groups []result.Group, byID map[string]*result.Finding) map[string]bool {
 	set := map[string]bool{}
 	counted := func(id string) bool { f := byID[id]; return f != nil && f.Counted }
 	for _, g := range groups {
 		if pageable(g.Example) && !counted(g.Example) {
 			set[g.Example] = true
-		}
-	}
-	others := 0
-	for _, g := range groups {
-		n := 1
-		for _, id := range g.Findings {
-			if n >= maxPagesPerGroup || others >= maxPages {
-				break
-			}
-			if id == g.Example || set[id] || !pageable(id) || counted(id) {
-				continue
-			}
-			set[id] = true
-			n++
-			others++
 		}
 	}
 	return set

@@ -160,8 +160,9 @@ func TestHTMLSummaryAndGroups(t *testing.T) {
 		"add-timer: crash</h3>",
 		`<span class="badge count">2 findings</span>`,
 		`<span class="badge count">1 finding</span>`,
-		// Findings link to their pages, the example also to its bundle.
-		`<a class="mono" href="pages/c000187-augment-enumeration.html">c000187-augment-enumeration</a> — <span class="mono">conveyor.cll</span>`,
+		// The example links to its page and its bundle, the group's
+		// other findings to their bundles.
+		`<a class="mono" href="findings/c000187-augment-enumeration/">c000187-augment-enumeration</a> — <span class="mono">conveyor.cll</span>`,
 		`<a class="mono" href="pages/c000042-augment-enumeration.html">c000042-augment-enumeration</a> · <a href="findings/c000042-augment-enumeration/">bundle</a>`,
 		// The check in words; in this fixture o is in order, so nothing
 		// is said to be wrong in o.

@@ -10,8 +10,8 @@ package syntax
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"sort"
-	"sync"
 )
 
 // Node is one node of a syntax tree. Offsets are byte offsets into the
@@ -131,36 +131,85 @@ type Error struct {
 
 func (e *Error) Error() string { return fmt.Sprintf("%s:%d:%d: %s", e.Name, e.Line, e.Col, e.Msg) }
 
-var (
-	registryMu sync.RWMutex
-	registry   = map[string]Parser{}
-)
-
-// Register makes a parser known under its Lang name, for relations that
-// name it (`syntax: typescript`). Grammar packages register themselves when
-// imported; a later registration of the same name replaces the earlier.
-func Register(p Parser) {
-	registryMu.Lock()
-	defer registryMu.Unlock()
-	registry[p.Lang()] = p
+// Parsers are the parsers a load of relation files or seeds may name, by
+// their Lang names (`syntax: typescript`). A program gives them: mcpt's
+// own grammars come with every load (package syntax/lang), and others,
+// such as the tree-sitter TypeScript grammar, are added by whoever links
+// them (mcpt.Parsers). The zero value holds none; a nil *Parsers too.
+type Parsers struct {
+	byName map[string]Parser
 }
 
-// Lookup returns the parser registered under lang.
-func Lookup(lang string) (Parser, bool) {
-	registryMu.RLock()
-	defer registryMu.RUnlock()
-	p, ok := registry[lang]
+// NewParsers is the set of ps; two different parsers of one name are an
+// error.
+func NewParsers(ps ...Parser) (*Parsers, error) {
+	set := &Parsers{}
+	if err := set.Add(ps...); err != nil {
+		return nil, err
+	}
+	return set, nil
+}
+
+// Add adds ps to the set. A parser of a name the set holds is an error,
+// unless it is the very parser the set holds (adding it again is no
+// change).
+func (s *Parsers) Add(ps ...Parser) error {
+	for _, p := range ps {
+		if p == nil {
+			return fmt.Errorf("a nil parser")
+		}
+		name := p.Lang()
+		if name == "" {
+			return fmt.Errorf("a parser without a name (its Lang is empty)")
+		}
+		if old, ok := s.byName[name]; ok {
+			if same(old, p) {
+				continue
+			}
+			return fmt.Errorf("two parsers named %q", name)
+		}
+		if s.byName == nil {
+			s.byName = map[string]Parser{}
+		}
+		s.byName[name] = p
+	}
+	return nil
+}
+
+// same tells whether a and b are one parser; two values of a type that
+// cannot be compared are never one.
+func same(a, b Parser) bool {
+	ta, tb := reflect.TypeOf(a), reflect.TypeOf(b)
+	return ta == tb && ta.Comparable() && a == b
+}
+
+// Lookup returns the parser of the set named name.
+func (s *Parsers) Lookup(name string) (Parser, bool) {
+	if s == nil {
+		return nil, false
+	}
+	p, ok := s.byName[name]
 	return p, ok
 }
 
-// Registered lists the names of the registered parsers, sorted.
-func Registered() []string {
-	registryMu.RLock()
-	defer registryMu.RUnlock()
-	names := make([]string, 0, len(registry))
-	for n := range registry {
+// Names lists the names of the set's parsers, sorted.
+func (s *Parsers) Names() []string {
+	if s == nil {
+		return nil
+	}
+	names := make([]string, 0, len(s.byName))
+	for n := range s.byName {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	return names
+}
+
+// All returns the set's parsers, by name.
+func (s *Parsers) All() []Parser {
+	var ps []Parser
+	for _, n := range s.Names() {
+		ps = append(ps, s.byName[n])
+	}
+	return ps
 }

@@ -18,8 +18,10 @@ const KnownFile = "known.yaml"
 
 // Known is a bug of some releases of a transpiler that a pack finds,
 // besides the benchmark's bugs: what a finding of it looks like (its
-// relations, and patterns its message, flags and diff match) and the
-// releases that have it. A finding on a release the benchmark calls fixed
+// relations, and patterns its message, flags and evidence match) and the
+// releases that have it. Diff is matched against the finding's diff, or
+// against the lines the check found in o′ for a check that writes no diff
+// (analogy). A finding on a release the benchmark calls fixed
 // (or on a pack's own) that no known bug explains is a false alarm.
 type Known struct {
 	Transpiler string   `yaml:"transpiler"`
@@ -96,7 +98,7 @@ func Explain(ks []*Known, transpiler, rel string, f *result.Finding) *Known {
 		if k.flags != nil && !k.flags.MatchString(f.Flags) {
 			continue
 		}
-		if k.message.MatchString(f.Message) && (k.diff == nil || k.diff.MatchString(f.Diff)) {
+		if k.message.MatchString(f.Message) && (k.diff == nil || k.diff.MatchString(f.Diff) || k.diff.MatchString(f.Actual)) {
 			return k
 		}
 	}

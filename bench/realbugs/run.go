@@ -182,12 +182,14 @@ func (r *runner) bug(ctx context.Context, b *Bug) (Result, error) {
 	if err != nil {
 		return row, err
 	}
-	fixed, err := r.load(pack, fixedBins)
+	fixed, err := r.load(pack, fixedBins, nil)
 	if err != nil {
 		return row, fmt.Errorf("%s with %s %s: %w", b.Pack, b.Transpiler, b.Fixed, err)
 	}
 	defer fixed.Close()
-	buggy, err := r.load(pack, buggyBins)
+	// The same files as the fixed release's campaign, not read again:
+	// a finding on the buggy release is run again on the fixed one.
+	buggy, err := r.load(pack, buggyBins, fixed)
 	if err != nil {
 		return row, fmt.Errorf("%s with %s %s: %w", b.Pack, b.Transpiler, b.Buggy, err)
 	}
@@ -240,8 +242,9 @@ func (r *runner) bug(ctx context.Context, b *Bug) (Result, error) {
 // bins: a command or worker program named like one of theirs runs from
 // there, and every program the transpiler starts finds theirs first on
 // PATH (a plugin of protoc), as node finds their packages on NODE_PATH;
-// a TypeScript package among them is the one MCPT_TYPESCRIPT names.
-func (r *runner) load(pack string, bins []string) (*setup.Setup, error) {
+// a TypeScript package among them is the one MCPT_TYPESCRIPT names. It
+// reads the pack's files through the snapshot of snap, when not nil.
+func (r *runner) load(pack string, bins []string, snap *setup.Setup) (*setup.Setup, error) {
 	edit := func(cfg *config.Config) error {
 		sp := &cfg.Transpiler.Spec
 		if sp.Kind != spec.Command && sp.Kind != spec.Worker {
@@ -263,7 +266,7 @@ func (r *runner) load(pack string, bins []string) (*setup.Setup, error) {
 		}
 		return nil
 	}
-	return setup.Load(pack, setup.Options{Tools: r.opt.Tools, Edit: edit})
+	return setup.Load(pack, setup.Options{Tools: r.opt.Tools, Edit: edit, Snapshot: snap})
 }
 
 // TypeScriptVar names the TypeScript package a program of the TypeScript

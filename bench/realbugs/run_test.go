@@ -201,7 +201,7 @@ relations:
 		{[]string{filepath.Join(other, "node_modules", ".bin"), bin}, "3.5.3"},
 		{[]string{filepath.Join(other, "node_modules", ".bin")}, "5.9.3"},
 	} {
-		s, err := r.load(filepath.Join(pack, "mcpt.yaml"), c.bins)
+		s, err := r.load(filepath.Join(pack, "mcpt.yaml"), c.bins, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,8 +11,7 @@ import (
 	"github.com/mcpt-tool/mcpt/relation/protorel"
 	"github.com/mcpt-tool/mcpt/relation/semrel"
 	"github.com/mcpt-tool/mcpt/relation/yamlrel"
-
-	_ "github.com/mcpt-tool/mcpt/syntax/tsgrammar/typescript" // the ts2js packs read seeds as TypeScript
+	"github.com/mcpt-tool/mcpt/syntax/tsgrammar/typescript"
 )
 
 // shortBugs are the bugs of the benchmark's short tier: one of a
@@ -32,9 +31,13 @@ func TestShortTier(t *testing.T) {
 	}
 	var log bytes.Buffer
 	kinds := slices.Concat([]yamlrel.CheckerKind{}, protorel.Kinds, semrel.Kinds)
+	tools := &setup.Tools{CheckerKinds: kinds}
+	if err := tools.Parsers.Add(typescript.Parser); err != nil { // the ts2js packs read seeds as TypeScript
+		t.Fatal(err)
+	}
 	rows, err := Run(context.Background(), Options{
 		Root: "../..", IDs: shortBugs, MaxCases: 60,
-		Tools: &setup.Tools{CheckerKinds: kinds}, Cache: &Cache{Dir: dir, Log: t.Logf}, Log: &log,
+		Tools: tools, Cache: &Cache{Dir: dir, Log: t.Logf}, Log: &log,
 	})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, log.String())

@@ -26,5 +26,5 @@ import (
 
 func main() {
 	mcpt.Main(mcpt.Builtin(cllc.Name, cllc.New), mcpt.Checkers(protorel.Kinds...),
-		mcpt.Checkers(semrel.Kinds...))
+		mcpt.Checkers(semrel.Kinds...), mcpt.Parsers(linked()...))
 }

@@ -55,9 +55,13 @@ func TestScripts(t *testing.T) {
 		UpdateScripts:       os.Getenv("UPDATE_SCRIPTS") == "1",
 		RequireExplicitExec: true,
 		// [long]: MCPT_TEST_LONG=1 asks for the long scripts (internal/testtier).
+		// [typescript]: this mcpt links the TypeScript grammar (-tags typescript).
 		Condition: func(cond string) (bool, error) {
-			if cond == "long" {
+			switch cond {
+			case "long":
 				return testtier.On(testtier.LongVar), nil
+			case "typescript":
+				return len(linked()) > 0, nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},

@@ -94,12 +94,12 @@ func (c *benchCmd) Run(tools *setup.Tools) error {
 		return c.memory(ctx, ex)
 	}
 	if c.WorkersCompare {
-		return c.workers(ctx, ex)
+		return c.workers(ctx, ex, tools)
 	}
 	res, err := bench.Run(ctx, bench.Options{
 		Examples: ex, Cllc: c.Cllc, Cases: c.Cases, ExecCases: c.ExecCases, Repeat: c.Repeat, CheckCases: c.CheckCases,
 		SeedPrograms: c.Seeds, Workers: c.Workers, Journal: c.Journal, Quick: c.Quick, Log: os.Stderr,
-		TreePack: c.TreePack,
+		TreePack: c.TreePack, Tools: tools,
 	})
 	if err != nil {
 		return err
@@ -124,7 +124,7 @@ func (c *benchCmd) Run(tools *setup.Tools) error {
 
 // workers runs the comparison of exec per run against persistent workers;
 // the TypeScript example is the typescript directory beside the CLL one.
-func (c *benchCmd) workers(ctx context.Context, examples string) error {
+func (c *benchCmd) workers(ctx context.Context, examples string, tools *setup.Tools) error {
 	ts := c.TSExamples
 	if ts == "" {
 		ts = filepath.Join(filepath.Dir(examples), "typescript")
@@ -132,7 +132,7 @@ func (c *benchCmd) workers(ctx context.Context, examples string) error {
 	res, err := bench.Workers(ctx, bench.WorkersOptions{
 		CllExamples: examples, TSExamples: ts,
 		Cllc: c.Cllc, CllcCases: c.CllcCases, TSCases: c.TSCases, Repeat: c.Repeat,
-		Workers: c.Workers, Quick: c.Quick, Log: os.Stderr,
+		Workers: c.Workers, Quick: c.Quick, Log: os.Stderr, Tools: tools,
 	})
 	if err != nil {
 		return err

@@ -107,11 +107,19 @@ func (c *experimentCmd) load(tools *setup.Tools) (experiment.Config, error) {
 	if c.RunTimeout > 0 {
 		tc.Timeout = c.RunTimeout
 	}
+	var sampleSrc []byte
+	if c.Sample != "" {
+		// Read once, through the snapshot: a seed given as the sample is
+		// the very bytes the campaigns read.
+		if sampleSrc, err = setup.ReadFile(c.Sample, s); err != nil {
+			return ec, usageErr("--sample: %v", err)
+		}
+	}
 	return experiment.Config{
 		Command:   transpiler.Command{Process: tc.Process},
 		Relations: s.Relations, Seeds: s.Seeds, Normalize: s.Normalize, Style: s.Style(),
 		BaseRuns: cfg.BaseRuns, MaxMR: cfg.Budget.MaxMR, MaxSpots: cfg.Budget.MaxSpots, ConfigFile: cfg.File,
-		Module: module, Packages: c.Packages, Main: c.Main, Instrumented: c.Instrumented, Sample: c.Sample,
+		Module: module, Packages: c.Packages, Main: c.Main, Instrumented: c.Instrumented, Sample: c.Sample, SampleSrc: sampleSrc,
 		Sessions: c.Sessions, Seed: c.Seed, Budget: c.Budget, MaxCases: c.MaxCases, Workers: c.Workers,
 		SideBySide: c.SideBySide, Triage: c.Triage, Out: c.Out, Weights: c.Weights,
 	}, nil

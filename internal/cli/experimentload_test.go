@@ -12,10 +12,11 @@ import (
 
 // TestExperimentLoad: the experiment reads its configuration through
 // setup.Load, as mcpt run does: the seeds are named by their path in the
-// snapshot, the normalisation rules are the configuration's, and the
-// configured program need not be installed (an instrumented build takes
-// its place); a builtin transpiler is a usage error, and the mistakes of
-// the configuration and of the relation files are told together.
+// snapshot, the normalisation rules are the configuration's, --sample is
+// read with its files, and the configured program need not be installed
+// (an instrumented build takes its place); a builtin transpiler is a
+// usage error, and the mistakes of the configuration and of the relation
+// files are told together.
 func TestExperimentLoad(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, text string) {
@@ -48,6 +49,21 @@ func TestExperimentLoad(t *testing.T) {
 	if ec.Command.Argv[0] != "not-installed-transpiler" || ec.Module != dir {
 		t.Errorf("command %q, module %s", ec.Command.Argv, ec.Module)
 	}
+	if ec.Sample != "" || ec.SampleSrc != nil {
+		t.Errorf("no --sample: sample %q", ec.Sample)
+	}
+
+	// --sample is read with the configuration's files, once: a seed
+	// given as the sample is the seed as the campaigns read it.
+	c.Sample = filepath.Join(dir, "seeds", "a.prog")
+	ec, err = c.load(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(ec.SampleSrc) != "x\n" || ec.Sample != c.Sample {
+		t.Errorf("--sample: %q, %q", ec.Sample, ec.SampleSrc)
+	}
+	c.Sample = ""
 
 	c.Config = filepath.Join(dir, "builtin.yaml")
 	_, err = c.load(nil)

@@ -47,7 +47,19 @@ func (c *seedsCmd) Run(tools *setup.Tools) error {
 	if err != nil {
 		return err
 	}
-	g, err := setup.ReadGrammar(c.Grammar)
+	var s *setup.Setup
+	if c.Accept {
+		if err := configExists(c.Config); err != nil {
+			return err
+		}
+		// The configuration as mcpt run reads it, for its transpiler
+		// alone; the grammar is read through the same snapshot.
+		if s, err = setup.Load(c.Config, setup.Options{Tools: tools, Skip: setup.SkipRelations | setup.SkipSeeds, NoRelease: true}); err != nil {
+			return err
+		}
+		defer s.Close()
+	}
+	g, err := setup.ReadGrammar(c.Grammar, s)
 	if err != nil {
 		return &setup.ConfigError{Err: err}
 	}
@@ -59,17 +71,7 @@ func (c *seedsCmd) Run(tools *setup.Tools) error {
 		workers = runtime.NumCPU()
 	}
 	opt := grammar.Options{N: c.N, Seed: c.Seed, Workers: workers}
-	if c.Accept {
-		if err := configExists(c.Config); err != nil {
-			return err
-		}
-		// The configuration as mcpt run reads it, for its transpiler
-		// alone.
-		s, err := setup.Load(c.Config, setup.Options{Tools: tools, Skip: setup.SkipRelations | setup.SkipSeeds, NoRelease: true})
-		if err != nil {
-			return err
-		}
-		defer s.Close()
+	if s != nil {
 		opt.Accept = acceptor(s.Transpiler, ext)
 	}
 	start := time.Now()

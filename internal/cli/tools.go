@@ -107,7 +107,7 @@ func (c *validateCmd) Run(tools *setup.Tools) error {
 	problems = append(problems, mutationProblems(trials)...)
 	var probes []*probe
 	for _, t := range trials {
-		if t.always && t.spot.Index == 0 && t.fu != nil {
+		if t.probed() && t.fu != nil {
 			probes = append(probes, &probe{rel: t.rel.Name, seed: t.seed, spot: t.spot.Desc, line: t.spot.Line, in: t.in, followup: t.fu.Src})
 		}
 	}
@@ -141,6 +141,10 @@ type trial struct {
 	err    error
 }
 
+// probed reports whether the transpiler is run on the trial's follow-up
+// (unless --no-run): the first spot of each relation and seed.
+func (t *trial) probed() bool { return t.always && t.spot.Index == 0 }
+
 // mutateAll mutates at the spots of the trials, a few at a time: those
 // always tried, then the others in order until the deadline. It returns
 // how many it tried, and whether that is all of them.
@@ -164,6 +168,12 @@ func mutateAll(ctx context.Context, trials []*trial, deadline time.Time) (int, b
 		}
 		g.Go(func() error {
 			t.fu, t.err = t.rel.Mutate(ctx, t.in, t.spot, rand.New(rand.NewPCG(1, 2)))
+			if !t.probed() {
+				// (only the probes' follow-ups are run: keeping every
+				// follow-up, a copy of its seed, took gigabytes on a
+				// seed of megabytes)
+				t.fu = nil
+			}
 			t.done = true
 			return nil
 		})

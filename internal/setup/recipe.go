@@ -96,7 +96,7 @@ func recipeRelations(r *bundle.Recipe, t *Tools) ([]*relation.Relation, error) {
 				return nil, fmt.Errorf("relation file %q: the path leaves its directory", name)
 			}
 		}
-		if rels, err = yamlrel.LoadWith(yamlrel.Options{Generic: r.Signature.Generic, CheckerKinds: t.checkerKinds()}, files, r.Relations...); err != nil {
+		if rels, err = yamlrel.LoadWith(yamlrel.Options{Generic: r.Signature.Generic, CheckerKinds: t.checkerKinds(), Parsers: t.linked()}, files, r.Relations...); err != nil {
 			return nil, err
 		}
 	}

@@ -1,8 +1,9 @@
 package setup
 
 import (
+	"context"
 	"encoding/json"
-	"github.com/mcpt-tool/mcpt/transpiler/spec"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -10,7 +11,10 @@ import (
 
 	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/syntax"
+	"github.com/mcpt-tool/mcpt/syntax/lang"
 	"github.com/mcpt-tool/mcpt/transpiler/cllc"
+	"github.com/mcpt-tool/mcpt/transpiler/spec"
 )
 
 // TestRecipeRoundTrip: a configuration's recipe, through JSON, loads the
@@ -72,5 +76,48 @@ func TestRecipeIncludeStaysInside(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "is not among the relation files") {
 			t.Errorf("include %s: %v, want a refusal", inc, err)
 		}
+	}
+}
+
+// namedParser is a parser of a program's own: the CLL grammar under
+// another name.
+type namedParser struct {
+	syntax.Parser
+	name string
+}
+
+func (p namedParser) Lang() string { return p.name }
+
+// TestRecipeParsers: a recipe's relation files find the parsers they name
+// among those of the mcpt that runs them (mcpt repro, reduce): one it does
+// not link is an error that says so, at its place in the recorded file.
+func TestRecipeParsers(t *testing.T) {
+	body, err := os.ReadFile(filepath.Join("..", "..", "examples", "cll", "relations", "cll.defs.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &bundle.Recipe{
+		Transpiler: bundle.Transpiler{Kind: spec.Builtin, Builtin: "cllc"},
+		RelationFiles: map[string]string{
+			"defs.yaml": strings.Replace(string(body), "syntax: ../cll.grammar", "syntax: own-cll", 1),
+			"rel.yaml":  "include: [defs.yaml]\nrelations:\n  - name: add-timer\n    doc: A timer.\n    spots: {boundaries: declarations}\n    fresh: [n]\n    text: 'timer {{.n}}'\n    checks: [{equivalence: {}}]\n",
+		},
+		Relations: []string{"rel.yaml"},
+	}
+	seeds := []string{filepath.Join("..", "..", "examples", "cll", "traffic.cll")}
+	tools := &Tools{Builtins: cllc.Builtins()}
+	if _, err := tools.FromRecipe(r, seeds); err == nil || !strings.Contains(err.Error(), `defs.yaml:10:9: syntax: no parser "own-cll" in this mcpt`) {
+		t.Errorf("without the parser: %v", err)
+	}
+	if err := tools.Parsers.Add(namedParser{lang.CLL, "own-cll"}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := tools.FromRecipe(r, seeds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss, err := s.Relations[0].Spots(context.Background(), relation.Input{Name: "traffic.cll", Src: s.Seeds[0].Src})
+	if err != nil || len(ss) == 0 {
+		t.Errorf("the recipe's relation on its seed: %d spots, %v", len(ss), err)
 	}
 }

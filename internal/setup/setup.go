@@ -23,6 +23,8 @@ import (
 	"github.com/mcpt-tool/mcpt/relation/yamlrel"
 	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/snapshot"
+	"github.com/mcpt-tool/mcpt/syntax"
+	"github.com/mcpt-tool/mcpt/syntax/lang"
 	"github.com/mcpt-tool/mcpt/transpiler"
 	"github.com/mcpt-tool/mcpt/transpiler/spec"
 )
@@ -37,6 +39,11 @@ type Tools struct {
 	// CheckerKinds are the checker kinds written in Go that relation
 	// files may use besides yamlrel's.
 	CheckerKinds []yamlrel.CheckerKind
+	// Parsers are the parsers linked into the build that relation files
+	// and seeds may name besides mcpt's own grammars (syntax/lang's
+	// Builtin): the tree-sitter TypeScript grammar of an mcpt built with
+	// -tags typescript.
+	Parsers syntax.Parsers
 	// Invocation is how the commands that bundles record start this
 	// mcpt; "" is "mcpt".
 	Invocation string
@@ -59,7 +66,6 @@ func (s *Setup) Spec() (spec.Spec, error) {
 	return sp, nil
 }
 
-// goRelations returns the relations written in Go, none for nil.
 // checkerKinds are the checker kinds of t; nil offers none.
 func (t *Tools) checkerKinds() []yamlrel.CheckerKind {
 	if t == nil {
@@ -68,6 +74,25 @@ func (t *Tools) checkerKinds() []yamlrel.CheckerKind {
 	return t.CheckerKinds
 }
 
+// linked are the parsers of t; nil offers none.
+func (t *Tools) linked() *syntax.Parsers {
+	if t == nil {
+		return nil
+	}
+	return &t.Parsers
+}
+
+// AllParsers are the parsers a configuration may name: mcpt's own
+// grammars and t's; two of one name are an error.
+func (t *Tools) AllParsers() (*syntax.Parsers, error) { return lang.With(t.linked()) }
+
+// loadOptions are the options of loading relation files with t, with the
+// configuration's generic words and warn (when not nil).
+func (t *Tools) loadOptions(cfg *config.Config, warn func(string)) yamlrel.Options {
+	return yamlrel.Options{Generic: cfg.Signature.Generic, Warn: warn, CheckerKinds: t.checkerKinds(), Parsers: t.linked()}
+}
+
+// goRelations returns the relations written in Go, none for nil.
 func (t *Tools) goRelations() *relation.Registry {
 	if t == nil {
 		return &relation.Registry{}
@@ -82,6 +107,9 @@ type Setup struct {
 	// configuration, the relation files and what they include, the seeds
 	// and the grammar; nil for a setup made from a recipe.
 	Files *snapshot.Files
+	// rd read Files; a Load given this setup as Options.Snapshot reads
+	// through it. Nil for a setup made from a recipe.
+	rd *snapshot.Reader
 	// relationFiles are the paths in Files of the relation files the
 	// configuration names; seedFiles the seeds and grammar, which a
 	// recipe leaves out (a bundle holds its seed).
@@ -159,6 +187,13 @@ type Options struct {
 	// Skip leaves parts of the campaign unloaded, for the commands that
 	// need only some of what the configuration names.
 	Skip Parts
+	// Snapshot, when set, is a setup an earlier Load made: this Load reads
+	// its files through the same snapshot, so that a file the earlier one
+	// read is not read from disk again (a command that loads the campaign
+	// more than once, with other tools or another transpiler, runs each on
+	// the same inputs: mcpt bench). Loads that share a snapshot run one
+	// at a time.
+	Snapshot *Setup
 }
 
 // Parts are parts of a campaign that Load may leave out (Options.Skip).
@@ -178,9 +213,17 @@ const (
 
 // Load reads the configuration at path and everything it names, each file
 // once, into s.Files, and builds the campaign from what it read. Seeds
-// are named by their path in s.Files.
+// are named by their path in s.Files. Every command that reads a
+// configuration reads it here, mcpt run as mcpt experiment, seeds and
+// bench.
 func Load(path string, opt Options) (*Setup, error) {
 	rd := snapshot.NewReader()
+	if opt.Snapshot != nil {
+		if opt.Snapshot.rd == nil {
+			return nil, errors.New("a setup made from a recipe has no snapshot to load through")
+		}
+		rd = opt.Snapshot.rd
+	}
 	if opt.Inline != nil {
 		if err := rd.Put(path, opt.Inline); err != nil {
 			return nil, err
@@ -202,7 +245,7 @@ func Load(path string, opt Options) (*Setup, error) {
 			return nil, cfgErr(err)
 		}
 	}
-	s := &Setup{Config: cfg}
+	s := &Setup{Config: cfg, rd: rd}
 	if len(errs) == 0 && opt.Skip&SkipTranspiler == 0 {
 		s.Transpiler, err = opt.Tools.Transpiler(cfg, opt.Faults)
 		errs.AddError(err)
@@ -315,12 +358,6 @@ func (s *Setup) loadSeeds(rd *snapshot.Reader, instead []string) error {
 	return nil
 }
 
-// Transpiler builds the configured transpiler, which is not a builtin:
-// it offers none.
-func Transpiler(cfg *config.Config, faults []string) (transpiler.Transpiler, error) {
-	return (*Tools)(nil).Transpiler(cfg, faults)
-}
-
 // Transpiler builds the configured transpiler, a builtin one among t's
 // builtins; faults, when not nil, replace a
 // builtin's (the --fault flags).
@@ -352,20 +389,9 @@ func (t *Tools) Transpiler(cfg *config.Config, faults []string) (transpiler.Tran
 	return tr, nil
 }
 
-// Relations loads the configured relations: the YAML files only, since
-// it has no Go relations.
-func Relations(cfg *config.Config) ([]*relation.Relation, error) {
-	return (*Tools)(nil).Relations(cfg)
-}
-
-// Relations loads the configured relations (YAML files and t's Go
-// relations), restricted to relations.only when it is set.
-func (t *Tools) Relations(cfg *config.Config) ([]*relation.Relation, error) {
-	return t.relations(cfg, snapshot.NewReader(), nil)
-}
-
-// relations is Relations reading the relation files through rd, giving
-// their warnings to warn (when not nil).
+// relations loads the configured relations (YAML files, read through rd,
+// and t's Go relations), restricted to relations.only when it is set,
+// giving the warnings of the files to warn (when not nil).
 func (t *Tools) relations(cfg *config.Config, rd *snapshot.Reader, warn func(string)) ([]*relation.Relation, error) {
 	goRels := t.goRelations()
 	var reg relation.Registry
@@ -379,7 +405,7 @@ func (t *Tools) relations(cfg *config.Config, rd *snapshot.Reader, warn func(str
 				names = append(names, name)
 			}
 		}
-		rels, err := yamlrel.LoadWith(yamlrel.Options{Generic: cfg.Signature.Generic, Warn: warn, CheckerKinds: t.checkerKinds()}, rd.FS(), names...)
+		rels, err := yamlrel.LoadWith(t.loadOptions(cfg, warn), rd.FS(), names...)
 		errs.AddError(err)
 		for _, r := range rels {
 			errs.AddError(reg.Add(r))
@@ -460,10 +486,24 @@ func invalidUTF8(b []byte) (line, col int) {
 	return line, col
 }
 
+// ReadFile reads an input file a command names besides its configuration
+// (mcpt experiment --sample) as Load reads those the configuration names:
+// through the snapshot of through, when not nil, so that a file Load read
+// is not read again.
+func ReadFile(path string, through *Setup) ([]byte, error) {
+	rd := snapshot.NewReader()
+	if through != nil && through.rd != nil {
+		rd = through.rd
+	}
+	return rd.Read(path)
+}
+
 // ReadGrammar reads the grammar file at path as Load reads a
-// configuration's grammar, and parses it: mcpt seeds -g and the bench.
-func ReadGrammar(path string) (*grammar.Grammar, error) {
-	src, err := snapshot.NewReader().Read(path)
+// configuration's grammar, and parses it: mcpt seeds -g and the bench. It
+// reads through the snapshot of through, when not nil, as a Load given it
+// as Options.Snapshot does.
+func ReadGrammar(path string, through *Setup) (*grammar.Grammar, error) {
+	src, err := ReadFile(path, through)
 	if err != nil {
 		return nil, err
 	}
@@ -499,7 +539,7 @@ func (s *Setup) EngineOptions() engine.Options {
 	opt := engine.Options{
 		Mode: engine.MCP, Seed: 1, MaxTime: b.MaxTime, MaxCases: b.MaxCases,
 		MaxMR: b.MaxMR, MaxSpots: b.MaxSpots, BaseRuns: s.Config.BaseRuns, ConfirmRuns: s.Config.ConfirmRuns,
-		BundlesPerGroup: s.Config.BundlesPerGroup, CountUnconfirmed: s.Config.CountUnconfirmed, Exhaustive: b.Exhaustive,
+		BundlesPerGroup: s.Config.BundlesPerGroup, CountUnconfirmed: s.Config.CountUnconfirmed, ConfirmCounted: s.Config.ConfirmCounted, Exhaustive: b.Exhaustive,
 		Normalize: s.Normalize, Config: s.Config.File, Style: s.Style(), Flags: s.Flags, Release: s.Release,
 	}
 	if opt.MaxTime == 0 && opt.MaxCases == 0 {

@@ -17,6 +17,7 @@ import (
 	"github.com/mcpt-tool/mcpt/relation/yamlrel"
 	"github.com/mcpt-tool/mcpt/snapshot"
 	"github.com/mcpt-tool/mcpt/syntax"
+	"github.com/mcpt-tool/mcpt/syntax/lang"
 )
 
 // InferredDir is the directory, beside the configuration, under which a
@@ -28,7 +29,7 @@ const InferredDir = ".mcpt-inferred"
 // language is the parser of a zero-config campaign's seeds: the grammar
 // or parser the configuration names (syntax:), else the language of the
 // seeds' extension. syntaxRef is how relation files in dir name it.
-func (s *Setup) language(rd *snapshot.Reader, dir string) (p syntax.Parser, syntaxRef, numbers string, err error) {
+func (s *Setup) language(rd *snapshot.Reader, dir string, parsers *syntax.Parsers) (p syntax.Parser, syntaxRef, numbers string, err error) {
 	cfg := s.Config
 	switch {
 	case strings.HasSuffix(cfg.Syntax, ".grammar"):
@@ -47,44 +48,53 @@ func (s *Setup) language(rd *snapshot.Reader, dir string) (p syntax.Parser, synt
 		return grammar.NewParser(g), filepath.ToSlash(rel), "c", nil
 	case cfg.Syntax != "":
 		numbers = "c"
-		if l, ok := infer.LanguageNamed(cfg.Syntax); ok {
+		if l, ok := lang.Named(cfg.Syntax); ok {
 			numbers = l.Numbers
-			p, err = l.Parser()
-			if err != nil {
-				return nil, "", "", cfgErr(errorAt(cfg, fmt.Errorf("syntax: %v", err)))
+		}
+		if p, ok := parsers.Lookup(cfg.Syntax); ok {
+			return p, cfg.Syntax, numbers, nil
+		}
+		also := "" // a name of no language mcpt knows: the closest that is
+		if _, ok := lang.Named(cfg.Syntax); !ok {
+			names := parsers.Names()
+			for _, l := range lang.Languages {
+				if !slices.Contains(names, l.Name) {
+					names = append(names, l.Name)
+				}
 			}
-			return p, cfg.Syntax, numbers, nil
+			also = suggest.DidYouMean(cfg.Syntax, names)
 		}
-		if p, ok := syntax.Lookup(cfg.Syntax); ok {
-			return p, cfg.Syntax, numbers, nil
-		}
-		var names []string
-		for _, l := range infer.Languages {
-			names = append(names, l.Name)
-		}
-		return nil, "", "", cfgErr(errorAt(cfg, fmt.Errorf("syntax %q: no such parser in this mcpt (it knows %s, and reads a grammar file named by its path, ending in .grammar)%s",
-			cfg.Syntax, strings.Join(names, ", "), suggest.DidYouMean(cfg.Syntax, names))))
+		return nil, "", "", cfgErr(errorAt(cfg, fmt.Errorf("syntax: %v%s", lang.Missing(cfg.Syntax, parsers), also)))
 	}
 	// By the seeds' extension: one language for all of them.
-	var lang *infer.Language
+	var seedLang *lang.Language
 	for _, sd := range s.Seeds {
-		l, ok := infer.LanguageOf(sd.Name)
+		l, ok := lang.Of(sd.Name)
 		if !ok {
 			return nil, "", "", cfgErr(fmt.Errorf("%s: mcpt cannot tell the language of this seed by its extension (it knows %s): name a grammar of it in the configuration, syntax: LANGUAGE.grammar (docs/zeroconfig.md), or give relation files",
-				sd.Name, infer.Extensions()))
+				sd.Name, lang.Extensions()))
 		}
-		if lang != nil && l.Name != lang.Name {
-			return nil, "", "", cfgErr(fmt.Errorf("the seeds are of two languages, %s and %s (%s): a campaign without relation files reads one", lang.Name, l.Name, sd.Name))
+		if seedLang != nil && l.Name != seedLang.Name {
+			return nil, "", "", cfgErr(fmt.Errorf("the seeds are of two languages, %s and %s (%s): a campaign without relation files reads one", seedLang.Name, l.Name, sd.Name))
 		}
-		lang = &l
+		seedLang = &l
 	}
-	if lang == nil {
+	if seedLang == nil {
 		return nil, "", "", cfgErr(errors.New("no seed to infer relations from"))
 	}
-	if p, err = lang.Parser(); err != nil {
-		return nil, "", "", cfgErr(fmt.Errorf("seeds of %s: %v", lang.Exts[0], err))
+	if p, err = seedLang.Parser(parsers); err != nil {
+		return nil, "", "", cfgErr(seedsError(cfg, fmt.Errorf("seeds of %s (%s): %v", seedLang.Exts[0], s.Seeds[0].Name, err)))
 	}
-	return p, lang.Name, lang.Numbers, nil
+	return p, seedLang.Name, seedLang.Numbers, nil
+}
+
+// seedsError places err at the configuration's seeds: key, when a file
+// gave it.
+func seedsError(cfg *config.Config, err error) error {
+	if cfg.Seeds.Pos.File != "" {
+		return config.Errorf(cfg.Seeds.Pos, "%v", err)
+	}
+	return err
 }
 
 // errorAt places err at the configuration's syntax: key, when a file
@@ -116,7 +126,11 @@ type Inferred struct {
 func (s *Setup) inferRelations(ctx context.Context, rd *snapshot.Reader, opt Options) error {
 	cfg := s.Config
 	dir := filepath.Join(cfg.Dir, InferredDir)
-	p, ref, numbers, err := s.language(rd, dir)
+	parsers, err := opt.Tools.AllParsers()
+	if err != nil {
+		return err
+	}
+	p, ref, numbers, err := s.language(rd, dir, parsers)
 	if err != nil {
 		return err
 	}
@@ -172,7 +186,7 @@ func (s *Setup) inferRelations(ctx context.Context, rd *snapshot.Reader, opt Opt
 	if len(cfg.Signature.Forms) == 0 {
 		cfg.Signature.Forms = slices.DeleteFunc(slices.Clone(h.Forms), func(f string) bool { return f == "upperfirst" || f == "lowerfirst" })
 	}
-	rels, err := yamlrel.LoadWith(yamlrel.Options{Generic: cfg.Signature.Generic, Warn: opt.Warn, CheckerKinds: opt.Tools.checkerKinds()}, rd.FS(), fsNames...)
+	rels, err := yamlrel.LoadWith(opt.Tools.loadOptions(cfg, opt.Warn), rd.FS(), fsNames...)
 	if err != nil {
 		return fmt.Errorf("the inferred relations do not load (a bug of mcpt): %w", err)
 	}

@@ -227,17 +227,23 @@ func judgeField(c conventions, f *Fact) []string {
 	return bad
 }
 
-// packing names the difference in packing of repeated field f between
-// the bytes the generated code wrote and those it read, when the wire
-// difference the probe saw ("WROTE for READ", in hex) is one: "" when it
-// is not, or when the bytes cannot be read.
+// packing names the difference of field f between the bytes the
+// generated code wrote and those it read, when the wire difference the
+// probe saw ("WROTE for READ", in hex) is one of packing (a repeated
+// field) or the field left out: "" when it is neither, or when the bytes
+// cannot be read.
 func packing(f *Fact) string {
 	wrote, read, ok := strings.Cut(f.Wire, " for ")
-	if !ok || f.Label != "repeated" || f.Number <= 0 {
+	if !ok || f.Number <= 0 {
 		return ""
 	}
 	w, r := wireTypes(wrote, protowire.Number(f.Number)), wireTypes(read, protowire.Number(f.Number))
-	if w == nil || r == nil {
+	switch {
+	case w == nil || r == nil:
+		return ""
+	case len(w) == 0 && len(r) > 0:
+		return fmt.Sprintf(" (it leaves the field out, a %s %s field)", f.Syntax, f.Label)
+	case f.Label != "repeated":
 		return ""
 	}
 	packed := func(ts []protowire.Type) bool { return slices.Contains(ts, protowire.BytesType) }

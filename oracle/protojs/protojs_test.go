@@ -242,6 +242,8 @@ func TestPackingNote(t *testing.T) {
 		{"not hex", repeated("proto2", "", "encoding failed: x is not a function"), ""},
 		{"not a message", repeated("proto2", "", "12ff for 10"), ""},
 		{"not repeated", &Fact{Kind: "field", Number: 2, Label: "optional", Wire: "120301ac02 for 100110ac02"}, ""},
+		{"left out", &Fact{Kind: "field", Number: 5, Label: "optional", Syntax: "proto2", Wire: "0a047a71c3a9 for 0a047a71c3a92801"}, " (it leaves the field out, a proto2 optional field)"},
+		{"another field left out", &Fact{Kind: "field", Number: 5, Label: "optional", Syntax: "proto2", Wire: "2801 for 0a047a71c3a92801"}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := packing(tc.f); got != tc.want {

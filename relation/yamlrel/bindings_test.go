@@ -43,6 +43,7 @@ func TestBindStepsShapeWhatTheyBind(t *testing.T) {
 		pack, sub, _ := strings.Cut(p.dir, "/")
 		root := path.Join("..", "..", "examples", pack)
 		l := newLoader(os.DirFS(root))
+		l.parsers = withTS(t)
 		l.checkers["protobuf-js"] = CheckerKind{Name: "protobuf-js", New: func(*Spec) (Check, error) { return nil, nil }}
 		entries, err := os.ReadDir(path.Join(root, sub))
 		if err != nil {

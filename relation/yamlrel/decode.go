@@ -17,6 +17,7 @@ import (
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/snapshot"
 	"github.com/mcpt-tool/mcpt/syntax"
+	"github.com/mcpt-tool/mcpt/syntax/lang"
 )
 
 // Load compiles the relations of the relation files names in fsys, and of
@@ -38,6 +39,10 @@ type Options struct {
 	// CheckerKinds are checker kinds the files may use besides
 	// CheckerKinds (a kind written in Go, such as relation/protorel's).
 	CheckerKinds []CheckerKind
+	// Parsers are the parsers the files may name by their name
+	// (`syntax: typescript`) besides mcpt's own grammars (syntax/lang's
+	// Builtin), such as the tree-sitter TypeScript grammar.
+	Parsers *syntax.Parsers
 	// Warn, when set, is given each warning of the loading, as
 	// "file:line:col: message": a key written with its old name (which
 	// loads as the new one), once per key written.
@@ -49,6 +54,9 @@ func LoadWith(o Options, fsys fs.FS, names ...string) ([]*relation.Relation, err
 	l := newLoader(fsys)
 	var err error
 	if l.checkers, err = checkerKinds(o.CheckerKinds); err != nil {
+		return nil, err
+	}
+	if l.parsers, err = lang.With(o.Parsers); err != nil {
 		return nil, err
 	}
 	for _, w := range o.Generic {
@@ -104,16 +112,18 @@ type loader struct {
 	seen     map[string]bool
 	rels     []pendingRel
 	fsys     fs.FS
+	parsers  *syntax.Parsers // those syntax: may name
 	// errs are the errors of every file read: one loading reports all;
 	// warns the warnings (old spellings).
 	errs, warns yamlpos.ErrorList
 }
 
 // newLoader is a loader of the files of fsys, its checks of the kinds
-// CheckerKinds.
+// CheckerKinds, its syntax: of mcpt's own grammars.
 func newLoader(fsys fs.FS) *loader {
 	checkers, _ := checkerKinds(nil) // CheckerKinds are sound (TestCheckerKindsDoc)
-	return &loader{d: newDefs(), checkers: checkers, seen: map[string]bool{}, fsys: fsys}
+	parsers, _ := lang.With(nil)     // mcpt's own grammars: one of each name
+	return &loader{d: newDefs(), checkers: checkers, seen: map[string]bool{}, fsys: fsys, parsers: parsers}
 }
 
 type pendingRel struct {
@@ -175,7 +185,7 @@ func (l *loader) includeName(name, display, inc string) (string, string) {
 }
 
 // setSyntax resolves `syntax:` of the relation file name (display in
-// messages): the name of a registered parser, or a grammar file (a value
+// messages): the name of a parser of the load, or a grammar file (a value
 // ending in .grammar) relative to the relation file, read from the file set
 // the relations are loaded from and read as a parser (grammar.NewParser).
 func (l *loader) setSyntax(name, display string, s *yamlpos.String) error {
@@ -212,12 +222,9 @@ func (l *loader) setSyntax(name, display string, s *yamlpos.String) error {
 	}
 	if p == nil {
 		var ok bool
-		if p, ok = syntax.Lookup(s.Value); !ok {
-			have := strings.Join(syntax.Registered(), ", ")
-			if have == "" {
-				have = "none"
-			}
-			return s.At("syntax %q: no such parser in this mcpt (it has: %s; a grammar file is named by its path, ending in .grammar); the mcpt command links the TypeScript grammar when built with -tags typescript (go build -tags typescript ./cmd/mcpt)", s.Value, have)
+		if p, ok = l.parsers.Lookup(s.Value); !ok {
+			d.sources["syntax "] = s.Pos // given, in error: no region says it is not
+			return s.At("syntax: %v", lang.Missing(s.Value, l.parsers))
 		}
 	}
 	d.syntax = &syntaxDef{parser: p, pos: s.Pos, key: key, show: show}

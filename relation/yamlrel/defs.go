@@ -51,7 +51,7 @@ type defs struct {
 }
 
 // syntaxDef is the parser that syntax: names, and where it was named:
-// key is what names it, the registered name or the grammar file's name in
+// key is what names it, the parser's name or the grammar file's name in
 // the file set (shown in messages as show).
 type syntaxDef struct {
 	parser    syntax.Parser
@@ -126,8 +126,8 @@ func (d *defs) checkKinds() error {
 // error: that error is reported, and the relation's would say no more.
 var errReported = errors.New("a definition it uses is in error")
 
-// inError tells whether the definition (what: region, kind) called name
-// was given but is in error: it is not there to use.
+// inError tells whether the definition (what: region, kind, syntax)
+// called name was given but is in error: it is not there to use.
 func (d *defs) inError(what, name string) bool {
 	_, given := d.sources[what+" "+name]
 	switch what {
@@ -135,6 +135,8 @@ func (d *defs) inError(what, name string) bool {
 		return given && d.regions[name] == nil
 	case "kind":
 		return given && d.kinds[name] == nil
+	case "syntax":
+		return given && d.syntax == nil
 	}
 	return false
 }
@@ -577,7 +579,7 @@ func (d *defs) addTreeRegion(name string, r regionYAML) error {
 // regions have a parser.
 func (d *defs) checkTreeRegions() error {
 	for _, name := range sortedKeys(d.regions) {
-		if r := d.regions[name]; r.tree != nil && d.syntax == nil {
+		if r := d.regions[name]; r.tree != nil && d.syntax == nil && !d.inError("syntax", "") {
 			return yamlpos.Errorf(r.tree.pos, "region %s: a region with node needs the parser named by syntax: (e.g. syntax: typescript, or syntax: lang.grammar)", name)
 		}
 	}

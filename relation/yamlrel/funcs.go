@@ -110,18 +110,23 @@ var funcList = []Func{
 	{"quote", "S", "S as a Go string literal, in double quotes", func(s string) (string, error) { return checked("quote", fmt.Sprintf("%q", s)) }},
 	{"re", "S", "S quoted for a regular expression", regexp.QuoteMeta},
 	{"alt", "LIST", "a pattern matching exactly one of the strings (quoted); for an empty list, one that matches nothing", onStrings(alt)},
-	{"match", "RE S", "whether RE matches S", func(re, s string) (bool, error) { rx, err := cachedRE(re); return err == nil && rx.MatchString(s), err }},
-	{"count", "RE S", "how many times RE matches S", func(re, s string) (int, error) {
-		rx, err := cachedRE(re)
-		if err != nil {
-			return 0, err
-		}
-		n := len(rx.FindAllStringIndex(s, maxItems+1))
-		if n > maxItems {
-			return 0, fmt.Errorf("count: over %d matches", maxItems)
-		}
-		return n, nil
+	{"match", "RE S", "whether RE matches S", func(re, s string) (bool, error) {
+		return matchedText("match", re, s, func() (bool, error) { rx, err := cachedRE(re); return err == nil && rx.MatchString(s), err })
 	}},
+	{"count", "RE S", "how many times RE matches S", func(re, s string) (int, error) {
+		return matchedText("count", re, s, func() (int, error) {
+			rx, err := cachedRE(re)
+			if err != nil {
+				return 0, err
+			}
+			n := len(rx.FindAllStringIndex(s, maxItems+1))
+			if n > maxItems {
+				return 0, fmt.Errorf("count: over %d matches", maxItems)
+			}
+			return n, nil
+		})
+	}},
+	{"tally", "RE S", "how many times each text matches RE in S, a string or a list of strings: a map from the first group that took part in a match (the whole match when none did) to its count, computed once for a seed's text or list (`{{index (tally \"\\\\w+\" .input.text) .region.name}}`, the words that are the region's name, for every spot in the time of one)", tally},
 	{"resub", "RE REPL S", "S with every match of RE replaced by REPL (`${1}` for a group)", func(re, repl, s string) (string, error) {
 		rx, err := cachedRE(re)
 		if err != nil {
@@ -178,6 +183,16 @@ func pluck(key string, v any) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	if w, off, ok := partOf(xs); ok {
+		all, err := remembered("pluck", key, w, func() ([]string, error) { return pluckItems(key, w) })
+		if err == nil {
+			return all[off : off+len(xs) : off+len(xs)], nil
+		}
+	}
+	return remembered("pluck", key, xs, func() ([]string, error) { return pluckItems(key, xs) })
+}
+
+func pluckItems(key string, xs []map[string]any) ([]string, error) {
 	out := make([]string, 0, len(xs))
 	for _, it := range xs {
 		v, ok := it[key]
@@ -200,6 +215,38 @@ func text(v any) string {
 
 // filter keeps the items whose key matches re (keep) or does not (!keep).
 func filter(key, re string, xs []map[string]any, keep bool) ([]map[string]any, error) {
+	fn := "select"
+	if !keep {
+		fn = "reject"
+	}
+	if w, off, ok := partOf(xs); ok {
+		sel, err := remembered(fn+"-rank", key+"\x00"+re, w, func() (selected, error) {
+			s := selected{kept: []map[string]any{}, rank: make([]int, len(w)+1)}
+			rx, err := cachedRE(re)
+			if err != nil {
+				return s, err
+			}
+			for i, it := range w {
+				v, ok := it[key]
+				if !ok {
+					return s, fmt.Errorf("an item has no %q", key)
+				}
+				if rx.MatchString(text(v)) == keep {
+					s.kept = append(s.kept, it)
+				}
+				s.rank[i+1] = len(s.kept)
+			}
+			return s, nil
+		})
+		if err == nil {
+			i, j := sel.rank[off], sel.rank[off+len(xs)]
+			return sel.kept[i:j:j], nil
+		}
+	}
+	return remembered(fn, key+"\x00"+re, xs, func() ([]map[string]any, error) { return filterItems(key, re, xs, keep) })
+}
+
+func filterItems(key, re string, xs []map[string]any, keep bool) ([]map[string]any, error) {
 	rx, err := cachedRE(re)
 	if err != nil {
 		return nil, err
@@ -223,6 +270,9 @@ func until(key, re string, xs []map[string]any) ([]map[string]any, error) {
 	rx, err := cachedRE(re)
 	if err != nil {
 		return nil, err
+	}
+	if len(xs) >= memoMin {
+		return untilMemo(key, re, xs, rx)
 	}
 	for i, it := range xs {
 		v, ok := it[key]

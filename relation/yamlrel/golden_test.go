@@ -63,7 +63,6 @@ import (
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/relation/relationtest"
-	_ "github.com/mcpt-tool/mcpt/syntax/tsgrammar/typescript" // for syntax: typescript
 	"github.com/mcpt-tool/mcpt/tree"
 )
 
@@ -246,7 +245,7 @@ func (c *goldenCase) run(t *testing.T) string {
 // seeds.
 func (c *goldenCase) runLoad(t *testing.T, b *strings.Builder, names []string) {
 	warn := func(w string) { fmt.Fprintf(b, "warning: %s\n", w) }
-	rels, err := LoadWith(Options{Generic: c.generic, Warn: warn}, c.fsys, names...)
+	rels, err := LoadWith(Options{Generic: c.generic, Warn: warn, Parsers: tsParsers}, c.fsys, names...)
 	if err != nil {
 		fmt.Fprintln(b, err)
 		return

@@ -389,10 +389,12 @@ func (ms *models) itemLets(ctx context.Context, m *model) error {
 				}
 			})
 		}
-		// Set after the round, so that a let sees no value of its own round.
+		// Set after the round, so that a let sees no value of its own round
+		// (and what the list functions remembered of the items is stale).
 		for _, f := range set {
 			f()
 		}
+		memoGen.Add(1)
 		if !more {
 			return nil
 		}

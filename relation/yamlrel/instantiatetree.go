@@ -20,6 +20,7 @@ func (ms *models) buildTree(ctx context.Context, m *model) {
 		return
 	}
 	var t *syntax.Tree
+	named := map[*syntax.Node]*syntax.Node{}
 	for _, rname := range sortedKeys(d.regions) {
 		r := d.regions[rname]
 		if r.tree == nil {
@@ -39,7 +40,7 @@ func (ms *models) buildTree(ctx context.Context, m *model) {
 				// the type: `of Color`, the keyword of a run)
 				l.Name = label + strings.TrimPrefix(l.Name, l.Node.Kind)
 			}
-			groups, ok := r.tree.instance(t.Src, l)
+			groups, ok := r.tree.instance(t.Src, l, named)
 			if !ok {
 				continue
 			}
@@ -55,13 +56,13 @@ func (ms *models) buildTree(ctx context.Context, m *model) {
 
 // instance reports whether list l is an instance of the region, with the
 // named groups of its header.
-func (tr *treeRegion) instance(src []byte, l *syntax.List) (map[string]string, bool) {
+func (tr *treeRegion) instance(src []byte, l *syntax.List, named map[*syntax.Node]*syntax.Node) (map[string]string, bool) {
 	for p := l.Node.Parent; p != nil && len(tr.outside) > 0; p = p.Parent {
 		if slices.Contains(tr.outside, p.Kind) {
 			return nil, false
 		}
 	}
-	groups := map[string]string{"outer": outer(src, l)}
+	groups := map[string]string{"outer": outer(src, l, named)}
 	h := header(src, l)
 	if tr.except != nil && tr.except.MatchString(h) {
 		return nil, false
@@ -85,22 +86,37 @@ func (tr *treeRegion) instance(src []byte, l *syntax.List) (map[string]string, b
 // outermost first, joined by dots (`Schema.V1` for an interface in
 // namespace V1 in namespace Schema): each ancestor node with a child in
 // the field name. It is "" for a list at the top level.
-func outer(src []byte, l *syntax.List) string {
+func outer(src []byte, l *syntax.List, named map[*syntax.Node]*syntax.Node) string {
 	var names []string
 	p := l.Node.Parent
 	if l.Open != nil && l.Open.Start > l.Node.Start {
 		p = l.Node // a list of mcpt's grammar notation holds its declaration
 	}
 	for p = parentOf(p); p != nil; p = p.Parent {
-		for _, c := range p.Children {
-			if c.Field == "name" {
-				names = append(names, c.Text(src))
-				break
-			}
+		if c := nameChild(p, named); c != nil {
+			names = append(names, c.Text(src))
 		}
 	}
 	slices.Reverse(names)
 	return strings.Join(names, ".")
+}
+
+// nameChild is n's first child in the field name, or nil, remembered in
+// named: the lists of a seed share their ancestors, and the root holds
+// all its declarations (looking through them for each list was quadratic).
+func nameChild(n *syntax.Node, named map[*syntax.Node]*syntax.Node) *syntax.Node {
+	if c, ok := named[n]; ok {
+		return c
+	}
+	var found *syntax.Node
+	for _, c := range n.Children {
+		if c.Field == "name" {
+			found = c
+			break
+		}
+	}
+	named[n] = found
+	return found
 }
 
 func parentOf(n *syntax.Node) *syntax.Node {

@@ -45,11 +45,16 @@ func (r *rel) followUp(ctx context.Context, in relation.Input, sp relation.Spot,
 	if err != nil {
 		return nil, err
 	}
-	src := m.src[:s.offset] + s.text(ins) + m.src[s.offset:]
-	if s.tree.List != nil {
-		src = m.src[:s.offset] + s.text(ins) + m.src[s.end:]
-	} else if s.offset == len(m.src) && len(m.src) > 0 && !strings.HasSuffix(m.src, "\n") {
-		src = m.src + "\n" + s.text(ins)
+	// (one copy of the seed: a follow-up of a seed of megabytes is made
+	// for every test case)
+	var src string
+	switch text := s.text(ins); {
+	case s.tree.List != nil:
+		src = m.src[:s.offset] + text + m.src[s.end:]
+	case s.offset == len(m.src) && len(m.src) > 0 && !strings.HasSuffix(m.src, "\n"):
+		src = m.src + "\n" + text
+	default:
+		src = m.src[:s.offset] + text + m.src[s.offset:]
 	}
 	pre, preLen := src, len(src)-len(m.src)+(s.end-s.offset)
 	if s.tree.List == nil {

@@ -251,7 +251,7 @@ func (r reader) sortBy(key string, v any) ([]map[string]any, error) {
 func (r reader) indexOf(xs any, x any) (int, error) {
 	switch l := xs.(type) {
 	case []string:
-		return slices.Index(l, fmt.Sprint(x)), nil
+		return indexIn(l, fmt.Sprint(x)), nil
 	case []int:
 		n, err := r.atoi(x)
 		if err != nil {
@@ -266,8 +266,8 @@ func (r reader) indexOf(xs any, x any) (int, error) {
 		}
 		return -1, nil
 	}
-	if ss, err := strs(xs); err == nil {
-		return slices.Index(ss, fmt.Sprint(x)), nil
+	if ss, err := names(xs); err == nil {
+		return indexIn(ss, fmt.Sprint(x)), nil
 	}
 	return -1, fmt.Errorf("indexof: %T is not a list", xs)
 }
@@ -278,7 +278,7 @@ func (r reader) has(xs any, x any) (bool, error) {
 	switch l := xs.(type) {
 	case []string:
 		s, ok := x.(string)
-		return ok && slices.Contains(l, s), nil
+		return ok && indexIn(l, s) >= 0, nil
 	case []int:
 		n, err := r.atoi(x)
 		return err == nil && slices.Contains(l, n), nil
@@ -290,8 +290,8 @@ func (r reader) has(xs any, x any) (bool, error) {
 		}
 		return false, nil
 	}
-	if ss, err := strs(xs); err == nil {
-		return slices.Contains(ss, fmt.Sprint(x)), nil
+	if ss, err := names(xs); err == nil {
+		return indexIn(ss, fmt.Sprint(x)) >= 0, nil
 	}
 	return false, fmt.Errorf("has: %T is not a list", xs)
 }

@@ -35,7 +35,10 @@ func TestParseOncePerSeed(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := &countingParser{Parser: grammar.NewParser(g)}
-	syntax.Register(p)
+	parsers, err := syntax.NewParsers(p)
+	if err != nil {
+		t.Fatal(err)
+	}
 	rel := strings.Replace(grammarRelYAML, "syntax: ../lang/enums.grammar", "syntax: counting-enums", 1) + `  - name: add-member-too
     doc: Add a member, again.
     spots: {boundaries: enum}
@@ -44,7 +47,7 @@ func TestParseOncePerSeed(t *testing.T) {
     checks:
       - equivalence: {}
 `
-	rels, err := Load(fstest.MapFS{"rel.yaml": {Data: []byte(rel)}}, "rel.yaml")
+	rels, err := LoadWith(Options{Parsers: parsers}, fstest.MapFS{"rel.yaml": {Data: []byte(rel)}}, "rel.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -96,6 +96,7 @@ func TestResolveFindsEveryTemplate(t *testing.T) {
 			t.Fatal(err)
 		}
 		l := newLoader(fsys)
+		l.parsers = withTS(t)
 		// protobuf-js, a kind written in Go that the Protocol Buffers
 		// pack's derived relations carry, has no template
 		goKinds := []CheckerKind{{Name: "protobuf-js", New: func(*Spec) (Check, error) { return nil, nil }}}

@@ -332,6 +332,7 @@ func (inst *regionInst) scopeOf(d *defs) *scope {
 		for i, dc := range inst.items {
 			sc.items[i] = dc.item
 		}
+		wholeList(sc.items) // (.region.before and .region.after are its parts)
 		for _, kn := range d.kindList {
 			sc.names[kn], sc.first[kn], sc.last[kn], sc.count[kn] = []string{}, "", "", 0
 		}

@@ -6,9 +6,32 @@ import (
 	"testing"
 
 	"github.com/mcpt-tool/mcpt/relation"
-	_ "github.com/mcpt-tool/mcpt/syntax/tsgrammar/typescript"
+	"github.com/mcpt-tool/mcpt/syntax"
+	"github.com/mcpt-tool/mcpt/syntax/lang"
+	"github.com/mcpt-tool/mcpt/syntax/tsgrammar/typescript"
 	"github.com/mcpt-tool/mcpt/tree"
 )
+
+// tsParsers offer the tree-sitter TypeScript grammar, as the mcpt command
+// built with -tags typescript does.
+var tsParsers = func() *syntax.Parsers {
+	ps, err := syntax.NewParsers(typescript.Parser)
+	if err != nil {
+		panic(err)
+	}
+	return ps
+}()
+
+// withTS is the set of parsers of a load given tsParsers: mcpt's own
+// grammars and the TypeScript one.
+func withTS(t *testing.T) *syntax.Parsers {
+	t.Helper()
+	ps, err := lang.With(tsParsers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ps
+}
 
 const treeRelYAML = `syntax: typescript
 fresh: 'Zq[a-z]{6}'
@@ -69,13 +92,23 @@ func TestTreeRegionLayouts(t *testing.T) {
 	}
 }
 
-// TestTreeUnknownSyntax: the list of parsers that the message names is
-// not fixed (a test registers its own), so this case is no golden
-// archive; testdata/errors/tree.txtar has the other mistakes.
+// TestTreeUnknownSyntax: a syntax: that names no parser of the load says
+// which there are; one that names a parser of a language mcpt knows, not
+// linked into the program, says how to link it.
 func TestTreeUnknownSyntax(t *testing.T) {
-	_, err := LoadFiles(write(t, map[string]string{"rel.yaml": strings.Replace(treeRelYAML, "syntax: typescript", "syntax: cobol", 1)}) + "/rel.yaml")
-	if want := `rel.yaml:1:9: syntax "cobol": no such parser in this mcpt (it has: `; err == nil || !strings.Contains(err.Error(), want) {
+	dir := write(t, map[string]string{"rel.yaml": strings.Replace(treeRelYAML, "syntax: typescript", "syntax: cobol", 1), "ts.yaml": treeRelYAML})
+	_, err := LoadFilesWith(Options{Parsers: tsParsers}, dir+"/rel.yaml")
+	if want := `rel.yaml:1:9: syntax: no parser "cobol" in this mcpt (it has: cll, flatbuffers, protobuf, thrift, typescript; a grammar file is named by its path, ending in .grammar)`; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("error = %v, want %q", err, want)
+	}
+	if _, err := LoadFilesWith(Options{Parsers: tsParsers}, dir+"/ts.yaml"); err != nil {
+		t.Errorf("with the TypeScript grammar: %v", err)
+	}
+	_, err = LoadFiles(dir + "/ts.yaml")
+	if want := `ts.yaml:1:9: syntax: no parser "typescript": this mcpt was built without the TypeScript grammar: rebuild it with -tags typescript`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error = %v, want %q", err, want)
+	} else if strings.Contains(err.Error(), "needs the parser") {
+		t.Errorf("the regions' errors follow the one of syntax: %v", err)
 	}
 }
 

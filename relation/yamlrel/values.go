@@ -69,6 +69,15 @@ func itemName(it map[string]any) (string, error) {
 	return fmt.Sprint(n), nil
 }
 
+// names is strs of a list, remembered for a long list of items (their
+// names).
+func names(v any) ([]string, error) {
+	if l, ok := v.([]map[string]any); ok {
+		return remembered("names", "", l, func() ([]string, error) { return strs(l) })
+	}
+	return strs(v)
+}
+
 // items reads a list of items: a list of items, or a list (built by list or
 // concat) whose elements are all items.
 func items(v any) ([]map[string]any, error) {

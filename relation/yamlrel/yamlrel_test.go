@@ -22,10 +22,11 @@ func write(t *testing.T, files map[string]string) string {
 	return dir
 }
 
-// loadFiles writes files to a new directory and loads its rel.yaml.
+// loadFiles writes files to a new directory and loads its rel.yaml, with
+// the TypeScript grammar among the parsers.
 func loadFiles(t *testing.T, files map[string]string) []*relation.Relation {
 	t.Helper()
-	rels, err := LoadFiles(filepath.Join(write(t, files), "rel.yaml"))
+	rels, err := LoadFilesWith(Options{Parsers: tsParsers}, filepath.Join(write(t, files), "rel.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}

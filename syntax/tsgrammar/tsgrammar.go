@@ -4,9 +4,12 @@
 package tsgrammar
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"strconv"
 	"sync/atomic"
+	"unicode/utf8"
 	"unsafe"
 
 	ts "github.com/tree-sitter/go-tree-sitter"
@@ -106,7 +109,11 @@ func convert(c *ts.TreeCursor) *syntax.Node {
 	return out
 }
 
-// firstError is the position of the first error or missing node.
+// firstError is the first error or missing node, at its file:line:col, in
+// the words of mcpt's grammars: a missing token is `expected ")", found
+// "{"` at the token found in its place; text the parser could fit nowhere
+// is `syntax error: cannot read "export interface {"` (its first line) at
+// its start. The language's name leads the message.
 func firstError(name string, src []byte, lang string, root *ts.Node) error {
 	var found *ts.Node
 	var walk func(n *ts.Node)
@@ -124,14 +131,57 @@ func firstError(name string, src []byte, lang string, root *ts.Node) error {
 	}
 	walk(root)
 	off, msg := 0, "syntax error"
-	if found != nil {
+	switch {
+	case found == nil:
+	case found.IsMissing():
+		// (a missing node is empty, where the token should have been:
+		// the place is that of what stands there instead)
 		off = int(found.StartByte())
-		if found.IsMissing() {
-			msg = "missing " + found.Kind()
-		} else {
-			msg = "syntax error"
+		for off < len(src) && isSpace(src[off]) {
+			off++
 		}
+		msg = fmt.Sprintf("expected %s, found %s", strconv.Quote(found.Kind()), foundAt(src, off))
+	default:
+		off = int(found.StartByte())
+		msg = "syntax error: cannot read " + clip(src[off:found.EndByte()])
 	}
 	line, col := syntax.Position(src, off)
 	return &syntax.Error{Name: name, Line: line, Col: col, Msg: lang + ": " + msg}
+}
+
+func isSpace(b byte) bool {
+	return b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\f' || b == '\v'
+}
+
+// foundAt describes the text at off as the grammars do: a word, one other
+// character, or the end of the file.
+func foundAt(src []byte, off int) string {
+	if off >= len(src) {
+		return "end of file"
+	}
+	j := off
+	for j < len(src) && j-off < 24 && (src[j] == '_' || src[j] == '$' || src[j] >= '0' && src[j] <= '9' || src[j]|0x20 >= 'a' && src[j]|0x20 <= 'z') {
+		j++
+	}
+	if j == off {
+		_, size := utf8.DecodeRune(src[off:])
+		j = off + size
+	}
+	return strconv.Quote(string(src[off:j]))
+}
+
+// clip quotes the first line of text, at most 40 bytes of it.
+func clip(text []byte) string {
+	if i := bytes.IndexByte(text, '\n'); i >= 0 {
+		text = text[:i]
+	}
+	text = bytes.TrimRight(text, " \t\r")
+	if len(text) > 40 {
+		n := 40
+		for n > 0 && !utf8.RuneStart(text[n]) {
+			n--
+		}
+		return strconv.Quote(string(text[:n])) + "…"
+	}
+	return strconv.Quote(string(text))
 }

@@ -1,7 +1,9 @@
 // Package typescript is the tree-sitter TypeScript grammar as a
-// syntax.Parser named "typescript". Importing it registers the parser (see
-// syntax.Register); it is C compiled through cgo, so binaries that do not
-// need TypeScript should not import it.
+// syntax.Parser named "typescript". A program offers it to relation files
+// and seeds by passing Parser to the load (mcpt.Parsers(typescript.Parser));
+// it is C compiled through cgo, so programs that do not need TypeScript
+// should not import it (the mcpt command links it when built with -tags
+// typescript).
 package typescript
 
 import (
@@ -16,5 +18,3 @@ const Name = "typescript"
 
 // Parser is the TypeScript parser.
 var Parser syntax.Parser = tsgrammar.New(Name, tstypescript.LanguageTypescript())
-
-func init() { syntax.Register(Parser) }

@@ -8,12 +8,27 @@ import (
 	"testing"
 
 	"github.com/mcpt-tool/mcpt/syntax"
+	"github.com/mcpt-tool/mcpt/syntax/lang"
 	"github.com/mcpt-tool/mcpt/syntax/tsgrammar/typescript"
 )
 
-func TestRegistered(t *testing.T) {
-	if p, ok := syntax.Lookup("typescript"); !ok || p != typescript.Parser {
-		t.Fatal("importing the package does not register the typescript parser")
+// TestOffered: the parser is offered by passing it, under the name
+// relation files give it, beside mcpt's own grammars.
+func TestOffered(t *testing.T) {
+	linked, err := syntax.NewParsers(typescript.Parser)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := lang.With(linked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, ok := set.Lookup(typescript.Name); !ok || p != typescript.Parser {
+		t.Errorf("the set %v has no %s parser", set.Names(), typescript.Name)
+	}
+	l, _ := lang.Of("a.ts")
+	if p, err := l.Parser(set); err != nil || p != typescript.Parser {
+		t.Errorf("the parser of a.ts: %v, %v", p, err)
 	}
 }
 
@@ -57,14 +72,28 @@ func TestClassInsert(t *testing.T) {
 	}
 }
 
+// TestSyntaxErrorPositioned: a seed that does not parse is an error at
+// the file:line:col of the first place tree-sitter could not read, saying
+// what it expected and found there as the grammars do, or the text it
+// could fit nowhere.
 func TestSyntaxErrorPositioned(t *testing.T) {
-	_, err := typescript.Parser.Parse("bad.ts", []byte("enum A {\n  X,\n  = 3\n}\n"))
-	var se *syntax.Error
-	if !errors.As(err, &se) || se.Name != "bad.ts" || se.Line < 1 {
-		t.Fatalf("error = %v, want a positioned syntax.Error", err)
-	}
-	if !strings.HasPrefix(err.Error(), "bad.ts:") {
-		t.Errorf("error %q does not start with the file name", err)
+	for _, c := range []struct{ src, want string }{
+		{"export function f(x: number {\n  return x;\n}\n", `bad.ts:1:29: typescript: expected ")", found "{"`},
+		{"export enum E { A, B\nexport const c = 1;\n", `bad.ts:2:1: typescript: expected "}", found "export"`},
+		{"export class C { m() { return 1 }", `bad.ts:1:34: typescript: expected "}", found end of file`},
+		{"export interface A {\n  a: number;\n}\nexport interface {\n", `bad.ts:4:1: typescript: syntax error: cannot read "export interface {"`},
+		{"let x = ;\n", `bad.ts:1:7: typescript: syntax error: cannot read "="`},
+		{"const s = 1 +* 2;\n", `bad.ts:1:13: typescript: syntax error: cannot read "+"`},
+	} {
+		_, err := typescript.Parser.Parse("bad.ts", []byte(c.src))
+		var se *syntax.Error
+		if !errors.As(err, &se) || se.Name != "bad.ts" {
+			t.Errorf("%q: error = %v, want a positioned syntax.Error", c.src, err)
+			continue
+		}
+		if err.Error() != c.want {
+			t.Errorf("%q:\n got %s\nwant %s", c.src, err, c.want)
+		}
 	}
 }
 
