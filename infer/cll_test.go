@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpt-tool/mcpt/relation/numlit"
 	"github.com/mcpt-tool/mcpt/syntax"
+	"github.com/mcpt-tool/mcpt/syntax/lang"
 	"github.com/mcpt-tool/mcpt/transpiler/cllc"
 )
 
@@ -33,8 +34,11 @@ func cllSeeds(t *testing.T) []Seed {
 
 func cllParser(t *testing.T) syntax.Parser {
 	t.Helper()
-	l, _ := LanguageNamed("cll")
-	p, err := l.Parser()
+	l, ok := lang.Named("cll")
+	if !ok {
+		t.Fatal("no language named cll")
+	}
+	p, err := l.Parser(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
