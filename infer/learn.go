@@ -532,6 +532,9 @@ func learnLists(samples []Sample, lists []*List, forms []string, form numlit.For
 		})
 		slices.Sort(all)
 		all = slices.Compact(all)
+		// (a comment that says a declared name is no use of it: "Type of
+		// the key (signing or encryption)" of an enum's two values)
+		code := textWithoutComments(src, s.Tree.Root)
 		others := make([]oracle.Name, len(all))
 		for i, a := range all {
 			others[i] = formName(a, fns)
@@ -550,7 +553,7 @@ func learnLists(samples []Sample, lists []*List, forms []string, form numlit.For
 				names = append(names, nameText(src, nm))
 				kinds = append(kinds, d.Kind)
 				dshapes = append(dshapes, declShape(textWithoutComments(src, d), nameText(src, nm)))
-				used = append(used, usedElsewhere(string(src), nameText(src, nm), decls))
+				used = append(used, usedElsewhere(code, nameText(src, nm), decls))
 				v, ok := memberNumber(src, d, lt, form)
 				if ok {
 					numbered++
@@ -608,6 +611,10 @@ func learnLists(samples []Sample, lists []*List, forms []string, form numlit.For
 				l.Last = true
 			}
 			var alts []string
+			// (the lines of the first and the last that those between
+			// never have: an enum's MIN and MAX, which a copy that takes
+			// the largest number takes over wherever it stands)
+			alts = append(alts, atEnds(st, list)...)
 			for k, only := range [][]string{first, nil, last, alone} {
 				for _, sh := range only {
 					alts = append(alts, sh)
@@ -631,8 +638,9 @@ func learnLists(samples []Sample, lists []*List, forms []string, form numlit.For
 			// declarations, seen in five lists): the line of one the list
 			// chooses (the end of a range of fields in memory), which a
 			// declaration more may move to another.
-			for sh, n := range st.lists {
-				if n >= 5 && st.named[sh]*5 <= st.of[sh] {
+			for fsh, n := range st.lists {
+				if n >= 5 && st.named[fsh]*5 <= st.of[fsh] {
+					_, sh, _ := strings.Cut(fsh, "\x03")
 					alts = append(alts, sh)
 				}
 			}
@@ -704,6 +712,42 @@ func onlyAt(st, list *placeStats, k int) []string {
 		}
 		only = only && alike
 		if only {
+			out = append(out, sh)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// atEnds are the shapes a place shows for the first and the last
+// declarations of lists and never for those between: a line of the ends
+// of a list (`constexpr Kind Kind_MIN = KIND_A;` and `… Kind_MAX =
+// KIND_B;`, alike once the names are masked), which names whichever
+// declaration is first or last (or has the least or the largest number).
+// As with onlyAt, the evidence is of declarations the input uses nowhere
+// else, and a declaration written alike stood between them (with lines at
+// the place, else anywhere): the position decides, not what the
+// declaration says.
+func atEnds(st, list *placeStats) []string {
+	at := st
+	if at.seen[1] < 1 {
+		at = list
+	}
+	if at.seen[1] < 1 {
+		return nil
+	}
+	var out []string
+	for sh := range st.shapes[0] {
+		if st.shapes[2][sh] == 0 || st.shapes[1][sh] != 0 || st.evidence[0][sh]+st.evidence[2][sh] < 1 {
+			continue
+		}
+		alike := false
+		for _, k := range []int{0, 2} {
+			for d := range st.written[k][sh] {
+				alike = alike || at.at[1][d]
+			}
+		}
+		if alike {
 			out = append(out, sh)
 		}
 	}
@@ -846,7 +890,12 @@ func learnList(s Sample, ds listDecls, nums []int64, fns []func(string) string, 
 		}
 		atPlace[k.place][who] = true
 	}
-	byShape := map[[2]string]map[int]bool{} // place and shape → the declarations with such a line
+	// place and shape → the declarations with such a line, per kind of
+	// output file (the shape behind the file's extension and "\x03": a
+	// line of a header and one of a source file, alike at one place, are
+	// no line of one place: protoc's `_impl_.value_ = 0;` of a field's
+	// clear_value() in the header, of the one number field's in Clear())
+	byShape := map[[2]string]map[int]bool{}
 	for _, f := range s.Output.Names() {
 		seq := map[string]map[int][]int{} // place → declaration → its lines there
 		prevWho, prevKey := -1, ""        // the line before named one declaration
@@ -889,10 +938,11 @@ func learnList(s Sample, ds listDecls, nums []int64, fns []func(string) string, 
 			seq[key][who] = append(seq[key][who], ln)
 			sh := lineShape(oracle.MaskName(line, ns[who], "\x00"), all)
 			note(shapeAt{key, pos[who], sh}, who)
-			if byShape[[2]string{key, sh}] == nil {
-				byShape[[2]string{key, sh}] = map[int]bool{}
+			bk := [2]string{key, path.Ext(f) + "\x03" + sh}
+			if byShape[bk] == nil {
+				byShape[bk] = map[int]bool{}
 			}
-			byShape[[2]string{key, sh}][who] = true
+			byShape[bk][who] = true
 		}
 		for key, lines := range seq {
 			if len(lines) < 2 {
