@@ -18,6 +18,7 @@ import (
 	"github.com/mcpt-tool/mcpt/relation/yamlrel"
 	"github.com/mcpt-tool/mcpt/syntax"
 	"github.com/mcpt-tool/mcpt/transpiler"
+	"github.com/mcpt-tool/mcpt/tree"
 )
 
 // Seed is a seed program to infer from.
@@ -156,9 +157,32 @@ func spread(n, k int) []int {
 }
 
 type runner struct {
-	o    Options
-	mu   sync.Mutex
-	runs int
+	o     Options
+	mu    sync.Mutex
+	runs  int
+	bases map[string]map[string][]byte // the seeds' outputs, by name (nil: not accepted)
+}
+
+// base is the output of seed s, run once; nil when the transpiler does not
+// accept it.
+func (r *runner) base(ctx context.Context, s Seed) map[string][]byte {
+	r.mu.Lock()
+	out, ok := r.bases[s.Name]
+	r.mu.Unlock()
+	if ok {
+		return out
+	}
+	res, err := r.run(ctx, s.Name, s.Src, transpiler.Base)
+	if err == nil && res.Status == transpiler.Accepted {
+		out = res.Files
+	}
+	r.mu.Lock()
+	if r.bases == nil {
+		r.bases = map[string]map[string][]byte{}
+	}
+	r.bases[s.Name] = out
+	r.mu.Unlock()
+	return out
 }
 
 // run transpiles one input; the output tree is nil unless it was accepted.
@@ -191,6 +215,14 @@ func (r *runner) runAll(ctx context.Context, seeds []Seed, idx []int) []map[stri
 			res, err := r.run(ctx, seeds[i].Name, seeds[i].Src, transpiler.Base)
 			if err == nil && res.Status == transpiler.Accepted {
 				outs[k] = res.Files
+			}
+			if err == nil {
+				r.mu.Lock()
+				if r.bases == nil {
+					r.bases = map[string]map[string][]byte{}
+				}
+				r.bases[seeds[i].Name] = outs[k]
+				r.mu.Unlock()
 			}
 		}()
 	}
@@ -289,10 +321,43 @@ func (r *runner) probe(ctx context.Context, p *Pack, seeds []Seed) error {
 	if rels, err = p.Load(); err != nil {
 		return fmt.Errorf("the inferred relations do not load (a bug of mcpt): %w", err)
 	}
+	// The same relations with a step of numbers, where a copy takes no
+	// fresh number (one that does changes numbered lines by what the
+	// number chosen is).
+	kinds := map[string]*Kind{}
+	for _, rel := range p.Relations() {
+		if len(p.numbersOf(rel.Kind)) == 0 {
+			kinds[rel.Name] = rel.Kind
+			rel.Kind.Step = 1
+		}
+	}
+	withStep, err := p.Load()
+	for _, k := range kinds {
+		k.Step = 0
+	}
+	if err != nil {
+		return fmt.Errorf("the inferred relations do not load (a bug of mcpt): %w", err)
+	}
+	stepped := map[string]*relation.Relation{}
+	for _, rl := range withStep {
+		if kinds[rl.Name] != nil {
+			stepped[rl.Name] = rl
+		}
+	}
 	for _, rl := range rels {
-		tried, rejected, err := r.tryAt(ctx, rl, seeds, "any")
+		pr, err := r.tryAtSteps(ctx, rl, stepped[rl.Name], seeds, "any")
 		if err != nil {
 			return err
+		}
+		tried, rejected := pr.tried, pr.rejected
+		// A count that two follow-ups or more grew by one, no number by
+		// another amount, and the checks with the step failing no more
+		// than without: the locality check holds every number to that
+		// (a count that grows by two is a fault). Nothing seen, or
+		// other amounts: any renumbering.
+		if k := kinds[rl.Name]; k != nil && len(pr.steps) == 1 && pr.steps[1] > 0 && pr.changed >= 2 && pr.worse == 0 {
+			k.Step = 1
+			r.o.logf("%s: the numbers its follow-ups change grow by 1 (%d lines)", rl.Name, pr.steps[1])
 		}
 		r.o.logf("%s: %d of %d follow-ups rejected", rl.Name, rejected, tried)
 		if rejected >= 2 || rejected > 0 && rejected == tried {
@@ -307,13 +372,36 @@ func (r *runner) probe(ctx context.Context, p *Pack, seeds []Seed) error {
 // tried and those the transpiler rejected. A seed whose base it does not
 // accept is passed over.
 func (r *runner) tryAt(ctx context.Context, rl *relation.Relation, seeds []Seed, which string) (tried, rejected int, err error) {
+	p, err := r.tryAtSteps(ctx, rl, nil, seeds, which)
+	return p.tried, p.rejected, err
+}
+
+// probed is what the follow-ups of a relation tried on the seeds showed.
+type probed struct {
+	tried, rejected int
+	// steps counts by how much the numbers of lines changed only in
+	// their numbers changed (numberSteps), over the follow-ups accepted;
+	// changed is how many of those changed some.
+	steps   map[int64]int
+	changed int
+	// worse is how many follow-ups the checks of the relation with a
+	// step of numbers failed more than those without.
+	worse int
+}
+
+// tryAtSteps is tryAt that, with stepped (the same relation whose
+// locality check holds numbers to a step), also runs the base of each seed
+// tried and compares it with the follow-up: the numbers changed, and the
+// failures of the checks of both relations.
+func (r *runner) tryAtSteps(ctx context.Context, rl, stepped *relation.Relation, seeds []Seed, which string) (probed, error) {
+	p := probed{steps: map[int64]int{}}
 	rng := rand.New(rand.NewPCG(7, uint64(len(rl.Name))))
 	for _, s := range seeds {
-		if tried >= probes {
+		if p.tried >= probes {
 			break
 		}
 		if err := ctx.Err(); err != nil {
-			return tried, rejected, err
+			return p, err
 		}
 		in := relation.Input{Name: s.Name, Src: s.Src}
 		spots, err := rl.Spots(ctx, in)
@@ -324,23 +412,56 @@ func (r *runner) tryAt(ctx context.Context, rl *relation.Relation, seeds []Seed,
 		if !ok {
 			continue
 		}
-		fu, err := rl.Mutate(ctx, in, sp, rng)
+		// (both relations make the same follow-up from the same seed)
+		ms := rng.Uint64()
+		fu, err := rl.Mutate(ctx, in, sp, rand.New(rand.NewPCG(ms, 1)))
 		if err != nil {
 			continue
 		}
 		res, err := r.run(ctx, s.Name, fu.Src, transpiler.FollowUp)
 		if err != nil {
-			return tried, rejected, err
+			return p, err
 		}
 		switch res.Status {
 		case transpiler.Rejected:
-			rejected++
-			tried++
+			p.rejected++
+			p.tried++
 		case transpiler.Accepted:
-			tried++
+			p.tried++
+			if stepped == nil {
+				continue
+			}
+			base := r.base(ctx, s)
+			if base == nil {
+				continue
+			}
+			st := numberSteps(base, res.Files)
+			for d, n := range st {
+				p.steps[d] += n
+			}
+			if len(st) > 0 {
+				p.changed++
+			}
+			fu2, err := stepped.Mutate(ctx, in, sp, rand.New(rand.NewPCG(ms, 1)))
+			if err != nil || string(fu2.Src) != string(fu.Src) {
+				p.worse++ // (cannot tell: the step is not kept)
+				continue
+			}
+			if failures(fu2.Checks, base, res.Files) > failures(fu.Checks, base, res.Files) {
+				p.worse++
+			}
 		}
 	}
-	return tried, rejected, nil
+	return p, nil
+}
+
+// failures counts the failures of checks on a base and follow-up output.
+func failures(checks []relation.Checker, o, o2 tree.Tree) int {
+	n := 0
+	for _, c := range checks {
+		n += len(c.Check(o, o2))
+	}
+	return n
 }
 
 // pickSpot picks a spot: the first of a list (one described "before …"),

@@ -194,3 +194,32 @@ func TestLearnTableLastRow(t *testing.T) {
 		}
 	}
 }
+
+// A run of lines each of which holds a declared name as a string (an enum's
+// values by name: protoc-c's { "RED", "COLOR__RED", 1 }) is no table: a
+// declaration more changes it by its own row only, and a row that comes
+// back or goes is a finding.
+func TestLearnNoTableOfNames(t *testing.T) {
+	tr := parseThrift(t, thriftSeed)
+	tr2 := parseThrift(t, "enum Shade {\n  LIGHT = 1,\n  DARK = 2,\n  DIM = 3,\n  PALE = 4,\n}\n")
+	rows := func(names ...string) []byte {
+		var b strings.Builder
+		b.WriteString("static const Values by_name[] = {\n")
+		for i, n := range names {
+			b.WriteString(`  { "` + n + `", ` + strings.Repeat("1", i+1) + " },\n")
+		}
+		b.WriteString("};\n")
+		return []byte(b.String())
+	}
+	samples := []Sample{
+		{Tree: tr, Output: tree.Tree{"a.c": rows("RED", "GREEN", "User", "Group", "age")}},
+		{Tree: tr2, Output: tree.Tree{"b.c": rows("LIGHT", "DARK", "DIM", "PALE", "Shade")}},
+	}
+	h := Learn(samples, Structure([]*syntax.Tree{tr, tr2}, numlit.Decimal), numlit.Decimal)
+	if slices.ContainsFunc(h.Tables, func(p string) bool { return regexp.MustCompile(p).MatchString(`  { "BLUE", 4 },`) }) {
+		t.Errorf("a table pattern matches a row of a name: %q", h.Tables)
+	}
+	if !namesInString(`  { "GREEN", 2 },`, []string{"GREEN"}) || namesInString(`  "\n\022GREEN\020",`, []string{"GREEN"}) {
+		t.Error("namesInString: a string that is a name, and only such, names one")
+	}
+}

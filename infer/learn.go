@@ -2,11 +2,11 @@ package infer
 
 import (
 	"fmt"
-	"maps"
 	"path"
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/mcpt-tool/mcpt/internal/namecase"
@@ -291,6 +291,12 @@ func tables(samples []Sample, declared [][]string) []string {
 					continue
 				}
 				sh, ok := tableShape(line)
+				if ok && namesInString(line, declared[i]) {
+					// a row of one declaration: its name as a string
+					// (protoc-c's enum values by name), whose rows a
+					// declaration more changes only by its own
+					ok = false
+				}
 				if !ok {
 					sh, ok = rowShape(line, declared[i])
 				}
@@ -324,6 +330,19 @@ func tables(samples []Sample, declared [][]string) []string {
 	}
 	sort.Strings(out)
 	return slices.Compact(out)
+}
+
+// namesInString reports whether a string literal of the line is a
+// declared name, in any form, and nothing else ("FICTION" of an enum
+// value FICTION, "library.Book"'s last part aside).
+func namesInString(line string, declared []string) bool {
+	for _, lit := range strLitRE.FindAllString(line, -1) {
+		c := lit[1 : len(lit)-1]
+		if c != "" && identRE.FindString(c) == c && named(c, declared) {
+			return true
+		}
+	}
+	return false
 }
 
 // rowShape is a line that names nothing of the input, with its numbers
@@ -456,9 +475,22 @@ func fold(s string) string { return strings.ToLower(strings.ReplaceAll(s, "_", "
 // declaration they name (0 first, 1 middle, 2 last).
 type placeStats struct {
 	declOrder, otherOrder, byNumber int
-	// shapes by the position of the declaration named: first, between,
-	// last, alone in its list
-	shapes [4]map[string]bool
+	// shapes by the position of the declaration named (first, between,
+	// last, alone among those of its kind in its list): in how many
+	// lists a declaration at the position had a line of the shape
+	shapes [4]map[string]int
+	// written: the declarations' shapes (declShape) of that evidence, by
+	// position and shape of line; at: the declarations' shapes that had
+	// a line at the place, by position
+	written [4]map[string]map[string]bool
+	at      [4]map[string]bool
+	// evidence: the same, of declarations the input uses nowhere else
+	// (a line of one it uses may be the line of its use: a timer started
+	// in one state)
+	evidence [4]map[string]int
+	// seen: in how many lists a declaration at the position had a line
+	// at the place
+	seen [4]int
 	// per shape: in how many lists of three declarations or more it
 	// names some, how many declarations it names there, and how many
 	// those lists have
@@ -490,21 +522,27 @@ func learnLists(samples []Sample, lists []*List, forms []string, form numlit.For
 	for _, s := range samples {
 		src := s.Tree.Src
 		var all []string
+		decls := map[string]int{} // how many declarations have a name, case aside
 		syntax.Walk(s.Tree.Root, func(n *syntax.Node) bool {
 			if isName(n) {
 				all = append(all, n.Text(src))
+				decls[strings.ToLower(strings.TrimSpace(n.Text(src)))]++
 			}
 			return true
 		})
 		slices.Sort(all)
 		all = slices.Compact(all)
+		// (a comment that says a declared name is no use of it: "Type of
+		// the key (signing or encryption)" of an enum's two values)
+		code := textWithoutComments(src, s.Tree.Root)
 		others := make([]oracle.Name, len(all))
 		for i, a := range all {
 			others[i] = formName(a, fns)
 		}
 		for _, l := range syntax.Lists(s.Tree, spec) {
 			lt := types[l.Node.Kind]
-			var names []string
+			var names, kinds, dshapes []string
+			var used []bool
 			var nums []int64
 			numbered, unnumbered := 0, 0
 			for _, m := range l.Members {
@@ -513,6 +551,9 @@ func learnLists(samples []Sample, lists []*List, forms []string, form numlit.For
 					continue
 				}
 				names = append(names, nameText(src, nm))
+				kinds = append(kinds, d.Kind)
+				dshapes = append(dshapes, declShape(textWithoutComments(src, d), nameText(src, nm)))
+				used = append(used, usedElsewhere(code, nameText(src, nm), decls))
 				v, ok := memberNumber(src, d, lt, form)
 				if ok {
 					numbered++
@@ -536,14 +577,27 @@ func learnLists(samples []Sample, lists []*List, forms []string, form numlit.For
 			if stats[l.Node.Kind] == nil {
 				stats[l.Node.Kind] = map[string]*placeStats{}
 			}
-			learnList(s, names, nums, fns, others, all, stats[l.Node.Kind])
+			learnList(s, listDecls{names, kinds, dshapes, used}, nums, fns, others, all, stats[l.Node.Kind])
 		}
 	}
 	for _, l := range lists {
 		if st := stats[l.Type][""]; st != nil {
 			// the lines that name the first and the last declaration
-			l.Positional = append(l.Positional, shapesPattern(slices.Collect(maps.Keys(st.shapes[0]))))
+			var ranges []string
+			for sh, n := range st.evidence[0] {
+				if n >= 2 {
+					ranges = append(ranges, sh)
+				}
+			}
+			if len(ranges) > 0 {
+				l.Positional = append(l.Positional, shapesPattern(ranges))
+			}
 			delete(stats[l.Type], "")
+		}
+		list := stats[l.Type][listKey]
+		delete(stats[l.Type], listKey)
+		if list == nil {
+			list = &placeStats{}
 		}
 		for p, st := range stats[l.Type] {
 			switch {
@@ -552,11 +606,15 @@ func learnLists(samples []Sample, lists []*List, forms []string, form numlit.For
 			case st.byNumber > 0 && st.declOrder == 0:
 				l.NumberPlaces = append(l.NumberPlaces, p)
 			}
-			first, last, alone := onlyAt(st, 0), onlyAt(st, 2), onlyAt(st, 3)
+			first, last, alone := onlyAt(st, list, 0), onlyAt(st, list, 2), onlyAt(st, list, 3)
 			if len(last) > 0 {
 				l.Last = true
 			}
 			var alts []string
+			// (the lines of the first and the last that those between
+			// never have: an enum's MIN and MAX, which a copy that takes
+			// the largest number takes over wherever it stands)
+			alts = append(alts, atEnds(st, list)...)
 			for k, only := range [][]string{first, nil, last, alone} {
 				for _, sh := range only {
 					alts = append(alts, sh)
@@ -580,8 +638,9 @@ func learnLists(samples []Sample, lists []*List, forms []string, form numlit.For
 			// declarations, seen in five lists): the line of one the list
 			// chooses (the end of a range of fields in memory), which a
 			// declaration more may move to another.
-			for sh, n := range st.lists {
-				if n >= 5 && st.named[sh]*5 <= st.of[sh] {
+			for fsh, n := range st.lists {
+				if n >= 5 && st.named[fsh]*5 <= st.of[fsh] {
+					_, sh, _ := strings.Cut(fsh, "\x03")
 					alts = append(alts, sh)
 				}
 			}
@@ -610,15 +669,85 @@ func numberedType(l *List) bool {
 }
 
 // onlyAt are the shapes a place shows for declarations at position k
-// (first or last) and never for the others.
-func onlyAt(st *placeStats, k int) []string {
+// (first, last or alone) and never for the others: shown so in two lists
+// at least, where declarations at other positions were seen at the place
+// in two lists at least (a shape of the one list a kind has is no
+// evidence of a habit), and by a declaration written alike (declShape) as
+// one that stood at another position (else what the declaration says may
+// decide the line: an Integer attribute, last of every program).
+func onlyAt(st, list *placeStats, k int) []string {
 	var out []string
-	for sh := range st.shapes[k] {
-		only := true
-		for j := range 3 {
-			only = only && (j == k || !st.shapes[j][sh])
+	others := 0
+	for j := range 3 {
+		if j != k {
+			others += st.seen[j]
 		}
+	}
+	// (declarations at other positions with lines at the place, else
+	// with lines anywhere: a place of its own, an enum's MIN line)
+	at := st
+	if others < 1 {
+		at = list
+		for j := range 3 {
+			if j != k {
+				others += list.seen[j]
+			}
+		}
+	}
+	if others < 1 {
+		return nil
+	}
+	for sh, n := range st.evidence[k] {
+		only := n >= 1
+		for j := range 3 {
+			only = only && (j == k || st.shapes[j][sh] == 0)
+		}
+		// (a declaration written alike stood elsewhere and had no such
+		// line: the position decides, not what the declaration says)
+		alike := false
+		for d := range st.written[k][sh] {
+			for j := range 3 {
+				alike = alike || j != k && at.at[j][d]
+			}
+		}
+		only = only && alike
 		if only {
+			out = append(out, sh)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// atEnds are the shapes a place shows for the first and the last
+// declarations of lists and never for those between: a line of the ends
+// of a list (`constexpr Kind Kind_MIN = KIND_A;` and `… Kind_MAX =
+// KIND_B;`, alike once the names are masked), which names whichever
+// declaration is first or last (or has the least or the largest number).
+// As with onlyAt, the evidence is of declarations the input uses nowhere
+// else, and a declaration written alike stood between them (with lines at
+// the place, else anywhere): the position decides, not what the
+// declaration says.
+func atEnds(st, list *placeStats) []string {
+	at := st
+	if at.seen[1] < 1 {
+		at = list
+	}
+	if at.seen[1] < 1 {
+		return nil
+	}
+	var out []string
+	for sh := range st.shapes[0] {
+		if st.shapes[2][sh] == 0 || st.shapes[1][sh] != 0 || st.evidence[0][sh]+st.evidence[2][sh] < 1 {
+			continue
+		}
+		alike := false
+		for _, k := range []int{0, 2} {
+			for d := range st.written[k][sh] {
+				alike = alike || at.at[1][d]
+			}
+		}
+		if alike {
 			out = append(out, sh)
 		}
 	}
@@ -701,9 +830,28 @@ func formName(s string, fns []func(string) string) oracle.Name {
 }
 
 // learnList adds what the output of sample s shows of a list whose
-// declarations are names (in the input's order), numbered nums (nil when
-// they are not).
-func learnList(s Sample, names []string, nums []int64, fns []func(string) string, others []oracle.Name, all []string, stats map[string]*placeStats) {
+// declarations are names (in the input's order), of the kinds kinds (their
+// node types), numbered nums (nil when they are not). A declaration's
+// position (first, last, between, alone) is among those of its kind in
+// the list: a root list holds declarations of many kinds, each of which
+// the generator writes at places of its own, and the last of the list is
+// no last there.
+func learnList(s Sample, ds listDecls, nums []int64, fns []func(string) string, others []oracle.Name, all []string, stats map[string]*placeStats) {
+	names, kinds := ds.names, ds.kinds
+	// pos is each declaration's position among those of its kind, ofKind
+	// how many of its kind the list has.
+	pos, ofKind := make([]int, len(names)), make([]int, len(names))
+	{
+		byKind := map[string][]int{}
+		for i, k := range kinds {
+			byKind[k] = append(byKind[k], i)
+		}
+		for _, idx := range byKind {
+			for j, i := range idx {
+				pos[i], ofKind[i] = position(j, len(idx)), len(idx)
+			}
+		}
+	}
 	ns := make([]oracle.Name, len(names))
 	for i, n := range names {
 		ns[i] = oracle.WithShadows(formName(n, fns), others)
@@ -718,13 +866,36 @@ func learnList(s Sample, names []string, nums []int64, fns []func(string) string
 		if st == nil {
 			st = &placeStats{lists: map[string]int{}, named: map[string]int{}, of: map[string]int{}}
 			for k := range st.shapes {
-				st.shapes[k] = map[string]bool{}
+				st.shapes[k] = map[string]int{}
+				st.evidence[k] = map[string]int{}
+				st.written[k] = map[string]map[string]bool{}
+				st.at[k] = map[string]bool{}
 			}
 			stats[key] = st
 		}
 		return st
 	}
-	byShape := map[[2]string]map[int]bool{} // place and shape → the declarations with such a line
+	// (a shape counts once per list, and so does a position at a place)
+	saw := map[shapeAt]bool{}            // true: of a declaration the input uses nowhere else
+	sawWho := map[shapeAt]map[int]bool{} // the declarations with a line of the shape
+	atPlace := map[string]map[int]bool{} // the places, and the declarations with a line there
+	note := func(k shapeAt, who int) {
+		saw[k] = saw[k] || !ds.used[who]
+		if sawWho[k] == nil {
+			sawWho[k] = map[int]bool{}
+		}
+		sawWho[k][who] = true
+		if atPlace[k.place] == nil {
+			atPlace[k.place] = map[int]bool{}
+		}
+		atPlace[k.place][who] = true
+	}
+	// place and shape → the declarations with such a line, per kind of
+	// output file (the shape behind the file's extension and "\x03": a
+	// line of a header and one of a source file, alike at one place, are
+	// no line of one place: protoc's `_impl_.value_ = 0;` of a field's
+	// clear_value() in the header, of the one number field's in Clear())
+	byShape := map[[2]string]map[int]bool{}
 	for _, f := range s.Output.Names() {
 		seq := map[string]map[int][]int{} // place → declaration → its lines there
 		prevWho, prevKey := -1, ""        // the line before named one declaration
@@ -744,15 +915,16 @@ func learnList(s Sample, names []string, nums []int64, fns []func(string) string
 					}
 				}
 			}
-			if len(named) == 2 && len(names) >= 3 && named[0] == 0 && named[1] == len(names)-1 {
+			if len(named) == 2 && ofKind[named[0]] >= 3 && kinds[named[0]] == kinds[named[1]] && pos[named[0]] == 0 && pos[named[1]] == 2 {
 				// a line of the first and the last alone: a range
-				masked := oracle.MaskName(oracle.MaskName(line, ns[0], "\x00"), ns[len(ns)-1], "\x00")
-				stat("").shapes[0][lineShape(masked, all)] = true
+				masked := oracle.MaskName(oracle.MaskName(line, ns[named[0]], "\x00"), ns[named[1]], "\x00")
+				k := shapeAt{"", 0, lineShape(masked, all)}
+				saw[k] = saw[k] || !ds.used[named[0]] && !ds.used[named[1]]
 			}
 			if who == -1 && prevWho >= 0 {
 				// the line after one that names a declaration, naming
 				// none: its body (a getter's return)
-				stat(prevKey + "\x00next").shapes[position(prevWho, len(names))][lineShape(line, all)] = true
+				note(shapeAt{prevKey + "\x00next", pos[prevWho], lineShape(line, all)}, prevWho)
 			}
 			if who < 0 {
 				prevWho = -1
@@ -765,11 +937,12 @@ func learnList(s Sample, names []string, nums []int64, fns []func(string) string
 			}
 			seq[key][who] = append(seq[key][who], ln)
 			sh := lineShape(oracle.MaskName(line, ns[who], "\x00"), all)
-			stat(key).shapes[position(who, len(names))][sh] = true
-			if byShape[[2]string{key, sh}] == nil {
-				byShape[[2]string{key, sh}] = map[int]bool{}
+			note(shapeAt{key, pos[who], sh}, who)
+			bk := [2]string{key, path.Ext(f) + "\x03" + sh}
+			if byShape[bk] == nil {
+				byShape[bk] = map[int]bool{}
 			}
-			byShape[[2]string{key, sh}][who] = true
+			byShape[bk][who] = true
 		}
 		for key, lines := range seq {
 			if len(lines) < 2 {
@@ -814,14 +987,159 @@ func learnList(s Sample, names []string, nums []int64, fns []func(string) string
 			}
 		}
 	}
-	if len(names) >= 3 {
-		for ks, who := range byShape {
-			st := stat(ks[0])
-			st.lists[ks[1]]++
-			st.named[ks[1]] += len(who)
-			st.of[ks[1]] += len(names)
+	posSeen := map[[2]any]bool{}
+	for k, unused := range saw {
+		stat(k.place).shapes[k.pos][k.shape]++
+		if unused {
+			stat(k.place).evidence[k.pos][k.shape]++
+			st := stat(k.place)
+			if st.written[k.pos][k.shape] == nil {
+				st.written[k.pos][k.shape] = map[string]bool{}
+			}
+			for w := range sawWho[k] {
+				if !ds.used[w] {
+					st.written[k.pos][k.shape][ds.shapes[w]] = true
+				}
+			}
 		}
 	}
+	// The declarations seen are all those with a line in the output, at
+	// any place: one at another position that has no line at a place
+	// lacks it (an enum's MIN line names its first value, at a place of
+	// its own; a message's one field has a line its fields have none of
+	// when it has several).
+	present := map[int]bool{}
+	for _, who := range atPlace {
+		for w := range who {
+			present[w] = true
+		}
+	}
+	for w := range present {
+		stat(listKey).at[pos[w]][ds.shapes[w]] = true
+		if pk := [2]any{listKey, pos[w]}; !posSeen[pk] {
+			posSeen[pk] = true
+			stat(listKey).seen[pos[w]]++
+		}
+	}
+	for place, who := range atPlace {
+		for w := range who {
+			stat(place).at[pos[w]][ds.shapes[w]] = true
+			if pk := [2]any{place, pos[w]}; !posSeen[pk] {
+				posSeen[pk] = true
+				stat(place).seen[pos[w]]++
+			}
+		}
+	}
+	// (of the declarations of the kinds the shape names, in a list that
+	// has three of them or more: a line the fields of a struct have is no
+	// rare line of a file's definitions for being the fields')
+	//
+	// Only declarations the input mentions nowhere else count (a line of
+	// one that the input uses may be the line of its use: a timer started
+	// in a state), and a shape that every declaration written alike has
+	// (the line of each Boolean variable) is the declarations' own, not
+	// one the list chooses.
+	for ks, who := range byShape {
+		of := 0
+		ofKinds := map[string]bool{}
+		for w := range who {
+			ofKinds[kinds[w]] = true
+		}
+		for i, k := range kinds {
+			if !ds.used[i] && ofKinds[k] {
+				of++
+			}
+		}
+		named, own := 0, true
+		for w := range who {
+			if !ds.used[w] {
+				named++
+			}
+			for i := range names {
+				if !who[i] && !ds.used[i] && ds.shapes[i] == ds.shapes[w] {
+					own = false // a declaration written alike lacks it
+				}
+			}
+		}
+		if of < 3 || named == 0 || own {
+			continue
+		}
+		st := stat(ks[0])
+		st.lists[ks[1]]++
+		st.named[ks[1]] += named
+		st.of[ks[1]] += of
+	}
+}
+
+// listKey is the key of the stats of a list type as a whole (the
+// declarations seen, by position) among those of its places.
+const listKey = "\x00list"
+
+// shapeAt is a shape of lines at a place, of declarations at a position.
+type shapeAt struct {
+	place string
+	pos   int
+	shape string
+}
+
+// listDecls are the declarations of a list, in the input's order: their
+// names, kinds (node types), shapes (declShape) and whether the input
+// mentions them elsewhere than in their declaration.
+type listDecls struct {
+	names, kinds, shapes []string
+	used                 []bool
+}
+
+// declShape is a declaration's text with its string literals written
+// "…", its numbers #, its other words but the name ? (the name @), its
+// white space collapsed: two declarations written alike, but for the
+// names and values they hold, have one shape (a function of two
+// parameters and one of two others; not an attribute with a number and
+// one with a string).
+func declShape(text, name string) string {
+	t := strLitRE.ReplaceAllString(text, `"…"`)
+	t = numRE.ReplaceAllString(t, "#")
+	t = identRE.ReplaceAllStringFunc(t, func(w string) string {
+		if w == name {
+			return "@"
+		}
+		return "?"
+	})
+	return strings.TrimSpace(wsRE.ReplaceAllString(t, " "))
+}
+
+// textWithoutComments is the text of node n without the comments in it
+// (a declaration's doc comment is no part of how it is written).
+func textWithoutComments(src []byte, n *syntax.Node) string {
+	var b strings.Builder
+	at := n.Start
+	syntax.Walk(n, func(c *syntax.Node) bool {
+		if c.Kind != "comment" {
+			return true
+		}
+		if c.Start >= at {
+			b.Write(src[at:c.Start])
+			at = c.End
+		}
+		return false
+	})
+	if at < n.End {
+		b.Write(src[at:n.End])
+	}
+	return b.String()
+}
+
+// usedElsewhere reports whether src holds name as a word, whatever its
+// case, more often than declarations declare it (decls: by name in lower
+// case): a use of it (a field x of two structs is declared twice and
+// used nowhere).
+func usedElsewhere(src, name string, decls map[string]int) bool {
+	rx, err := regexp.Compile(`(?i)\b` + regexp.QuoteMeta(name) + `\b`)
+	if err != nil {
+		return true
+	}
+	n := decls[strings.ToLower(name)]
+	return len(rx.FindAllStringIndex(src, n+1)) > n
 }
 
 // position is where the i-th of n declarations stands: 0 first, 2 last,
@@ -978,7 +1296,7 @@ func generalPlace(place string, declared []string) string {
 }
 
 // holdsDeclared reports whether identifier w holds a declared name (case
-// aside) as whole words: Book in Book or _Book__isset, not elf in self.
+// and underscores aside) as whole words: Book in Book or _Book__isset, not elf in self.
 func holdsDeclared(w string, declared []string) bool {
 	words := splitWords(w)
 	for _, d := range declared {
@@ -989,12 +1307,15 @@ func holdsDeclared(w string, declared []string) bool {
 			}
 			continue
 		}
+		// (in any of its forms: BarrierFaults is barrier_faults in
+		// v_barrier_faults)
+		fd := fold(d)
 		for _, x := range words {
-			if strings.EqualFold(x, d) {
+			if fold(x) == fd {
 				return true
 			}
 		}
-		if strings.EqualFold(w, d) {
+		if fold(w) == fd {
 			return true
 		}
 	}
@@ -1190,4 +1511,70 @@ func named(line string, declared []string) bool {
 		}
 	}
 	return false
+}
+
+// numberSteps compares the output of a follow-up with its base's: for
+// each line of the base that the follow-up's file has no more and that a
+// new line of the file matches but for its numbers (a count, an index),
+// by how much each number changed (those unchanged left out), counted.
+func numberSteps(base, followUp map[string][]byte) map[int64]int {
+	out := map[int64]int{}
+	for f, b := range base {
+		a, ok := followUp[f]
+		if !ok {
+			continue
+		}
+		count := map[string]int{}
+		for _, l := range strings.Split(string(b), "\n") {
+			count[l]++
+		}
+		var added []string
+		for _, l := range strings.Split(string(a), "\n") {
+			if count[l] > 0 {
+				count[l]--
+			} else {
+				added = append(added, l)
+			}
+		}
+		byShape := map[string][]string{}
+		for _, l := range added {
+			if numRE.MatchString(l) {
+				k := numRE.ReplaceAllString(l, "#")
+				byShape[k] = append(byShape[k], l)
+			}
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if count[l] <= 0 || !numRE.MatchString(l) {
+				continue
+			}
+			count[l]--
+			k := numRE.ReplaceAllString(l, "#")
+			if len(byShape[k]) == 0 {
+				continue
+			}
+			n := byShape[k][0]
+			byShape[k] = byShape[k][1:]
+			x, y := numRE.FindAllString(l, -1), numRE.FindAllString(n, -1)
+			for i := range min(len(x), len(y)) {
+				vx, okx := intValue(x[i])
+				vy, oky := intValue(y[i])
+				if okx && oky && vx != vy {
+					out[vy-vx]++
+				}
+			}
+		}
+	}
+	return out
+}
+
+// intValue reads a number numRE matched (a sign, decimal or hex digits,
+// a suffix).
+func intValue(s string) (int64, bool) {
+	s = strings.TrimRight(s, "uUlL")
+	v, err := strconv.ParseInt(s, 0, 64)
+	if err != nil {
+		// (a decimal with leading zeros, which base 0 reads as octal)
+		v, err = strconv.ParseInt(strings.TrimLeft(s, "0"), 10, 64)
+	}
+	return v, err == nil
 }

@@ -247,6 +247,9 @@ func (p *Pack) relation(b *strings.Builder, r Relation) {
 		forms = "forms: [" + strings.Join(h.Forms, ", ") + "]"
 	}
 	loc := []string{"numbers: any", "renumbered: true", "punctuation: any", "hunks: true", "repeats: true"}
+	if k.Step != 0 {
+		loc = append(loc[:1], append([]string{fmt.Sprintf("by: %d", k.Step)}, loc[1:]...)...)
+	}
 	if also := append(append(append(slices.Clone(h.Tables), h.Variants...), h.Boilerplate...), l.Positional...); len(also) > 0 {
 		loc = append(loc, "also: ["+quoteAll(also)+"]")
 	}

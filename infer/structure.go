@@ -69,10 +69,18 @@ type Kind struct {
 	// Ascending is true when the numbers of a list ascend: a copy goes
 	// after the last declaration only.
 	Ascending bool
+	// Step, when not 0, is the amount by which the follow-ups tried on
+	// the seeds (two or more) changed every number they changed in lines
+	// that name nothing new (a count grown by one), where the checks held
+	// to it failed on none of them more than without: the locality check
+	// holds them to it (by).
+	Step int
 	// Singular are words that a list has in one of its declarations of
 	// the kind at most, in every list of the seeds that has them (three
-	// at least): a key, a constructor. A declaration that has one is not
-	// copied.
+	// at least), and in one of its declarations of any kind at most: a
+	// key, a constructor, not a type's name that declarations of another
+	// kind write too (a Boolean parameter beside Boolean variables). A
+	// declaration that has one is not copied.
 	Singular []string
 }
 
@@ -109,6 +117,10 @@ type listStats struct {
 	seps      map[string]int
 	kinds     map[string]*kindStats
 	slots     map[string]*slotStats // the numbers, by the node type that holds them
+	// plural counts, by word, the lists in which two declarations of
+	// any kinds have it (a type's name: Boolean in a parameter and in a
+	// variable)
+	plural map[string]int
 }
 
 type kindStats struct {
@@ -139,7 +151,7 @@ type structure struct {
 func (st *structure) stats(typ string) *listStats {
 	ls := st.lists[typ]
 	if ls == nil {
-		ls = &listStats{typ: typ, seeds: map[string]bool{}, members: map[string]bool{}, seps: map[string]int{}, kinds: map[string]*kindStats{}, slots: map[string]*slotStats{}}
+		ls = &listStats{typ: typ, seeds: map[string]bool{}, members: map[string]bool{}, seps: map[string]int{}, kinds: map[string]*kindStats{}, slots: map[string]*slotStats{}, plural: map[string]int{}}
 		st.lists[typ] = ls
 		st.order = append(st.order, typ)
 	}
@@ -217,6 +229,17 @@ func (st *structure) add(t *syntax.Tree) {
 				}
 			}
 			_ = ks
+		}
+		inList := map[string]int{}
+		for _, ws := range wordsIn {
+			for w, n := range ws {
+				inList[w] += n
+			}
+		}
+		for w, n := range inList {
+			if n >= 2 {
+				ls.plural[w]++
+			}
 		}
 		for k, ws := range wordsIn {
 			ks := ls.kinds[k]
@@ -342,7 +365,7 @@ func (st *structure) result() []*List {
 				kd.NameTypes = []string{k} // a declaration that is its name
 			}
 			for w, n := range ks.singular {
-				if n >= 3 && ks.plural[w] == 0 {
+				if n >= 3 && ks.plural[w] == 0 && ls.plural[w] == 0 {
 					kd.Singular = append(kd.Singular, w)
 				}
 			}
