@@ -131,6 +131,9 @@ reach: add-const
 	if !r.Found || r.Checker != "js-shape" || r.WithoutSemantic || r.SemanticLeftOut != 0 {
 		t.Errorf("with the semantic checks: %+v, want found by js-shape", r)
 	}
+	if !strings.Contains(r.Message, " = 2, predicted 1") {
+		t.Errorf("the finding's message %q does not give the value 2 node read", r.Message)
+	}
 	if r.FixedNotRun || r.FixedCases != 6 || r.FixedFindings != 0 {
 		t.Errorf("with the semantic checks, the fixed release: %+v, want 6 test cases without findings", r)
 	}

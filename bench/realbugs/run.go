@@ -69,11 +69,13 @@ type Result struct {
 	// Found says whether the campaign on the buggy release made a finding
 	// whose test case passes on the fixed release; CasesToFirst counts
 	// the test cases of that campaign, in plan order, up to and with the
-	// first such finding, and Relation and Checker name it.
+	// first such finding, and Relation and Checker name it; Message is
+	// its message, to tell by hand whether it is the bug's.
 	Found        bool   `json:"found"`
 	CasesToFirst int    `json:"cases_to_first,omitempty"`
 	Relation     string `json:"relation,omitempty"`
 	Checker      string `json:"checker,omitempty"`
+	Message      string `json:"message,omitempty"`
 	// BuggyCases are the test cases the campaign on the buggy release ran
 	// (it stops at the first finding the fixed release does not have);
 	// BuggyShared those of its findings whose test case fails on the fixed
@@ -244,7 +246,7 @@ func (r *runner) bug(ctx context.Context, b *Bug) (Result, error) {
 			return false
 		}
 		f := firstOracle(cr)
-		row.Found, row.CasesToFirst, row.Relation, row.Checker = true, cr.Index+1, f.Relation, f.Checker
+		row.Found, row.CasesToFirst, row.Relation, row.Checker, row.Message = true, cr.Index+1, f.Relation, f.Checker, f.Message
 		return true
 	})
 	if err != nil {
@@ -467,7 +469,7 @@ func (r Result) verdict() string {
 	case r.Error != "":
 		return "not run: " + r.Error
 	case r.Found:
-		return fmt.Sprintf("found after %d test cases (%s: %s); %s", r.CasesToFirst, r.Relation, r.Checker, r.fixedVerdict())
+		return fmt.Sprintf("found after %d test cases (%s: %s: %s); %s", r.CasesToFirst, r.Relation, r.Checker, firstLine(r.Message), r.fixedVerdict())
 	default:
 		return fmt.Sprintf("not found in %d test cases; %s", r.BuggyCases, r.fixedVerdict())
 	}
@@ -546,3 +548,13 @@ func WriteTable(w io.Writer, rows []Result) error {
 
 // ErrNoRoot says that the checkout holding the benchmark was not found.
 var ErrNoRoot = errors.New("no bench/realbugs/bugs under the working directory or the module root (run in a checkout of mcpt, or give --realbugs-root)")
+
+// firstLine is the first line of a message, cut to a length a log line
+// can hold.
+func firstLine(m string) string {
+	m, _, _ = strings.Cut(m, "\n")
+	if r := []rune(m); len(r) > 160 {
+		m = string(r[:160]) + "…"
+	}
+	return m
+}
