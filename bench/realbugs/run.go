@@ -140,7 +140,7 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 		for _, id := range opt.IDs {
 			i := slices.IndexFunc(bugs, func(b *Bug) bool { return b.ID == id })
 			if i < 0 {
-				return nil, fmt.Errorf("no bug %s under bench/realbugs/bugs", id)
+				return nil, UnknownBugError{ID: id}
 			}
 			pick = append(pick, bugs[i])
 		}
@@ -544,6 +544,13 @@ func WriteTable(w io.Writer, rows []Result) error {
 	}
 	_, err := fmt.Fprintf(w, "; %d of %d fixed releases run without a false alarm\n", clean, fixedRan)
 	return err
+}
+
+// UnknownBugError says that a bug asked for is not in the benchmark.
+type UnknownBugError struct{ ID string }
+
+func (e UnknownBugError) Error() string {
+	return fmt.Sprintf("no bug %s under bench/realbugs/bugs", e.ID)
 }
 
 // ErrNoRoot says that the checkout holding the benchmark was not found.

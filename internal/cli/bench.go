@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -214,6 +215,9 @@ func (c *benchCmd) realBugs(tools *setup.Tools) error {
 		WithoutSemantic: c.WithoutSemantic, BuggyOnly: c.BuggyOnly,
 		Tools: tools, Cache: &realbugs.Cache{Dir: dir, Log: logf}, Log: os.Stderr,
 	})
+	if ub := (realbugs.UnknownBugError{}); errors.As(err, &ub) {
+		return usageErr("%v", err)
+	}
 	if err != nil && len(rows) == 0 {
 		return err
 	}
