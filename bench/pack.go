@@ -107,7 +107,7 @@ func Pack(ctx context.Context, opt PackOptions) (*PackResults, error) {
 	bareRelations := s.Relations
 	if s.Inferred == nil {
 		bare, err := setup.Load(opt.Config, setup.Options{
-			Tools: withoutSemantic(opt.Tools, &left), Snapshot: s,
+			Tools: WithoutSemantic(opt.Tools, &left), Snapshot: s,
 			Skip: setup.SkipTranspiler | setup.SkipSeeds, NoRelease: true,
 		})
 		if err != nil {

@@ -9,23 +9,36 @@ import (
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/oracle/goprobe"
 	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/relation/protorel"
 	"github.com/mcpt-tool/mcpt/relation/semrel"
 	"github.com/mcpt-tool/mcpt/relation/yamlrel"
 	"github.com/mcpt-tool/mcpt/tree"
 )
 
-// withoutSemantic returns tools whose semantic checker kinds (those of
-// semrel.Kinds) still compile each check, so that the relations load as
+// SemanticKinds name the semantic checker kinds: those that run or
+// type-check what the follow-up's new declaration became (semrel.Kinds:
+// js-shape, dts-probe, go-probe) or judge what a probe saw when it ran it
+// (protobuf-js), rather than read the output's text.
+var SemanticKinds = func() []string {
+	var names []string
+	for _, k := range semrel.Kinds {
+		names = append(names, k.Name)
+	}
+	return append(names, protorel.ProtoJS.Name)
+}()
+
+// WithoutSemantic returns tools whose semantic checker kinds (those of
+// SemanticKinds) still compile each check, so that the relations load as
 // they do with them, but make checkers that check nothing: the same
 // campaign, the same picks and transpiler runs, with the semantic checks
 // left out. left counts the checks compiled so.
-func withoutSemantic(t *setup.Tools, left *atomic.Int64) *setup.Tools {
+func WithoutSemantic(t *setup.Tools, left *atomic.Int64) *setup.Tools {
 	if t == nil {
 		return nil
 	}
 	semantic := map[string]bool{}
-	for _, k := range semrel.Kinds {
-		semantic[k.Name] = true
+	for _, k := range SemanticKinds {
+		semantic[k] = true
 	}
 	out := *t
 	out.CheckerKinds = slices.Clone(t.CheckerKinds)

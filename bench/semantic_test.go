@@ -2,12 +2,15 @@ package bench
 
 import (
 	"errors"
+	"slices"
 	"sync/atomic"
 	"testing"
 
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/relation/protorel"
+	"github.com/mcpt-tool/mcpt/relation/semrel"
 	"github.com/mcpt-tool/mcpt/relation/yamlrel"
 	"github.com/mcpt-tool/mcpt/tree"
 )
@@ -38,7 +41,7 @@ func TestWithoutSemantic(t *testing.T) {
 	}
 	tools := &setup.Tools{CheckerKinds: []yamlrel.CheckerKind{kind("go-probe"), kind("my-kind"), kind("js-shape")}}
 	var left atomic.Int64
-	out := withoutSemantic(tools, &left)
+	out := WithoutSemantic(tools, &left)
 	spec := &yamlrel.Spec{}
 	for i, k := range out.CheckerKinds {
 		c, err := k.New(spec)
@@ -66,7 +69,7 @@ func TestWithoutSemantic(t *testing.T) {
 	if _, err := out.CheckerKinds[0].New(nil); err == nil {
 		t.Error("a spec the kind rejects was accepted once left out")
 	}
-	if withoutSemantic(nil, &left) != nil {
+	if WithoutSemantic(nil, &left) != nil {
 		t.Error("no tools gave some")
 	}
 }
@@ -80,4 +83,27 @@ func mustChecker(t *testing.T, c yamlrel.Check) relation.Checker {
 		t.Fatal(err)
 	}
 	return chk
+}
+
+// TestSemanticKinds: every kind of semrel and protobuf-js, whose facts
+// come from running the generated code, are the semantic kinds; the
+// text kinds of protorel are not.
+func TestSemanticKinds(t *testing.T) {
+	want := []string{protorel.ProtoJS.Name}
+	for _, k := range semrel.Kinds {
+		want = append(want, k.Name)
+	}
+	for _, k := range want {
+		if !slices.Contains(SemanticKinds, k) {
+			t.Errorf("%s is not among the semantic kinds %v", k, SemanticKinds)
+		}
+	}
+	for _, k := range protorel.Kinds {
+		if k.Name != protorel.ProtoJS.Name && slices.Contains(SemanticKinds, k.Name) {
+			t.Errorf("%s, a text check, is among the semantic kinds", k.Name)
+		}
+	}
+	if len(SemanticKinds) != len(want) {
+		t.Errorf("semantic kinds %v, want %v", SemanticKinds, want)
+	}
 }

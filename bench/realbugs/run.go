@@ -10,9 +10,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"text/tabwriter"
 	"time"
 
+	"github.com/mcpt-tool/mcpt/bench"
 	"github.com/mcpt-tool/mcpt/config"
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/internal/setup"
@@ -43,6 +45,15 @@ type Options struct {
 	// builtins (Go checker kinds).
 	Tools *setup.Tools
 	Cache *Cache
+	// WithoutSemantic leaves the semantic checks out (bench.SemanticKinds:
+	// js-shape, dts-probe, go-probe, protobuf-js): they still compile, so
+	// that the packs load as they do with them, but pass everything. A
+	// bug is then found, or not, by the text checks alone.
+	WithoutSemantic bool
+	// BuggyOnly runs the campaigns on the buggy releases alone: a finding
+	// is still run again on the fixed release, but that release's own
+	// campaign, the false-alarm measure, is not run.
+	BuggyOnly bool
 	// Log, when set, receives a line per step.
 	Log io.Writer
 }
@@ -58,11 +69,13 @@ type Result struct {
 	// Found says whether the campaign on the buggy release made a finding
 	// whose test case passes on the fixed release; CasesToFirst counts
 	// the test cases of that campaign, in plan order, up to and with the
-	// first such finding, and Relation and Checker name it.
+	// first such finding, and Relation and Checker name it; Message is
+	// its message, to tell by hand whether it is the bug's.
 	Found        bool   `json:"found"`
 	CasesToFirst int    `json:"cases_to_first,omitempty"`
 	Relation     string `json:"relation,omitempty"`
 	Checker      string `json:"checker,omitempty"`
+	Message      string `json:"message,omitempty"`
 	// BuggyCases are the test cases the campaign on the buggy release ran
 	// (it stops at the first finding the fixed release does not have);
 	// BuggyShared those of its findings whose test case fails on the fixed
@@ -81,6 +94,15 @@ type Result struct {
 	// FirstAlarm describes the first finding on the fixed release that no
 	// known bug explains, when there is one.
 	FirstAlarm string `json:"first_alarm,omitempty"`
+	// FixedNotRun says that the campaign on the fixed release was not
+	// run (Options.BuggyOnly): the Fixed counts say nothing.
+	FixedNotRun bool `json:"fixed_not_run,omitempty"`
+	// WithoutSemantic says that the campaigns ran with the semantic
+	// checks left out (Options.WithoutSemantic); SemanticLeftOut counts
+	// the checks left out of the relations of the buggy release's
+	// campaign.
+	WithoutSemantic bool `json:"without_semantic,omitempty"`
+	SemanticLeftOut int  `json:"semantic_checks_left_out,omitempty"`
 	// Error says why the bug could not be run.
 	Error string `json:"error,omitempty"`
 }
@@ -118,7 +140,7 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 		for _, id := range opt.IDs {
 			i := slices.IndexFunc(bugs, func(b *Bug) bool { return b.ID == id })
 			if i < 0 {
-				return nil, fmt.Errorf("no bug %s under bench/realbugs/bugs", id)
+				return nil, UnknownBugError{ID: id}
 			}
 			pick = append(pick, bugs[i])
 		}
@@ -129,6 +151,9 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 		return nil, err
 	}
 	r := &runner{opt: opt, known: known, fixed: map[string]fixedRun{}}
+	if opt.WithoutSemantic {
+		r.opt.Tools = bench.WithoutSemantic(opt.Tools, &r.leftOut)
+	}
 	var rows []Result
 	for _, b := range bugs {
 		if ctx.Err() != nil {
@@ -153,6 +178,9 @@ type runner struct {
 	// fixed holds the campaigns on fixed releases, by pack and release:
 	// bugs fixed by the same release share one.
 	fixed map[string]fixedRun
+	// leftOut counts the semantic checks compiled so far, when they are
+	// left out.
+	leftOut atomic.Int64
 }
 
 type fixedRun struct {
@@ -169,7 +197,8 @@ func (r *runner) logf(format string, args ...any) {
 
 // bug runs the benchmark of one bug.
 func (r *runner) bug(ctx context.Context, b *Bug) (Result, error) {
-	row := Result{ID: b.ID, Tracker: b.Tracker, Transpiler: b.Transpiler, Buggy: b.Buggy, Fixed: b.Fixed, Pack: b.Pack}
+	row := Result{ID: b.ID, Tracker: b.Tracker, Transpiler: b.Transpiler, Buggy: b.Buggy, Fixed: b.Fixed, Pack: b.Pack,
+		WithoutSemantic: r.opt.WithoutSemantic, FixedNotRun: r.opt.BuggyOnly}
 	pack := filepath.Join(r.opt.Root, filepath.FromSlash(b.Pack))
 	if _, err := os.Stat(pack); err != nil {
 		return row, fmt.Errorf("no pack %s for %s yet", b.Pack, b.Transpiler)
@@ -189,11 +218,16 @@ func (r *runner) bug(ctx context.Context, b *Bug) (Result, error) {
 	defer fixed.Close()
 	// The same files as the fixed release's campaign, not read again:
 	// a finding on the buggy release is run again on the fixed one.
+	left0 := r.leftOut.Load()
 	buggy, err := r.load(pack, buggyBins, fixed)
 	if err != nil {
 		return row, fmt.Errorf("%s with %s %s: %w", b.Pack, b.Transpiler, b.Buggy, err)
 	}
 	defer buggy.Close()
+	if r.opt.WithoutSemantic {
+		row.SemanticLeftOut = int(r.leftOut.Load() - left0)
+		r.logf("%s: %d semantic checks left out of %s's relations", b.ID, row.SemanticLeftOut, b.Pack)
+	}
 
 	r.logf("%s: %s %s, to the first finding that %s does not have", b.ID, b.Transpiler, b.Buggy, b.Fixed)
 	cf := &confirmer{s: fixed, bases: map[string]*engine.Base{}}
@@ -212,7 +246,7 @@ func (r *runner) bug(ctx context.Context, b *Bug) (Result, error) {
 			return false
 		}
 		f := firstOracle(cr)
-		row.Found, row.CasesToFirst, row.Relation, row.Checker = true, cr.Index+1, f.Relation, f.Checker
+		row.Found, row.CasesToFirst, row.Relation, row.Checker, row.Message = true, cr.Index+1, f.Relation, f.Checker, f.Message
 		return true
 	})
 	if err != nil {
@@ -222,6 +256,9 @@ func (r *runner) bug(ctx context.Context, b *Bug) (Result, error) {
 		return row, fmt.Errorf("running a finding of %s on %s: %w", b.Buggy, b.Fixed, confirmErr)
 	}
 	row.BuggyCases = rep.TestCases
+	if r.opt.BuggyOnly {
+		return row, nil
+	}
 
 	key := b.Pack + "\x00" + strings.Join(b.Packages, " ") + "\x00" + b.Fixed
 	fr, ok := r.fixed[key]
@@ -432,7 +469,7 @@ func (r Result) verdict() string {
 	case r.Error != "":
 		return "not run: " + r.Error
 	case r.Found:
-		return fmt.Sprintf("found after %d test cases (%s: %s); %s", r.CasesToFirst, r.Relation, r.Checker, r.fixedVerdict())
+		return fmt.Sprintf("found after %d test cases (%s: %s: %s); %s", r.CasesToFirst, r.Relation, r.Checker, firstLine(r.Message), r.fixedVerdict())
 	default:
 		return fmt.Sprintf("not found in %d test cases; %s", r.BuggyCases, r.fixedVerdict())
 	}
@@ -440,6 +477,9 @@ func (r Result) verdict() string {
 
 // fixedVerdict says what the campaign on the fixed release found.
 func (r Result) fixedVerdict() string {
+	if r.FixedNotRun {
+		return "the campaign on " + r.Fixed + " not run"
+	}
 	s := fmt.Sprintf("%d false alarms in %d test cases on %s", r.FixedFindings-r.FixedKnown, r.FixedCases, r.Fixed)
 	if r.FixedKnown > 0 {
 		s += fmt.Sprintf(", and %d test cases with findings of known bugs of %s: %s", r.FixedKnown, r.Fixed, strings.Join(r.FixedKnownBugs, "; "))
@@ -455,7 +495,7 @@ func (r Result) fixedVerdict() string {
 func WriteTable(w io.Writer, rows []Result) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "bug\ttracker\tbuggy → fixed\tfound on buggy\tfalse alarms on fixed\tknown bugs of fixed\tby")
-	found, clean, ran := 0, 0, 0
+	found, clean, ran, fixedRan, without := 0, 0, 0, 0, false
 	for _, r := range rows {
 		releases := r.Buggy + " → " + r.Fixed
 		if r.Error != "" {
@@ -463,6 +503,7 @@ func WriteTable(w io.Writer, rows []Result) error {
 			continue
 		}
 		ran++
+		without = without || r.WithoutSemantic
 		f := fmt.Sprintf("no (%d test cases)", r.BuggyCases)
 		by := ""
 		if r.Found {
@@ -470,14 +511,18 @@ func WriteTable(w io.Writer, rows []Result) error {
 			f = fmt.Sprintf("yes, after %d test cases", r.CasesToFirst)
 			by = r.Relation + ": " + r.Checker
 		}
-		if r.FixedFindings == r.FixedKnown {
-			clean++
+		alarms, kb := "not run", "-"
+		if !r.FixedNotRun {
+			fixedRan++
+			if r.FixedFindings == r.FixedKnown {
+				clean++
+			}
+			alarms = fmt.Sprintf("%d of %d test cases", r.FixedFindings-r.FixedKnown, r.FixedCases)
+			if r.FixedKnown > 0 {
+				kb = fmt.Sprintf("%d test cases: %s", r.FixedKnown, strings.Join(r.FixedKnownBugs, "; "))
+			}
 		}
-		kb := "-"
-		if r.FixedKnown > 0 {
-			kb = fmt.Sprintf("%d test cases: %s", r.FixedKnown, strings.Join(r.FixedKnownBugs, "; "))
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d of %d test cases\t%s\t%s\n", r.ID, r.Tracker, releases, f, r.FixedFindings-r.FixedKnown, r.FixedCases, kb, by)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Tracker, releases, f, alarms, kb, by)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -486,9 +531,37 @@ func WriteTable(w io.Writer, rows []Result) error {
 	if len(rows) > 0 {
 		pct = 100 * found / len(rows)
 	}
-	_, err := fmt.Fprintf(w, "found %d of %d bugs (%d %%); %d of %d fixed releases run without a false alarm\n", found, len(rows), pct, clean, ran)
+	how := ""
+	if without {
+		how = " without the semantic checks"
+	}
+	if _, err := fmt.Fprintf(w, "found %d of %d bugs (%d %%)%s", found, len(rows), pct, how); err != nil {
+		return err
+	}
+	if fixedRan == 0 && ran > 0 {
+		_, err := fmt.Fprintf(w, "; the fixed releases' campaigns not run\n")
+		return err
+	}
+	_, err := fmt.Fprintf(w, "; %d of %d fixed releases run without a false alarm\n", clean, fixedRan)
 	return err
+}
+
+// UnknownBugError says that a bug asked for is not in the benchmark.
+type UnknownBugError struct{ ID string }
+
+func (e UnknownBugError) Error() string {
+	return fmt.Sprintf("no bug %s under bench/realbugs/bugs", e.ID)
 }
 
 // ErrNoRoot says that the checkout holding the benchmark was not found.
 var ErrNoRoot = errors.New("no bench/realbugs/bugs under the working directory or the module root (run in a checkout of mcpt, or give --realbugs-root)")
+
+// firstLine is the first line of a message, cut to a length a log line
+// can hold.
+func firstLine(m string) string {
+	m, _, _ = strings.Cut(m, "\n")
+	if r := []rune(m); len(r) > 160 {
+		m = string(r[:160]) + "…"
+	}
+	return m
+}

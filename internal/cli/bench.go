@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -38,7 +39,7 @@ type benchCmd struct {
 	CllcCases      int    `name:"cllc-cases" help:"Test cases per cllc campaign of --workers-compare (default 300; 40 with --quick)."`
 	TSCases        int    `name:"ts-cases" help:"Test cases per TypeScript campaign of --workers-compare (default 150; 4 with --quick)."`
 	TSExamples     string `name:"ts-examples" placeholder:"DIR" help:"The TypeScript example directory of --workers-compare (default: typescript beside the CLL example)."`
-	Pack           string `placeholder:"CONFIG" help:"Measure only this pack: test cases per second of its campaigns with 1 and 2 workers against a bare loop that runs its transpiler command on the same inputs with as many workers, and against the same campaigns with the semantic checks of its relations left out (js-shape, dts-probe, go-probe), interleaved --repeat times (default 3; e.g. examples/protobuf/go/mcpt.yaml)."`
+	Pack           string `placeholder:"CONFIG" help:"Measure only this pack: test cases per second of its campaigns with 1 and 2 workers against a bare loop that runs its transpiler command on the same inputs with as many workers, and against the same campaigns with the semantic checks of its relations left out (js-shape, dts-probe, go-probe, protobuf-js), interleaved --repeat times (default 3; e.g. examples/protobuf/go/mcpt.yaml)."`
 	PackCases      int    `name:"pack-cases" help:"Test cases per campaign of --pack (default 300; 10 with --quick)."`
 
 	RealBugs      bool          `name:"realbugs" help:"Run only the benchmark of real bugs (bench/realbugs): for each bug, its pack against the buggy and the fixed release, each installed by version into a cache (npm, go install), and print whether the bug was found and the findings on the fixed release."`
@@ -46,9 +47,15 @@ type benchCmd struct {
 	RealBugsCases int           `name:"realbugs-cases" help:"Test cases per campaign of --realbugs, one campaign per release (default 300)."`
 	RealBugsTime  time.Duration `name:"realbugs-time" help:"Time per campaign of --realbugs (default 10m)."`
 	RealBugsRoot  string        `name:"realbugs-root" placeholder:"CHECKOUT" help:"The checkout of mcpt that holds bench/realbugs and the packs (default: the working directory or the module root)."`
+
+	WithoutSemantic bool `name:"without-semantic" help:"With --realbugs, leave the semantic checks out of the packs' relations (js-shape, dts-probe, go-probe, protobuf-js: they pass everything), so that each bug is found by the text checks alone or not at all."`
+	BuggyOnly       bool `name:"buggy-only" help:"With --realbugs, run only the campaigns on the buggy releases (a finding is still run again on the fixed release): whether each bug is found, without the false alarms of the fixed releases."`
 }
 
 func (c *benchCmd) Run(tools *setup.Tools) error {
+	if !c.RealBugs && (c.WithoutSemantic || c.BuggyOnly) {
+		return usageErr("--without-semantic and --buggy-only go with --realbugs (--pack measures with and without the semantic checks by itself)")
+	}
 	if c.RealBugs {
 		return c.realBugs(tools)
 	}
@@ -205,8 +212,12 @@ func (c *benchCmd) realBugs(tools *setup.Tools) error {
 	logf := func(format string, args ...any) { fmt.Fprintf(os.Stderr, "realbugs: "+format+"\n", args...) }
 	rows, err := realbugs.Run(ctx, realbugs.Options{
 		Root: root, IDs: c.Bug, MaxCases: c.RealBugsCases, MaxTime: c.RealBugsTime, Seed: 1, Workers: 1,
+		WithoutSemantic: c.WithoutSemantic, BuggyOnly: c.BuggyOnly,
 		Tools: tools, Cache: &realbugs.Cache{Dir: dir, Log: logf}, Log: os.Stderr,
 	})
+	if ub := (realbugs.UnknownBugError{}); errors.As(err, &ub) {
+		return usageErr("%v", err)
+	}
 	if err != nil && len(rows) == 0 {
 		return err
 	}
