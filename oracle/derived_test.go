@@ -416,6 +416,32 @@ func TestAnalogySignedNumbers(t *testing.T) {
 	if got := maskSigned("x = -12, y-1, f(-3), a[2]-4, n - 1, (-2147483647 - 1);"); got != "x = #, y-#, f(#), a[#]-#, n - #, #;" {
 		t.Errorf("maskSigned: %q", got)
 	}
+	// After a keyword that an expression follows, the minus is a sign; after
+	// a word that ends in one, or a member named like one, it stays.
+	for in, want := range map[string]string{
+		"case -1: return -2147483648;": "case #: return #;",
+		"x = y in -1 ? yield -2 : -3":  "x = y in # ? yield # : #",
+		"xreturn -1, a.return -1, n-1": "xreturn -#, a.return -#, n-#",
+	} {
+		if got := maskSigned(in); got != want {
+			t.Errorf("maskSigned(%q) = %q, want %q", in, got, want)
+		}
+	}
+	// ts-proto 1.82.5 leaves its enum helpers unformatted under stringEnums:
+	// a case and its return on one line, the new value's number the
+	// smallest int32.
+	c = &Analogy{Renames: []Rename{{From: nm("SEVERITY_LOW"), To: nm("ZQNEW")}}, Others: []Name{nm("SEVERITY_HIGH")}}
+	base := "export function severityToNumber(object: Severity): number {\n  switch (object) {\n    case Severity.SEVERITY_HIGH: return 1;\n    case Severity.SEVERITY_LOW: return 30;\n  }\n}\n"
+	o = tree.Tree{"s.ts": []byte(base)}
+	o2 = tree.Tree{"s.ts": []byte(strings.Replace(base, "    case Severity.SEVERITY_LOW", "    case Severity.ZQNEW: return -2147483648;\n    case Severity.SEVERITY_LOW", 1))}
+	if v := c.Decide(o, o2); len(v.Fails) != 0 || len(v.Undecided) != 0 {
+		t.Errorf("a negative value after return: %+v", v)
+	}
+	// the same line with the operator of a subtraction is not the sibling's
+	o2 = tree.Tree{"s.ts": []byte(strings.Replace(base, "    case Severity.SEVERITY_LOW", "    case Severity.ZQNEW: return x-2147483648;\n    case Severity.SEVERITY_LOW", 1))}
+	if v := c.Decide(o, o2); len(v.Fails) != 1 {
+		t.Errorf("a subtraction after return: want a failure, got %+v", v)
+	}
 }
 
 // TestAnalogyMacroContinuation: a list in a C macro ends its lines but the
