@@ -273,6 +273,32 @@ func TestKnown(t *testing.T) {
 			t.Errorf("ts-proto 2.7.7, %s: explained by %s", c.rel, k.Name())
 		}
 	}
+	// A proto2 required field left out (the finding on 1.137.2, the fixed
+	// release of ts-proto-751): a bug of every release since, the newest
+	// too; an optional field left out is another bug, fixed in 1.169.
+	required := &result.Finding{Kind: result.Oracle, Relation: "add-enum-field", Flags: "naming=camel,options=default",
+		Message: "field telemetry.Reading.zqblxhtl (ts-proto 1.137.2): encoding it back writes other bytes: 0a047a71c3a91100000000000002c0 for 0a047a71c3a91100000000000002c02801 (it leaves the field out, a proto2 required field)"}
+	optional := *required
+	optional.Message = strings.Replace(required.Message, "required field", "optional field", 1)
+	for _, c := range []struct {
+		release string
+		f       *result.Finding
+		want    string
+	}{
+		{"1.137.2", required, "stephenh/ts-proto#898"},
+		{"2.18.0", required, "stephenh/ts-proto#898"},
+		{"1.81.0", required, ""},
+		{"1.137.2", &optional, "stephenh/ts-proto#1007"},
+		{"2.18.0", &optional, ""},
+	} {
+		got := ""
+		if k := Explain(ks, "ts-proto", c.release, c.f); k != nil {
+			got = k.Tracker
+		}
+		if got != c.want {
+			t.Errorf("ts-proto %s, %s: explained by %q, want %q", c.release, c.f.Message[strings.LastIndex(c.f.Message, "("):], got, c.want)
+		}
+	}
 
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "known.yaml")
