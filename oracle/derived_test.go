@@ -571,6 +571,43 @@ func TestOrderInBlock(t *testing.T) {
 	}
 }
 
+// TestOrderWrappedInBlock: a statement wrapped over several lines is one
+// line of its block. ts-proto 1.82.5's fromJSON sets a repeated or bytes
+// field first, then tests each field in turn; the test of a field with a
+// long name wraps, which must not leave its initialiser the one line of
+// the new name in the block (ordered against the previous field's test).
+func TestOrderWrappedInBlock(t *testing.T) {
+	c := &Order{New: nm("_zqpznqry_zqmjbpie"), Prev: nm("sensor_id")}
+	body := func(test string) string {
+		return "  fromJSON(object: any): Reading {\n    const message = { ...baseReading } as Reading;\n    message.tags = [];\n" +
+			"    message._zqpznqry_zqmjbpie = new Uint8Array();\n" +
+			"    if (object.sensor_id !== undefined && object.sensor_id !== null) {\n      message.sensor_id = String(object.sensor_id);\n    } else {\n      message.sensor_id = \"\";\n    }\n" +
+			test + "      message._zqpznqry_zqmjbpie = bytesFromBase64(object._zqpznqry_zqmjbpie);\n    }\n    return message;\n  },\n"
+	}
+	o := tree.Tree{"s.ts": []byte("  fromJSON(object: any): Reading {\n    const message = { ...baseReading } as Reading;\n    message.tags = [];\n" +
+		"    if (object.sensor_id !== undefined && object.sensor_id !== null) {\n      message.sensor_id = String(object.sensor_id);\n    } else {\n      message.sensor_id = \"\";\n    }\n    return message;\n  },\n")}
+	for name, test := range map[string]string{
+		"on one line": "    if (object._zqpznqry_zqmjbpie !== undefined && object._zqpznqry_zqmjbpie !== null) {\n",
+		"wrapped":     "    if (\n      object._zqpznqry_zqmjbpie !== undefined &&\n      object._zqpznqry_zqmjbpie !== null\n    ) {\n",
+	} {
+		if v := c.Decide(o, tree.Tree{"s.ts": []byte(body(test))}); len(v.Fails) != 0 {
+			t.Errorf("%s: %+v", name, v.Fails)
+		}
+	}
+	// A neighbour named in a wrapped condition orders the new line as the
+	// statement's first line does.
+	d := &Order{New: nm("zqnew"), Prev: nm("a")}
+	o = tree.Tree{"f.ts": []byte("function f() {\n    if (\n        a !== undefined\n    ) {\n        g();\n    }\n}\n")}
+	good := tree.Tree{"f.ts": []byte("function f() {\n    if (\n        a !== undefined\n    ) {\n        g();\n    }\n    zqnew = 1;\n}\n")}
+	bad := tree.Tree{"f.ts": []byte("function f() {\n    zqnew = 1;\n    if (\n        a !== undefined\n    ) {\n        g();\n    }\n}\n")}
+	if v := d.Decide(o, good); len(v.Fails) != 0 || len(v.Undecided) != 0 {
+		t.Errorf("after a wrapped statement: %+v", v)
+	}
+	if v := d.Decide(o, bad); len(v.Fails) != 1 || !strings.Contains(v.Fails[0].Message, "zqnew = 1;") {
+		t.Errorf("before a wrapped statement: want a failure, got %+v", v)
+	}
+}
+
 // TestOrderSkipsComments: a comment that names a neighbour is no line of
 // it: with it counted, the block below has the neighbour twice and cannot
 // decide, and the new member before it passes.
