@@ -417,6 +417,32 @@ func TestAnalogySignedNumbers(t *testing.T) {
 	if got := maskSigned("x = -12, y-1, f(-3), a[2]-4, n - 1, (-2147483647 - 1);"); got != "x = #, y-#, f(#), a[#]-#, n - #, #;" {
 		t.Errorf("maskSigned: %q", got)
 	}
+	// After a keyword that an expression follows, the minus is a sign; after
+	// a word that ends in one, or a member named like one, it stays.
+	for in, want := range map[string]string{
+		"case -1: return -2147483648;": "case #: return #;",
+		"x = y in -1 ? yield -2 : -3":  "x = y in # ? yield # : #",
+		"xreturn -1, a.return -1, n-1": "xreturn -#, a.return -#, n-#",
+	} {
+		if got := maskSigned(in); got != want {
+			t.Errorf("maskSigned(%q) = %q, want %q", in, got, want)
+		}
+	}
+	// ts-proto 1.82.5 leaves its enum helpers unformatted under stringEnums:
+	// a case and its return on one line, the new value's number the
+	// smallest int32.
+	c = &Analogy{Renames: []Rename{{From: nm("SEVERITY_LOW"), To: nm("ZQNEW")}}, Others: []Name{nm("SEVERITY_HIGH")}}
+	base := "export function severityToNumber(object: Severity): number {\n  switch (object) {\n    case Severity.SEVERITY_HIGH: return 1;\n    case Severity.SEVERITY_LOW: return 30;\n  }\n}\n"
+	o = tree.Tree{"s.ts": []byte(base)}
+	o2 = tree.Tree{"s.ts": []byte(strings.Replace(base, "    case Severity.SEVERITY_LOW", "    case Severity.ZQNEW: return -2147483648;\n    case Severity.SEVERITY_LOW", 1))}
+	if v := c.Decide(o, o2); len(v.Fails) != 0 || len(v.Undecided) != 0 {
+		t.Errorf("a negative value after return: %+v", v)
+	}
+	// the same line with the operator of a subtraction is not the sibling's
+	o2 = tree.Tree{"s.ts": []byte(strings.Replace(base, "    case Severity.SEVERITY_LOW", "    case Severity.ZQNEW: return x-2147483648;\n    case Severity.SEVERITY_LOW", 1))}
+	if v := c.Decide(o, o2); len(v.Fails) != 1 {
+		t.Errorf("a subtraction after return: want a failure, got %+v", v)
+	}
 }
 
 // TestAnalogyMacroContinuation: a list in a C macro ends its lines but the
@@ -543,6 +569,43 @@ func TestOrderInBlock(t *testing.T) {
 	}
 	if v := shared.Decide(o, bad); len(v.Fails) != 1 {
 		t.Errorf("shared neighbour, out of order: want a failure, got %+v", v)
+	}
+}
+
+// TestOrderWrappedInBlock: a statement wrapped over several lines is one
+// line of its block. ts-proto 1.82.5's fromJSON sets a repeated or bytes
+// field first, then tests each field in turn; the test of a field with a
+// long name wraps, which must not leave its initialiser the one line of
+// the new name in the block (ordered against the previous field's test).
+func TestOrderWrappedInBlock(t *testing.T) {
+	c := &Order{New: nm("_zqpznqry_zqmjbpie"), Prev: nm("sensor_id")}
+	body := func(test string) string {
+		return "  fromJSON(object: any): Reading {\n    const message = { ...baseReading } as Reading;\n    message.tags = [];\n" +
+			"    message._zqpznqry_zqmjbpie = new Uint8Array();\n" +
+			"    if (object.sensor_id !== undefined && object.sensor_id !== null) {\n      message.sensor_id = String(object.sensor_id);\n    } else {\n      message.sensor_id = \"\";\n    }\n" +
+			test + "      message._zqpznqry_zqmjbpie = bytesFromBase64(object._zqpznqry_zqmjbpie);\n    }\n    return message;\n  },\n"
+	}
+	o := tree.Tree{"s.ts": []byte("  fromJSON(object: any): Reading {\n    const message = { ...baseReading } as Reading;\n    message.tags = [];\n" +
+		"    if (object.sensor_id !== undefined && object.sensor_id !== null) {\n      message.sensor_id = String(object.sensor_id);\n    } else {\n      message.sensor_id = \"\";\n    }\n    return message;\n  },\n")}
+	for name, test := range map[string]string{
+		"on one line": "    if (object._zqpznqry_zqmjbpie !== undefined && object._zqpznqry_zqmjbpie !== null) {\n",
+		"wrapped":     "    if (\n      object._zqpznqry_zqmjbpie !== undefined &&\n      object._zqpznqry_zqmjbpie !== null\n    ) {\n",
+	} {
+		if v := c.Decide(o, tree.Tree{"s.ts": []byte(body(test))}); len(v.Fails) != 0 {
+			t.Errorf("%s: %+v", name, v.Fails)
+		}
+	}
+	// A neighbour named in a wrapped condition orders the new line as the
+	// statement's first line does.
+	d := &Order{New: nm("zqnew"), Prev: nm("a")}
+	o = tree.Tree{"f.ts": []byte("function f() {\n    if (\n        a !== undefined\n    ) {\n        g();\n    }\n}\n")}
+	good := tree.Tree{"f.ts": []byte("function f() {\n    if (\n        a !== undefined\n    ) {\n        g();\n    }\n    zqnew = 1;\n}\n")}
+	bad := tree.Tree{"f.ts": []byte("function f() {\n    zqnew = 1;\n    if (\n        a !== undefined\n    ) {\n        g();\n    }\n}\n")}
+	if v := d.Decide(o, good); len(v.Fails) != 0 || len(v.Undecided) != 0 {
+		t.Errorf("after a wrapped statement: %+v", v)
+	}
+	if v := d.Decide(o, bad); len(v.Fails) != 1 || !strings.Contains(v.Fails[0].Message, "zqnew = 1;") {
+		t.Errorf("before a wrapped statement: want a failure, got %+v", v)
 	}
 }
 

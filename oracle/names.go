@@ -382,14 +382,35 @@ func maskSigned(s string) string {
 }
 
 // afterOperand reports whether s ends, but for spaces, with an operand: a
-// word, ')' or ']' (then a '-' is a subtraction).
+// word, ')' or ']' (then a '-' is a subtraction). A keyword that an
+// expression follows is no operand: the minus of `return -1` or
+// `case -1:` is a sign.
 func afterOperand(s string) bool {
 	s = strings.TrimRight(s, " \t")
 	if s == "" {
 		return false
 	}
 	c := s[len(s)-1]
-	return isAlnum(c) || c == '_' || c == ')' || c == ']' || c == '#'
+	if c == ')' || c == ']' || c == '#' {
+		return true
+	}
+	if !isAlnum(c) && c != '_' {
+		return false
+	}
+	i := len(s)
+	for i > 0 && (isAlnum(s[i-1]) || s[i-1] == '_') {
+		i--
+	}
+	// a member named like a keyword (x.return) is an operand
+	return i > 0 && s[i-1] == '.' || !exprKeywords[s[i:]]
+}
+
+// exprKeywords are the keywords, of the languages the packs read, after
+// which an expression starts.
+var exprKeywords = map[string]bool{
+	"return": true, "case": true, "throw": true, "yield": true, "await": true,
+	"typeof": true, "void": true, "delete": true, "in": true, "of": true,
+	"instanceof": true, "else": true, "do": true, "not": true, "and": true, "or": true,
 }
 
 var constExprRE = regexp.MustCompile(`\(\s*#(?:\s*[-+*/]\s*#)+\s*\)`)

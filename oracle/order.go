@@ -266,9 +266,13 @@ func (c *Order) ownWords(line string, occ []span, text string) []span {
 
 // inBlock checks new line i against the one line of neighbour nb (0
 // previous, 2 next) among those of its block: the lines of i's
-// indentation around it, up to a less indented line. It reports whether
-// the block decided (it names the new declaration and the neighbour once
-// each), and the pair out of order.
+// indentation around it, up to a less indented line. A statement wrapped
+// over several lines (a condition that opens a bracket on one line of
+// the block and closes it lines later) is one line of the block: what
+// its more indented lines name, its first line names, so that the
+// verdict does not change with the width at which a formatter wraps. It
+// reports whether the block decided (it names the new declaration and
+// the neighbour once each), and the pair out of order.
 func inBlock(text string, starts []int, i int, newLines, nbLines []int, nb int) (bool, *misplaced) {
 	indent := func(k int) (int, bool) {
 		l := lineAt(text, starts, k)
@@ -287,31 +291,62 @@ func inBlock(text string, starts []int, i int, newLines, nbLines []int, nb int) 
 			break
 		}
 	}
-	inside := func(k int) bool {
+	// head maps the lines of the block to the first line of their
+	// statement: a line of the block's indentation to itself, a more
+	// indented line inside a bracket that such a line opened to that line
+	head := map[int]int{}
+	for k := lo; k <= hi; k++ {
 		w, _ := indent(k)
-		return lo <= k && k <= hi && w == in
+		if w != in {
+			continue
+		}
+		head[k] = k
+		depth := brackets(lineAt(text, starts, k))
+		for j := k + 1; depth > 0 && j <= hi; j++ {
+			if w, _ := indent(j); w <= in {
+				break
+			}
+			head[j] = k
+			depth += brackets(lineAt(text, starts, j))
+		}
 	}
+	at := head[i]
 	for _, k := range newLines {
-		if k != i && inside(k) {
+		if h, ok := head[k]; ok && k != i && h != at {
 			return false, nil // the new name twice in the block
 		}
 	}
 	p := -1
 	for _, k := range nbLines {
-		if inside(k) {
+		if h, ok := head[k]; ok && h != p {
 			if p >= 0 {
 				return false, nil // named twice in the block
 			}
-			p = k
+			p = h
 		}
 	}
-	if p < 0 {
+	if p < 0 || p == at {
 		return false, nil
 	}
-	if nb == 0 && p < i || nb == 2 && p > i {
+	if nb == 0 && p < at || nb == 2 && p > at {
 		return true, nil
 	}
-	return true, &misplaced{lines: []int{min(p, i), max(p, i)}, nb: nb, new: i}
+	return true, &misplaced{lines: []int{min(p, at), max(p, at)}, nb: nb, new: at}
+}
+
+// brackets is the number of round and square brackets line opens less
+// those it closes.
+func brackets(line string) int {
+	n := 0
+	for i := 0; i < len(line); i++ {
+		switch line[i] {
+		case '(', '[':
+			n++
+		case ')', ']':
+			n--
+		}
+	}
+	return n
 }
 
 // addPlace records line i, which names one of the three, at its place
