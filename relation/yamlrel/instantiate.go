@@ -82,6 +82,9 @@ type regionInst struct {
 	// once (scopeOf).
 	scopeOnce sync.Once
 	scope     *scope
+	// places are its boundary spots, made once (placesOf).
+	placesOnce sync.Once
+	places     []*spot
 }
 
 // decl is one declaration: a line that a kind's pattern matches.
