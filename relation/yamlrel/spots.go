@@ -409,33 +409,46 @@ type scope struct {
 	at                        map[string][]int
 }
 
-// scopeOf returns the scope of the instance, made on first use: the
-// spots of an instance share it.
+// scopeOf returns the scope of the instance: made on first use and kept
+// for an instance of many declarations, whose spots share it; made again
+// at each use for one of a few, which costs less than keeping it (a seed
+// of thousands of small instances, a struct's fields, kept kilobytes for
+// each).
 func (inst *regionInst) scopeOf(d *defs) *scope {
-	inst.scopeOnce.Do(func() {
-		sc := &scope{items: make([]map[string]any, len(inst.items)),
-			names: map[string]any{}, first: map[string]any{}, last: map[string]any{}, count: map[string]any{}, at: map[string][]int{}}
-		for i, dc := range inst.items {
-			sc.items[i] = dc.item
-		}
-		wholeList(sc.items) // (.region.before and .region.after are its parts)
-		for _, kn := range d.kindList {
-			sc.names[kn], sc.first[kn], sc.last[kn], sc.count[kn] = []string{}, "", "", 0
-		}
-		for i, dc := range inst.items {
-			kn := dc.kind.name
-			ns := append(sc.names[kn].([]string), dc.key())
-			sc.names[kn] = ns
-			if len(ns) == 1 {
-				sc.first[kn] = dc.firstKey()
-			}
-			sc.last[kn] = dc.key()
-			sc.count[kn] = len(ns)
-			sc.at[kn] = append(sc.at[kn], i)
-		}
-		inst.scope = sc
-	})
+	if len(inst.items) < memoMin {
+		return inst.makeScope(d)
+	}
+	inst.scopeOnce.Do(func() { inst.scope = inst.makeScope(d) })
 	return inst.scope
+}
+
+// noNames is the names of a kind without a declaration in a scope: one
+// value for all of them (never written to: a name is appended to a copy).
+var noNames any = []string{}
+
+func (inst *regionInst) makeScope(d *defs) *scope {
+	sc := &scope{items: make([]map[string]any, len(inst.items)),
+		names: make(map[string]any, len(d.kindList)), first: make(map[string]any, len(d.kindList)),
+		last: make(map[string]any, len(d.kindList)), count: make(map[string]any, len(d.kindList)), at: map[string][]int{}}
+	for i, dc := range inst.items {
+		sc.items[i] = dc.item
+	}
+	wholeList(sc.items) // (.region.before and .region.after are its parts)
+	for _, kn := range d.kindList {
+		sc.names[kn], sc.first[kn], sc.last[kn], sc.count[kn] = noNames, "", "", 0
+	}
+	for i, dc := range inst.items {
+		kn := dc.kind.name
+		ns := append(sc.names[kn].([]string), dc.key())
+		sc.names[kn] = ns
+		if len(ns) == 1 {
+			sc.first[kn] = dc.firstKey()
+		}
+		sc.last[kn] = dc.key()
+		sc.count[kn] = len(ns)
+		sc.at[kn] = append(sc.at[kn], i)
+	}
+	return sc
 }
 
 // position is the line and column (1-based, counting bytes) of offset off
