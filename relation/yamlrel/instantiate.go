@@ -119,6 +119,10 @@ func (d *decl) key() string {
 // parse returns the model of src, from a small cache: the engine mutates
 // the same seeds over and over, and a model is never changed once built.
 func (ms *models) parse(ctx context.Context, src []byte) *model {
+	if len(src) > MaxSeed {
+		// (refused before it is parsed: not kept, made again when asked)
+		return &model{err: &seedTooLarge{size: len(src)}}
+	}
 	ms.cacheMu.Lock()
 	m, ok := ms.cache[string(src)]
 	ms.cacheMu.Unlock()
@@ -142,6 +146,25 @@ func (ms *models) parse(ctx context.Context, src []byte) *model {
 }
 
 const modelCacheSize = 512
+
+// MaxSeed is the size of the largest seed the relations read: what they
+// keep of a seed (its syntax tree, its declarations and their
+// attributes, the spots of every relation) takes up to about 300 bytes a
+// seed byte, and a mutation's checks more while they run, so that a seed
+// of 4 MiB costs a gigabyte or more, one of 16 MiB (the limit of an input
+// file) ran out of memory. A larger seed is refused, before it is parsed,
+// by every relation, which so skips it (docs/campaigns.md).
+const MaxSeed = 4 << 20
+
+// seedTooLarge is the error of a seed over MaxSeed.
+type seedTooLarge struct {
+	name string
+	size int
+}
+
+func (e *seedTooLarge) Error() string {
+	return fmt.Sprintf("%s: %d bytes, over the %d MiB limit of a seed the relations read (split it into seeds of fewer declarations)", e.name, e.size, MaxSeed>>20)
+}
 
 func (ms *models) build(ctx context.Context, src []byte) *model {
 	d := ms.d

@@ -544,8 +544,14 @@ func (r *rel) treeSpots(m *model, inst *regionInst, add func(*spot)) {
 	}
 }
 
-// named gives a parse error of an input the input's name.
+// named gives a parse error of an input, or its refusal, the input's
+// name.
 func named(err error, name string) error {
+	if big, ok := err.(*seedTooLarge); ok {
+		c := *big
+		c.name = name
+		return &c
+	}
 	var se *syntax.Error
 	if errors.As(err, &se) {
 		c := *se
