@@ -61,9 +61,9 @@ type model struct {
 	// one spot after another, and finding the spots is the costly part.
 	foundMu sync.Mutex
 	found   map[foundKey]foundSpots
-	// derived memoises, per derived check, the names the input declares
-	// (under foundMu).
-	derived map[*derived]*derivedMemo
+	// derived memoises, per forms of derived checks (derived.formsKey),
+	// the names the input declares (under foundMu).
+	derived map[string]*derivedMemo
 	// global is what every spot's data holds of the declarations: made
 	// once (globals).
 	globalOnce sync.Once
