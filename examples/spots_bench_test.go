@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/mcpt-tool/mcpt/relation"
@@ -71,6 +72,77 @@ func BenchmarkPackSpots(b *testing.B) {
 					b.ReportMetric(float64(spots), "spots")
 				})
 			}
+		})
+	}
+}
+
+// packSeeds are bigSeeds and the packs whose spots conditions are too slow
+// on 50,000 declarations for BenchmarkPackSpots (FlatBuffers: a condition
+// of add-table reads every field at each spot).
+var packSeeds = append([]struct {
+	pack, ext string
+	relations []string
+	decl      string
+	head      string
+	release   string
+}{
+	{"cll", "cll", []string{"cll/relations/*.yaml"},
+		"  command C%[1]d, D%[1]d\n", "logic Big\n\ndeclarations\n  states A, B\n", ""},
+	{"flatbuffers", "fbs", []string{"flatbuffers/relations/*.yaml"},
+		"table T%d {\n  a: int;\n  b: string;\n}\n\n", "namespace big;\n\n", ""},
+}, bigSeeds...)
+
+// BenchmarkPackMemory reports what the relations of a pack keep of a seed
+// of 2,000 declarations (FlatBuffers: 500) once its spots are listed, in bytes a seed byte
+// (the heap after a collection, with the spots held): its syntax tree,
+// declarations and spots. Seeds up to yamlrel.MaxSeed are read, and
+// docs/campaigns.md gives the figures.
+func BenchmarkPackMemory(b *testing.B) {
+	for _, p := range packSeeds {
+		b.Run(p.pack, func(b *testing.B) {
+			var files []string
+			for _, pat := range p.relations {
+				fs, _ := filepath.Glob(pat)
+				files = append(files, fs...)
+			}
+			rels := loadRelationSets(b, files)
+			n := 2000
+			if p.pack == "flatbuffers" {
+				n = 500 // (2,000 take minutes: see packSeeds)
+			}
+			var src bytes.Buffer
+			src.WriteString(p.head)
+			for i := range n {
+				fmt.Fprintf(&src, p.decl, i)
+			}
+			if p.pack == "cll" {
+				src.WriteString("\ninit\n  transition to A\n\ncycle\n  transition to next\n\nconfiguration\n  cycle time 10 s\n")
+			}
+			var kept float64
+			for i := 0; b.Loop(); i++ {
+				in := relation.Input{Name: "big." + p.ext, Src: fmt.Appendf(bytes.Clone(src.Bytes()), "// %d\n", i), Release: p.release}
+				runtime.GC()
+				var before, after runtime.MemStats
+				runtime.ReadMemStats(&before)
+				var held [][]relation.Spot
+				spots := 0
+				for _, r := range rels {
+					ss, err := r.Spots(context.Background(), in)
+					if err != nil {
+						b.Fatalf("%s: %v", r.Name, err)
+					}
+					held = append(held, ss)
+					spots += len(ss)
+				}
+				if spots < n {
+					b.Fatalf("%d spots on %d declarations", spots, n)
+				}
+				runtime.GC()
+				runtime.ReadMemStats(&after)
+				kept = (float64(after.HeapAlloc) - float64(before.HeapAlloc)) / float64(len(in.Src))
+				runtime.KeepAlive(held)
+			}
+			b.ReportMetric(kept, "B/seed-byte")
 		})
 	}
 }

@@ -77,8 +77,13 @@ func (c *validateCmd) Run(tools *setup.Tools) error {
 					blind = append(blind, sd.Name+" ("+node+")")
 				}
 			}
-			for i, sp := range spots {
-				trials = append(trials, &trial{rel: r, seed: sd.Name, in: in, spot: sp, always: i == 0 || i == len(spots)-1})
+			// (one allocation for the trials of a seed: a seed of megabytes
+			// has millions of spots)
+			set := &trialSet{rel: r, seed: sd.Name, in: in, spots: spots}
+			ts := make([]trial, len(spots))
+			for i := range spots {
+				ts[i] = trial{trialSet: set, i: i, always: i == 0 || i == len(spots)-1}
+				trials = append(trials, &ts[i])
 			}
 		}
 		fmt.Printf("%-32s %5d spots on %d seeds, %d with spots", r.Name, total, len(s.Seeds), withSpots)
@@ -108,7 +113,7 @@ func (c *validateCmd) Run(tools *setup.Tools) error {
 	var probes []*probe
 	for _, t := range trials {
 		if t.probed() && t.fu != nil {
-			probes = append(probes, &probe{rel: t.rel.Name, seed: t.seed, spot: t.spot.Desc, line: t.spot.Line, in: t.in, followup: t.fu.Src})
+			probes = append(probes, &probe{rel: t.rel.Name, seed: t.seed, spot: t.spot().Desc, line: t.spot().Line, in: t.in, followup: t.fu.Src})
 		}
 	}
 	if !c.NoRun {
@@ -129,21 +134,30 @@ func (c *validateCmd) Run(tools *setup.Tools) error {
 // last of each seed: every spot of the shipped packs takes less.
 const validateBudget = 3 * time.Second
 
-// trial is the mutation of one spot that validate tries.
+// trialSet is what the trials of a relation on a seed share.
+type trialSet struct {
+	rel   *relation.Relation
+	seed  string
+	in    relation.Input
+	spots []relation.Spot
+}
+
+// trial is the mutation of one spot that validate tries: spots[i] of its
+// set.
 type trial struct {
-	rel    *relation.Relation
-	seed   string
-	in     relation.Input
-	spot   relation.Spot
+	*trialSet
+	i      int
 	always bool // the first or last spot of its seed: tried whatever the time
 	done   bool
 	fu     *relation.FollowUp
 	err    error
 }
 
+func (t *trial) spot() relation.Spot { return t.spots[t.i] }
+
 // probed reports whether the transpiler is run on the trial's follow-up
 // (unless --no-run): the first spot of each relation and seed.
-func (t *trial) probed() bool { return t.always && t.spot.Index == 0 }
+func (t *trial) probed() bool { return t.always && t.spot().Index == 0 }
 
 // mutateAll mutates at the spots of the trials, a few at a time: those
 // always tried, then the others in order until the deadline. It returns
@@ -167,7 +181,7 @@ func mutateAll(ctx context.Context, trials []*trial, deadline time.Time) (int, b
 			break
 		}
 		g.Go(func() error {
-			t.fu, t.err = t.rel.Mutate(ctx, t.in, t.spot, rand.New(rand.NewPCG(1, 2)))
+			t.fu, t.err = t.rel.Mutate(ctx, t.in, t.spot(), rand.New(rand.NewPCG(1, 2)))
 			if !t.probed() {
 				// (only the probes' follow-ups are run: keeping every
 				// follow-up, a copy of its seed, took gigabytes on a
@@ -211,7 +225,7 @@ func mutationProblems(trials []*trial) []string {
 			x.seeds[t.seed] = true
 			continue
 		}
-		x := &seen{at: len(problems), first: fmt.Sprintf("relation %s on %s at spot %d: %v", t.rel.Name, t.seed, t.spot.Index, t.err), seeds: map[string]bool{t.seed: true}}
+		x := &seen{at: len(problems), first: fmt.Sprintf("relation %s on %s at spot %d: %v", t.rel.Name, t.seed, t.spot().Index, t.err), seeds: map[string]bool{t.seed: true}}
 		byMsg[key] = x
 		order = append(order, x)
 		problems = append(problems, x.first)

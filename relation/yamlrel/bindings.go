@@ -35,7 +35,7 @@ type bindStep struct {
 var bindSteps = []bindStep{
 	{what: "the spot: .prev, .next, .region, .list, and the input's captures, .first, .last, .count, .decls, .tables", seen: atSpot,
 		shape: func(r *rel, s *shape, _ *resolving) { r.spotShape(globalShape(r.d, s)) },
-		eval:  func(b *binding) error { b.data = b.s.data(); return nil }},
+		eval:  func(b *binding) error { b.data = b.r.data(b.m, b.s); return nil }},
 	{what: ".input", seen: atSpot,
 		shape: func(_ *rel, s *shape, _ *resolving) { s.set("input", mapOf("key of .input", "name", "stem", "text")) },
 		eval:  func(b *binding) error { b.data["input"] = inputData(b.in.Name, b.m.src); return nil }},
@@ -51,7 +51,7 @@ var bindSteps = []bindStep{
 				rs.bindLets(s, ls.lets, true)
 			}
 		},
-		eval: func(b *binding) error { return b.lets(b.s.lets) }},
+		eval: func(b *binding) error { return b.lets(b.s.lets()) }},
 	{what: "the fresh names and fresh lists", seen: atMutation,
 		shape: func(r *rel, s *shape, _ *resolving) {
 			for _, f := range r.fresh {

@@ -22,7 +22,10 @@ import (
 type derived struct {
 	name  string
 	forms []func(string) string
-	files []*tmpl // except (locality) or files (order, analogy)
+	// formsKey names the forms: the derived checks with the same forms
+	// share what they read of an input (derivedMemo).
+	formsKey string
+	files    []*tmpl // except (locality) or files (order, analogy)
 }
 
 // newDerived compiles what a derived check of the kind what has besides
@@ -38,6 +41,7 @@ func newDerived(u *unit, what string, name *String, forms, files []String) (*der
 			fn, _ := namecase.Form(f)
 			d.forms = append(d.forms, fn)
 		}
+		d.formsKey = "*"
 	}
 	for _, f := range forms {
 		fn, ok := namecase.Form(f.Value)
@@ -45,6 +49,7 @@ func newDerived(u *unit, what string, name *String, forms, files []String) (*der
 			return nil, f.At("unknown name form %q (want one of %s)", f.Value, strings.Join(namecase.Names(), ", "))
 		}
 		d.forms = append(d.forms, fn)
+		d.formsKey += f.Value + ","
 	}
 	var err error
 	d.files, err = u.templates(files)
@@ -66,9 +71,10 @@ func (d *derived) name1(s string) oracle.Name {
 	return oracle.NewName(forms)
 }
 
-// derivedMemo is what the derived checks of one check share over the test
-// cases of an input: the names it declares, and those names with their
-// shadows found. The checkers only read them.
+// derivedMemo is what the derived checks of the same forms share over the
+// test cases of an input: the names it declares, and those names with
+// their shadows found. The checkers only read them. (One for each check
+// of every relation made them anew: hundreds of MB on a seed of 1 MiB.)
 type derivedMemo struct {
 	mu     sync.Mutex
 	others []oracle.Name
@@ -79,13 +85,13 @@ func (d *derived) memo(mu *Mutation) *derivedMemo {
 	m := mu.m
 	m.foundMu.Lock()
 	defer m.foundMu.Unlock()
-	dm := m.derived[d]
+	dm := m.derived[d.formsKey]
 	if dm == nil {
 		if m.derived == nil {
-			m.derived = map[*derived]*derivedMemo{}
+			m.derived = map[string]*derivedMemo{}
 		}
 		dm = &derivedMemo{others: d.declared(mu), names: map[string]oracle.Name{}}
-		m.derived[d] = dm
+		m.derived[d.formsKey] = dm
 	}
 	return dm
 }

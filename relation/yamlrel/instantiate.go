@@ -61,9 +61,9 @@ type model struct {
 	// one spot after another, and finding the spots is the costly part.
 	foundMu sync.Mutex
 	found   map[foundKey]foundSpots
-	// derived memoises, per derived check, the names the input declares
-	// (under foundMu).
-	derived map[*derived]*derivedMemo
+	// derived memoises, per forms of derived checks (derived.formsKey),
+	// the names the input declares (under foundMu).
+	derived map[string]*derivedMemo
 	// global is what every spot's data holds of the declarations: made
 	// once (globals).
 	globalOnce sync.Once
@@ -82,6 +82,9 @@ type regionInst struct {
 	// once (scopeOf).
 	scopeOnce sync.Once
 	scope     *scope
+	// places are its boundary spots, made once (placesOf).
+	placesOnce sync.Once
+	places     []*spot
 }
 
 // decl is one declaration: a line that a kind's pattern matches.
@@ -116,6 +119,10 @@ func (d *decl) key() string {
 // parse returns the model of src, from a small cache: the engine mutates
 // the same seeds over and over, and a model is never changed once built.
 func (ms *models) parse(ctx context.Context, src []byte) *model {
+	if len(src) > MaxSeed {
+		// (refused before it is parsed: not kept, made again when asked)
+		return &model{err: &seedTooLarge{size: len(src)}}
+	}
 	ms.cacheMu.Lock()
 	m, ok := ms.cache[string(src)]
 	ms.cacheMu.Unlock()
@@ -139,6 +146,25 @@ func (ms *models) parse(ctx context.Context, src []byte) *model {
 }
 
 const modelCacheSize = 512
+
+// MaxSeed is the size of the largest seed the relations read: what they
+// keep of a seed (its syntax tree, its declarations and their
+// attributes, the spots of every relation) takes up to about 300 bytes a
+// seed byte, and a mutation's checks more while they run, so that a seed
+// of 4 MiB costs a gigabyte or more, one of 16 MiB (the limit of an input
+// file) ran out of memory. A larger seed is refused, before it is parsed,
+// by every relation, which so skips it (docs/campaigns.md).
+const MaxSeed = 4 << 20
+
+// seedTooLarge is the error of a seed over MaxSeed.
+type seedTooLarge struct {
+	name string
+	size int
+}
+
+func (e *seedTooLarge) Error() string {
+	return fmt.Sprintf("%s: %d bytes, over the %d MiB limit of a seed the relations read (split it into seeds of fewer declarations)", e.name, e.size, MaxSeed>>20)
+}
 
 func (ms *models) build(ctx context.Context, src []byte) *model {
 	d := ms.d
@@ -291,18 +317,20 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\
 // text of its line, its index within its region instance, the named groups
 // of that instance's from line (region), and every named group of its
 // kind's pattern (empty when the group did not take part).
-func itemMap(m *model, inst *regionInst, dc *decl, index int) map[string]any {
-	groups := map[string]any{}
-	for k, v := range inst.groups {
-		groups[k] = v
-	}
-	it := map[string]any{"kind": dc.kind.name, "name": dc.key(), "names": dc.names, "line": dc.line + 1, "text": dc.lineText(m), "index": index, "region": groups}
+//
+// The items of an instance share their region map, and the items without
+// names or leading comments one empty list (never written to): a map or
+// a list for each of thousands of declarations was a third of a seed's
+// model.
+func itemMap(m *model, region map[string]any, dc *decl, index int) map[string]any {
+	it := make(map[string]any, 8+len(dc.kind.groupNames())+len(dc.kind.lets))
+	it["kind"], it["name"], it["names"], it["line"], it["text"], it["index"], it["region"] = dc.kind.name, dc.key(), dc.names, dc.line+1, dc.lineText(m), index, region
 	if dc.names == nil {
-		it["names"] = []string{}
+		it["names"] = noNames
 	}
 	it["leading"] = dc.leading
 	if dc.leading == nil {
-		it["leading"] = []string{}
+		it["leading"] = noNames
 	}
 	for _, g := range dc.kind.groupNames() {
 		if g == "" {
@@ -325,8 +353,12 @@ func (ms *models) finish(ctx context.Context, m *model) {
 	}
 	for _, rname := range sortedKeys(m.regions) {
 		for _, inst := range m.regions[rname] {
+			region := make(map[string]any, len(inst.groups))
+			for k, v := range inst.groups {
+				region[k] = v
+			}
 			for i, dc := range inst.items {
-				dc.item = itemMap(m, inst, dc, i)
+				dc.item = itemMap(m, region, dc, i)
 			}
 		}
 	}

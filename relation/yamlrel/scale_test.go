@@ -367,3 +367,38 @@ func TestReadsSpot(t *testing.T) {
 		}
 	}
 }
+
+// TestSeedLimit: a seed over MaxSeed is refused by every relation before it
+// is parsed (a seed of 16 MiB took gigabytes), with its name and the limit;
+// the relations go on reading the seeds below it.
+func TestSeedLimit(t *testing.T) {
+	rels, err := Load(grammarFS(grammarRelYAML, enumGrammar), "pack/rels/rel.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var src bytes.Buffer
+	for i := 0; src.Len() <= MaxSeed; i++ {
+		fmt.Fprintf(&src, "enum E%d { Red, Green }\n", i)
+	}
+	big := relation.Input{Name: "big.enums", Src: src.Bytes()}
+	want := fmt.Sprintf("big.enums: %d bytes, over the 4 MiB limit of a seed the relations read", src.Len())
+	ctx := context.Background()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err = rels[0].Spots(ctx, big)
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("Spots of a seed of %d bytes: %v, want %q", src.Len(), err, want)
+	}
+	// (a parse of the seed allocates hundreds of megabytes)
+	if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 && !raceOn {
+		t.Errorf("refusing the seed allocated %d bytes: it was read", got)
+	}
+	if _, err := rels[0].Mutate(ctx, big, relation.Spot{}, rand.New(rand.NewPCG(1, 2))); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Mutate on the seed: %v, want %q", err, want)
+	}
+	small := relation.Input{Name: "small.enums", Src: src.Bytes()[:strings.Index(src.String(), "\n")+1]}
+	if ss, err := rels[0].Spots(ctx, small); err != nil || len(ss) != 3 {
+		t.Errorf("Spots of %q: %d spots, %v; want 3", small.Src, len(ss), err)
+	}
+}

@@ -19,19 +19,77 @@ import (
 // named groups of its from pattern, which therefore may not use them.
 var scopeKeys = []string{"items", "index", "before", "after", "names", "first", "last", "count", "line"}
 
-// spot is a spot with everything Mutate needs.
+// spot is a spot with everything Mutate needs. The spots of a region
+// instance's boundaries are the same for every relation on it (but for
+// their index among the relation's spots, which Spots sets): they are made
+// once per model (regionInst.placesOf) and shared, so that a seed of many
+// declarations holds each of them once, not once per relation. A spot
+// keeps no closure: what it inserts and what templates see of it follow
+// from its fields (text, data).
 type spot struct {
 	relation.Spot
-	offset int // where the insertion goes in the input
-	end    int // for a spot of a tree region: the inserted text replaces offset to end
-	text   func(ins string) string
+	offset int         // where the insertion goes in the input
+	end    int         // for a spot of a tree region: the inserted text replaces offset to end
 	inst   *regionInst // the region instance of a spot of a tree region
 	tree   syntax.Spot // and its spot in the list
 	// group is the region instance of a boundary spot: its spots share
 	// the spots conditions that read nothing of a spot (rel.perList).
 	group *regionInst
-	data  func() map[string]any // the spot's template data, built on demand
-	lets  []let
+	b     int // a boundary spot's place among group's items: how many are before it
+	// a list spot: the declaration whose list it is in, its gap (0 before
+	// the first element) and the relation's list it is a spot of
+	dc *decl
+	g  int
+	ls *listSpot
+}
+
+// text is what the mutation inserts at the spot for ins, the rendered
+// insert.
+func (s *spot) text(ins string) string {
+	switch {
+	case s.tree.List != nil:
+		// the layout is the list's: on its line, or an element a line
+		return s.tree.Insert(ins).Text
+	case s.ls == nil: // a boundary of a line region
+		return ins + "\n"
+	case len(s.dc.names) == 0:
+		return ins
+	case s.g == 0:
+		return ins + s.ls.join
+	}
+	return s.ls.join + ins
+}
+
+// lets are the lets of the spot's list (list spots).
+func (s *spot) lets() []let {
+	if s.ls == nil {
+		return nil
+	}
+	return s.ls.lets
+}
+
+// data is the spot's template data, a fresh map at each call.
+func (r *rel) data(m *model, s *spot) map[string]any {
+	if s.ls == nil {
+		return r.boundaryData(m, s.group, s.b)
+	}
+	dc, n := s.dc, len(s.dc.names)
+	before, after := "", ""
+	if s.g > 0 {
+		before = dc.names[s.g-1]
+	}
+	if s.g < n {
+		after = dc.names[s.g]
+	}
+	list := map[string]any{"before": before, "after": after, "count": n, "names": dc.names, "kind": s.ls.kind.name, "index": s.g}
+	for k, v := range dc.groups {
+		if _, taken := list[k]; !taken {
+			list[k] = v
+		}
+	}
+	data := r.globalData(m)
+	data["list"] = list
+	return data
 }
 
 func (r *rel) spots(ctx context.Context, in relation.Input) ([]relation.Spot, error) {
@@ -43,6 +101,7 @@ func (r *rel) spots(ctx context.Context, in relation.Input) ([]relation.Spot, er
 	out := make([]relation.Spot, len(ss))
 	for i, s := range ss {
 		out[i] = s.Spot
+		out[i].Index = i
 	}
 	return out, nil
 }
@@ -103,8 +162,6 @@ func (r *rel) findAll(ctx context.Context, m *model, in relation.Input) ([]*spot
 		if !ok {
 			return
 		}
-		s.Index = len(out)
-		s.Line, s.Col = position(m, s.offset)
 		out = append(out, s)
 	}
 	if r.boundaries != nil {
@@ -116,7 +173,8 @@ func (r *rel) findAll(ctx context.Context, m *model, in relation.Input) ([]*spot
 			r.boundarySpots(m, inst, add)
 		}
 	}
-	for _, ls := range r.lists {
+	for i := range r.lists {
+		ls := &r.lists[i]
 		for _, dc := range m.decls[ls.kind.name] {
 			r.listSpots(m, ls, dc, add)
 		}
@@ -127,32 +185,74 @@ func (r *rel) findAll(ctx context.Context, m *model, in relation.Input) ([]*spot
 // boundarySpots are the spots of a region instance: its start, before each
 // declaration but the first, and after the last one.
 func (r *rel) boundarySpots(m *model, inst *regionInst, add func(*spot)) {
-	n := len(inst.items)
-	for b := 0; b <= n; b++ {
-		var off int
-		var desc string
-		switch {
-		case b == 0:
-			off = lineEnd(m, inst.from)
-			desc = "start of " + r.boundaries.name
-		default:
-			off = lineEnd(m, inst.items[b-1].end)
-			it := inst.items[b-1]
-			desc = fmt.Sprintf("after %s %s", it.kind.name, it.key())
-		}
-		if b == n && n > 0 {
-			desc += " (end of " + r.boundaries.name + ")"
-		}
-		s := &spot{offset: off, group: inst, data: func() map[string]any { return r.boundaryData(m, inst, b) }}
-		s.Desc, s.Kind = desc, r.boundaries.name
-		s.text = func(ins string) string { return ins + "\n" }
+	for _, s := range inst.placesOf(m, r.boundaries.name) {
 		add(s)
 	}
 }
 
+// placesOf returns the boundary spots of the instance of region rname,
+// made on first use and shared by the relations on it: for a tree region
+// the spots of its list (syntax.Spot), else its start, before each
+// declaration but the first, and after the last one.
+func (inst *regionInst) placesOf(m *model, rname string) []*spot {
+	inst.placesOnce.Do(func() {
+		if inst.list != nil {
+			inst.places = treePlaces(m, inst, rname)
+			return
+		}
+		n := len(inst.items)
+		inst.places = make([]*spot, n+1)
+		all := make([]spot, n+1) // (one allocation for the instance's spots)
+		for b := 0; b <= n; b++ {
+			var off int
+			var desc string
+			switch {
+			case b == 0:
+				off = lineEnd(m, inst.from)
+				desc = "start of " + rname
+			default:
+				off = lineEnd(m, inst.items[b-1].end)
+				it := inst.items[b-1]
+				desc = fmt.Sprintf("after %s %s", it.kind.name, it.key())
+			}
+			if b == n && n > 0 {
+				desc += " (end of " + rname + ")"
+			}
+			s := &all[b]
+			s.offset, s.group, s.b = off, inst, b
+			s.Desc, s.Kind = desc, rname
+			s.Line, s.Col = position(m, off)
+			inst.places[b] = s
+		}
+	})
+	return inst.places
+}
+
+// treePlaces are the spots of a tree region's instance: before its first
+// member, between two, after the last; the inserted text takes its layout
+// from the list (syntax.Spot.Insert).
+func treePlaces(m *model, inst *regionInst, rname string) []*spot {
+	sps := inst.list.Spots()
+	out := make([]*spot, len(sps))
+	all := make([]spot, len(sps))
+	b := 0 // the items before the spot (the spots come in order)
+	for i, sp := range sps {
+		for b < len(inst.member) && inst.member[b] < sp.Index {
+			b++
+		}
+		e := sp.Insert("")
+		s := &all[i]
+		s.offset, s.end, s.inst, s.tree, s.group, s.b = e.Start, e.End, inst, sp, inst, b
+		s.Desc, s.Kind = sp.Desc, rname
+		s.Line, s.Col = position(m, s.offset)
+		out[i] = s
+	}
+	return out
+}
+
 // listSpots are the gaps of the list of a declaration: before the first
 // element, between two, after the last.
-func (r *rel) listSpots(m *model, ls listSpot, dc *decl, add func(*spot)) {
+func (r *rel) listSpots(m *model, ls *listSpot, dc *decl, add func(*spot)) {
 	n := len(dc.names)
 	var tl *syntax.List // the list in the syntax tree, for a declaration of a tree region
 	var tspots []syntax.Spot
@@ -162,8 +262,10 @@ func (r *rel) listSpots(m *model, ls listSpot, dc *decl, add func(*spot)) {
 		}
 		tspots = tl.Spots()
 	}
+	all := make([]spot, n+1)
 	for g := 0; g <= n; g++ {
-		s := &spot{lets: ls.lets}
+		s := &all[g]
+		s.dc, s.g, s.ls = dc, g, ls
 		s.Kind = ls.kind.name
 		before, after := "", ""
 		if g > 0 {
@@ -173,27 +275,21 @@ func (r *rel) listSpots(m *model, ls listSpot, dc *decl, add func(*spot)) {
 			after = dc.names[g]
 		}
 		where := fmt.Sprintf("%s list of line %d", ls.kind.name, dc.line+1)
-		join := ls.join
 		switch {
 		case tl != nil:
-			// the layout is the list's: on its line, or an element a line
 			sp := tspots[g]
 			e := sp.Insert("")
 			s.offset, s.end, s.tree = e.Start, e.End, sp
-			s.text = func(ins string) string { return sp.Insert(ins).Text }
 			where = ls.kind.name + " list" // whatever its lines
 			if dc.name != "" {
 				where += " of " + dc.name
 			}
 		case n == 0:
 			s.offset = dc.listBeg
-			s.text = func(ins string) string { return ins }
 		case g == 0:
 			s.offset = dc.elems[0][0]
-			s.text = func(ins string) string { return ins + join }
 		default:
 			s.offset = dc.elems[g-1][1]
-			s.text = func(ins string) string { return join + ins }
 		}
 		switch {
 		case before != "" && after != "":
@@ -203,17 +299,7 @@ func (r *rel) listSpots(m *model, ls listSpot, dc *decl, add func(*spot)) {
 		default:
 			s.Desc = fmt.Sprintf("%s, after %s", where, before)
 		}
-		list := map[string]any{"before": before, "after": after, "count": n, "names": dc.names, "kind": ls.kind.name, "index": g}
-		for k, v := range dc.groups {
-			if _, taken := list[k]; !taken {
-				list[k] = v
-			}
-		}
-		s.data = func() map[string]any {
-			data := r.globalData(m)
-			data["list"] = list
-			return data
-		}
+		s.Line, s.Col = position(m, s.offset)
 		add(s)
 	}
 }
@@ -323,33 +409,46 @@ type scope struct {
 	at                        map[string][]int
 }
 
-// scopeOf returns the scope of the instance, made on first use: the
-// spots of an instance share it.
+// scopeOf returns the scope of the instance: made on first use and kept
+// for an instance of many declarations, whose spots share it; made again
+// at each use for one of a few, which costs less than keeping it (a seed
+// of thousands of small instances, a struct's fields, kept kilobytes for
+// each).
 func (inst *regionInst) scopeOf(d *defs) *scope {
-	inst.scopeOnce.Do(func() {
-		sc := &scope{items: make([]map[string]any, len(inst.items)),
-			names: map[string]any{}, first: map[string]any{}, last: map[string]any{}, count: map[string]any{}, at: map[string][]int{}}
-		for i, dc := range inst.items {
-			sc.items[i] = dc.item
-		}
-		wholeList(sc.items) // (.region.before and .region.after are its parts)
-		for _, kn := range d.kindList {
-			sc.names[kn], sc.first[kn], sc.last[kn], sc.count[kn] = []string{}, "", "", 0
-		}
-		for i, dc := range inst.items {
-			kn := dc.kind.name
-			ns := append(sc.names[kn].([]string), dc.key())
-			sc.names[kn] = ns
-			if len(ns) == 1 {
-				sc.first[kn] = dc.firstKey()
-			}
-			sc.last[kn] = dc.key()
-			sc.count[kn] = len(ns)
-			sc.at[kn] = append(sc.at[kn], i)
-		}
-		inst.scope = sc
-	})
+	if len(inst.items) < memoMin {
+		return inst.makeScope(d)
+	}
+	inst.scopeOnce.Do(func() { inst.scope = inst.makeScope(d) })
 	return inst.scope
+}
+
+// noNames is the names of a kind without a declaration in a scope: one
+// value for all of them (never written to: a name is appended to a copy).
+var noNames any = []string{}
+
+func (inst *regionInst) makeScope(d *defs) *scope {
+	sc := &scope{items: make([]map[string]any, len(inst.items)),
+		names: make(map[string]any, len(d.kindList)), first: make(map[string]any, len(d.kindList)),
+		last: make(map[string]any, len(d.kindList)), count: make(map[string]any, len(d.kindList)), at: map[string][]int{}}
+	for i, dc := range inst.items {
+		sc.items[i] = dc.item
+	}
+	wholeList(sc.items) // (.region.before and .region.after are its parts)
+	for _, kn := range d.kindList {
+		sc.names[kn], sc.first[kn], sc.last[kn], sc.count[kn] = noNames, "", "", 0
+	}
+	for i, dc := range inst.items {
+		kn := dc.kind.name
+		ns := append(sc.names[kn].([]string), dc.key())
+		sc.names[kn] = ns
+		if len(ns) == 1 {
+			sc.first[kn] = dc.firstKey()
+		}
+		sc.last[kn] = dc.key()
+		sc.count[kn] = len(ns)
+		sc.at[kn] = append(sc.at[kn], i)
+	}
+	return sc
 }
 
 // position is the line and column (1-based, counting bytes) of offset off
@@ -434,30 +533,25 @@ type foundSpots struct {
 	err   error
 }
 
-// treeSpots are the spots of a tree region's instance: before its first
-// member, between two, after the last; the inserted text takes its layout
-// from the list (syntax.Spot.Insert).
+// treeSpots are the spots of a tree region's instance (placesOf) where
+// the relation has something to insert.
 func (r *rel) treeSpots(m *model, inst *regionInst, add func(*spot)) {
-	b := 0 // the items before the spot (the spots come in order)
-	for _, sp := range inst.list.Spots() {
-		for b < len(inst.member) && inst.member[b] < sp.Index {
-			b++
-		}
-		e := sp.Insert("")
-		s := &spot{offset: e.Start, end: e.End, inst: inst, tree: sp, group: inst}
+	for _, s := range inst.placesOf(m, r.boundaries.name) {
 		if r.clone != nil && r.clone.source(s) == nil {
 			continue // nothing to copy there: no spot
 		}
-		s.Desc, s.Kind = sp.Desc, r.boundaries.name
-		s.text = func(ins string) string { return sp.Insert(ins).Text }
-		b := b // (each spot's own)
-		s.data = func() map[string]any { return r.boundaryData(m, inst, b) }
 		add(s)
 	}
 }
 
-// named gives a parse error of an input the input's name.
+// named gives a parse error of an input, or its refusal, the input's
+// name.
 func named(err error, name string) error {
+	if big, ok := err.(*seedTooLarge); ok {
+		c := *big
+		c.name = name
+		return &c
+	}
 	var se *syntax.Error
 	if errors.As(err, &se) {
 		c := *se
