@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/relation/semrel"
 )
 
 // TestTypeScriptExhaustiveEnums: an enum that keys a Record or a mapped
@@ -43,36 +44,51 @@ export enum Free { A, B }
 		t.Fatal(err)
 	}
 	for _, cfg := range []string{"mcpt.yaml", "derived.yaml"} {
-		// Without the transpiler: spots need no compiler, so this runs
-		// without tsc installed.
-		s, err := setup.Load(filepath.Join(tsDir, cfg), setup.Options{SeedFiles: []string{file}, Skip: setup.SkipTranspiler, NoRelease: true, Tools: &setup.Tools{Parsers: tsParsers}})
-		if err != nil {
-			t.Fatal(err)
-		}
 		free := 0
-		for _, r := range s.Relations {
-			if !strings.HasPrefix(r.Name, "add-enum-member") {
-				continue
-			}
-			// the pack's relations read the release (the one package.json
-			// pins), which the version command is not run to tell
-			ss, err := r.Spots(context.Background(), relation.Input{Name: "exhaustive.ts", Src: []byte(seed), Release: "5.9.3"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, sp := range ss {
-				for _, e := range []string{"Level", "Shape", "Mode"} {
-					if strings.Contains(sp.Desc, "of "+e+",") {
-						t.Errorf("%s: a spot in an exhaustive enum: %s", r.Name, sp.Desc)
-					}
+		for _, sp := range tsSpots(t, cfg, file, seed, "add-enum-member") {
+			for _, e := range []string{"Level", "Shape", "Mode"} {
+				if strings.Contains(sp.Desc, "of "+e+",") {
+					t.Errorf("%s: a spot in an exhaustive enum: %s", sp.Relation, sp.Desc)
 				}
-				if strings.Contains(sp.Desc, "of Free") {
-					free++
-				}
+			}
+			if strings.Contains(sp.Desc, "of Free") {
+				free++
 			}
 		}
 		if free == 0 {
 			t.Errorf("%s: no spot in enum Free", cfg)
 		}
 	}
+}
+
+// relSpot is a spot of a relation, named.
+type relSpot struct {
+	relation.Spot
+	Relation string
+}
+
+// tsSpots lists the spots of the TypeScript pack's configuration cfg on
+// the seed file (whose text is seed) of the relations whose names contain
+// part, without running tsc: the relations read the release that
+// package.json pins, which the version command is not run to tell.
+func tsSpots(t *testing.T, cfg, file, seed, part string) []relSpot {
+	t.Helper()
+	s, err := setup.Load(filepath.Join(tsDir, cfg), setup.Options{SeedFiles: []string{file}, Skip: setup.SkipTranspiler, NoRelease: true, Tools: &setup.Tools{CheckerKinds: semrel.Kinds, Parsers: tsParsers}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []relSpot
+	for _, r := range s.Relations {
+		if !strings.Contains(r.Name, part) {
+			continue
+		}
+		ss, err := r.Spots(context.Background(), relation.Input{Name: filepath.Base(file), Src: []byte(seed), Release: "5.9.3"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sp := range ss {
+			out = append(out, relSpot{sp, r.Name})
+		}
+	}
+	return out
 }

@@ -1,15 +1,10 @@
 package examples_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/mcpt-tool/mcpt/internal/setup"
-	"github.com/mcpt-tool/mcpt/relation"
-	"github.com/mcpt-tool/mcpt/relation/semrel"
 )
 
 // TestTypeScriptIndexedTypes: the relations that add a member to an
@@ -32,32 +27,19 @@ export type Options = { first: number; second?: string };
 		t.Fatal(err)
 	}
 	for _, cfg := range []string{"mcpt.yaml", "derived.yaml", "derived.semantic.yaml"} {
-		s, err := setup.Load(filepath.Join(tsDir, cfg), setup.Options{SeedFiles: []string{file}, Skip: setup.SkipTranspiler, NoRelease: true, Tools: &setup.Tools{CheckerKinds: semrel.Kinds, Parsers: tsParsers}})
-		if err != nil {
-			t.Fatal(err)
-		}
 		var options, literal int
-		for _, r := range s.Relations {
-			if !strings.Contains(r.Name, "member") {
-				continue
+		for _, sp := range tsSpots(t, cfg, file, seed, "member") {
+			t.Logf("%s: %s", cfg, sp.Desc)
+			for _, e := range []string{"Table", "Mixed", "Flags"} {
+				if strings.Contains(sp.Desc, e) {
+					t.Errorf("%s: a spot in an object type with an index signature or a mapped type: %s", cfg, sp.Desc)
+				}
 			}
-			ss, err := r.Spots(context.Background(), relation.Input{Name: "indexed.ts", Src: []byte(seed), Release: "5.9.3"})
-			if err != nil {
-				t.Fatal(err)
+			if strings.Contains(sp.Desc, "Options") {
+				options++
 			}
-			for _, sp := range ss {
-				t.Logf("%s: %s", cfg, sp.Desc)
-				for _, e := range []string{"Table", "Mixed", "Flags"} {
-					if strings.Contains(sp.Desc, e) {
-						t.Errorf("%s: a spot in an object type with an index signature or a mapped type: %s", cfg, sp.Desc)
-					}
-				}
-				if strings.Contains(sp.Desc, "Options") {
-					options++
-				}
-				if strings.Contains(sp.Desc, "Literal") {
-					literal++
-				}
+			if strings.Contains(sp.Desc, "Literal") {
+				literal++
 			}
 		}
 		if options == 0 && cfg != "derived.semantic.yaml" {

@@ -416,17 +416,7 @@ func TestJUnit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteJUnit(dir, r); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(filepath.Join(dir, JUnitXML))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc xSuites
-	if err := xml.Unmarshal(data, &doc); err != nil {
-		t.Fatalf("junit.xml does not parse: %v", err)
-	}
+	doc := junitOf(t, dir, r)
 	var names []string
 	for _, s := range doc.Suites {
 		names = append(names, s.Name)
@@ -495,14 +485,7 @@ func TestJUnitWithoutCases(t *testing.T) {
 	r := loadFixture(t)
 	r.Cases = nil
 	dir := copyFixture(t)
-	if err := WriteJUnit(dir, r); err != nil {
-		t.Fatal(err)
-	}
-	data, _ := os.ReadFile(filepath.Join(dir, JUnitXML))
-	var doc xSuites
-	if err := xml.Unmarshal(data, &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc := junitOf(t, dir, r)
 	if doc.Failures != 5 || doc.Tests != 5 || len(doc.Suites) != 5 {
 		t.Errorf("tests=%d failures=%d suites=%d, want 5, 5, 5", doc.Tests, doc.Failures, len(doc.Suites))
 	}
@@ -514,14 +497,7 @@ func TestJUnitInvalidCharacters(t *testing.T) {
 	r.Findings[0].Diff = "+\x00\x1b[31mred\x1b[0m\n"
 	r.Findings[0].Message = "bad \x07 bell"
 	dir := copyFixture(t)
-	if err := WriteJUnit(dir, r); err != nil {
-		t.Fatal(err)
-	}
-	data, _ := os.ReadFile(filepath.Join(dir, JUnitXML))
-	var doc xSuites
-	if err := xml.Unmarshal(data, &doc); err != nil {
-		t.Errorf("junit.xml with control characters does not parse: %v", err)
-	}
+	junitOf(t, dir, r)
 }
 
 // TestHTMLReducedAndBaseCrash: a bundle mcpt reduce wrote beside a finding's
@@ -774,17 +750,7 @@ func TestJUnitCounted(t *testing.T) {
 		f.Strip()
 		r.Findings = append(r.Findings, f)
 	}
-	if err := WriteJUnit(dir, r); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(filepath.Join(dir, JUnitXML))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc xSuites
-	if err := xml.Unmarshal(data, &doc); err != nil {
-		t.Fatalf("junit.xml does not parse: %v", err)
-	}
+	doc := junitOf(t, dir, r)
 	text := ""
 	for _, s := range doc.Suites {
 		for _, c := range s.Cases {
@@ -803,4 +769,22 @@ func TestJUnitCounted(t *testing.T) {
 	if !strings.Contains(text, "repro: mcpt repro mcpt-out/findings/c000097-augment-enumeration") || strings.Count(text, ex.Message) != 1 {
 		t.Errorf("the bundled finding's lines:\n%s", text)
 	}
+}
+
+// junitOf writes r's junit.xml into dir and returns it parsed; a file
+// that does not parse fails the test.
+func junitOf(t *testing.T, dir string, r *result.Report) xSuites {
+	t.Helper()
+	if err := WriteJUnit(dir, r); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, JUnitXML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc xSuites
+	if err := xml.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("junit.xml does not parse: %v", err)
+	}
+	return doc
 }
