@@ -37,15 +37,7 @@ var bigSeeds = []struct {
 func BenchmarkPackSpots(b *testing.B) {
 	for _, p := range bigSeeds {
 		b.Run(p.pack, func(b *testing.B) {
-			var files []string
-			for _, pat := range p.relations {
-				fs, _ := filepath.Glob(pat)
-				files = append(files, fs...)
-			}
-			if len(files) == 0 {
-				b.Fatalf("no relation files for %s", p.pack)
-			}
-			rels := loadRelationSets(b, files)
+			rels := packRelations(b, p.pack, p.relations)
 			for _, n := range []int{1000, 5000, 50000} {
 				b.Run(fmt.Sprint(n), func(b *testing.B) {
 					var src bytes.Buffer
@@ -100,12 +92,7 @@ var packSeeds = append([]struct {
 func BenchmarkPackMemory(b *testing.B) {
 	for _, p := range packSeeds {
 		b.Run(p.pack, func(b *testing.B) {
-			var files []string
-			for _, pat := range p.relations {
-				fs, _ := filepath.Glob(pat)
-				files = append(files, fs...)
-			}
-			rels := loadRelationSets(b, files)
+			rels := packRelations(b, p.pack, p.relations)
 			n := 2000
 			if p.pack == "flatbuffers" {
 				n = 500 // (2,000 take minutes: see packSeeds)
@@ -145,4 +132,19 @@ func BenchmarkPackMemory(b *testing.B) {
 			b.ReportMetric(kept, "B/seed-byte")
 		})
 	}
+}
+
+// packRelations loads the relation files that the patterns of a pack
+// match; none is an error.
+func packRelations(b *testing.B, pack string, patterns []string) []*relation.Relation {
+	b.Helper()
+	var files []string
+	for _, pat := range patterns {
+		fs, _ := filepath.Glob(pat)
+		files = append(files, fs...)
+	}
+	if len(files) == 0 {
+		b.Fatalf("no relation files for %s", pack)
+	}
+	return loadRelationSets(b, files)
 }
