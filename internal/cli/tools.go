@@ -50,6 +50,7 @@ func (c *validateCmd) Run(tools *setup.Tools) error {
 	flags := underFlags(s)
 	tester := &engine.Tester{Release: s.Release}
 	var problems []string
+	var failed seedFailures
 	var trials []*trial
 	for _, r := range s.Relations {
 		total, withSpots := 0, 0
@@ -64,7 +65,7 @@ func (c *validateCmd) Run(tools *setup.Tools) error {
 				return errInterrupted
 			}
 			if err != nil {
-				problems = append(problems, fmt.Sprintf("relation %s on %s: %v", r.Name, sd.Name, err))
+				failed.add(r.Name, sd.Name, err)
 				continue
 			}
 			total += len(spots)
@@ -72,7 +73,7 @@ func (c *validateCmd) Run(tools *setup.Tools) error {
 				withSpots++
 			} else if r.Holds != nil {
 				if node, err := r.Holds(ctx, in); err != nil {
-					problems = append(problems, fmt.Sprintf("relation %s on %s: %v", r.Name, sd.Name, err))
+					failed.add(r.Name, sd.Name, err)
 				} else if node != "" {
 					blind = append(blind, sd.Name+" ("+node+")")
 				}
@@ -100,6 +101,7 @@ func (c *validateCmd) Run(tools *setup.Tools) error {
 			fmt.Fprintf(os.Stderr, "mcpt: warning: relation %s has no spot on any seed: it makes no test case on these seeds\n", r.Name)
 		}
 	}
+	problems = append(problems, failed.lines(len(s.Relations))...)
 	tried, all := mutateAll(ctx, trials, time.Now().Add(validateBudget))
 	if ctx.Err() != nil {
 		return errInterrupted
@@ -495,4 +497,46 @@ func (c *relationsCmd) Run(tools *setup.Tools) error {
 func firstLine(b []byte) string {
 	s, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
 	return s
+}
+
+// seedFailures are the relations that failed on a seed, by seed and
+// message: a seed every relation refuses (too large, unreadable) is named
+// once, with the relations, not once per relation.
+type seedFailures struct {
+	order []string            // seed and message, in the order first seen
+	rels  map[string][]string // their relations
+	seed  map[string]string
+	msg   map[string]string
+}
+
+func (f *seedFailures) add(rel, seed string, err error) {
+	k := seed + "\x00" + err.Error()
+	if f.rels == nil {
+		f.rels, f.seed, f.msg = map[string][]string{}, map[string]string{}, map[string]string{}
+	}
+	if _, ok := f.rels[k]; !ok {
+		f.order = append(f.order, k)
+		f.seed[k], f.msg[k] = seed, err.Error()
+	}
+	if rs := f.rels[k]; len(rs) == 0 || rs[len(rs)-1] != rel {
+		f.rels[k] = append(rs, rel)
+	}
+}
+
+// lines say, for each seed and message, which relations failed: "every
+// relation" when all of the n did.
+func (f *seedFailures) lines(n int) []string {
+	var out []string
+	for _, k := range f.order {
+		rs := f.rels[k]
+		who := "relation " + rs[0]
+		switch {
+		case len(rs) == n && n > 1:
+			who = fmt.Sprintf("every relation (%d)", n)
+		case len(rs) > 1:
+			who = "relations " + strings.Join(rs, ", ")
+		}
+		out = append(out, fmt.Sprintf("%s on %s: %s", who, f.seed[k], f.msg[k]))
+	}
+	return out
 }
