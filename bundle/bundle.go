@@ -32,8 +32,8 @@ const (
 	FindingFile  = "finding.json" // the finding with all its evidence (expected and actual as edits of followup-out/, see result.Evidence)
 	BaseDir      = "base"         // the base input, under the seed's base name
 	FollowUpDir  = "followup"     // the follow-up input, same name
-	BaseOutDir   = "base-out"     // the base run's output tree
-	FollowOutDir = "followup-out" // the follow-up run's output tree
+	BaseOutDir   = "base-out"     // the base run's output: the failing file (see Kept)
+	FollowOutDir = "followup-out" // the follow-up run's output: the failing file
 	DiffFile     = "diff.txt"     // the unified diff of a failed checker
 	ReproFile    = "repro.txt"    // the command that reproduces the finding
 )
@@ -76,7 +76,7 @@ type Bundle struct {
 	// FollowUp is nil for a finding about a base run.
 	Base, FollowUp []byte
 	// BaseOut and FollowUpOut are the output trees; nil when the run wrote
-	// none.
+	// none. A bundle keeps of them what Kept says: loaded, they hold that.
 	BaseOut, FollowUpOut tree.Tree
 	// Repro is the command that reproduces the finding.
 	Repro string
@@ -294,6 +294,23 @@ func write(dir string, b *Bundle, replace bool, s *Shared) error {
 	return nil
 }
 
+// Kept is what a bundle keeps of the output tree t of a finding whose
+// check failed on the output file file: that file alone (an empty tree
+// when the run did not write it), or the whole tree for a finding about
+// no one file (a crash, a timeout, a rejection). The other files of a
+// run are what a report, repro and reduce never read; repro --outputs
+// makes them again. nil stays nil: the run wrote no output.
+func Kept(t tree.Tree, file string) tree.Tree {
+	if t == nil || file == "" {
+		return t
+	}
+	kept := tree.Tree{}
+	if data, ok := t[file]; ok {
+		kept[file] = data
+	}
+	return kept
+}
+
 // writtenFiles are the files a bundle wrote, not linked, with their sums.
 type writtenFiles struct {
 	names []string
@@ -331,7 +348,8 @@ func (b *Bundle) writeFiles(dir string, s *Shared) (writtenFiles, error) {
 		}
 		files[RecipeFile] = append(data, '\n')
 	}
-	for sub, t := range map[string]tree.Tree{BaseOutDir: b.BaseOut, FollowOutDir: b.FollowUpOut} {
+	outs := map[string]tree.Tree{BaseOutDir: Kept(b.BaseOut, b.Finding.File), FollowOutDir: Kept(b.FollowUpOut, b.Finding.File)}
+	for sub, t := range outs {
 		for _, name := range t.Names() {
 			if !tree.Clean(name) {
 				return w, fmt.Errorf("%s: path leaves the output directory", name)
@@ -340,7 +358,7 @@ func (b *Bundle) writeFiles(dir string, s *Shared) (writtenFiles, error) {
 		}
 	}
 	// The output trees' directories exist even when they hold no file.
-	for sub, t := range map[string]tree.Tree{BaseOutDir: b.BaseOut, FollowOutDir: b.FollowUpOut} {
+	for sub, t := range outs {
 		if t != nil {
 			if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
 				return w, err
