@@ -23,6 +23,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/tree"
 )
@@ -335,7 +336,11 @@ func (b *Bundle) writeFiles(dir string, s *Shared) (writtenFiles, error) {
 	if b.Repro != "" {
 		files[ReproFile] = []byte(b.Repro + "\n")
 	}
-	packed := packEvidence(b.Finding, b.FollowUpOut)
+	var norm oracle.Normalizer
+	if b.Recipe != nil {
+		norm = b.Recipe.Normalize
+	}
+	packed := packEvidence(b.Finding, b.FollowUpOut, norm)
 	data, err := json.MarshalIndent(&packed, "", "  ")
 	if err != nil {
 		return w, err
@@ -869,7 +874,11 @@ func (r *Reader) Load(rel string) (*Bundle, error) {
 		return nil, err
 	}
 	if b.Finding.Evidence != nil {
-		unpackEvidence(&b.Finding, b.FollowUpOut[b.Finding.File])
+		var norm oracle.Normalizer
+		if b.Recipe != nil {
+			norm = b.Recipe.Normalize
+		}
+		unpackEvidence(&b.Finding, b.FollowUpOut[b.Finding.File], norm)
 	}
 	return b, nil
 }

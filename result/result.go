@@ -136,11 +136,15 @@ type Finding struct {
 // Evidence is a finding's expected and actual content kept as edits, by
 // a bundle that holds the follow-up's output: Actual is the failing file
 // of followup-out/ with the edits Actual (what the configuration's
-// normalize rules changed), Expected is Actual with the edits Expected.
+// normalize rules changed), or with the recipe's rules applied again
+// (Normalized), Expected is Actual with the edits Expected.
 // The finding's EvidenceSum checks what they give.
 type Evidence struct {
-	Actual   []Edit `json:"actual"`
-	Expected []Edit `json:"expected"`
+	// Normalized says that Actual is the failing file as the normalize
+	// rules of the bundle's recipe make it, without edits of its own.
+	Normalized bool   `json:"normalized,omitempty"`
+	Actual     []Edit `json:"actual,omitempty"`
+	Expected   []Edit `json:"expected"`
 }
 
 // Edit replaces the bytes Start to End of a text with New. It is
