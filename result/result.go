@@ -116,7 +116,7 @@ type Finding struct {
 	// Counted marks a finding that is only counted in its group: the
 	// group had its bundles already (bundles_per_group), so the finding
 	// has none, and its evidence (Expected, Actual, Diff, Stderr,
-	// Bindings) is left out; its case and case seed re-create it (mcpt
+	// Bindings, Compared) is left out; its case and case seed re-create it (mcpt
 	// repro --case).
 	Counted bool `json:"counted,omitempty"`
 	// Candidate marks the finding of its group with the smallest
@@ -226,7 +226,7 @@ func EvidenceSum(expected, actual string) string {
 // and marks it counted.
 func (f *Finding) Strip() {
 	f.Expected, f.Actual, f.Diff, f.Stderr = "", "", "", ""
-	f.Bindings, f.Fresh = nil, nil
+	f.Bindings, f.Fresh, f.Compared = nil, nil, nil
 	f.Bundle, f.Candidate, f.Counted, f.EvidenceSum = "", false, true, ""
 	if len(f.Message) > maxCountedMessage {
 		cut := maxCountedMessage
