@@ -156,12 +156,15 @@ func checkOutputsDir(dir string) error {
 	if dir == "" {
 		return nil
 	}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return usageErr("--outputs %s: not a directory", dir)
+	}
 	entries, err := os.ReadDir(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil
 	case err != nil:
-		return usageErr("--outputs %s: %v", dir, err)
+		return usageErr("--outputs %v", err)
 	case len(entries) > 0:
 		return usageErr("--outputs %s: not empty (repro writes the outputs into a new or empty directory)", dir)
 	}
@@ -176,6 +179,9 @@ func writeOutputs(dir string, outs map[string]tree.Tree) error {
 		return err
 	}
 	dir = filepath.Clean(dir)
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return err
+	}
 	tmp, err := os.MkdirTemp(filepath.Dir(dir), ".tmp-"+filepath.Base(dir)+"-")
 	if err != nil {
 		return err
