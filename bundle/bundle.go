@@ -298,7 +298,8 @@ func write(dir string, b *Bundle, replace bool, s *Shared) error {
 // Kept is what a bundle keeps of the output tree t of a finding whose
 // check failed on the output file file: that file alone (an empty tree
 // when the run did not write it), or the whole tree for a finding about
-// no one file (a crash, a timeout, a rejection). The other files of a
+// no one file (a crash, a timeout, a rejection: of the run that failed;
+// a bundle keeps no base output for a follow-up's). The other files of a
 // run are what a report, repro and reduce never read; repro --outputs
 // makes them again. nil stays nil: the run wrote no output.
 func Kept(t tree.Tree, file string) tree.Tree {
@@ -354,6 +355,11 @@ func (b *Bundle) writeFiles(dir string, s *Shared) (writtenFiles, error) {
 		files[RecipeFile] = append(data, '\n')
 	}
 	outs := map[string]tree.Tree{BaseOutDir: Kept(b.BaseOut, b.Finding.File), FollowOutDir: Kept(b.FollowUpOut, b.Finding.File)}
+	if f := b.Finding; f.File == "" && (f.Kind == result.RejectedFollowUp || f.Role == result.RoleFollowUp) {
+		// A follow-up that crashed, timed out or was rejected: what its
+		// run left is the evidence, the base's output none.
+		outs[BaseOutDir] = nil
+	}
 	for sub, t := range outs {
 		for _, name := range t.Names() {
 			if !tree.Clean(name) {
