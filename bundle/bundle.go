@@ -23,6 +23,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/tree"
 )
@@ -32,8 +33,8 @@ const (
 	FindingFile  = "finding.json" // the finding with all its evidence (expected and actual as edits of followup-out/, see result.Evidence)
 	BaseDir      = "base"         // the base input, under the seed's base name
 	FollowUpDir  = "followup"     // the follow-up input, same name
-	BaseOutDir   = "base-out"     // the base run's output tree
-	FollowOutDir = "followup-out" // the follow-up run's output tree
+	BaseOutDir   = "base-out"     // the base run's output: the failing file (see Kept)
+	FollowOutDir = "followup-out" // the follow-up run's output: the failing file
 	DiffFile     = "diff.txt"     // the unified diff of a failed checker
 	ReproFile    = "repro.txt"    // the command that reproduces the finding
 )
@@ -76,7 +77,7 @@ type Bundle struct {
 	// FollowUp is nil for a finding about a base run.
 	Base, FollowUp []byte
 	// BaseOut and FollowUpOut are the output trees; nil when the run wrote
-	// none.
+	// none. A bundle keeps of them what Kept says: loaded, they hold that.
 	BaseOut, FollowUpOut tree.Tree
 	// Repro is the command that reproduces the finding.
 	Repro string
@@ -186,14 +187,14 @@ func removeIfEmpty(dir string) {
 	}
 }
 
-// writeManifest writes the manifest of the bundle directory dir, listing
-// the slash-separated paths names.
-func writeManifest(dir string, names []string) error {
+// manifestOf is the manifest of a bundle that holds the slash-separated
+// paths names.
+func manifestOf(names []string) []byte {
 	lines := []string{manifestHead}
 	for _, name := range names {
 		lines = append(lines, strconv.Quote(name))
 	}
-	return os.WriteFile(filepath.Join(dir, ManifestFile), []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	return []byte(strings.Join(lines, "\n") + "\n")
 }
 
 // readManifest reads the paths a bundle's manifest lists, keeping those
@@ -294,6 +295,24 @@ func write(dir string, b *Bundle, replace bool, s *Shared) error {
 	return nil
 }
 
+// Kept is what a bundle keeps of the output tree t of a finding whose
+// check failed on the output file file: that file alone (an empty tree
+// when the run did not write it), or the whole tree for a finding about
+// no one file (a crash, a timeout, a rejection: of the run that failed;
+// a bundle keeps no base output for a follow-up's). The other files of a
+// run are what a report, repro and reduce never read; repro --outputs
+// makes them again. nil stays nil: the run wrote no output.
+func Kept(t tree.Tree, file string) tree.Tree {
+	if t == nil || file == "" {
+		return t
+	}
+	kept := tree.Tree{}
+	if data, ok := t[file]; ok {
+		kept[file] = data
+	}
+	return kept
+}
+
 // writtenFiles are the files a bundle wrote, not linked, with their sums.
 type writtenFiles struct {
 	names []string
@@ -318,7 +337,11 @@ func (b *Bundle) writeFiles(dir string, s *Shared) (writtenFiles, error) {
 	if b.Repro != "" {
 		files[ReproFile] = []byte(b.Repro + "\n")
 	}
-	packed := packEvidence(b.Finding, b.FollowUpOut)
+	var norm oracle.Normalizer
+	if b.Recipe != nil {
+		norm = b.Recipe.Normalize
+	}
+	packed := packEvidence(b.Finding, b.FollowUpOut, norm)
 	data, err := json.MarshalIndent(&packed, "", "  ")
 	if err != nil {
 		return w, err
@@ -331,7 +354,13 @@ func (b *Bundle) writeFiles(dir string, s *Shared) (writtenFiles, error) {
 		}
 		files[RecipeFile] = append(data, '\n')
 	}
-	for sub, t := range map[string]tree.Tree{BaseOutDir: b.BaseOut, FollowOutDir: b.FollowUpOut} {
+	outs := map[string]tree.Tree{BaseOutDir: Kept(b.BaseOut, b.Finding.File), FollowOutDir: Kept(b.FollowUpOut, b.Finding.File)}
+	if f := b.Finding; f.File == "" && (f.Kind == result.RejectedFollowUp || f.Role == result.RoleFollowUp) {
+		// A follow-up that crashed, timed out or was rejected: what its
+		// run left is the evidence, the base's output none.
+		outs[BaseOutDir] = nil
+	}
+	for sub, t := range outs {
 		for _, name := range t.Names() {
 			if !tree.Clean(name) {
 				return w, fmt.Errorf("%s: path leaves the output directory", name)
@@ -340,7 +369,7 @@ func (b *Bundle) writeFiles(dir string, s *Shared) (writtenFiles, error) {
 		}
 	}
 	// The output trees' directories exist even when they hold no file.
-	for sub, t := range map[string]tree.Tree{BaseOutDir: b.BaseOut, FollowOutDir: b.FollowUpOut} {
+	for sub, t := range outs {
 		if t != nil {
 			if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
 				return w, err
@@ -348,8 +377,16 @@ func (b *Bundle) writeFiles(dir string, s *Shared) (writtenFiles, error) {
 		}
 	}
 	names := files.Names()
-	if err := writeManifest(dir, names); err != nil {
-		return w, err
+	// The bundles of one seed and failing file list the same names: their
+	// manifests are one file too.
+	manifest := manifestOf(names)
+	if p, sum := filepath.Join(dir, ManifestFile), sha256.Sum256(manifest); !s.link(sum, len(manifest), p) {
+		if err := os.WriteFile(p, manifest, 0o644); err != nil {
+			return w, err
+		}
+		if s != nil {
+			w.names, w.sums = append(w.names, ManifestFile), append(w.sums, sum)
+		}
 	}
 	here := map[[sha256.Size]byte]string{} // the files written so far, by content
 	for _, name := range names {
@@ -851,7 +888,11 @@ func (r *Reader) Load(rel string) (*Bundle, error) {
 		return nil, err
 	}
 	if b.Finding.Evidence != nil {
-		unpackEvidence(&b.Finding, b.FollowUpOut[b.Finding.File])
+		var norm oracle.Normalizer
+		if b.Recipe != nil {
+			norm = b.Recipe.Normalize
+		}
+		unpackEvidence(&b.Finding, b.FollowUpOut[b.Finding.File], norm)
 	}
 	return b, nil
 }

@@ -60,6 +60,62 @@ func TestWriteLoad(t *testing.T) {
 	}
 }
 
+// TestKeptFailingFile: a bundle keeps, of each output tree, the file its
+// finding's check failed on (an empty tree where a run did not write it);
+// a finding about no one file (a crash) keeps the trees whole, but for
+// the base's when the follow-up is what failed.
+func TestKeptFailingFile(t *testing.T) {
+	outs := func() (tree.Tree, tree.Tree) {
+		return tree.Tree{"out.txt": []byte("o\n"), "sub/x.txt": []byte("x\n"), "gone.txt": []byte("g\n")},
+			tree.Tree{"out.txt": []byte("o2\n"), "sub/x.txt": []byte("x\n")}
+	}
+	for _, tc := range []struct {
+		file           string
+		kind           result.Kind
+		role           string
+		base, followUp []string
+	}{
+		{"sub/x.txt", result.Oracle, "", []string{"sub/x.txt"}, []string{"sub/x.txt"}},
+		{"gone.txt", result.Oracle, "", []string{"gone.txt"}, nil},
+		// The base run crashed: its output is the evidence.
+		{"", result.Crash, result.RoleBase, []string{"gone.txt", "out.txt", "sub/x.txt"}, []string{"out.txt", "sub/x.txt"}},
+		// The follow-up crashed, timed out or was rejected: its output, not the base's.
+		{"", result.Crash, result.RoleFollowUp, nil, []string{"out.txt", "sub/x.txt"}},
+		{"", result.Timeout, result.RoleFollowUp, nil, []string{"out.txt", "sub/x.txt"}},
+		{"", result.RejectedFollowUp, "", nil, []string{"out.txt", "sub/x.txt"}},
+	} {
+		b := sample()
+		b.Finding.File, b.Finding.Kind, b.Finding.Role = tc.file, tc.kind, tc.role
+		b.BaseOut, b.FollowUpOut = outs()
+		dir := filepath.Join(t.TempDir(), "c000001-r")
+		if err := Write(dir, b); err != nil {
+			t.Fatal(err)
+		}
+		got, err := Load(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if names := got.BaseOut.Names(); len(names) != len(tc.base) || len(names) > 0 && !reflect.DeepEqual(names, tc.base) {
+			t.Errorf("file %q, role %q: base-out holds %q, want %q", tc.file, tc.role, names, tc.base)
+		}
+		if tc.base == nil && got.BaseOut != nil {
+			t.Errorf("file %q, role %q: a base-out directory", tc.file, tc.role)
+		}
+		if names := got.FollowUpOut.Names(); len(names) != len(tc.followUp) || len(names) > 0 && !reflect.DeepEqual(names, tc.followUp) {
+			t.Errorf("file %q: followup-out holds %q, want %q", tc.file, names, tc.followUp)
+		}
+		if got.FollowUpOut == nil {
+			t.Errorf("file %q: followup-out is gone; the run wrote an output, without the file", tc.file)
+		}
+		if tc.file != "" && string(got.BaseOut[tc.file]) != string(b.BaseOut[tc.file]) {
+			t.Errorf("file %q: base-out's copy is %q", tc.file, got.BaseOut[tc.file])
+		}
+	}
+	if Kept(nil, "out.txt") != nil {
+		t.Errorf("Kept made an output tree of a run that wrote none")
+	}
+}
+
 // TestReaderRefuses: no link, on the way or at the end, and no "..".
 func TestReaderRefuses(t *testing.T) {
 	out := t.TempDir()

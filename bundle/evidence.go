@@ -1,10 +1,12 @@
 package bundle
 
 import (
+	"encoding/json"
 	"path"
 
 	"github.com/aymanbagabas/go-udiff"
 
+	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/tree"
 )
@@ -20,12 +22,22 @@ const maxPacked = 4 << 20
 // expected and the actual content, which are that file normalized and
 // the prediction, are kept as edits of it (result.Evidence) with their
 // hash, where that is less than half their size; else f as it is.
-func packEvidence(f result.Finding, out tree.Tree) result.Finding {
+//
+// The actual content is most often the file as the recipe's normalize
+// rules (norm) make it: the evidence says so (Normalized) instead of
+// keeping their edits, one for each counter a generator numbers through
+// the file (Thrift's _iterN: hundreds in a file of C++).
+func packEvidence(f result.Finding, out tree.Tree, norm oracle.Normalizer) result.Finding {
 	raw, ok := out[f.File]
 	if !ok || f.File == "" || f.Expected == "" && f.Actual == "" || len(raw)+len(f.Expected)+len(f.Actual) > maxPacked {
 		return f
 	}
-	ev := &result.Evidence{Actual: edits(udiff.Strings(string(raw), f.Actual)), Expected: edits(udiff.Strings(f.Actual, f.Expected))}
+	ev := &result.Evidence{Expected: edits(udiff.Strings(f.Actual, f.Expected))}
+	if len(norm) > 0 && string(raw) != f.Actual && normalized(raw, f.File, norm) == f.Actual {
+		ev.Normalized = true
+	} else {
+		ev.Actual = edits(udiff.Strings(string(raw), f.Actual))
+	}
 	size := 0
 	for _, es := range [][]result.Edit{ev.Actual, ev.Expected} {
 		for _, e := range es {
@@ -60,13 +72,25 @@ func udiffEdits(es []result.Edit) []udiff.Edit {
 // as edits, from raw, the failing file of the bundle's follow-up output,
 // when the edits give what the finding's hash names; it tells whether it
 // did. A file edited since (the bundle is plain files) leaves f as it is.
-func unpackEvidence(f *result.Finding, raw []byte) bool {
+//
+// Evidence kept as the normalized file needs norm, the rules of the
+// bundle's recipe; nil (no recipe, or rules that cannot be used) leaves f
+// as it is.
+func unpackEvidence(f *result.Finding, raw []byte, norm oracle.Normalizer) bool {
 	if f.Evidence == nil || f.EvidenceSum == "" {
 		return false
 	}
-	actual, err := udiff.Apply(string(raw), udiffEdits(f.Evidence.Actual))
-	if err != nil {
-		return false
+	var actual string
+	if f.Evidence.Normalized {
+		if norm == nil || norm.Check() != nil {
+			return false
+		}
+		actual = normalized(raw, f.File, norm)
+	} else {
+		var err error
+		if actual, err = udiff.Apply(string(raw), udiffEdits(f.Evidence.Actual)); err != nil {
+			return false
+		}
 	}
 	expected, err := udiff.Apply(actual, udiffEdits(f.Evidence.Expected))
 	if err != nil || result.EvidenceSum(expected, actual) != f.EvidenceSum {
@@ -82,9 +106,36 @@ func (r *Reader) unpackIn(rel string, f *result.Finding) {
 	if f.Evidence == nil || f.File == "" {
 		return
 	}
-	if raw, err := r.ReadFile(path.Join(rel, FollowOutDir, f.File)); err == nil {
-		unpackEvidence(f, raw)
+	raw, err := r.ReadFile(path.Join(rel, FollowOutDir, f.File))
+	if err != nil {
+		return
 	}
+	var norm oracle.Normalizer
+	if f.Evidence.Normalized {
+		norm = r.recipeNormalize(rel)
+	}
+	unpackEvidence(f, raw, norm)
+}
+
+// recipeNormalize reads the normalize rules of the recipe of the bundle at
+// rel; nil when it has none or it cannot be read.
+func (r *Reader) recipeNormalize(rel string) oracle.Normalizer {
+	data, err := r.ReadFile(path.Join(rel, RecipeFile))
+	if err != nil {
+		return nil
+	}
+	var rc struct {
+		Normalize oracle.Normalizer `json:"normalize"`
+	}
+	if json.Unmarshal(data, &rc) != nil {
+		return nil
+	}
+	return rc.Normalize
+}
+
+// normalized is the output file name, raw, as the rules norm make it.
+func normalized(raw []byte, name string, norm oracle.Normalizer) string {
+	return string(norm.Apply(tree.Tree{name: raw})[name])
 }
 
 // FindingEvidence completes f, the finding that the finding.json of the

@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/tree"
 )
@@ -85,6 +87,46 @@ func TestEvidencePacked(t *testing.T) {
 	}
 	if b, err = rd.Load("findings/c3-r"); err != nil || b.Finding.Expected != expected || b.Finding.Actual != f.Actual {
 		t.Errorf("Load: %v", err)
+	}
+
+	// With the recipe's normalize rules, the actual content is the file
+	// normalized again: no edit of its own; a recipe whose rules changed
+	// since gives nothing back.
+	replace := "_iterN"
+	recipe := &Recipe{Normalize: oracle.Normalizer{{Files: []string{"*.cpp"}, Match: regexp.MustCompile(`_iter[0-9]`), Replace: &replace}}}
+	n := f
+	n.ID, n.Bundle = "c4-r", "findings/c4-r"
+	dir = filepath.Join(out, "findings", n.ID)
+	if err := Write(dir, &Bundle{Finding: n, Recipe: recipe, Base: []byte("a\n"), FollowUp: []byte("b\n"), FollowUpOut: tree.Tree{"gen/a.cpp": []byte(raw.String())}}); err != nil {
+		t.Fatal(err)
+	}
+	if data, err = os.ReadFile(filepath.Join(dir, FindingFile)); err != nil || len(data) > 1000 || !strings.Contains(string(data), `"normalized": true`) {
+		t.Errorf("finding.json of a normalized file: %v, %d bytes\n%.600s", err, len(data), data)
+	}
+	if b, err = rd.Load("findings/c4-r"); err != nil || b.Finding.Expected != expected || b.Finding.Actual != f.Actual {
+		t.Errorf("Load of a normalized file: %v", err)
+	}
+	lean = []result.Finding{n.Lean()}
+	if rd.FillEvidence(lean); lean[0].Expected != expected || lean[0].Actual != f.Actual {
+		t.Error("FillEvidence did not give the evidence of a normalized file back")
+	}
+	rp := filepath.Join(dir, RecipeFile)
+	if err := os.WriteFile(rp, []byte(`{"normalize": []}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, err = rd.Load("findings/c4-r"); err != nil || b.Finding.Expected != "" || b.Finding.Evidence == nil {
+		t.Errorf("a recipe without the rules gave evidence back: %v, %d bytes", err, len(b.Finding.Expected))
+	}
+	lean = []result.Finding{n.Lean()}
+	if rd.FillEvidence(lean); !lean[0].IsLean() {
+		t.Error("FillEvidence filled without the rules")
+	}
+	if err := os.WriteFile(rp, []byte(`{"normalize": [{"files": ["*.cpp"]}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lean = []result.Finding{n.Lean()}
+	if rd.FillEvidence(lean); !lean[0].IsLean() {
+		t.Error("FillEvidence filled with a rule without a pattern")
 	}
 
 	// Without the failing file in the bundle, the finding keeps it whole.

@@ -47,7 +47,7 @@ func (r *Reader) Link(rel, dst, repro string) error {
 	if repro != "" {
 		written = append(written[:len(written):len(written)], ReproFile)
 	}
-	if err := writeManifest(tmp, written); err != nil {
+	if err := os.WriteFile(filepath.Join(tmp, ManifestFile), manifestOf(written), 0o644); err != nil {
 		return err
 	}
 	var copied int64

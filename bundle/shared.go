@@ -11,8 +11,9 @@ import (
 // directory, by content, so that a file of a later bundle with the content
 // of one written before is a hard link to it rather than a second copy:
 // the recipe every bundle of a campaign has, the seed and the base's
-// output every bundle of the seed has, and the files of a follow-up's
-// output that the follow-up left as they were in the base's. A bundle
+// output every bundle of the seed has, the files of a follow-up's
+// output that the follow-up left as they were in the base's, and the
+// manifest of the bundles that list the same files. A bundle
 // stays a directory of plain files that any tool reads; only the disk is
 // shared. A file is linked only when it is still the one written (the
 // same file, size and time), and written again otherwise, or where the

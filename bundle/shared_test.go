@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -57,6 +58,29 @@ func TestWriteShared(t *testing.T) {
 		if same(filepath.Join(da, name), filepath.Join(db, name)) {
 			t.Errorf("%s: one file for two contents", name)
 		}
+	}
+	// A bundle that holds the same names as another has its manifest.
+	a2 := sample()
+	a2.Finding.ID, a2.FollowUp = "c000004-r", []byte("follow-up 4\n")
+	a2.FollowUpOut = map[string][]byte{"out.txt": []byte("o4\n"), "sub/x.txt": []byte("x4\n")}
+	da2 := filepath.Join(out, "a2")
+	if err := WriteShared(da2, a2, &s); err != nil {
+		t.Fatal(err)
+	}
+	if !same(filepath.Join(da, ManifestFile), filepath.Join(da2, ManifestFile)) {
+		t.Error("the manifests of the same names: two copies, want one file")
+	}
+	if same(filepath.Join(da, ManifestFile), filepath.Join(db, ManifestFile)) {
+		t.Error("the manifests of other names: one file")
+	}
+	if err := Remove(da2); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(da2); !os.IsNotExist(err) {
+		t.Errorf("bundle a2 still there: %v", err)
+	}
+	if data, err := os.ReadFile(filepath.Join(da, ManifestFile)); err != nil || !strings.HasPrefix(string(data), manifestHead) {
+		t.Errorf("bundle a lost its manifest with a2: %q, %v", data, err)
 	}
 	// Removing a bundle leaves the others whole.
 	if err := Remove(db); err != nil {

@@ -247,7 +247,7 @@ func TestBrowserRendersFindingPage(t *testing.T) {
 		`<strong>Expected:</strong> The relation predicts traffic_light_types.h in o′ from o`,
 		`<strong>Found:</strong> o′ differs from the prediction`,
 		`<div id="followup-input">`,
-		`<details id="base-input">`,
+		`<p class="sub" id="base-input">The base input i in full, in the bundle: <a class="mono" href="../findings/c000042-augment-enumeration/base/traffic.cll">traffic.cll</a> (21 lines).</p>`,
 		`<th colspan="2">o · base output</th><th colspan="3">o′ · follow-up output</th>`,
 		`<a id="base-output" class="mono" href="../findings/c000042-augment-enumeration/base-out/traffic_light_types.h">`,
 		`<a id="followup-output" class="mono" href="../findings/c000042-augment-enumeration/followup-out/traffic_light_types.h">`,

@@ -69,7 +69,8 @@ func newExample(out *bundle.Reader, f0 *result.Finding, bud *budget, full bool) 
 		}
 	}
 	if full {
-		ex.Base = fullText(in.base, in.okBase)
+		// The base input, unchanged, is the bundle's, as the outputs are.
+		ex.BaseIn = bundleFile(bundle.BaseDir, path.Base(filepath.ToSlash(f.SeedFile)), in.base, in.okBase)
 		if in.okBase && in.okFollow {
 			ex.FollowUp = unifiedContext(in.base, in.follow, countLines(in.base)+countLines(in.follow))
 		}
@@ -77,15 +78,6 @@ func newExample(out *bundle.Reader, f0 *result.Finding, bud *budget, full bool) 
 	ex.Reading = readFinding(&f, ev)
 	ex.Patch, err = patch(b, &f)
 	return ex, err
-}
-
-// fullText shows a whole text as numbered lines, or nothing when it is
-// not there.
-func fullText(s string, ok bool) []uline {
-	if !ok {
-		return nil
-	}
-	return plainLines(s)
 }
 
 // normalizeOutputs returns the failing file name of o and o′ as the

@@ -160,12 +160,13 @@ type exampleView struct {
 	// an exact check (and for findings of earlier versions of mcpt).
 	Compared *comparedView
 
-	// Full is set on a finding's own page, which shows besides the
-	// inputs in full and links to the failing file of o and o′ in the
-	// bundle.
-	Full           bool
-	Base, FollowUp []uline // i, and i′ with the change marked
-	OutO, OutO2    *fileLink
+	// Full is set on a finding's own page, which shows besides i′ in
+	// full and links to the base input and the failing file of o and o′
+	// in the bundle.
+	Full        bool
+	FollowUp    []uline // i′ with the change marked
+	BaseIn      *fileLink
+	OutO, OutO2 *fileLink
 }
 
 type binding struct{ Name, Value string }

@@ -33,3 +33,24 @@ func TestComparedBounds(t *testing.T) {
 		t.Errorf("JSON %s", b)
 	}
 }
+
+// TestStripCompared: a finding counted in its group keeps no evidence,
+// what its checker compared neither; its case, seed, spot, signature and
+// message stay, to make it again.
+func TestStripCompared(t *testing.T) {
+	f := Finding{ID: "c7-r", Case: 7, CaseSeed: 9, SeedFile: "a.idl", Signature: "r/c/a.h/1", Message: "a.h in o′: 2 lines unexplained",
+		Diff: "-x\n+y\n", Compared: &Compared{Kind: "lines", Expects: "o′ is o with the new member"}, Bindings: map[string]string{"N": "zq"}}
+	f.Strip()
+	line, err := json.Marshal(&f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, gone := range []string{"compared", "diff", "bindings", "o′ is o"} {
+		if strings.Contains(string(line), gone) {
+			t.Errorf("a counted finding keeps %s: %s", gone, line)
+		}
+	}
+	if !f.Counted || f.Case != 7 || f.CaseSeed != 9 || f.Signature == "" || f.Message == "" {
+		t.Errorf("a counted finding lost what makes it again: %+v", f)
+	}
+}

@@ -116,7 +116,7 @@ type Finding struct {
 	// Counted marks a finding that is only counted in its group: the
 	// group had its bundles already (bundles_per_group), so the finding
 	// has none, and its evidence (Expected, Actual, Diff, Stderr,
-	// Bindings) is left out; its case and case seed re-create it (mcpt
+	// Bindings, Compared) is left out; its case and case seed re-create it (mcpt
 	// repro --case).
 	Counted bool `json:"counted,omitempty"`
 	// Candidate marks the finding of its group with the smallest
@@ -136,11 +136,15 @@ type Finding struct {
 // Evidence is a finding's expected and actual content kept as edits, by
 // a bundle that holds the follow-up's output: Actual is the failing file
 // of followup-out/ with the edits Actual (what the configuration's
-// normalize rules changed), Expected is Actual with the edits Expected.
+// normalize rules changed), or with the recipe's rules applied again
+// (Normalized), Expected is Actual with the edits Expected.
 // The finding's EvidenceSum checks what they give.
 type Evidence struct {
-	Actual   []Edit `json:"actual"`
-	Expected []Edit `json:"expected"`
+	// Normalized says that Actual is the failing file as the normalize
+	// rules of the bundle's recipe make it, without edits of its own.
+	Normalized bool   `json:"normalized,omitempty"`
+	Actual     []Edit `json:"actual,omitempty"`
+	Expected   []Edit `json:"expected"`
 }
 
 // Edit replaces the bytes Start to End of a text with New. It is
@@ -222,7 +226,7 @@ func EvidenceSum(expected, actual string) string {
 // and marks it counted.
 func (f *Finding) Strip() {
 	f.Expected, f.Actual, f.Diff, f.Stderr = "", "", "", ""
-	f.Bindings, f.Fresh = nil, nil
+	f.Bindings, f.Fresh, f.Compared = nil, nil, nil
 	f.Bundle, f.Candidate, f.Counted, f.EvidenceSum = "", false, true, ""
 	if len(f.Message) > maxCountedMessage {
 		cut := maxCountedMessage

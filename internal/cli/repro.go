@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
@@ -18,6 +21,7 @@ import (
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/tree"
 )
 
 // exitDiffers is the exit status of a repro whose test case fails, but
@@ -30,6 +34,9 @@ type reproCmd struct {
 	Config string   `short:"c" help:"Configuration of yours to run the test case with (default: what the bundle records)."`
 	Trust  bool     `help:"Run the transpiler command the bundle records, though it is not the command of a configuration of yours."`
 	Flags  []string `placeholder:"DIMENSION=VALUE" help:"Run the test case with this value of a flag instead of the one the finding records (repeatable, or joined by commas)."`
+	// A bundle keeps the output file its check failed on (bundle.Kept):
+	// the rest of the outputs are made again here.
+	Outputs string `placeholder:"DIR" help:"Write the whole output trees of the runs made again into DIR/base-out and DIR/followup-out (a bundle keeps the failing file alone); DIR must be new or empty."`
 }
 
 // Run runs a finding's test case again, with the one runner campaigns use:
@@ -41,7 +48,13 @@ type reproCmd struct {
 // exit 1), fails differently (exit 5) or passes now (exit 0).
 func (c *reproCmd) Run(tools *setup.Tools) error {
 	if c.Case >= 0 {
+		if c.Outputs != "" {
+			return usageErr("--outputs goes with a bundle: mcpt repro --outputs DIR OUT/findings/ID, once --case has written its bundle")
+		}
 		return c.runCase(tools)
+	}
+	if err := checkOutputsDir(c.Outputs); err != nil {
+		return err
 	}
 	bd, s, err := loadFinding(tools, c.Bundle, c.Config, c.Trust)
 	if err != nil {
@@ -89,6 +102,7 @@ func (c *reproCmd) Run(tools *setup.Tools) error {
 		return err
 	}
 	var got []result.Finding
+	outs := map[string]tree.Tree{bundle.BaseOutDir: base.Result.Files}
 	if f.Relation == "-" {
 		fmt.Fprintf(out, "base run of %s\n", f.SeedFile)
 		if bf := t.BaseFinding(f.ID, base); bf != nil {
@@ -123,8 +137,72 @@ func (c *reproCmd) Run(tools *setup.Tools) error {
 		}
 		followUpChanged(out, path.Base(f.SeedFile), bd.FollowUp, res.FollowUp)
 		got = res.Findings
+		if res.Result != nil {
+			outs[bundle.FollowOutDir] = res.Result.Files
+		}
+	}
+	if c.Outputs != "" {
+		if err := writeOutputs(c.Outputs, outs); err != nil {
+			return &exitError{code: exitBroken, err: fmt.Errorf("writing the outputs: %w", err)}
+		}
+		fmt.Fprintf(out, "outputs: %s\n", filepath.Join(c.Outputs, "{"+bundle.BaseOutDir+","+bundle.FollowOutDir+"}"))
 	}
 	return verdict(out, &f, got)
+}
+
+// checkOutputsDir refuses a --outputs directory that holds anything:
+// repro writes only where nothing is.
+func checkOutputsDir(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return usageErr("--outputs %s: not a directory", dir)
+	}
+	entries, err := os.ReadDir(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return usageErr("--outputs %v", err)
+	case len(entries) > 0:
+		return usageErr("--outputs %s: not empty (repro writes the outputs into a new or empty directory)", dir)
+	}
+	return nil
+}
+
+// writeOutputs writes each output tree of outs (a run that wrote none is
+// left out) below dir/NAME, dir new or empty: into a directory beside it,
+// renamed into place once whole.
+func writeOutputs(dir string, outs map[string]tree.Tree) error {
+	if err := checkOutputsDir(dir); err != nil {
+		return err
+	}
+	dir = filepath.Clean(dir)
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), ".tmp-"+filepath.Base(dir)+"-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	for name, t := range outs {
+		if t == nil {
+			continue
+		}
+		if err := os.Mkdir(filepath.Join(tmp, name), 0o755); err != nil {
+			return err
+		}
+		if err := t.Write(filepath.Join(tmp, name)); err != nil {
+			return err
+		}
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return err
+	}
+	_ = os.Remove(dir) // empty, as checked
+	return os.Rename(tmp, dir)
 }
 
 // releaseNow reads the release of the transpiler the test case runs with
