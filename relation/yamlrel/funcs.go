@@ -104,6 +104,7 @@ var funcList = []Func{
 	{"select", "KEY RE ITEMS", "the items whose KEY matches RE", onItems(func(key, re string, xs []map[string]any) ([]map[string]any, error) { return filter(key, re, xs, true) })},
 	{"reject", "KEY RE ITEMS", "the items whose KEY does not match RE", onItems(func(key, re string, xs []map[string]any) ([]map[string]any, error) { return filter(key, re, xs, false) })},
 	{"until", "KEY RE ITEMS", "the leading items, up to the first whose KEY matches RE", onItems(until)},
+	{"find", "KEY VALUE ITEMS", "the first item whose KEY is VALUE (compared as text), an empty item when none: on a seed's long lists a lookup, not a search (`{{with find \"name\" .type .decls.type}}{{.what}}{{end}}`, what the type a field names is)", onItems(find)},
 	{"numbering", "KEY START ITEMS", "C-style enumerator values: an item's KEY if set, else the previous value plus one, the first START", numFunc("numbering")},
 	{"sortby", "KEY ITEMS", "the items sorted by KEY, as numbers when every value is one, else as strings; ties keep their order (`{{last (pluck \"name\" (sortby \"id\" .region.items))}}`, the field of the largest id)", numFunc("sortby")},
 	// Text and patterns.
@@ -190,6 +191,39 @@ func pluck(key string, v any) ([]string, error) {
 		}
 	}
 	return remembered("pluck", key, xs, func() ([]string, error) { return pluckItems(key, xs) })
+}
+
+// find is the first item of xs whose key is value, an empty item when
+// none. On a long list it looks value up in an index of the list by key,
+// made once: every spot of a seed may look a name up in its declarations.
+func find(key string, value any, xs []map[string]any) (map[string]any, error) {
+	v := text(value)
+	if len(xs) >= memoMin {
+		idx, err := remembered("find", key, xs, func() (map[string]int, error) {
+			idx := map[string]int{}
+			for i, it := range xs {
+				if x, ok := it[key]; ok {
+					if _, seen := idx[text(x)]; !seen {
+						idx[text(x)] = i
+					}
+				}
+			}
+			return idx, nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		if i, ok := idx[v]; ok {
+			return xs[i], nil
+		}
+		return map[string]any{}, nil
+	}
+	for _, it := range xs {
+		if x, ok := it[key]; ok && text(x) == v {
+			return it, nil
+		}
+	}
+	return map[string]any{}, nil
 }
 
 func pluckItems(key string, xs []map[string]any) ([]string, error) {

@@ -1,6 +1,7 @@
 package yamlrel
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,5 +68,33 @@ func TestFuncsDocumented(t *testing.T) {
 	}
 	if len(funcs) != len(funcList) {
 		t.Errorf("%d functions in the map, %d in the list", len(funcs), len(funcList))
+	}
+}
+
+// find gives the first item whose key is the value, or an empty item, on
+// a short list by a search and on a long one by an index, alike.
+func TestFind(t *testing.T) {
+	for _, n := range []int{3, memoMin + 5} {
+		var xs []map[string]any
+		for i := range n {
+			xs = append(xs, map[string]any{"name": fmt.Sprintf("T%d", i%(n-1)), "what": fmt.Sprint(i)})
+		}
+		xs = append(xs, map[string]any{"other": "T0"})
+		for _, tc := range []struct {
+			value any
+			want  string
+		}{{"T1", "1"}, {"T0", "0"}, {"T99", ""}, {1, ""}} {
+			got, err := find("name", tc.value, xs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w, _ := got["what"].(string); w != tc.want || (tc.want == "" && len(got) != 0) {
+				t.Errorf("%d items: find name %v = %v, want what %q", n, tc.value, got, tc.want)
+			}
+		}
+		// an item without the key is no match, and the first of two is
+		if got, _ := find("name", fmt.Sprintf("T%d", 0), xs); got["what"] != "0" {
+			t.Errorf("%d items: find gave %v, not the first T0", n, got)
+		}
 	}
 }
