@@ -63,6 +63,7 @@ func BenchmarkPackSpots(b *testing.B) {
 					for i := range n {
 						fmt.Fprintf(&src, p.decl, i)
 					}
+					src.WriteString(p.tail)
 					b.ReportAllocs()
 					spots := 0
 					for i := 0; b.Loop(); i++ {

@@ -270,6 +270,10 @@ func filter(key, re string, xs []map[string]any, keep bool) ([]map[string]any, e
 				}
 				s.rank[i+1] = len(s.kept)
 			}
+			// (a select on what this one kept before or after a spot,
+			// select "what" … (select "kind" … .region.before), is then
+			// read from ranks too, not searched for every spot)
+			wholeList(s.kept)
 			return s, nil
 		})
 		if err == nil {

@@ -44,6 +44,13 @@ func TestRememberedParts(t *testing.T) {
 			{"select id", func(xs []map[string]any) (any, error) { return filter("id", "7", xs, true) }},
 			{"until", func(xs []map[string]any) (any, error) { return until("kind", "^field$", xs) }},
 			{"until id", func(xs []map[string]any) (any, error) { return until("id", "9$", xs) }},
+			{"select of a select", func(xs []map[string]any) (any, error) {
+				fields, err := filter("kind", "^field$", xs, true)
+				if err != nil {
+					return nil, err
+				}
+				return filter("name", "[02468]$", fields, true)
+			}},
 		} {
 			got, gerr := f.call(part)
 			want, werr := f.call(copied)
@@ -55,6 +62,17 @@ func TestRememberedParts(t *testing.T) {
 	for b := 0; b <= len(whole); b++ {
 		check(fmt.Sprintf("before %d", b), whole[:b:b])
 		check(fmt.Sprintf("after %d", b), whole[b:])
+	}
+	// what a select kept of a part is a part of what it kept of the whole,
+	// read from ranks in turn
+	for _, part := range [][]map[string]any{whole[:2*memoMin], whole[memoMin:]} {
+		fields, err := filter("kind", "^field$", part, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, ok := partOf(fields); !ok {
+			t.Errorf("the fields of a part of %d items are no part of a whole", len(part))
+		}
 	}
 	for b := len(whole); b >= 0; b-- { // (until remembers the longest suffix seen)
 		check(fmt.Sprintf("after %d again", b), whole[b:])
