@@ -390,8 +390,9 @@ func (r *runner) probe(ctx context.Context, p *Pack, seeds []Seed) error {
 		// An order that follow-ups between two members break on two
 		// seeds (or on every seed tried) is the transpiler's way with a
 		// new declaration, not a fault of one seed. (Tried where a
-		// follow-up above broke it: the others cost no run.)
-		if ir, ok := inferred[rl.Name]; ok && pr.disordered > 0 && len(ir.List.Places) > 0 {
+		// follow-up above broke it, or where fewer than two were
+		// accepted: the others cost no run.)
+		if ir, ok := inferred[rl.Name]; ok && (pr.disordered > 0 || tried-rejected < 2) && len(ir.List.Places) > 0 {
 			mid, err := r.tryAtSteps(ctx, rl, nil, seeds, "middle")
 			if err != nil {
 				return err
