@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -84,9 +85,9 @@ func treeDeclared(tr *syntax.Tree) map[string][]string {
 }
 
 // TestJSONSchemaGrammar: the grammar of the json2ts example reads every
-// JSON Schema of the corpus, with the keys of their properties and
-// definitions, and nothing else, as declared names; the schemas it
-// generates are JSON, and read back the same way.
+// JSON Schema of the corpus and the example's layout.json, with the keys
+// of their properties and definitions, and nothing else, as declared
+// names; the schemas it generates are JSON, and read back the same way.
 func TestJSONSchemaGrammar(t *testing.T) {
 	g, err := grammar.ParseFile(filepath.Join(jsonSchemaDir, "json.grammar"))
 	if err != nil {
@@ -97,6 +98,8 @@ func TestJSONSchemaGrammar(t *testing.T) {
 	if len(files) < 20 {
 		t.Fatalf("%d corpus files, want 20 or more", len(files))
 	}
+	// and layout.json, in the layouts real schemas use
+	files = append(files, filepath.Join(jsonSchemaDir, "layout.json"))
 	props, defs := 0, 0
 	for _, f := range files {
 		src, err := os.ReadFile(f)
@@ -151,6 +154,37 @@ func needJSON2TS(t *testing.T) {
 	testtier.Tools(t, "apt-get install nodejs npm", "node")
 	if _, err := os.Stat(filepath.Join(jsonSchemaDir, "node_modules", "json-schema-to-typescript", "package.json")); err != nil {
 		t.Fatalf("json-schema-to-typescript is not installed in examples/jsonschema: run `npm ci` there (scripts/test does): %v", err)
+	}
+}
+
+// TestJSONSchemaSeedsAccepted (tools tier): json2ts accepts the schemas
+// the grammar generates (mcpt seeds -g json.grammar).
+func TestJSONSchemaSeedsAccepted(t *testing.T) {
+	needJSON2TS(t)
+	g, err := grammar.ParseFile(filepath.Join(jsonSchemaDir, "json.grammar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := grammar.Generate(g, grammar.Options{N: 30, Seed: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	paths, err := b.WriteDir(filepath.Join(dir, "seeds"), "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	json2ts, err := filepath.Abs(filepath.Join(jsonSchemaDir, "node_modules", ".bin", "json2ts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range paths {
+		out := filepath.Join(dir, "out", filepath.Base(path)+".d.ts")
+		cmd := exec.Command(json2ts, "-i", path, "-o", out, "--unreachableDefinitions")
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			src, _ := os.ReadFile(path)
+			t.Errorf("json2ts rejects %s: %v\n%s\n%s", filepath.Base(path), err, msg, src)
+		}
 	}
 }
 
