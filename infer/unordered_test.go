@@ -81,9 +81,17 @@ func TestInferUnordered(t *testing.T) {
 	for i, s := range typesSeeds {
 		seeds = append(seeds, Seed{Name: fmt.Sprintf("s%d.types", i), Src: []byte(s)})
 	}
-	for _, usedFirst := range []bool{false, true} {
-		t.Run(fmt.Sprintf("usedFirst=%v", usedFirst), func(t *testing.T) {
-			res, err := Infer(context.Background(), seeds, Options{Syntax: "../types.grammar", Parser: grammar.NewParser(g), Transpiler: typesTranspiler(usedFirst), Workers: 1})
+	for _, tc := range []struct {
+		usedFirst bool
+		seeds     []Seed
+	}{
+		{false, seeds}, {true, seeds},
+		// one seed: a single follow-up tried at any spot
+		{true, seeds[1:2]},
+	} {
+		usedFirst := tc.usedFirst
+		t.Run(fmt.Sprintf("usedFirst=%v,seeds=%d", usedFirst, len(tc.seeds)), func(t *testing.T) {
+			res, err := Infer(context.Background(), tc.seeds, Options{Syntax: "../types.grammar", Parser: grammar.NewParser(g), Transpiler: typesTranspiler(usedFirst), Workers: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
