@@ -373,7 +373,7 @@ func (r *runner) probe(ctx context.Context, p *Pack, seeds []Seed) error {
 		inferred[ir.Name] = ir
 	}
 	for _, rl := range rels {
-		pr, err := r.tryAtSteps(ctx, rl, stepped[rl.Name], seeds, "any")
+		pr, err := r.tryAtSteps(ctx, rl, stepped[rl.Name], seeds, "any", true)
 		if err != nil {
 			return err
 		}
@@ -393,7 +393,7 @@ func (r *runner) probe(ctx context.Context, p *Pack, seeds []Seed) error {
 		// follow-up above broke it, or where fewer than two were
 		// accepted: the others cost no run.)
 		if ir, ok := inferred[rl.Name]; ok && (pr.disordered > 0 || tried-rejected < 2) && len(ir.List.Places) > 0 {
-			mid, err := r.tryAtSteps(ctx, rl, nil, seeds, "middle")
+			mid, err := r.tryAtSteps(ctx, rl, nil, seeds, "middle", true)
 			if err != nil {
 				return err
 			}
@@ -416,7 +416,7 @@ func (r *runner) probe(ctx context.Context, p *Pack, seeds []Seed) error {
 // tried and those the transpiler rejected. A seed whose base it does not
 // accept is passed over.
 func (r *runner) tryAt(ctx context.Context, rl *relation.Relation, seeds []Seed, which string) (tried, rejected int, err error) {
-	p, err := r.tryAtSteps(ctx, rl, nil, seeds, which)
+	p, err := r.tryAtSteps(ctx, rl, nil, seeds, which, false)
 	return p.tried, p.rejected, err
 }
 
@@ -432,15 +432,16 @@ type probed struct {
 	// step of numbers failed more than those without.
 	worse int
 	// disordered is how many follow-ups failed the relation's order
-	// check.
+	// check (counted when asked for).
 	disordered int
 }
 
 // tryAtSteps is tryAt that, with stepped (the same relation whose
 // locality check holds numbers to a step), also runs the base of each seed
 // tried and compares it with the follow-up: the numbers changed, and the
-// failures of the checks of both relations.
-func (r *runner) tryAtSteps(ctx context.Context, rl, stepped *relation.Relation, seeds []Seed, which string) (probed, error) {
+// failures of the checks of both relations. With order, it counts the
+// follow-ups that fail the relation's order check.
+func (r *runner) tryAtSteps(ctx context.Context, rl, stepped *relation.Relation, seeds []Seed, which string, order bool) (probed, error) {
 	p := probed{steps: map[int64]int{}}
 	rng := rand.New(rand.NewPCG(7, uint64(len(rl.Name))))
 	for _, s := range seeds {
@@ -475,11 +476,14 @@ func (r *runner) tryAtSteps(ctx context.Context, rl, stepped *relation.Relation,
 			p.tried++
 		case transpiler.Accepted:
 			p.tried++
+			if stepped == nil && !order {
+				continue
+			}
 			base := r.base(ctx, s)
 			if base == nil {
 				continue
 			}
-			if failures(fu.Checks, base, res.Files, "order") > 0 {
+			if order && failures(fu.Checks, base, res.Files, "order") > 0 {
 				p.disordered++
 			}
 			if stepped == nil {
