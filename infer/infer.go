@@ -235,17 +235,41 @@ func (r *runner) runAll(ctx context.Context, seeds []Seed, idx []int) []map[stri
 // with.
 func (p *Pack) Load(extra ...yamlrel.CheckerKind) ([]*relation.Relation, error) {
 	names, files := p.Files()
+	var parsers syntax.Parsers
+	switch {
+	case p.parser != nil && p.parser.Lang() == p.Syntax:
+		if err := parsers.Add(p.parser); err != nil {
+			return nil, err
+		}
+	case p.parser != nil && strings.HasSuffix(p.Syntax, ".grammar"):
+		// A grammar file of the user's is not among the pack's files: the
+		// parser compiled from it stands in for it, under a name that no
+		// file or parser has.
+		q := *p
+		q.Syntax = grammarStandIn
+		names, files = q.Files()
+		if err := parsers.Add(standIn{p.parser}); err != nil {
+			return nil, err
+		}
+	}
 	fsys := fstest.MapFS{}
 	for n, b := range files {
 		fsys[n] = &fstest.MapFile{Data: b}
 	}
-	var parsers syntax.Parsers
-	if p.parser != nil && p.parser.Lang() == p.Syntax {
-		if err := parsers.Add(p.parser); err != nil {
-			return nil, err
-		}
-	}
 	return yamlrel.LoadWith(yamlrel.Options{Generic: p.Habits.Generic, CheckerKinds: extra, Parsers: &parsers}, fsys, names...)
+}
+
+// grammarStandIn names, in the files Load compiles, the parser of a
+// grammar file the pack's syntax names.
+const grammarStandIn = "inferred-from-grammar"
+
+// standIn is a parser under the name grammarStandIn.
+type standIn struct{ syntax.Parser }
+
+func (standIn) Lang() string { return grammarStandIn }
+
+func (s standIn) ParseContext(ctx context.Context, name string, src []byte) (*syntax.Tree, error) {
+	return syntax.ParseContext(ctx, s.Parser, name, src)
 }
 
 // probes is how many seeds a relation is tried on, at most.
@@ -344,8 +368,12 @@ func (r *runner) probe(ctx context.Context, p *Pack, seeds []Seed) error {
 			stepped[rl.Name] = rl
 		}
 	}
+	inferred := map[string]Relation{}
+	for _, ir := range p.Relations() {
+		inferred[ir.Name] = ir
+	}
 	for _, rl := range rels {
-		pr, err := r.tryAtSteps(ctx, rl, stepped[rl.Name], seeds, "any")
+		pr, err := r.tryAtSteps(ctx, rl, stepped[rl.Name], seeds, "any", true)
 		if err != nil {
 			return err
 		}
@@ -358,6 +386,22 @@ func (r *runner) probe(ctx context.Context, p *Pack, seeds []Seed) error {
 		if k := kinds[rl.Name]; k != nil && len(pr.steps) == 1 && pr.steps[1] > 0 && pr.changed >= 2 && pr.worse == 0 {
 			k.Step = 1
 			r.o.logf("%s: the numbers its follow-ups change grow by 1 (%d lines)", rl.Name, pr.steps[1])
+		}
+		// An order that follow-ups between two members break on two
+		// seeds (or on every seed tried) is the transpiler's way with a
+		// new declaration, not a fault of one seed. (Tried where a
+		// follow-up above broke it, or where fewer than two were
+		// accepted: the others cost no run.)
+		if ir, ok := inferred[rl.Name]; ok && (pr.disordered > 0 || tried-rejected < 2) && len(ir.List.Places) > 0 {
+			mid, err := r.tryAtSteps(ctx, rl, nil, seeds, "middle", true)
+			if err != nil {
+				return err
+			}
+			if d := mid.disordered; d >= 2 || d > 0 && d == mid.tried-mid.rejected {
+				ir.Kind.Unordered = true
+				p.notes[rl.Name] = append(p.notes[rl.Name], fmt.Sprintf("Not checked: the order (the transpiler put the copy out of its neighbours' order in %d of %d follow-ups between two of them).", d, mid.tried-mid.rejected))
+				r.o.logf("%s: the copy out of its neighbours' order in %d of %d follow-ups: no order check", rl.Name, d, mid.tried-mid.rejected)
+			}
 		}
 		r.o.logf("%s: %d of %d follow-ups rejected", rl.Name, rejected, tried)
 		if rejected >= 2 || rejected > 0 && rejected == tried {
@@ -372,7 +416,7 @@ func (r *runner) probe(ctx context.Context, p *Pack, seeds []Seed) error {
 // tried and those the transpiler rejected. A seed whose base it does not
 // accept is passed over.
 func (r *runner) tryAt(ctx context.Context, rl *relation.Relation, seeds []Seed, which string) (tried, rejected int, err error) {
-	p, err := r.tryAtSteps(ctx, rl, nil, seeds, which)
+	p, err := r.tryAtSteps(ctx, rl, nil, seeds, which, false)
 	return p.tried, p.rejected, err
 }
 
@@ -387,13 +431,17 @@ type probed struct {
 	// worse is how many follow-ups the checks of the relation with a
 	// step of numbers failed more than those without.
 	worse int
+	// disordered is how many follow-ups failed the relation's order
+	// check (counted when asked for).
+	disordered int
 }
 
 // tryAtSteps is tryAt that, with stepped (the same relation whose
 // locality check holds numbers to a step), also runs the base of each seed
 // tried and compares it with the follow-up: the numbers changed, and the
-// failures of the checks of both relations.
-func (r *runner) tryAtSteps(ctx context.Context, rl, stepped *relation.Relation, seeds []Seed, which string) (probed, error) {
+// failures of the checks of both relations. With order, it counts the
+// follow-ups that fail the relation's order check.
+func (r *runner) tryAtSteps(ctx context.Context, rl, stepped *relation.Relation, seeds []Seed, which string, order bool) (probed, error) {
 	p := probed{steps: map[int64]int{}}
 	rng := rand.New(rand.NewPCG(7, uint64(len(rl.Name))))
 	for _, s := range seeds {
@@ -428,11 +476,17 @@ func (r *runner) tryAtSteps(ctx context.Context, rl, stepped *relation.Relation,
 			p.tried++
 		case transpiler.Accepted:
 			p.tried++
-			if stepped == nil {
+			if stepped == nil && !order {
 				continue
 			}
 			base := r.base(ctx, s)
 			if base == nil {
+				continue
+			}
+			if order && failures(fu.Checks, base, res.Files, "order") > 0 {
+				p.disordered++
+			}
+			if stepped == nil {
 				continue
 			}
 			st := numberSteps(base, res.Files)
@@ -455,11 +509,16 @@ func (r *runner) tryAtSteps(ctx context.Context, rl, stepped *relation.Relation,
 	return p, nil
 }
 
-// failures counts the failures of checks on a base and follow-up output.
-func failures(checks []relation.Checker, o, o2 tree.Tree) int {
+// failures counts the failures of checks on a base and follow-up output,
+// those of the checkers named only when names are given.
+func failures(checks []relation.Checker, o, o2 tree.Tree, names ...string) int {
 	n := 0
 	for _, c := range checks {
-		n += len(c.Check(o, o2))
+		for _, f := range c.Check(o, o2) {
+			if len(names) == 0 || slices.Contains(names, f.Checker) {
+				n++
+			}
+		}
 	}
 	return n
 }

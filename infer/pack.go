@@ -176,8 +176,12 @@ func (p *Pack) relation(b *strings.Builder, r Relation) {
 	if strings.ContainsRune("aeiou", rune(k.Node[0])) {
 		what = "an " + k.Node // (an attribute, an enum_value)
 	}
-	fmt.Fprintf(b, "    doc: |\n      A copy of %s of the list, with fresh names%s, changes only lines that mention it, among its neighbours' lines in order, like the %s copied.\n",
-		what, map[bool]string{true: " and numbers"}[len(k.Numbers) > 0], k.Node)
+	inOrder := " among its neighbours' lines in order,"
+	if k.Unordered {
+		inOrder = ""
+	}
+	fmt.Fprintf(b, "    doc: |\n      A copy of %s of the list, with fresh names%s, changes only lines that mention it,%s like the %s copied.\n",
+		what, map[bool]string{true: " and numbers"}[len(k.Numbers) > 0], inOrder, k.Node)
 	near := "nearest the spot"
 	if l.Root {
 		near = "nearest before the spot"
@@ -254,7 +258,7 @@ func (p *Pack) relation(b *strings.Builder, r Relation) {
 		loc = append(loc, "also: ["+quoteAll(also)+"]")
 	}
 	fmt.Fprintf(b, "      - locality: {%s}\n", strings.Join(loc, ", "))
-	if len(l.Places) > 0 {
+	if len(l.Places) > 0 && !k.Unordered {
 		ord := []string{}
 		if forms != "" {
 			ord = append(ord, forms)

@@ -75,6 +75,12 @@ type Kind struct {
 	// to it failed on none of them more than without: the locality check
 	// holds them to it (by).
 	Step int
+	// Unordered is true when the follow-ups tried on the seeds put the
+	// copy out of its neighbours' order on two seeds or more: the
+	// transpiler does not list a new declaration among its neighbours
+	// (json2ts writes a definition that nothing refers to after the
+	// others), and the relation checks no order.
+	Unordered bool
 	// Singular are words that a list has in one of its declarations of
 	// the kind at most, in every list of the seeds that has them (three
 	// at least), and in one of its declarations of any kind at most: a

@@ -194,7 +194,8 @@ func (c *inferCmd) Run(tools *setup.Tools) error {
 	if strings.HasSuffix(s.Config.Syntax, ".grammar") {
 		// the grammar, named from where the relation files will be
 		abs, _ := filepath.Abs(relDir)
-		if r, err := filepath.Rel(abs, s.Config.Syntax); err == nil {
+		g, _ := filepath.Abs(s.Config.Syntax)
+		if r, err := filepath.Rel(abs, g); err == nil {
 			p.Syntax = filepath.ToSlash(r)
 		}
 	}

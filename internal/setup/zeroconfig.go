@@ -71,7 +71,7 @@ func (s *Setup) language(rd *snapshot.Reader, dir string, parsers *syntax.Parser
 	for _, sd := range s.Seeds {
 		l, ok := lang.Of(sd.Name)
 		if !ok {
-			return nil, "", "", cfgErr(fmt.Errorf("%s: mcpt cannot tell the language of this seed by its extension (it knows %s): name a grammar of it in the configuration, syntax: LANGUAGE.grammar (docs/zeroconfig.md), or give relation files",
+			return nil, "", "", cfgErr(fmt.Errorf("%s: mcpt cannot tell the language of this seed by its extension (it knows %s): name a grammar of it (syntax: LANGUAGE.grammar in the configuration, --syntax on the command line; docs/zeroconfig.md), or give relation files",
 				sd.Name, lang.Extensions()))
 		}
 		if seedLang != nil && l.Name != seedLang.Name {
