@@ -88,7 +88,7 @@ func BenchmarkPackSpots(b *testing.B) {
 }
 
 // BenchmarkPackMemory reports what the relations of a pack keep of a seed
-// of 2,000 declarations (FlatBuffers: 500) once its spots are listed, in bytes a seed byte
+// of 2,000 declarations once its spots are listed, in bytes a seed byte
 // (the heap after a collection, with the spots held): its syntax tree,
 // declarations and spots. Seeds up to yamlrel.MaxSeed are read, and
 // docs/campaigns.md gives the figures.
@@ -100,9 +100,6 @@ func BenchmarkPackMemory(b *testing.B) {
 		b.Run(p.pack, func(b *testing.B) {
 			rels := packRelations(b, p.pack, p.relations)
 			n := 2000
-			if p.pack == "flatbuffers" {
-				n = 500 // (2,000 take minutes: see packSeeds)
-			}
 			var src bytes.Buffer
 			src.WriteString(p.head)
 			for i := range n {
