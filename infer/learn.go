@@ -55,6 +55,11 @@ type Habits struct {
 	// by a counter of its own (_size12, tmp627): a declaration added
 	// before them renumbers them.
 	Counters []string
+	// Columns are the file patterns (`*.go`) of the outputs in which the
+	// generator aligns the lines of a block in columns (gofmt's struct
+	// fields and constants): a longer new name moves the column of its
+	// neighbours, and pads its sibling's line otherwise than its own.
+	Columns []string
 	// Samples and Names are how many seeds and declared names the habits
 	// were learned from.
 	Samples, Names int
@@ -138,6 +143,7 @@ func Learn(samples []Sample, lists []*List, form numlit.Form) Habits {
 	h.Generic = slices.Sorted(mapKeys(generic))
 	h.Tables = tables(samples, declared)
 	h.Counters = counters(samples, declared)
+	h.Columns = columns(samples)
 	h.Variants = variants(samples, declared)
 	h.Boilerplate = boilerplate(samples, declared)
 	learnLists(samples, lists, h.Forms, form)
@@ -410,6 +416,76 @@ func shapePattern(sh string) string {
 	}
 	b.WriteString(`\s*$`)
 	return b.String()
+}
+
+// columns finds the extensions of the output files whose lines the
+// generator aligns in columns: two lines in a row with the same
+// indentation, where the first pads a word with two spaces or more to
+// the column at which the second has a word after one space or more, and
+// the words before that column end at different places (a padding that
+// depends on the neighbours). Three such pairs in the files of an
+// extension, in the outputs of two seeds at least (or of the one seed
+// there is), make it the generator's habit.
+func columns(samples []Sample) []string {
+	seeds := map[string]int{}
+	for _, s := range samples {
+		pairs := map[string]int{}
+		for _, f := range s.Output.Names() {
+			ext := path.Ext(f)
+			if ext == "" {
+				continue
+			}
+			lines := strings.Split(string(s.Output[f]), "\n")
+			for i := 0; i+1 < len(lines); i++ {
+				if alignedPair(lines[i], lines[i+1]) || alignedPair(lines[i+1], lines[i]) {
+					pairs[ext]++
+				}
+			}
+		}
+		for ext, n := range pairs {
+			if n >= 3 {
+				seeds[ext]++
+			}
+		}
+	}
+	var out []string
+	for ext, n := range seeds {
+		if n >= min(2, len(samples)) {
+			out = append(out, "*"+ext)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// alignedPair reports whether line a pads a word to a column (a run of
+// two spaces or more after its indentation) at which line b, of the same
+// indentation, has a word after a space, the words before it ending at
+// different places: `Kind_A    Kind = 1` above `Kind_LONGER Kind = 2`.
+func alignedPair(a, b string) bool {
+	ta, tb := strings.TrimLeft(a, " \t"), strings.TrimLeft(b, " \t")
+	ind := len(a) - len(ta)
+	if ta == "" || tb == "" || a[:ind] != b[:len(b)-len(tb)] {
+		return false
+	}
+	for i := ind + 1; i < len(a); i++ {
+		if a[i] != ' ' || a[i-1] == ' ' {
+			continue
+		}
+		j := i
+		for j < len(a) && a[j] == ' ' {
+			j++
+		}
+		if j-i < 2 || j == len(a) {
+			continue
+		}
+		// b: a word at column j after a space, its words before ending
+		// elsewhere than a's
+		if j < len(b) && b[j] != ' ' && b[j-1] == ' ' && b[j-2] != ' ' {
+			return true
+		}
+	}
+	return false
 }
 
 var counterRE = regexp.MustCompile(`\b([A-Za-z_]*[A-Za-z_])([0-9]+)\b`)

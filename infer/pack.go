@@ -356,3 +356,16 @@ func (p *Pack) CounterRule() (rule oracle.Rule, ok bool) {
 	repl := "${1}N"
 	return oracle.Rule{Match: regexp.MustCompile(`\b(` + strings.Join(alts, "|") + `)[0-9]+\b`), Replace: &repl}, true
 }
+
+// ColumnsRule is the normalisation rule that writes each run of spaces
+// after a word as one space in the files whose lines the generator aligns
+// in columns (Habits.Columns): a longer new name pads its neighbours
+// anew, and its sibling's line otherwise than its own. ok is false when
+// the outputs align none.
+func (p *Pack) ColumnsRule() (rule oracle.Rule, ok bool) {
+	if len(p.Habits.Columns) == 0 {
+		return oracle.Rule{}, false
+	}
+	repl := "${1} "
+	return oracle.Rule{Files: slices.Clone(p.Habits.Columns), Match: regexp.MustCompile(`(\S)  +`), Replace: &repl}, true
+}
