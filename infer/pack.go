@@ -246,7 +246,7 @@ func (p *Pack) relation(b *strings.Builder, r Relation) {
 	if len(h.Forms) > 0 {
 		forms = "forms: [" + strings.Join(h.Forms, ", ") + "]"
 	}
-	loc := []string{"numbers: any", "renumbered: true", "punctuation: any", "hunks: true", "repeats: true"}
+	loc := []string{"numbers: any", "renumbered: true", "punctuation: any", "hunks: true", "repeats: true", "clone: true"}
 	if k.Step != 0 {
 		loc = append(loc[:1], append([]string{fmt.Sprintf("by: %d", k.Step)}, loc[1:]...)...)
 	}

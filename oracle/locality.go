@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
@@ -89,6 +90,33 @@ type Locality struct {
 	// added lines that the line diff inserts, from a line one matches to
 	// the next blank line or the end of the run, is explained.
 	Helpers []*regexp.Regexp
+	// Copies, when set, says what the new declaration is a copy of: the
+	// lines the generator writes for it without naming it are its own
+	// (see CopyLines).
+	Copies *CopyLines
+}
+
+// CopyLines are what a copy of a member (clone) is besides its fresh
+// names: its fresh numbers, and the declarations its text names (a
+// field's type, the request an rpc takes). An added line that nothing
+// else explains is the copy's when it holds one of its numbers as a
+// number (Java's `if (valueCase_ == 17) {` of a oneof's field 17), or
+// when o has it already and it names declarations and none but those
+// the copy's text names (a switch's `return
+// MutateRowsRequest.getDefaultInstance();` of an rpc copied with its
+// request), o′ holding it twice as often as o at most; the walk of the
+// new declaration's lines (see Hunks) goes on from it.
+type CopyLines struct {
+	Numbers []int64
+	// Named are the declarations the copy's text names; Others every
+	// other declaration of the input.
+	Named, Others []Name
+	// Stem is the input's file name without its extensions: an
+	// identifier that holds it (case and underscores aside) is the
+	// generator's, named after the file (Java's RegionServerStatusProtos
+	// of RegionServerStatus.proto), and names no declaration it holds
+	// (a field server).
+	Stem string
 }
 
 // Check runs the locality check.
@@ -238,6 +266,9 @@ func (l *Locality) classify(ab, bb []byte) changes {
 	c.la, c.lb = la, lb
 	d := l.diffLines(la, lb)
 	used := l.pair(&c, d)
+	if l.Copies != nil {
+		l.Copies.claim(la, lb, c.rawB, d)
+	}
 	l.claimAround(lb, d)
 	for k, x := range d.added {
 		if used[k] || d.left[x] <= 0 {
@@ -870,4 +901,98 @@ func sameButNumbers(a, b []byte) bool {
 		}
 	}
 	return true
+}
+
+// claim marks the lines of o′ (lb, raw: as they are, before any masking)
+// that are the copy's although they do not name it, as CopyLines says.
+func (cl *CopyLines) claim(la, lb, raw []string, d *lineDiff) {
+	var inA map[string]int
+	taken := map[string]int{}
+	for i, x := range lb {
+		if d.isFresh[i] || d.left[x] <= 0 {
+			continue
+		}
+		mine := holdsNumber(raw[i], cl.Numbers)
+		if !mine && len(cl.Named) > 0 {
+			if inA == nil {
+				inA = map[string]int{}
+				for _, y := range la {
+					inA[y]++
+				}
+			}
+			// (o′'s lines beyond o's: at most as many as o has)
+			mine = inA[x] > taken[x] && cl.namesOnlyNamed(x)
+			if mine {
+				taken[x]++
+			}
+		}
+		if mine {
+			d.isFresh[i] = true
+			d.left[x]--
+		}
+	}
+}
+
+// holdsNumber reports whether line holds one of nums as a number of its
+// own (not digits of an identifier or of a longer number).
+func holdsNumber(line string, nums []int64) bool {
+	for _, n := range nums {
+		s := strconv.FormatInt(n, 10)
+		for off := 0; ; {
+			k := strings.Index(line[off:], s)
+			if k < 0 {
+				break
+			}
+			i, j := off+k, off+k+len(s)
+			off = i + 1
+			if (i == 0 || !isWordByte(line[i-1]) && line[i-1] != '.') && (j == len(line) || !isWordByte(line[j]) && line[j] != '.') {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// namesOnlyNamed reports whether a line names a declaration the copy's
+// text names, and no other (one inside a name of the copy's, Request in
+// MutateRowsRequest, aside).
+func (cl *CopyLines) namesOnlyNamed(line string) bool {
+	var at []span
+	for _, n := range cl.Named {
+		at = append(at, n.find(line, nil)...)
+	}
+	if len(at) == 0 {
+		return false
+	}
+	if stem := strings.ToLower(strings.ReplaceAll(cl.Stem, "_", "")); len(stem) >= 3 {
+		for _, t := range identSpans(line) {
+			if strings.Contains(strings.ToLower(strings.ReplaceAll(line[t.beg:t.end], "_", "")), stem) {
+				at = append(at, t)
+			}
+		}
+	}
+	for _, o := range cl.Others {
+		if len(o.find(line, at)) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// identSpans are the spans of the identifiers of a line.
+func identSpans(line string) []span {
+	var out []span
+	for i := 0; i < len(line); {
+		if !isWordByte(line[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(line) && isWordByte(line[j]) {
+			j++
+		}
+		out = append(out, span{beg: i, end: j})
+		i = j
+	}
+	return out
 }

@@ -194,6 +194,9 @@ func (r *rel) inserted(ctx context.Context, s *spot, data map[string]any, src []
 	if cp.number >= 0 {
 		data["clone"].(map[string]any)["number"] = cp.number
 	}
+	if len(cp.numbers) > 0 {
+		data["clone"].(map[string]any)["numbers"] = cp.numbers
+	}
 	if r.clone.inner {
 		data["clone"].(map[string]any)["from"] = cp.from
 		data["clone"].(map[string]any)["names"] = cp.to
@@ -206,8 +209,10 @@ func (r *rel) inserted(ctx context.Context, s *spot, data map[string]any, src []
 type cloneCopy struct {
 	text            string
 	from, to, fresh []string
-	// number is the copy's own fresh number, -1 when it has none.
-	number int
+	// number is the copy's own fresh number, -1 when it has none;
+	// numbers are every fresh number it took (those inside it too).
+	number  int
+	numbers []int
 }
 
 // copy is the text of member sib copied under name: with value in its
@@ -326,6 +331,7 @@ func (ct *cloneT) copy(d *defs, s *spot, sib *syntax.Decl, name, value string, s
 		cp.number = own
 		for _, nr := range nrs {
 			rs = append(rs, repl{nr[0], nr[1], strconv.FormatInt(int64(nr[2]), 10)})
+			cp.numbers = append(cp.numbers, nr[2])
 		}
 	}
 	slices.SortFunc(rs, func(a, b repl) int { return a.s - b.s })
