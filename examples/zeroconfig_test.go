@@ -131,6 +131,10 @@ func TestZeroConfigCorpus(t *testing.T) {
 			for _, f := range rep.Findings {
 				if f.Kind == result.RejectedFollowUp {
 					rejected++
+					if os.Getenv("MCPT_CORPUS_VERBOSE") != "" {
+						msg, _, _ := strings.Cut(f.Message, "\n")
+						t.Logf("%s rejected on %s (%s): %s", f.Relation, filepath.Base(f.SeedFile), f.Spot.Desc, msg)
+					}
 					continue
 				}
 				alarms++

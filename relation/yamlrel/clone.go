@@ -186,7 +186,8 @@ func (r *rel) inserted(ctx context.Context, s *spot, data map[string]any, src []
 		data["clone"] = map[string]any{"of": sib.Name, "text": text}
 		return text, nil
 	}
-	cp, err := r.clone.copy(r.d, s, sib, name, value, src, rng)
+	_, decls := r.models.declTypes()
+	cp, err := r.clone.copy(r.d, decls, s, sib, name, value, src, rng)
 	if err != nil {
 		return "", fmt.Errorf("relation %s: clone: %v", r.name, err)
 	}
@@ -220,7 +221,10 @@ type cloneCopy struct {
 // declared inside it (inner), and with fresh numbers where numbers say.
 // Fresh names are drawn from rng, none the input src has; fresh numbers
 // are the smallest the input writes nowhere, in no range `A to B` of it.
-func (ct *cloneT) copy(d *defs, s *spot, sib *syntax.Decl, name, value string, src []byte, rng *rand.Rand) (*cloneCopy, error) {
+// decls are the node types the kinds declare: with inner, a name inside
+// sib is declared there when its node is of one of them (any, when the
+// kinds name none).
+func (ct *cloneT) copy(d *defs, decls map[string]bool, s *spot, sib *syntax.Decl, name, value string, src []byte, rng *rand.Rand) (*cloneCopy, error) {
 	tsrc := sib.List.Tree.Src
 	n := sib.Node
 	start, _ := sib.Span()
@@ -257,7 +261,10 @@ func (ct *cloneT) copy(d *defs, s *spot, sib *syntax.Decl, name, value string, s
 			if c.Kind == "comment" {
 				return false
 			}
-			if c != own && isNameLeaf(c) {
+			// (a name of a node type no kind declares is a use: the
+			// name of TypeScript's generic_type Array<…> or of a
+			// nested_type_identifier Ns.Props, which a copy keeps)
+			if c != own && isNameLeaf(c) && (len(decls) == 0 || c.Parent == nil || decls[c.Parent.Kind]) {
 				old := c.Text(tsrc)
 				if _, ok := renamed[key{c.Kind, old}]; !ok {
 					f, err := d.fresh.Fresh(rng, src, taken)
