@@ -589,6 +589,7 @@ func learnLists(samples []Sample, lists []*List, forms []string, form numlit.For
 		spec.Lists = append(spec.Lists, l.Type)
 	}
 	stats := map[string]map[string]*placeStats{} // list type → place → stats
+	owners := map[string]*ownerStats{}           // list type → its owners' lines
 	fns := make([]func(string) string, 0, len(forms))
 	for _, f := range forms {
 		if fn, ok := namecase.Form(f); ok {
@@ -616,6 +617,7 @@ func learnLists(samples []Sample, lists []*List, forms []string, form numlit.For
 			others[i] = formName(a, fns)
 		}
 		for _, l := range syntax.Lists(s.Tree, spec) {
+			learnOwnerLines(s, l.Node, decls, fns, others, all, owners)
 			lt := types[l.Node.Kind]
 			var names, kinds, dshapes []string
 			var used []bool
@@ -722,6 +724,26 @@ func learnLists(samples []Sample, lists []*List, forms []string, form numlit.For
 			}
 			if len(alts) > 0 {
 				l.Positional = append(l.Positional, shapesPattern(alts))
+			}
+		}
+		if os := owners[l.Type]; os != nil {
+			// (a line some owners have and others lack, two of each at
+			// least: flatc's TypeScript `static createTable(` of the
+			// tables whose struct fields come first, which a field
+			// copied before them takes away)
+			var opt []string
+			for sh, n := range os.lists {
+				if n >= 2 && os.total-n >= 2 {
+					opt = append(opt, sh)
+				}
+			}
+			if len(opt) > 0 {
+				var res []string
+				for _, sh := range opt {
+					res = append(res, shapeRegex(sh))
+				}
+				slices.Sort(res)
+				l.Positional = append(l.Positional, `^\s*(?:`+strings.Join(res, "|")+`).*$`)
 			}
 		}
 		slices.Sort(l.Places)
@@ -1145,6 +1167,76 @@ func learnList(s Sample, ds listDecls, nums []int64, fns []func(string) string, 
 		st.named[ks[1]] += named
 		st.of[ks[1]] += of
 	}
+}
+
+// ownerStats are the lines that name the owners of the lists of a type
+// (the table whose fields they are), by their head (ownerHead): in how
+// many lists an owner had a line of each head, of total that had any.
+type ownerStats struct {
+	lists map[string]int
+	total int
+}
+
+// learnOwnerLines adds to owners what the output of s writes of the
+// owner of list node n (the declaration whose name it or its parent
+// holds), when the input declares that name once: the heads of the
+// lines that name it.
+func learnOwnerLines(s Sample, n *syntax.Node, decls map[string]int, fns []func(string) string, others []oracle.Name, all []string, owners map[string]*ownerStats) {
+	nm := directName(n)
+	if nm == nil && n.Parent != nil {
+		nm = directName(n.Parent)
+	}
+	if nm == nil {
+		return
+	}
+	name := nameText(s.Tree.Src, nm)
+	if len(name) < 3 || decls[strings.ToLower(name)] != 1 {
+		return
+	}
+	on := oracle.WithShadows(formName(name, fns), others)
+	heads := map[string]bool{}
+	for _, f := range s.Output.Names() {
+		for _, line := range strings.Split(string(s.Output[f]), "\n") {
+			if _, ok := oracle.PlaceOf(line, on); ok {
+				if h, ok := ownerHead(lineShape(oracle.MaskName(line, on, "\x00"), all)); ok {
+					heads[h] = true
+				}
+			}
+		}
+	}
+	if len(heads) == 0 {
+		return
+	}
+	os := owners[n.Kind]
+	if os == nil {
+		os = &ownerStats{lists: map[string]int{}}
+		owners[n.Kind] = os
+	}
+	os.total++
+	for h := range heads {
+		os.lists[h]++
+	}
+}
+
+// ownerHead is a line's shape up to its first parenthesis: the name of a
+// function the generator names after the owner (`static create\x00(`,
+// the owner masked), without its parameters, which name the list's
+// members. ok is false for a line that calls no such function: its head
+// names another declaration, or the owner stands alone (a statement
+// about it, `ctx->\x00 = (`, which says nothing of a habit).
+func ownerHead(sh string) (string, bool) {
+	k := strings.IndexByte(sh, '(')
+	if k < 0 || strings.IndexByte(sh[:k], 1) >= 0 {
+		return "", false
+	}
+	h := sh[:k+1]
+	letter := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+	for i := 0; i < k; i++ {
+		if h[i] == 0 && (i > 0 && letter(h[i-1]) || letter(h[i+1])) {
+			return h, true
+		}
+	}
+	return "", false
 }
 
 // listKey is the key of the stats of a list type as a whole (the
