@@ -1080,3 +1080,34 @@ func TestAnalogyCommentAtEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestLocalityCloneFileWithoutName: protoc's C++ cuts its serialized
+// descriptor into string literals, and the name of an enum value copied
+// as ZQGPUESE_Pues (number 11) falls across two of them: the .cc file
+// names it nowhere, but gains the case of its number, its line. With
+// Copies, the file's changes are explained as in a file that names it;
+// without, it must be byte-identical.
+func TestLocalityCloneFileWithoutName(t *testing.T) {
+	o := "  \"IFIED\\020\\000\\022\\n\\n\\006KIND_A\\020\\001\\022\\n\\n\\006KIND_B\\020\\0022@\\n\\006Event\"\n" +
+		"  \"s\\0226\\n\\005Watch\\022\\022.ours.layout.Event\\032\\022.ours.la\"\n" +
+		"    false, false, 532, descriptor_table_protodef_in_2fours_2dlayout_2eproto,\n" +
+		"    case 0:\n    case 1:\n    case 2:\n      return true;\n"
+	fu := "  \"IFIED\\020\\000\\022\\n\\n\\006KIND_A\\020\\001\\022\\n\\n\\006KIND_B\\020\\002\\022\\021\\n\\rZQGPU\"\n" +
+		"  \"ESE_Pues\\020\\0132@\\n\\006Events\\0226\\n\\005Watch\\022\\022.ours.lay\"\n" +
+		"    false, false, 551, descriptor_table_protodef_in_2fours_2dlayout_2eproto,\n" +
+		"    case 0:\n    case 1:\n    case 2:\n    case 11:\n      return true;\n"
+	table := regexp.MustCompile(`^\s*"(\\.|[^"\\])*"\s*[+,]?\s*$`)
+	l := &Locality{Fresh: []Name{NewName([]string{"ZQGPUESE_Pues", "zqgpuese_pues"})}, Numbers: Any, Punctuation: Any, Hunks: true, Also: []*regexp.Regexp{table}}
+	ot, ft := tree.Tree{"x.pb.cc": []byte(o)}, tree.Tree{"x.pb.cc": []byte(fu)}
+	if v := l.Decide(ot, ft); len(v.Fails) != 1 || !strings.Contains(v.Fails[0].Message, "byte-identical") {
+		t.Errorf("without Copies: want the file held byte-identical, got %+v", v.Fails)
+	}
+	l.Copies = &CopyLines{Numbers: []int64{11}}
+	if v := l.Decide(ot, ft); len(v.Fails) != 0 {
+		t.Errorf("with Copies: false alarm %+v", v.Fails)
+	}
+	other := strings.Replace(fu, "    case 11:\n", "    case 12:\n", 1)
+	if v := l.Decide(ot, tree.Tree{"x.pb.cc": []byte(other)}); len(v.Fails) != 1 {
+		t.Errorf("a case of another number: want a failure, got %+v", v.Fails)
+	}
+}

@@ -27,9 +27,10 @@ const Any = -1
 
 // Locality is the derived checker that needs nothing but the fresh names:
 // a file of o′ that mentions no fresh name is byte-identical to o's (unless
-// it gained a line an Also pattern matches whole: the new declaration's
+// it gained a line an Also pattern matches whole, the new declaration's
 // entry written without its name, protoc-c's tables under optimize_for =
-// CODE_SIZE; then its changes are explained as below), and
+// CODE_SIZE, or a line Copies takes as the copy's; then its changes are
+// explained as below), and
 // in a file that changed, every line added or removed mentions a fresh name
 // or is an old line changed only in its numbers (a count, a renumbered
 // value) or in list punctuation (a trailing comma, a separator moved), of
@@ -168,12 +169,13 @@ func (l *Locality) Decide(o, o2 tree.Tree) Verdict {
 				// Byte-identical, unless the file gained a line an also
 				// pattern matches: the new declaration's entry written
 				// without its name.
-				if len(l.Also) > 0 {
+				if len(l.Also) > 0 || l.Copies != nil {
 					c = l.classify(a, b)
 				}
 				// A file may be renumbered, where the relation says so (a
-				// constant that holds an enumerator's value).
-				if c.alsoAdded == 0 && !(l.Renumbered && sameButNumbers(a, b)) {
+				// constant that holds an enumerator's value); a line of
+				// the copy's (Copies) is the new declaration's too.
+				if c.alsoAdded == 0 && c.copied == 0 && !(l.Renumbered && sameButNumbers(a, b)) {
 					x := fail(f, "%s changed, but it does not mention the new declaration and must be byte-identical", f)
 					x.Expected, x.Actual, x.Diff = string(a), string(b), DiffOutputs(f, string(a), string(b))
 					continue
@@ -244,6 +246,7 @@ type changes struct {
 	numbers, punct, added, removed []string
 	step                           []string // renumbered by another amount than By
 	alsoAdded                      int      // added lines an also pattern matches whole
+	copied                         int      // added lines Copies takes as the copy's
 	// The lines compared (masked or not), as they are in the files, and
 	// how many lines o and o′ share before them: where a failure's lines
 	// are (see placer).
@@ -267,7 +270,7 @@ func (l *Locality) classify(ab, bb []byte) changes {
 	d := l.diffLines(la, lb)
 	used := l.pair(&c, d)
 	if l.Copies != nil {
-		l.Copies.claim(la, lb, c.rawB, d)
+		c.copied = l.Copies.claim(la, lb, c.rawB, d)
 	}
 	l.claimAround(lb, d)
 	for k, x := range d.added {
@@ -904,8 +907,10 @@ func sameButNumbers(a, b []byte) bool {
 }
 
 // claim marks the lines of o′ (lb, raw: as they are, before any masking)
-// that are the copy's although they do not name it, as CopyLines says.
-func (cl *CopyLines) claim(la, lb, raw []string, d *lineDiff) {
+// that are the copy's although they do not name it, as CopyLines says,
+// and returns how many.
+func (cl *CopyLines) claim(la, lb, raw []string, d *lineDiff) int {
+	n := 0
 	var inA map[string]int
 	taken := map[string]int{}
 	for i, x := range lb {
@@ -929,8 +934,10 @@ func (cl *CopyLines) claim(la, lb, raw []string, d *lineDiff) {
 		if mine {
 			d.isFresh[i] = true
 			d.left[x]--
+			n++
 		}
 	}
+	return n
 }
 
 // holdsNumber reports whether line holds one of nums as a number of its
