@@ -270,8 +270,10 @@ func (p *Pack) relation(b *strings.Builder, r Relation) {
 	if l.Last {
 		ana = append(ana, "last: true")
 	}
-	if len(h.Tables) > 0 {
-		ana = append(ana, "ignore: "+quote(strings.Join(h.Tables, "|")))
+	// (a line the sibling has for its place in its list, not for what
+	// it is: the first field of a range protoc's C++ copies with memcpy)
+	if ignore := append(slices.Clone(h.Tables), l.Positional...); len(ignore) > 0 {
+		ana = append(ana, "ignore: "+quote(strings.Join(ignore, "|")))
 	}
 	fmt.Fprintf(b, "      - analogy: {%s}\n", strings.Join(ana, ", "))
 }
