@@ -118,8 +118,12 @@ func Infer(ctx context.Context, seeds []Seed, o Options) (*Result, error) {
 		places += len(l.Places)
 		byNum += len(l.NumberPlaces)
 	}
-	o.logf("learned from the outputs of %d seeds: name forms %s; %d generic words, %d table shapes, %d counters, %d places in the input's order, %d by number",
-		len(samples), strings.Join(h.Forms, ", "), len(h.Generic), len(h.Tables), len(h.Counters), places, byNum)
+	cols := ""
+	if len(h.Columns) > 0 {
+		cols = "; columns aligned in " + strings.Join(h.Columns, ", ")
+	}
+	o.logf("learned from the outputs of %d seeds: name forms %s; %d generic words, %d table shapes, %d counters, %d places in the input's order, %d by number%s",
+		len(samples), strings.Join(h.Forms, ", "), len(h.Generic), len(h.Tables), len(h.Counters), places, byNum, cols)
 	if err := r.probe(ctx, p, parsed); err != nil {
 		return nil, err
 	}

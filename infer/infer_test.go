@@ -2,12 +2,14 @@ package infer
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 
+	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/relation/numlit"
 	"github.com/mcpt-tool/mcpt/relation/yamlrel"
@@ -221,5 +223,61 @@ func TestLearnNoTableOfNames(t *testing.T) {
 	}
 	if !namesInString(`  { "GREEN", 2 },`, []string{"GREEN"}) || namesInString(`  "\n\022GREEN\020",`, []string{"GREEN"}) {
 		t.Error("namesInString: a string that is a name, and only such, names one")
+	}
+}
+
+// protoc-gen-go's output is gofmt's: the constants of a block and the
+// entries of a map aligned in columns, which a longer new name pads anew
+// (an enum value copied as ZQIDEAHR_DEAH). The generator's habit is
+// learned for its .go files, and the rule it makes writes each run of
+// spaces after a word as one; Java's output, unaligned, has none.
+func TestLearnColumns(t *testing.T) {
+	tr := parseSeed(t, "ours-layout.proto", "syntax = \"proto3\";\nenum Kind { KIND_A = 0; KIND_UNSPECIFIED = 1; KIND_B = 2; }\n")
+	tr2 := parseSeed(t, "state.proto", "syntax = \"proto3\";\nenum State { ENABLED = 0; DISABLING = 1; OFF = 2; }\n")
+	goOut := func(enum string, values ...string) []byte {
+		var b strings.Builder
+		b.WriteString("const (\n")
+		width := 0
+		for _, v := range values {
+			width = max(width, len(enum)+1+len(v))
+		}
+		for i, v := range values {
+			fmt.Fprintf(&b, "\t%-*s %s = %d\n", width, enum+"_"+v, enum, i)
+		}
+		b.WriteString(")\n\n\t" + enum + "_value = map[string]int32{\n")
+		for i, v := range values {
+			fmt.Fprintf(&b, "\t\t%-*s %d,\n", width-len(enum)+2, `"`+v+`":`, i)
+		}
+		b.WriteString("\t}\n")
+		return []byte(b.String())
+	}
+	samples := []Sample{
+		{Tree: tr, Output: tree.Tree{"ours-layout.pb.go": goOut("Kind", "KIND_A", "KIND_UNSPECIFIED", "KIND_B"), "OursLayout.java": []byte("    KIND_A(0),\n    KIND_UNSPECIFIED(1),\n    KIND_B(2),\n")}},
+		{Tree: tr2, Output: tree.Tree{"state.pb.go": goOut("State", "ENABLED", "DISABLING", "OFF"), "State.java": []byte("    ENABLED(0),\n    DISABLING(1),\n    OFF(2),\n")}},
+	}
+	if got := string(samples[0].Output["ours-layout.pb.go"]); !strings.Contains(got, "\tKind_KIND_A           Kind = 0\n") || !strings.Contains(got, "\t\t\"KIND_A\":           0,\n") {
+		t.Fatalf("the output is not protoc-gen-go's:\n%s", got)
+	}
+	h := Learn(samples, Structure([]*syntax.Tree{tr, tr2}, numlit.Decimal), numlit.Decimal)
+	if !slices.Equal(h.Columns, []string{"*.go"}) {
+		t.Fatalf("Columns = %q, want [*.go]", h.Columns)
+	}
+	rule, ok := (&Pack{Habits: h}).ColumnsRule()
+	if !ok {
+		t.Fatal("no rule for the columns")
+	}
+	out := oracle.Normalizer{rule}.Apply(tree.Tree{"a.pb.go": []byte("\tKind_KIND_A           Kind = 1\n\t\t\"KIND_A\":           1,\n"), "A.java": []byte("  x  =  1;\n")})
+	if got, want := string(out["a.pb.go"]), "\tKind_KIND_A Kind = 1\n\t\t\"KIND_A\": 1,\n"; got != want {
+		t.Errorf("normalised:\n%q\nwant\n%q", got, want)
+	}
+	if got := string(out["A.java"]); got != "  x  =  1;\n" {
+		t.Errorf("a file of another extension normalised: %q", got)
+	}
+	for _, s := range samples {
+		delete(s.Output, "ours-layout.pb.go")
+		delete(s.Output, "state.pb.go")
+	}
+	if got := columns(samples); got != nil {
+		t.Errorf("Java's enum values: Columns = %q, want none", got)
 	}
 }

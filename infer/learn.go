@@ -55,6 +55,11 @@ type Habits struct {
 	// by a counter of its own (_size12, tmp627): a declaration added
 	// before them renumbers them.
 	Counters []string
+	// Columns are the file patterns (`*.go`) of the outputs in which the
+	// generator aligns the lines of a block in columns (gofmt's struct
+	// fields and constants): a longer new name moves the column of its
+	// neighbours, and pads its sibling's line otherwise than its own.
+	Columns []string
 	// Samples and Names are how many seeds and declared names the habits
 	// were learned from.
 	Samples, Names int
@@ -138,6 +143,7 @@ func Learn(samples []Sample, lists []*List, form numlit.Form) Habits {
 	h.Generic = slices.Sorted(mapKeys(generic))
 	h.Tables = tables(samples, declared)
 	h.Counters = counters(samples, declared)
+	h.Columns = columns(samples)
 	h.Variants = variants(samples, declared)
 	h.Boilerplate = boilerplate(samples, declared)
 	learnLists(samples, lists, h.Forms, form)
@@ -412,6 +418,76 @@ func shapePattern(sh string) string {
 	return b.String()
 }
 
+// columns finds the extensions of the output files whose lines the
+// generator aligns in columns: two lines in a row with the same
+// indentation, where the first pads a word with two spaces or more to
+// the column at which the second has a word after one space or more, and
+// the words before that column end at different places (a padding that
+// depends on the neighbours). Three such pairs in the files of an
+// extension, in the outputs of two seeds at least (or of the one seed
+// there is), make it the generator's habit.
+func columns(samples []Sample) []string {
+	seeds := map[string]int{}
+	for _, s := range samples {
+		pairs := map[string]int{}
+		for _, f := range s.Output.Names() {
+			ext := path.Ext(f)
+			if ext == "" {
+				continue
+			}
+			lines := strings.Split(string(s.Output[f]), "\n")
+			for i := 0; i+1 < len(lines); i++ {
+				if alignedPair(lines[i], lines[i+1]) || alignedPair(lines[i+1], lines[i]) {
+					pairs[ext]++
+				}
+			}
+		}
+		for ext, n := range pairs {
+			if n >= 3 {
+				seeds[ext]++
+			}
+		}
+	}
+	var out []string
+	for ext, n := range seeds {
+		if n >= min(2, len(samples)) {
+			out = append(out, "*"+ext)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// alignedPair reports whether line a pads a word to a column (a run of
+// two spaces or more after its indentation) at which line b, of the same
+// indentation, has a word after a space, the words before it ending at
+// different places: `Kind_A    Kind = 1` above `Kind_LONGER Kind = 2`.
+func alignedPair(a, b string) bool {
+	ta, tb := strings.TrimLeft(a, " \t"), strings.TrimLeft(b, " \t")
+	ind := len(a) - len(ta)
+	if ta == "" || tb == "" || a[:ind] != b[:len(b)-len(tb)] {
+		return false
+	}
+	for i := ind + 1; i < len(a); i++ {
+		if a[i] != ' ' || a[i-1] == ' ' {
+			continue
+		}
+		j := i
+		for j < len(a) && a[j] == ' ' {
+			j++
+		}
+		if j-i < 2 || j == len(a) {
+			continue
+		}
+		// b: a word at column j after a space, its words before ending
+		// elsewhere than a's
+		if j < len(b) && b[j] != ' ' && b[j-1] == ' ' && b[j-2] != ' ' {
+			return true
+		}
+	}
+	return false
+}
+
 var counterRE = regexp.MustCompile(`\b([A-Za-z_]*[A-Za-z_])([0-9]+)\b`)
 
 // counters finds the prefixes of numbered temporaries: identifiers PREFIX
@@ -513,6 +589,7 @@ func learnLists(samples []Sample, lists []*List, forms []string, form numlit.For
 		spec.Lists = append(spec.Lists, l.Type)
 	}
 	stats := map[string]map[string]*placeStats{} // list type → place → stats
+	owners := map[string]*ownerStats{}           // list type → its owners' lines
 	fns := make([]func(string) string, 0, len(forms))
 	for _, f := range forms {
 		if fn, ok := namecase.Form(f); ok {
@@ -540,6 +617,7 @@ func learnLists(samples []Sample, lists []*List, forms []string, form numlit.For
 			others[i] = formName(a, fns)
 		}
 		for _, l := range syntax.Lists(s.Tree, spec) {
+			learnOwnerLines(s, l.Node, decls, fns, others, all, owners)
 			lt := types[l.Node.Kind]
 			var names, kinds, dshapes []string
 			var used []bool
@@ -646,6 +724,26 @@ func learnLists(samples []Sample, lists []*List, forms []string, form numlit.For
 			}
 			if len(alts) > 0 {
 				l.Positional = append(l.Positional, shapesPattern(alts))
+			}
+		}
+		if os := owners[l.Type]; os != nil {
+			// (a line some owners have and others lack, two of each at
+			// least: flatc's TypeScript `static createTable(` of the
+			// tables whose struct fields come first, which a field
+			// copied before them takes away)
+			var opt []string
+			for sh, n := range os.lists {
+				if n >= 2 && os.total-n >= 2 {
+					opt = append(opt, sh)
+				}
+			}
+			if len(opt) > 0 {
+				var res []string
+				for _, sh := range opt {
+					res = append(res, shapeRegex(sh))
+				}
+				slices.Sort(res)
+				l.Positional = append(l.Positional, `^\s*(?:`+strings.Join(res, "|")+`).*$`)
 			}
 		}
 		slices.Sort(l.Places)
@@ -1069,6 +1167,76 @@ func learnList(s Sample, ds listDecls, nums []int64, fns []func(string) string, 
 		st.named[ks[1]] += named
 		st.of[ks[1]] += of
 	}
+}
+
+// ownerStats are the lines that name the owners of the lists of a type
+// (the table whose fields they are), by their head (ownerHead): in how
+// many lists an owner had a line of each head, of total that had any.
+type ownerStats struct {
+	lists map[string]int
+	total int
+}
+
+// learnOwnerLines adds to owners what the output of s writes of the
+// owner of list node n (the declaration whose name it or its parent
+// holds), when the input declares that name once: the heads of the
+// lines that name it.
+func learnOwnerLines(s Sample, n *syntax.Node, decls map[string]int, fns []func(string) string, others []oracle.Name, all []string, owners map[string]*ownerStats) {
+	nm := directName(n)
+	if nm == nil && n.Parent != nil {
+		nm = directName(n.Parent)
+	}
+	if nm == nil {
+		return
+	}
+	name := nameText(s.Tree.Src, nm)
+	if len(name) < 3 || decls[strings.ToLower(name)] != 1 {
+		return
+	}
+	on := oracle.WithShadows(formName(name, fns), others)
+	heads := map[string]bool{}
+	for _, f := range s.Output.Names() {
+		for _, line := range strings.Split(string(s.Output[f]), "\n") {
+			if _, ok := oracle.PlaceOf(line, on); ok {
+				if h, ok := ownerHead(lineShape(oracle.MaskName(line, on, "\x00"), all)); ok {
+					heads[h] = true
+				}
+			}
+		}
+	}
+	if len(heads) == 0 {
+		return
+	}
+	os := owners[n.Kind]
+	if os == nil {
+		os = &ownerStats{lists: map[string]int{}}
+		owners[n.Kind] = os
+	}
+	os.total++
+	for h := range heads {
+		os.lists[h]++
+	}
+}
+
+// ownerHead is a line's shape up to its first parenthesis: the name of a
+// function the generator names after the owner (`static create\x00(`,
+// the owner masked), without its parameters, which name the list's
+// members. ok is false for a line that calls no such function: its head
+// names another declaration, or the owner stands alone (a statement
+// about it, `ctx->\x00 = (`, which says nothing of a habit).
+func ownerHead(sh string) (string, bool) {
+	k := strings.IndexByte(sh, '(')
+	if k < 0 || strings.IndexByte(sh[:k], 1) >= 0 {
+		return "", false
+	}
+	h := sh[:k+1]
+	letter := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+	for i := 0; i < k; i++ {
+		if h[i] == 0 && (i > 0 && letter(h[i-1]) || letter(h[i+1])) {
+			return h, true
+		}
+	}
+	return "", false
 }
 
 // listKey is the key of the stats of a list type as a whole (the

@@ -250,7 +250,7 @@ func (p *Pack) relation(b *strings.Builder, r Relation) {
 	if len(h.Forms) > 0 {
 		forms = "forms: [" + strings.Join(h.Forms, ", ") + "]"
 	}
-	loc := []string{"numbers: any", "renumbered: true", "punctuation: any", "hunks: true", "repeats: true"}
+	loc := []string{"numbers: any", "renumbered: true", "punctuation: any", "hunks: true", "repeats: true", "clone: true"}
 	if k.Step != 0 {
 		loc = append(loc[:1], append([]string{fmt.Sprintf("by: %d", k.Step)}, loc[1:]...)...)
 	}
@@ -274,8 +274,10 @@ func (p *Pack) relation(b *strings.Builder, r Relation) {
 	if l.Last {
 		ana = append(ana, "last: true")
 	}
-	if len(h.Tables) > 0 {
-		ana = append(ana, "ignore: "+quote(strings.Join(h.Tables, "|")))
+	// (a line the sibling has for its place in its list, not for what
+	// it is: the first field of a range protoc's C++ copies with memcpy)
+	if ignore := append(slices.Clone(h.Tables), l.Positional...); len(ignore) > 0 {
+		ana = append(ana, "ignore: "+quote(strings.Join(ignore, "|")))
 	}
 	fmt.Fprintf(b, "      - analogy: {%s}\n", strings.Join(ana, ", "))
 }
@@ -359,4 +361,17 @@ func (p *Pack) CounterRule() (rule oracle.Rule, ok bool) {
 	}
 	repl := "${1}N"
 	return oracle.Rule{Match: regexp.MustCompile(`\b(` + strings.Join(alts, "|") + `)[0-9]+\b`), Replace: &repl}, true
+}
+
+// ColumnsRule is the normalisation rule that writes each run of spaces
+// after a word as one space in the files whose lines the generator aligns
+// in columns (Habits.Columns): a longer new name pads its neighbours
+// anew, and its sibling's line otherwise than its own. ok is false when
+// the outputs align none.
+func (p *Pack) ColumnsRule() (rule oracle.Rule, ok bool) {
+	if len(p.Habits.Columns) == 0 {
+		return oracle.Rule{}, false
+	}
+	repl := "${1} "
+	return oracle.Rule{Files: slices.Clone(p.Habits.Columns), Match: regexp.MustCompile(`(\S)  +`), Replace: &repl}, true
 }

@@ -176,3 +176,60 @@ func TestLearnRareLinePerFileKind(t *testing.T) {
 		t.Errorf("the line of every string field is a rare one: %q", listOf(lists, "mbody").Positional)
 	}
 }
+
+// flatc's TypeScript writes a `static create…(` helper for some tables
+// and not for others (those whose struct fields come first have one, as
+// those without struct fields: flatc 2.0.8), and a field copied before
+// the first struct field takes it away. The helper's line names the
+// table, as a function named after it: a line some tables have and
+// others lack, which a declaration more may add or take away. The lines
+// every table has (start…, end…) are no such line.
+func TestLearnOwnerLines(t *testing.T) {
+	const seed = "struct Vec { x: int; }\ntable Alpha { pos: Vec; count: int; }\ntable Beta { count: int; pos: Vec; }\n" +
+		"table Gamma { count: int; total: int; }\ntable Delta { count: int; pos: Vec; other: Vec; }\n"
+	tr := parseSeed(t, "shapes.fbs", seed)
+	// (the lines of flatc --ts of the seed, its helper for Alpha and Gamma)
+	table := func(name string, fields []string, create bool) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "export class %s {\n", name)
+		fmt.Fprintf(&b, "static getRootAs%s(bb:flatbuffers.ByteBuffer, obj?:%s):%s {\n}\n", name, name, name)
+		fmt.Fprintf(&b, "static start%s(builder:flatbuffers.Builder) {\n  builder.startObject(%d);\n}\n", name, len(fields))
+		var params []string
+		for _, f := range fields {
+			fmt.Fprintf(&b, "static add%s(builder:flatbuffers.Builder, %s:number) {\n}\n", strings.ToUpper(f[:1])+f[1:], f)
+			params = append(params, f+":number")
+		}
+		fmt.Fprintf(&b, "static end%s(builder:flatbuffers.Builder):flatbuffers.Offset {\n}\n", name)
+		if create {
+			fmt.Fprintf(&b, "static create%s(builder:flatbuffers.Builder, %s):flatbuffers.Offset {\n  %s.start%s(builder);\n}\n", name, strings.Join(params, ", "), name, name)
+		}
+		b.WriteString("}\n")
+		return b.String()
+	}
+	out := tree.Tree{
+		"alpha.ts": []byte(table("Alpha", []string{"pos", "count"}, true)),
+		"beta.ts":  []byte(table("Beta", []string{"count", "pos"}, false)),
+		"gamma.ts": []byte(table("Gamma", []string{"count", "total"}, true)),
+		"delta.ts": []byte(table("Delta", []string{"count", "pos", "other"}, false)),
+	}
+	lists := Structure([]*syntax.Tree{tr}, numlit.Decimal)
+	Learn([]Sample{{Tree: tr, Output: out}}, lists, numlit.Decimal)
+	var types []string
+	for _, l := range lists {
+		types = append(types, l.Type)
+	}
+	listType := "table"
+	if !slices.Contains(types, listType) {
+		t.Fatalf("no list %s: %q", listType, types)
+	}
+	for line, want := range map[string]bool{
+		"static createSceneEntityDeletion(builder:flatbuffers.Builder, timestampOffset:flatbuffers.Offset, type:SceneEntityDeletionType, idOffset:flatbuffers.Offset):flatbuffers.Offset {": true,
+		"  SceneEntityDeletion.startSceneEntityDeletion(builder);":                        true,
+		"static endSceneEntityDeletion(builder:flatbuffers.Builder):flatbuffers.Offset {": false,
+		"static startSceneEntityDeletion(builder:flatbuffers.Builder) {":                  false,
+	} {
+		if got := positional(t, lists, listType, line); got != want {
+			t.Errorf("%s: a line some tables lack = %v, want %v", line, got, want)
+		}
+	}
+}

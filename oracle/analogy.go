@@ -276,10 +276,10 @@ func (c *Analogy) siblingLines(f, text string, starts []int, scs []*scanner, kin
 		if lines == nil {
 			lines = map[string]bool{}
 			for k := range starts {
-				lines[strings.TrimRight(mask(lineAt(text, starts, k)), punctuation)] = true
+				lines[trimEnd(mask(lineAt(text, starts, k)))] = true
 			}
 		}
-		return lines[strings.TrimRight(mask(l), punctuation)]
+		return lines[trimEnd(mask(l))]
 	}
 	var words map[string]bool // the identifiers of the file, once needed
 	hasWord := func(w string) bool {
@@ -341,7 +341,7 @@ func (c *Analogy) compared(f, text, text2 string, want []*pattern, at map[string
 	lines2, _ := SplitLines(text2)
 	masked := make([]string, len(lines2))
 	for j, l := range lines2 {
-		masked[j] = strings.TrimRight(mask(l), punctuation)
+		masked[j] = trimEnd(mask(l))
 	}
 	used := make([]bool, len(lines2))
 	for _, p := range want {
@@ -407,7 +407,7 @@ func countMatches(want []*pattern, text string, mask func(string) string) []int 
 	}
 	have := make([]int, len(want))
 	count := func(line string) {
-		m := strings.TrimRight(mask(line), punctuation)
+		m := trimEnd(mask(line))
 		for k, p := range want {
 			if p.match(m) {
 				have[k]++
@@ -505,6 +505,7 @@ func (p *pattern) matchAt(s string, i int) bool {
 // rename replaces, in a line of the sibling, each of the sibling's names
 // by the new declaration's, form for form.
 func (c *Analogy) rename(line string, scs []*scanner, mask func(string) string) *pattern {
+	line = trimEnd(line)
 	type occ struct {
 		span
 		r int
@@ -547,6 +548,20 @@ func (c *Analogy) rename(line string, scs []*scanner, mask func(string) string) 
 	}
 	p.key = k.String()
 	return p
+}
+
+// trimEnd is a line without the punctuation that ends it, which differs
+// between the last element of a list and the others, and without that
+// before a comment that ends it: protoc-c's `  4,        /* ExecService */`
+// and the last entry `  2         /* Scan */`, both `  4 /* ExecService */`.
+func trimEnd(s string) string {
+	s = strings.TrimRight(s, punctuation)
+	if k := strings.LastIndex(s, "/*"); k > 0 && strings.HasSuffix(s, "*/") {
+		if head := strings.TrimRight(s[:k], punctuation); strings.TrimSpace(head) != "" {
+			return head + " " + s[k:]
+		}
+	}
+	return s
 }
 
 // linesOf returns the lines of text that mention the new declaration's

@@ -981,3 +981,133 @@ func TestAnalogyDigitAfterUnderscore(t *testing.T) {
 		t.Errorf("the getter missing in the predicted spelling: want a failure, got %+v", v)
 	}
 }
+
+// TestLocalityClone: protoc's Java writes lines of a copied member that do
+// not name it. An rpc copied with its request and response types gets a
+// case of the prototype switches that names those types only; a oneof
+// field copied under the fresh number 17 gets a case of writeTo that
+// names the oneof and the number. With Copies, both are the copy's; a
+// line that names another declaration (the sibling's), or one o does not
+// have, stays unexplained.
+func TestLocalityClone(t *testing.T) {
+	const req = "org.apache.hadoop.hbase.protobuf.generated.MultiRowMutationProtos.MutateRowsRequest"
+	o := "    public  void mutateRows(\n" +
+		"        " + req + " request) {\n" +
+		"    }\n" +
+		"      switch(method.getIndex()) {\n" +
+		"        case 0:\n" +
+		"          return " + req + ".getDefaultInstance();\n" +
+		"        default:\n" +
+		"          throw new java.lang.AssertionError(\"Can't get here.\");\n" +
+		"      }\n" +
+		"      if (valueCase_ == 7) {\n" +
+		"        output.writeMessage(7, (onnx.OnnxMl.TypeProto.Opaque) value_);\n" +
+		"      }\n" +
+		"      getUnknownFields().writeTo(output);\n" +
+		"      done(mutateRows, " + req + ".getDefaultInstance());\n"
+	fu := strings.Replace(o, "    }\n      switch", "    }\n    public  void zqxfpptqFppt(\n        "+req+" request) {\n    }\n      switch", 1)
+	fu = strings.Replace(fu, "        default:\n", "        case 1:\n          return "+req+".getDefaultInstance();\n        default:\n", 1)
+	fu = strings.Replace(fu, "      getUnknownFields()", "      if (valueCase_ == 17) {\n        output.writeMessage(17, (onnx.OnnxMl.TypeProto.Opaque) value_);\n      }\n      getUnknownFields()", 1)
+	name := func(s string) Name {
+		return NewName([]string{s, namecase.Snake(s), namecase.Camel(s), namecase.Pascal(s)})
+	}
+	// (a field row: a word of the class named after the file,
+	// MultiRowMutationProtos, which names no declaration)
+	others := []Name{name("MutateRows"), name("value"), name("opaque_type"), name("MutateRowsResponse"), name("row")}
+	cl := &CopyLines{Numbers: []int64{17}, Named: []Name{name("MutateRowsRequest"), name("Opaque")}, Others: others, Stem: "MultiRowMutation"}
+	l := &Locality{Fresh: []Name{name("ZqxfpptqFppt")}, Numbers: Any, Punctuation: Any, Hunks: true}
+	ot, ft := tree.Tree{"M.java": []byte(o)}, tree.Tree{"M.java": []byte(fu)}
+	if v := l.Decide(ot, ft); len(v.Fails) != 1 || !strings.Contains(v.Fails[0].Actual, "getDefaultInstance") || !strings.Contains(v.Fails[0].Actual, "writeMessage") {
+		t.Fatalf("without Copies: want the failure of the corpus, got %+v", v.Fails)
+	}
+	l.Copies = cl
+	if v := l.Decide(ot, ft); len(v.Fails) != 0 {
+		t.Errorf("the copy's lines: false alarm %+v", v.Fails)
+	}
+	noStem := *cl
+	noStem.Stem = ""
+	l.Copies = &noStem
+	if v := l.Decide(ot, ft); len(v.Fails) != 1 {
+		t.Errorf("Row of MultiRowMutationProtos, without the file's name: want a failure, got %+v", v.Fails)
+	}
+	l.Copies = cl
+	// (lines away from the copy's, which hunks would take: at the top)
+	for what, bad := range map[string]string{
+		"a line of the sibling repeated":       "      done(mutateRows, " + req + ".getDefaultInstance());\n" + fu,
+		"a line o does not have":               "      return " + req + ".newBuilder();\n" + fu,
+		"the response's case, not in the text": "          return MutateRowsResponse.getDefaultInstance();\n" + fu,
+		"o′ holding a line of o thrice":        "          return " + req + ".getDefaultInstance();\n" + fu,
+	} {
+		if v := l.Decide(ot, tree.Tree{"M.java": []byte(bad)}); len(v.Fails) != 1 {
+			t.Errorf("%s: want a failure, got %+v", what, v.Fails)
+		}
+	}
+	if !holdsNumber("  output.writeInt64(17, x);", []int64{17}) || holdsNumber("  writeInt17(x); y = 170; z = 1.17;", []int64{17}) {
+		t.Error("holdsNumber: a number of its own, not digits of a word or of a longer number")
+	}
+}
+
+// TestAnalogyCommentAtEnd: protoc-c's index of methods by name writes a
+// comma after every entry but the last, before the comment that names
+// the method. A copy named Zqqapnmw… sorts last: its entry has no comma
+// where its sibling ExecService's has one, as the end of any line of a
+// list would. A missing entry is still a failure.
+func TestAnalogyCommentAtEnd(t *testing.T) {
+	const o = "const unsigned client_service__method_indices_by_name[] = {\n" +
+		"  3,        /* BulkLoadHFile */\n" +
+		"  4,        /* ExecService */\n" +
+		"  0,        /* Get */\n" +
+		"  2         /* Scan */\n" +
+		"};\n"
+	fu := strings.Replace(o, "  2         /* Scan */\n", "  2,        /* Scan */\n  5         /* ZqqapnmwApnm */\n", 1)
+	name := func(s string) Name { return NewName([]string{s}) }
+	c := &Analogy{Renames: []Rename{{From: name("ExecService"), To: name("ZqqapnmwApnm")}}, Others: []Name{name("BulkLoadHFile"), name("Get"), name("Scan")}}
+	if v := c.Decide(tree.Tree{"c.pb-c.c": []byte(o)}, tree.Tree{"c.pb-c.c": []byte(fu)}); len(v.Fails) != 0 || len(v.Undecided) != 0 {
+		t.Errorf("the last entry, without its comma: false alarm %+v", v)
+	}
+	missing := strings.Replace(fu, "  5         /* ZqqapnmwApnm */\n", "", 1)
+	if v := c.Decide(tree.Tree{"c.pb-c.c": []byte(o)}, tree.Tree{"c.pb-c.c": []byte(missing)}); len(v.Fails) != 1 {
+		t.Errorf("the entry missing: want a failure, got %+v", v)
+	}
+	for in, want := range map[string]string{
+		"  4,        /* ExecService */": "  4 /* ExecService */",
+		"  2         /* Scan */":        "  2 /* Scan */",
+		"  f(a, b);":                    "  f(a, b",
+		"/* only a comment */":          "/* only a comment */",
+	} {
+		if got := trimEnd(in); got != want {
+			t.Errorf("trimEnd(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestLocalityCloneFileWithoutName: protoc's C++ cuts its serialized
+// descriptor into string literals, and the name of an enum value copied
+// as ZQGPUESE_Pues (number 11) falls across two of them: the .cc file
+// names it nowhere, but gains the case of its number, its line. With
+// Copies, the file's changes are explained as in a file that names it;
+// without, it must be byte-identical.
+func TestLocalityCloneFileWithoutName(t *testing.T) {
+	o := "  \"IFIED\\020\\000\\022\\n\\n\\006KIND_A\\020\\001\\022\\n\\n\\006KIND_B\\020\\0022@\\n\\006Event\"\n" +
+		"  \"s\\0226\\n\\005Watch\\022\\022.ours.layout.Event\\032\\022.ours.la\"\n" +
+		"    false, false, 532, descriptor_table_protodef_in_2fours_2dlayout_2eproto,\n" +
+		"    case 0:\n    case 1:\n    case 2:\n      return true;\n"
+	fu := "  \"IFIED\\020\\000\\022\\n\\n\\006KIND_A\\020\\001\\022\\n\\n\\006KIND_B\\020\\002\\022\\021\\n\\rZQGPU\"\n" +
+		"  \"ESE_Pues\\020\\0132@\\n\\006Events\\0226\\n\\005Watch\\022\\022.ours.lay\"\n" +
+		"    false, false, 551, descriptor_table_protodef_in_2fours_2dlayout_2eproto,\n" +
+		"    case 0:\n    case 1:\n    case 2:\n    case 11:\n      return true;\n"
+	table := regexp.MustCompile(`^\s*"(\\.|[^"\\])*"\s*[+,]?\s*$`)
+	l := &Locality{Fresh: []Name{NewName([]string{"ZQGPUESE_Pues", "zqgpuese_pues"})}, Numbers: Any, Punctuation: Any, Hunks: true, Also: []*regexp.Regexp{table}}
+	ot, ft := tree.Tree{"x.pb.cc": []byte(o)}, tree.Tree{"x.pb.cc": []byte(fu)}
+	if v := l.Decide(ot, ft); len(v.Fails) != 1 || !strings.Contains(v.Fails[0].Message, "byte-identical") {
+		t.Errorf("without Copies: want the file held byte-identical, got %+v", v.Fails)
+	}
+	l.Copies = &CopyLines{Numbers: []int64{11}}
+	if v := l.Decide(ot, ft); len(v.Fails) != 0 {
+		t.Errorf("with Copies: false alarm %+v", v.Fails)
+	}
+	other := strings.Replace(fu, "    case 11:\n", "    case 12:\n", 1)
+	if v := l.Decide(ot, tree.Tree{"x.pb.cc": []byte(other)}); len(v.Fails) != 1 {
+		t.Errorf("a case of another number: want a failure, got %+v", v.Fails)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
@@ -26,9 +27,10 @@ const Any = -1
 
 // Locality is the derived checker that needs nothing but the fresh names:
 // a file of o′ that mentions no fresh name is byte-identical to o's (unless
-// it gained a line an Also pattern matches whole: the new declaration's
+// it gained a line an Also pattern matches whole, the new declaration's
 // entry written without its name, protoc-c's tables under optimize_for =
-// CODE_SIZE; then its changes are explained as below), and
+// CODE_SIZE, or a line Copies takes as the copy's; then its changes are
+// explained as below), and
 // in a file that changed, every line added or removed mentions a fresh name
 // or is an old line changed only in its numbers (a count, a renumbered
 // value) or in list punctuation (a trailing comma, a separator moved), of
@@ -89,6 +91,33 @@ type Locality struct {
 	// added lines that the line diff inserts, from a line one matches to
 	// the next blank line or the end of the run, is explained.
 	Helpers []*regexp.Regexp
+	// Copies, when set, says what the new declaration is a copy of: the
+	// lines the generator writes for it without naming it are its own
+	// (see CopyLines).
+	Copies *CopyLines
+}
+
+// CopyLines are what a copy of a member (clone) is besides its fresh
+// names: its fresh numbers, and the declarations its text names (a
+// field's type, the request an rpc takes). An added line that nothing
+// else explains is the copy's when it holds one of its numbers as a
+// number (Java's `if (valueCase_ == 17) {` of a oneof's field 17), or
+// when o has it already and it names declarations and none but those
+// the copy's text names (a switch's `return
+// MutateRowsRequest.getDefaultInstance();` of an rpc copied with its
+// request), o′ holding it twice as often as o at most; the walk of the
+// new declaration's lines (see Hunks) goes on from it.
+type CopyLines struct {
+	Numbers []int64
+	// Named are the declarations the copy's text names; Others every
+	// other declaration of the input.
+	Named, Others []Name
+	// Stem is the input's file name without its extensions: an
+	// identifier that holds it (case and underscores aside) is the
+	// generator's, named after the file (Java's RegionServerStatusProtos
+	// of RegionServerStatus.proto), and names no declaration it holds
+	// (a field server).
+	Stem string
 }
 
 // Check runs the locality check.
@@ -140,12 +169,13 @@ func (l *Locality) Decide(o, o2 tree.Tree) Verdict {
 				// Byte-identical, unless the file gained a line an also
 				// pattern matches: the new declaration's entry written
 				// without its name.
-				if len(l.Also) > 0 {
+				if len(l.Also) > 0 || l.Copies != nil {
 					c = l.classify(a, b)
 				}
 				// A file may be renumbered, where the relation says so (a
-				// constant that holds an enumerator's value).
-				if c.alsoAdded == 0 && !(l.Renumbered && sameButNumbers(a, b)) {
+				// constant that holds an enumerator's value); a line of
+				// the copy's (Copies) is the new declaration's too.
+				if c.alsoAdded == 0 && c.copied == 0 && !(l.Renumbered && sameButNumbers(a, b)) {
 					x := fail(f, "%s changed, but it does not mention the new declaration and must be byte-identical", f)
 					x.Expected, x.Actual, x.Diff = string(a), string(b), DiffOutputs(f, string(a), string(b))
 					continue
@@ -216,6 +246,7 @@ type changes struct {
 	numbers, punct, added, removed []string
 	step                           []string // renumbered by another amount than By
 	alsoAdded                      int      // added lines an also pattern matches whole
+	copied                         int      // added lines Copies takes as the copy's
 	// The lines compared (masked or not), as they are in the files, and
 	// how many lines o and o′ share before them: where a failure's lines
 	// are (see placer).
@@ -238,6 +269,9 @@ func (l *Locality) classify(ab, bb []byte) changes {
 	c.la, c.lb = la, lb
 	d := l.diffLines(la, lb)
 	used := l.pair(&c, d)
+	if l.Copies != nil {
+		c.copied = l.Copies.claim(la, lb, c.rawB, d)
+	}
 	l.claimAround(lb, d)
 	for k, x := range d.added {
 		if used[k] || d.left[x] <= 0 {
@@ -870,4 +904,102 @@ func sameButNumbers(a, b []byte) bool {
 		}
 	}
 	return true
+}
+
+// claim marks the lines of o′ (lb, raw: as they are, before any masking)
+// that are the copy's although they do not name it, as CopyLines says,
+// and returns how many.
+func (cl *CopyLines) claim(la, lb, raw []string, d *lineDiff) int {
+	n := 0
+	var inA map[string]int
+	taken := map[string]int{}
+	for i, x := range lb {
+		if d.isFresh[i] || d.left[x] <= 0 {
+			continue
+		}
+		mine := holdsNumber(raw[i], cl.Numbers)
+		if !mine && len(cl.Named) > 0 {
+			if inA == nil {
+				inA = map[string]int{}
+				for _, y := range la {
+					inA[y]++
+				}
+			}
+			// (o′'s lines beyond o's: at most as many as o has)
+			mine = inA[x] > taken[x] && cl.namesOnlyNamed(x)
+			if mine {
+				taken[x]++
+			}
+		}
+		if mine {
+			d.isFresh[i] = true
+			d.left[x]--
+			n++
+		}
+	}
+	return n
+}
+
+// holdsNumber reports whether line holds one of nums as a number of its
+// own (not digits of an identifier or of a longer number).
+func holdsNumber(line string, nums []int64) bool {
+	for _, n := range nums {
+		s := strconv.FormatInt(n, 10)
+		for off := 0; ; {
+			k := strings.Index(line[off:], s)
+			if k < 0 {
+				break
+			}
+			i, j := off+k, off+k+len(s)
+			off = i + 1
+			if (i == 0 || !isWordByte(line[i-1]) && line[i-1] != '.') && (j == len(line) || !isWordByte(line[j]) && line[j] != '.') {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// namesOnlyNamed reports whether a line names a declaration the copy's
+// text names, and no other (one inside a name of the copy's, Request in
+// MutateRowsRequest, aside).
+func (cl *CopyLines) namesOnlyNamed(line string) bool {
+	var at []span
+	for _, n := range cl.Named {
+		at = append(at, n.find(line, nil)...)
+	}
+	if len(at) == 0 {
+		return false
+	}
+	if stem := strings.ToLower(strings.ReplaceAll(cl.Stem, "_", "")); len(stem) >= 3 {
+		for _, t := range identSpans(line) {
+			if strings.Contains(strings.ToLower(strings.ReplaceAll(line[t.beg:t.end], "_", "")), stem) {
+				at = append(at, t)
+			}
+		}
+	}
+	for _, o := range cl.Others {
+		if len(o.find(line, at)) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// identSpans are the spans of the identifiers of a line.
+func identSpans(line string) []span {
+	var out []span
+	for i := 0; i < len(line); {
+		if !isWordByte(line[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(line) && isWordByte(line[j]) {
+			j++
+		}
+		out = append(out, span{beg: i, end: j})
+		i = j
+	}
+	return out
 }

@@ -295,6 +295,9 @@ func printInferred(w io.Writer, inf *setup.Inferred, rels []*relation.Relation) 
 	if len(h.Counters) > 0 {
 		fmt.Fprintf(w, "; it numbers temporaries %s… (normalised)", strings.Join(h.Counters, "…, "))
 	}
+	if len(h.Columns) > 0 {
+		fmt.Fprintf(w, "; it aligns columns in %s (normalised)", strings.Join(h.Columns, ", "))
+	}
 	places, byNum := 0, 0
 	for _, l := range p.Lists {
 		places += len(l.Places)

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpt-tool/mcpt/grammar"
 	"github.com/mcpt-tool/mcpt/infer"
 	"github.com/mcpt-tool/mcpt/internal/suggest"
+	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/relation/yamlrel"
 	"github.com/mcpt-tool/mcpt/snapshot"
@@ -178,9 +179,11 @@ func (s *Setup) inferRelations(ctx context.Context, rd *snapshot.Reader, opt Opt
 	// signatures, the recipe and the checks use them; its counters are
 	// normalised away.
 	h := res.Pack.Habits
-	if rule, ok := res.Pack.CounterRule(); ok {
-		cfg.Normalize = append(slices.Clone(cfg.Normalize), rule)
-		s.Normalize = cfg.Normalize
+	for _, learned := range []func() (oracle.Rule, bool){res.Pack.CounterRule, res.Pack.ColumnsRule} {
+		if rule, ok := learned(); ok {
+			cfg.Normalize = append(slices.Clone(cfg.Normalize), rule)
+			s.Normalize = cfg.Normalize
+		}
 	}
 	cfg.Signature.Generic = mergeWords(cfg.Signature.Generic, h.Generic)
 	if len(cfg.Signature.Forms) == 0 {

@@ -143,6 +143,7 @@ type Template struct{ t *tmpl }
 // package the input's model, the spot and the inserted text.
 type Mutation struct {
 	ctx  context.Context
+	name string // the input's
 	data map[string]any
 	r    *rel
 	m    *model

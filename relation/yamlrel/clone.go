@@ -186,13 +186,17 @@ func (r *rel) inserted(ctx context.Context, s *spot, data map[string]any, src []
 		data["clone"] = map[string]any{"of": sib.Name, "text": text}
 		return text, nil
 	}
-	cp, err := r.clone.copy(r.d, s, sib, name, value, src, rng)
+	_, decls := r.models.declTypes()
+	cp, err := r.clone.copy(r.d, decls, s, sib, name, value, src, rng)
 	if err != nil {
 		return "", fmt.Errorf("relation %s: clone: %v", r.name, err)
 	}
 	data["clone"] = map[string]any{"of": sib.Name, "text": cp.text}
 	if cp.number >= 0 {
 		data["clone"].(map[string]any)["number"] = cp.number
+	}
+	if len(cp.numbers) > 0 {
+		data["clone"].(map[string]any)["numbers"] = cp.numbers
 	}
 	if r.clone.inner {
 		data["clone"].(map[string]any)["from"] = cp.from
@@ -206,8 +210,10 @@ func (r *rel) inserted(ctx context.Context, s *spot, data map[string]any, src []
 type cloneCopy struct {
 	text            string
 	from, to, fresh []string
-	// number is the copy's own fresh number, -1 when it has none.
-	number int
+	// number is the copy's own fresh number, -1 when it has none;
+	// numbers are every fresh number it took (those inside it too).
+	number  int
+	numbers []int
 }
 
 // copy is the text of member sib copied under name: with value in its
@@ -215,7 +221,10 @@ type cloneCopy struct {
 // declared inside it (inner), and with fresh numbers where numbers say.
 // Fresh names are drawn from rng, none the input src has; fresh numbers
 // are the smallest the input writes nowhere, in no range `A to B` of it.
-func (ct *cloneT) copy(d *defs, s *spot, sib *syntax.Decl, name, value string, src []byte, rng *rand.Rand) (*cloneCopy, error) {
+// decls are the node types the kinds declare: with inner, a name inside
+// sib is declared there when its node is of one of them (any, when the
+// kinds name none).
+func (ct *cloneT) copy(d *defs, decls map[string]bool, s *spot, sib *syntax.Decl, name, value string, src []byte, rng *rand.Rand) (*cloneCopy, error) {
 	tsrc := sib.List.Tree.Src
 	n := sib.Node
 	start, _ := sib.Span()
@@ -252,7 +261,10 @@ func (ct *cloneT) copy(d *defs, s *spot, sib *syntax.Decl, name, value string, s
 			if c.Kind == "comment" {
 				return false
 			}
-			if c != own && isNameLeaf(c) {
+			// (a name of a node type no kind declares is a use: the
+			// name of TypeScript's generic_type Array<…> or of a
+			// nested_type_identifier Ns.Props, which a copy keeps)
+			if c != own && isNameLeaf(c) && (len(decls) == 0 || c.Parent == nil || decls[c.Parent.Kind]) {
 				old := c.Text(tsrc)
 				if _, ok := renamed[key{c.Kind, old}]; !ok {
 					f, err := d.fresh.Fresh(rng, src, taken)
@@ -326,6 +338,7 @@ func (ct *cloneT) copy(d *defs, s *spot, sib *syntax.Decl, name, value string, s
 		cp.number = own
 		for _, nr := range nrs {
 			rs = append(rs, repl{nr[0], nr[1], strconv.FormatInt(int64(nr[2]), 10)})
+			cp.numbers = append(cp.numbers, nr[2])
 		}
 	}
 	slices.SortFunc(rs, func(a, b repl) int { return a.s - b.s })

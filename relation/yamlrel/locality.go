@@ -1,8 +1,10 @@
 package yamlrel
 
 import (
+	"path"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
@@ -11,7 +13,7 @@ import (
 var localityKind = CheckerKind{
 	Name: "locality",
 	Doc: "Every line that differs between o and o′ mentions a fresh name, in one of its forms (derived).\n" +
-		"forms: the name forms looked for; except, files: files left out, files looked at (templates); numbers, punctuation: lines allowed to differ otherwise (a count, or any); hunks, by, also, grows, renamed, reflow, helpers, repeats, renumbered: see Derived checkers.",
+		"forms: the name forms looked for; except, files: files left out, files looked at (templates); numbers, punctuation: lines allowed to differ otherwise (a count, or any); hunks, by, also, grows, renamed, reflow, helpers, repeats, renumbered, clone: see Derived checkers.",
 	New: newLocality,
 }
 
@@ -34,6 +36,9 @@ type localityYAML struct {
 	Renumbered bool `yaml:"renumbered"`
 	// Files restricts the check to these files (names or patterns).
 	Files []String `yaml:"files"`
+	// Clone takes as the copy's (clone) the lines that hold its fresh
+	// numbers, or repeat a line of o naming what its text names.
+	Clone bool `yaml:"clone"`
 }
 
 type localityT struct {
@@ -44,6 +49,7 @@ type localityT struct {
 	renamed     bool
 	repeats     bool
 	renumbered  bool
+	copies      bool
 	by          int
 	also        []*regexp.Regexp // more lines that may change
 	grows       []*regexp.Regexp // lines that may only gain words
@@ -61,7 +67,7 @@ func newLocality(spec *Spec) (Check, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &localityT{derived: d, hunks: l.Hunks, renamed: l.Renamed, reflow: l.Reflow, repeats: l.Repeats, renumbered: l.Renumbered}
+	c := &localityT{derived: d, hunks: l.Hunks, renamed: l.Renamed, reflow: l.Reflow, repeats: l.Repeats, renumbered: l.Renumbered, copies: l.Clone}
 	if c.numbers, err = allowance(l.Numbers); err != nil {
 		return nil, err
 	}
@@ -133,5 +139,60 @@ func (c *localityT) Checker(mu *Mutation) (relation.Checker, error) {
 	for _, n := range mu.Fresh() {
 		fresh = append(fresh, c.name1(n))
 	}
-	return &oracle.Locality{Name: c.name, Fresh: fresh, Except: files, Numbers: c.numbers, Punctuation: c.punctuation, Hunks: c.hunks, By: c.by, Also: c.also, Grows: c.grows, Renamed: c.renamed, Reflow: c.reflow, Helpers: c.helpers, Repeats: c.repeats, Renumbered: c.renumbered, Files: only}, nil
+	loc := &oracle.Locality{Name: c.name, Fresh: fresh, Except: files, Numbers: c.numbers, Punctuation: c.punctuation, Hunks: c.hunks, By: c.by, Also: c.also, Grows: c.grows, Renamed: c.renamed, Reflow: c.reflow, Helpers: c.helpers, Repeats: c.repeats, Renumbered: c.renumbered, Files: only}
+	if c.copies {
+		loc.Copies = c.copyLines(mu)
+	}
+	return loc, nil
 }
+
+// copyLines are what the locality check sees of the copy a clone made
+// (nil for a mutation that copied nothing): its fresh numbers, and the
+// declarations of the input its text names, apart from the others.
+func (c *localityT) copyLines(mu *Mutation) *oracle.CopyLines {
+	cl, ok := mu.data["clone"].(map[string]any)
+	if !ok {
+		return nil
+	}
+	stem := path.Base(mu.name)
+	if k := strings.IndexByte(stem, '.'); k > 0 {
+		stem = stem[:k]
+	}
+	out := &oracle.CopyLines{Stem: stem}
+	nums, _ := cl["numbers"].([]int)
+	for _, n := range nums {
+		out.Numbers = append(out.Numbers, int64(n))
+	}
+	text, _ := cl["text"].(string)
+	words := map[string]bool{}
+	for _, w := range wordRE.FindAllString(text, -1) {
+		words[w] = true
+	}
+	fresh := map[string]bool{}
+	for _, n := range mu.Fresh() {
+		fresh[n] = true
+	}
+	seen := map[string]bool{}
+	for _, kn := range mu.r.d.kindList {
+		for _, dc := range mu.m.decls[kn] {
+			names := dc.names
+			if dc.kind.named {
+				names = append([]string{dc.name}, names...)
+			}
+			for _, x := range names {
+				if x == "" || seen[x] || fresh[x] {
+					continue
+				}
+				seen[x] = true
+				if words[x] {
+					out.Named = append(out.Named, c.name1(x))
+				} else {
+					out.Others = append(out.Others, c.name1(x))
+				}
+			}
+		}
+	}
+	return out
+}
+
+var wordRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)

@@ -67,7 +67,7 @@ func (r *rel) followUp(ctx context.Context, in relation.Input, sp relation.Spot,
 	if r.clone != nil && r.clone.inner {
 		fu.Fresh = append(slices.Clone(fu.Fresh), "clone.fresh")
 	}
-	mu := &Mutation{ctx: ctx, r: r, m: m, s: s, ins: ins, data: data, pre: pre, preLen: preLen, raw: ins, followUp: fu.Src}
+	mu := &Mutation{ctx: ctx, name: in.Name, r: r, m: m, s: s, ins: ins, data: data, pre: pre, preLen: preLen, raw: ins, followUp: fu.Src}
 	if s.tree.List != nil {
 		mu.ins = memberText(ins, s.tree.List.Layout.Sep) // as the kinds of a tree region see members
 	}

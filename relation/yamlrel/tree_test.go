@@ -202,3 +202,59 @@ func TestTreeEditReadsOut(t *testing.T) {
 		}
 	}
 }
+
+// cloneInnerRelYAML copies a type alias with fresh inner names, as the
+// relations mcpt infers from TypeScript seeds do.
+const cloneInnerRelYAML = `syntax: typescript
+fresh_pattern: 'zq[a-z]{6}'
+regions:
+  program: {node: [program], members: [type_alias_declaration]}
+  object_type: {node: [object_type], members: [property_signature]}
+kinds:
+  type_alias: {region: program, node: [type_alias_declaration], fields: {name: [type_identifier]}}
+  property: {region: object_type, node: [property_signature], fields: {name: [property_identifier]}}
+relations:
+  - name: copy-alias
+    doc: A copy of a type alias.
+    spots: {boundaries: program}
+    fresh: [n]
+    clone: {kind: type_alias, name: '{{likecase .clone.of .n}}', from: before, inner: fresh}
+    checks: [{locality: {}}]
+`
+
+// A copy with fresh inner names renames the names its kinds declare (an
+// object type's properties) and keeps the names of the types it uses:
+// Array of Array<…> and Props of Ns.Props are names of nodes no kind
+// declares (generic_type, nested_type_identifier), and the compiler
+// rejects a copy that renames them (zod's $ZSFObjectProperties, copied
+// as Zqtdpkji<{…}>: "Cannot find name").
+func TestCloneInnerKeepsUses(t *testing.T) {
+	rels := loadFiles(t, map[string]string{"rel.yaml": cloneInnerRelYAML})
+	src := "namespace Ns { export type Props = { a: string }; }\ntype Obj = Array<{ key: string; value: Ns.Props }>;\ntype Other = string;\n"
+	in := relation.Input{Name: "x.ts", Src: []byte(src)}
+	ss, err := rels[0].Spots(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fu *relation.FollowUp
+	for _, s := range ss {
+		if strings.Contains(s.Desc, "between Obj and Other") {
+			if fu, err = rels[0].Mutate(context.Background(), in, s, rngFor(1)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if fu == nil {
+		t.Fatalf("no spot between Obj and Other: %q", treeSpotsOf(t, rels[0], src))
+	}
+	got := string(fu.Src)
+	copyLine := ""
+	for _, l := range strings.Split(got, "\n") {
+		if strings.HasPrefix(l, "type Zq") {
+			copyLine = l
+		}
+	}
+	if !strings.Contains(copyLine, " = Array<{ zq") || !strings.Contains(copyLine, ": Ns.Props }>;") || strings.Contains(copyLine, "key") || strings.Contains(copyLine, "value:") {
+		t.Errorf("the copy: %q, want Array and Ns.Props kept, key and value fresh\n%s", copyLine, got)
+	}
+}
