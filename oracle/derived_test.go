@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpt-tool/mcpt/internal/namecase"
 	"github.com/mcpt-tool/mcpt/tree"
+	"golang.org/x/tools/txtar"
 )
 
 // nm gives a name the forms as written, snake and upper case (enough for
@@ -979,5 +980,69 @@ func TestAnalogyDigitAfterUnderscore(t *testing.T) {
 	}
 	if v := c.Decide(o, add(field("Zqa2zqb"), "", true)); len(v.Fails) != 1 {
 		t.Errorf("the getter missing in the predicted spelling: want a failure, got %+v", v)
+	}
+}
+
+// TestOrderIgnoreTsProtoInits: ts-proto 1.82.5 sets a message's lists,
+// then its bytes fields, at the top of decode and fromJSON, each group in
+// declaration order (testdata/order-tsproto-1.82.5.txtar, its real
+// output). Those lines have the place of the field's other lines
+// (`message.@`), so no not_places can leave them out; Ignore, on the whole
+// line, does, and the fields' other lines still decide.
+func TestOrderIgnoreTsProtoInits(t *testing.T) {
+	ar, err := txtar.ParseFile("testdata/order-tsproto-1.82.5.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	trees := map[string]tree.Tree{}
+	for _, f := range ar.Files {
+		dir, name, _ := strings.Cut(f.Name, "/")
+		if trees[dir] == nil {
+			trees[dir] = tree.Tree{}
+		}
+		trees[dir][name] = f.Data
+	}
+	// the pattern of examples/protobuf/derived/add-field.yaml
+	inits := regexp.MustCompile(`^    message\.\w+ = (\[\]|\{\}|new Uint8Array\(\)|Buffer\.alloc\(0\));$`)
+	for _, tc := range []struct {
+		followUp string
+		order    Order
+		initLine string // the new field's line at the top of decode
+	}{
+		{"after-signature", Order{New: nm("zqlist"), Prev: nm("signature"), Next: nm("gateway")}, "message.zqlist = [];"},
+		{"before-readings", Order{New: nm("zqbytes"), Next: nm("readings")}, "message.zqbytes = new Uint8Array();"},
+	} {
+		o2 := trees[tc.followUp]
+		c := tc.order
+		v := c.Decide(trees["o"], o2)
+		if len(v.Fails) == 0 || !strings.Contains(v.Fails[0].Message, tc.initLine) {
+			t.Errorf("%s, every line: want the initialiser out of order, got %+v", tc.followUp, v)
+		}
+		c.Ignore = inits
+		if v := c.Decide(trees["o"], o2); len(v.Fails) != 0 || len(v.Undecided) != 0 {
+			t.Errorf("%s, the initialisers left out: %+v", tc.followUp, v)
+		}
+		for _, p := range c.ListPlaces(o2) {
+			line := strings.Split(string(o2["sensors.ts"]), "\n")[p.Line-1]
+			if p.Checked == inits.MatchString(line) {
+				t.Errorf("%s: line %d %q listed with Checked %v", tc.followUp, p.Line, line, p.Checked)
+			}
+		}
+		// The new field's test in fromJSON moved to the end, after the
+		// next field's (or the previous one's): out of order, and seen
+		// with the initialisers left out.
+		text := string(o2["sensors.ts"])
+		from := strings.Index(text, "  fromJSON(")
+		at := from + strings.Index(text[from:], "    if (object."+c.New.Forms[0]+" !== undefined")
+		end := at + strings.Index(text[at:], "\n    }\n") + len("\n    }\n")
+		ret := from + strings.Index(text[from:], "    return message;\n")
+		if from < 0 || at < from || ret < end {
+			t.Fatalf("%s: no test of the new field in fromJSON", tc.followUp)
+		}
+		moved := text[:at] + text[end:ret] + text[at:end] + text[ret:]
+		v = c.Decide(trees["o"], tree.Tree{"sensors.ts": []byte(moved)})
+		if len(v.Fails) != 1 {
+			t.Errorf("%s, decode's case moved: want a failure, got %+v", tc.followUp, v)
+		}
 	}
 }

@@ -10,7 +10,7 @@ import (
 var orderKind = CheckerKind{
 	Name: "order",
 	Doc: "Each line of o′ that mentions the new name sits between the lines of its neighbours' names, as its declaration does in the input (derived).\n" +
-		"forms, files: as locality; prev, next: the neighbours (templates), derived from the spot when absent; places, not_places: the places checked, left out (patterns); unique: neighbours the input mentions once only.",
+		"forms, files: as locality; prev, next: the neighbours (templates), derived from the spot when absent; places, not_places: the places checked, left out (patterns); ignore: lines of o′ left out (pattern on the whole line); unique: neighbours the input mentions once only.",
 	New: newOrder,
 }
 
@@ -24,6 +24,8 @@ type orderYAML struct {
 	Unique bool     `yaml:"unique"`
 	// NotPlaces leaves places out.
 	NotPlaces *String `yaml:"not_places"`
+	// Ignore leaves lines out, by their whole text.
+	Ignore *String `yaml:"ignore"`
 }
 
 type orderT struct {
@@ -31,6 +33,7 @@ type orderT struct {
 	places    *regexp.Regexp // the places checked
 	unique    bool           // neighbours the input mentions once only
 	notPlaces *regexp.Regexp // the places left out
+	ignore    *regexp.Regexp // the lines of o′ left out
 	before    *tmpl          // the neighbours, when not derived
 	after     *tmpl
 }
@@ -52,6 +55,11 @@ func newOrder(spec *Spec) (Check, error) {
 	}
 	if o.NotPlaces != nil {
 		if c.notPlaces, err = compileRE(*o.NotPlaces); err != nil {
+			return nil, err
+		}
+	}
+	if o.Ignore != nil {
+		if c.ignore, err = compileRE(*o.Ignore); err != nil {
 			return nil, err
 		}
 	}
@@ -101,7 +109,7 @@ func (c *orderT) Checker(mu *Mutation) (relation.Checker, error) {
 	if c.unique && next != "" && !mentionedOnce(mu.m.src, next) || isGeneric(mu.r.d.generic, next) {
 		next = ""
 	}
-	return &oracle.Order{Name: c.name, New: c.name1(newName), Prev: c.declaredName(mu, prev), Next: c.declaredName(mu, next), Others: c.others(mu), Files: files, Places: c.places, NotPlaces: c.notPlaces,
+	return &oracle.Order{Name: c.name, New: c.name1(newName), Prev: c.declaredName(mu, prev), Next: c.declaredName(mu, next), Others: c.others(mu), Files: files, Places: c.places, NotPlaces: c.notPlaces, Ignore: c.ignore,
 		PrevShared: declaredTwice(mu.m, prev), NextShared: declaredTwice(mu.m, next)}, nil
 }
 
