@@ -3,6 +3,7 @@ package yamlrel
 import (
 	"regexp"
 
+	"github.com/mcpt-tool/mcpt/internal/yamlpos"
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
 )
@@ -58,6 +59,9 @@ func newOrder(spec *Spec) (Check, error) {
 			return nil, err
 		}
 	}
+	if err := livePlaces(o.Places, o.NotPlaces); err != nil {
+		return nil, err
+	}
 	if o.Ignore != nil {
 		if c.ignore, err = compileRE(*o.Ignore); err != nil {
 			return nil, err
@@ -77,6 +81,23 @@ func newOrder(spec *Spec) (Check, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// livePlaces refuses patterns of places with an alternative that no
+// place can match (a place is the indentation and the word that holds
+// the name, not the line: see oracle.DeadPlaceAlternatives), at the
+// alternative's position.
+func livePlaces(places, notPlaces *String) error {
+	var errs yamlpos.ErrorList
+	for i, p := range []*String{places, notPlaces} {
+		if p == nil {
+			continue
+		}
+		for _, a := range oracle.DeadPlaceAlternatives(p.Value) {
+			errs.Add(yamlpos.Errorf(p.PosAt(a.Offset), "%s: %q matches no place (the indentation and the word that holds the name, as @, numbers as #: nothing after the word); ignore leaves out lines by their text", [2]string{"places", "not_places"}[i], a.Text))
+		}
+	}
+	return errs.Err()
 }
 
 func (c *orderT) Checker(mu *Mutation) (relation.Checker, error) {
