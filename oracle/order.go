@@ -53,7 +53,7 @@ type Order struct {
 	NotPlaces *regexp.Regexp
 	// Ignore leaves out the lines of o′ whose text it matches, as comment
 	// lines are: at no place and in no block. A place is one word of a
-	// line; what the rest of the line says (ts-proto before 1.100 sets a
+	// line; what the rest of the line says (ts-proto before 1.96.1 sets a
 	// message's lists, then its bytes fields, at the top of decode:
 	// `message.@ = [];`, the same place as a field's other lines) only
 	// the whole line tells.
