@@ -1,7 +1,11 @@
 package yamlrel
 
 import (
+	"context"
+	"fmt"
 	"regexp"
+
+	"github.com/goccy/go-yaml/ast"
 
 	"github.com/mcpt-tool/mcpt/internal/yamlpos"
 	"github.com/mcpt-tool/mcpt/oracle"
@@ -16,15 +20,15 @@ var orderKind = CheckerKind{
 }
 
 type orderYAML struct {
-	Name   *String  `yaml:"name"`
-	Forms  []String `yaml:"forms"`
-	Files  []String `yaml:"files"`
-	Before *String  `yaml:"prev" was:"before"`
-	After  *String  `yaml:"next" was:"after"`
-	Places *String  `yaml:"places"`
-	Unique bool     `yaml:"unique"`
+	Name   *String     `yaml:"name"`
+	Forms  []String    `yaml:"forms"`
+	Files  []String    `yaml:"files"`
+	Before *String     `yaml:"prev" was:"before"`
+	After  *String     `yaml:"next" was:"after"`
+	Places *placesYAML `yaml:"places"`
+	Unique bool        `yaml:"unique"`
 	// NotPlaces leaves places out.
-	NotPlaces *String `yaml:"not_places"`
+	NotPlaces *placesYAML `yaml:"not_places"`
 	// Ignore leaves lines out, by their whole text.
 	Ignore *String `yaml:"ignore"`
 }
@@ -50,17 +54,14 @@ func newOrder(spec *Spec) (Check, error) {
 	}
 	c := &orderT{derived: d, unique: o.Unique}
 	if o.Places != nil {
-		if c.places, err = compileRE(*o.Places); err != nil {
+		if c.places, err = compileRE(o.Places.String); err != nil {
 			return nil, err
 		}
 	}
 	if o.NotPlaces != nil {
-		if c.notPlaces, err = compileRE(*o.NotPlaces); err != nil {
+		if c.notPlaces, err = compileRE(o.NotPlaces.String); err != nil {
 			return nil, err
 		}
-	}
-	if err := livePlaces(o.Places, o.NotPlaces); err != nil {
-		return nil, err
 	}
 	if o.Ignore != nil {
 		if c.ignore, err = compileRE(*o.Ignore); err != nil {
@@ -83,21 +84,23 @@ func newOrder(spec *Spec) (Check, error) {
 	return c, nil
 }
 
-// livePlaces refuses patterns of places with an alternative that no
-// place can match (a place is the indentation and the word that holds
-// the name, not the line: see oracle.DeadPlaceAlternatives), at the
-// alternative's position.
-func livePlaces(places, notPlaces *String) error {
-	var errs yamlpos.ErrorList
-	for i, p := range []*String{places, notPlaces} {
-		if p == nil {
-			continue
-		}
-		for _, a := range oracle.DeadPlaceAlternatives(p.Value) {
-			errs.Add(yamlpos.Errorf(p.PosAt(a.Offset), "%s: %q matches no place (the indentation and the word that holds the name, as @, numbers as #: nothing after the word); ignore leaves out lines by their text", [2]string{"places", "not_places"}[i], a.Text))
-		}
+// placesYAML is the value of places and not_places: a pattern of places
+// that warns, when decoded, of an alternative no place can match (a place
+// is the indentation and the word that holds the name, not the line: see
+// oracle.DeadPlaceAlternatives), at the alternative's position. Such an
+// alternative selects nothing, as before: it loads, as the packs and the
+// bundles written with it do.
+type placesYAML struct{ yamlpos.String }
+
+// UnmarshalYAML implements yaml.NodeUnmarshalerContext.
+func (p *placesYAML) UnmarshalYAML(ctx context.Context, n ast.Node) error {
+	if err := p.String.UnmarshalYAML(ctx, n); err != nil {
+		return err
 	}
-	return errs.Err()
+	for _, a := range oracle.DeadPlaceAlternatives(p.Value) {
+		yamlpos.Warn(ctx, p.PosAt(a.Offset), fmt.Sprintf("%q matches no place (the indentation and the word that holds the name, as @, numbers as #: nothing after the word), and selects nothing; ignore leaves out lines by their text", a.Text))
+	}
+	return nil
 }
 
 func (c *orderT) Checker(mu *Mutation) (relation.Checker, error) {
