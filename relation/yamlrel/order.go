@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"sync"
 
 	"github.com/goccy/go-yaml/ast"
 
@@ -92,12 +93,20 @@ func newOrder(spec *Spec) (Check, error) {
 // bundles written with it do.
 type placesYAML struct{ yamlpos.String }
 
+// deadPlaces holds the dead alternatives of each pattern of places met:
+// a pattern shared by many checks (an alias) is decided once.
+var deadPlaces sync.Map // pattern → []oracle.Alternative
+
 // UnmarshalYAML implements yaml.NodeUnmarshalerContext.
 func (p *placesYAML) UnmarshalYAML(ctx context.Context, n ast.Node) error {
 	if err := p.String.UnmarshalYAML(ctx, n); err != nil {
 		return err
 	}
-	for _, a := range oracle.DeadPlaceAlternatives(p.Value) {
+	dead, ok := deadPlaces.Load(p.Value)
+	if !ok {
+		dead, _ = deadPlaces.LoadOrStore(p.Value, oracle.DeadPlaceAlternatives(p.Value))
+	}
+	for _, a := range dead.([]oracle.Alternative) {
 		yamlpos.Warn(ctx, p.PosAt(a.Offset), fmt.Sprintf("%q matches no place (the indentation and the word that holds the name, as @, numbers as #: nothing after the word), and selects nothing; ignore leaves out lines by their text", a.Text))
 	}
 	return nil
