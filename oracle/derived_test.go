@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpt-tool/mcpt/internal/namecase"
 	"github.com/mcpt-tool/mcpt/tree"
+	"golang.org/x/tools/txtar"
 )
 
 // nm gives a name the forms as written, snake and upper case (enough for
@@ -1109,5 +1110,113 @@ func TestLocalityCloneFileWithoutName(t *testing.T) {
 	other := strings.Replace(fu, "    case 11:\n", "    case 12:\n", 1)
 	if v := l.Decide(ot, tree.Tree{"x.pb.cc": []byte(other)}); len(v.Fails) != 1 {
 		t.Errorf("a case of another number: want a failure, got %+v", v.Fails)
+	}
+}
+
+// tsProtoIgnore is the ignore of the order checks of
+// examples/protobuf/derived/add-field.yaml and add-options.yaml.
+const tsProtoIgnore = `^    message\.\w+ = (\[\]|\{\}|new Uint8Array\(\)|Buffer\.alloc\(0\));$|^export const protobufPackage = |^import `
+
+func readTrees(t *testing.T, file string) map[string]tree.Tree {
+	t.Helper()
+	ar, err := txtar.ParseFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trees := map[string]tree.Tree{}
+	for _, f := range ar.Files {
+		dir, name, _ := strings.Cut(f.Name, "/")
+		if trees[dir] == nil {
+			trees[dir] = tree.Tree{}
+		}
+		trees[dir][name] = f.Data
+	}
+	return trees
+}
+
+// TestOrderIgnoreTsProtoInits: ts-proto 1.82.5 sets a message's lists,
+// then its bytes fields, at the top of decode and fromJSON, each group in
+// declaration order (testdata/order-tsproto-1.82.5.txtar, its real
+// output). Those lines have the place of the field's other lines
+// (`message.@`), so no not_places can leave them out; Ignore, on the whole
+// line, does, and the fields' other lines still decide.
+func TestOrderIgnoreTsProtoInits(t *testing.T) {
+	trees := readTrees(t, "testdata/order-tsproto-1.82.5.txtar")
+	inits := regexp.MustCompile(tsProtoIgnore)
+	for _, tc := range []struct {
+		followUp string
+		order    Order
+		initLine string // the new field's line at the top of decode
+	}{
+		{"after-signature", Order{New: nm("zqlist"), Prev: nm("signature"), Next: nm("gateway")}, "message.zqlist = [];"},
+		{"before-readings", Order{New: nm("zqbytes"), Next: nm("readings")}, "message.zqbytes = new Uint8Array();"},
+	} {
+		o2 := trees[tc.followUp]
+		c := tc.order
+		v := c.Decide(trees["o"], o2)
+		if len(v.Fails) == 0 || !strings.Contains(v.Fails[0].Message, tc.initLine) {
+			t.Errorf("%s, every line: want the initialiser out of order, got %+v", tc.followUp, v)
+		}
+		c.Ignore = inits
+		if v := c.Decide(trees["o"], o2); len(v.Fails) != 0 || len(v.Undecided) != 0 {
+			t.Errorf("%s, the initialisers left out: %+v", tc.followUp, v)
+		}
+		for _, p := range c.ListPlaces(o2) {
+			line := strings.Split(string(o2["sensors.ts"]), "\n")[p.Line-1]
+			if p.Checked == inits.MatchString(line) {
+				t.Errorf("%s: line %d %q listed with Checked %v", tc.followUp, p.Line, line, p.Checked)
+			}
+		}
+		// The new field's test in fromJSON moved to the end, after the
+		// next field's (or the previous one's): out of order, and seen
+		// with the initialisers left out.
+		text := string(o2["sensors.ts"])
+		from := strings.Index(text, "  fromJSON(")
+		at := from + strings.Index(text[from:], "    if (object."+c.New.Forms[0]+" !== undefined")
+		end := at + strings.Index(text[at:], "\n    }\n") + len("\n    }\n")
+		ret := from + strings.Index(text[from:], "    return message;\n")
+		if from < 0 || at < from || ret < end {
+			t.Fatalf("%s: no test of the new field in fromJSON", tc.followUp)
+		}
+		moved := text[:at] + text[end:ret] + text[at:end] + text[ret:]
+		v = c.Decide(trees["o"], tree.Tree{"sensors.ts": []byte(moved)})
+		if len(v.Fails) != 1 {
+			t.Errorf("%s, decode's case moved: want a failure, got %+v", tc.followUp, v)
+		}
+	}
+}
+
+// TestOrderIgnoreTsProtoPackage: the top-level lines of ts-proto's module
+// form one block, the file; 1.82.5 writes a message's base object there,
+// which holds the new field (testdata/order-tsproto-1.82.5-package.txtar,
+// its real output). The package's name, shop.orders.v1, on a top-level
+// line too, holds the word orders, the next field, which the base object
+// leaves out (a list): the block took the package line for the field's,
+// before the new one. The lines that name the package and the imported
+// modules name no field: the pack leaves them out.
+func TestOrderIgnoreTsProtoPackage(t *testing.T) {
+	trees := readTrees(t, "testdata/order-tsproto-1.82.5-package.txtar")
+	c := Order{New: nm("zqlvecys"), Next: nm("orders")}
+	v := c.Decide(trees["o"], trees["o2"])
+	if len(v.Fails) != 1 || !strings.Contains(v.Fails[0].Message, `export const protobufPackage = "shop.orders.v1";`) {
+		t.Fatalf("every line: want the package's line against the base object, got %+v", v)
+	}
+	c.Ignore = regexp.MustCompile(tsProtoIgnore)
+	if v := c.Decide(trees["o"], trees["o2"]); len(v.Fails) != 0 || len(v.Undecided) != 0 {
+		t.Errorf("the package's line left out: %+v", v)
+	}
+	// The field's lines still decide: its test in fromJSON moved after
+	// orders' is seen.
+	text := string(trees["o2"]["orders.ts"])
+	from := strings.Index(text, "  fromJSON(")
+	at := from + strings.Index(text[from:], "    if (object.zqlvecys !== undefined")
+	end := at + strings.Index(text[at:], "\n    }\n") + len("\n    }\n")
+	next := from + strings.Index(text[from:], "    if (object.nextPageToken !== undefined")
+	if from < 0 || at < from || next < end {
+		t.Fatal("no test of zqlvecys before nextPageToken's in fromJSON")
+	}
+	moved := text[:at] + text[end:next] + text[at:end] + text[next:]
+	if v := c.Decide(trees["o"], tree.Tree{"orders.ts": []byte(moved)}); len(v.Fails) != 1 {
+		t.Errorf("zqlvecys's test after orders': want a failure, got %+v", v)
 	}
 }

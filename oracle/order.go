@@ -51,6 +51,13 @@ type Order struct {
 	Places *regexp.Regexp
 	// NotPlaces leaves out the places whose shape it matches.
 	NotPlaces *regexp.Regexp
+	// Ignore leaves out the lines of o′ whose text it matches, as comment
+	// lines are: at no place and in no block. A place is one word of a
+	// line; what the rest of the line says (ts-proto before 1.96.1 sets a
+	// message's lists, then its bytes fields, at the top of decode:
+	// `message.@ = [];`, the same place as a field's other lines) only
+	// the whole line tells.
+	Ignore *regexp.Regexp
 	// PrevShared and NextShared say that the input declares the
 	// neighbour's name more than once (a field of two messages): only its
 	// line in the new line's block counts, not the places.
@@ -189,7 +196,7 @@ func (c *Order) checkFile(file, text string, scs [3]*scanner, amb [3][]bool) (de
 	var alone [3][]int // the lines that name one of the three, at a checked place
 	for _, i := range cand {
 		line := lineAt(text, starts, i)
-		if commentLine(file, line) {
+		if commentLine(file, line) || c.ignored(line) {
 			continue
 		}
 		var occ [3][]span
@@ -517,6 +524,11 @@ func stripLineNumbers(bad []string, swap bool) string {
 	return strings.Join(out, "\n")
 }
 
+// ignored reports whether Ignore leaves line out.
+func (c *Order) ignored(line string) bool {
+	return c.Ignore != nil && c.Ignore.MatchString(line)
+}
+
 // checked reports whether the place of shape k is checked.
 func (c *Order) checked(k string) bool {
 	return (c.Places == nil || c.Places.MatchString(k)) && (c.NotPlaces == nil || !c.NotPlaces.MatchString(k))
@@ -524,7 +536,7 @@ func (c *Order) checked(k string) bool {
 
 // Place is a line of o′ that names the new declaration or a neighbour, as
 // Order sees it: the shape of the line at the name (its place key) and
-// whether Places and NotPlaces keep that place.
+// whether Places and NotPlaces keep that place and Ignore the line.
 type Place struct {
 	File    string
 	Line    int    // from 1
@@ -536,7 +548,8 @@ type Place struct {
 
 // ListPlaces lists the lines of the files of o′ the check looks at that name
 // the new declaration or a neighbour, with their places, comment lines
-// left out: what `places` and `not_places` match.
+// left out: what `places` and `not_places` match. A line that Ignore
+// matches is listed, not checked.
 func (c *Order) ListPlaces(o2 tree.Tree) []Place {
 	scs := [3]*scanner{newScanner(c.Prev, c.Others), newScanner(c.New, c.Others), newScanner(c.Next, c.Others)}
 	roles := [3]string{"previous", "new", "next"}
@@ -560,7 +573,7 @@ func (c *Order) ListPlaces(o2 tree.Tree) []Place {
 			for t := range 3 {
 				if occ := scs[t].find(line); len(occ) > 0 {
 					k := placeKey(line, occ)
-					out = append(out, Place{File: f, Line: i + 1, Name: line[occ[0].beg:occ[0].end], Role: roles[t], Shape: k, Checked: c.checked(k)})
+					out = append(out, Place{File: f, Line: i + 1, Name: line[occ[0].beg:occ[0].end], Role: roles[t], Shape: k, Checked: c.checked(k) && !c.ignored(line)})
 				}
 			}
 		}

@@ -446,8 +446,12 @@ func describeCheck(ch relation.Checker) string {
 		return fmt.Sprintf("%s: fresh %s, files %q except %q, numbers %s, punctuation %s, grows %v",
 			named("locality", c.Name), names(c.Fresh), c.Files, c.Except, count(c.Numbers), count(c.Punctuation), c.Grows)
 	case *oracle.Order:
-		return fmt.Sprintf("%s: %s between %q and %q, places %v, not %v; forms %s",
-			named("order", c.Name), c.New, c.Prev.String(), c.Next.String(), c.Places, c.NotPlaces, strings.Join(c.New.Forms, " "))
+		ignore := ""
+		if c.Ignore != nil {
+			ignore = ", ignore " + c.Ignore.String()
+		}
+		return fmt.Sprintf("%s: %s between %q and %q, places %v, not %v%s; forms %s",
+			named("order", c.Name), c.New, c.Prev.String(), c.Next.String(), c.Places, c.NotPlaces, ignore, strings.Join(c.New.Forms, " "))
 	case *oracle.Analogy:
 		var rs []string
 		for _, r := range c.Renames {

@@ -1,8 +1,14 @@
 package yamlrel
 
 import (
+	"context"
+	"fmt"
 	"regexp"
+	"sync"
 
+	"github.com/goccy/go-yaml/ast"
+
+	"github.com/mcpt-tool/mcpt/internal/yamlpos"
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
 )
@@ -10,20 +16,22 @@ import (
 var orderKind = CheckerKind{
 	Name: "order",
 	Doc: "Each line of o′ that mentions the new name sits between the lines of its neighbours' names, as its declaration does in the input (derived).\n" +
-		"forms, files: as locality; prev, next: the neighbours (templates), derived from the spot when absent; places, not_places: the places checked, left out (patterns); unique: neighbours the input mentions once only.",
+		"forms, files: as locality; prev, next: the neighbours (templates), derived from the spot when absent; places, not_places: the places checked, left out (patterns); ignore: lines of o′ left out (pattern on the whole line); unique: neighbours the input mentions once only.",
 	New: newOrder,
 }
 
 type orderYAML struct {
-	Name   *String  `yaml:"name"`
-	Forms  []String `yaml:"forms"`
-	Files  []String `yaml:"files"`
-	Before *String  `yaml:"prev" was:"before"`
-	After  *String  `yaml:"next" was:"after"`
-	Places *String  `yaml:"places"`
-	Unique bool     `yaml:"unique"`
+	Name   *String     `yaml:"name"`
+	Forms  []String    `yaml:"forms"`
+	Files  []String    `yaml:"files"`
+	Before *String     `yaml:"prev" was:"before"`
+	After  *String     `yaml:"next" was:"after"`
+	Places *placesYAML `yaml:"places"`
+	Unique bool        `yaml:"unique"`
 	// NotPlaces leaves places out.
-	NotPlaces *String `yaml:"not_places"`
+	NotPlaces *placesYAML `yaml:"not_places"`
+	// Ignore leaves lines out, by their whole text.
+	Ignore *String `yaml:"ignore"`
 }
 
 type orderT struct {
@@ -31,6 +39,7 @@ type orderT struct {
 	places    *regexp.Regexp // the places checked
 	unique    bool           // neighbours the input mentions once only
 	notPlaces *regexp.Regexp // the places left out
+	ignore    *regexp.Regexp // the lines of o′ left out
 	before    *tmpl          // the neighbours, when not derived
 	after     *tmpl
 }
@@ -46,12 +55,17 @@ func newOrder(spec *Spec) (Check, error) {
 	}
 	c := &orderT{derived: d, unique: o.Unique}
 	if o.Places != nil {
-		if c.places, err = compileRE(*o.Places); err != nil {
+		if c.places, err = compileRE(o.Places.String); err != nil {
 			return nil, err
 		}
 	}
 	if o.NotPlaces != nil {
-		if c.notPlaces, err = compileRE(*o.NotPlaces); err != nil {
+		if c.notPlaces, err = compileRE(o.NotPlaces.String); err != nil {
+			return nil, err
+		}
+	}
+	if o.Ignore != nil {
+		if c.ignore, err = compileRE(*o.Ignore); err != nil {
 			return nil, err
 		}
 	}
@@ -69,6 +83,33 @@ func newOrder(spec *Spec) (Check, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// placesYAML is the value of places and not_places: a pattern of places
+// that warns, when decoded, of an alternative no place can match (a place
+// is the indentation and the word that holds the name, not the line: see
+// oracle.DeadPlaceAlternatives), at the alternative's position. Such an
+// alternative selects nothing, as before: it loads, as the packs and the
+// bundles written with it do.
+type placesYAML struct{ yamlpos.String }
+
+// deadPlaces holds the dead alternatives of each pattern of places met:
+// a pattern shared by many checks (an alias) is decided once.
+var deadPlaces sync.Map // pattern → []oracle.Alternative
+
+// UnmarshalYAML implements yaml.NodeUnmarshalerContext.
+func (p *placesYAML) UnmarshalYAML(ctx context.Context, n ast.Node) error {
+	if err := p.String.UnmarshalYAML(ctx, n); err != nil {
+		return err
+	}
+	dead, ok := deadPlaces.Load(p.Value)
+	if !ok {
+		dead, _ = deadPlaces.LoadOrStore(p.Value, oracle.DeadPlaceAlternatives(p.Value))
+	}
+	for _, a := range dead.([]oracle.Alternative) {
+		yamlpos.Warn(ctx, p.PosAt(a.Offset), fmt.Sprintf("%q matches no place (the indentation and the word that holds the name, as @, numbers as #: nothing after the word), and selects nothing; ignore leaves out lines by their text", a.Text))
+	}
+	return nil
 }
 
 func (c *orderT) Checker(mu *Mutation) (relation.Checker, error) {
@@ -101,7 +142,7 @@ func (c *orderT) Checker(mu *Mutation) (relation.Checker, error) {
 	if c.unique && next != "" && !mentionedOnce(mu.m.src, next) || isGeneric(mu.r.d.generic, next) {
 		next = ""
 	}
-	return &oracle.Order{Name: c.name, New: c.name1(newName), Prev: c.declaredName(mu, prev), Next: c.declaredName(mu, next), Others: c.others(mu), Files: files, Places: c.places, NotPlaces: c.notPlaces,
+	return &oracle.Order{Name: c.name, New: c.name1(newName), Prev: c.declaredName(mu, prev), Next: c.declaredName(mu, next), Others: c.others(mu), Files: files, Places: c.places, NotPlaces: c.notPlaces, Ignore: c.ignore,
 		PrevShared: declaredTwice(mu.m, prev), NextShared: declaredTwice(mu.m, next)}, nil
 }
 
