@@ -2,7 +2,6 @@ package examples_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -12,9 +11,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/grammar"
-	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/internal/testtier"
 	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/syntax"
@@ -199,22 +196,7 @@ func TestJSONSchemaZeroConfig(t *testing.T) {
 	if testtier.On(testtier.LongVar) {
 		cases = 300
 	}
-	s, err := setup.Load(filepath.Join(jsonSchemaDir, "mcpt.yaml"), setup.Options{Log: func(l string) { t.Log(l) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if s.Inferred == nil {
-		t.Fatal("a configuration without relations inferred nothing")
-	}
-	c := &engine.Campaign{Transpiler: s.Transpiler, Relations: s.Relations, Seeds: s.Seeds, Options: engine.Options{
-		Mode: engine.MCP, Seed: 1, MaxCases: cases, MaxSpots: 4,
-		BaseRuns: s.Config.BaseRuns, Normalize: s.Normalize, Workers: corpusWorkers(),
-	}}
-	rep, err := c.Run(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, rep := runInferred(t, filepath.Join(jsonSchemaDir, "mcpt.yaml"), nil, cases)
 	alarms, rejected := 0, 0
 	for _, f := range rep.Findings {
 		if f.Kind == result.RejectedFollowUp {

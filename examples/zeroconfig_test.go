@@ -115,22 +115,7 @@ func TestZeroConfigCorpus(t *testing.T) {
 			if err := os.WriteFile(path, data, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			s, err := setup.Load(path, setup.Options{Tools: &setup.Tools{Parsers: tsParsers}, Log: func(l string) { t.Log(l) }})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
-			if s.Inferred == nil {
-				t.Fatal("a configuration without relations inferred nothing")
-			}
-			c := &engine.Campaign{Transpiler: s.Transpiler, Relations: s.Relations, Seeds: s.Seeds, Options: engine.Options{
-				Mode: engine.MCP, Seed: 1, MaxCases: cases, MaxSpots: 4,
-				BaseRuns: s.Config.BaseRuns, Normalize: s.Normalize, Workers: corpusWorkers(),
-			}}
-			rep, err := c.Run(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
+			s, rep := runInferred(t, path, &setup.Tools{Parsers: tsParsers}, cases)
 			alarms, rejected := 0, 0
 			for _, f := range rep.Findings {
 				if f.Kind == result.RejectedFollowUp {
@@ -195,4 +180,28 @@ func TestZeroConfigLanguages(t *testing.T) {
 			}
 		}
 	}
+}
+
+// runInferred loads a configuration without relations and runs its
+// campaign, seed 1, to cases test cases: what the corpus tests of
+// zero-config count.
+func runInferred(t *testing.T, config string, tools *setup.Tools, cases int) (*setup.Setup, *result.Report) {
+	t.Helper()
+	s, err := setup.Load(config, setup.Options{Tools: tools, Log: func(l string) { t.Log(l) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if s.Inferred == nil {
+		t.Fatal("a configuration without relations inferred nothing")
+	}
+	c := &engine.Campaign{Transpiler: s.Transpiler, Relations: s.Relations, Seeds: s.Seeds, Options: engine.Options{
+		Mode: engine.MCP, Seed: 1, MaxCases: cases, MaxSpots: 4,
+		BaseRuns: s.Config.BaseRuns, Normalize: s.Normalize, Workers: corpusWorkers(),
+	}}
+	rep, err := c.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, rep
 }
