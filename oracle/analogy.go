@@ -505,7 +505,11 @@ func (p *pattern) matchAt(s string, i int) bool {
 // rename replaces, in a line of the sibling, each of the sibling's names
 // by the new declaration's, form for form.
 func (c *Analogy) rename(line string, scs []*scanner, mask func(string) string) *pattern {
-	line = trimEnd(line)
+	// (a line that ends in a comment, as the lines it is compared with;
+	// another keeps its end, which the comparison allows for)
+	if strings.HasSuffix(strings.TrimRight(line, punctuation), "*/") {
+		line = trimEnd(line)
+	}
 	type occ struct {
 		span
 		r int
