@@ -423,13 +423,8 @@ func countMatches(want []*pattern, text string, mask func(string) string) []int 
 	}
 	var at []int // the starts of the lines that hold one
 	for _, f := range need {
-		for off := 0; ; {
-			k := strings.Index(text[off:], f)
-			if k < 0 {
-				break
-			}
-			at = append(at, strings.LastIndexByte(text[:off+k], '\n')+1)
-			off += k + 1
+		for i := range occurrences(text, f) {
+			at = append(at, strings.LastIndexByte(text[:i], '\n')+1)
 		}
 	}
 	slices.Sort(at)
@@ -862,13 +857,8 @@ func (c *Analogy) unrecognised(line string, scs []*scanner) bool {
 			if len(f) < 2 {
 				continue
 			}
-			for off := 0; ; {
-				k := strings.Index(low[off:], f)
-				if k < 0 {
-					break
-				}
-				b, e := at[off+k], at[off+k+len(f)-1]+1
-				off += k + 1
+			for i := range occurrences(low, f) {
+				b, e := at[i], at[i+len(f)-1]+1
 				if !wordStartAt(line, b) || inside(occ, b, e) {
 					continue
 				}

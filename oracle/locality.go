@@ -945,13 +945,8 @@ func (cl *CopyLines) claim(la, lb, raw []string, d *lineDiff) int {
 func holdsNumber(line string, nums []int64) bool {
 	for _, n := range nums {
 		s := strconv.FormatInt(n, 10)
-		for off := 0; ; {
-			k := strings.Index(line[off:], s)
-			if k < 0 {
-				break
-			}
-			i, j := off+k, off+k+len(s)
-			off = i + 1
+		for i := range occurrences(line, s) {
+			j := i + len(s)
 			if (i == 0 || !isWordByte(line[i-1]) && line[i-1] != '.') && (j == len(line) || !isWordByte(line[j]) && line[j] != '.') {
 				return true
 			}

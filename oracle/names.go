@@ -2,6 +2,7 @@ package oracle
 
 import (
 	"bytes"
+	"iter"
 	"path"
 	"regexp"
 	"slices"
@@ -106,13 +107,8 @@ func (n Name) find(line string, shadow []span) []span {
 	var out []span
 	for _, fi := range distinct(n) {
 		f := n.Forms[fi]
-		for off := 0; ; {
-			k := strings.Index(line[off:], f)
-			if k < 0 {
-				break
-			}
-			i, j := off+k, off+k+len(f)
-			off = i + 1
+		for i := range occurrences(line, f) {
+			j := i + len(f)
 			if !atBoundary(line, i, j, f) || inside(shadow, i, j) {
 				continue
 			}
@@ -287,19 +283,27 @@ func (sc *scanner) maybe(line string) bool {
 func (sc *scanner) lines(text string, starts []int) []int {
 	var out []int
 	for _, fi := range sc.uniq {
-		f := sc.n.Forms[fi]
-		for off := 0; ; {
-			k := strings.Index(text[off:], f)
-			if k < 0 {
-				break
-			}
-			i, _ := slices.BinarySearch(starts, off+k+1)
+		for at := range occurrences(text, sc.n.Forms[fi]) {
+			i, _ := slices.BinarySearch(starts, at+1)
 			out = append(out, i-1)
-			off += k + 1
 		}
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// occurrences yields the offset of each occurrence of sub in s, from the
+// left, overlapping ones included ("aa" is twice in "aaa").
+func occurrences(s, sub string) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for off := 0; off <= len(s); {
+			k := strings.Index(s[off:], sub)
+			if k < 0 || !yield(off+k) {
+				return
+			}
+			off += k + 1
+		}
+	}
 }
 
 // view is the content of an output file as a string, without a copy: a

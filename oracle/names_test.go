@@ -85,3 +85,25 @@ func TestShadowIndex(t *testing.T) {
 		}
 	}
 }
+
+func TestOccurrences(t *testing.T) {
+	for _, c := range []struct {
+		s, sub string
+		want   []int
+	}{
+		{"aaa", "aa", []int{0, 1}},
+		{"x = x1 + x", "x", []int{0, 4, 9}},
+		{"abc", "d", nil},
+		{"", "a", nil},
+		{"ab", "", []int{0, 1, 2}},
+	} {
+		got := slices.Collect(occurrences(c.s, c.sub))
+		if !slices.Equal(got, c.want) {
+			t.Errorf("occurrences(%q, %q) = %v, want %v", c.s, c.sub, got, c.want)
+		}
+	}
+	// a break stops the search (the runtime panics if it went on)
+	for range occurrences("aaaa", "a") {
+		break
+	}
+}
