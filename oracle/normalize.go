@@ -6,6 +6,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/mcpt-tool/mcpt/tree"
 )
@@ -89,19 +90,97 @@ func (n Normalizer) Apply(t tree.Tree) tree.Tree {
 	line:
 		for _, l := range lines {
 			for _, r := range rules {
-				if !r.Match.MatchString(l) {
+				matched, out := r.apply(l)
+				if !matched {
 					continue
 				}
 				if r.Replace == nil {
 					continue line
 				}
-				l = r.Match.ReplaceAllString(l, *r.Replace)
+				l = out
 			}
 			kept = append(kept, l)
 		}
 		out[name] = []byte(JoinLines(kept, nl && len(kept) > 0))
 	}
 	return out
+}
+
+// apply tells whether the rule matches the line l and, if it replaces,
+// what it makes of l. What it made of a short line is remembered (see
+// lineMemo): the outputs of a campaign share nearly all their lines (a
+// follow-up's output is its base's with one declaration more, and every
+// run of a seed writes the same), and a pattern tried on every line of
+// every output was most of what mcpt itself spent on a test case of a
+// pack with a rule on its large files.
+func (r Rule) apply(l string) (bool, string) {
+	if len(l) > maxMemoLine {
+		return r.eval(l)
+	}
+	k := memoKey{re: r.Match, line: l}
+	if r.Replace != nil {
+		k.replace, k.replaces = *r.Replace, true
+	}
+	memo.Lock()
+	v, ok := memo.m[k]
+	memo.Unlock()
+	if ok {
+		return v.matched, v.out
+	}
+	v.matched, v.out = r.eval(l)
+	k.line = strings.Clone(l) // not the whole file l is a part of
+	if v.out == l {
+		v.out = k.line
+	}
+	memo.Lock()
+	if memo.bytes += len(k.line) + len(v.out) + memoEntry; memo.bytes > maxMemoBytes || memo.m == nil {
+		memo.m, memo.bytes = map[memoKey]memoResult{}, len(k.line)+len(v.out)+memoEntry
+	}
+	memo.m[k] = v
+	memo.Unlock()
+	return v.matched, v.out
+}
+
+// eval is apply without the memo.
+func (r Rule) eval(l string) (bool, string) {
+	if !r.Match.MatchString(l) {
+		return false, l
+	}
+	if r.Replace == nil {
+		return true, l
+	}
+	return true, r.Match.ReplaceAllString(l, *r.Replace)
+}
+
+// The memo of what rules made of lines: a line of at most maxMemoLine
+// bytes, under a rule's compiled pattern and replacement, and what the
+// rule made of it. It holds at most about maxMemoBytes (memoEntry counts
+// an entry's own bytes) and starts afresh when full, so that a campaign's
+// memory stays bounded however many lines its outputs have.
+const (
+	maxMemoLine = 512
+	memoEntry   = 128
+)
+
+// maxMemoBytes is a variable for the tests alone.
+var maxMemoBytes = 16 << 20
+
+type memoKey struct {
+	re       *regexp.Regexp
+	replace  string
+	replaces bool
+	line     string
+}
+
+type memoResult struct {
+	matched bool
+	out     string
+}
+
+var memo struct {
+	sync.Mutex
+	m     map[memoKey]memoResult
+	bytes int
 }
 
 func (r Rule) applies(name string) bool {
