@@ -16,6 +16,7 @@ import (
 	"github.com/mcpt-tool/mcpt/internal/testtier"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/relation/protorel"
+	"github.com/mcpt-tool/mcpt/relation/semrel"
 	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/syntax"
 )
@@ -122,7 +123,7 @@ func TestCorpusTable(t *testing.T) {
 				t.Setenv("FBS_PATH", abs)
 				t.Setenv("PROTO_PATH", abs)
 				seeds, _ := filepath.Glob(filepath.Join("../testdata/corpus", cp.corpus, "*"+cp.ext))
-				s, err := setup.Load(filepath.Join(cp.dir, cfg), setup.Options{SeedFiles: seeds, Tools: &setup.Tools{CheckerKinds: protorel.Kinds, Parsers: tsParsers}})
+				s, err := setup.Load(filepath.Join(cp.dir, cfg), setup.Options{SeedFiles: seeds, Tools: &setup.Tools{CheckerKinds: slices.Concat(protorel.Kinds, semrel.Kinds), Parsers: tsParsers}})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/internal/testtier"
+	"github.com/mcpt-tool/mcpt/relation/semrel"
 	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/transpiler"
 	"github.com/mcpt-tool/mcpt/transpiler/spec"
@@ -56,7 +57,8 @@ func TestHoldoutFaults(t *testing.T) {
 					rep = runCLL(t, cfg, []string{h.fault}, holdoutCases)
 				case "typescript":
 					needTsc(t)
-					s, err := setup.Load(filepath.Join(tsDir, cfg), setup.Options{Tools: &setup.Tools{Parsers: tsParsers}})
+					// the derived relations check some constructs at run time
+					s, err := setup.Load(filepath.Join(tsDir, cfg), setup.Options{Tools: &setup.Tools{CheckerKinds: semrel.Kinds, Parsers: tsParsers}})
 					if err != nil {
 						t.Fatal(err)
 					}

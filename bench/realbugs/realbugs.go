@@ -64,6 +64,13 @@ type Bug struct {
 	// Pack is the configuration of the pack that tests this transpiler,
 	// relative to the repository's root.
 	Pack string `yaml:"pack"`
+	// Derived is the pack's derived configuration, relative to the
+	// repository's root: its relations predict no line of the output by
+	// hand (locality, order, analogy and the semantic checks), which
+	// Options.Derived runs in place of Pack. It is Pack itself for a pack
+	// whose relations are all derived, and empty for a pack that has
+	// none.
+	Derived string `yaml:"derived"`
 	// Reach says which relations and checkers can see the bug, or why none
 	// can.
 	Reach string `yaml:"reach"`
@@ -166,6 +173,9 @@ func (b *Bug) check() error {
 	}
 	if len(b.Input) == 0 {
 		errs = append(errs, errors.New("input is missing"))
+	}
+	if b.Derived != "" && !filepath.IsLocal(filepath.FromSlash(b.Derived)) {
+		errs = append(errs, fmt.Errorf("derived %s is not a path inside the repository", b.Derived))
 	}
 	b.ignore = nil
 	for _, e := range b.Ignore {

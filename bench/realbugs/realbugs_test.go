@@ -30,6 +30,13 @@ func TestBugs(t *testing.T) {
 		if !strings.Contains(string(data), "\n+") && !strings.Contains(string(data), "\n-") {
 			t.Errorf("%s: %s shows no changed line", b.ID, DiffFile)
 		}
+		// The derived configuration is a file of the checkout (the
+		// repository's root is two levels up).
+		if b.Derived != "" {
+			if fi, err := os.Stat(filepath.Join("..", "..", filepath.FromSlash(b.Derived))); err != nil || !fi.Mode().IsRegular() {
+				t.Errorf("%s: derived %s is not a file of the checkout", b.ID, b.Derived)
+			}
+		}
 		if !strings.HasPrefix(b.ID, b.Transpiler+"-") {
 			t.Errorf("%s: the directory is not named %s-…", b.ID, b.Transpiler)
 		}
@@ -50,6 +57,7 @@ run: [tsc, '{input}']
 input: [../x.ts, missing.ts]
 symptom: s
 pack: p
+derived: ../elsewhere.yaml
 reach: r
 ignore: ['^// v', '(']
 `
@@ -64,6 +72,7 @@ ignore: ['^// v', '(']
 		"is not owner/repo#number", "the same release", "not a version of its own",
 		"a further package needs a version", "want npm:NAME or go:PATH", "does not name {outdir}",
 		"../x.ts is not inside", "missing.ts is not a file", `ignore "("`,
+		"derived ../elsewhere.yaml is not a path inside the repository",
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("the error does not say %q:\n%v", want, err)

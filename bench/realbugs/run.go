@@ -54,6 +54,10 @@ type Options struct {
 	// is still run again on the fixed release, but that release's own
 	// campaign, the false-alarm measure, is not run.
 	BuggyOnly bool
+	// Derived runs each bug's derived configuration (Bug.Derived) in
+	// place of its pack; a bug whose pack has none is a row that says so
+	// (Result.NoDerived), not run.
+	Derived bool
 	// Log, when set, receives a line per step.
 	Log io.Writer
 }
@@ -103,6 +107,11 @@ type Result struct {
 	// campaign.
 	WithoutSemantic bool `json:"without_semantic,omitempty"`
 	SemanticLeftOut int  `json:"semantic_checks_left_out,omitempty"`
+	// Derived says that the campaigns ran the bug's derived configuration
+	// (Options.Derived), which Pack then names; NoDerived that the bug's
+	// pack has none, so nothing ran.
+	Derived   bool `json:"derived,omitempty"`
+	NoDerived bool `json:"no_derived,omitempty"`
 	// Error says why the bug could not be run.
 	Error string `json:"error,omitempty"`
 }
@@ -198,10 +207,18 @@ func (r *runner) logf(format string, args ...any) {
 // bug runs the benchmark of one bug.
 func (r *runner) bug(ctx context.Context, b *Bug) (Result, error) {
 	row := Result{ID: b.ID, Tracker: b.Tracker, Transpiler: b.Transpiler, Buggy: b.Buggy, Fixed: b.Fixed, Pack: b.Pack,
-		WithoutSemantic: r.opt.WithoutSemantic, FixedNotRun: r.opt.BuggyOnly}
-	pack := filepath.Join(r.opt.Root, filepath.FromSlash(b.Pack))
+		WithoutSemantic: r.opt.WithoutSemantic, FixedNotRun: r.opt.BuggyOnly, Derived: r.opt.Derived}
+	packName := b.Pack
+	if r.opt.Derived {
+		if b.Derived == "" {
+			row.NoDerived = true
+			return row, fmt.Errorf("the pack %s has no derived configuration", b.Pack)
+		}
+		packName, row.Pack = b.Derived, b.Derived
+	}
+	pack := filepath.Join(r.opt.Root, filepath.FromSlash(packName))
 	if _, err := os.Stat(pack); err != nil {
-		return row, fmt.Errorf("no pack %s for %s yet", b.Pack, b.Transpiler)
+		return row, fmt.Errorf("no pack %s for %s yet", packName, b.Transpiler)
 	}
 	buggyBins, err := r.opt.Cache.InstallRelease(ctx, b, b.Buggy)
 	if err != nil {
@@ -213,7 +230,7 @@ func (r *runner) bug(ctx context.Context, b *Bug) (Result, error) {
 	}
 	fixed, err := r.load(pack, fixedBins, nil)
 	if err != nil {
-		return row, fmt.Errorf("%s with %s %s: %w", b.Pack, b.Transpiler, b.Fixed, err)
+		return row, fmt.Errorf("%s with %s %s: %w", packName, b.Transpiler, b.Fixed, err)
 	}
 	defer fixed.Close()
 	// The same files as the fixed release's campaign, not read again:
@@ -221,12 +238,12 @@ func (r *runner) bug(ctx context.Context, b *Bug) (Result, error) {
 	left0 := r.leftOut.Load()
 	buggy, err := r.load(pack, buggyBins, fixed)
 	if err != nil {
-		return row, fmt.Errorf("%s with %s %s: %w", b.Pack, b.Transpiler, b.Buggy, err)
+		return row, fmt.Errorf("%s with %s %s: %w", packName, b.Transpiler, b.Buggy, err)
 	}
 	defer buggy.Close()
 	if r.opt.WithoutSemantic {
 		row.SemanticLeftOut = int(r.leftOut.Load() - left0)
-		r.logf("%s: %d semantic checks left out of %s's relations", b.ID, row.SemanticLeftOut, b.Pack)
+		r.logf("%s: %d semantic checks left out of %s's relations", b.ID, row.SemanticLeftOut, packName)
 	}
 
 	r.logf("%s: %s %s, to the first finding that %s does not have", b.ID, b.Transpiler, b.Buggy, b.Fixed)
@@ -260,7 +277,7 @@ func (r *runner) bug(ctx context.Context, b *Bug) (Result, error) {
 		return row, nil
 	}
 
-	key := b.Pack + "\x00" + strings.Join(b.Packages, " ") + "\x00" + b.Fixed
+	key := packName + "\x00" + strings.Join(b.Packages, " ") + "\x00" + b.Fixed
 	fr, ok := r.fixed[key]
 	if !ok {
 		r.logf("%s: %s %s, to the budget", b.ID, b.Transpiler, b.Fixed)
@@ -495,9 +512,15 @@ func (r Result) fixedVerdict() string {
 func WriteTable(w io.Writer, rows []Result) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "bug\ttracker\tbuggy → fixed\tfound on buggy\tfalse alarms on fixed\tknown bugs of fixed\tby")
-	found, clean, ran, fixedRan, without := 0, 0, 0, 0, false
+	found, clean, ran, fixedRan, noDerived, without, derived := 0, 0, 0, 0, 0, false, false
 	for _, r := range rows {
 		releases := r.Buggy + " → " + r.Fixed
+		if r.NoDerived {
+			noDerived++
+			fmt.Fprintf(tw, "%s\t%s\t%s\tno derived configuration\t\t\t%s\n", r.ID, r.Tracker, releases, r.Pack)
+			continue
+		}
+		derived = derived || r.Derived
 		if r.Error != "" {
 			fmt.Fprintf(tw, "%s\t%s\t%s\tnot run\t\t\t%s\n", r.ID, r.Tracker, releases, r.Error)
 			continue
@@ -532,8 +555,14 @@ func WriteTable(w io.Writer, rows []Result) error {
 		pct = 100 * found / len(rows)
 	}
 	how := ""
+	if derived {
+		how = " with the derived configurations"
+		if noDerived > 0 {
+			how += fmt.Sprintf(" (%d of them without one)", noDerived)
+		}
+	}
 	if without {
-		how = " without the semantic checks"
+		how += " without the semantic checks"
 	}
 	if _, err := fmt.Fprintf(w, "found %d of %d bugs (%d %%)%s", found, len(rows), pct, how); err != nil {
 		return err

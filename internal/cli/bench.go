@@ -50,11 +50,12 @@ type benchCmd struct {
 
 	WithoutSemantic bool `name:"without-semantic" help:"With --realbugs, leave the semantic checks out of the packs' relations (js-shape, dts-probe, go-probe, protobuf-js: they pass everything), so that each bug is found by the text checks alone or not at all."`
 	BuggyOnly       bool `name:"buggy-only" help:"With --realbugs, run only the campaigns on the buggy releases (a finding is still run again on the fixed release): whether each bug is found, without the false alarms of the fixed releases."`
+	Derived         bool `name:"derived" help:"With --realbugs, run each bug's derived configuration (derived: in its bug.yaml: relations that predict no line of the output by hand) in place of its pack; a bug whose pack has none is a row that says so."`
 }
 
 func (c *benchCmd) Run(tools *setup.Tools) error {
-	if !c.RealBugs && (c.WithoutSemantic || c.BuggyOnly) {
-		return usageErr("--without-semantic and --buggy-only go with --realbugs (--pack measures with and without the semantic checks by itself)")
+	if !c.RealBugs && (c.WithoutSemantic || c.BuggyOnly || c.Derived) {
+		return usageErr("--without-semantic, --buggy-only and --derived go with --realbugs (--pack measures with and without the semantic checks by itself)")
 	}
 	if c.RealBugs {
 		return c.realBugs(tools)
@@ -212,7 +213,7 @@ func (c *benchCmd) realBugs(tools *setup.Tools) error {
 	logf := func(format string, args ...any) { fmt.Fprintf(os.Stderr, "realbugs: "+format+"\n", args...) }
 	rows, err := realbugs.Run(ctx, realbugs.Options{
 		Root: root, IDs: c.Bug, MaxCases: c.RealBugsCases, MaxTime: c.RealBugsTime, Seed: 1, Workers: 1,
-		WithoutSemantic: c.WithoutSemantic, BuggyOnly: c.BuggyOnly,
+		WithoutSemantic: c.WithoutSemantic, BuggyOnly: c.BuggyOnly, Derived: c.Derived,
 		Tools: tools, Cache: &realbugs.Cache{Dir: dir, Log: logf}, Log: os.Stderr,
 	})
 	if ub := (realbugs.UnknownBugError{}); errors.As(err, &ub) {
