@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/relation/protorel"
+	"github.com/mcpt-tool/mcpt/relation/semrel"
 	"github.com/mcpt-tool/mcpt/relation/yamlrel"
 	"github.com/mcpt-tool/mcpt/syntax"
 )
@@ -42,7 +43,7 @@ func loadRelationSets(t testing.TB, sets ...[]string) []*relation.Relation {
 	var rels []*relation.Relation
 	for _, set := range sets {
 		// the kinds written in Go that the packs use, as cmd/mcpt has them
-		rs, err := yamlrel.LoadFilesWith(yamlrel.Options{CheckerKinds: protorel.Kinds, Parsers: &tsParsers}, set...)
+		rs, err := yamlrel.LoadFilesWith(yamlrel.Options{CheckerKinds: slices.Concat(protorel.Kinds, semrel.Kinds), Parsers: &tsParsers}, set...)
 		if err != nil {
 			t.Fatal(err)
 		}
