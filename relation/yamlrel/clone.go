@@ -220,7 +220,9 @@ type cloneCopy struct {
 // value field (as syntax.Decl.Clone), with fresh names for the names
 // declared inside it (inner), and with fresh numbers where numbers say.
 // Fresh names are drawn from rng, none the input src has; fresh numbers
-// are the smallest the input writes nowhere, in no range `A to B` of it.
+// are the smallest the input writes nowhere, in no range `A to B` of it,
+// and on the same side of every size boundary (sizeClass) as the number
+// each replaces where such a number is free.
 // decls are the node types the kinds declare: with inner, a name inside
 // sib is declared there when its node is of one of them (any, when the
 // kinds name none).
@@ -371,8 +373,18 @@ func (ct *cloneT) freshNumbers(form numlit.Form, s *spot, sib *syntax.Decl, src 
 	tsrc := sib.List.Tree.Src
 	taken := usedNumbers(form, string(src))
 	next := 1
-	alloc := func(above int) (int, error) {
-		k := max(next, above+1)
+	// (the smallest free number on the side of every size boundary that
+	// the number it replaces is on, where one is free: else the smallest)
+	alloc := func(above int, was int64) (int, error) {
+		from := max(next, above+1)
+		lo, hi := sizeClass(was)
+		for k := max(from, lo); k < hi && k <= 1<<30; k++ {
+			if !taken.holds(k) {
+				next = k + 1
+				return k, nil
+			}
+		}
+		k := from
 		for ; taken.holds(k); k++ {
 			if k > 1<<30 {
 				return 0, fmt.Errorf("no fresh number left")
@@ -435,7 +447,7 @@ func (ct *cloneT) freshNumbers(form numlit.Form, s *spot, sib *syntax.Decl, src 
 			above = ct.listMax(form, s, e, slot)
 		}
 		var k int
-		if k, err = alloc(above); err == nil {
+		if k, err = alloc(above, l.Value); err == nil {
 			out = append(out, [3]int{l.Start, l.End, k})
 			if isTop {
 				own = k
@@ -444,6 +456,28 @@ func (ct *cloneT) freshNumbers(form numlit.Form, s *spot, sib *syntax.Decl, src 
 		return true
 	})
 	return out, own, err
+}
+
+// sizeBoundaries are the numbers at which an encoding of a number grows by
+// a byte: as a varint (2^7k), as a varint of the number shifted by three
+// (a Protocol Buffers tag, 2^(7k-3): protoc's C++ writes a field's tag
+// size, one byte below 16 and two from 16 on), as a fixed-size integer,
+// signed or not (2^(8k-1), 2^8k).
+var sizeBoundaries = []int{1 << 4, 1 << 7, 1 << 8, 1 << 11, 1 << 14, 1 << 15, 1 << 16, 1 << 18, 1 << 21, 1 << 23, 1 << 24, 1 << 25, 1 << 28, 1 << 30}
+
+// sizeClass is the range [lo, hi) between the size boundaries around v: a
+// fresh number in it is written by a generator as v is, in as many bytes.
+func sizeClass(v int64) (lo, hi int) {
+	lo, hi = 0, 1<<30+1
+	for _, b := range sizeBoundaries {
+		if int64(b) <= v {
+			lo = b
+		} else {
+			hi = b
+			break
+		}
+	}
+	return lo, hi
 }
 
 // memberNumber is the number member m has where the copy takes its own
