@@ -317,12 +317,24 @@ func (ct *cloneT) copy(d *defs, decls map[string]bool, s *spot, sib *syntax.Decl
 				}
 			}
 		}
+		// (the right side of a qualified name, `Ns.Member`, whose left
+		// side is a declaration outside the copy names a member of that
+		// one, which the copy does not rename: zod's
+		// `StandardTypedV1.InferInput` in a copy of another namespace's
+		// InferInput; `this.count` is the copy's own)
+		copied := map[string]bool{}
+		for k := range renamed {
+			copied[k.text] = true
+		}
 		syntax.Walk(n, func(c *syntax.Node) bool {
 			if c.Kind == "comment" || c == own {
 				return false
 			}
 			if len(c.Children) == 0 && c.Named && c.End > c.Start {
 				text := c.Text(tsrc)
+				if q, ok := qualifier(c, tsrc); ok && outside[q] && !copied[q] {
+					return true
+				}
 				if to, ok := renamed[key{c.Kind, text}]; ok {
 					rs = append(rs, repl{c.Start, c.End, to})
 				} else if to, ok := byText[text]; ok && !isNameLeaf(c) && !outside[text] {
@@ -357,6 +369,27 @@ func (ct *cloneT) copy(d *defs, decls map[string]bool, s *spot, sib *syntax.Decl
 	b.Write(tsrc[at:n.End])
 	cp.text = b.String()
 	return cp, nil
+}
+
+// qualifier is the left side of the qualified name whose right side is
+// leaf c (`Ns` of `Ns.Member`, `a::b` of `a::b::c`): the text of the named
+// node before it in its parent, when only a dot or `::` parts them.
+func qualifier(c *syntax.Node, src []byte) (string, bool) {
+	p := c.Parent
+	if p == nil {
+		return "", false
+	}
+	i := slices.Index(p.Children, c)
+	for i--; i >= 0 && !p.Children[i].Named; i-- {
+	}
+	if i < 0 {
+		return "", false
+	}
+	left := p.Children[i]
+	if sep := strings.TrimSpace(string(src[left.End:c.Start])); sep != "." && sep != "::" {
+		return "", false
+	}
+	return strings.TrimSpace(left.Text(src)), true
 }
 
 // isNameLeaf reports whether node c is a declared name: a leaf in the
