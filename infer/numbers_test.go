@@ -133,3 +133,45 @@ func loadPack(t *testing.T, p *Pack) []*relation.Relation {
 	}
 	return rels
 }
+
+// Where every number below 16 is written somewhere in the file but not in
+// the copy's own message (an enum's values, type.proto's Field.Kind), the
+// copy of a field takes the smallest number below 16 its message does not
+// have, not one from 16 on (Field's copied oneof_index, 7, took 19).
+func TestFreshNumberFreeInItsList(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("syntax = \"proto3\";\npackage p;\n\nenum Kind {\n")
+	for i := 0; i <= 15; i++ {
+		b.WriteString("  KIND_" + strconv.Itoa(i) + "_X = " + strconv.Itoa(i) + ";\n")
+	}
+	b.WriteString("}\n\nmessage Field {\n  int32 number = 3;\n  Kind kind = 1;\n  string name = 4;\n}\n")
+	src := b.String()
+	tr := parseSeed(t, "field.proto", src)
+	lists := Structure([]*syntax.Tree{tr}, numlit.Protobuf)
+	h := Learn([]Sample{{Tree: tr, Output: tree.Tree{"field.pb.h": []byte("int32_t number;\n")}}}, lists, numlit.Protobuf)
+	p := &Pack{Syntax: "proto", Numbers: "protobuf", Lists: lists, Habits: h, Seeds: 1, Left: map[string]string{}, notes: map[string][]string{}}
+	in := relation.Input{Name: "field.proto", Src: []byte(src)}
+	num := regexp.MustCompile(`(?m)^\s*\w+ zq\w+ = (\d+);$`)
+	made := 0
+	for _, rl := range loadPack(t, p) {
+		if !strings.Contains(rl.Name, "field") {
+			continue
+		}
+		spots, _ := rl.Spots(context.Background(), in)
+		for _, sp := range spots {
+			fu, err := rl.Mutate(context.Background(), in, sp, rand.New(rand.NewPCG(1, 2)))
+			if err != nil {
+				t.Fatalf("%s at %s: %v", rl.Name, sp.Desc, err)
+			}
+			if m := num.FindStringSubmatch(string(fu.Src)); m != nil {
+				made++
+				if m[1] != "2" {
+					t.Errorf("%s at %s: the copy takes %s, want 2", rl.Name, sp.Desc, m[1])
+				}
+			}
+		}
+	}
+	if made == 0 {
+		t.Error("no copy of a field made")
+	}
+}

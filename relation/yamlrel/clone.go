@@ -406,15 +406,31 @@ func (ct *cloneT) freshNumbers(form numlit.Form, s *spot, sib *syntax.Decl, src 
 	tsrc := sib.List.Tree.Src
 	taken := usedNumbers(form, string(src))
 	next := 1
+	// (the numbers of the copy's own list, and the ranges of the input:
+	// what its own number must not be)
+	var local numberSet
+	if s != nil && s.tree.List != nil && s.tree.List.Node != nil {
+		ln := s.tree.List.Node
+		local = usedNumbers(form, string(s.tree.List.Tree.Src[ln.Start:ln.End]))
+		local.ranges = append(local.ranges, taken.ranges...)
+	}
 	// (the smallest free number on the side of every size boundary that
-	// the number it replaces is on, where one is free: else the smallest)
-	alloc := func(above int, was int64) (int, error) {
+	// the number it replaces is on, where one is free: else, for the
+	// copy's own number, the smallest there that its list does not have;
+	// else the smallest)
+	alloc := func(above int, was int64, own bool) (int, error) {
 		from := max(next, above+1)
 		lo, hi := sizeClass(was)
-		for k := max(from, lo); k < hi && k <= 1<<30; k++ {
-			if !taken.holds(k) {
-				next = k + 1
-				return k, nil
+		sets := []numberSet{taken}
+		if own && local.nums != nil {
+			sets = append(sets, local)
+		}
+		for _, set := range sets {
+			for k := max(from, lo); k < hi && k <= 1<<30; k++ {
+				if !set.holds(k) {
+					next = k + 1
+					return k, nil
+				}
 			}
 		}
 		k := from
@@ -480,7 +496,7 @@ func (ct *cloneT) freshNumbers(form numlit.Form, s *spot, sib *syntax.Decl, src 
 			above = ct.listMax(form, s, e, slot)
 		}
 		var k int
-		if k, err = alloc(above, l.Value); err == nil {
+		if k, err = alloc(above, l.Value, isTop); err == nil {
 			out = append(out, [3]int{l.Start, l.End, k})
 			if isTop {
 				own = k
