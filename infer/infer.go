@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -424,7 +425,7 @@ func (r *runner) probe(ctx context.Context, p *Pack, seeds []Seed) error {
 			}
 			ir.Kind.RejectedOn, ir.Kind.RejectedBy = on, why
 			if len(on) > 0 {
-				r.o.logf("%s: not run on %d seeds, whose follow-up the transpiler rejected (%s)", rl.Name, len(on), why)
+				r.o.logf("%s: not run on %s, whose follow-up the transpiler rejected (%s)", rl.Name, strings.Join(on, ", "), why)
 			}
 		}
 	}
@@ -497,28 +498,39 @@ func (r *runner) sweep(ctx context.Context, rl *relation.Relation, seeds []Seed)
 	return slices.Compact(on), why, ctx.Err()
 }
 
-// firstLine is the first line of a transpiler's message that says
-// something, from the input's name on where it holds it (not the
-// directory the run had), at most 160 bytes.
+// firstLine is the first line of a transpiler's message that names a
+// place in the input (else that says "error", else that says something:
+// protoc warns first of a file without a syntax statement), from the input's
+// name on where it holds it (not the directory the run had), at most 160
+// bytes.
 func firstLine(msg []byte, name string) string {
+	var lines []string
 	for l := range strings.Lines(string(msg)) {
-		l = strings.TrimSpace(l)
-		if l == "" {
-			continue
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
 		}
-		if i := strings.Index(l, name); i >= 0 {
-			l = l[i:]
-		}
-		if len(l) > 160 {
-			cut := 160
-			for cut > 0 && !utf8.RuneStart(l[cut]) {
-				cut--
-			}
-			l = l[:cut] + "…"
-		}
-		return l
 	}
-	return "no message"
+	if len(lines) == 0 {
+		return "no message"
+	}
+	l := lines[0]
+	at := regexp.MustCompile(regexp.QuoteMeta(name) + `[:(]\d`)
+	if i := slices.IndexFunc(lines, at.MatchString); i >= 0 {
+		l = lines[i]
+	} else if i := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(strings.ToLower(l), "error") }); i >= 0 {
+		l = lines[i]
+	}
+	if i := strings.Index(l, name); i >= 0 {
+		l = l[i:]
+	}
+	if len(l) > 160 {
+		cut := 160
+		for cut > 0 && !utf8.RuneStart(l[cut]) {
+			cut--
+		}
+		l = l[:cut] + "…"
+	}
+	return l
 }
 
 // tryAt runs the relation's follow-ups at one spot of each of a few seeds

@@ -88,3 +88,24 @@ func TestInferRejectedOnSeed(t *testing.T) {
 		}
 	}
 }
+
+// The message of a rejection is its line that says error, from the
+// input's name on (the run's directory is not the user's): protoc warns
+// first of a file without a syntax statement.
+func TestFirstLine(t *testing.T) {
+	for _, c := range []struct{ msg, want string }{
+		{"[libprotobuf WARNING google/protobuf/compiler/parser.cc:650] No syntax specified for the proto file: Authentication.proto. Please use 'syntax = \"proto2\";'\n/tmp/run-3/in/Authentication.proto:12:3: \"zqabcdef\" is already defined in \"Auth\".\n", "Authentication.proto:12:3: \"zqabcdef\" is already defined in \"Auth\"."},
+		{"/tmp/x/in/zod-util.ts(12,5): error TS2741: Property 'zqabcdef' is missing in type '{ a: string; }'.\n", "zod-util.ts(12,5): error TS2741: Property 'zqabcdef' is missing in type '{ a: string; }'."},
+		{"\n\nsomething failed\n", "something failed"},
+		{"", "no message"},
+		{strings.Repeat("é", 100), strings.Repeat("é", 80) + "…"},
+	} {
+		name := "Authentication.proto"
+		if strings.Contains(c.msg, "zod") {
+			name = "zod-util.ts"
+		}
+		if got := firstLine([]byte(c.msg), name); got != c.want {
+			t.Errorf("firstLine(%q) = %q, want %q", c.msg, got, c.want)
+		}
+	}
+}
