@@ -432,12 +432,19 @@ func (r *runner) probe(ctx context.Context, p *Pack, seeds []Seed) error {
 	return nil
 }
 
-// sweepMax bounds the seeds a relation is tried on one by one.
-const sweepMax = 200
+// sweepMax bounds the seeds a relation is tried on one by one, and
+// sweepTries the spots tried on each (a second where the first is
+// accepted: a list of zod-doc's class Doc takes a copy of a field with an
+// initializer, not of one without).
+const (
+	sweepMax   = 200
+	sweepTries = 2
+)
 
-// sweep runs the relation's follow-up at one spot of each seed whose base
-// the transpiler accepts (at most sweepMax), Workers at a time, and gives
-// the base names of the seeds whose follow-up it rejected, sorted, with the first line of its message on the first of them.
+// sweep runs the relation's follow-ups at sweepTries spots of each seed
+// whose base the transpiler accepts (at most sweepMax seeds), Workers
+// seeds at a time, and gives the base names of the seeds where it
+// rejected one, sorted, with the first line of its message on the first.
 func (r *runner) sweep(ctx context.Context, rl *relation.Relation, seeds []Seed) ([]string, string, error) {
 	type outcome struct {
 		rejected bool
@@ -458,9 +465,13 @@ func (r *runner) sweep(ctx context.Context, rl *relation.Relation, seeds []Seed)
 		// (the spot and the fresh names drawn from the relation and the
 		// seed only: the same whatever the workers)
 		rng := rand.New(rand.NewPCG(uint64(i), uint64(len(rl.Name))))
-		sp, _ := pickSpot(spots, "any", rng)
-		fu, err := rl.Mutate(ctx, in, sp, rng)
-		if err != nil {
+		var fus [][]byte
+		for _, j := range rng.Perm(len(spots))[:min(sweepTries, len(spots))] {
+			if fu, err := rl.Mutate(ctx, in, spots[j], rng); err == nil {
+				fus = append(fus, fu.Src)
+			}
+		}
+		if len(fus) == 0 {
 			continue
 		}
 		wg.Add(1)
@@ -471,12 +482,16 @@ func (r *runner) sweep(ctx context.Context, rl *relation.Relation, seeds []Seed)
 			if r.base(ctx, s) == nil {
 				return
 			}
-			res, err := r.run(ctx, s.Name, fu.Src, transpiler.FollowUp)
-			switch {
-			case err != nil:
-				outs[k].err = err
-			case res.Status == transpiler.Rejected:
-				outs[k] = outcome{rejected: true, msg: firstLine(res.Stderr, path.Base(s.Name))}
+			for _, fu := range fus {
+				res, err := r.run(ctx, s.Name, fu, transpiler.FollowUp)
+				switch {
+				case err != nil:
+					outs[k].err = err
+					return
+				case res.Status == transpiler.Rejected:
+					outs[k] = outcome{rejected: true, msg: firstLine(res.Stderr, path.Base(s.Name))}
+					return
+				}
 			}
 		}()
 	}
