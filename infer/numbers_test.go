@@ -137,14 +137,15 @@ func loadPack(t *testing.T, p *Pack) []*relation.Relation {
 // Where every number below 16 is written somewhere in the file but not in
 // the copy's own message (an enum's values, type.proto's Field.Kind), the
 // copy of a field takes the smallest number below 16 its message does not
-// have, not one from 16 on (Field's copied oneof_index, 7, took 19).
+// have, not one from 16 on (Field's copied oneof_index, 7, took 19): a
+// value of an enum nested in it is no field number, a reserved one is.
 func TestFreshNumberFreeInItsList(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("syntax = \"proto3\";\npackage p;\n\nenum Kind {\n")
 	for i := 0; i <= 15; i++ {
 		b.WriteString("  KIND_" + strconv.Itoa(i) + "_X = " + strconv.Itoa(i) + ";\n")
 	}
-	b.WriteString("}\n\nmessage Field {\n  int32 number = 3;\n  Kind kind = 1;\n  string name = 4;\n}\n")
+	b.WriteString("}\n\nmessage Field {\n  int32 number = 3;\n  Kind kind = 1;\n  string name = 4;\n  enum Cardinality {\n    C_0 = 0;\n    C_2 = 2;\n    C_6 = 6;\n  }\n  reserved 5;\n}\n")
 	src := b.String()
 	tr := parseSeed(t, "field.proto", src)
 	lists := Structure([]*syntax.Tree{tr}, numlit.Protobuf)

@@ -406,24 +406,19 @@ func (ct *cloneT) freshNumbers(form numlit.Form, s *spot, sib *syntax.Decl, src 
 	tsrc := sib.List.Tree.Src
 	taken := usedNumbers(form, string(src))
 	next := 1
-	// (the numbers of the copy's own list, and the ranges of the input:
-	// what its own number must not be)
-	var local numberSet
-	if s != nil && s.tree.List != nil && s.tree.List.Node != nil {
-		ln := s.tree.List.Node
-		local = usedNumbers(form, string(s.tree.List.Tree.Src[ln.Start:ln.End]))
-		local.ranges = append(local.ranges, taken.ranges...)
-	}
 	// (the smallest free number on the side of every size boundary that
 	// the number it replaces is on, where one is free: else, for the
 	// copy's own number, the smallest there that its list does not have;
 	// else the smallest)
-	alloc := func(above int, was int64, own bool) (int, error) {
+	alloc := func(above int, was int64, ownNode string) (int, error) {
 		from := max(next, above+1)
 		lo, hi := sizeClass(was)
 		sets := []numberSet{taken}
-		if own && local.nums != nil {
-			sets = append(sets, local)
+		if ownNode != "" {
+			if local, ok := ct.listNumbers(form, s, ownNode); ok {
+				local.ranges = append(local.ranges, taken.ranges...)
+				sets = append(sets, local)
+			}
 		}
 		for _, set := range sets {
 			for k := max(from, lo); k < hi && k <= 1<<30; k++ {
@@ -496,7 +491,11 @@ func (ct *cloneT) freshNumbers(form numlit.Form, s *spot, sib *syntax.Decl, src 
 			above = ct.listMax(form, s, e, slot)
 		}
 		var k int
-		if k, err = alloc(above, l.Value, isTop); err == nil {
+		topKind := ""
+		if isTop {
+			topKind = c.Kind
+		}
+		if k, err = alloc(above, l.Value, topKind); err == nil {
 			out = append(out, [3]int{l.Start, l.End, k})
 			if isTop {
 				own = k
@@ -576,6 +575,37 @@ func (ct *cloneT) listMax(form numlit.Form, s *spot, e cloneNumber, slot func(*s
 		})
 	}
 	return hi
+}
+
+// listNumbers are the numbers written in the list of spot s outside the
+// declarations there that hold none of node type node (a nested enum's
+// values are no field numbers of the message; a reserved number, or a
+// field of a oneof, is): those a copy's own number of type node must not
+// be where the input writes every number of its size class elsewhere.
+func (ct *cloneT) listNumbers(form numlit.Form, s *spot, node string) (numberSet, bool) {
+	if s == nil || s.tree.List == nil || s.tree.List.Node == nil {
+		return numberSet{}, false
+	}
+	ln, src := s.tree.List.Node, s.tree.List.Tree.Src
+	text := []byte(string(src[ln.Start:ln.End]))
+	has := func(c *syntax.Node, pred func(*syntax.Node) bool) bool {
+		found := false
+		syntax.Walk(c, func(x *syntax.Node) bool {
+			found = found || pred(x)
+			return !found
+		})
+		return found
+	}
+	syntax.Walk(ln, func(c *syntax.Node) bool {
+		if c != ln && c.Kind != node && has(c, isNameLeaf) && !has(c, func(x *syntax.Node) bool { return x.Kind == node }) {
+			for i := c.Start; i < c.End; i++ {
+				text[i-ln.Start] = ' '
+			}
+			return false
+		}
+		return true
+	})
+	return usedNumbers(form, string(text)), true
 }
 
 func (ct *cloneT) numberOf(kind string) (cloneNumber, bool) {
