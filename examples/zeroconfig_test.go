@@ -36,7 +36,7 @@ var zeroConfigCampaigns = []struct {
 	{"thrift-java", "thrift", ".thrift", []string{"thrift", "--gen", "java", "-I", "{corpus}", "-out", "{outdir}", "{input}"}, []string{"thrift"}, true},
 	{"flatc-cpp", "flatbuffers", ".fbs", []string{"flatc", "--cpp", "-I", "{corpus}", "-o", "{outdir}", "{input}"}, []string{"flatc"}, true},
 	{"flatc-ts", "flatbuffers", ".fbs", []string{"flatc", "--ts", "-I", "{corpus}", "-o", "{outdir}", "{input}"}, []string{"flatc"}, true},
-	{"protoc-cpp", "protobuf", ".proto", []string{"protoc", "-I", "{workdir}", "-I", "{corpus}", "--cpp_out={outdir}", "{input}"}, []string{"protoc"}, false},
+	{"protoc-cpp", "protobuf", ".proto", []string{"protoc", "-I", "{workdir}", "-I", "{corpus}", "--cpp_out={outdir}", "{input}"}, []string{"protoc"}, true},
 	{"protoc-py", "protobuf", ".proto", []string{"protoc", "-I", "{workdir}", "-I", "{corpus}", "--python_out={outdir}", "{input}"}, []string{"protoc"}, true},
 	{"protoc-java", "protobuf", ".proto", []string{"protoc", "-I", "{workdir}", "-I", "{corpus}", "--java_out={outdir}", "{input}"}, []string{"protoc"}, true},
 	{"protoc-gen-go", "protobuf", ".proto", []string{"{examples}/protobuf/gen-go.sh", "{input}", "{outdir}"}, []string{"protoc"}, true},
