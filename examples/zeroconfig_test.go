@@ -43,7 +43,7 @@ var zeroConfigCampaigns = []struct {
 	{"protoc-c", "protobuf", ".proto", []string{"{examples}/protobuf/gen-c.sh", "{input}", "{outdir}"}, []string{"protoc-c"}, false},
 	// (the command of examples/typescript/mcpt.yaml: tsc of npm ci there)
 	{"tsc", "typescript", ".ts", []string{"{examples}/typescript/node_modules/.bin/tsc", "--declaration", "--target", "es2022", "--module", "es2022", "--lib", "es2022",
-		"--libReplacement", "false", "--strict", "--skipLibCheck", "--removeComments", "--newLine", "lf", "--noEmitOnError", "--outDir", "{outdir}", "{input}"}, []string{"node"}, false},
+		"--libReplacement", "false", "--strict", "--skipLibCheck", "--removeComments", "--newLine", "lf", "--noEmitOnError", "--outDir", "{outdir}", "{input}"}, []string{"node"}, true},
 	// (the same, emitting without type-checking: a copy that breaks the
 	// program's types reaches the emitter, which is what is tested)
 	{"tsc-nocheck", "typescript", ".ts", []string{"{examples}/typescript/node_modules/.bin/tsc", "--noCheck", "--declaration", "--target", "es2022", "--module", "es2022", "--lib", "es2022",
