@@ -176,3 +176,44 @@ func TestFreshNumberFreeInItsList(t *testing.T) {
 		t.Error("no copy of a field made")
 	}
 }
+
+// A field copied into a oneof takes a number that no field of the
+// message has, in the oneof or not (onnx's Dimension: `oneof value {
+// dim_value = 1; dim_param = 2; }` beside `denotation = 3`).
+func TestFreshNumberOfOneof(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("syntax = \"proto2\";\npackage p;\n\nenum Kind {\n")
+	for i := 0; i <= 15; i++ {
+		b.WriteString("  KIND_" + strconv.Itoa(i) + "_X = " + strconv.Itoa(i) + ";\n")
+	}
+	b.WriteString("}\n\nmessage Shape {\n  message Dimension {\n    oneof value {\n      int64 dim_value = 1;\n      string dim_param = 2;\n    }\n    optional string denotation = 3;\n  }\n  repeated Dimension dim = 1;\n}\n")
+	src := b.String()
+	tr := parseSeed(t, "shape.proto", src)
+	lists := Structure([]*syntax.Tree{tr}, numlit.Protobuf)
+	h := Learn([]Sample{{Tree: tr, Output: tree.Tree{"shape.pb.h": []byte("int64_t dim_value;\n")}}}, lists, numlit.Protobuf)
+	p := &Pack{Syntax: "proto", Numbers: "protobuf", Lists: lists, Habits: h, Seeds: 1, Left: map[string]string{}, notes: map[string][]string{}}
+	in := relation.Input{Name: "shape.proto", Src: []byte(src)}
+	num := regexp.MustCompile(`(?m)^\s*\w+ zq\w+ = (\d+);$`)
+	made := 0
+	for _, rl := range loadPack(t, p) {
+		spots, _ := rl.Spots(context.Background(), in)
+		for _, sp := range spots {
+			if !strings.Contains(sp.Desc, "of value") {
+				continue
+			}
+			fu, err := rl.Mutate(context.Background(), in, sp, rand.New(rand.NewPCG(1, 2)))
+			if err != nil {
+				t.Fatalf("%s at %s: %v", rl.Name, sp.Desc, err)
+			}
+			if m := num.FindStringSubmatch(string(fu.Src)); m != nil {
+				made++
+				if m[1] != "4" {
+					t.Errorf("%s at %s: the copy takes %s, want 4", rl.Name, sp.Desc, m[1])
+				}
+			}
+		}
+	}
+	if made == 0 {
+		t.Error("no copy of a field made in the oneof")
+	}
+}

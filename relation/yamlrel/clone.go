@@ -587,6 +587,28 @@ func (ct *cloneT) listNumbers(form numlit.Form, s *spot, node string) (numberSet
 		return numberSet{}, false
 	}
 	ln, src := s.tree.List.Node, s.tree.List.Tree.Src
+	// (a list inside a declaration, a oneof's, whose enclosing node has
+	// declarations of node type of its own, the message's fields: they
+	// share the numbers, and the list's numbers are those of the
+	// enclosing node, up to where none is)
+	for at, p := ln, ln.Parent; p != nil; at, p = p, p.Parent {
+		found := false
+		syntax.Walk(p, func(c *syntax.Node) bool {
+			switch {
+			case found || c == at:
+				return false
+			case c != p && c.Kind == node:
+				found = true
+				return false
+			case c != p && syntax.NameNode(c) != nil:
+				return false // (another declaration: its own numbers)
+			}
+			return true
+		})
+		if found {
+			ln = p
+		}
+	}
 	text := []byte(string(src[ln.Start:ln.End]))
 	has := func(c *syntax.Node, pred func(*syntax.Node) bool) bool {
 		found := false
