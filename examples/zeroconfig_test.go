@@ -36,14 +36,14 @@ var zeroConfigCampaigns = []struct {
 	{"thrift-java", "thrift", ".thrift", []string{"thrift", "--gen", "java", "-I", "{corpus}", "-out", "{outdir}", "{input}"}, []string{"thrift"}, true},
 	{"flatc-cpp", "flatbuffers", ".fbs", []string{"flatc", "--cpp", "-I", "{corpus}", "-o", "{outdir}", "{input}"}, []string{"flatc"}, true},
 	{"flatc-ts", "flatbuffers", ".fbs", []string{"flatc", "--ts", "-I", "{corpus}", "-o", "{outdir}", "{input}"}, []string{"flatc"}, true},
-	{"protoc-cpp", "protobuf", ".proto", []string{"protoc", "-I", "{workdir}", "-I", "{corpus}", "--cpp_out={outdir}", "{input}"}, []string{"protoc"}, false},
+	{"protoc-cpp", "protobuf", ".proto", []string{"protoc", "-I", "{workdir}", "-I", "{corpus}", "--cpp_out={outdir}", "{input}"}, []string{"protoc"}, true},
 	{"protoc-py", "protobuf", ".proto", []string{"protoc", "-I", "{workdir}", "-I", "{corpus}", "--python_out={outdir}", "{input}"}, []string{"protoc"}, true},
 	{"protoc-java", "protobuf", ".proto", []string{"protoc", "-I", "{workdir}", "-I", "{corpus}", "--java_out={outdir}", "{input}"}, []string{"protoc"}, true},
 	{"protoc-gen-go", "protobuf", ".proto", []string{"{examples}/protobuf/gen-go.sh", "{input}", "{outdir}"}, []string{"protoc"}, true},
 	{"protoc-c", "protobuf", ".proto", []string{"{examples}/protobuf/gen-c.sh", "{input}", "{outdir}"}, []string{"protoc-c"}, false},
 	// (the command of examples/typescript/mcpt.yaml: tsc of npm ci there)
 	{"tsc", "typescript", ".ts", []string{"{examples}/typescript/node_modules/.bin/tsc", "--declaration", "--target", "es2022", "--module", "es2022", "--lib", "es2022",
-		"--libReplacement", "false", "--strict", "--skipLibCheck", "--removeComments", "--newLine", "lf", "--noEmitOnError", "--outDir", "{outdir}", "{input}"}, []string{"node"}, false},
+		"--libReplacement", "false", "--strict", "--skipLibCheck", "--removeComments", "--newLine", "lf", "--noEmitOnError", "--outDir", "{outdir}", "{input}"}, []string{"node"}, true},
 	// (the same, emitting without type-checking: a copy that breaks the
 	// program's types reaches the emitter, which is what is tested)
 	{"tsc-nocheck", "typescript", ".ts", []string{"{examples}/typescript/node_modules/.bin/tsc", "--noCheck", "--declaration", "--target", "es2022", "--module", "es2022", "--lib", "es2022",

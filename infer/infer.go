@@ -7,10 +7,12 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"testing/fstest"
+	"unicode/utf8"
 
 	"github.com/mcpt-tool/mcpt/oracle"
 	"github.com/mcpt-tool/mcpt/relation"
@@ -410,9 +412,140 @@ func (r *runner) probe(ctx context.Context, p *Pack, seeds []Seed) error {
 		r.o.logf("%s: %d of %d follow-ups rejected", rl.Name, rejected, tried)
 		if rejected >= 2 || rejected > 0 && rejected == tried {
 			p.Left[rl.Name] = fmt.Sprintf("the transpiler rejected %d of %d of its follow-ups on the seeds", rejected, tried)
+			continue
+		}
+		// Then the relation kept on every seed, once each: a seed whose
+		// follow-up the transpiler rejects constrains the list (an object
+		// literal that must have every property of its type, a name
+		// destructured from an object), and the relation is not run there.
+		if ir, ok := inferred[rl.Name]; ok {
+			on, why, err := r.sweep(ctx, rl, seeds)
+			if err != nil {
+				return err
+			}
+			ir.Kind.RejectedOn, ir.Kind.RejectedBy = on, why
+			if len(on) > 0 {
+				r.o.logf("%s: not run on %s, whose follow-up the transpiler rejected (%s)", rl.Name, strings.Join(on, ", "), why)
+			}
 		}
 	}
 	return nil
+}
+
+// sweepMax bounds the seeds a relation is tried on one by one, and
+// sweepTries the spots tried on each (a second where the first is
+// accepted: a list of zod-doc's class Doc takes a copy of a field with an
+// initializer, not of one without).
+const (
+	sweepMax   = 200
+	sweepTries = 2
+)
+
+// sweep runs the relation's follow-ups at sweepTries spots of each seed
+// whose base the transpiler accepts (at most sweepMax seeds), Workers
+// seeds at a time, and gives the base names of the seeds where it
+// rejected one, sorted, with the first line of its message on the first.
+func (r *runner) sweep(ctx context.Context, rl *relation.Relation, seeds []Seed) ([]string, string, error) {
+	type outcome struct {
+		rejected bool
+		msg      string
+		err      error
+	}
+	idx := spread(len(seeds), sweepMax)
+	outs := make([]outcome, len(idx))
+	sem := make(chan struct{}, max(r.o.Workers, 1))
+	var wg sync.WaitGroup
+	for k, i := range idx {
+		s := seeds[i]
+		in := relation.Input{Name: s.Name, Src: s.Src}
+		spots, err := rl.Spots(ctx, in)
+		if err != nil || len(spots) == 0 {
+			continue
+		}
+		// (the spot and the fresh names drawn from the relation and the
+		// seed only: the same whatever the workers)
+		rng := rand.New(rand.NewPCG(uint64(i), uint64(len(rl.Name))))
+		var fus [][]byte
+		for _, j := range rng.Perm(len(spots))[:min(sweepTries, len(spots))] {
+			if fu, err := rl.Mutate(ctx, in, spots[j], rng); err == nil {
+				fus = append(fus, fu.Src)
+			}
+		}
+		if len(fus) == 0 {
+			continue
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			if r.base(ctx, s) == nil {
+				return
+			}
+			for _, fu := range fus {
+				res, err := r.run(ctx, s.Name, fu, transpiler.FollowUp)
+				switch {
+				case err != nil:
+					outs[k].err = err
+					return
+				case res.Status == transpiler.Rejected:
+					outs[k] = outcome{rejected: true, msg: firstLine(res.Stderr, path.Base(s.Name))}
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	var on []string
+	why := ""
+	for k, o := range outs {
+		if o.err != nil {
+			return nil, "", o.err
+		}
+		if o.rejected {
+			if len(on) == 0 {
+				why = o.msg
+			}
+			on = append(on, path.Base(seeds[idx[k]].Name))
+		}
+	}
+	slices.Sort(on)
+	return slices.Compact(on), why, ctx.Err()
+}
+
+// firstLine is the first line of a transpiler's message that names a
+// place in the input (else that says "error", else that says something:
+// protoc warns first of a file without a syntax statement), from the input's
+// name on where it holds it (not the directory the run had), at most 160
+// bytes.
+func firstLine(msg []byte, name string) string {
+	var lines []string
+	for l := range strings.Lines(string(msg)) {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		return "no message"
+	}
+	l := lines[0]
+	at := regexp.MustCompile(regexp.QuoteMeta(name) + `[:(]\d`)
+	if i := slices.IndexFunc(lines, at.MatchString); i >= 0 {
+		l = lines[i]
+	} else if i := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(strings.ToLower(l), "error") }); i >= 0 {
+		l = lines[i]
+	}
+	if i := strings.Index(l, name); i >= 0 {
+		l = l[i:]
+	}
+	if len(l) > 160 {
+		cut := 160
+		for cut > 0 && !utf8.RuneStart(l[cut]) {
+			cut--
+		}
+		l = l[:cut] + "…"
+	}
+	return l
 }
 
 // tryAt runs the relation's follow-ups at one spot of each of a few seeds

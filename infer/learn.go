@@ -1369,8 +1369,8 @@ func lineShape(line string, declared []string) string {
 }
 
 // shapeRegex is the pattern of the lines of a shape: a name or declared
-// identifier any identifier, a number any number, a space any white
-// space.
+// identifier any identifier, a number any number or constant of a type
+// (`uint64_t{0u}`), a space any white space.
 func shapeRegex(sh string) string {
 	var b strings.Builder
 	for i := 0; i < len(sh); i++ {
@@ -1378,7 +1378,9 @@ func shapeRegex(sh string) string {
 		case 0, 1:
 			b.WriteString(`\w+`)
 		case 2:
-			b.WriteString(`-?\w+`)
+			// (a number, or a constant a type writes as its zero: the
+			// `uint64_t{0u}` of protoc's C++ that another field's `0` is)
+			b.WriteString(`(?:[\w:]+[{(]-?\w+[})]|-?\w+)`)
 		case ' ':
 			b.WriteString(`\s+`)
 		case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':

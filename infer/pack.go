@@ -197,12 +197,26 @@ func (p *Pack) relation(b *strings.Builder, r Relation) {
 	if len(k.Singular) > 0 {
 		fmt.Fprintf(b, "      Left out: copies of a %s that has %s, which no list has twice.\n", k.Node, strings.Join(k.Singular, ", "))
 	}
+	if len(k.RejectedOn) > 0 {
+		fmt.Fprintf(b, "      Not tested on %s: the transpiler rejected a copy there (%s).\n", strings.Join(k.RejectedOn, ", "), k.RejectedBy)
+	}
 	var except []string
 	if k.KeepFirst {
 		except = append(except, "'{{if not .region.index}}the first keeps its number{{end}}'")
 	}
 	if k.Ascending {
 		except = append(except, fmt.Sprintf("'{{if select \"kind\" \"^%s$\" .region.after}}numbers ascend: only after the last{{end}}'", k.Name))
+	}
+	if len(k.RejectedOn) > 0 {
+		var conds []string
+		for _, n := range k.RejectedOn {
+			conds = append(conds, fmt.Sprintf("(eq .input.name %s)", strconv.Quote(n)))
+		}
+		cond := conds[0]
+		if len(conds) > 1 {
+			cond = "or " + strings.Join(conds, " ")
+		}
+		except = append(except, quote(fmt.Sprintf("{{if %s}}the transpiler rejects copies on this seed{{end}}", cond)))
 	}
 	if len(except) > 0 {
 		fmt.Fprintf(b, "    spots: {boundaries: %s, except: [%s]}\n", ident(l.Type), strings.Join(except, ", "))

@@ -172,6 +172,16 @@ func TestLearnRareLinePerFileKind(t *testing.T) {
 	if !positional(t, lists, "mbody", "  _impl_.value_ = 0;") {
 		t.Errorf("the one number field's line of Clear() is no rare line: %q", listOf(lists, "mbody").Positional)
 	}
+	// (the same line of the other one-field messages of wrappers.proto:
+	// the value is written as the field's type writes a zero)
+	for _, line := range []string{"  _impl_.value_ = uint64_t{0u};", "  _impl_.value_ = int64_t{0};", "  _impl_.value_ = 0u;", "  _impl_.value_ = false;", "  _impl_.value_ = ::int64_t{0};"} {
+		if !positional(t, lists, "mbody", line) {
+			t.Errorf("%q: not the rare line of Clear(): %q", line, listOf(lists, "mbody").Positional)
+		}
+	}
+	if positional(t, lists, "mbody", "  _impl_.value_ = from._impl_.value_;") {
+		t.Errorf("a copy of the field from another message is the rare line: %q", listOf(lists, "mbody").Positional)
+	}
 	if positional(t, lists, "mbody", "  _impl_.value_.ClearToEmpty();") {
 		t.Errorf("the line of every string field is a rare one: %q", listOf(lists, "mbody").Positional)
 	}

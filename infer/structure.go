@@ -88,6 +88,14 @@ type Kind struct {
 	// kind write too (a Boolean parameter beside Boolean variables). A
 	// declaration that has one is not copied.
 	Singular []string
+	// RejectedOn are the seeds (base names) on which the transpiler
+	// rejected the follow-up a probe made there, with the first line of
+	// its message on the first of them: the relation is not run there
+	// (the program constrains the list: an object literal that must have
+	// every property of the type a copy adds to, a name destructured from
+	// an object that has no such member).
+	RejectedOn []string
+	RejectedBy string
 }
 
 // Number is where a declaration of a kind writes a number of its own.

@@ -284,6 +284,8 @@ func printInferred(w io.Writer, inf *setup.Inferred, rels []*relation.Relation) 
 		fmt.Fprintf(w, "  %s: %d lists in %d seeds\n", l.Type, l.Instances, l.Seeds)
 		for _, r := range byList[l] {
 			switch {
+			case kept[r.Name] && len(r.Kind.RejectedOn) > 0:
+				fmt.Fprintf(w, "    %s: not run on %s, where the transpiler rejected a copy (%s)\n", r.Name, strings.Join(r.Kind.RejectedOn, ", "), r.Kind.RejectedBy)
 			case kept[r.Name]:
 				fmt.Fprintf(w, "    %s\n", r.Name)
 			case p.Left[r.Name] != "":

@@ -220,7 +220,9 @@ type cloneCopy struct {
 // value field (as syntax.Decl.Clone), with fresh names for the names
 // declared inside it (inner), and with fresh numbers where numbers say.
 // Fresh names are drawn from rng, none the input src has; fresh numbers
-// are the smallest the input writes nowhere, in no range `A to B` of it.
+// are the smallest the input writes nowhere, in no range `A to B` of it,
+// and on the same side of every size boundary (sizeClass) as the number
+// each replaces where such a number is free.
 // decls are the node types the kinds declare: with inner, a name inside
 // sib is declared there when its node is of one of them (any, when the
 // kinds name none).
@@ -315,12 +317,24 @@ func (ct *cloneT) copy(d *defs, decls map[string]bool, s *spot, sib *syntax.Decl
 				}
 			}
 		}
+		// (the right side of a qualified name, `Ns.Member`, whose left
+		// side is a declaration outside the copy names a member of that
+		// one, which the copy does not rename: zod's
+		// `StandardTypedV1.InferInput` in a copy of another namespace's
+		// InferInput; `this.count` is the copy's own)
+		copied := map[string]bool{}
+		for k := range renamed {
+			copied[k.text] = true
+		}
 		syntax.Walk(n, func(c *syntax.Node) bool {
 			if c.Kind == "comment" || c == own {
 				return false
 			}
 			if len(c.Children) == 0 && c.Named && c.End > c.Start {
 				text := c.Text(tsrc)
+				if q, ok := qualifier(c, tsrc); ok && outside[q] && !copied[q] {
+					return true
+				}
 				if to, ok := renamed[key{c.Kind, text}]; ok {
 					rs = append(rs, repl{c.Start, c.End, to})
 				} else if to, ok := byText[text]; ok && !isNameLeaf(c) && !outside[text] {
@@ -357,6 +371,27 @@ func (ct *cloneT) copy(d *defs, decls map[string]bool, s *spot, sib *syntax.Decl
 	return cp, nil
 }
 
+// qualifier is the left side of the qualified name whose right side is
+// leaf c (`Ns` of `Ns.Member`, `a::b` of `a::b::c`): the text of the named
+// node before it in its parent, when only a dot or `::` parts them.
+func qualifier(c *syntax.Node, src []byte) (string, bool) {
+	p := c.Parent
+	if p == nil {
+		return "", false
+	}
+	i := slices.Index(p.Children, c)
+	for i--; i >= 0 && !p.Children[i].Named; i-- {
+	}
+	if i < 0 {
+		return "", false
+	}
+	left := p.Children[i]
+	if sep := strings.TrimSpace(string(src[left.End:c.Start])); sep != "." && sep != "::" {
+		return "", false
+	}
+	return strings.TrimSpace(left.Text(src)), true
+}
+
 // isNameLeaf reports whether node c is a declared name: a leaf in the
 // field name or new (tree-sitter's name, the grammar notation's @new).
 func isNameLeaf(c *syntax.Node) bool {
@@ -371,8 +406,29 @@ func (ct *cloneT) freshNumbers(form numlit.Form, s *spot, sib *syntax.Decl, src 
 	tsrc := sib.List.Tree.Src
 	taken := usedNumbers(form, string(src))
 	next := 1
-	alloc := func(above int) (int, error) {
-		k := max(next, above+1)
+	// (the smallest free number on the side of every size boundary that
+	// the number it replaces is on, where one is free: else, for the
+	// copy's own number, the smallest there that its list does not have;
+	// else the smallest)
+	alloc := func(above int, was int64, ownNode string) (int, error) {
+		from := max(next, above+1)
+		lo, hi := sizeClass(was)
+		sets := []numberSet{taken}
+		if ownNode != "" {
+			if local, ok := ct.listNumbers(form, s, ownNode); ok {
+				local.ranges = append(local.ranges, taken.ranges...)
+				sets = append(sets, local)
+			}
+		}
+		for _, set := range sets {
+			for k := max(from, lo); k < hi && k <= 1<<30; k++ {
+				if !set.holds(k) {
+					next = k + 1
+					return k, nil
+				}
+			}
+		}
+		k := from
 		for ; taken.holds(k); k++ {
 			if k > 1<<30 {
 				return 0, fmt.Errorf("no fresh number left")
@@ -435,7 +491,11 @@ func (ct *cloneT) freshNumbers(form numlit.Form, s *spot, sib *syntax.Decl, src 
 			above = ct.listMax(form, s, e, slot)
 		}
 		var k int
-		if k, err = alloc(above); err == nil {
+		topKind := ""
+		if isTop {
+			topKind = c.Kind
+		}
+		if k, err = alloc(above, l.Value, topKind); err == nil {
 			out = append(out, [3]int{l.Start, l.End, k})
 			if isTop {
 				own = k
@@ -444,6 +504,28 @@ func (ct *cloneT) freshNumbers(form numlit.Form, s *spot, sib *syntax.Decl, src 
 		return true
 	})
 	return out, own, err
+}
+
+// sizeBoundaries are the numbers at which an encoding of a number grows by
+// a byte: as a varint (2^7k), as a varint of the number shifted by three
+// (a Protocol Buffers tag, 2^(7k-3): protoc's C++ writes a field's tag
+// size, one byte below 16 and two from 16 on), as a fixed-size integer,
+// signed or not (2^(8k-1), 2^8k).
+var sizeBoundaries = []int{1 << 4, 1 << 7, 1 << 8, 1 << 11, 1 << 14, 1 << 15, 1 << 16, 1 << 18, 1 << 21, 1 << 23, 1 << 24, 1 << 25, 1 << 28, 1 << 30}
+
+// sizeClass is the range [lo, hi) between the size boundaries around v: a
+// fresh number in it is written by a generator as v is, in as many bytes.
+func sizeClass(v int64) (lo, hi int) {
+	lo, hi = 0, 1<<30+1
+	for _, b := range sizeBoundaries {
+		if int64(b) <= v {
+			lo = b
+		} else {
+			hi = b
+			break
+		}
+	}
+	return lo, hi
 }
 
 // memberNumber is the number member m has where the copy takes its own
@@ -493,6 +575,59 @@ func (ct *cloneT) listMax(form numlit.Form, s *spot, e cloneNumber, slot func(*s
 		})
 	}
 	return hi
+}
+
+// listNumbers are the numbers written in the list of spot s outside the
+// declarations there that hold none of node type node (a nested enum's
+// values are no field numbers of the message; a reserved number, or a
+// field of a oneof, is): those a copy's own number of type node must not
+// be where the input writes every number of its size class elsewhere.
+func (ct *cloneT) listNumbers(form numlit.Form, s *spot, node string) (numberSet, bool) {
+	if s == nil || s.tree.List == nil || s.tree.List.Node == nil {
+		return numberSet{}, false
+	}
+	ln, src := s.tree.List.Node, s.tree.List.Tree.Src
+	// (a list inside a declaration, a oneof's, whose enclosing node has
+	// declarations of node type of its own, the message's fields: they
+	// share the numbers, and the list's numbers are those of the
+	// enclosing node, up to where none is)
+	for at, p := ln, ln.Parent; p != nil; at, p = p, p.Parent {
+		found := false
+		syntax.Walk(p, func(c *syntax.Node) bool {
+			switch {
+			case found || c == at:
+				return false
+			case c != p && c.Kind == node:
+				found = true
+				return false
+			case c != p && syntax.NameNode(c) != nil:
+				return false // (another declaration: its own numbers)
+			}
+			return true
+		})
+		if found {
+			ln = p
+		}
+	}
+	text := []byte(string(src[ln.Start:ln.End]))
+	has := func(c *syntax.Node, pred func(*syntax.Node) bool) bool {
+		found := false
+		syntax.Walk(c, func(x *syntax.Node) bool {
+			found = found || pred(x)
+			return !found
+		})
+		return found
+	}
+	syntax.Walk(ln, func(c *syntax.Node) bool {
+		if c != ln && c.Kind != node && has(c, isNameLeaf) && !has(c, func(x *syntax.Node) bool { return x.Kind == node }) {
+			for i := c.Start; i < c.End; i++ {
+				text[i-ln.Start] = ' '
+			}
+			return false
+		}
+		return true
+	})
+	return usedNumbers(form, string(text)), true
 }
 
 func (ct *cloneT) numberOf(kind string) (cloneNumber, bool) {
