@@ -60,22 +60,25 @@ func membersCampaign(t *testing.T, argv []string, only []string, cases int) map[
 }
 
 // TestTypeScriptMemberFaults (tools tier): add-private-member,
-// add-abstract-member and add-export-assignment give no finding on tsc
+// add-abstract-member, add-export-assignment and add-imported-member give no finding on tsc
 // 5.9, and each fault of faulty-members.js is caught by the check of its
 // relation that it breaks, and by nothing else.
 func TestTypeScriptMemberFaults(t *testing.T) {
 	needTsc(t)
-	all := []string{"add-private-member", "add-abstract-member", "add-export-assignment"}
-	t.Run("correct", func(t *testing.T) {
-		if n := membersCampaign(t, nil, all, 90); len(n) > 0 {
-			t.Errorf("findings on the correct tsc: %v", n)
-		}
-	})
+	all := []string{"add-private-member", "add-abstract-member", "add-export-assignment", "add-imported-member"}
+	for _, r := range all {
+		t.Run("correct/"+r, func(t *testing.T) {
+			if n := membersCampaign(t, nil, []string{r}, 30); len(n) > 0 {
+				t.Errorf("findings on the correct tsc: %v", n)
+			}
+		})
+	}
 	faults := []struct{ fault, relation, checker string }{
 		{"abstract-fields", "add-abstract-member", "equivalence"},
 		{"private-first", "add-private-member", "js-class"},
 		{"drop-private-declaration", "add-private-member", "dts-class"},
 		{"hoist-export-assignment", "add-export-assignment", "js-assignment"},
+		{"keep-type-imports", "add-imported-member", "equivalence"},
 	}
 	for _, f := range faults {
 		t.Run(f.fault, func(t *testing.T) {

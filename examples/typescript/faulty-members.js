@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // faulty-members.js: tsc (the release `npm ci` installed here) with one
 // fault in how it writes private names, abstract members or `export =`,
-// the constructs of add-private-member, add-abstract-member and
-// add-export-assignment. A persistent worker in Bazel's JSON protocol, as
+// the constructs of add-private-member, add-abstract-member,
+// add-export-assignment and add-imported-member. A persistent worker in Bazel's JSON protocol, as
 // tsc-worker.js: one request per line, its arguments those of a tsc
 // command line.
 //
@@ -16,13 +16,17 @@
 //   drop-private-declaration   the declared class lacks `#private;`
 //   hoist-export-assignment    `module.exports = N;` is written before the
 //                              statements, where N is not assigned yet
+//   keep-type-imports          an import whose names only types use is
+//                              kept in the JavaScript, as an import for
+//                              its side effects (a require() of a module
+//                              that may have no JavaScript)
 "use strict";
 
 const readline = require("readline");
 const path = require("path");
 const ts = require(path.join(__dirname, "node_modules", "typescript"));
 
-const faults = ["abstract-fields", "private-first", "drop-private-declaration", "hoist-export-assignment"];
+const faults = ["abstract-fields", "private-first", "drop-private-declaration", "hoist-export-assignment", "keep-type-imports"];
 const flag = process.argv.slice(2).find((a) => a.startsWith("--fault="));
 const fault = flag ? flag.slice("--fault=".length) : "";
 if (!faults.includes(fault)) {
@@ -40,6 +44,9 @@ function before(context) {
     if (fault === "abstract-fields" && ts.isPropertyDeclaration(node) && hasModifier(node, ts.SyntaxKind.AbstractKeyword)) {
       const mods = ts.getModifiers(node).filter((m) => m.kind !== ts.SyntaxKind.AbstractKeyword);
       return f.updatePropertyDeclaration(node, mods, node.name, node.questionToken, node.type, undefined);
+    }
+    if (fault === "keep-type-imports" && ts.isImportDeclaration(node) && node.importClause) {
+      return f.createImportDeclaration(undefined, undefined, node.moduleSpecifier);
     }
     if (fault === "private-first" && ts.isClassDeclaration(node) && node.members.some(isPrivateNamed)) {
       const members = [...node.members.filter(isPrivateNamed), ...node.members.filter((m) => !isPrivateNamed(m))];
