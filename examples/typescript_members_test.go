@@ -10,6 +10,7 @@ import (
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/relation/semrel"
 )
 
 // membersFlags is the combination of releases.yaml under which every
@@ -18,14 +19,18 @@ import (
 // which export = needs.
 var membersFlags = []string{"target=esnext", "module=commonjs", "classFields=define", "strict=on"}
 
-// membersCampaign runs releases.yaml on tsc 5.9 (the pack's) under
-// membersFlags, with the worker argv (nil: tsc-worker.js) and the
-// relations only, cases test cases.
-func membersCampaign(t *testing.T, argv []string, only []string, cases int) map[string]int {
+// membersCampaign runs the configuration cfg (releases.yaml: under
+// membersFlags) on tsc 5.9 (the pack's), with the worker argv (nil: the
+// configuration's) and the relations only, cases test cases.
+func membersCampaign(t *testing.T, cfg string, argv []string, only []string, cases int) map[string]int {
 	t.Helper()
-	s, err := setup.Load(filepath.Join(tsDir, "releases.yaml"), setup.Options{
-		Tools: &setup.Tools{Parsers: tsParsers},
-		Flags: membersFlags,
+	var flags []string
+	if cfg == "releases.yaml" {
+		flags = membersFlags
+	}
+	s, err := setup.Load(filepath.Join(tsDir, cfg), setup.Options{
+		Tools: &setup.Tools{Parsers: tsParsers, CheckerKinds: semrel.Kinds},
+		Flags: flags,
 		Edit: func(cfg *config.Config) error {
 			if argv != nil {
 				cfg.Transpiler.Argv = argv
@@ -53,7 +58,7 @@ func membersCampaign(t *testing.T, argv []string, only []string, cases int) map[
 	}
 	for _, r := range only {
 		if rep.ByRelation[r].Checked == 0 {
-			t.Errorf("%s: no test case checked under %v", r, membersFlags)
+			t.Errorf("%s: no test case checked under %v", r, flags)
 		}
 	}
 	return checkers(rep)
@@ -67,22 +72,26 @@ func TestTypeScriptMemberFaults(t *testing.T) {
 	needTsc(t)
 	all := []string{"add-private-member", "add-abstract-member", "add-export-assignment", "add-imported-member"}
 	for _, r := range all {
-		t.Run("correct/"+r, func(t *testing.T) {
-			if n := membersCampaign(t, nil, []string{r}, 30); len(n) > 0 {
+		t.Run("releases.yaml/correct/"+r, func(t *testing.T) {
+			if n := membersCampaign(t, "releases.yaml", nil, []string{r}, 30); len(n) > 0 {
 				t.Errorf("findings on the correct tsc: %v", n)
 			}
 		})
 	}
-	faults := []struct{ fault, relation, checker string }{
-		{"abstract-fields", "add-abstract-member", "equivalence"},
-		{"private-first", "add-private-member", "js-class"},
-		{"drop-private-declaration", "add-private-member", "dts-class"},
-		{"hoist-export-assignment", "add-export-assignment", "js-assignment"},
-		{"keep-type-imports", "add-imported-member", "equivalence"},
+	// the derived checks see no abstract field (its line names the
+	// member, between its neighbours), the semantic one sees an own
+	// property of the instance
+	faults := []struct{ cfg, fault, relation, checker string }{
+		{"releases.yaml", "abstract-fields", "add-abstract-member", "equivalence"},
+		{"releases.yaml", "private-first", "add-private-member", "js-class"},
+		{"releases.yaml", "drop-private-declaration", "add-private-member", "dts-class"},
+		{"releases.yaml", "hoist-export-assignment", "add-export-assignment", "js-assignment"},
+		{"releases.yaml", "keep-type-imports", "add-imported-member", "equivalence"},
+		{"derived.semantic.yaml", "abstract-fields", "abstract-member-semantic", "js-shape"},
 	}
 	for _, f := range faults {
-		t.Run(f.fault, func(t *testing.T) {
-			n := membersCampaign(t, []string{"node", "faulty-members.js", "--fault=" + f.fault}, []string{f.relation}, 30)
+		t.Run(f.cfg+"/"+f.fault, func(t *testing.T) {
+			n := membersCampaign(t, f.cfg, []string{"node", "faulty-members.js", "--fault=" + f.fault}, []string{f.relation}, 30)
 			want := f.relation + " oracle " + f.checker
 			if n[want] == 0 {
 				t.Errorf("%s: not caught by %s (findings: %v)", f.fault, want, n)
