@@ -48,7 +48,7 @@ var tsRelations = flag.String("ts-relations", "", "TestTypeScriptReleases runs t
 // strict: the values a release lacks left out by the pack's supports), on
 // each release of tsReleases installed by version into the cache of the
 // benchmark of real bugs ($MCPT_REALBUGS_CACHE) and loaded by
-// tsc-worker.js through MCPT_TYPESCRIPT, on the pack's seeds and the
+// tsc-worker.js through MCPT_TYPESCRIPT, on the pack's seeds (scripts/ too) and the
 // TypeScript corpus (-ts-corpus=false: the pack's seeds alone), the
 // relations -ts-relations matches (all by default), -ts-cases (300) test cases per combination with 2
 // workers and seed 1: no oracle finding that no known bug of the release
@@ -66,9 +66,9 @@ func TestTypeScriptReleases(t *testing.T) {
 	}
 	cache := &realbugs.Cache{Dir: dir, Log: t.Logf}
 	var seeds []string
-	globs := []string{"typescript/*.ts", "typescript/more/*.ts", "../testdata/corpus/typescript/*.ts"}
+	globs := []string{"typescript/*.ts", "typescript/more/*.ts", "typescript/scripts/*.ts", "../testdata/corpus/typescript/*.ts"}
 	if !*tsCorpus {
-		globs = globs[:2]
+		globs = globs[:3]
 	}
 	for _, g := range globs {
 		m, err := filepath.Glob(g)
