@@ -13,12 +13,12 @@ export interface Style {
 
 export abstract class Renderer {
   protected readonly scale: number = 1;
-  abstract readonly name: string;
+  abstract title(): string;
 
   abstract begin(width: number, height: number): void;
 
   end(): string {
-    return this.name;
+    return this.title();
   }
 
   abstract get busy(): boolean;
