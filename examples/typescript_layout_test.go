@@ -181,6 +181,8 @@ var tsRelationLists = map[string]string{
 	"add-class-property": "class_body", "add-constant": "program", "add-parameter-property": "class_body",
 	"add-enum-member-special": "enum_body", "add-export": "program", "add-reexport": "program", "add-static-block": "class_body",
 	"add-class-method": "class_body", "add-type-member": "object_type", "add-static-reader": "class_body",
+	"add-private-member": "class_body", "add-abstract-member": "class_body", "add-export-assignment": "program",
+	"add-imported-member": "interface_body",
 }
 
 // tsBlindPairs counts the relation-seed pairs where the seed has a list

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -17,6 +18,7 @@ import (
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/internal/testtier"
+	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/result"
 )
 
@@ -35,14 +37,20 @@ var tsCasesPerCombination = flag.Int("ts-cases", 300, "test cases per combinatio
 // release) before the first test case, and the corpus has 43 files.
 var tsCorpus = flag.Bool("ts-corpus", true, "TestTypeScriptReleases runs on the TypeScript corpus too")
 
+// tsRelations keeps the relations of TestTypeScriptReleases whose name it
+// matches (a regular expression, anchored), so that a new relation is
+// measured on its own budget: -ts-relations 'add-private-member|add-abstract-member'.
+var tsRelations = flag.String("ts-relations", "", "TestTypeScriptReleases runs the relations whose name this regular expression matches (all when empty)")
+
 // TestTypeScriptReleases (MCPT_TEST_REALBUGS=1, the tier that installs
 // releases): releases.yaml, the relations of the pack under the whole
 // matrix of flags it supports (target, module, useDefineForClassFields,
 // strict: the values a release lacks left out by the pack's supports), on
 // each release of tsReleases installed by version into the cache of the
 // benchmark of real bugs ($MCPT_REALBUGS_CACHE) and loaded by
-// tsc-worker.js through MCPT_TYPESCRIPT, on the pack's seeds and the
-// TypeScript corpus (-ts-corpus=false: the pack's seeds alone), -ts-cases (300) test cases per combination with 2
+// tsc-worker.js through MCPT_TYPESCRIPT, on the pack's seeds (scripts/ too) and the
+// TypeScript corpus (-ts-corpus=false: the pack's seeds alone), the
+// relations -ts-relations matches (all by default), -ts-cases (300) test cases per combination with 2
 // workers and seed 1: no oracle finding that no known bug of the release
 // explains (bench/realbugs/known.yaml; any other is a false alarm), at most 1 % rejected follow-ups, a test case under
 // every combination. A subtest per release: -run
@@ -58,9 +66,9 @@ func TestTypeScriptReleases(t *testing.T) {
 	}
 	cache := &realbugs.Cache{Dir: dir, Log: t.Logf}
 	var seeds []string
-	globs := []string{"typescript/*.ts", "typescript/more/*.ts", "../testdata/corpus/typescript/*.ts"}
+	globs := []string{"typescript/*.ts", "typescript/more/*.ts", "typescript/scripts/*.ts", "../testdata/corpus/typescript/*.ts"}
 	if !*tsCorpus {
-		globs = globs[:2]
+		globs = globs[:3]
 	}
 	for _, g := range globs {
 		m, err := filepath.Glob(g)
@@ -115,6 +123,27 @@ func TestTypeScriptReleases(t *testing.T) {
 					t.Errorf("tsc %s: no test case under %s", v, f)
 				}
 			}
+			// what each relation made, in all and under the combination
+			// where it made fewest (a relation without spots under a
+			// combination, such as one that needs CommonJS, makes none there)
+			byRel := map[string]map[string]int{}
+			for _, cs := range rep.Cases {
+				if byRel[cs.Relation] == nil {
+					byRel[cs.Relation] = map[string]int{}
+				}
+				byRel[cs.Relation][cs.Flags] += cs.TestCases
+			}
+			for _, r := range slices.Sorted(maps.Keys(byRel)) {
+				total, fewest, with := 0, -1, 0
+				for _, n := range byRel[r] {
+					total += n
+					with++
+					if fewest < 0 || n < fewest {
+						fewest = n
+					}
+				}
+				t.Logf("tsc %s: %s: %d test cases under %d of %d combinations, at least %d under each of them", v, r, total, with, combos, fewest)
+			}
 			if want := combos * *tsCasesPerCombination; rep.TestCases < want || rejected*100 > rep.TestCases {
 				t.Errorf("tsc %s: %d test cases, %d rejected follow-ups (%d wanted, at most 1 %% rejected)", v, rep.TestCases, rejected, want)
 			}
@@ -150,6 +179,16 @@ func tsReleaseCampaign(t *testing.T, pkg string, seeds []string, perCombination 
 		t.Fatal(err)
 	}
 	defer s.Close()
+	if *tsRelations != "" {
+		re, err := regexp.Compile("^(?:" + *tsRelations + ")$")
+		if err != nil {
+			t.Fatalf("-ts-relations: %v", err)
+		}
+		s.Relations = slices.DeleteFunc(s.Relations, func(r *relation.Relation) bool { return !re.MatchString(r.Name) })
+		if len(s.Relations) == 0 {
+			t.Fatalf("-ts-relations %q matches no relation of releases.yaml", *tsRelations)
+		}
+	}
 	opt := s.EngineOptions()
 	combos := max(opt.Flags.Size(), 1)
 	// One relation and one spot per visit of a (seed, combination) pair,
