@@ -3,10 +3,6 @@ package realbugs
 import (
 	"bytes"
 	"context"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -21,47 +17,7 @@ import (
 // pack's relation checks locality alone, which the bug keeps, and the
 // derived configuration's adds js-shape, which sees it.
 func TestRunDerived(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("the fake npm is a shell script")
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("js-shape runs node")
-	}
-	bin := t.TempDir()
-	script := `#!/bin/sh
-prefix= pkg=
-while [ $# -gt 0 ]; do
-  case $1 in
-  --prefix) prefix=$2; shift ;;
-  --*) ;;
-  *) pkg=$1 ;;
-  esac
-  shift
-done
-mkdir -p "$prefix/node_modules/.bin"
-case $pkg in
-*@1.0.0) edit='s/= 1;/= 2;/' ;;
-*) edit= ;;
-esac
-printf '#!/bin/sh\nsed -e "%s" "$1" > "$2/m.js"\n' "$edit" > "$prefix/node_modules/.bin/jsgen"
-chmod +x "$prefix/node_modules/.bin/jsgen"
-`
-	if err := os.WriteFile(filepath.Join(bin, "npm"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-
-	root := t.TempDir()
-	write := func(name, content string) {
-		t.Helper()
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	root, write := fakeJSGen(t)
 	config := func(rel string) string {
 		return `transpiler:
   command: [node_modules/.bin/jsgen, '{input}', '{outdir}']

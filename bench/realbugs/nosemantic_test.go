@@ -23,48 +23,7 @@ import (
 // new constant's line is the only one that changes (locality holds) but
 // its value in node is not the 1 it was written with.
 func TestRunWithoutSemantic(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("the fake npm is a shell script")
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("js-shape runs node")
-	}
-	bin := t.TempDir()
-	npm := filepath.Join(bin, "npm")
-	script := `#!/bin/sh
-prefix= pkg=
-while [ $# -gt 0 ]; do
-  case $1 in
-  --prefix) prefix=$2; shift ;;
-  --*) ;;
-  *) pkg=$1 ;;
-  esac
-  shift
-done
-mkdir -p "$prefix/node_modules/.bin"
-case $pkg in
-*@1.0.0) edit='s/= 1;/= 2;/' ;;
-*) edit= ;;
-esac
-printf '#!/bin/sh\nsed -e "%s" "$1" > "$2/m.js"\n' "$edit" > "$prefix/node_modules/.bin/jsgen"
-chmod +x "$prefix/node_modules/.bin/jsgen"
-`
-	if err := os.WriteFile(npm, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-
-	root := t.TempDir()
-	write := func(name, content string) {
-		t.Helper()
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	root, write := fakeJSGen(t)
 	write("pack/mcpt.yaml", `transpiler:
   command: [node_modules/.bin/jsgen, '{input}', '{outdir}']
   reject: [1]
@@ -157,4 +116,56 @@ reach: add-const
 			t.Errorf("the table without the semantic checks lacks %q:\n%s", want, table)
 		}
 	}
+}
+
+// fakeJSGen puts on the PATH a fake npm whose package jsgen "releases" a
+// generator that copies a module to m.js, 1.0.0 turning every `= 1;` into
+// `= 2;`, base and follow-up alike (a bug the new constant's line alone
+// shows, and only js-shape sees). It returns a temporary root and a
+// function that writes a file under it. It skips the test where a shell
+// script or node cannot run.
+func fakeJSGen(t *testing.T) (string, func(name, content string)) {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("the fake npm is a shell script")
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("js-shape runs node")
+	}
+	bin := t.TempDir()
+	script := `#!/bin/sh
+prefix= pkg=
+while [ $# -gt 0 ]; do
+  case $1 in
+  --prefix) prefix=$2; shift ;;
+  --*) ;;
+  *) pkg=$1 ;;
+  esac
+  shift
+done
+mkdir -p "$prefix/node_modules/.bin"
+case $pkg in
+*@1.0.0) edit='s/= 1;/= 2;/' ;;
+*) edit= ;;
+esac
+printf '#!/bin/sh\nsed -e "%s" "$1" > "$2/m.js"\n' "$edit" > "$prefix/node_modules/.bin/jsgen"
+chmod +x "$prefix/node_modules/.bin/jsgen"
+`
+	if err := os.WriteFile(filepath.Join(bin, "npm"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+
+	root := t.TempDir()
+	write := func(name, content string) {
+		t.Helper()
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root, write
 }
