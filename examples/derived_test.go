@@ -15,6 +15,7 @@ import (
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/internal/testtier"
 	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/relation/semrel"
 	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/transpiler"
 	"github.com/mcpt-tool/mcpt/transpiler/cllc"
@@ -190,7 +191,7 @@ func TestDerivedPacks(t *testing.T) {
 	for _, p := range packs {
 		t.Run(p.dir, func(t *testing.T) {
 			needCompiler(t, p)
-			s, err := setup.Load(filepath.Join(p.dir, "derived.yaml"), setup.Options{Tools: &setup.Tools{Parsers: tsParsers}})
+			s, err := setup.Load(filepath.Join(p.dir, "derived.yaml"), setup.Options{Tools: &setup.Tools{CheckerKinds: semrel.Kinds, Parsers: tsParsers}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcpt-tool/mcpt/internal/setup"
+	"github.com/mcpt-tool/mcpt/relation/semrel"
 	"github.com/mcpt-tool/mcpt/result"
 )
 
@@ -55,7 +56,7 @@ func TestFlatBuffersIncludedTypes(t *testing.T) {
 		t.Setenv("FBS_PATH", abs)
 		seeds := []string{filepath.Join(corpus, "PoseInFrame.fbs"), filepath.Join(corpus, "LinePrimitive.fbs"), filepath.Join(corpus, "SceneUpdate.fbs"), filepath.Join(corpus, "PointCloud.fbs"), deprecated}
 		for _, cfg := range []string{"mcpt.yaml", "derived.yaml"} {
-			s, err := setup.Load(filepath.Join("flatbuffers", cfg), setup.Options{SeedFiles: seeds, Tools: &setup.Tools{Parsers: tsParsers}})
+			s, err := setup.Load(filepath.Join("flatbuffers", cfg), setup.Options{SeedFiles: seeds, Tools: &setup.Tools{CheckerKinds: semrel.Kinds, Parsers: tsParsers}})
 			if err != nil {
 				t.Fatal(err)
 			}

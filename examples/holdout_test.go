@@ -66,7 +66,7 @@ func TestHoldoutFaults(t *testing.T) {
 				default:
 					p := packNamed(t, h.pack)
 					needCompiler(t, p)
-					s, err := setup.Load(filepath.Join(p.dir, cfg), setup.Options{Tools: &setup.Tools{Parsers: tsParsers}})
+					s, err := setup.Load(filepath.Join(p.dir, cfg), setup.Options{Tools: &setup.Tools{CheckerKinds: semrel.Kinds, Parsers: tsParsers}})
 					if err != nil {
 						t.Fatal(err)
 					}

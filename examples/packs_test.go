@@ -25,6 +25,7 @@ import (
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/internal/testtier"
+	"github.com/mcpt-tool/mcpt/relation/semrel"
 	"github.com/mcpt-tool/mcpt/result"
 	"github.com/mcpt-tool/mcpt/transpiler"
 )
@@ -70,7 +71,7 @@ func needCompiler(t *testing.T, p pack) {
 
 func load(t *testing.T, p pack) *setup.Setup {
 	t.Helper()
-	s, err := setup.Load(filepath.Join(p.dir, "mcpt.yaml"), setup.Options{Tools: &setup.Tools{Parsers: tsParsers}})
+	s, err := setup.Load(filepath.Join(p.dir, "mcpt.yaml"), setup.Options{Tools: &setup.Tools{CheckerKinds: semrel.Kinds, Parsers: tsParsers}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/relation/semrel"
 	"github.com/mcpt-tool/mcpt/transpiler"
 )
 
@@ -47,7 +48,7 @@ func TestThriftCorpusCases(t *testing.T) {
 	seeds := []string{filepath.Join(corpus, "ConstantsDemo.thrift"), filepath.Join(corpus, "DebugProtoTest.thrift")}
 	for _, cfg := range []string{"mcpt.yaml", "derived.yaml"} {
 		t.Run(cfg, func(t *testing.T) {
-			s, err := setup.Load(filepath.Join(p.dir, cfg), setup.Options{SeedFiles: seeds, Tools: &setup.Tools{Parsers: tsParsers}})
+			s, err := setup.Load(filepath.Join(p.dir, cfg), setup.Options{SeedFiles: seeds, Tools: &setup.Tools{CheckerKinds: semrel.Kinds, Parsers: tsParsers}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/matrix"
+	"github.com/mcpt-tool/mcpt/relation/semrel"
 )
 
 // TestTypeScriptMatrix runs the pack's relations as matrix.yaml does: the
@@ -21,7 +22,7 @@ import (
 // start, saying so in one line.
 func TestTypeScriptMatrix(t *testing.T) {
 	needTsc(t)
-	s, err := setup.Load(filepath.Join(tsDir, "matrix.yaml"), setup.Options{Tools: &setup.Tools{Parsers: tsParsers}})
+	s, err := setup.Load(filepath.Join(tsDir, "matrix.yaml"), setup.Options{Tools: &setup.Tools{CheckerKinds: semrel.Kinds, Parsers: tsParsers}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +62,7 @@ func TestTypeScriptMatrix(t *testing.T) {
 	t.Logf("tsc %s: %d test cases, 0 findings, under %v", rep.Release, rep.TestCases, under)
 
 	// ES5 is no target the pack supports: it has no classes.
-	_, err = setup.Load(filepath.Join(tsDir, "matrix.yaml"), setup.Options{Tools: &setup.Tools{Parsers: tsParsers}, Edit: func(cfg *config.Config) error {
+	_, err = setup.Load(filepath.Join(tsDir, "matrix.yaml"), setup.Options{Tools: &setup.Tools{CheckerKinds: semrel.Kinds, Parsers: tsParsers}, Edit: func(cfg *config.Config) error {
 		d := &cfg.Flags.Matrix[0]
 		d.Values = append(d.Values, matrix.Value{Name: "es5", Args: []string{"--target", "es5"}})
 		return nil

@@ -19,6 +19,7 @@ import (
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/internal/testtier"
 	"github.com/mcpt-tool/mcpt/relation"
+	"github.com/mcpt-tool/mcpt/relation/semrel"
 	"github.com/mcpt-tool/mcpt/result"
 )
 
@@ -174,7 +175,7 @@ func tsReleaseCampaign(t *testing.T, pkg string, seeds []string, perCombination 
 		sp.Env = append(sp.Env, realbugs.TypeScriptVar+"="+pkg)
 		return nil
 	}
-	s, err := setup.Load(filepath.Join(tsDir, "releases.yaml"), setup.Options{SeedFiles: seeds, Edit: edit, Tools: &setup.Tools{Parsers: tsParsers}})
+	s, err := setup.Load(filepath.Join(tsDir, "releases.yaml"), setup.Options{SeedFiles: seeds, Edit: edit, Tools: &setup.Tools{CheckerKinds: semrel.Kinds, Parsers: tsParsers}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +235,7 @@ func TestTypeScriptReleaseSupport(t *testing.T) {
 	}
 	load := func(v string, flags ...string) (*setup.Setup, error) {
 		t.Setenv(realbugs.TypeScriptVar, fake(v))
-		return setup.Load(filepath.Join(tsDir, "releases.yaml"), setup.Options{Flags: flags, Tools: &setup.Tools{Parsers: tsParsers}})
+		return setup.Load(filepath.Join(tsDir, "releases.yaml"), setup.Options{Flags: flags, Tools: &setup.Tools{CheckerKinds: semrel.Kinds, Parsers: tsParsers}})
 	}
 	for _, c := range []struct {
 		release string
