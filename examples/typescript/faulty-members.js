@@ -22,17 +22,9 @@
 //                              that may have no JavaScript)
 "use strict";
 
-const readline = require("readline");
-const path = require("path");
-const ts = require(path.join(__dirname, "node_modules", "typescript"));
+const { ts, faultFlag, serve } = require("./faulty-worker.js");
 
-const faults = ["abstract-fields", "private-first", "drop-private-declaration", "hoist-export-assignment", "keep-type-imports"];
-const flag = process.argv.slice(2).find((a) => a.startsWith("--fault="));
-const fault = flag ? flag.slice("--fault=".length) : "";
-if (!faults.includes(fault)) {
-  process.stderr.write(`faulty-members: --fault=NAME, one of ${faults.join(", ")}\n`);
-  process.exit(2);
-}
+const fault = faultFlag("faulty-members", ["abstract-fields", "private-first", "drop-private-declaration", "hoist-export-assignment", "keep-type-imports"]);
 
 const hasModifier = (node, kind) => (ts.getModifiers(node) || []).some((m) => m.kind === kind);
 const isPrivateNamed = (m) => m.name !== undefined && ts.isPrivateIdentifier(m.name);
@@ -88,32 +80,4 @@ function afterDeclarations(context) {
   return (file) => (ts.isSourceFile(file) ? ts.visitEachChild(file, visit, context) : file);
 }
 
-function compile(args) {
-  const cmd = ts.parseCommandLine(args);
-  const host = { getCanonicalFileName: (x) => x, getCurrentDirectory: () => ts.sys.getCurrentDirectory(), getNewLine: () => "\n" };
-  if (cmd.errors.length > 0) return { exitCode: 1, output: ts.formatDiagnostics(cmd.errors, host) };
-  const program = ts.createProgram({ rootNames: cmd.fileNames, options: cmd.options });
-  const diags = [...program.getSyntacticDiagnostics()];
-  if (diags.length === 0) diags.push(...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics(), ...program.getSemanticDiagnostics());
-  if (diags.length > 0 && cmd.options.noEmitOnError) {
-    return { exitCode: 1, output: ts.formatDiagnostics(ts.sortAndDeduplicateDiagnostics(diags), host) };
-  }
-  const emit = program.emit(undefined, undefined, undefined, undefined, { before: [before], after: [after], afterDeclarations: [afterDeclarations] });
-  diags.push(...emit.diagnostics);
-  const output = diags.length > 0 ? ts.formatDiagnostics(ts.sortAndDeduplicateDiagnostics(diags), host) : "";
-  return { exitCode: emit.emitSkipped && diags.length > 0 ? 1 : diags.length > 0 ? 2 : 0, output };
-}
-
-const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
-rl.on("line", (line) => {
-  if (line.trim() === "") return;
-  const req = JSON.parse(line);
-  let res;
-  try {
-    res = compile((req.arguments || []).map(String));
-  } catch (e) {
-    res = { exitCode: 3, output: `faulty-members: ${e && e.stack ? e.stack : e}\n` };
-  }
-  process.stdout.write(JSON.stringify({ exitCode: res.exitCode, output: res.output, requestId: req.requestId || 0 }) + "\n");
-});
-rl.on("close", () => process.exit(0));
+serve("faulty-members", () => ({ transformers: { before: [before], after: [after], afterDeclarations: [afterDeclarations] } }));

@@ -23,17 +23,9 @@
 //                          of optional properties
 "use strict";
 
-const readline = require("readline");
-const path = require("path");
-const ts = require(path.join(__dirname, "..", "node_modules", "typescript"));
+const { ts, faultFlag, serve } = require("../faulty-worker.js");
 
-const faults = ["declare-fields", "static-after-blocks", "enum-export-list", "drop-optional-methods", "lose-undefined"];
-const flag = process.argv.slice(2).find((a) => a.startsWith("--fault="));
-const fault = flag ? flag.slice("--fault=".length) : "";
-if (!faults.includes(fault)) {
-  process.stderr.write(`faulty-tsc: --fault=NAME, one of ${faults.join(", ")}\n`);
-  process.exit(2);
-}
+const fault = faultFlag("faulty-tsc", ["declare-fields", "static-after-blocks", "enum-export-list", "drop-optional-methods", "lose-undefined"]);
 
 const isStatic = (m) => (ts.getModifiers(m) || []).some((x) => x.kind === ts.SyntaxKind.StaticKeyword);
 
@@ -93,13 +85,9 @@ function exportedByList(sf) {
   return sf.statements.filter((s) => ts.isEnumDeclaration(s) && listed.has(s.name.text) && !(ts.getModifiers(s) || []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword)).map((s) => s.name.text);
 }
 
-function compile(args) {
-  const cmd = ts.parseCommandLine(args);
-  const host = { getCanonicalFileName: (x) => x, getCurrentDirectory: () => ts.sys.getCurrentDirectory(), getNewLine: () => "\n" };
-  if (cmd.errors.length > 0) return { exitCode: 1, output: ts.formatDiagnostics(cmd.errors, host) };
-  const program = ts.createProgram({ rootNames: cmd.fileNames, options: cmd.options });
-  const diags = [...program.getSyntacticDiagnostics()];
-  if (diags.length === 0) diags.push(...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics(), ...program.getSemanticDiagnostics());
+// enum-export-list edits the JavaScript as it is written: the enums of
+// each source exported by a list lose their assignment to exports.
+function emitWith(program) {
   const enums = new Map();
   for (const sf of program.getSourceFiles()) if (!sf.isDeclarationFile) enums.set(sf.fileName, exportedByList(sf));
   const writeFile = (name, text, bom, onError, sources) => {
@@ -110,22 +98,7 @@ function compile(args) {
     }
     ts.sys.writeFile(name, text, bom);
   };
-  const emit = program.emit(undefined, writeFile, undefined, undefined, { before: [before], afterDeclarations: [afterDeclarations] });
-  diags.push(...emit.diagnostics);
-  const output = diags.length > 0 ? ts.formatDiagnostics(ts.sortAndDeduplicateDiagnostics(diags), host) : "";
-  return { exitCode: emit.emitSkipped && diags.length > 0 ? 1 : diags.length > 0 ? 2 : 0, output };
+  return { transformers: { before: [before], afterDeclarations: [afterDeclarations] }, writeFile };
 }
 
-const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
-rl.on("line", (line) => {
-  if (line.trim() === "") return;
-  const req = JSON.parse(line);
-  let res;
-  try {
-    res = compile((req.arguments || []).map(String));
-  } catch (e) {
-    res = { exitCode: 3, output: `faulty-tsc: ${e && e.stack ? e.stack : e}\n` };
-  }
-  process.stdout.write(JSON.stringify({ exitCode: res.exitCode, output: res.output, requestId: req.requestId || 0 }) + "\n");
-});
-rl.on("close", () => process.exit(0));
+serve("faulty-tsc", emitWith);
