@@ -262,8 +262,6 @@ type runner struct {
 	spotsOf func(admitted, rel int) ([]relation.Spot, error)
 	// tester runs the bases and the test cases.
 	tester *Tester
-	// shared links the files the campaign's bundles share.
-	shared bundle.Shared
 	// book decides which findings are kept (see groupBook).
 	book *groupBook
 	// baseRechecked holds the seeds (under a combination of flags, see

@@ -130,7 +130,7 @@ const maxCountedShown = 100
 type otherView struct {
 	ID, Seed, Flags, Spot string
 	Candidate             bool         // the group's candidate for reduction
-	Href                  string       // the finding's bundle directory, relative to the report
+	Href                  string       // the finding's bundle, relative to the report
 	Page                  string       // the finding's page, relative to the report; "" when it has none
 	Reduced               *reducedView // its reduced bundle, if mcpt reduce made one
 }
@@ -143,7 +143,8 @@ type reducedView struct {
 
 type exampleView struct {
 	F        result.Finding
-	Href     string // the bundle directory, relative to the directory of the page that shows it
+	Href     string // the bundle, relative to the directory of the page that shows it
+	Packed   bool   // the bundle is an archive: its files have no link of their own
 	Page     string // the finding's page, relative to report.html; "" when it has none
 	Reading  reading
 	Reduced  *reducedView
@@ -349,18 +350,18 @@ func newGroupView(out *bundle.Reader, n int, g result.Group, byID map[string]*re
 // newOtherView is the line of a group's finding id other than its
 // example; f is nil when the report does not hold the finding.
 func newOtherView(out *bundle.Reader, id string, f *result.Finding, bud *budget, facts factSet) (otherView, error) {
-	o := otherView{ID: id, Href: bundle.Path(id) + "/"}
+	o := otherView{ID: id, Href: bundleHref(bundle.Path(id))}
 	if f == nil {
 		return o, nil
 	}
 	o.Seed, o.Flags, o.Spot, o.Candidate = f.SeedFile, f.Flags, spotText(f.Spot), f.Candidate
 	if fa := facts[bundleRel(f)]; fa != nil && !fa.reduced {
-		o.Href = bundleRel(f) + "/"
+		o.Href = bundleHref(bundleRel(f))
 		return o, nil
 	}
 	b := openBundle(out, f, bud)
 	defer b.close()
-	o.Href = b.rel + "/"
+	o.Href = bundleHref(b.rel)
 	red, err := b.reduced(f)
 	if err != nil {
 		return o, err

@@ -249,17 +249,43 @@ func reproOf(data []byte, size int64, ok bool, err error, dir string) (string, e
 	return bundle.ReproCommand("", dir), nil
 }
 
-// reducedSuffix ends the name of the bundle mcpt reduce writes beside a
+// reducedSuffix ends the ID of the finding mcpt reduce writes beside a
 // finding's own.
 const reducedSuffix = "-reduced"
+
+// reducedRels are the paths the reduced bundle of the bundle at rel may
+// have: beside an archive, an archive; beside a bundle directory of an
+// earlier mcpt, the directory that mcpt wrote or the archive this one
+// writes.
+func reducedRels(rel string) []string {
+	if strings.HasSuffix(rel, bundle.Ext) {
+		return []string{bundle.Reduced(rel)}
+	}
+	return []string{rel + reducedSuffix, rel + reducedSuffix + bundle.Ext}
+}
+
+// bundleHref is the link to the bundle at rel: the archive, or a bundle
+// directory of an earlier mcpt.
+func bundleHref(rel string) string {
+	if strings.HasSuffix(rel, bundle.Ext) {
+		return rel
+	}
+	return rel + "/"
+}
 
 // reduced describes the reduced bundle beside this one, or returns nil when
 // there is none.
 func (b *bundleFiles) reduced(f *result.Finding) (*reducedView, error) {
-	if strings.HasSuffix(b.rel, reducedSuffix) {
+	if bundle.IsReduced(b.rel) {
 		return nil, nil
 	}
-	rb := openBundleAt(b.out, b.rel+reducedSuffix, b.bud)
+	var rb *bundleFiles
+	for _, rel := range reducedRels(b.rel) {
+		rb = openBundleAt(b.out, rel, b.bud)
+		if rb.rd != nil || rb.err != nil {
+			break
+		}
+	}
 	defer rb.close()
 	if _, _, ok, err := rb.readPrefix(0, bundle.FindingFile); err != nil || !ok {
 		return nil, err
@@ -275,7 +301,7 @@ func (b *bundleFiles) reduced(f *result.Finding) (*reducedView, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &reducedView{ID: rf.ID, Href: rb.rel + "/", Repro: repro}
+	v := &reducedView{ID: rf.ID, Href: bundleHref(rb.rel), Repro: repro}
 	name := path.Base(filepath.ToSlash(f.SeedFile))
 	if s, ok, err := rb.read(bundle.BaseDir, name); err != nil {
 		return nil, err
