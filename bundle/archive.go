@@ -116,7 +116,7 @@ func packFiles(w io.Writer, files tree.Tree, dirs []string) error {
 			return err
 		}
 	}
-	for _, name := range names {
+	for _, name := range entryOrder(names) {
 		if err := put(name, files[name]); err != nil {
 			return err
 		}
@@ -125,6 +125,45 @@ func packFiles(w io.Writer, files tree.Tree, dirs []string) error {
 		return err
 	}
 	return zw.Close()
+}
+
+// entryOrder orders the files of an archive so that gzip, which looks 32
+// KB back, finds what they share: each file of the follow-up's output
+// right after the base's (the C++ file of a Thrift finding, 24 KB, packs
+// to 4 KB for both instead of 7), the follow-up input after the base
+// input, the small files, the recipe last.
+func entryOrder(names []string) []string {
+	rank := func(name string) (int, string) {
+		switch {
+		case strings.HasPrefix(name, BaseDir+"/"):
+			return 0, strings.TrimPrefix(name, BaseDir+"/")
+		case strings.HasPrefix(name, FollowUpDir+"/"):
+			return 1, strings.TrimPrefix(name, FollowUpDir+"/")
+		case strings.HasPrefix(name, BaseOutDir+"/"):
+			return 2, strings.TrimPrefix(name, BaseOutDir+"/")
+		case strings.HasPrefix(name, FollowOutDir+"/"):
+			return 3, strings.TrimPrefix(name, FollowOutDir+"/")
+		case name == RecipeFile:
+			return 5, ""
+		}
+		return 4, name
+	}
+	out := slices.Clone(names)
+	slices.SortStableFunc(out, func(a, b string) int {
+		ra, ka := rank(a)
+		rb, kb := rank(b)
+		// The outputs by file, base before follow-up.
+		if ra >= 2 && ra <= 3 && rb >= 2 && rb <= 3 {
+			if c := strings.Compare(ka, kb); c != 0 {
+				return c
+			}
+		}
+		if ra != rb {
+			return ra - rb
+		}
+		return strings.Compare(ka, kb)
+	})
+	return out
 }
 
 // ownArchive tells whether the regular file p is an archive mcpt wrote:

@@ -41,7 +41,7 @@ func TestArchiveLayout(t *testing.T) {
 		}
 		names = append(names, h.Name)
 	}
-	want := []string{ManifestFile, "base-out/", "followup-out/", "base-out/out.txt", "base-out/sub/x.txt", "base/a.prog", "diff.txt", "finding.json", "followup-out/out.txt", "followup/a.prog", "recipe.json", "repro.txt"}
+	want := []string{ManifestFile, "base-out/", "followup-out/", "base/a.prog", "followup/a.prog", "base-out/out.txt", "followup-out/out.txt", "base-out/sub/x.txt", "diff.txt", "finding.json", "repro.txt", "recipe.json"}
 	if !reflect.DeepEqual(names, want) {
 		t.Errorf("entries %q, want %q", names, want)
 	}

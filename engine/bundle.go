@@ -14,7 +14,11 @@ func (r *runner) bundle(f *result.Finding, seed Seed, followup []byte, base, fre
 	if r.opt.OutDir == "" {
 		return nil
 	}
-	return writeBundle(r.opt.OutDir, r.opt.Invocation, r.opt.Recipe, f, seed, followup, base, fres)
+	recipe := r.opt.Recipe
+	if rc, ok := r.opt.Recipes[f.Relation]; ok {
+		recipe = rc
+	}
+	return writeBundle(r.opt.OutDir, r.opt.Invocation, recipe, f, seed, followup, base, fres)
 }
 
 // WriteBundle writes the bundle of finding f, as a campaign does, into

@@ -157,6 +157,7 @@ func (c *runCmd) Run(tools *setup.Tools) error {
 	if opt.Recipe, err = s.Recipe(opt.Seed, c.Fault); err != nil {
 		return err
 	}
+	opt.Recipes = s.RecipesByRelation(tools, opt.Recipe)
 	dir, err := c.lockOut(out)
 	if err != nil {
 		return err
