@@ -96,7 +96,7 @@ func Shards(dirs []string, out string, opt Options) (*result.Report, error) {
 	// Writing report.html checks the tree of every bundle (see
 	// bundle.Reader.CheckTree), refusing the merge before report.json is
 	// written.
-	if err := report.Write(out, m); err != nil {
+	if err := report.WriteWithoutPages(out, m); err != nil {
 		return nil, err
 	}
 	return m, m.Save(filepath.Join(out, report.ReportJSON))

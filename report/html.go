@@ -32,16 +32,17 @@ var htmlTemplates = template.Must(template.New("").Funcs(template.FuncMap{
 // from the example's bundle; and first the page of each finding that has
 // one (see WritePages), which report.html links to. The files need nothing
 // else: no network, no script, no external style.
-func WriteHTML(outDir string, r *result.Report) error { return writeHTML(outDir, r, nil) }
+func WriteHTML(outDir string, r *result.Report) error { return writeHTML(outDir, r, nil, true) }
 
-// writeHTML is WriteHTML with the facts of the bundles read ahead, or nil.
-func writeHTML(outDir string, r *result.Report, facts factSet) error {
+// writeHTML is WriteHTML with the facts of the bundles read ahead, or nil,
+// and with the pages or without them.
+func writeHTML(outDir string, r *result.Report, facts factSet, pages bool) error {
 	out, err := openOutput(outDir)
 	if err != nil {
 		return err
 	}
 	defer out.Close()
-	p, err := newPage(out, r, facts)
+	p, err := newPage(out, r, facts, pages)
 	if err != nil {
 		return &InputError{err}
 	}
@@ -72,6 +73,10 @@ type htmlPage struct {
 	CombinationCount int
 
 	pages map[string]bool // the findings that get a page (pageSet)
+	// PagesLater is set for the report of a campaign or a merge, which
+	// writes no pages: mcpt report OutDir writes them.
+	PagesLater bool
+	OutDir     string
 }
 
 type relationRow struct {
@@ -172,8 +177,10 @@ type exampleView struct {
 
 type binding struct{ Name, Value string }
 
-func newPage(out *bundle.Reader, r *result.Report, facts factSet) (*htmlPage, error) {
+func newPage(out *bundle.Reader, r *result.Report, facts factSet, pages bool) (*htmlPage, error) {
 	p := newPageHeader(r)
+	p.PagesLater = !pages
+	p.OutDir = out.Dir()
 	groups := r.Groups
 	if len(groups) == 0 && len(r.Findings) > 0 {
 		groups = signature.Group(r.Findings)
@@ -191,7 +198,9 @@ func newPage(out *bundle.Reader, r *result.Report, facts factSet) (*htmlPage, er
 	}
 	t := tallyTables(r)
 	bud := newBudget()
-	p.pages = pageSet(groups, byID)
+	if pages {
+		p.pages = pageSet(groups, byID)
+	}
 	reproCase := fmt.Sprintf("mcpt repro --case N -c %s %s", cmp.Or(r.Config, "CONFIG"), out.Dir())
 	for i, g := range groups {
 		t.relation(g.Relation).Groups++

@@ -30,13 +30,23 @@ const (
 	JUnitXML   = "junit.xml"
 )
 
-// Write writes report.html and junit.xml for r into outDir, the two at
-// once.
-func Write(outDir string, r *result.Report) error {
+// Write writes report.html, the page of each group's example and
+// junit.xml for r into outDir, report.html and junit.xml at once: what
+// mcpt report writes.
+func Write(outDir string, r *result.Report) error { return write(outDir, r, true) }
+
+// WriteWithoutPages is Write without the pages, as a campaign and a merge
+// write their report: report.html shows every group in full, and says
+// that mcpt report adds the pages (a page holds the example's inputs and
+// failing file in full, which its bundle holds too: 37 KB a group for
+// Thrift's C++, a sixth of that campaign's output).
+func WriteWithoutPages(outDir string, r *result.Report) error { return write(outDir, r, false) }
+
+func write(outDir string, r *result.Report, pages bool) error {
 	facts := readFacts(outDir, r)
 	var html error
 	var wg sync.WaitGroup
-	wg.Go(func() { html = writeHTML(outDir, r, facts) })
+	wg.Go(func() { html = writeHTML(outDir, r, facts, pages) })
 	junit := writeJUnit(outDir, r, facts)
 	wg.Wait()
 	return errors.Join(html, junit)
