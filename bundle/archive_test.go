@@ -200,6 +200,9 @@ func TestArchiveRemove(t *testing.T) {
 	os.WriteFile(empty, nil, 0o644)
 	userTemp := filepath.Join(findings, TempPrefix+"mine")
 	os.WriteFile(userTemp, []byte("the user's"), 0o644)
+	// Empty, and named as no temporary file of an archive is.
+	userEmpty := filepath.Join(findings, TempPrefix+"notes")
+	os.WriteFile(userEmpty, nil, 0o644)
 	// Cut in its gzip header: a file of the user's that starts as an
 	// archive of mcpt's is not one when it is not a temporary file.
 	short := filepath.Join(findings, "c000005-r"+Ext)
@@ -213,7 +216,7 @@ func TestArchiveRemove(t *testing.T) {
 	if err := RemoveTemps(findings); err != nil {
 		t.Fatal(err)
 	}
-	for p, gone := range map[string]bool{ours: true, cut: true, empty: true, user: false, text: false, userTemp: false, short: false} {
+	for p, gone := range map[string]bool{ours: true, cut: true, empty: true, user: false, text: false, userTemp: false, userEmpty: false, short: false} {
 		_, err := os.Stat(p)
 		if gone != os.IsNotExist(err) {
 			t.Errorf("%s: removed %v, want %v", filepath.Base(p), os.IsNotExist(err), gone)

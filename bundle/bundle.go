@@ -132,7 +132,7 @@ func Remove(p string) error {
 	}
 	temp := strings.HasPrefix(filepath.Base(p), TempPrefix)
 	if fi.Mode().IsRegular() {
-		if ownArchive(p, temp) {
+		if ownArchive(p, temp && tempArchiveName(filepath.Base(p))) {
 			return os.Remove(p)
 		}
 		return nil
@@ -303,6 +303,17 @@ func write(p string, b *Bundle, replace bool) error {
 		return fmt.Errorf("saving finding %s: %w", b.Finding.ID, err)
 	}
 	return nil
+}
+
+// tempArchiveName tells whether name is one tempName gives an archive:
+// TempPrefix, a name ending in Ext, "-" and digits.
+func tempArchiveName(name string) bool {
+	i := strings.LastIndex(name, Ext+"-")
+	if !strings.HasPrefix(name, TempPrefix) || i < 0 {
+		return false
+	}
+	digits := name[i+len(Ext)+1:]
+	return digits != "" && strings.Trim(digits, "0123456789") == ""
 }
 
 // tempName makes an empty file of a new name that starts with prefix in
