@@ -15,8 +15,8 @@ func (r *runner) bundle(f *result.Finding, seed Seed, followup []byte, base, fre
 		return nil
 	}
 	recipe := r.opt.Recipe
-	if rc, ok := r.opt.Recipes[f.Relation]; ok {
-		recipe = rc
+	if r.opt.RecipeFor != nil {
+		recipe = r.opt.RecipeFor(f.Relation)
 	}
 	return writeBundle(r.opt.OutDir, r.opt.Invocation, recipe, f, seed, followup, base, fres)
 }

@@ -118,11 +118,11 @@ type Options struct {
 	// recorded in findings for repro commands.
 	Faults []string
 	// Recipe, when set, is recorded in every bundle, for the reproduction
-	// of its finding anywhere; Recipes, by relation name, in place of it
-	// for the findings of a relation (the recipe narrowed to what that
-	// relation needs).
-	Recipe  *bundle.Recipe
-	Recipes map[string]*bundle.Recipe
+	// of its finding anywhere; RecipeFor, when set, gives the recipe of
+	// the findings of a relation in place of it (Recipe narrowed to what
+	// that relation needs), called from any worker.
+	Recipe    *bundle.Recipe
+	RecipeFor func(relation string) *bundle.Recipe
 	// Invocation is the command that starts mcpt, for the repro command
 	// each bundle records; "" is "mcpt".
 	Invocation string

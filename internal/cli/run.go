@@ -157,7 +157,16 @@ func (c *runCmd) Run(tools *setup.Tools) error {
 	if opt.Recipe, err = s.Recipe(opt.Seed, c.Fault); err != nil {
 		return err
 	}
-	opt.Recipes = s.RecipesByRelation(tools, opt.Recipe)
+	// Narrowed when the first bundle is written: a campaign without
+	// findings does not pay for it.
+	recipes := sync.OnceValue(func() map[string]*bundle.Recipe { return s.RecipesByRelation(tools, opt.Recipe) })
+	whole := opt.Recipe
+	opt.RecipeFor = func(relation string) *bundle.Recipe {
+		if r, ok := recipes()[relation]; ok {
+			return r
+		}
+		return whole
+	}
 	dir, err := c.lockOut(out)
 	if err != nil {
 		return err
