@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -27,6 +28,11 @@ import (
 func loadFinding(tools *setup.Tools, dir, config string, trust bool) (*bundle.Bundle, *setup.Setup, error) {
 	bd, err := bundle.Load(dir)
 	if err != nil {
+		if fi, serr := os.Stat(dir + bundle.Ext); errors.Is(err, fs.ErrNotExist) && serr == nil && fi.Mode().IsRegular() {
+			// The path of an earlier mcpt's bundle directory, or the
+			// archive's without its extension.
+			return nil, nil, usageErr("%s: no such bundle: a bundle is one archive, %s", dir, quoteArg(dir+bundle.Ext))
+		}
 		return nil, nil, usageErr("%s: %v", dir, err)
 	}
 	f := bd.Finding
