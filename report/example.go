@@ -25,7 +25,7 @@ func newExample(out *bundle.Reader, f0 *result.Finding, bud *budget, full bool) 
 	if err != nil {
 		return exampleView{}, err
 	}
-	ex := exampleView{F: f, Href: bundleHref(b.rel), Packed: strings.HasSuffix(b.rel, bundle.Ext), Spot: spotText(f.Spot), Stderr: f.Stderr, Full: full}
+	ex := exampleView{F: f, Href: bundleHref(b.rel), Packed: b.rd != nil && b.rd.IsArchive(), Spot: spotText(f.Spot), Stderr: f.Stderr, Full: full}
 	if ex.Reduced, err = b.reduced(&f); err != nil {
 		return ex, err
 	}
