@@ -457,9 +457,9 @@ func OpenOutput(dir string) (*Reader, error) {
 }
 
 // Ref is the path, relative to the output directory out, by which out's
-// report refers in place to the bundle directory dir, when dir is in an
-// output directory beside out (below out's parent, under a directory
-// named findings); ok is false when it is not. Both paths are taken as
+// report refers in place to the bundle dir (an archive or a directory),
+// when dir is in an output directory beside out (below out's parent,
+// under a directory named findings); ok is false when it is not. Both paths are taken as
 // given, made absolute from the working directory.
 func Ref(out, dir string) (ref string, ok bool) {
 	absOut, err1 := filepath.Abs(out)
@@ -1021,7 +1021,7 @@ func Load(p string) (*Bundle, error) {
 }
 
 // ReproCommand is the command that reproduces the finding whose bundle is
-// the directory dir, with mcpt the command that starts mcpt: "mcpt" when
+// dir (an archive, or a directory of an earlier mcpt), with mcpt the command that starts mcpt: "mcpt" when
 // it is empty (mcpt itself, started with go run or by a path, gives the
 // form that works as it was started).
 func ReproCommand(mcpt, dir string) string {
