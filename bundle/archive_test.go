@@ -10,6 +10,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/tree"
 )
 
 // TestArchiveLayout: a bundle is one archive whose first entry is its
@@ -269,5 +272,74 @@ func TestLinkArchive(t *testing.T) {
 	}
 	if got, _ := Load(dst); got.Repro != want.Repro {
 		t.Error("a merged bundle was replaced")
+	}
+}
+
+// TestEvidenceArchive: FillEvidence gives a lean finding its whole
+// evidence from its bundle archive; an archive edited by hand (its
+// follow-up output changed, unpacked and packed again) or removed leaves
+// the finding lean.
+func TestEvidenceArchive(t *testing.T) {
+	var raw strings.Builder
+	for i := range 100 {
+		raw.WriteString("  line " + strings.Repeat("x", i%5) + "\n")
+	}
+	actual := raw.String()
+	expected := strings.Replace(actual, "  line xx\n", "  line zqnew\n  line xx\n", 1)
+	f := result.Finding{ID: "c1-r", SeedFile: "a.idl", File: "gen/a.cpp", Expected: expected, Actual: actual, Diff: "-x\n+y\n", Bundle: Path("c1-r")}
+	out := t.TempDir()
+	p := filepath.Join(out, filepath.FromSlash(f.Bundle))
+	if err := Write(p, &Bundle{Finding: f, Base: []byte("a\n"), FollowUp: []byte("b\n"), FollowUpOut: tree.Tree{"gen/a.cpp": []byte(actual)}}); err != nil {
+		t.Fatal(err)
+	}
+	rd, err := Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	lean := []result.Finding{f.Lean()}
+	if !lean[0].IsLean() {
+		t.Fatal("the finding is not lean")
+	}
+	rd.FillEvidence(lean)
+	if lean[0].Expected != expected || lean[0].Actual != actual {
+		t.Fatal("FillEvidence did not give the evidence back from the archive")
+	}
+
+	// Edited by hand: unpacked, the follow-up's output changed, packed
+	// again with the finding.json the campaign wrote.
+	a, err := OpenArchive(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := a.Load(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, dirs, err := b.files()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files[FindingFile], err = a.ReadFile(FindingFile); err != nil {
+		t.Fatal(err)
+	}
+	files[FollowOutDir+"/gen/a.cpp"] = []byte(strings.Replace(actual, "line x\n", "line y\n", 1))
+	var buf bytes.Buffer
+	if err := packFiles(&buf, files, dirs); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lean = []result.Finding{f.Lean()}
+	if rd.FillEvidence(lean); !lean[0].IsLean() {
+		t.Error("FillEvidence filled from an edited archive")
+	}
+
+	// Removed: lean, with its diff.
+	os.Remove(p)
+	lean = []result.Finding{f.Lean()}
+	if rd.FillEvidence(lean); !lean[0].IsLean() || lean[0].Diff != f.Diff {
+		t.Error("a removed bundle changed the finding")
 	}
 }
