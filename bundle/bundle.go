@@ -1,15 +1,17 @@
-// Package bundle is the on-disk form of a finding: the directory that holds
-// what is needed to see and reproduce it. Every writer and reader of
-// bundles goes through this package: Write makes a bundle appear whole or
-// not at all (a temporary directory renamed into place), and a Reader reads
-// bundles below an output directory without ever leaving it: no symbolic
-// link, no "..", no special file is followed, so that a bundle or an output
-// directory received from someone else cannot make mcpt read other files.
+// Package bundle is the on-disk form of a finding: one archive
+// (findings/ID.tar.gz) that holds what is needed to see and reproduce it;
+// earlier mcpt wrote the same files as a directory (findings/ID), which
+// every reader still reads. Every writer and reader of bundles goes
+// through this package: Write makes a bundle appear whole or not at all (a
+// temporary file renamed into place), and a Reader reads bundles below an
+// output directory without ever leaving it: no symbolic link, no "..", no
+// special file is followed, in the directory or in an archive, so that a
+// bundle or an output directory received from someone else cannot make
+// mcpt read other files, and an archive is read in memory, never unpacked.
 package bundle
 
 import (
 	"bufio"
-	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -28,7 +30,8 @@ import (
 	"github.com/mcpt-tool/mcpt/tree"
 )
 
-// Layout of a bundle directory.
+// Layout of a bundle: the names of its files in the archive (or in the
+// directory of an earlier mcpt).
 const (
 	FindingFile  = "finding.json" // the finding with all its evidence (expected and actual as edits of followup-out/, see result.Evidence)
 	BaseDir      = "base"         // the base input, under the seed's base name
@@ -40,16 +43,16 @@ const (
 )
 
 // Dir is the directory of an output directory that holds the bundles, one
-// per finding, named after the finding's ID.
+// per bundled finding, named after the finding's ID.
 const Dir = "findings"
 
-// TempPrefix starts the name of the temporary directory in which a bundle
-// is written before it is renamed into place; such a directory is left
-// only by a kill.
+// TempPrefix starts the name of the temporary file in which a bundle is
+// written before it is renamed into place; such a file is left only by a
+// kill.
 const TempPrefix = ".tmp-"
 
 // Path is the bundle path of a finding, relative to the output directory.
-func Path(id string) string { return path.Join(Dir, id) }
+func Path(id string) string { return path.Join(Dir, id+Ext) }
 
 // MaxSize bounds the bytes a Reader loads for one bundle, so that a bundle
 // received from elsewhere cannot exhaust memory.
@@ -88,50 +91,66 @@ func (b *Bundle) InputName() string { return path.Base(b.Finding.SeedFile) }
 
 // ManifestFile is the file of a bundle that lists the files mcpt wrote
 // in it, one slash-separated path a line (as a Go string literal, so that
-// any name fits on one) after a first line that says what the file is. It is written first, so that a bundle a kill left
-// half-written lists what it holds, and Remove deletes nothing else.
+// any name fits on one) after a first line that says what the file is:
+// the first entry of an archive. In a bundle directory of an earlier mcpt
+// it was written first, so that a bundle a kill left half-written lists
+// what it holds, and Remove deletes nothing else.
 const ManifestFile = ".mcpt-bundle"
 
 const manifestHead = "mcpt bundle: files mcpt wrote here"
 
-// Write saves b as the bundle directory dir, atomically. When dir holds a
-// bundle mcpt wrote already, it is left as it is: one written before an
-// interruption, with the same content. Anything else in its place is an
-// error: mcpt writes no bundle over files it did not write.
-func Write(dir string, b *Bundle) error { return WriteShared(dir, b, nil) }
-
-// WriteShared is Write with the files of the bundle that earlier bundles
-// written with s hold already hard-linked to theirs (see Shared).
-func WriteShared(dir string, b *Bundle, s *Shared) error {
-	if _, err := os.Lstat(dir); err == nil {
-		if fi, err := os.Lstat(filepath.Join(dir, ManifestFile)); err == nil && fi.Mode().IsRegular() {
+// Write saves b as the bundle archive file p (OUT/findings/ID.tar.gz),
+// atomically: written to a temporary file beside it, then renamed into
+// place. When p holds an archive mcpt wrote already, it is left as it is:
+// one written before an interruption, with the same content. Anything
+// else in its place is an error: mcpt writes no bundle over files it did
+// not write.
+func Write(p string, b *Bundle) error {
+	if fi, err := os.Lstat(p); err == nil {
+		if fi.Mode().IsRegular() && ownArchive(p, false) {
 			return nil
 		}
-		return fmt.Errorf("saving finding %s: %s is in the way: it is not a bundle mcpt wrote (it has no %s)", b.Finding.ID, dir, ManifestFile)
+		return fmt.Errorf("saving finding %s: %s is in the way: it is not a bundle mcpt wrote", b.Finding.ID, p)
 	}
-	return write(dir, b, false, s)
+	return write(p, b, false)
 }
 
-// Remove deletes what mcpt wrote in the bundle directory dir: the files
-// its manifest lists, then the directories left empty, then dir itself if
-// nothing else is in it. A directory without a manifest is not a bundle
-// mcpt wrote and stays, unless it is an empty temporary one (a kill right
-// after it was made). Nothing is followed out of dir.
-func Remove(dir string) error {
-	fi, err := os.Lstat(dir)
+// Remove deletes what mcpt wrote at the bundle path p: a bundle archive
+// mcpt wrote (its gzip header says so), or, in a bundle directory of an
+// earlier mcpt, the files its manifest lists, then the directories left
+// empty, then the directory itself if nothing else is in it. Anything
+// else (a file or a directory mcpt did not write) stays, unless it is an
+// empty temporary one (a kill right after it was made). Nothing is
+// followed out of p.
+func Remove(p string) error {
+	fi, err := os.Lstat(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
-	if err != nil || !fi.IsDir() {
+	if err != nil {
 		return err
 	}
+	temp := strings.HasPrefix(filepath.Base(p), TempPrefix)
+	if fi.Mode().IsRegular() {
+		if ownArchive(p, temp && tempArchiveName(filepath.Base(p))) {
+			return os.Remove(p)
+		}
+		return nil
+	}
+	if !fi.IsDir() {
+		return nil
+	}
+	return removeDir(p, temp)
+}
+
+// removeDir is Remove for a bundle directory of an earlier mcpt.
+func removeDir(dir string, temp bool) error {
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return err
 	}
 	defer root.Close()
 	listed, err := readManifest(root)
-	temp := strings.HasPrefix(filepath.Base(dir), TempPrefix)
 	if errors.Is(err, fs.ErrNotExist) {
 		if temp {
 			removeIfEmpty(dir)
@@ -228,8 +247,9 @@ func readManifest(root *os.Root) ([]string, error) {
 // maxManifest bounds the size of a manifest Remove reads.
 const maxManifest = 16 << 20
 
-// RemoveTemps removes what mcpt wrote in the temporary bundle directories
-// below the directory of bundles dir: those a kill left half-written.
+// RemoveTemps removes what mcpt wrote in the temporary bundles below the
+// directory of bundles dir: those a kill left half-written (archives, and
+// directories of an earlier mcpt).
 func RemoveTemps(dir string) error {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -239,7 +259,7 @@ func RemoveTemps(dir string) error {
 		return err
 	}
 	for _, e := range entries {
-		if e.IsDir() && strings.HasPrefix(e.Name(), TempPrefix) {
+		if (e.IsDir() || e.Type().IsRegular()) && strings.HasPrefix(e.Name(), TempPrefix) {
 			if err := Remove(filepath.Join(dir, e.Name())); err != nil {
 				return fmt.Errorf("removing a half-written bundle: %w", err)
 			}
@@ -248,51 +268,71 @@ func RemoveTemps(dir string) error {
 	return nil
 }
 
-// Replace saves b as the bundle directory dir, atomically, in place of
-// the bundle dir holds (a reduction made again): dir holds the old bundle
-// or the new one, never half of one.
-func Replace(dir string, b *Bundle) error { return write(dir, b, true, nil) }
+// Replace saves b as the bundle archive p, atomically, in place of the
+// bundle p holds (a reduction made again): p holds the old bundle or the
+// new one, never half of one. A file at p that mcpt did not write is
+// left, and is an error.
+func Replace(p string, b *Bundle) error {
+	if fi, err := os.Lstat(p); err == nil && (!fi.Mode().IsRegular() || !ownArchive(p, false)) {
+		return fmt.Errorf("saving finding %s: %s is in the way: it is not a bundle mcpt wrote", b.Finding.ID, p)
+	}
+	return write(p, b, true)
+}
 
-func write(dir string, b *Bundle, replace bool, s *Shared) error {
-	dir = filepath.Clean(dir)
-	parent := filepath.Dir(dir)
+func write(p string, b *Bundle, replace bool) error {
+	p = filepath.Clean(p)
+	parent := filepath.Dir(p)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp(parent, TempPrefix+filepath.Base(dir)+"-")
+	tmp, err := tempName(parent, TempPrefix+filepath.Base(p)+"-")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
-	written, err := b.writeFiles(tmp, s)
-	if err != nil {
+	defer os.Remove(tmp)
+	if err := b.writeArchive(tmp); err != nil {
 		return fmt.Errorf("saving finding %s: %w", b.Finding.ID, err)
 	}
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return err
-	}
-	// A directory cannot be renamed over a non-empty one: move the old
-	// bundle aside first, and drop it once the new one is in place.
-	var old string
-	if replace {
-		if _, err := os.Lstat(dir); err == nil {
-			old = tmp + ".old"
-			if err := os.Rename(dir, old); err != nil {
-				return err
-			}
+	if !replace {
+		// A bundle that appeared meanwhile is not replaced.
+		if _, err := os.Lstat(p); err == nil {
+			return nil
 		}
 	}
-	if err := os.Rename(tmp, dir); err != nil {
-		if old != "" {
-			_ = os.Rename(old, dir)
-		}
+	if err := os.Rename(tmp, p); err != nil {
 		return fmt.Errorf("saving finding %s: %w", b.Finding.ID, err)
-	}
-	s.remember(dir, written.names, written.sums)
-	if old != "" {
-		return os.RemoveAll(old)
 	}
 	return nil
+}
+
+// tempArchiveName tells whether name is one tempName gives an archive:
+// TempPrefix, a name ending in Ext, "-" and digits.
+func tempArchiveName(name string) bool {
+	i := strings.LastIndex(name, Ext+"-")
+	if !strings.HasPrefix(name, TempPrefix) || i < 0 {
+		return false
+	}
+	digits := name[i+len(Ext)+1:]
+	return digits != "" && strings.Trim(digits, "0123456789") == ""
+}
+
+// tempName makes an empty file of a new name that starts with prefix in
+// dir, and returns its path.
+func tempName(dir, prefix string) (string, error) {
+	f, err := os.CreateTemp(dir, prefix+"*")
+	if err != nil {
+		return "", err
+	}
+	name := f.Name()
+	err = f.Chmod(0o644) // what os.WriteFile gives, not CreateTemp's 0600
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(name)
+		return "", err
+	}
+	return name, nil
 }
 
 // Kept is what a bundle keeps of the output tree t of a finding whose
@@ -313,19 +353,13 @@ func Kept(t tree.Tree, file string) tree.Tree {
 	return kept
 }
 
-// writtenFiles are the files a bundle wrote, not linked, with their sums.
-type writtenFiles struct {
-	names []string
-	sums  [][sha256.Size]byte
-}
-
-// writeFiles writes the files of b below dir, linking those s holds, and
-// returns those it wrote.
-func (b *Bundle) writeFiles(dir string, s *Shared) (writtenFiles, error) {
-	var w writtenFiles
+// files lays out the files of b by slash-separated name, and the
+// directories that are there even when they hold no file (an output tree
+// of a run that wrote nothing).
+func (b *Bundle) files() (tree.Tree, []string, error) {
 	name := b.InputName()
 	if name == "." || name == "/" || name == ".." {
-		return w, fmt.Errorf("the finding names no seed file")
+		return nil, nil, fmt.Errorf("the finding names no seed file")
 	}
 	files := tree.Tree{path.Join(BaseDir, name): b.Base}
 	if b.FollowUp != nil {
@@ -344,13 +378,13 @@ func (b *Bundle) writeFiles(dir string, s *Shared) (writtenFiles, error) {
 	packed := packEvidence(b.Finding, b.FollowUpOut, norm)
 	data, err := json.MarshalIndent(&packed, "", "  ")
 	if err != nil {
-		return w, err
+		return nil, nil, err
 	}
 	files[FindingFile] = append(data, '\n')
 	if b.Recipe != nil {
 		data, err := json.MarshalIndent(b.Recipe, "", "  ")
 		if err != nil {
-			return w, err
+			return nil, nil, err
 		}
 		files[RecipeFile] = append(data, '\n')
 	}
@@ -360,60 +394,20 @@ func (b *Bundle) writeFiles(dir string, s *Shared) (writtenFiles, error) {
 		// run left is the evidence, the base's output none.
 		outs[BaseOutDir] = nil
 	}
-	for sub, t := range outs {
+	var dirs []string
+	for _, sub := range []string{BaseOutDir, FollowOutDir} {
+		t := outs[sub]
+		if t != nil {
+			dirs = append(dirs, sub)
+		}
 		for _, name := range t.Names() {
 			if !tree.Clean(name) {
-				return w, fmt.Errorf("%s: path leaves the output directory", name)
+				return nil, nil, fmt.Errorf("%s: path leaves the output directory", name)
 			}
 			files[path.Join(sub, name)] = t[name]
 		}
 	}
-	// The output trees' directories exist even when they hold no file.
-	for sub, t := range outs {
-		if t != nil {
-			if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
-				return w, err
-			}
-		}
-	}
-	names := files.Names()
-	// The bundles of one seed and failing file list the same names: their
-	// manifests are one file too.
-	manifest := manifestOf(names)
-	if p, sum := filepath.Join(dir, ManifestFile), sha256.Sum256(manifest); !s.link(sum, len(manifest), p) {
-		if err := os.WriteFile(p, manifest, 0o644); err != nil {
-			return w, err
-		}
-		if s != nil {
-			w.names, w.sums = append(w.names, ManifestFile), append(w.sums, sum)
-		}
-	}
-	here := map[[sha256.Size]byte]string{} // the files written so far, by content
-	for _, name := range names {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return w, err
-		}
-		data := files[name]
-		var sum [sha256.Size]byte
-		if s != nil {
-			sum = sha256.Sum256(data)
-			if q, ok := here[sum]; ok && hardLink(q, p) == nil {
-				continue // the follow-up's output keeps the base's file
-			}
-			if s.link(sum, len(data), p) {
-				continue
-			}
-		}
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			return w, err
-		}
-		if s != nil {
-			here[sum] = p
-			w.names, w.sums = append(w.names, name), append(w.sums, sum)
-		}
-	}
-	return w, nil
+	return files, dirs, nil
 }
 
 // ErrRefused is wrapped by the errors of a Reader for a path it does not
@@ -421,8 +415,8 @@ func (b *Bundle) writeFiles(dir string, s *Shared) (writtenFiles, error) {
 // directory.
 var ErrRefused = errors.New("refused: mcpt reads only regular files and directories inside the directory it is given, and follows no symbolic link")
 
-// Reader reads files below a directory and nowhere else. It is not safe
-// for concurrent use.
+// Reader reads files below a directory and nowhere else, or the files of
+// a bundle archive (see OpenArchive). It is not safe for concurrent use.
 type Reader struct {
 	dir  string
 	root *os.Root
@@ -434,6 +428,9 @@ type Reader struct {
 	// dirs holds the Readers of the directories that hold the bundles
 	// Sub opened (findings/, ../SHARD/findings/), open while r is.
 	dirs map[string]*Reader
+	// mem is the bundle archive the Reader reads, in place of a
+	// directory (root is nil then).
+	mem *memTree
 }
 
 // Open returns a Reader of the directory dir (itself named by the user,
@@ -460,9 +457,9 @@ func OpenOutput(dir string) (*Reader, error) {
 }
 
 // Ref is the path, relative to the output directory out, by which out's
-// report refers in place to the bundle directory dir, when dir is in an
-// output directory beside out (below out's parent, under a directory
-// named findings); ok is false when it is not. Both paths are taken as
+// report refers in place to the bundle dir (an archive or a directory),
+// when dir is in an output directory beside out (below out's parent,
+// under a directory named findings); ok is false when it is not. Both paths are taken as
 // given, made absolute from the working directory.
 func Ref(out, dir string) (ref string, ok bool) {
 	absOut, err1 := filepath.Abs(out)
@@ -488,6 +485,9 @@ func isRef(p string) bool {
 
 // Close releases the directory.
 func (r *Reader) Close() error {
+	if r.mem != nil {
+		return nil
+	}
 	for _, d := range r.dirs {
 		d.Close()
 	}
@@ -501,6 +501,9 @@ func (r *Reader) Close() error {
 // the path inside it: the Reader's own, or for a reference to a bundle
 // beside an output directory (see OpenOutput), its parent's.
 func (r *Reader) resolve(name string) (*os.Root, string, error) {
+	if r.mem != nil {
+		return nil, "", fmt.Errorf("%s: an archive's file: %w", r.display(name), errors.ErrUnsupported)
+	}
 	clean := path.Clean(name)
 	if p := filepath.FromSlash(clean); filepath.IsLocal(p) || p == "." {
 		return r.root, p, nil
@@ -518,22 +521,35 @@ func (r *Reader) resolve(name string) (*os.Root, string, error) {
 	return r.up, filepath.FromSlash(strings.TrimPrefix(clean, "../")), nil
 }
 
-// Sub returns a Reader of the directory at the slash-separated path rel
-// (a bundle), checked as every path is; its paths are relative to rel.
-// The directory that holds rel is opened once for every Sub of r.
+// Sub returns a Reader of the bundle at the slash-separated path rel (an
+// archive, or a directory of an earlier mcpt), checked as every path is;
+// its paths are relative to rel. The directory that holds rel is opened
+// once for every Sub of r.
 func (r *Reader) Sub(rel string) (*Reader, error) {
+	if r.mem != nil {
+		return nil, fmt.Errorf("%s: %w", r.display(rel), errNotDir)
+	}
 	if _, _, err := r.resolve(rel); err != nil {
 		return nil, err
 	}
 	dir, name := path.Split(path.Clean(rel))
 	if dir == "" || name == ".." {
-		return r.sub(rel)
+		return r.bundle(rel)
 	}
 	d, err := r.dirOf(dir)
 	if err != nil {
 		return nil, err
 	}
-	return d.sub(name)
+	return d.bundle(name)
+}
+
+// bundle is the Reader of the bundle at rel: an archive when it is a
+// regular file, else a directory.
+func (r *Reader) bundle(rel string) (*Reader, error) {
+	if fi, err := r.check(rel); err == nil && fi.Mode().IsRegular() {
+		return r.openArchive(rel)
+	}
+	return r.sub(rel)
 }
 
 // dirOf is the Reader of the directory at the slash-separated path dir
@@ -583,6 +599,9 @@ func (r *Reader) Dir() string { return r.dir }
 // check refuses a slash-separated path that leaves the directory or passes
 // through a symbolic link, and returns what its last element is.
 func (r *Reader) check(name string) (os.FileInfo, error) {
+	if r.mem != nil {
+		return r.memCheck(name)
+	}
 	root, p, err := r.resolve(name)
 	if err != nil {
 		return nil, err
@@ -633,6 +652,9 @@ func (r *Reader) displayIn(root *os.Root, p string) string {
 // that name the file as the user knows it ("DIR/base/a.cll: no such file
 // or directory", not "statat base/a.cll: …").
 func (r *Reader) lstat(name string) (os.FileInfo, error) {
+	if r.mem != nil {
+		return r.memCheck(filepath.ToSlash(name))
+	}
 	root, p, err := r.resolve(filepath.ToSlash(name))
 	if err != nil {
 		return nil, err
@@ -642,6 +664,9 @@ func (r *Reader) lstat(name string) (os.FileInfo, error) {
 }
 
 func (r *Reader) open(name string) (*os.File, error) {
+	if r.mem != nil {
+		return nil, fmt.Errorf("%s: an archive's file: %w", r.display(filepath.ToSlash(name)), errors.ErrUnsupported)
+	}
 	root, p, err := r.resolve(filepath.ToSlash(name))
 	if err != nil {
 		return nil, err
@@ -651,6 +676,9 @@ func (r *Reader) open(name string) (*os.File, error) {
 }
 
 func (r *Reader) readFile(name string) ([]byte, error) {
+	if r.mem != nil {
+		return r.memRead(filepath.ToSlash(name))
+	}
 	root, p, err := r.resolve(filepath.ToSlash(name))
 	if err != nil {
 		return nil, err
@@ -677,6 +705,9 @@ func (r *Reader) fsErrIn(root *os.Root, err error) error {
 // directory the Reader reads, as ReadFile checks it but decoded as it is
 // read (see result.Decode).
 func (r *Reader) LoadReport(name string) (*result.Report, error) {
+	if r.mem != nil {
+		return nil, fmt.Errorf("%s: %w", r.display(name), errNotDir)
+	}
 	f, fi, err := r.openFile(name)
 	if err != nil {
 		return nil, err
@@ -704,6 +735,9 @@ func (r *Reader) OpenRegular(name string) (*os.File, error) {
 // openFile opens the regular file at the slash-separated path name,
 // checked as every path is, and returns what it is.
 func (r *Reader) openFile(name string) (*os.File, os.FileInfo, error) {
+	if r.mem != nil {
+		return nil, nil, fmt.Errorf("%s: an archive's file: %w", r.display(name), errors.ErrUnsupported)
+	}
 	fi, err := r.check(name)
 	if err != nil {
 		return nil, nil, err
@@ -741,6 +775,9 @@ func (r *Reader) CheckTree(rel string) error {
 	}
 	if !fi.IsDir() {
 		return fmt.Errorf("%s: not a directory", r.display(rel))
+	}
+	if r.mem != nil {
+		return nil // checked whole as it was read
 	}
 	return r.checkTree(rel)
 }
@@ -797,6 +834,13 @@ func (r *Reader) walkTree(rel string) error {
 // ReadFilePrefix reads at most limit bytes of the regular file at the
 // slash-separated path name, and tells its whole size.
 func (r *Reader) ReadFilePrefix(name string, limit int64) ([]byte, int64, error) {
+	if r.mem != nil {
+		data, err := r.memRead(name)
+		if err != nil {
+			return nil, 0, err
+		}
+		return data[:min(int64(len(data)), max(limit, 0))], int64(len(data)), nil
+	}
 	f, fi, err := r.openFile(name)
 	if err != nil {
 		return nil, 0, err
@@ -911,6 +955,16 @@ func (r *Reader) readTree(dir string, size *int64) (tree.Tree, error) {
 		return nil, fmt.Errorf("%s: not a directory", r.display(dir))
 	}
 	t := tree.Tree{}
+	if r.mem != nil {
+		for _, name := range r.mem.below(path.Clean(dir)) {
+			data := r.mem.files[path.Join(path.Clean(dir), name)]
+			if *size += int64(len(data)); *size > MaxSize {
+				return nil, fmt.Errorf("%s: the bundle is larger than %d MiB", r.display(dir), MaxSize>>20)
+			}
+			t[name] = data
+		}
+		return t, nil
+	}
 	var walk func(sub string) error
 	walk = func(sub string) error {
 		f, err := r.open(filepath.FromSlash(path.Join(dir, sub)))
@@ -947,8 +1001,17 @@ func (r *Reader) readTree(dir string, size *int64) (tree.Tree, error) {
 	return t, walk("")
 }
 
-// Load reads the bundle directory dir.
-func Load(dir string) (*Bundle, error) {
+// Load reads the bundle at p: an archive, or a directory of an earlier
+// mcpt.
+func Load(p string) (*Bundle, error) {
+	if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+		r, err := OpenArchive(p)
+		if err != nil {
+			return nil, fmt.Errorf("not a finding bundle: %w", err)
+		}
+		return r.Load(".")
+	}
+	dir := p
 	r, err := Open(dir)
 	if err != nil {
 		return nil, fmt.Errorf("not a finding bundle: %w", err)
@@ -958,7 +1021,7 @@ func Load(dir string) (*Bundle, error) {
 }
 
 // ReproCommand is the command that reproduces the finding whose bundle is
-// the directory dir, with mcpt the command that starts mcpt: "mcpt" when
+// dir (an archive, or a directory of an earlier mcpt), with mcpt the command that starts mcpt: "mcpt" when
 // it is empty (mcpt itself, started with go run or by a path, gives the
 // form that works as it was started).
 func ReproCommand(mcpt, dir string) string {
@@ -980,14 +1043,18 @@ func (r *Reader) FillEvidence(fs []result.Finding) {
 		if !f.IsLean() || f.Bundle == "" {
 			continue
 		}
-		data, err := r.ReadFile(path.Join(f.Bundle, FindingFile))
+		b, err := r.Sub(f.Bundle)
 		if err != nil {
 			continue
 		}
-		var bf result.Finding
-		if json.Unmarshal(data, &bf) == nil {
-			r.unpackIn(f.Bundle, &bf)
-			f.Fill(&bf)
+		data, err := b.ReadFile(FindingFile)
+		if err == nil {
+			var bf result.Finding
+			if json.Unmarshal(data, &bf) == nil {
+				b.unpackIn(".", &bf)
+				f.Fill(&bf)
+			}
 		}
+		b.Close()
 	}
 }

@@ -143,7 +143,7 @@ func TestReaderRefuses(t *testing.T) {
 	}
 	// A link inside an output tree.
 	in := filepath.Join(t.TempDir(), "b")
-	if err := Write(in, sample()); err != nil {
+	if err := writeDir(in, sample()); err != nil {
 		t.Fatal(err)
 	}
 	os.Symlink(filepath.Join(outside, "secret"), filepath.Join(in, BaseOutDir, "link.txt"))
@@ -158,7 +158,7 @@ func TestReaderRefuses(t *testing.T) {
 func TestRemove(t *testing.T) {
 	findings := filepath.Join(t.TempDir(), "findings")
 	dir := filepath.Join(findings, "c000001-r")
-	if err := Write(dir, sample()); err != nil {
+	if err := writeDir(dir, sample()); err != nil {
 		t.Fatal(err)
 	}
 	mine := filepath.Join(dir, "base-out", "sub", "notes.txt")

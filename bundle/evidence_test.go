@@ -30,7 +30,7 @@ func TestEvidencePacked(t *testing.T) {
 	out := t.TempDir()
 	write := func(f result.Finding, files tree.Tree) string {
 		dir := filepath.Join(out, "findings", f.ID)
-		if err := Write(dir, &Bundle{Finding: f, Base: []byte("a\n"), FollowUp: []byte("b\n"), FollowUpOut: files}); err != nil {
+		if err := writeDir(dir, &Bundle{Finding: f, Base: []byte("a\n"), FollowUp: []byte("b\n"), FollowUpOut: files}); err != nil {
 			t.Fatal(err)
 		}
 		return dir
@@ -97,7 +97,7 @@ func TestEvidencePacked(t *testing.T) {
 	n := f
 	n.ID, n.Bundle = "c4-r", "findings/c4-r"
 	dir = filepath.Join(out, "findings", n.ID)
-	if err := Write(dir, &Bundle{Finding: n, Recipe: recipe, Base: []byte("a\n"), FollowUp: []byte("b\n"), FollowUpOut: tree.Tree{"gen/a.cpp": []byte(raw.String())}}); err != nil {
+	if err := writeDir(dir, &Bundle{Finding: n, Recipe: recipe, Base: []byte("a\n"), FollowUp: []byte("b\n"), FollowUpOut: tree.Tree{"gen/a.cpp": []byte(raw.String())}}); err != nil {
 		t.Fatal(err)
 	}
 	if data, err = os.ReadFile(filepath.Join(dir, FindingFile)); err != nil || len(data) > 1000 || !strings.Contains(string(data), `"normalized": true`) {

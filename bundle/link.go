@@ -11,11 +11,14 @@ import (
 	"syscall"
 
 	"github.com/mcpt-tool/mcpt/result"
+	"github.com/mcpt-tool/mcpt/tree"
 )
 
 // Link saves the bundle at the slash-separated path rel of r as the bundle
-// directory dst, with repro as the command that reproduces it: the files
-// of the bundle's layout are hard-linked where dst is on the same file
+// dst, with repro as the command that reproduces it. An archive is
+// written again as the archive dst with that repro.txt, the files of its
+// layout as they are. The files of a bundle directory of an earlier mcpt
+// are hard-linked into the directory dst where dst is on the same file
 // system as r's directory, copied where it is not, so that merging shards
 // costs neither the time nor the disk of a second copy. As with Write, an
 // existing dst is left as it is, and dst appears whole or not at all. What
@@ -23,6 +26,9 @@ import (
 // inside r's directory, no symbolic link; a file replaced while it is
 // linked is refused.
 func (r *Reader) Link(rel, dst, repro string) error {
+	if fi, err := r.check(rel); err == nil && fi.Mode().IsRegular() {
+		return r.relinkArchive(rel, dst, repro)
+	}
 	if _, err := os.Lstat(dst); err == nil {
 		if fi, err := os.Lstat(filepath.Join(dst, ManifestFile)); err == nil && fi.Mode().IsRegular() {
 			return nil
@@ -153,6 +159,9 @@ func (r *Reader) treeNames(dir string) ([]string, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("%s: not a directory", r.display(dir))
 	}
+	if r.mem != nil {
+		return r.mem.below(path.Clean(dir)), nil
+	}
 	var names []string
 	var walk func(sub string) error
 	walk = func(sub string) error {
@@ -242,3 +251,61 @@ func noLink(err error) bool {
 
 // hardLink is os.Link; a test puts a failing one in its place.
 var hardLink = os.Link
+
+// relinkArchive is Link for the archive at rel.
+func (r *Reader) relinkArchive(rel, dst, repro string) error {
+	if fi, err := os.Lstat(dst); err == nil {
+		if fi.Mode().IsRegular() && ownArchive(dst, false) {
+			return nil
+		}
+		return fmt.Errorf("%s is in the way: it is not a bundle mcpt wrote", dst)
+	}
+	a, err := r.Sub(rel)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	names, err := a.layout(".")
+	if err != nil {
+		return err
+	}
+	files := tree.Tree{}
+	for _, name := range names {
+		if files[name], err = a.ReadFile(name); err != nil {
+			return err
+		}
+	}
+	if repro != "" {
+		files[ReproFile] = []byte(repro + "\n")
+	}
+	var dirs []string
+	for _, d := range []string{BaseOutDir, FollowOutDir} {
+		if fi, err := a.check(d); err == nil && fi.IsDir() {
+			dirs = append(dirs, d)
+		}
+	}
+	dst = filepath.Clean(dst)
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	tmp, err := tempName(filepath.Dir(dst), TempPrefix+filepath.Base(dst)+"-")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp)
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	err = packFiles(f, files, dirs)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	return os.Rename(tmp, dst)
+}

@@ -17,7 +17,7 @@ func TestLink(t *testing.T) {
 		tmp := t.TempDir()
 		src := filepath.Join(tmp, "shard")
 		b := sample()
-		if err := Write(filepath.Join(src, "findings", "c000001-r"), b); err != nil {
+		if err := writeDir(filepath.Join(src, "findings", "c000001-r"), b); err != nil {
 			t.Fatal(err)
 		}
 		// A file that is not of the layout is not taken along.
@@ -67,7 +67,7 @@ func TestLinkRefuses(t *testing.T) {
 		tmp := t.TempDir()
 		src := filepath.Join(tmp, "shard")
 		bd := filepath.Join(src, "findings", "c000001-r")
-		if err := Write(bd, sample()); err != nil {
+		if err := writeDir(bd, sample()); err != nil {
 			t.Fatal(err)
 		}
 		secret := filepath.Join(tmp, "secret")
@@ -116,7 +116,7 @@ func TestRef(t *testing.T) {
 		}
 	}
 
-	if err := Write(filepath.Join(tmp, "c", "s0", "findings", "x"), sample()); err != nil {
+	if err := writeDir(filepath.Join(tmp, "c", "s0", "findings", "x"), sample()); err != nil {
 		t.Fatal(err)
 	}
 	os.MkdirAll(filepath.Join(tmp, "c", "all"), 0o755)

@@ -26,9 +26,9 @@ type Scanned struct {
 // is opened and listed once, and each bundle through it with the file
 // system's calls alone, a few at once. listed holds every name in the
 // directory; scanned holds the bundles the listing shows as directories
-// and that read without surprise, and the others (not there, a link, a
-// file, an error of the system) are left to the caller, to read one by
-// one. Where the system has no such calls, the error wraps
+// (of an earlier mcpt) and that read without surprise, and the others
+// (an archive, not there, a link, an error of the system) are left to the
+// caller, to read one by one (see Sub). Where the system has no such calls, the error wraps
 // errors.ErrUnsupported.
 func (r *Reader) ScanBundles(dir string, bundles []string, file string, limit int64) (listed map[string]bool, scanned map[string]*Scanned, err error) {
 	d, err := r.dirOf(path.Clean(dir) + "/")

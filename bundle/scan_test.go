@@ -57,7 +57,7 @@ func TestScanBundles(t *testing.T) {
 	}
 	for name, f := range damage {
 		dir := filepath.Join(shard, name)
-		if err := Write(dir, sample()); err != nil {
+		if err := writeDir(dir, sample()); err != nil {
 			t.Fatal(err)
 		}
 		if err := f(dir); err != nil {

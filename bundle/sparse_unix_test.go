@@ -15,7 +15,7 @@ import (
 func TestLinkKeepsHoles(t *testing.T) {
 	tmp := t.TempDir()
 	src := filepath.Join(tmp, "shard")
-	if err := Write(filepath.Join(src, "findings", "c000001-r"), sample()); err != nil {
+	if err := writeDir(filepath.Join(src, "findings", "c000001-r"), sample()); err != nil {
 		t.Fatal(err)
 	}
 	big := filepath.Join(src, "findings", "c000001-r", BaseOutDir, "big.bin")

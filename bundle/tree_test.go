@@ -46,7 +46,7 @@ func TestCheckTreeWalks(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			out := t.TempDir()
 			dir := filepath.Join(out, "findings", "c000001-r")
-			if err := Write(dir, sample()); err != nil {
+			if err := writeDir(dir, sample()); err != nil {
 				t.Fatal(err)
 			}
 			c.make(t, dir)

@@ -9,27 +9,28 @@ import (
 )
 
 // bundle writes everything needed to see and reproduce a finding into
-// OUT/findings/<id>, atomically.
+// OUT/findings/<id>.tar.gz, atomically.
 func (r *runner) bundle(f *result.Finding, seed Seed, followup []byte, base, fres *transpiler.Result) error {
 	if r.opt.OutDir == "" {
 		return nil
 	}
-	return writeBundle(r.opt.OutDir, r.opt.Invocation, r.opt.Recipe, f, seed, followup, base, fres, &r.shared)
+	recipe := r.opt.Recipe
+	if r.opt.RecipeFor != nil {
+		recipe = r.opt.RecipeFor(f.Relation)
+	}
+	return writeBundle(r.opt.OutDir, r.opt.Invocation, recipe, f, seed, followup, base, fres)
 }
 
 // WriteBundle writes the bundle of finding f, as a campaign does, into
-// the output directory outDir (OUT/findings/<id>, atomically) and sets
+// the output directory outDir (OUT/findings/<id>.tar.gz, atomically) and sets
 // f.Bundle: the recipe, the seed and the follow-up, the outputs of the
 // base and follow-up runs (either may be nil), and the command that
 // reproduces it, for mcpt started as invocation ("" is "mcpt").
 func WriteBundle(outDir, invocation string, recipe *bundle.Recipe, f *result.Finding, seed Seed, followup []byte, base, fres *transpiler.Result) error {
-	return writeBundle(outDir, invocation, recipe, f, seed, followup, base, fres, nil)
+	return writeBundle(outDir, invocation, recipe, f, seed, followup, base, fres)
 }
 
-// writeBundle is WriteBundle with the files the bundles of a campaign
-// share (its recipe, a seed and its base's output, what a follow-up's
-// output keeps of the base's) linked through s.
-func writeBundle(outDir, invocation string, recipe *bundle.Recipe, f *result.Finding, seed Seed, followup []byte, base, fres *transpiler.Result, s *bundle.Shared) error {
+func writeBundle(outDir, invocation string, recipe *bundle.Recipe, f *result.Finding, seed Seed, followup []byte, base, fres *transpiler.Result) error {
 	f.Bundle = bundle.Path(f.ID)
 	b := &bundle.Bundle{Finding: *f, Recipe: recipe, Base: seed.Src, FollowUp: followup, Repro: ReproCommand(invocation, outDir, f)}
 	if base != nil {
@@ -40,7 +41,7 @@ func writeBundle(outDir, invocation string, recipe *bundle.Recipe, f *result.Fin
 	}
 	// The bundle appears whole or not at all, which is what kill -9 needs;
 	// the journal, synced for every finding, is the durable record.
-	return bundle.WriteShared(filepath.Join(outDir, filepath.FromSlash(f.Bundle)), b, s)
+	return bundle.Write(filepath.Join(outDir, filepath.FromSlash(f.Bundle)), b)
 }
 
 // ReproCommand is the one command that reproduces a finding.

@@ -118,8 +118,11 @@ type Options struct {
 	// recorded in findings for repro commands.
 	Faults []string
 	// Recipe, when set, is recorded in every bundle, for the reproduction
-	// of its finding anywhere.
-	Recipe *bundle.Recipe
+	// of its finding anywhere; RecipeFor, when set, gives the recipe of
+	// the findings of a relation in place of it (Recipe narrowed to what
+	// that relation needs), called from any worker.
+	Recipe    *bundle.Recipe
+	RecipeFor func(relation string) *bundle.Recipe
 	// Invocation is the command that starts mcpt, for the repro command
 	// each bundle records; "" is "mcpt".
 	Invocation string
@@ -262,8 +265,6 @@ type runner struct {
 	spotsOf func(admitted, rel int) ([]relation.Spot, error)
 	// tester runs the bases and the test cases.
 	tester *Tester
-	// shared links the files the campaign's bundles share.
-	shared bundle.Shared
 	// book decides which findings are kept (see groupBook).
 	book *groupBook
 	// baseRechecked holds the seeds (under a combination of flags, see

@@ -96,7 +96,7 @@ func Shards(dirs []string, out string, opt Options) (*result.Report, error) {
 	// Writing report.html checks the tree of every bundle (see
 	// bundle.Reader.CheckTree), refusing the merge before report.json is
 	// written.
-	if err := report.Write(out, m); err != nil {
+	if err := report.WriteWithoutPages(out, m); err != nil {
 		return nil, err
 	}
 	return m, m.Save(filepath.Join(out, report.ReportJSON))
@@ -400,7 +400,9 @@ func placeBundles(dir, out string, opt Options, findings []result.Finding, place
 		}
 		rel := f.Bundle
 		if !filepath.IsLocal(filepath.FromSlash(rel)) { // a reference of a merged output
-			rel = bundle.Path(f.ID)
+			// An archive or a bundle directory of an earlier mcpt, as
+			// the source is.
+			rel = path.Join(bundle.Dir, path.Base(f.Bundle))
 		}
 		to := filepath.Join(out, filepath.FromSlash(rel))
 		if err := src.Link(f.Bundle, to, bundle.ReproCommand(opt.Invocation, to)); err != nil {

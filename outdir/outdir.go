@@ -365,7 +365,7 @@ func reset(dir string, l Layout) error {
 		return err
 	}
 	for _, e := range entries {
-		if !e.IsDir() { // a symbolic link or a file: not a bundle
+		if !e.IsDir() && !e.Type().IsRegular() { // a symbolic link, a device: not a bundle
 			continue
 		}
 		if err := l.Remove(filepath.Join(bundles, e.Name())); err != nil {

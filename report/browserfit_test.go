@@ -52,12 +52,12 @@ func addMinified(t *testing.T, dir string) {
 		ID: minifiedID, Kind: result.Oracle, Relation: "add-variable", SeedFile: "app.ts", Case: 1, Mode: "mcp",
 		Spot: result.Spot{Line: 1, Col: 1, Desc: "start of the module"}, Bindings: map[string]string{"N": "zqnew"},
 		Checker: fl.Checker, File: fl.File, Message: fl.Message, Expected: fl.Expected, Actual: fl.Actual, Diff: fl.Diff, Compared: fl.Compared,
-		Bundle: "findings/" + minifiedID,
+		Bundle: bundle.Path(minifiedID),
 	}
 	f.Signature = signature.Of(&f)
-	err := bundle.Write(filepath.Join(dir, "findings", minifiedID), &bundle.Bundle{
+	err := bundle.Write(filepath.Join(dir, filepath.FromSlash(bundle.Path(minifiedID))), &bundle.Bundle{
 		Finding: f, Base: []byte("export let a = 1;\n"), FollowUp: []byte("export let zqnew = 0;\nexport let a = 1;\n"),
-		BaseOut: o, FollowUpOut: o2, Repro: "mcpt repro mcpt-out/findings/" + minifiedID,
+		BaseOut: o, FollowUpOut: o2, Repro: "mcpt repro mcpt-out/" + bundle.Path(minifiedID),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -189,7 +189,7 @@ func TestBrowserFindingPagesFit(t *testing.T) {
 				if err := os.WriteFile(filepath.Join(shots, fmt.Sprintf("%s-%d.png", name, width)), png, 0o644); err != nil {
 					t.Fatal(err)
 				}
-				fit.RemovedInO = removedInO(t, filepath.Dir(path), fit)
+				fit.RemovedInO = removedInO(t, filepath.Dir(path), name, fit)
 				checkFit(t, name, fit, derived[name], name == exactID)
 			}
 		})
@@ -199,13 +199,20 @@ func TestBrowserFindingPagesFit(t *testing.T) {
 
 // removedInO is the lines a page marks removed more often than o has
 // them beyond o′, read from the files in full the page links to, in the
-// bundle (under dir, the page's directory).
-func removedInO(t *testing.T, dir string, fit pageFit) []string {
+// bundle directory (under dir, the page's directory), or that the page of
+// finding id names in its bundle archive.
+func removedInO(t *testing.T, dir, id string, fit pageFit) []string {
 	t.Helper()
-	count := func(href string) map[string]int {
+	linesOf := func(b []byte) map[string]int {
 		n := map[string]int{}
+		for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+			n[l]++
+		}
+		return n
+	}
+	count := func(href string) map[string]int {
 		if href == "" {
-			return n
+			return map[string]int{}
 		}
 		p, err := url.PathUnescape(href)
 		if err != nil {
@@ -215,12 +222,14 @@ func removedInO(t *testing.T, dir string, fit pageFit) []string {
 		if err != nil {
 			t.Fatalf("the page's link to a file in full: %v", err)
 		}
-		for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
-			n[l]++
-		}
-		return n
+		return linesOf(b)
 	}
 	inO, inO2 := count(fit.OutO), count(fit.OutO2)
+	if archive := filepath.Join(dir, "..", filepath.FromSlash(bundle.Path(id))); fit.OutO == "" && fit.OutO2 == "" {
+		if b, err := bundle.Load(archive); err == nil && b.Finding.File != "" {
+			inO, inO2 = linesOf(b.BaseOut[b.Finding.File]), linesOf(b.FollowUpOut[b.Finding.File])
+		}
+	}
 	var lines []string
 	for l, n := range fit.RemovedBy {
 		if n > max(0, inO[l]-inO2[l]) {

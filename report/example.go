@@ -25,7 +25,7 @@ func newExample(out *bundle.Reader, f0 *result.Finding, bud *budget, full bool) 
 	if err != nil {
 		return exampleView{}, err
 	}
-	ex := exampleView{F: f, Href: b.rel + "/", Spot: spotText(f.Spot), Stderr: f.Stderr, Full: full}
+	ex := exampleView{F: f, Href: bundleHref(b.rel), Packed: b.rd != nil && b.rd.IsArchive(), Spot: spotText(f.Spot), Stderr: f.Stderr, Full: full}
 	if ex.Reduced, err = b.reduced(&f); err != nil {
 		return ex, err
 	}
@@ -124,13 +124,14 @@ func bundleFile(dir, name, text string, ok bool) *fileLink {
 	for _, seg := range strings.Split(name, "/") {
 		u += "/" + url.PathEscape(seg)
 	}
-	return &fileLink{Path: u, Lines: countLines(text)}
+	return &fileLink{Path: u, Name: dir + "/" + name, Lines: countLines(text)}
 }
 
 // fileLink is a file of a bundle that a page links to: its path in the
-// bundle.
+// bundle, escaped for a link and as it is.
 type fileLink struct {
 	Path  string
+	Name  string
 	Lines int
 }
 

@@ -71,7 +71,10 @@ func readFacts(outDir string, r *result.Report) factSet {
 		}
 		for name, s := range scanned {
 			rel := dir + name
-			fa := &bundleFacts{check: s.Tree, reduced: listed[name+reducedSuffix]}
+			fa := &bundleFacts{check: s.Tree}
+			for _, red := range reducedRels(name) {
+				fa.reduced = fa.reduced || listed[red]
+			}
 			fa.repro, fa.reproErr = reproOf(s.File, s.Size, s.Found, s.FileErr, filepath.Join(out.Dir(), filepath.FromSlash(rel)))
 			set[rel] = fa
 		}
@@ -124,10 +127,12 @@ func factsOf(out *bundle.Reader, rel string) *bundleFacts {
 	defer b.close()
 	fa := &bundleFacts{check: b.check(), reduced: true}
 	fa.repro, fa.reproErr = b.repro()
-	if rb := openBundleAt(out, rel+reducedSuffix, nil); rb.rd == nil && rb.err == nil {
-		fa.reduced = false
-	} else {
-		rb.close()
+	fa.reduced = false
+	for _, red := range reducedRels(rel) {
+		if rb := openBundleAt(out, red, nil); rb.rd != nil || rb.err != nil {
+			rb.close()
+			fa.reduced = true
+		}
 	}
 	return fa
 }

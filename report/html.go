@@ -32,16 +32,17 @@ var htmlTemplates = template.Must(template.New("").Funcs(template.FuncMap{
 // from the example's bundle; and first the page of each finding that has
 // one (see WritePages), which report.html links to. The files need nothing
 // else: no network, no script, no external style.
-func WriteHTML(outDir string, r *result.Report) error { return writeHTML(outDir, r, nil) }
+func WriteHTML(outDir string, r *result.Report) error { return writeHTML(outDir, r, nil, true) }
 
-// writeHTML is WriteHTML with the facts of the bundles read ahead, or nil.
-func writeHTML(outDir string, r *result.Report, facts factSet) error {
+// writeHTML is WriteHTML with the facts of the bundles read ahead, or nil,
+// and with the pages or without them.
+func writeHTML(outDir string, r *result.Report, facts factSet, pages bool) error {
 	out, err := openOutput(outDir)
 	if err != nil {
 		return err
 	}
 	defer out.Close()
-	p, err := newPage(out, r, facts)
+	p, err := newPage(out, r, facts, pages)
 	if err != nil {
 		return &InputError{err}
 	}
@@ -72,6 +73,10 @@ type htmlPage struct {
 	CombinationCount int
 
 	pages map[string]bool // the findings that get a page (pageSet)
+	// PagesLater is set for the report of a campaign or a merge, which
+	// writes no pages: mcpt report OutDir writes them.
+	PagesLater bool
+	OutDir     string
 }
 
 type relationRow struct {
@@ -130,7 +135,7 @@ const maxCountedShown = 100
 type otherView struct {
 	ID, Seed, Flags, Spot string
 	Candidate             bool         // the group's candidate for reduction
-	Href                  string       // the finding's bundle directory, relative to the report
+	Href                  string       // the finding's bundle, relative to the report
 	Page                  string       // the finding's page, relative to the report; "" when it has none
 	Reduced               *reducedView // its reduced bundle, if mcpt reduce made one
 }
@@ -143,7 +148,8 @@ type reducedView struct {
 
 type exampleView struct {
 	F        result.Finding
-	Href     string // the bundle directory, relative to the directory of the page that shows it
+	Href     string // the bundle, relative to the directory of the page that shows it
+	Packed   bool   // the bundle is an archive: its files have no link of their own
 	Page     string // the finding's page, relative to report.html; "" when it has none
 	Reading  reading
 	Reduced  *reducedView
@@ -171,8 +177,10 @@ type exampleView struct {
 
 type binding struct{ Name, Value string }
 
-func newPage(out *bundle.Reader, r *result.Report, facts factSet) (*htmlPage, error) {
+func newPage(out *bundle.Reader, r *result.Report, facts factSet, pages bool) (*htmlPage, error) {
 	p := newPageHeader(r)
+	p.PagesLater = !pages
+	p.OutDir = out.Dir()
 	groups := r.Groups
 	if len(groups) == 0 && len(r.Findings) > 0 {
 		groups = signature.Group(r.Findings)
@@ -190,7 +198,9 @@ func newPage(out *bundle.Reader, r *result.Report, facts factSet) (*htmlPage, er
 	}
 	t := tallyTables(r)
 	bud := newBudget()
-	p.pages = pageSet(groups, byID)
+	if pages {
+		p.pages = pageSet(groups, byID)
+	}
 	reproCase := fmt.Sprintf("mcpt repro --case N -c %s %s", cmp.Or(r.Config, "CONFIG"), out.Dir())
 	for i, g := range groups {
 		t.relation(g.Relation).Groups++
@@ -349,18 +359,18 @@ func newGroupView(out *bundle.Reader, n int, g result.Group, byID map[string]*re
 // newOtherView is the line of a group's finding id other than its
 // example; f is nil when the report does not hold the finding.
 func newOtherView(out *bundle.Reader, id string, f *result.Finding, bud *budget, facts factSet) (otherView, error) {
-	o := otherView{ID: id, Href: bundle.Path(id) + "/"}
+	o := otherView{ID: id, Href: bundleHref(bundle.Path(id))}
 	if f == nil {
 		return o, nil
 	}
 	o.Seed, o.Flags, o.Spot, o.Candidate = f.SeedFile, f.Flags, spotText(f.Spot), f.Candidate
 	if fa := facts[bundleRel(f)]; fa != nil && !fa.reduced {
-		o.Href = bundleRel(f) + "/"
+		o.Href = bundleHref(bundleRel(f))
 		return o, nil
 	}
 	b := openBundle(out, f, bud)
 	defer b.close()
-	o.Href = b.rel + "/"
+	o.Href = bundleHref(b.rel)
 	red, err := b.reduced(f)
 	if err != nil {
 		return o, err

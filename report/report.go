@@ -30,13 +30,23 @@ const (
 	JUnitXML   = "junit.xml"
 )
 
-// Write writes report.html and junit.xml for r into outDir, the two at
-// once.
-func Write(outDir string, r *result.Report) error {
+// Write writes report.html, the page of each group's example and
+// junit.xml for r into outDir, report.html and junit.xml at once: what
+// mcpt report writes.
+func Write(outDir string, r *result.Report) error { return write(outDir, r, true) }
+
+// WriteWithoutPages is Write without the pages, as a campaign and a merge
+// write their report: report.html shows every group in full, and says
+// that mcpt report adds the pages (a page holds the example's inputs and
+// failing file in full, which its bundle holds too: 37 KB a group for
+// Thrift's C++, a sixth of that campaign's output).
+func WriteWithoutPages(outDir string, r *result.Report) error { return write(outDir, r, false) }
+
+func write(outDir string, r *result.Report, pages bool) error {
 	facts := readFacts(outDir, r)
 	var html error
 	var wg sync.WaitGroup
-	wg.Go(func() { html = writeHTML(outDir, r, facts) })
+	wg.Go(func() { html = writeHTML(outDir, r, facts, pages) })
 	junit := writeJUnit(outDir, r, facts)
 	wg.Wait()
 	return errors.Join(html, junit)
@@ -249,17 +259,43 @@ func reproOf(data []byte, size int64, ok bool, err error, dir string) (string, e
 	return bundle.ReproCommand("", dir), nil
 }
 
-// reducedSuffix ends the name of the bundle mcpt reduce writes beside a
+// reducedSuffix ends the ID of the finding mcpt reduce writes beside a
 // finding's own.
 const reducedSuffix = "-reduced"
+
+// reducedRels are the paths the reduced bundle of the bundle at rel may
+// have: beside an archive, an archive; beside a bundle directory of an
+// earlier mcpt, the directory that mcpt wrote or the archive this one
+// writes.
+func reducedRels(rel string) []string {
+	if strings.HasSuffix(rel, bundle.Ext) {
+		return []string{bundle.Reduced(rel)}
+	}
+	return []string{rel + reducedSuffix, rel + reducedSuffix + bundle.Ext}
+}
+
+// bundleHref is the link to the bundle at rel: the archive, or a bundle
+// directory of an earlier mcpt.
+func bundleHref(rel string) string {
+	if strings.HasSuffix(rel, bundle.Ext) {
+		return rel
+	}
+	return rel + "/"
+}
 
 // reduced describes the reduced bundle beside this one, or returns nil when
 // there is none.
 func (b *bundleFiles) reduced(f *result.Finding) (*reducedView, error) {
-	if strings.HasSuffix(b.rel, reducedSuffix) {
+	if bundle.IsReduced(b.rel) {
 		return nil, nil
 	}
-	rb := openBundleAt(b.out, b.rel+reducedSuffix, b.bud)
+	var rb *bundleFiles
+	for _, rel := range reducedRels(b.rel) {
+		rb = openBundleAt(b.out, rel, b.bud)
+		if rb.rd != nil || rb.err != nil {
+			break
+		}
+	}
 	defer rb.close()
 	if _, _, ok, err := rb.readPrefix(0, bundle.FindingFile); err != nil || !ok {
 		return nil, err
@@ -275,7 +311,7 @@ func (b *bundleFiles) reduced(f *result.Finding) (*reducedView, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &reducedView{ID: rf.ID, Href: rb.rel + "/", Repro: repro}
+	v := &reducedView{ID: rf.ID, Href: bundleHref(rb.rel), Repro: repro}
 	name := path.Base(filepath.ToSlash(f.SeedFile))
 	if s, ok, err := rb.read(bundle.BaseDir, name); err != nil {
 		return nil, err

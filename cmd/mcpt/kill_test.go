@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/internal/testtier"
 	"github.com/mcpt-tool/mcpt/result"
 )
@@ -129,7 +130,8 @@ func TestKillAndResume(t *testing.T) {
 		if !bytes.Contains(journal, []byte(`"id":"`+id+`"`)) {
 			t.Errorf("finding %s was printed but is not in the journal", id)
 		}
-		if _, err := os.Stat(filepath.Join(killed, "findings", id, "finding.json")); err != nil {
+		// The archive is there whole: it reads back.
+		if _, err := bundle.Load(filepath.Join(killed, filepath.FromSlash(bundle.Path(id)))); err != nil {
 			t.Errorf("finding %s was printed but its bundle is missing: %v", id, err)
 		}
 	}

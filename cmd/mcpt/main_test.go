@@ -1,7 +1,10 @@
 package main
 
 import (
+	"archive/tar"
+	"compress/gzip"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -65,6 +68,7 @@ func TestScripts(t *testing.T) {
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"unpack": unpackCmd},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("EXAMPLES", examples)
 			env.Setenv("MODULE", filepath.Dir(filepath.Dir(examples)))
@@ -85,4 +89,46 @@ func goEnv(name string) string {
 		return ""
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// unpackCmd is the script command "unpack ARCHIVE DIR": it writes the
+// files and directories of the bundle archive ARCHIVE below the new
+// directory DIR, as tar xzf would, so that a script reads a bundle's files
+// as it read those of a bundle directory. Any other entry, or a name that
+// leaves DIR, fails the script: mcpt writes none.
+func unpackCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: unpack ARCHIVE DIR")
+	}
+	f, err := os.Open(ts.MkAbs(args[0]))
+	ts.Check(err)
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	ts.Check(err)
+	dir := ts.MkAbs(args[1])
+	ts.Check(os.Mkdir(dir, 0o755))
+	tr := tar.NewReader(zr)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			return
+		}
+		ts.Check(err)
+		name := filepath.FromSlash(strings.TrimSuffix(h.Name, "/"))
+		if !filepath.IsLocal(name) {
+			ts.Fatalf("%s: entry %q leaves the archive", args[0], h.Name)
+		}
+		p := filepath.Join(dir, name)
+		switch h.Typeflag {
+		case tar.TypeDir:
+			ts.Check(os.MkdirAll(p, 0o755))
+		case tar.TypeReg:
+			ts.Check(os.MkdirAll(filepath.Dir(p), 0o755))
+			data, err := io.ReadAll(tr)
+			ts.Check(err)
+			ts.Check(os.WriteFile(p, data, 0o644))
+		default:
+			ts.Fatalf("%s: entry %q is not a file or a directory", args[0], h.Name)
+		}
+	}
 }

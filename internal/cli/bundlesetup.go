@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/config"
+	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/internal/setup"
 	"github.com/mcpt-tool/mcpt/transpiler/spec"
 )
@@ -26,14 +28,21 @@ import (
 func loadFinding(tools *setup.Tools, dir, config string, trust bool) (*bundle.Bundle, *setup.Setup, error) {
 	bd, err := bundle.Load(dir)
 	if err != nil {
+		if fi, serr := os.Stat(dir + bundle.Ext); errors.Is(err, fs.ErrNotExist) && serr == nil && fi.Mode().IsRegular() {
+			// The path of an earlier mcpt's bundle directory, or the
+			// archive's without its extension.
+			return nil, nil, usageErr("%s: no such bundle: a bundle is one archive, %s", dir, quoteArg(dir+bundle.Ext))
+		}
 		return nil, nil, usageErr("%s: %v", dir, err)
 	}
 	f := bd.Finding
-	seedFiles := []string{filepath.Join(dir, bundle.BaseDir, bd.InputName())}
+	// The bundle's base, by its path in the bundle (an archive is read
+	// in memory, never unpacked).
+	seeds := []engine.Seed{{Name: filepath.ToSlash(filepath.Join(dir, bundle.BaseDir, bd.InputName())), Src: bd.Base}}
 	var s *setup.Setup
 	switch {
 	case config != "":
-		s, err = setup.Load(config, setup.Options{SeedFiles: seedFiles, Tools: tools})
+		s, err = setup.Load(config, setup.Options{Seeds: seeds, Tools: tools})
 	case bd.Recipe != nil:
 		if cmd := bd.Recipe.Transpiler.Runs(); len(cmd) > 0 && !trust && !ownCommand(bd.Recipe, dir) {
 			if bd.Recipe.Transpiler.Kind == spec.HTTP {
@@ -54,7 +63,7 @@ func loadFinding(tools *setup.Tools, dir, config string, trust bool) (*bundle.Bu
 				return nil, nil, err
 			}
 		}
-		if s, err = tools.FromRecipe(&recipe, seedFiles); err != nil {
+		if s, err = tools.FromRecipeSeeds(&recipe, seeds); err != nil {
 			// What the recipe says is the bundle's: named by its file.
 			var ce *setup.ConfigError
 			if errors.As(err, &ce) {

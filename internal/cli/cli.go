@@ -65,7 +65,7 @@ type cli struct {
 	Spots      spotsCmd      `cmd:"" help:"List a relation's spots on a file and show each follow-up."`
 	Repro      reproCmd      `cmd:"" help:"Reproduce a finding from its bundle directory."`
 	Relations  relationsCmd  `cmd:"" help:"List the relations of a configuration with their one-line docs."`
-	Report     reportCmd     `cmd:"" help:"Rebuild report.html and junit.xml of an output directory from report.json and the bundles."`
+	Report     reportCmd     `cmd:"" help:"Rebuild report.html and junit.xml of an output directory from report.json and the bundles, with the page of each group's example (pages/)."`
 	Merge      mergeCmd      `cmd:"" help:"Merge the output directories of shards into one."`
 	Seeds      seedsCmd      `cmd:"" help:"Generate seed programs from a grammar."`
 	Reduce     reduceCmd     `cmd:"" help:"Reduce the base input of a finding while it still fails the same way."`

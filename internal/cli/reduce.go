@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
+	"path/filepath"
 
 	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/engine"
@@ -14,7 +16,7 @@ import (
 )
 
 type reduceCmd struct {
-	Bundle  string `arg:"" help:"Finding bundle directory (OUT/findings/ID)."`
+	Bundle  string `arg:"" help:"Finding bundle (OUT/findings/ID.tar.gz)."`
 	Config  string `short:"c" help:"Configuration of yours to reduce with (default: what the bundle records)."`
 	MaxRuns int64  `name:"max-runs" default:"10000" help:"Budget of transpiler runs; when spent, the smallest base found so far is kept (0: no limit)."`
 	Verbose bool   `short:"v" help:"Print a line after each pass."`
@@ -82,7 +84,7 @@ func (c *reduceCmd) Run(tools *setup.Tools) error {
 	rf := res.Finding
 	rf.ID = f.ID + "-reduced"
 	if f.Bundle != "" {
-		rf.Bundle = f.Bundle + "-reduced"
+		rf.Bundle = path.Join(path.Dir(f.Bundle), filepath.Base(out))
 	}
 	recipe := bd.Recipe
 	if c.Config != "" {

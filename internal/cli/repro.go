@@ -29,14 +29,14 @@ import (
 const exitDiffers = 5
 
 type reproCmd struct {
-	Bundle string   `arg:"" help:"Finding bundle directory (OUT/findings/ID); with --case, the campaign's output directory (OUT)."`
+	Bundle string   `arg:"" help:"Finding bundle (OUT/findings/ID.tar.gz); with --case, the campaign's output directory (OUT)."`
 	Case   int      `default:"-1" placeholder:"N" help:"Make the finding of test case N of the campaign in OUT again, counted in its group without a bundle, and write its bundle into OUT/findings (needs -c, the campaign's configuration, for its seeds)."`
 	Config string   `short:"c" help:"Configuration of yours to run the test case with (default: what the bundle records)."`
 	Trust  bool     `help:"Run the transpiler command the bundle records, though it is not the command of a configuration of yours."`
 	Flags  []string `placeholder:"DIMENSION=VALUE" help:"Run the test case with this value of a flag instead of the one the finding records (repeatable, or joined by commas)."`
 	// A bundle keeps the output file its check failed on (bundle.Kept):
 	// the rest of the outputs are made again here.
-	Outputs string `placeholder:"DIR" help:"Write the whole output trees of the runs made again into DIR/base-out and DIR/followup-out (a bundle keeps the failing file alone); DIR must be new or empty."`
+	Outputs string `placeholder:"DIR" help:"Write the bundle's inputs into DIR/base and DIR/followup, and the whole output trees of the runs made again into DIR/base-out and DIR/followup-out (a bundle keeps the failing file alone); DIR must be new or empty."`
 }
 
 // Run runs a finding's test case again, with the one runner campaigns use:
@@ -49,7 +49,7 @@ type reproCmd struct {
 func (c *reproCmd) Run(tools *setup.Tools) error {
 	if c.Case >= 0 {
 		if c.Outputs != "" {
-			return usageErr("--outputs goes with a bundle: mcpt repro --outputs DIR OUT/findings/ID, once --case has written its bundle")
+			return usageErr("--outputs goes with a bundle: mcpt repro --outputs DIR OUT/findings/ID.tar.gz, once --case has written its bundle")
 		}
 		return c.runCase(tools)
 	}
@@ -102,7 +102,13 @@ func (c *reproCmd) Run(tools *setup.Tools) error {
 		return err
 	}
 	var got []result.Finding
-	outs := map[string]tree.Tree{bundle.BaseOutDir: base.Result.Files}
+	// The inputs are the bundle's, as it holds them (an archive is
+	// unpacked nowhere else).
+	name := bd.InputName()
+	outs := map[string]tree.Tree{bundle.BaseOutDir: base.Result.Files, bundle.BaseDir: {name: bd.Base}}
+	if bd.FollowUp != nil {
+		outs[bundle.FollowUpDir] = tree.Tree{name: bd.FollowUp}
+	}
 	if f.Relation == "-" {
 		fmt.Fprintf(out, "base run of %s\n", f.SeedFile)
 		if bf := t.BaseFinding(f.ID, base); bf != nil {
@@ -145,6 +151,7 @@ func (c *reproCmd) Run(tools *setup.Tools) error {
 		if err := writeOutputs(c.Outputs, outs); err != nil {
 			return &exitError{code: exitBroken, err: fmt.Errorf("writing the outputs: %w", err)}
 		}
+		fmt.Fprintf(out, "inputs: %s\n", filepath.Join(c.Outputs, "{"+bundle.BaseDir+","+bundle.FollowUpDir+"}", name))
 		fmt.Fprintf(out, "outputs: %s\n", filepath.Join(c.Outputs, "{"+bundle.BaseOutDir+","+bundle.FollowOutDir+"}"))
 	}
 	return verdict(out, &f, got)

@@ -128,6 +128,9 @@ func (c *reproCmd) runCase(tools *setup.Tools) error {
 	if err != nil {
 		return err
 	}
+	if rc, ok := s.RecipesByRelation(tools, recipe)[f.Relation]; ok {
+		recipe = rc // as the campaign records it
+	}
 	var errs []error
 	for _, want := range recorded {
 		i := slices.IndexFunc(res.Findings, func(g result.Finding) bool { return g.Signature == want.Signature })

@@ -157,6 +157,16 @@ func (c *runCmd) Run(tools *setup.Tools) error {
 	if opt.Recipe, err = s.Recipe(opt.Seed, c.Fault); err != nil {
 		return err
 	}
+	// Narrowed when the first bundle is written: a campaign without
+	// findings does not pay for it.
+	recipes := sync.OnceValue(func() map[string]*bundle.Recipe { return s.RecipesByRelation(tools, opt.Recipe) })
+	whole := opt.Recipe
+	opt.RecipeFor = func(relation string) *bundle.Recipe {
+		if r, ok := recipes()[relation]; ok {
+			return r
+		}
+		return whole
+	}
 	dir, err := c.lockOut(out)
 	if err != nil {
 		return err
@@ -362,12 +372,12 @@ type reportStopped struct{ sig os.Signal }
 
 func (e *reportStopped) Error() string { return fmt.Sprintf("%v while writing the report", e.sig) }
 
-// writeHTMLReport writes report.html, the finding pages and junit.xml;
+// writeHTMLReport writes report.html and junit.xml (mcpt report adds the pages);
 // tests replace it.
-var writeHTMLReport = report.Write
+var writeHTMLReport = report.WriteWithoutPages
 
-// writeFinalReport writes report.json, then report.html, the finding pages
-// and junit.xml, which take longer (a page per group, every bundle read):
+// writeFinalReport writes report.json, then report.html and junit.xml,
+// which take longer (every bundle read):
 // a stop signal from sig meanwhile returns a *reportStopped at once (the
 // files are written beside and renamed: none is left half-written).
 func writeFinalReport(out string, rep *result.Report, sig <-chan os.Signal) error {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpt-tool/mcpt/bundle"
 	"github.com/mcpt-tool/mcpt/config"
+	"github.com/mcpt-tool/mcpt/engine"
 	"github.com/mcpt-tool/mcpt/relation"
 	"github.com/mcpt-tool/mcpt/relation/yamlrel"
 	"github.com/mcpt-tool/mcpt/result"
@@ -44,6 +45,16 @@ func (s *Setup) Recipe(seed uint64, faults []string) (*bundle.Recipe, error) {
 // version command is not run (ReadRelease): the recipe's release is the
 // campaign's.
 func (t *Tools) FromRecipe(r *bundle.Recipe, seedFiles []string) (*Setup, error) {
+	seeds, err := ReadSeeds(seedFiles)
+	if err != nil {
+		return nil, cfgErr(err)
+	}
+	return t.FromRecipeSeeds(r, seeds)
+}
+
+// FromRecipeSeeds is FromRecipe with seeds read already (the base input of
+// a bundle archive), checked as ReadSeeds checks those it reads.
+func (t *Tools) FromRecipeSeeds(r *bundle.Recipe, seeds []engine.Seed) (*Setup, error) {
 	// 0 is a recipe of an earlier version: the defaults.
 	if r.BaseRuns < 0 || r.BaseRuns > config.MaxBaseRuns {
 		return nil, cfgErr(fmt.Errorf("base_runs %d: want 1 to %d (or none)", r.BaseRuns, config.MaxBaseRuns))
@@ -75,9 +86,11 @@ func (t *Tools) FromRecipe(r *bundle.Recipe, seedFiles []string) (*Setup, error)
 		s.Close()
 		return nil, err
 	}
-	if s.Seeds, err = ReadSeeds(seedFiles); err != nil {
+	if err := CheckSeeds(seeds); err != nil {
+		s.Close()
 		return nil, cfgErr(err)
 	}
+	s.Seeds = seeds
 	s.Normalize = r.Normalize
 	return s, nil
 }

@@ -159,6 +159,9 @@ type Options struct {
 	Faults []string
 	// SeedFiles, when set, replace the configured seeds.
 	SeedFiles []string
+	// Seeds, when set, replace the configured seeds and SeedFiles with
+	// seeds read already (the base input of a bundle archive).
+	Seeds []engine.Seed
 	// Edit, when set, changes the configuration once it is read and
 	// before anything it names is loaded (the bench points the transpiler
 	// command at the executable it built).
@@ -262,7 +265,7 @@ func Load(path string, opt Options) (*Setup, error) {
 	}
 	if opt.Skip&SkipSeeds != 0 {
 		s.Files = rd.Files()
-	} else if err := s.loadSeeds(rd, opt.SeedFiles); err != nil {
+	} else if err := s.loadSeeds(rd, opt.SeedFiles, opt.Seeds); err != nil {
 		s.Close()
 		return nil, cfgErr(err)
 	}
@@ -302,10 +305,13 @@ func Load(path string, opt Options) (*Setup, error) {
 // seed files given instead, and takes the snapshot of what rd read. The
 // configured seeds are named by their path in the snapshot, seeds given
 // instead as written.
-func (s *Setup) loadSeeds(rd *snapshot.Reader, instead []string) error {
+func (s *Setup) loadSeeds(rd *snapshot.Reader, instead []string, given []engine.Seed) error {
 	cfg := s.Config
-	if len(instead) > 0 {
-		seeds, err := ReadSeeds(instead)
+	if len(instead) > 0 || len(given) > 0 {
+		seeds, err := given, CheckSeeds(given)
+		if len(given) == 0 {
+			seeds, err = ReadSeeds(instead)
+		}
 		s.Seeds, s.Files = seeds, rd.Files()
 		for _, f := range cfg.Relations.Files {
 			s.relationFiles = append(s.relationFiles, rd.Rel(f))
@@ -457,6 +463,18 @@ func ReadSeeds(files []string) ([]engine.Seed, error) {
 		seeds = append(seeds, engine.Seed{Name: filepath.ToSlash(f), Src: b})
 	}
 	return seeds, errors.Join(errs...)
+}
+
+// CheckSeeds says why the seeds given with their content are no seeds
+// (one is not UTF-8), as ReadSeeds checks the seeds it reads.
+func CheckSeeds(seeds []engine.Seed) error {
+	var errs []error
+	for _, sd := range seeds {
+		if err := checkSeed(sd.Name, sd.Src); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // checkSeed says why the content b of the seed file f is no seed (it is
