@@ -131,44 +131,65 @@ func rewrite(files []string, fix func(string) string) error {
 	return nil
 }
 
-var processRE = regexp.MustCompile(`(?m)(^        self\._processMap\["\w+"\] = Processor\.process_\w+\n)+`)
+var processRE = regexp.MustCompile(`^        self\._processMap\["\w+"\] = Processor\.process_\w+\n$`)
 
 // sortedProcessors sorts the lines of the Python processor's map of
-// methods by name.
+// methods by name: each run of such lines. The lines are matched one by
+// one, after a test of their start, not the file by a pattern that
+// starts at every line: that took milliseconds a file, more than the
+// compiler's own run.
 func sortedProcessors(src string) string {
-	return processRE.ReplaceAllStringFunc(src, func(block string) string {
-		lines := strings.SplitAfter(block, "\n")
-		slices.Sort(lines[:len(lines)-1])
-		return strings.Join(lines, "")
-	})
+	lines := strings.SplitAfter(src, "\n")
+	isProc := func(l string) bool {
+		return strings.HasPrefix(l, "        self._processMap[") && processRE.MatchString(l)
+	}
+	for i := 0; i < len(lines); {
+		if !isProc(lines[i]) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(lines) && isProc(lines[j]) {
+			j++
+		}
+		slices.Sort(lines[i:j])
+		i = j
+	}
+	return strings.Join(lines, "")
 }
 
 var (
-	readRE  = regexp.MustCompile(`(?m)^uint32_t (\w+)::read\(`)
-	caseRE  = regexp.MustCompile(`(?m)^      case (-?\d+):$`)
-	writeRE = regexp.MustCompile(`(?m)^uint32_t (\w+)::write\(.*\{$`)
+	readRE  = regexp.MustCompile(`^uint32_t (\w+)::read\(`)
+	caseRE  = regexp.MustCompile(`^      case (-?\d+):$`)
+	writeRE = regexp.MustCompile(`^uint32_t (\w+)::write\(.*\{$`)
 	idRE    = regexp.MustCompile(`writeFieldBegin\("\w+", [:\w]+, (-?\d+)\);`)
 )
 
 // declarationOrder reorders the field blocks of every write() function by
-// the order in which the struct's read() lists the field ids.
+// the order in which the struct's read() lists the field ids. Lines are
+// matched one by one, after a test of their start (see sortedProcessors).
 func declarationOrder(src string) string {
+	lines := strings.Split(src, "\n")
 	order := map[string][]string{} // struct → ids in declaration order
-	for _, m := range readRE.FindAllStringSubmatchIndex(src, -1) {
-		name := src[m[2]:m[3]]
-		body := src[m[1]:]
-		if end := strings.Index(body, "\n}\n"); end >= 0 {
-			body = body[:end]
+	for i, l := range lines {
+		m := matchLine(readRE, "uint32_t ", l)
+		if m == nil {
+			continue
 		}
-		for _, c := range caseRE.FindAllStringSubmatch(body, -1) {
-			order[name] = append(order[name], c[1])
+		// The cases of read() up to its closing line.
+		for _, b := range lines[i+1:] {
+			if b == "}" {
+				break
+			}
+			if c := matchLine(caseRE, "      case ", b); c != nil {
+				order[m[1]] = append(order[m[1]], c[1])
+			}
 		}
 	}
-	lines := strings.Split(src, "\n")
 	var out []string
 	for i := 0; i < len(lines); i++ {
 		out = append(out, lines[i])
-		m := writeRE.FindStringSubmatch(lines[i])
+		m := matchLine(writeRE, "uint32_t ", lines[i])
 		if m == nil {
 			continue
 		}
@@ -227,4 +248,13 @@ func blockID(block []string) string {
 		}
 	}
 	return ""
+}
+
+// matchLine matches re against a line that starts with prefix, the
+// literal start of re.
+func matchLine(re *regexp.Regexp, prefix, line string) []string {
+	if !strings.HasPrefix(line, prefix) {
+		return nil
+	}
+	return re.FindStringSubmatch(line)
 }
