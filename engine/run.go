@@ -416,9 +416,28 @@ func (p *pass) collect(runCtx context.Context, results <-chan sequenced) {
 			<-p.window
 		}
 	}
+	// undecided holds the cases received in plan order whose findings
+	// cannot be decided yet (the first waits for a confirmation), so that
+	// the collector goes on receiving meanwhile and the workers do not
+	// wait for it: a group's first finding is confirmed beside the
+	// workers, not instead of them.
+	var undecided []sequenced
+	decideReady := func() {
+		for len(undecided) > 0 {
+			sr := undecided[0]
+			cr, ok := p.tryDecide(runCtx, sr.cr, closed(stop))
+			if !ok {
+				return
+			}
+			sr.cr = cr
+			undecided = undecided[1:]
+			queue = append(queue, sr)
+		}
+	}
 	pending := map[int]sequenced{}
 	next := 0
-	for results != nil || len(queue) > 0 {
+	stopped := (<-chan struct{})(stop)
+	for results != nil || len(queue) > 0 || len(undecided) > 0 {
 		var headDone <-chan struct{}
 		if len(queue) > 0 && queue[0].cr != nil && queue[0].cr.work != nil {
 			headDone = queue[0].cr.work.done
@@ -437,12 +456,15 @@ func (p *pass) collect(runCtx context.Context, results <-chan sequenced) {
 				}
 				delete(pending, next)
 				next++
-				sr.cr = p.decide(runCtx, sr.cr, stop)
-				queue = append(queue, sr)
+				undecided = append(undecided, sr)
 			}
 		case <-headDone:
+		case <-p.r.book.settled:
+		case <-stopped:
+			stopped = nil
 		}
-		finishReady(results == nil)
+		decideReady()
+		finishReady(results == nil && len(undecided) == 0)
 	}
 	// After an error, later cases may be missing; keep what finished.
 	p.journaling = false
@@ -461,9 +483,29 @@ func (p *pass) decide(runCtx context.Context, cr *CaseResult, stop <-chan struct
 	if cr == nil || cr.work == nil {
 		return cr
 	}
+	w := cr.work
+	w.keep, w.first, w.cut = p.r.book.decide(cr.Findings, stop)
+	return p.decided(runCtx, cr)
+}
+
+// tryDecide is decide without waiting for a confirmation (see
+// groupBook.tryDecide): ok is false when the case must wait.
+func (p *pass) tryDecide(runCtx context.Context, cr *CaseResult, force bool) (_ *CaseResult, ok bool) {
+	if cr == nil || cr.work == nil {
+		return cr, true
+	}
+	w := cr.work
+	if w.keep, w.first, w.cut, ok = p.r.book.tryDecide(cr.Findings, force); !ok {
+		return cr, false
+	}
+	return p.decided(runCtx, cr), true
+}
+
+// decided starts the confirmation and the bundles of the kept findings
+// of a case just decided.
+func (p *pass) decided(runCtx context.Context, cr *CaseResult) *CaseResult {
 	r := p.r
 	w := cr.work
-	w.keep, w.first, w.cut = r.book.decide(cr.Findings, stop)
 	if !slices.Contains(w.keep, true) {
 		return cr
 	}

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/mcpt-tool/mcpt/result"
 )
 
 // TestAnnouncerSyncsOnceForWaitingBatches: the batches with findings that
@@ -55,5 +57,37 @@ func TestAnnouncerSyncsOnceForWaitingBatches(t *testing.T) {
 	<-done
 	if jr.syncs != 2 || !slices.Equal(shown, []int{6, 7, 8}) {
 		t.Errorf("3 batches one at a time: %d syncs, cases shown %v; want 2 and 6 to 8 in order", jr.syncs, shown)
+	}
+}
+
+// TestTryDecide: a case whose finding falls in a group whose first
+// finding is still being confirmed is not decided, and changes nothing,
+// until that confirmation settles; then it is decided as decide would,
+// and forced, it is counted and cut.
+func TestTryDecide(t *testing.T) {
+	b := newGroupBook(2)
+	a := []result.Finding{{Signature: "A"}}
+	ab := []result.Finding{{Signature: "B"}, {Signature: "A"}}
+	keep, first, cut, ok := b.tryDecide(a, false)
+	if !ok || !slices.Equal(keep, []bool{true}) || !first || cut {
+		t.Fatalf("the first finding of A: keep %v first %v cut %v ok %v", keep, first, cut, ok)
+	}
+	if _, _, _, ok := b.tryDecide(ab, false); ok {
+		t.Fatal("a finding of A decided while A's first is confirmed")
+	}
+	if e := b.groups["B"]; e != nil && e.pending+e.kept > 0 {
+		t.Fatalf("an undecided case changed group B: %+v", *e)
+	}
+	if keep, _, cut, ok := b.tryDecide(ab, true); !ok || !cut || !slices.Equal(keep, []bool{true, false}) {
+		t.Fatalf("forced: keep %v cut %v ok %v, want B kept, A counted and cut", keep, cut, ok)
+	}
+	b.settle(a, []bool{true}, true)
+	select {
+	case <-b.settled:
+	default:
+		t.Fatal("settle left no token for the collector")
+	}
+	if keep, first, cut, ok := b.tryDecide(a, false); !ok || cut || first || !slices.Equal(keep, []bool{true}) {
+		t.Fatalf("once A's first held: keep %v first %v cut %v ok %v, want A's second kept", keep, first, cut, ok)
 	}
 }
