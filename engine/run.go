@@ -436,7 +436,7 @@ func (p *pass) collect(runCtx context.Context, results <-chan sequenced) {
 	}
 	pending := map[int]sequenced{}
 	next := 0
-	stopped := (<-chan struct{})(stop)
+	stopC := (<-chan struct{})(stop) // nil once seen closed
 	for results != nil || len(queue) > 0 || len(undecided) > 0 {
 		var headDone <-chan struct{}
 		if len(queue) > 0 && queue[0].cr != nil && queue[0].cr.work != nil {
@@ -460,8 +460,8 @@ func (p *pass) collect(runCtx context.Context, results <-chan sequenced) {
 			}
 		case <-headDone:
 		case <-p.r.book.settled:
-		case <-stopped:
-			stopped = nil
+		case <-stopC:
+			stopC = nil
 		}
 		decideReady()
 		finishReady(results == nil && len(undecided) == 0)
