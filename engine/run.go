@@ -374,8 +374,10 @@ func (p *pass) broke(runCtx context.Context, err error) {
 // more of a case is kept once it is added up.
 //
 // It works in two stages. As the results come in plan order, it decides
-// which findings are kept (groupBook.decide) and starts the confirmation
-// and the bundles of the kept ones beside the workers; then, still in
+// which findings are kept (groupBook.tryDecide: a case whose decision
+// waits for a confirmation waits in a queue, with the cases after it) and
+// starts the confirmation and the bundles of the kept ones beside the
+// workers; then, still in
 // plan order, it finishes each case once that is done: the counted
 // findings are stripped or made the group's candidate, and the case is
 // journaled and added up.
