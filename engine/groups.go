@@ -88,7 +88,8 @@ func bundlesPerGroup(opt Options) int {
 // one a finding is depends only on the cases before it in plan order,
 // and on their confirmations, so it does not depend on the number of
 // workers: when the decision depends on a confirmation still running,
-// the collector waits for it.
+// the case waits for it (and the cases after it, in plan order), while
+// the collector goes on receiving the cases the workers finish.
 
 // groupBook counts, per signature, the kept findings whose confirmation
 // held and those whose confirmation is still running. The collector
@@ -98,12 +99,15 @@ type groupBook struct {
 	mu     sync.Mutex
 	cond   *sync.Cond
 	groups map[string]*bookEntry
+	// settled receives a token when a confirmation settles, so that a
+	// collector that does not wait in decide (see tryDecide) tries again.
+	settled chan struct{}
 }
 
 type bookEntry struct{ kept, pending int }
 
 func newGroupBook(k int) *groupBook {
-	b := &groupBook{k: k, groups: map[string]*bookEntry{}}
+	b := &groupBook{k: k, groups: map[string]*bookEntry{}, settled: make(chan struct{}, 1)}
 	b.cond = sync.NewCond(&b.mu)
 	return b
 }
@@ -132,9 +136,43 @@ func (b *groupBook) undecided(e *bookEntry) bool {
 // cut says so (the campaign is ending, and the case is not journaled).
 // A second finding of the case in the same group is counted.
 func (b *groupBook) decide(fs []result.Finding, stop <-chan struct{}) (keep []bool, first, cut bool) {
-	keep = make([]bool, len(fs))
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	for !b.ready(fs) && !closed(stop) {
+		b.cond.Wait()
+	}
+	return b.apply(fs)
+}
+
+// tryDecide is decide without the wait: when the answer depends on a
+// confirmation still running, ok is false and nothing is decided, unless
+// force (the campaign is ending: decide's stop).
+func (b *groupBook) tryDecide(fs []result.Finding, force bool) (keep []bool, first, cut, ok bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !force && !b.ready(fs) {
+		return nil, false, false, false
+	}
+	keep, first, cut = b.apply(fs)
+	return keep, first, cut, true
+}
+
+// ready tells whether every finding of fs can be told kept or counted
+// now. A case's findings that fall in one group count as its first, the
+// others being counted whatever happens.
+func (b *groupBook) ready(fs []result.Finding) bool {
+	for i := range fs {
+		if e := b.groups[fs[i].Signature]; e != nil && b.undecided(e) {
+			return false
+		}
+	}
+	return true
+}
+
+// apply decides the findings of fs as they stand; a finding whose group
+// is undecided still is counted, and cut says so.
+func (b *groupBook) apply(fs []result.Finding) (keep []bool, first, cut bool) {
+	keep = make([]bool, len(fs))
 	mine := map[string]bool{} // groups this case has a pending finding in
 	for i := range fs {
 		sig := fs[i].Signature
@@ -142,14 +180,11 @@ func (b *groupBook) decide(fs []result.Finding, stop <-chan struct{}) (keep []bo
 			continue
 		}
 		e := b.entry(sig)
-		for b.undecided(e) {
-			if closed(stop) {
-				cut = true
-				break
-			}
-			b.cond.Wait()
+		if b.undecided(e) {
+			cut = true
+			continue
 		}
-		if b.undecided(e) || e.kept+e.pending >= b.k {
+		if e.kept+e.pending >= b.k {
 			continue
 		}
 		keep[i], mine[sig] = true, true
@@ -175,6 +210,10 @@ func (b *groupBook) settle(fs []result.Finding, keep []bool, held bool) {
 		}
 	}
 	b.cond.Broadcast()
+	select {
+	case b.settled <- struct{}{}:
+	default: // a token waits already
+	}
 }
 
 // wake wakes a decision waiting for confirmations, so that it sees stop.

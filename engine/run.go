@@ -374,8 +374,10 @@ func (p *pass) broke(runCtx context.Context, err error) {
 // more of a case is kept once it is added up.
 //
 // It works in two stages. As the results come in plan order, it decides
-// which findings are kept (groupBook.decide) and starts the confirmation
-// and the bundles of the kept ones beside the workers; then, still in
+// which findings are kept (groupBook.tryDecide: a case whose decision
+// waits for a confirmation waits in a queue, with the cases after it) and
+// starts the confirmation and the bundles of the kept ones beside the
+// workers; then, still in
 // plan order, it finishes each case once that is done: the counted
 // findings are stripped or made the group's candidate, and the case is
 // journaled and added up.
@@ -416,9 +418,28 @@ func (p *pass) collect(runCtx context.Context, results <-chan sequenced) {
 			<-p.window
 		}
 	}
+	// undecided holds the cases received in plan order whose findings
+	// cannot be decided yet (the first waits for a confirmation), so that
+	// the collector goes on receiving meanwhile and the workers do not
+	// wait for it: a group's first finding is confirmed beside the
+	// workers, not instead of them.
+	var undecided []sequenced
+	decideReady := func() {
+		for len(undecided) > 0 {
+			sr := undecided[0]
+			cr, ok := p.tryDecide(runCtx, sr.cr, closed(stop))
+			if !ok {
+				return
+			}
+			sr.cr = cr
+			undecided = undecided[1:]
+			queue = append(queue, sr)
+		}
+	}
 	pending := map[int]sequenced{}
 	next := 0
-	for results != nil || len(queue) > 0 {
+	stopC := (<-chan struct{})(stop) // nil once seen closed
+	for results != nil || len(queue) > 0 || len(undecided) > 0 {
 		var headDone <-chan struct{}
 		if len(queue) > 0 && queue[0].cr != nil && queue[0].cr.work != nil {
 			headDone = queue[0].cr.work.done
@@ -437,12 +458,15 @@ func (p *pass) collect(runCtx context.Context, results <-chan sequenced) {
 				}
 				delete(pending, next)
 				next++
-				sr.cr = p.decide(runCtx, sr.cr, stop)
-				queue = append(queue, sr)
+				undecided = append(undecided, sr)
 			}
 		case <-headDone:
+		case <-p.r.book.settled:
+		case <-stopC:
+			stopC = nil
 		}
-		finishReady(results == nil)
+		decideReady()
+		finishReady(results == nil && len(undecided) == 0)
 	}
 	// After an error, later cases may be missing; keep what finished.
 	p.journaling = false
@@ -461,9 +485,29 @@ func (p *pass) decide(runCtx context.Context, cr *CaseResult, stop <-chan struct
 	if cr == nil || cr.work == nil {
 		return cr
 	}
+	w := cr.work
+	w.keep, w.first, w.cut = p.r.book.decide(cr.Findings, stop)
+	return p.decided(runCtx, cr)
+}
+
+// tryDecide is decide without waiting for a confirmation (see
+// groupBook.tryDecide): ok is false when the case must wait.
+func (p *pass) tryDecide(runCtx context.Context, cr *CaseResult, force bool) (_ *CaseResult, ok bool) {
+	if cr == nil || cr.work == nil {
+		return cr, true
+	}
+	w := cr.work
+	if w.keep, w.first, w.cut, ok = p.r.book.tryDecide(cr.Findings, force); !ok {
+		return cr, false
+	}
+	return p.decided(runCtx, cr), true
+}
+
+// decided starts the confirmation and the bundles of the kept findings
+// of a case just decided.
+func (p *pass) decided(runCtx context.Context, cr *CaseResult) *CaseResult {
 	r := p.r
 	w := cr.work
-	w.keep, w.first, w.cut = r.book.decide(cr.Findings, stop)
 	if !slices.Contains(w.keep, true) {
 		return cr
 	}
@@ -551,17 +595,41 @@ func (p *pass) announce() {
 }
 
 // announcer syncs and announces the batches of announce, in order, and
-// closes done when they are all announced.
+// closes done when they are all announced. The batches handed over
+// while it waited are written already: one sync puts them all on disk,
+// so that a campaign where most cases have findings syncs fewer times
+// the slower its disk, and no finding waits longer to be shown.
 func (p *pass) announcer(done chan<- struct{}) {
 	defer close(done)
+	var queue []announceBatch
 	for b := range p.batches {
+		queue = append(queue[:0], b)
 		if b.sync {
+			queue = drainBatches(p.batches, queue)
 			if err := p.r.jr.syncFile(); err != nil {
 				p.fail(err)
 			}
 		}
-		for _, a := range b.cases {
-			p.r.announce(a.cr, a.replaced)
+		for _, b := range queue {
+			for _, a := range b.cases {
+				p.r.announce(a.cr, a.replaced)
+			}
+		}
+	}
+}
+
+// drainBatches appends to queue the batches waiting in c, without
+// waiting for more.
+func drainBatches(c <-chan announceBatch, queue []announceBatch) []announceBatch {
+	for {
+		select {
+		case b, ok := <-c:
+			if !ok {
+				return queue
+			}
+			queue = append(queue, b)
+		default:
+			return queue
 		}
 	}
 }

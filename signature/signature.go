@@ -241,16 +241,20 @@ func (n *normaliser) bindLonger(s string, min int) string {
 	var b strings.Builder
 	for i := 0; i < len(s); {
 		matched := false
-		for _, p := range n.pats {
-			if len(p.text) <= min && !p.fresh {
-				continue
-			}
-			end := i + len(p.text)
-			if strings.HasPrefix(s[i:], p.text) && boundary(s, i) && boundary(s, end) {
-				b.WriteRune(rune(firstMark + p.label))
-				i = end
-				matched = true
-				break
+		// A name starts at a word boundary: the patterns are tried there
+		// only, not at every byte of the line.
+		if boundary(s, i) {
+			for _, p := range n.pats {
+				if len(p.text) <= min && !p.fresh {
+					continue
+				}
+				end := i + len(p.text)
+				if strings.HasPrefix(s[i:], p.text) && boundary(s, end) {
+					b.WriteRune(rune(firstMark + p.label))
+					i = end
+					matched = true
+					break
+				}
 			}
 		}
 		if !matched {

@@ -570,3 +570,21 @@ func TestRejectedFollowUpsGroupedByDiagnostic(t *testing.T) {
 		t.Errorf("without a diagnostic: %s", got)
 	}
 }
+
+// BenchmarkWithLargeFile: the signature of a finding whose file is a
+// few hundred lines long, with a dozen bindings, as a generator of C++
+// writes them.
+func BenchmarkWithLargeFile(b *testing.B) {
+	var states []string
+	for i := range 300 {
+		states = append(states, "STATE_NUMBER_"+strconv.Itoa(i))
+	}
+	exp := append([]string{"ZQ_KELMOR"}, states...)
+	f := oracleFinding("traffic_light", "ZqKelmor", enumHeader("traffic_light", exp), enumHeader("traffic_light", reversed(exp)))
+	for i := range 12 {
+		f.Bindings["B"+strconv.Itoa(i)] = "binding_value_" + strconv.Itoa(i)
+	}
+	for b.Loop() {
+		With(result.Style{}, f)
+	}
+}

@@ -86,15 +86,11 @@ func (c *benchCmd) Run(tools *setup.Tools) error {
 		os.Remove(f.Name())
 	}
 	if c.CPUProfile != "" {
-		f, err := os.Create(c.CPUProfile)
+		stop, err := startCPUProfile(c.CPUProfile)
 		if err != nil {
-			return usageErr("%v", err)
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
 			return err
 		}
-		defer pprof.StopCPUProfile()
+		defer stop()
 	}
 	ctx, stop := interruptible()
 	defer stop()
@@ -229,4 +225,21 @@ func (c *benchCmd) realBugs(tools *setup.Tools) error {
 		return jerr
 	}
 	return err
+}
+
+// startCPUProfile starts a CPU profile of mcpt written to path (a usage
+// error when it cannot be created); stop ends it and closes the file.
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, usageErr("--cpuprofile: %v", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, usageErr("--cpuprofile: %v", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }

@@ -61,6 +61,7 @@ type runCmd struct {
 	Verbose      bool          `short:"v" help:"Print a line per finding as it is found, before the summary and its groups."`
 	Quiet        bool          `short:"q" help:"Show no progress."`
 	Feedback     bool          `help:"Add follow-ups that passed to the seed pool, so that later test cases carry several mutations."`
+	CPUProfile   string        `name:"cpuprofile" placeholder:"FILE" help:"Write a CPU profile of mcpt's own work (not the transpiler's) to this file, for go tool pprof."`
 
 	// unstarted is set when --resume names a directory that holds nothing
 	// of the campaign yet (see outdir.Unstarted).
@@ -121,6 +122,13 @@ func (c *runCmd) Run(tools *setup.Tools) error {
 	}
 	if err := checkExitCodes(c.FindingsExit, c.SkippedExit); err != nil {
 		return err
+	}
+	if c.CPUProfile != "" {
+		stop, err := startCPUProfile(c.CPUProfile)
+		if err != nil {
+			return err
+		}
+		defer stop()
 	}
 	if c.Resume != "" {
 		if none, err := outdir.Unstarted(out, outLayout); err == nil && none {

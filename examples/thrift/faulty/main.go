@@ -15,7 +15,16 @@
 // add-service-method relations (relations/ and gorel/) predict its line
 // right after its predecessor's.
 //
-// Usage: faulty [-fault=field-order|process-order] WRAPPER INPUT OUTDIR
+// Usage: faulty [-fault=field-order|process-order] [WRAPPER] INPUT OUTDIR
+//
+// With a WRAPPER (gen.sh) it runs that and then rewrites its output. Without
+// one it runs thrift itself, as gen.sh does (thrift, or $THRIFT, with the
+// include directory beside gen.sh, its working directory), for C++ into
+// OUTDIR/cpp and for Python into OUTDIR/py: the same output, without the
+// shell and mkdir processes of gen.sh, so that applying the fault costs
+// about what they cost and a faulty campaign spends no more on running the
+// compiler than a correct one. It rewrites only the files the fault
+// changes.
 package main
 
 import (
@@ -41,20 +50,20 @@ func run(args []string) error {
 	if len(args) > 0 && strings.HasPrefix(args[0], "-fault=") {
 		fault, args = strings.TrimPrefix(args[0], "-fault="), args[1:]
 	}
-	if len(args) != 3 || fault != "field-order" && fault != "process-order" {
-		return fmt.Errorf("usage: faulty [-fault=field-order|process-order] WRAPPER INPUT OUTDIR")
+	if len(args) != 2 && len(args) != 3 || fault != "field-order" && fault != "process-order" {
+		return fmt.Errorf("usage: faulty [-fault=field-order|process-order] [WRAPPER] INPUT OUTDIR")
 	}
-	cmd := exec.Command(args[0], args[1], args[2])
-	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-	if err := cmd.Run(); err != nil {
-		if ee, ok := err.(*exec.ExitError); ok {
-			os.Exit(ee.ExitCode()) // a rejection stays a rejection
+	out := args[len(args)-1]
+	if len(args) == 3 {
+		if err := run1(args[0], args[1], args[2]); err != nil {
+			return err
 		}
+	} else if err := thrift(args[0], out); err != nil {
 		return err
 	}
 	if fault == "process-order" {
 		var files []string
-		err := filepath.WalkDir(filepath.Join(args[2], "py"), func(p string, d fs.DirEntry, err error) error {
+		err := filepath.WalkDir(filepath.Join(out, "py"), func(p string, d fs.DirEntry, err error) error {
 			if err == nil && d.Type().IsRegular() && strings.HasSuffix(p, ".py") {
 				files = append(files, p)
 			}
@@ -65,11 +74,45 @@ func run(args []string) error {
 		}
 		return rewrite(files, sortedProcessors)
 	}
-	files, err := filepath.Glob(filepath.Join(args[2], "cpp", "*_types.cpp"))
+	files, err := filepath.Glob(filepath.Join(out, "cpp", "*_types.cpp"))
 	if err != nil {
 		return err
 	}
 	return rewrite(files, declarationOrder)
+}
+
+// thrift runs what gen.sh runs: the compiler for C++ and for Python, with
+// the include directory beside gen.sh (the working directory).
+func thrift(input, out string) error {
+	bin := os.Getenv("THRIFT")
+	if bin == "" {
+		bin = "thrift"
+	}
+	for _, gen := range []string{"cpp", "py"} {
+		if err := os.MkdirAll(filepath.Join(out, gen), 0o755); err != nil {
+			return err
+		}
+	}
+	for _, gen := range []string{"cpp", "py"} {
+		if err := run1(bin, "-I", "include", "--gen", gen, "-out", filepath.Join(out, gen), input); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// run1 runs a command with faulty's standard output and error; when it
+// fails, faulty exits with its status (a rejection stays a rejection).
+func run1(name string, args ...string) error {
+	cmd := exec.Command(name, args...)
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	if err := cmd.Run(); err != nil {
+		if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() > 0 {
+			os.Exit(ee.ExitCode())
+		}
+		return err
+	}
+	return nil
 }
 
 // rewrite replaces the content of each file by what fix makes of it.
@@ -79,51 +122,74 @@ func rewrite(files []string, fix func(string) string) error {
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(f, []byte(fix(string(b))), 0o644); err != nil {
-			return err
+		if fixed := fix(string(b)); fixed != string(b) {
+			if err := os.WriteFile(f, []byte(fixed), 0o644); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
 }
 
-var processRE = regexp.MustCompile(`(?m)(^        self\._processMap\["\w+"\] = Processor\.process_\w+\n)+`)
+var processRE = regexp.MustCompile(`^        self\._processMap\["\w+"\] = Processor\.process_\w+\n$`)
 
 // sortedProcessors sorts the lines of the Python processor's map of
-// methods by name.
+// methods by name: each run of such lines. The lines are matched one by
+// one, after a test of their start, not the file by a pattern that
+// starts at every line: that took milliseconds a file, more than the
+// compiler's own run.
 func sortedProcessors(src string) string {
-	return processRE.ReplaceAllStringFunc(src, func(block string) string {
-		lines := strings.SplitAfter(block, "\n")
-		slices.Sort(lines[:len(lines)-1])
-		return strings.Join(lines, "")
-	})
+	lines := strings.SplitAfter(src, "\n")
+	isProc := func(l string) bool {
+		return strings.HasPrefix(l, "        self._processMap[") && processRE.MatchString(l)
+	}
+	for i := 0; i < len(lines); {
+		if !isProc(lines[i]) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(lines) && isProc(lines[j]) {
+			j++
+		}
+		slices.Sort(lines[i:j])
+		i = j
+	}
+	return strings.Join(lines, "")
 }
 
 var (
-	readRE  = regexp.MustCompile(`(?m)^uint32_t (\w+)::read\(`)
-	caseRE  = regexp.MustCompile(`(?m)^      case (-?\d+):$`)
-	writeRE = regexp.MustCompile(`(?m)^uint32_t (\w+)::write\(.*\{$`)
+	readRE  = regexp.MustCompile(`^uint32_t (\w+)::read\(`)
+	caseRE  = regexp.MustCompile(`^      case (-?\d+):$`)
+	writeRE = regexp.MustCompile(`^uint32_t (\w+)::write\(.*\{$`)
 	idRE    = regexp.MustCompile(`writeFieldBegin\("\w+", [:\w]+, (-?\d+)\);`)
 )
 
 // declarationOrder reorders the field blocks of every write() function by
-// the order in which the struct's read() lists the field ids.
+// the order in which the struct's read() lists the field ids. Lines are
+// matched one by one, after a test of their start (see sortedProcessors).
 func declarationOrder(src string) string {
+	lines := strings.Split(src, "\n")
 	order := map[string][]string{} // struct → ids in declaration order
-	for _, m := range readRE.FindAllStringSubmatchIndex(src, -1) {
-		name := src[m[2]:m[3]]
-		body := src[m[1]:]
-		if end := strings.Index(body, "\n}\n"); end >= 0 {
-			body = body[:end]
+	for i, l := range lines {
+		m := matchLine(readRE, "uint32_t ", l)
+		if m == nil {
+			continue
 		}
-		for _, c := range caseRE.FindAllStringSubmatch(body, -1) {
-			order[name] = append(order[name], c[1])
+		// The cases of read() up to its closing line.
+		for _, b := range lines[i+1:] {
+			if b == "}" {
+				break
+			}
+			if c := matchLine(caseRE, "      case ", b); c != nil {
+				order[m[1]] = append(order[m[1]], c[1])
+			}
 		}
 	}
-	lines := strings.Split(src, "\n")
 	var out []string
 	for i := 0; i < len(lines); i++ {
 		out = append(out, lines[i])
-		m := writeRE.FindStringSubmatch(lines[i])
+		m := matchLine(writeRE, "uint32_t ", lines[i])
 		if m == nil {
 			continue
 		}
@@ -182,4 +248,13 @@ func blockID(block []string) string {
 		}
 	}
 	return ""
+}
+
+// matchLine matches re against a line that starts with prefix, the
+// literal start of re.
+func matchLine(re *regexp.Regexp, prefix, line string) []string {
+	if !strings.HasPrefix(line, prefix) {
+		return nil
+	}
+	return re.FindStringSubmatch(line)
 }
