@@ -226,7 +226,8 @@ function probes(sourceFile, name, of) {
   else if (ts.isClassDeclaration(c)) members = c.members;
   else return { why: `${of} is no interface, object type, class or enum` };
   const T = `${d.expr}${typeArgs(c)}`;
-  const m = members.find((x) => nameOf(x) === name && !ts.isConstructorDeclaration(x));
+  // A private name's text has its # (the mutation names the member without it).
+  const m = members.find((x) => (nameOf(x) === name || (x.name && ts.isPrivateIdentifier(x.name) && nameOf(x) === "#" + name)) && !ts.isConstructorDeclaration(x));
   if (m) {
     if (m.name && ts.isPrivateIdentifier(m.name)) return { why: `${name} is a private name: no consumer sees it` };
     const isStatic = ts.isClassDeclaration(c) && hasMod(m, ts.SyntaxKind.StaticKeyword);
