@@ -248,8 +248,10 @@ function probes(sourceFile, name, of) {
 
 // --- A request ---
 
-// previous is the program of the last request (see run).
-let previous;
+// previous are the programs of the last requests, by the declaration
+// file they probed, the most recent last (see run): at most keepPrograms.
+const previous = new Map();
+const keepPrograms = 8;
 
 function run(req) {
   const parsed = ts.parseCommandLine(req.options || []);
@@ -283,14 +285,16 @@ function run(req) {
   files[probePath("dcl")] = text;
 
   const h = host(files, options);
-  // The program before this one lends its structure: where the files
-  // import what they imported there (the same module probed again, as
-  // the follow-ups of one seed are), TypeScript keeps its library files
-  // and their references as they were instead of finding them again,
-  // about a third of a warm request. It checks what changed itself and
-  // starts afresh when the options or the imports differ.
-  const program = ts.createProgram({ rootNames: [probePath("src"), probePath("dcl")], options, host: h, oldProgram: previous });
-  previous = program;
+  // The last program that probed this declaration file lends its
+  // structure: where the files import what they imported there (the
+  // follow-ups of one seed), TypeScript keeps its library files and
+  // their references as they were instead of finding them again, about a
+  // quarter of a warm request. It checks what changed itself and starts
+  // afresh when the options or the imports differ.
+  const program = ts.createProgram({ rootNames: [probePath("src"), probePath("dcl")], options, host: h, oldProgram: previous.get(modPath) });
+  previous.delete(modPath);
+  previous.set(modPath, program);
+  if (previous.size > keepPrograms) previous.delete(previous.keys().next().value);
   const byLine = (f) => {
     const sf = program.getSourceFile(f);
     const lines = new Map();
