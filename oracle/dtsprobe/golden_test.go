@@ -55,37 +55,7 @@ func TestGolden(t *testing.T) {
 	}
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			c := &Check{TypeScript: ts}
-			var spec struct {
-				File, Member, Of string
-				Options          []string
-			}
-			o2 := tree.Tree{}
-			want := -1
-			// verdict is pass, fail or undecided: what the case is for,
-			// which UPDATE_GOLDEN does not change.
-			verdict := ""
-			for i, f := range ar.Files {
-				switch {
-				case f.Name == "check.json":
-					if err := json.Unmarshal(f.Data, &spec); err != nil {
-						t.Fatal(err)
-					}
-				case f.Name == "source.ts":
-					c.Source = f.Data
-				case f.Name == "want":
-					want = i
-				case f.Name == "verdict":
-					verdict = strings.TrimSpace(string(f.Data))
-				case strings.HasPrefix(f.Name, "o2/"):
-					o2[strings.TrimPrefix(f.Name, "o2/")] = f.Data
-				}
-			}
-			c.File, c.Member, c.Of, c.Options = spec.File, spec.Member, spec.Of, spec.Options
+			ar, c, o2, want, verdict := readCase(t, file, ts)
 			v := c.DecideContext(context.Background(), nil, o2)
 			checkCompared(t, v, "dts-probe")
 			got := verdictText(v)
@@ -110,6 +80,76 @@ func TestGolden(t *testing.T) {
 				t.Errorf("verdict:\n%s\nwant:\n%s", got, ar.Files[want].Data)
 			}
 		})
+	}
+}
+
+// readCase reads a case of TestGolden: its archive, the check and o′ it
+// describes, the index of its want file (-1 when it has none) and the
+// verdict it is for (pass, fail or undecided, which UPDATE_GOLDEN does not
+// change).
+func readCase(t *testing.T, file, ts string) (ar *txtar.Archive, c *Check, o2 tree.Tree, want int, verdict string) {
+	t.Helper()
+	ar, err := txtar.ParseFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c = &Check{TypeScript: ts}
+	var spec struct {
+		File, Member, Of string
+		Options          []string
+	}
+	o2 = tree.Tree{}
+	want = -1
+	for i, f := range ar.Files {
+		switch {
+		case f.Name == "check.json":
+			if err := json.Unmarshal(f.Data, &spec); err != nil {
+				t.Fatal(err)
+			}
+		case f.Name == "source.ts":
+			c.Source = f.Data
+		case f.Name == "want":
+			want = i
+		case f.Name == "verdict":
+			verdict = strings.TrimSpace(string(f.Data))
+		case strings.HasPrefix(f.Name, "o2/"):
+			o2[strings.TrimPrefix(f.Name, "o2/")] = f.Data
+		}
+	}
+	c.File, c.Member, c.Of, c.Options = spec.File, spec.Member, spec.Of, spec.Options
+	return ar, c, o2, want, verdict
+}
+
+// TestReusedProgram checks, one after the other in one worker, cases that
+// probe the same module alike but for the declaration file: a correct one
+// and a faulty one, back and forth. The worker's program before lends its
+// structure to the next (the library files, found once); each verdict must
+// still be its case's own, from its own files.
+func TestReusedProgram(t *testing.T) {
+	ts := packTypeScript(t)
+	pairs := [][2]string{
+		{"optional-method-ok", "optional-method-dropped"},
+		{"readonly-ok", "readonly-lost"},
+		{"undefined-ok", "undefined-lost"},
+		{"enum-value-ok", "enum-value-wrong"},
+		{"function-default-ok", "function-default-lost"},
+	}
+	before := reusedPrograms.Load()
+	for _, pair := range pairs {
+		for _, name := range []string{pair[0], pair[1], pair[0], pair[1]} {
+			ar, c, o2, want, _ := readCase(t, filepath.Join("testdata", name+".txtar"), ts)
+			if want < 0 {
+				t.Fatalf("%s: no want", name)
+			}
+			if got := verdictText(c.DecideContext(context.Background(), nil, o2)); got != string(ar.Files[want].Data) {
+				t.Errorf("%s after another case of its module:\n%s\nwant:\n%s", name, got, ar.Files[want].Data)
+			}
+		}
+	}
+	// Each case after the first of its pair has the files and imports of
+	// the one before: its program reuses the structure.
+	if n := reusedPrograms.Load() - before; n < int64(3*len(pairs)) {
+		t.Errorf("%d of %d checks reused the program before, want at least %d", n, 4*len(pairs), 3*len(pairs))
 	}
 }
 

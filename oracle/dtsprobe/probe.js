@@ -226,7 +226,8 @@ function probes(sourceFile, name, of) {
   else if (ts.isClassDeclaration(c)) members = c.members;
   else return { why: `${of} is no interface, object type, class or enum` };
   const T = `${d.expr}${typeArgs(c)}`;
-  const m = members.find((x) => nameOf(x) === name && !ts.isConstructorDeclaration(x));
+  // A private name's text has its # (the mutation names the member without it).
+  const m = members.find((x) => (nameOf(x) === name || (x.name && ts.isPrivateIdentifier(x.name) && nameOf(x) === "#" + name)) && !ts.isConstructorDeclaration(x));
   if (m) {
     if (m.name && ts.isPrivateIdentifier(m.name)) return { why: `${name} is a private name: no consumer sees it` };
     const isStatic = ts.isClassDeclaration(c) && hasMod(m, ts.SyntaxKind.StaticKeyword);
@@ -246,6 +247,11 @@ function probes(sourceFile, name, of) {
 }
 
 // --- A request ---
+
+// previous are the programs of the last requests, by the declaration
+// file they probed, the most recent last (see run): at most keepPrograms.
+const previous = new Map();
+const keepPrograms = 8;
 
 function run(req) {
   const parsed = ts.parseCommandLine(req.options || []);
@@ -279,7 +285,16 @@ function run(req) {
   files[probePath("dcl")] = text;
 
   const h = host(files, options);
-  const program = ts.createProgram({ rootNames: [probePath("src"), probePath("dcl")], options, host: h });
+  // The last program that probed this declaration file lends its
+  // structure: where the files import what they imported there (the
+  // follow-ups of one seed), TypeScript keeps its library files and
+  // their references as they were instead of finding them again, about a
+  // quarter of a warm request. It checks what changed itself and starts
+  // afresh when the options or the imports differ.
+  const program = ts.createProgram({ rootNames: [probePath("src"), probePath("dcl")], options, host: h, oldProgram: previous.get(modPath) });
+  previous.delete(modPath);
+  previous.set(modPath, program);
+  if (previous.size > keepPrograms) previous.delete(previous.keys().next().value);
   const byLine = (f) => {
     const sf = program.getSourceFile(f);
     const lines = new Map();
@@ -308,7 +323,9 @@ function run(req) {
     p.source = src.get(head.length + i) || "";
     p.decl = dcl.get(head.length + i) || "";
   });
-  return { probes: made.probes, probe: text };
+  // reused tells the tests that the program before lent its structure.
+  const reused = ts.StructureIsReused !== undefined && program.structureIsReused === ts.StructureIsReused.Completely;
+  return { probes: made.probes, probe: text, reused };
 }
 
 const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
